@@ -1,0 +1,388 @@
+/// The broad kind of a file, as the catalogue groups it.
+public enum FileKind: String, Sendable, CaseIterable {
+  case image, audio, text, plist, other
+}
+
+/// How a file's kind was decided.
+public enum DetectionMethod: String, Sendable {
+  /// The content alone decided (the extension is absent, unknown or disagrees).
+  case content
+  /// The content was not conclusive; the extension decided.
+  case `extension`
+  /// The content decided and the extension agrees.
+  case contentAndExtension = "content+extension"
+}
+
+/// What sniffing a file's first bytes found.
+public struct SniffResult: Sendable, Equatable {
+  /// The broad kind.
+  public var kind: FileKind
+  /// The MIME type, without parameters (`image/png`, `text/plain`).
+  public var mime: String
+  /// How the kind was decided.
+  public var detectedBy: DetectionMethod
+  /// True when the content was recognised and the extension names another type.
+  public var extensionMismatch: Bool
+
+  /// Creates a result.
+  public init(kind: FileKind, mime: String, detectedBy: DetectionMethod, extensionMismatch: Bool) {
+    self.kind = kind
+    self.mime = mime
+    self.detectedBy = detectedBy
+    self.extensionMismatch = extensionMismatch
+  }
+}
+
+/// Decides a file's kind and MIME type from its first bytes (magic numbers first), using the
+/// extension only as a tie-breaker.
+public enum ContentSniffer {
+  /// How many leading bytes `sniff` wants to see for a confident answer.
+  public static let preferredPrefixLength = 8192
+
+  /// Sniffs a file from its first bytes (ideally `preferredPrefixLength` of them, fewer when the
+  /// file is shorter) and its extension (with or without the dot, any case).
+  public static func sniff(prefix: [UInt8], fileExtension: String) -> SniffResult {
+    var ext = fileExtension.lowercased()
+    if ext.hasPrefix(".") { ext.removeFirst() }
+    let byExtension = extensionTable[ext]
+
+    if prefix.isEmpty {
+      return SniffResult(
+        kind: .other, mime: "application/x-empty", detectedBy: .content, extensionMismatch: false)
+    }
+
+    switch detect(prefix, extensionHint: byExtension) {
+    case .strong(let kind, let mime):
+      return decided(kind: kind, mime: mime, byExtension: byExtension)
+    case .weak(let kind, let mime):
+      // A weak signal (one MPEG frame header) counts only when the extension agrees.
+      if let known = byExtension, known.mime == mime {
+        return SniffResult(
+          kind: kind, mime: mime, detectedBy: .contentAndExtension, extensionMismatch: false)
+      }
+      return unknownContent(byExtension: byExtension, prefix: prefix)
+    case .none:
+      return unknownContent(byExtension: byExtension, prefix: prefix)
+    }
+  }
+
+  // MARK: - Decision
+
+  private static func decided(kind: FileKind, mime: String, byExtension: (kind: FileKind, mime: String)?)
+    -> SniffResult
+  {
+    guard let known = byExtension else {
+      return SniffResult(kind: kind, mime: mime, detectedBy: .content, extensionMismatch: false)
+    }
+    let agrees: Bool
+    if kind == .text {
+      agrees = known.kind == .text
+    } else {
+      agrees = known.mime == mime || equivalentMIMEs(known.mime, mime)
+    }
+    return SniffResult(
+      kind: kind, mime: mime, detectedBy: agrees ? .contentAndExtension : .content,
+      extensionMismatch: !agrees)
+  }
+
+  private static func unknownContent(byExtension: (kind: FileKind, mime: String)?, prefix: [UInt8])
+    -> SniffResult
+  {
+    if let known = byExtension, known.kind != .text {
+      return SniffResult(
+        kind: known.kind, mime: known.mime, detectedBy: .extension, extensionMismatch: false)
+    }
+    return SniffResult(
+      kind: .other, mime: "application/octet-stream", detectedBy: .content,
+      extensionMismatch: byExtension != nil)
+  }
+
+  private static func equivalentMIMEs(_ a: String, _ b: String) -> Bool {
+    let groups: [Set<String>] = [
+      ["image/heic", "image/heif"],
+      ["audio/ogg", "audio/opus"],
+      ["application/x-plist", "application/x-bplist"],
+    ]
+    return groups.contains { $0.contains(a) && $0.contains(b) }
+  }
+
+  private enum Detection {
+    case strong(FileKind, String)
+    case weak(FileKind, String)
+    case none
+  }
+
+  // MARK: - Magic numbers
+
+  private static func detect(_ p: [UInt8], extensionHint: (kind: FileKind, mime: String)?)
+    -> Detection
+  {
+    // Images.
+    if p.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+      return .strong(.image, "image/png")
+    }
+    if p.count >= 3 && p[0] == 0xFF && p[1] == 0xD8 && p[2] == 0xFF {
+      return .strong(.image, "image/jpeg")
+    }
+    if p.starts(with: Array("GIF87a".utf8)) || p.starts(with: Array("GIF89a".utf8)) {
+      return .strong(.image, "image/gif")
+    }
+    if isBMP(p) { return .strong(.image, "image/bmp") }
+    if p.starts(with: [0x49, 0x49, 0x2A, 0x00]) || p.starts(with: [0x4D, 0x4D, 0x00, 0x2A])
+      || p.starts(with: [0x49, 0x49, 0x2B, 0x00]) || p.starts(with: [0x4D, 0x4D, 0x00, 0x2B])
+    {
+      return .strong(.image, "image/tiff")
+    }
+    if matchesRIFF(p, form: "WEBP") { return .strong(.image, "image/webp") }
+    if let ftyp = isoBrand(p) { return ftyp }
+
+    // Audio.
+    if matchesRIFF(p, form: "WAVE") { return .strong(.audio, "audio/wav") }
+    if p.count >= 12 && ascii(p, 0, 4) == "RF64" && ascii(p, 8, 4) == "WAVE" {
+      return .strong(.audio, "audio/wav")
+    }
+    if p.count >= 12 && ascii(p, 0, 4) == "BW64" && ascii(p, 8, 4) == "WAVE" {
+      return .strong(.audio, "audio/wav")
+    }
+    if p.starts(with: w64RIFF) && p.count >= 40 && Array(p[24..<40]) == w64WAVE {
+      return .strong(.audio, "audio/x-w64")
+    }
+    if p.count >= 12 && ascii(p, 0, 4) == "FORM"
+      && (ascii(p, 8, 4) == "AIFF" || ascii(p, 8, 4) == "AIFC")
+    {
+      return .strong(.audio, "audio/aiff")
+    }
+    if p.starts(with: Array("fLaC".utf8)) { return .strong(.audio, "audio/flac") }
+    if p.starts(with: Array("OggS".utf8)) { return ogg(p) }
+    if p.count >= 6 && ascii(p, 0, 4) == "caff" && p[4] == 0 && p[5] == 1 {
+      return .strong(.audio, "audio/x-caf")
+    }
+    if p.starts(with: Array(".snd".utf8)) { return .strong(.audio, "audio/basic") }
+    if p.starts(with: Array("ID3".utf8)) && p.count >= 10 && p[3] < 0x10 {
+      return afterID3(p)
+    }
+    if p.starts(with: Array("MThd".utf8)) { return .strong(.audio, "audio/midi") }
+    if p.starts(with: Array("#!AMR".utf8)) { return .strong(.audio, "audio/amr") }
+
+    // Property lists.
+    if p.starts(with: Array("bplist0".utf8)) { return .strong(.plist, "application/x-bplist") }
+    if isXMLPlist(p) { return .strong(.plist, "application/x-plist") }
+
+    // A few common other formats, so that their MIME type is right.
+    if p.starts(with: Array("%PDF-".utf8)) { return .strong(.other, "application/pdf") }
+    if p.starts(with: [0x50, 0x4B, 0x03, 0x04]) || p.starts(with: [0x50, 0x4B, 0x05, 0x06]) {
+      return .strong(.other, "application/zip")
+    }
+    if p.starts(with: [0x1F, 0x8B]) { return .strong(.other, "application/gzip") }
+    if p.starts(with: [0x7F, 0x45, 0x4C, 0x46]) { return .strong(.other, "application/x-executable") }
+    if p.starts(with: Array("SQLite format 3\0".utf8)) {
+      return .strong(.other, "application/vnd.sqlite3")
+    }
+    if p.starts(with: [0x28, 0xB5, 0x2F, 0xFD]) { return .strong(.other, "application/zstd") }
+    if p.starts(with: [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]) {
+      return .strong(.other, "application/x-xz")
+    }
+
+    // A UTF-16 byte-order mark looks like an MPEG frame sync: settle text first.
+    if p.starts(with: [0xFF, 0xFE]), TextSniffer.detectEncoding(p) != nil {
+      return .strong(.text, "text/plain")
+    }
+    // MPEG audio without a tag: frame sync with a plausible header.
+    if let mpeg = mpegAudio(p, at: 0) { return mpeg }
+
+    // Text last: anything else that decodes cleanly.
+    if TextSniffer.detectEncoding(p) != nil { return .strong(.text, "text/plain") }
+    return .none
+  }
+
+  private static let w64RIFF: [UInt8] = [
+    0x72, 0x69, 0x66, 0x66, 0x2E, 0x91, 0xCF, 0x11, 0xA5, 0xD6, 0x28, 0xDB, 0x04, 0xC1, 0x00, 0x00,
+  ]
+  private static let w64WAVE: [UInt8] = [
+    0x77, 0x61, 0x76, 0x65, 0xF3, 0xAC, 0xD3, 0x11, 0x8C, 0xD1, 0x00, 0xC0, 0x4F, 0x8E, 0xDB, 0x8A,
+  ]
+
+  static func ascii(_ p: [UInt8], _ offset: Int, _ count: Int) -> String {
+    guard offset >= 0, offset + count <= p.count else { return "" }
+    return String(decoding: p[offset..<offset + count], as: UTF8.self)
+  }
+
+  private static func matchesRIFF(_ p: [UInt8], form: String) -> Bool {
+    p.count >= 12 && ascii(p, 0, 4) == "RIFF" && ascii(p, 8, 4) == form
+  }
+
+  private static func isBMP(_ p: [UInt8]) -> Bool {
+    guard p.count >= 18, p[0] == 0x42, p[1] == 0x4D else { return false }
+    // Reserved fields are zero and the DIB header has one of the known sizes.
+    guard p[6] == 0, p[7] == 0, p[8] == 0, p[9] == 0 else { return false }
+    let dib = UInt32(p[14]) | UInt32(p[15]) << 8 | UInt32(p[16]) << 16 | UInt32(p[17]) << 24
+    return [12, 16, 40, 52, 56, 64, 108, 124].contains(dib)
+  }
+
+  private static func isoBrand(_ p: [UInt8]) -> Detection? {
+    guard p.count >= 12, ascii(p, 4, 4) == "ftyp" else { return nil }
+    let boxSize = Int(p[0]) << 24 | Int(p[1]) << 16 | Int(p[2]) << 8 | Int(p[3])
+    var brands = [ascii(p, 8, 4)]
+    var offset = 16
+    while offset + 4 <= min(boxSize, p.count, 256) {
+      brands.append(ascii(p, offset, 4))
+      offset += 4
+    }
+    let major = brands[0]
+    if ["heic", "heix", "heim", "heis"].contains(major) { return .strong(.image, "image/heic") }
+    if ["hevc", "hevx", "hevm", "hevs"].contains(major) {
+      return .strong(.image, "image/heic-sequence")
+    }
+    if major == "avif" || major == "avis" { return .strong(.image, "image/avif") }
+    if major == "mif1" || major == "msf1" {
+      if brands.contains("avif") { return .strong(.image, "image/avif") }
+      if brands.contains(where: { $0.hasPrefix("hei") }) { return .strong(.image, "image/heic") }
+      return .strong(.image, major == "msf1" ? "image/heif-sequence" : "image/heif")
+    }
+    if ["M4A ", "M4B ", "M4P "].contains(major) { return .strong(.audio, "audio/mp4") }
+    if major == "qt  " { return .strong(.other, "video/quicktime") }
+    if major.hasPrefix("3g") { return .strong(.other, "video/3gpp") }
+    if brands.contains(where: { $0.hasPrefix("hei") || $0 == "mif1" }) {
+      return .strong(.image, "image/heif")
+    }
+    return .strong(.other, "video/mp4")
+  }
+
+  private static func ogg(_ p: [UInt8]) -> Detection {
+    // The first page's first packet names the codec; it starts after the segment table.
+    guard p.count >= 27 else { return .strong(.audio, "audio/ogg") }
+    let segments = Int(p[26])
+    let start = 27 + segments
+    let packet = start < p.count ? Array(p[start..<min(p.count, start + 16)]) : []
+    if packet.starts(with: [0x01] + Array("vorbis".utf8)) { return .strong(.audio, "audio/ogg") }
+    if packet.starts(with: Array("OpusHead".utf8)) { return .strong(.audio, "audio/ogg") }
+    if packet.starts(with: [0x7F] + Array("FLAC".utf8)) { return .strong(.audio, "audio/ogg") }
+    if packet.starts(with: Array("Speex   ".utf8)) { return .strong(.audio, "audio/ogg") }
+    if packet.starts(with: [0x80] + Array("theora".utf8)) { return .strong(.other, "video/ogg") }
+    return .strong(.audio, "audio/ogg")
+  }
+
+  private static func afterID3(_ p: [UInt8]) -> Detection {
+    // The tag size is a 28-bit "synchsafe" integer; look at what follows when it is in view.
+    let size = Int(p[6] & 0x7F) << 21 | Int(p[7] & 0x7F) << 14 | Int(p[8] & 0x7F) << 7
+      | Int(p[9] & 0x7F)
+    let footer = p[5] & 0x10 != 0 ? 10 : 0
+    var next = 10 + size + footer
+    while next < p.count && p[next] == 0 { next += 1 }  // padding
+    if next + 4 <= p.count && ascii(p, next, 4) == "fLaC" { return .strong(.audio, "audio/flac") }
+    return .strong(.audio, "audio/mpeg")
+  }
+
+  /// Checks for an MPEG audio frame header at `offset`; a second header where the first frame
+  /// ends makes it strong.
+  private static func mpegAudio(_ p: [UInt8], at offset: Int) -> Detection? {
+    guard let length = mpegFrameLength(p, at: offset) else {
+      return adts(p)
+    }
+    let next = offset + length
+    if next + 4 <= p.count {
+      return mpegFrameLength(p, at: next) != nil ? .strong(.audio, "audio/mpeg") : nil
+    }
+    return .weak(.audio, "audio/mpeg")
+  }
+
+  /// The length of the MPEG audio frame whose header starts at `offset`, or nil when the four
+  /// bytes there are not a plausible header.
+  static func mpegFrameLength(_ p: [UInt8], at offset: Int) -> Int? {
+    guard offset + 4 <= p.count, p[offset] == 0xFF, p[offset + 1] & 0xE0 == 0xE0 else {
+      return nil
+    }
+    let version = (p[offset + 1] >> 3) & 0x3  // 0: 2.5, 1: reserved, 2: 2, 3: 1
+    let layer = (p[offset + 1] >> 1) & 0x3  // 1: III, 2: II, 3: I, 0: reserved
+    let bitrateIndex = Int(p[offset + 2] >> 4)
+    let rateIndex = Int((p[offset + 2] >> 2) & 0x3)
+    let padding = Int((p[offset + 2] >> 1) & 0x1)
+    guard version != 1, layer != 0, bitrateIndex != 0, bitrateIndex != 15, rateIndex != 3 else {
+      return nil
+    }
+    let v1: [[Int]] = [
+      [],
+      [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320],  // layer III
+      [0, 32, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384],  // layer II
+      [0, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448],  // layer I
+    ]
+    let v2: [[Int]] = [
+      [],
+      [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160],
+      [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160],
+      [0, 32, 48, 56, 64, 80, 96, 112, 128, 144, 160, 176, 192, 224, 256],
+    ]
+    let bitrate = (version == 3 ? v1 : v2)[Int(layer)][bitrateIndex] * 1000
+    let baseRates = [44100, 48000, 32000]
+    let rate = baseRates[rateIndex] / (version == 3 ? 1 : version == 2 ? 2 : 4)
+    if layer == 3 { return (12 * bitrate / rate + padding) * 4 }
+    if layer == 1 && version != 3 { return 72 * bitrate / rate + padding }
+    return 144 * bitrate / rate + padding
+  }
+
+  /// AAC in ADTS frames (sync word with layer 0).
+  private static func adts(_ p: [UInt8]) -> Detection? {
+    guard p.count >= 7, p[0] == 0xFF, p[1] & 0xF6 == 0xF0 else { return nil }
+    let length = Int(p[3] & 0x3) << 11 | Int(p[4]) << 3 | Int(p[5] >> 5)
+    guard length >= 7 else { return nil }
+    if length + 2 <= p.count {
+      return p[length] == 0xFF && p[length + 1] & 0xF6 == 0xF0 ? .strong(.audio, "audio/aac") : nil
+    }
+    return .weak(.audio, "audio/aac")
+  }
+
+  private static func isXMLPlist(_ p: [UInt8]) -> Bool {
+    var bytes = p.prefix(2048)
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+    guard let first = bytes.firstIndex(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) })
+    else { return false }
+    let head = String(decoding: bytes[first...], as: UTF8.self)
+    if head.hasPrefix("<plist") { return true }
+    guard head.hasPrefix("<?xml") || head.hasPrefix("<!DOCTYPE") else { return false }
+    return head.contains("<!DOCTYPE plist") || head.contains("<plist")
+  }
+
+  // MARK: - Extensions
+
+  private static let extensionTable: [String: (kind: FileKind, mime: String)] = {
+    var table: [String: (kind: FileKind, mime: String)] = [:]
+    func add(_ kind: FileKind, _ mime: String, _ extensions: [String]) {
+      for ext in extensions { table[ext] = (kind, mime) }
+    }
+    add(.image, "image/png", ["png", "apng"])
+    add(.image, "image/jpeg", ["jpg", "jpeg", "jpe", "jfif"])
+    add(.image, "image/gif", ["gif"])
+    add(.image, "image/bmp", ["bmp", "dib"])
+    add(.image, "image/tiff", ["tif", "tiff"])
+    add(.image, "image/webp", ["webp"])
+    add(.image, "image/heic", ["heic", "heics"])
+    add(.image, "image/heif", ["heif", "heifs", "hif"])
+    add(.image, "image/avif", ["avif"])
+    add(.audio, "audio/wav", ["wav", "wave", "rf64", "bwf"])
+    add(.audio, "audio/x-w64", ["w64"])
+    add(.audio, "audio/aiff", ["aif", "aiff", "aifc"])
+    add(.audio, "audio/flac", ["flac"])
+    add(.audio, "audio/ogg", ["ogg", "oga", "opus", "spx"])
+    add(.audio, "audio/mpeg", ["mp3", "mp2", "mpga"])
+    add(.audio, "audio/x-caf", ["caf"])
+    add(.audio, "audio/basic", ["au", "snd"])
+    add(.audio, "audio/mp4", ["m4a", "m4b"])
+    add(.audio, "audio/aac", ["aac"])
+    add(.audio, "audio/midi", ["mid", "midi"])
+    add(.plist, "application/x-plist", ["plist"])
+    add(
+      .text, "text/plain",
+      [
+        "txt", "text", "md", "markdown", "rst", "csv", "tsv", "json", "xml", "html", "htm", "css",
+        "js", "ts", "swift", "c", "h", "m", "mm", "cpp", "hpp", "py", "rb", "sh", "yaml", "yml",
+        "toml", "ini", "cfg", "conf", "log", "strings", "svg", "tex", "srt", "vtt", "lrc", "rtf",
+        "go", "rs", "java", "kt", "sql", "lua", "pl", "php", "diff", "patch", "nfo",
+      ])
+    return table
+  }()
+
+  /// The kind and MIME type the extension alone suggests (lower-case, no dot), if known.
+  public static func kindForExtension(_ ext: String) -> (kind: FileKind, mime: String)? {
+    extensionTable[ext.lowercased()]
+  }
+}
