@@ -1,0 +1,51 @@
+# shelf: the two set-up commands are `make demo` and `make test` (see README.md).
+SWIFT ?= swift
+RELEASE_BIN = .build/release/shelf
+DEBUG_BIN = .build/debug/shelf
+
+.PHONY: all setup build release test lint demo man sample-media bench-png bench-audio bench-index clean
+
+all: build
+
+setup:
+	@bash scripts/setup.sh
+
+build: setup
+	$(SWIFT) build
+
+release: setup
+	$(SWIFT) build -c release
+
+# The whole test suite: unit tests per library, end-to-end tests of the built binary,
+# man-page and help sync, and the formatting lint.
+test: setup
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --parallel --num-workers 2
+	$(MAKE) --no-print-directory lint
+	man --warnings -l man/*.1 >/dev/null
+
+lint:
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
+
+# Builds in release mode and runs the main job on SampleMedia (see scripts/demo.sh).
+demo: release
+	bash scripts/demo.sh $(RELEASE_BIN)
+
+# Regenerates man/*.1 from the command table.
+man: setup
+	SHELF_WRITE_MAN_PAGES=1 $(SWIFT) test --filter ManPageSyncTests
+
+sample-media: setup
+	python3 scripts/make-sample-media.py
+
+bench-png: release
+	bash scripts/bench-png.sh $(RELEASE_BIN)
+
+bench-audio: release
+	bash scripts/bench-audio.sh $(RELEASE_BIN)
+
+bench-index: release
+	bash scripts/bench-index.sh $(RELEASE_BIN)
+
+clean:
+	rm -rf .build

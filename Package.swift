@@ -1,0 +1,55 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// `shelf`: catalogue, crush, play and record the media in an app sandbox or any media folder.
+///
+/// The executable is thin; the CLI library parses arguments and talks to the user; the
+/// domain libraries (catalogue, PNG, audio) return values and throw typed errors; the C
+/// libraries come in through system-library targets, plus two small C targets for what
+/// Swift cannot call (libpng's setjmp error handling, ALSA's variadic error callback).
+let package = Package(
+  name: "shelf",
+  products: [
+    .executable(name: "shelf", targets: ["shelf"]),
+    .library(name: "ShelfCore", targets: ["ShelfCore"]),
+    .library(name: "ShelfPNG", targets: ["ShelfPNG"]),
+    .library(name: "ShelfAudio", targets: ["ShelfAudio"]),
+    .library(name: "ShelfCatalog", targets: ["ShelfCatalog"]),
+    .library(name: "ShelfCLI", targets: ["ShelfCLI"]),
+  ],
+  targets: [
+    // C libraries, one system-library target each.
+    .systemLibrary(
+      name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+    .systemLibrary(
+      name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+    .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
+    .systemLibrary(
+      name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
+    .systemLibrary(name: "CZopfli", providers: [.apt(["libzopfli-dev"])]),
+    // Small C targets for constructs Swift cannot call.
+    .target(name: "CPNGSupport", dependencies: ["CPNG"]),
+    .target(name: "CALSASupport", dependencies: ["CALSA"]),
+
+    // Swift libraries.
+    .target(name: "ShelfCore"),
+    .target(
+      name: "ShelfPNG",
+      dependencies: ["ShelfCore", "CPNG", "CPNGSupport", "CDeflate", "CZopfli"]),
+    .target(name: "ShelfAudio", dependencies: ["ShelfCore", "CSndFile", "CALSA", "CALSASupport"]),
+    .target(
+      name: "ShelfCatalog", dependencies: ["ShelfCore", "ShelfPNG", "ShelfAudio", "CSQLite"]),
+    .target(
+      name: "ShelfCLI", dependencies: ["ShelfCore", "ShelfCatalog", "ShelfPNG", "ShelfAudio"]),
+    .executableTarget(name: "shelf", dependencies: ["ShelfCLI"]),
+
+    // Tests.
+    .testTarget(name: "ShelfCoreTests", dependencies: ["ShelfCore"]),
+    .testTarget(name: "ShelfPNGTests", dependencies: ["ShelfPNG"]),
+    .testTarget(name: "ShelfAudioTests", dependencies: ["ShelfAudio"]),
+    .testTarget(name: "ShelfCatalogTests", dependencies: ["ShelfCatalog"]),
+    .testTarget(name: "ShelfCLITests", dependencies: ["ShelfCLI"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["shelf"]),
+  ]
+)

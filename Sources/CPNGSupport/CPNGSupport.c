@@ -1,0 +1,146 @@
+#include "CPNGSupport.h"
+#include <png.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+int shelf_png_support_version(void) { return PNG_LIBPNG_VER; }
+
+void shelf_png_free(void *pointer) { free(pointer); }
+
+typedef struct decode_context {
+  const uint8_t *data;
+  size_t size;
+  size_t offset;
+  int truncated;
+  char *message;
+  size_t message_size;
+} decode_context;
+
+static void copy_message(decode_context *context, const char *text) {
+  if (context->message == NULL || context->message_size == 0) return;
+  strncpy(context->message, text ? text : "unknown libpng error", context->message_size - 1);
+  context->message[context->message_size - 1] = '\0';
+}
+
+static void on_error(png_structp png, png_const_charp text) {
+  decode_context *context = (decode_context *)png_get_error_ptr(png);
+  copy_message(context, text);
+  png_longjmp(png, 1);
+}
+
+static void on_warning(png_structp png, png_const_charp text) {
+  (void)png;
+  (void)text;
+}
+
+static void on_read(png_structp png, png_bytep out, size_t count) {
+  decode_context *context = (decode_context *)png_get_io_ptr(png);
+  if (count > context->size - context->offset) {
+    context->truncated = 1;
+    png_error(png, "data ends early");
+  }
+  memcpy(out, context->data + context->offset, count);
+  context->offset += count;
+}
+
+/* Ancillary chunks libpng would otherwise parse: the caller reads them from the container. */
+static const png_byte ignored_chunks[] =
+    "bKGD\0cHRM\0cICP\0eXIf\0gAMA\0hIST\0iCCP\0iTXt\0oFFs\0pCAL\0pHYs\0sBIT\0sCAL\0sPLT\0"
+    "sRGB\0tEXt\0tIME\0zTXt\0";
+
+int shelf_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
+                     uint32_t max_dimension, shelf_png_decoded *out, char *message,
+                     size_t message_size) {
+  decode_context context = {data, size, 0, 0, message, message_size};
+  memset(out, 0, sizeof(*out));
+  if (message_size > 0) message[0] = '\0';
+  png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &context, on_error, on_warning);
+  if (png == NULL) {
+    copy_message(&context, "cannot create libpng reader");
+    return SHELF_PNG_NO_MEMORY;
+  }
+  png_infop info = png_create_info_struct(png);
+  if (info == NULL) {
+    png_destroy_read_struct(&png, NULL, NULL);
+    copy_message(&context, "cannot create libpng info");
+    return SHELF_PNG_NO_MEMORY;
+  }
+  /* Volatile: modified between setjmp and a possible longjmp. */
+  uint8_t *volatile pixels = NULL;
+  png_bytep *volatile rows = NULL;
+  volatile int status = SHELF_PNG_OK;
+  if (setjmp(png_jmpbuf(png))) {
+    free(pixels);
+    free(rows);
+    png_destroy_read_struct(&png, &info, NULL);
+    if (status != SHELF_PNG_OK) return status;
+    return context.truncated ? SHELF_PNG_TRUNCATED : SHELF_PNG_LIBPNG_ERROR;
+  }
+  png_set_read_fn(png, &context, on_read);
+  png_set_benign_errors(png, 1);
+#ifdef PNG_SKIP_sRGB_CHECK_PROFILE
+  png_set_option(png, PNG_SKIP_sRGB_CHECK_PROFILE, PNG_OPTION_ON);
+#endif
+  /* The container's CRCs are checked before libpng sees the data. */
+  png_set_crc_action(png, PNG_CRC_QUIET_USE, PNG_CRC_QUIET_USE);
+  png_set_user_limits(png, max_dimension, max_dimension);
+  png_set_chunk_cache_max(png, 1000);
+  png_set_chunk_malloc_max(png, 16u << 20);
+  png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);
+  png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, ignored_chunks,
+                              (int)(sizeof(ignored_chunks) / 5));
+  png_read_info(png, info);
+
+  png_uint_32 width = 0, height = 0;
+  int bit_depth = 0, color_type = 0, interlace = 0;
+  png_get_IHDR(png, info, &width, &height, &bit_depth, &color_type, &interlace, NULL, NULL);
+  if ((uint64_t)width * (uint64_t)height > max_pixels) {
+    status = SHELF_PNG_TOO_LARGE;
+    copy_message(&context, "image too large");
+    png_longjmp(png, 1);
+  }
+  out->width = width;
+  out->height = height;
+  out->source_bit_depth = bit_depth;
+  out->source_color_type = color_type;
+  out->interlaced = interlace != PNG_INTERLACE_NONE;
+  int sample_depth = bit_depth == 16 ? 16 : 8;
+
+  png_set_expand(png);
+  if (!(color_type & PNG_COLOR_MASK_COLOR)) png_set_gray_to_rgb(png);
+  if (!(color_type & PNG_COLOR_MASK_ALPHA) && !png_get_valid(png, info, PNG_INFO_tRNS))
+    png_set_add_alpha(png, sample_depth == 16 ? 0xffff : 0xff, PNG_FILLER_AFTER);
+  (void)png_set_interlace_handling(png);
+  png_read_update_info(png, info);
+
+  size_t row_bytes = png_get_rowbytes(png, info);
+  size_t expected = (size_t)width * 4u * (size_t)(sample_depth / 8);
+  if (row_bytes != expected) {
+    copy_message(&context, "unexpected row layout after expansion");
+    png_longjmp(png, 1);
+  }
+  if (height > 0 && row_bytes > SIZE_MAX / height) {
+    status = SHELF_PNG_TOO_LARGE;
+    copy_message(&context, "image too large");
+    png_longjmp(png, 1);
+  }
+  size_t total = row_bytes * (size_t)height;
+  pixels = (uint8_t *)malloc(total > 0 ? total : 1);
+  rows = (png_bytep *)malloc(sizeof(png_bytep) * (height > 0 ? height : 1));
+  if (pixels == NULL || rows == NULL) {
+    status = SHELF_PNG_NO_MEMORY;
+    copy_message(&context, "out of memory");
+    png_longjmp(png, 1);
+  }
+  for (png_uint_32 y = 0; y < height; y++) rows[y] = pixels + (size_t)y * row_bytes;
+  png_read_image(png, rows);
+  png_read_end(png, NULL);
+
+  out->sample_depth = sample_depth;
+  out->pixels = pixels;
+  out->pixels_size = total;
+  free(rows);
+  png_destroy_read_struct(&png, &info, NULL);
+  return SHELF_PNG_OK;
+}

@@ -1,0 +1,41 @@
+#ifndef CPNG_SUPPORT_H
+#define CPNG_SUPPORT_H
+/* libpng's setjmp/longjmp error handling, kept inside C: Swift frames must never be crossed by
+   a longjmp. Each call returns a status code and copies libpng's message into the caller's
+   buffer. */
+#include <stddef.h>
+#include <stdint.h>
+
+/* Result codes of shelf_png_decode. */
+enum {
+  SHELF_PNG_OK = 0,
+  SHELF_PNG_LIBPNG_ERROR = 1, /* libpng rejected the data; message says why */
+  SHELF_PNG_TOO_LARGE = 2,    /* width x height above the caller's pixel limit */
+  SHELF_PNG_NO_MEMORY = 3,    /* the pixel buffer could not be allocated */
+  SHELF_PNG_TRUNCATED = 4     /* libpng asked for bytes past the end of the data */
+};
+
+/* A decoded image in the canonical form: RGBA, 8 or 16 bits per sample (16-bit big-endian). */
+typedef struct shelf_png_decoded {
+  uint32_t width;
+  uint32_t height;
+  int source_bit_depth;
+  int source_color_type;
+  int interlaced;
+  int sample_depth;   /* 8 or 16 */
+  uint8_t *pixels;    /* malloc'd; free with shelf_png_free */
+  size_t pixels_size; /* width * height * 4 * sample_depth / 8 */
+} shelf_png_decoded;
+
+/* Decodes a complete PNG held in memory. Every ancillary chunk except tRNS is ignored (the
+   caller reads them itself), benign errors are warnings, and the pixel count is checked against
+   max_pixels before any pixel memory is allocated. */
+int shelf_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
+                     uint32_t max_dimension, shelf_png_decoded *out, char *message,
+                     size_t message_size);
+
+/* Frees memory returned by shelf_png_decode. */
+void shelf_png_free(void *pointer);
+
+int shelf_png_support_version(void);
+#endif

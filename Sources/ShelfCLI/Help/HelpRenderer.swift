@@ -1,0 +1,114 @@
+/// Renders `--help` text from the command table, wrapped to the terminal width, in the
+/// layout swift-argument-parser users know (OVERVIEW, USAGE, ARGUMENTS, OPTIONS, EXAMPLES).
+struct HelpRenderer {
+  let commands: [Command]
+  let width: Int
+
+  /// Column where option descriptions start.
+  private let helpColumn = 26
+
+  /// The top-level help: every command with its abstract.
+  func rootHelp() -> String {
+    var out = "OVERVIEW: \(ShelfInfo.abstract)\n\n"
+    out += TextLayout.wrap(ShelfInfo.discussion, width: width) + "\n\n"
+    out += "USAGE: \(ShelfInfo.usage)\n\n"
+    out += "COMMANDS:\n"
+    for command in commands {
+      out += entry(command.name, command.abstract) + "\n"
+    }
+    out += entry("help", "Show help for a command.") + "\n\n"
+    out += "GLOBAL OPTIONS:\n" + options(GlobalOptions.specs) + "\n"
+    out += "EXIT STATUS:\n"
+    for (status, meaning) in ExitStatus.documented {
+      out += entry(String(status.code), meaning) + "\n"
+    }
+    out += "\n  See 'shelf help <command>' for detailed help.\n"
+    return out
+  }
+
+  /// The help of one command.
+  func help(for command: Command) -> String {
+    var out = "OVERVIEW: \(command.abstract)\n\n"
+    for paragraph in Self.paragraphs(command.discussion) {
+      out += render(paragraph) + "\n\n"
+    }
+    out += "USAGE: \(command.usage)\n\n"
+    if !command.arguments.isEmpty {
+      out += "ARGUMENTS:\n"
+      for argument in command.arguments {
+        out += entry("<\(argument.name)>", argument.help) + "\n"
+      }
+      out += "\n"
+    }
+    if !command.options.isEmpty {
+      out += "OPTIONS:\n" + options(command.options) + "\n"
+    }
+    out += "GLOBAL OPTIONS:\n" + options(GlobalOptions.specs) + "\n"
+    if !command.examples.isEmpty {
+      out += "EXAMPLES:\n"
+      for example in command.examples {
+        out += "  " + example.commandLine + "\n"
+        out += TextLayout.wrap(example.explanation, width: width, indent: 6) + "\n"
+      }
+      out += "\n"
+    }
+    out += "  See 'man shelf-\(command.name)' for the full manual.\n"
+    return out
+  }
+
+  private func options(_ specs: [OptionSpec]) -> String {
+    specs.map { spec in
+      var help = spec.help
+      if let defaultValue = spec.defaultValue { help += " (default: \(defaultValue))" }
+      if !spec.choices.isEmpty && !help.contains(spec.choices.joined(separator: "|")) {
+        help += " (values: \(spec.choices.joined(separator: ", ")))"
+      }
+      return entry(spec.synopsis, help) + "\n"
+    }.joined()
+  }
+
+  /// An indented name with its description in a second column, wrapped.
+  private func entry(_ name: String, _ help: String) -> String {
+    let label = "  " + name
+    if label.count + 2 > helpColumn {
+      return label + "\n" + TextLayout.wrap(help, width: width, indent: helpColumn)
+    }
+    let padded = label + String(repeating: " ", count: helpColumn - label.count)
+    return padded + TextLayout.wrap(help, width: width, indent: helpColumn, firstIndent: 0)
+  }
+
+  /// A paragraph: wrapped prose, or verbatim lines when it starts with two spaces.
+  private func render(_ paragraph: String) -> String {
+    if paragraph.hasPrefix("  ") { return paragraph }
+    return TextLayout.wrap(paragraph.split(separator: "\n").joined(separator: " "), width: width)
+  }
+
+  /// Splits text at blank lines.
+  static func paragraphs(_ text: String) -> [String] {
+    var result: [String] = []
+    var current: [Substring] = []
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      if line.allSatisfy({ $0 == " " }) {
+        if !current.isEmpty { result.append(current.joined(separator: "\n")) }
+        current = []
+      } else {
+        current.append(line)
+      }
+    }
+    if !current.isEmpty { result.append(current.joined(separator: "\n")) }
+    return result
+  }
+}
+
+/// Facts about the program as a whole.
+enum ShelfInfo {
+  static let version = "0.1.0"
+  static let abstract =
+    "Catalogue, crush, play and record the media in an app sandbox or any media folder."
+  static let discussion =
+    "shelf walks an application sandbox (an app bundle beside Documents/, Library/ and tmp/) or "
+    + "any media folder, detects each file's type by content, keeps what it learns in an SQLite "
+    + "catalogue, crushes PNG files losslessly (including Apple's iPhone-optimized CgBI form), "
+    + "and plays and records audio through ALSA."
+  static let usage = "shelf [--db <path>] [-v] <command> [<options>] [<arguments>]"
+}

@@ -1,0 +1,149 @@
+/// One `shelf` command: its documentation, its arguments and options, and what it runs.
+///
+/// Help, man pages and shell completions are all generated from these values, so the
+/// command table is the single source of truth for the interface.
+public struct Command: Sendable {
+  public let name: String
+  /// One line, shown in command lists and as the help overview.
+  public let abstract: String
+  /// Paragraphs separated by blank lines.
+  public let discussion: String
+  public let arguments: [ArgumentSpec]
+  public let options: [OptionSpec]
+  public let examples: [Example]
+  /// Extra man-page sections (e.g. the query syntax of `ls`).
+  public let manSections: [ManSection]
+  /// When true, tokens such as `-kind:image` are query terms, not options.
+  public let acceptsNegatedTerms: Bool
+  public let run: @Sendable (Invocation) async throws -> ExitStatus
+
+  public init(
+    name: String, abstract: String, discussion: String = "", arguments: [ArgumentSpec] = [],
+    options: [OptionSpec] = [], examples: [Example] = [], manSections: [ManSection] = [],
+    acceptsNegatedTerms: Bool = false,
+    run: @escaping @Sendable (Invocation) async throws -> ExitStatus
+  ) {
+    self.name = name
+    self.abstract = abstract
+    self.discussion = discussion
+    self.arguments = arguments
+    self.options = options
+    self.examples = examples
+    self.manSections = manSections
+    self.acceptsNegatedTerms = acceptsNegatedTerms
+    self.run = run
+  }
+
+  /// The usage line, e.g. `shelf crush [<options>] <file> ...`.
+  public var usage: String {
+    var parts = ["shelf", name]
+    if !options.isEmpty { parts.append("[<options>]") }
+    for argument in arguments { parts.append(argument.usage) }
+    return parts.joined(separator: " ")
+  }
+}
+
+/// How a shell should complete a value.
+public enum Completion: Sendable, Equatable {
+  case none
+  case file
+  case directory
+  case choices([String])
+}
+
+/// A named option: a flag (`--json`) or an option with a value (`--level 4`).
+public struct OptionSpec: Sendable {
+  /// The long name without dashes.
+  public let long: String
+  public let short: Character?
+  /// The value's placeholder name; nil for a flag.
+  public let valueName: String?
+  public let help: String
+  /// Allowed values, checked while parsing; empty means any.
+  public let choices: [String]
+  /// The default, shown in help.
+  public let defaultValue: String?
+  /// True when the option may be given more than once and every value counts.
+  public let repeatable: Bool
+  public let completion: Completion
+
+  public init(
+    _ long: String, short: Character? = nil, value valueName: String? = nil, help: String,
+    choices: [String] = [], defaultValue: String? = nil, repeatable: Bool = false,
+    completion: Completion? = nil
+  ) {
+    self.long = long
+    self.short = short
+    self.valueName = valueName
+    self.help = help
+    self.choices = choices
+    self.defaultValue = defaultValue
+    self.repeatable = repeatable
+    if let completion {
+      self.completion = completion
+    } else if !choices.isEmpty {
+      self.completion = .choices(choices)
+    } else {
+      self.completion = valueName == nil ? .none : .file
+    }
+  }
+
+  /// True for a flag, which takes no value.
+  public var isFlag: Bool { valueName == nil }
+
+  /// The option as shown in help: `-o, --out-dir <dir>`.
+  public var synopsis: String {
+    var text = short.map { "-\($0), " } ?? ""
+    text += "--\(long)"
+    if let valueName { text += " <\(valueName)>" }
+    return text
+  }
+}
+
+/// A positional argument.
+public struct ArgumentSpec: Sendable {
+  public let name: String
+  public let help: String
+  public let isOptional: Bool
+  public let isRepeating: Bool
+  public let completion: Completion
+
+  public init(
+    _ name: String, help: String, optional: Bool = false, repeating: Bool = false,
+    completion: Completion = .file
+  ) {
+    self.name = name
+    self.help = help
+    self.isOptional = optional
+    self.isRepeating = repeating
+    self.completion = completion
+  }
+
+  var usage: String {
+    let base = isRepeating ? "<\(name)> ..." : "<\(name)>"
+    return isOptional ? "[\(base)]" : base
+  }
+}
+
+/// A usage example: the command line and what it does.
+public struct Example: Sendable {
+  public let commandLine: String
+  public let explanation: String
+
+  public init(_ commandLine: String, _ explanation: String) {
+    self.commandLine = commandLine
+    self.explanation = explanation
+  }
+}
+
+/// An extra section of a command's man page.
+public struct ManSection: Sendable {
+  public let title: String
+  /// Paragraphs separated by blank lines; lines starting with two spaces are kept verbatim.
+  public let body: String
+
+  public init(_ title: String, _ body: String) {
+    self.title = title
+    self.body = body
+  }
+}

@@ -1,0 +1,74 @@
+import ShelfCore
+
+/// A process exit status following sysexits(3), as documented in shelf(1).
+public struct ExitStatus: Equatable, Sendable, CustomStringConvertible {
+  /// The numeric code handed to `exit`.
+  public var code: Int32
+
+  public init(code: Int32) { self.code = code }
+
+  public static let success = ExitStatus(code: 0)
+  /// Some inputs failed, the rest were done.
+  public static let partialFailure = ExitStatus(code: 1)
+  public static let usage = ExitStatus(code: 64)
+  public static let dataError = ExitStatus(code: 65)
+  public static let noInput = ExitStatus(code: 66)
+  public static let cannotCreate = ExitStatus(code: 73)
+  public static let ioError = ExitStatus(code: 74)
+  /// The catalogue is busy (another writer holds it).
+  public static let busy = ExitStatus(code: 75)
+  public static let interrupted = ExitStatus(code: 130)
+
+  /// The exit status for a kind of failure.
+  public init(failure: FailureKind) {
+    switch failure {
+    case .badInput: self = .dataError
+    case .missingInput: self = .noInput
+    case .cannotCreate: self = .cannotCreate
+    case .io: self = .ioError
+    case .busy: self = .busy
+    case .interrupted: self = .interrupted
+    case .usage: self = .usage
+    }
+  }
+
+  public var description: String { String(code) }
+
+  /// The table printed in help and man pages, in order.
+  static let documented: [(ExitStatus, String)] = [
+    (.success, "Success."),
+    (.partialFailure, "Partial failure: some inputs failed, the rest were done (or, for ls, nothing matched)."),
+    (.usage, "Usage error: unknown command or option, bad option value."),
+    (.dataError, "Bad input data: corrupt, truncated or unsupported content."),
+    (.noInput, "An input is missing or unreadable, or is not a regular file."),
+    (.cannotCreate, "An output file or folder cannot be created."),
+    (.ioError, "Input/output error: reading or writing failed part way, device gone."),
+    (.busy, "The catalogue is busy: another shelf index holds it."),
+    (.interrupted, "Interrupted by Ctrl-C or SIGTERM."),
+  ]
+}
+
+/// Collects the results of a batch of inputs and derives the exit status: 0 when every input
+/// succeeded, the failure's own code when every input failed the same way, 1 otherwise.
+public struct BatchOutcome: Sendable {
+  public private(set) var successes = 0
+  public private(set) var failures: [FailureKind] = []
+
+  public init() {}
+
+  /// Records one input done.
+  public mutating func succeeded() { successes += 1 }
+
+  /// Records one failed input and prints its one-line error.
+  public mutating func failed(_ error: any Error, console: Console) {
+    console.error(String(describing: error))
+    failures.append((error as? any ShelfError)?.failure ?? .io)
+  }
+
+  /// The exit status of the batch so far.
+  public var exitStatus: ExitStatus {
+    guard let first = failures.first else { return .success }
+    if successes == 0 && failures.allSatisfy({ $0 == first }) { return ExitStatus(failure: first) }
+    return .partialFailure
+  }
+}

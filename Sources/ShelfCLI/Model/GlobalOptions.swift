@@ -1,0 +1,47 @@
+import ShelfCore
+
+/// Options every command accepts, before or after the command name.
+public struct GlobalOptions: Sendable {
+  /// The catalogue database: `--db`, else `SHELF_DB`, else
+  /// `$XDG_DATA_HOME/shelf/catalog.sqlite` (`~/.local/share/shelf/catalog.sqlite`).
+  public let databasePath: RawPath
+  /// `-v`: print details (skipped files, per-file errors in a scan).
+  public let verbose: Bool
+
+  static let specs: [OptionSpec] = [
+    OptionSpec(
+      "db", value: "path",
+      help: "Use the catalogue at <path> (default: $SHELF_DB, else $XDG_DATA_HOME/shelf/catalog.sqlite)."),
+    OptionSpec("verbose", short: "v", help: "Print details, such as each file skipped or failed."),
+    OptionSpec("help", short: "h", help: "Show help information."),
+    OptionSpec("version", help: "Show the version."),
+  ]
+
+  init(parsed: ParsedArguments, environment: [String: String]) {
+    verbose = parsed.flag("verbose")
+    if let db = parsed.value("db") {
+      databasePath = RawPath(db)
+    } else if let db = environment["SHELF_DB"], !db.isEmpty {
+      databasePath = RawPath(db)
+    } else if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+      databasePath = RawPath(data).appending("shelf/catalog.sqlite")
+    } else {
+      let home = environment["HOME"] ?? "/"
+      databasePath = RawPath(home).appending(".local/share/shelf/catalog.sqlite")
+    }
+  }
+}
+
+/// Everything a command's `run` receives.
+public struct Invocation: Sendable {
+  public let command: Command
+  public let arguments: ParsedArguments
+  public let globals: GlobalOptions
+  public let console: Console
+  public let environment: [String: String]
+
+  /// A usage error for this command, for checks made after parsing.
+  public func usageError(_ message: String) -> UsageError {
+    UsageError(message, command: command.name)
+  }
+}

@@ -1,0 +1,69 @@
+/// Word wrapping and column alignment for help text and tables.
+public enum TextLayout {
+  /// Wraps `text` to `width` columns, prefixing every line with `indent` spaces (the first
+  /// with `firstIndent` when given). Words longer than the width stay whole.
+  public static func wrap(_ text: String, width: Int, indent: Int = 0, firstIndent: Int? = nil)
+    -> String
+  {
+    var lines: [String] = []
+    var line = String(repeating: " ", count: firstIndent ?? indent)
+    var lineHasWord = false
+    for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+      if lineHasWord && line.count + 1 + word.count > width {
+        lines.append(line)
+        line = String(repeating: " ", count: indent)
+        lineHasWord = false
+      }
+      line += (lineHasWord ? " " : "") + word
+      lineHasWord = true
+    }
+    lines.append(line)
+    return lines.joined(separator: "\n")
+  }
+
+  /// Display width of a string in terminal columns (East Asian wide characters count two).
+  public static func displayWidth(_ text: String) -> Int {
+    text.unicodeScalars.reduce(0) { total, scalar in
+      let value = scalar.value
+      if value < 0x20 || (0x300...0x36F).contains(value) { return total }
+      let wide =
+        (0x1100...0x115F).contains(value) || (0x2E80...0xA4CF).contains(value)
+        || (0xAC00...0xD7A3).contains(value) || (0xF900...0xFAFF).contains(value)
+        || (0xFE30...0xFE4F).contains(value) || (0xFF00...0xFF60).contains(value)
+        || (0x1F300...0x1FAFF).contains(value) || (0x20000...0x3FFFD).contains(value)
+      return total + (wide ? 2 : 1)
+    }
+  }
+}
+
+/// Renders rows as aligned columns, the way `ls -l` and `fd -l` line up their output.
+public struct TableRenderer: Sendable {
+  /// Column alignment.
+  public enum Alignment: Sendable { case left, right }
+
+  public let alignments: [Alignment]
+
+  public init(alignments: [Alignment]) { self.alignments = alignments }
+
+  /// The rows as lines, columns separated by two spaces, trailing spaces trimmed.
+  public func render(_ rows: [[String]]) -> [String] {
+    var widths: [Int] = []
+    for row in rows {
+      for (index, cell) in row.enumerated() {
+        let cellWidth = TextLayout.displayWidth(cell)
+        if index < widths.count { widths[index] = max(widths[index], cellWidth) } else { widths.append(cellWidth) }
+      }
+    }
+    return rows.map { row in
+      var line = ""
+      for (index, cell) in row.enumerated() {
+        let padding = String(repeating: " ", count: widths[index] - TextLayout.displayWidth(cell))
+        let alignment = index < alignments.count ? alignments[index] : .left
+        if index > 0 { line += "  " }
+        line += alignment == .right ? padding + cell : cell + padding
+      }
+      while line.hasSuffix(" ") { line.removeLast() }
+      return line
+    }
+  }
+}

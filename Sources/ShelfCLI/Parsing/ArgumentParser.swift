@@ -1,0 +1,199 @@
+import ShelfCore
+
+/// What the command line asks for.
+enum ParseResult: Sendable {
+  case run(Command, ParsedArguments)
+  case help(Command?)
+  case version
+}
+
+/// Parses `shelf [global options] COMMAND [options and arguments]` against the command table,
+/// with the conventions of swift-argument-parser and getopt_long: `--name value`,
+/// `--name=value`, grouped short flags (`-rv`), attached short values (`-j4`), `--` to end
+/// options, `-` as an ordinary argument, and "did you mean" suggestions.
+struct ArgumentParser {
+  let commands: [Command]
+
+  /// Parses the arguments after the program name; global options land in `globals`.
+  func parse(_ arguments: [CommandLineArgument], globals: inout ParsedArguments)
+    throws(UsageError) -> ParseResult
+  {
+    var index = 0
+    while index < arguments.count, Self.looksLikeOption(arguments[index].string) {
+      let token = arguments[index].string
+      if token == "--" { index += 1; break }
+      var ignoredOptions = ParsedArguments(commandName: "")
+      try consumeOption(
+        at: &index, in: arguments, specs: GlobalOptions.specs, command: nil,
+        into: &globals, commandOptions: &ignoredOptions)
+    }
+    if globals.flag("help") { return .help(nil) }
+    if globals.flag("version") { return .version }
+    guard index < arguments.count else { return .help(nil) }
+
+    let name = arguments[index].string
+    index += 1
+    if name == "help" {
+      guard index < arguments.count else { return .help(nil) }
+      return .help(try command(named: arguments[index].string))
+    }
+    let command = try command(named: name)
+    var parsed = ParsedArguments(commandName: command.name)
+    let specs = command.options + GlobalOptions.specs
+    var optionsEnded = false
+    while index < arguments.count {
+      let argument = arguments[index]
+      let token = argument.string
+      if optionsEnded || !Self.looksLikeOption(token)
+        || (command.acceptsNegatedTerms && Self.isNegatedTerm(token, specs: specs))
+      {
+        parsed.append(positional: argument)
+        index += 1
+      } else if token == "--" {
+        optionsEnded = true
+        index += 1
+      } else {
+        try consumeOption(
+          at: &index, in: arguments, specs: specs, command: command, into: &globals,
+          commandOptions: &parsed)
+      }
+    }
+    if globals.flag("help") { return .help(command) }
+    if globals.flag("version") { return .version }
+    try checkPositionals(parsed.positionals, of: command)
+    return .run(command, parsed)
+  }
+
+  private func command(named name: String) throws(UsageError) -> Command {
+    if let command = commands.first(where: { $0.name == name }) { return command }
+    var message = "unknown command '\(name)'"
+    if let suggestion = Suggestions.closest(to: name, among: commands.map(\.name)) {
+      message += "; did you mean '\(suggestion)'?"
+    }
+    throw UsageError(message)
+  }
+
+  /// Consumes one option token (and its value) at `index`. Options of `GlobalOptions.specs`
+  /// go to `globals`, the command's own to `commandOptions`.
+  private func consumeOption(
+    at index: inout Int, in arguments: [CommandLineArgument], specs: [OptionSpec],
+    command: Command?, into globals: inout ParsedArguments, commandOptions parsed: inout ParsedArguments
+  ) throws(UsageError) {
+    let token = arguments[index].string
+    index += 1
+    if token.hasPrefix("--") {
+      let body = token.dropFirst(2)
+      let name = String(body.prefix { $0 != "=" })
+      let attached = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil
+      guard let spec = specs.first(where: { $0.long == name }) else {
+        throw unknownOption("--" + name, specs: specs, command: command)
+      }
+      if spec.isFlag {
+        if attached != nil {
+          throw UsageError("option '--\(name)' takes no value", command: command?.name)
+        }
+        try record(spec, value: nil, command: command, globals: &globals, parsed: &parsed)
+      } else {
+        let value = try attached ?? takeValue(for: spec, at: &index, in: arguments, command: command)
+        try record(spec, value: value, command: command, globals: &globals, parsed: &parsed)
+      }
+      return
+    }
+    // Grouped short options: -rv, -j4, -o dir.
+    var characters = Substring(token.dropFirst())
+    while let character = characters.first {
+      characters = characters.dropFirst()
+      guard let spec = specs.first(where: { $0.short == character }) else {
+        throw unknownOption("-" + String(character), specs: specs, command: command)
+      }
+      if spec.isFlag {
+        try record(spec, value: nil, command: command, globals: &globals, parsed: &parsed)
+      } else {
+        let value =
+          characters.isEmpty
+          ? try takeValue(for: spec, at: &index, in: arguments, command: command)
+          : String(characters)
+        try record(spec, value: value, command: command, globals: &globals, parsed: &parsed)
+        return
+      }
+    }
+  }
+
+  private func takeValue(
+    for spec: OptionSpec, at index: inout Int, in arguments: [CommandLineArgument],
+    command: Command?
+  ) throws(UsageError) -> String {
+    guard index < arguments.count else {
+      throw UsageError(
+        "option '--\(spec.long)' needs a value <\(spec.valueName ?? "value")>", command: command?.name)
+    }
+    index += 1
+    return arguments[index - 1].string
+  }
+
+  private func record(
+    _ spec: OptionSpec, value: String?, command: Command?, globals: inout ParsedArguments,
+    parsed: inout ParsedArguments
+  ) throws(UsageError) {
+    if let value, !spec.choices.isEmpty, !spec.choices.contains(value) {
+      var message = "invalid value '\(value)' for '--\(spec.long)': expected "
+      message += Self.list(spec.choices.map { "'\($0)'" }, conjunction: "or")
+      if let suggestion = Suggestions.closest(to: value, among: spec.choices) {
+        message += "; did you mean '\(suggestion)'?"
+      }
+      throw UsageError(message, command: command?.name)
+    }
+    if GlobalOptions.specs.contains(where: { $0.long == spec.long }) {
+      globals.record(spec, value: value)
+    } else {
+      parsed.record(spec, value: value)
+    }
+  }
+
+  private func unknownOption(_ option: String, specs: [OptionSpec], command: Command?) -> UsageError {
+    var message = "unknown option '\(option)'"
+    let candidates = specs.flatMap { spec in ["--" + spec.long] + (spec.short.map { ["-\($0)"] } ?? []) }
+    if option.hasPrefix("--"),
+      let suggestion = Suggestions.closest(to: option, among: candidates.filter { $0.hasPrefix("--") })
+    {
+      message += "; did you mean '\(suggestion)'?"
+    } else if command == nil,
+      commands.contains(where: { command in command.options.contains { "--" + $0.long == option } })
+    {
+      message += "; options of a command go after its name"
+    }
+    return UsageError(message, command: command?.name)
+  }
+
+  private func checkPositionals(_ positionals: [CommandLineArgument], of command: Command)
+    throws(UsageError)
+  {
+    let required = command.arguments.filter { !$0.isOptional }
+    if positionals.count < required.count {
+      let missing = required[positionals.count]
+      throw UsageError("missing argument <\(missing.name)>", command: command.name)
+    }
+    if !command.arguments.contains(where: \.isRepeating), positionals.count > command.arguments.count {
+      throw UsageError(
+        "unexpected argument '\(positionals[command.arguments.count].path.escaped)'",
+        command: command.name)
+    }
+  }
+
+  /// True for `-x`, `--xyz` and `--`, false for `-` (standard input) and plain words.
+  static func looksLikeOption(_ token: String) -> Bool {
+    token.hasPrefix("-") && token != "-"
+  }
+
+  /// A query term such as `-kind:image` or `-size>1M` rather than grouped short flags.
+  static func isNegatedTerm(_ token: String, specs: [OptionSpec]) -> Bool {
+    guard token.hasPrefix("-"), !token.hasPrefix("--"), token.count > 2 else { return false }
+    return token.contains { ":<>=".contains($0) }
+  }
+
+  /// "a, b or c".
+  static func list(_ items: [String], conjunction: String) -> String {
+    guard items.count > 1 else { return items.first ?? "" }
+    return items.dropLast().joined(separator: ", ") + " \(conjunction) " + items.last!
+  }
+}

@@ -1,0 +1,88 @@
+import ShelfCore
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The entry point of the `shelf` executable: parses the command line, runs the command,
+/// and turns errors into one-line messages and sysexits exit codes.
+public enum ShelfCommandLine {
+  /// Runs shelf with the process's arguments and environment, then exits.
+  public static func main() async -> Never {
+    let environment = ProcessEnvironment.current
+    let status = await run(
+      arguments: CommandLineArgument.processArguments, environment: environment,
+      console: Console(environment: environment))
+    exit(status.code)
+  }
+
+  /// Runs shelf with the given arguments and returns the exit status.
+  static func run(arguments: [CommandLineArgument], environment: [String: String], console: Console)
+    async -> ExitStatus
+  {
+    let commands = CommandTable.commands
+    let helpWidth = min(console.width, 100)
+    var globalValues = ParsedArguments(commandName: "shelf")
+    let result: ParseResult
+    do {
+      result = try ArgumentParser(commands: commands).parse(arguments, globals: &globalValues)
+    } catch {
+      reportUsage(error, console: console)
+      return .usage
+    }
+    switch result {
+    case .version:
+      console.write("shelf \(ShelfInfo.version)\n")
+      return .success
+    case .help(let command):
+      let renderer = HelpRenderer(commands: commands, width: helpWidth)
+      console.write(command.map(renderer.help(for:)) ?? renderer.rootHelp())
+      return .success
+    case .run(let command, let parsed):
+      let invocation = Invocation(
+        command: command, arguments: parsed,
+        globals: GlobalOptions(parsed: globalValues, environment: environment), console: console,
+        environment: environment)
+      do {
+        return try await command.run(invocation)
+      } catch let error as UsageError {
+        reportUsage(error, console: console)
+        return .usage
+      } catch let error as any ShelfError {
+        console.error(error.description)
+        return ExitStatus(failure: error.failure)
+      } catch {
+        console.error(String(describing: error))
+        return .ioError
+      }
+    }
+  }
+
+  /// Prints a usage error: the message, the usage line and a hint.
+  private static func reportUsage(_ error: UsageError, console: Console) {
+    console.error(error.message)
+    if let name = error.commandName, let command = CommandTable.commands.first(where: { $0.name == name }) {
+      console.note("usage: \(command.usage)")
+      console.note("hint: run 'shelf \(name) --help' for more information")
+    } else {
+      console.note("usage: \(ShelfInfo.usage)")
+      console.note("hint: run 'shelf --help' to list the commands")
+    }
+  }
+}
+
+/// The process environment as a dictionary, read without Foundation.
+enum ProcessEnvironment {
+  static var current: [String: String] {
+    var result: [String: String] = [:]
+    var pointer = environ
+    while let entry = pointer.pointee {
+      let text = String(cString: entry)
+      if let equals = text.firstIndex(of: "=") {
+        result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+      }
+      pointer += 1
+    }
+    return result
+  }
+}

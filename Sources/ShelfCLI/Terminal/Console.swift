@@ -1,0 +1,121 @@
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The one place shelf writes to the user: requested output to stdout; errors, warnings and
+/// progress to stderr; colour and in-place status lines only on a terminal and never when
+/// `NO_COLOR` is set.
+public final class Console: Sendable {
+  public let stdoutIsTerminal: Bool
+  public let stderrIsTerminal: Bool
+  public let stdinIsTerminal: Bool
+  /// True when stdout may carry ANSI colour.
+  public let colorEnabled: Bool
+  private let columnsOverride: Int?
+  private let statusShown = Mutex(false)
+
+  init(environment: [String: String]) {
+    stdoutIsTerminal = isatty(STDOUT_FILENO) == 1
+    stderrIsTerminal = isatty(STDERR_FILENO) == 1
+    stdinIsTerminal = isatty(STDIN_FILENO) == 1
+    colorEnabled =
+      stdoutIsTerminal && environment["NO_COLOR", default: ""].isEmpty
+      && environment["TERM"] != "dumb"
+    columnsOverride = environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
+  }
+
+  /// The terminal's width in columns: `COLUMNS`, else the terminal's, else 80.
+  public var width: Int {
+    if let columnsOverride { return columnsOverride }
+    var size = winsize()
+    for descriptor in [STDOUT_FILENO, STDERR_FILENO, STDIN_FILENO] {
+      if ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 {
+        return Int(size.ws_col)
+      }
+    }
+    return 80
+  }
+
+  /// The terminal's height in rows, or 24 when unknown.
+  public var height: Int {
+    var size = winsize()
+    for descriptor in [STDOUT_FILENO, STDERR_FILENO, STDIN_FILENO] {
+      if ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0 && size.ws_row > 0 {
+        return Int(size.ws_row)
+      }
+    }
+    return 24
+  }
+
+  /// Writes text to stdout.
+  public func write(_ text: String) {
+    clearStatus()
+    Self.writeAll(STDOUT_FILENO, Array(text.utf8))
+  }
+
+  /// Writes raw bytes to stdout (NUL-separated paths, exact file names).
+  public func writeBytes(_ bytes: [UInt8]) {
+    clearStatus()
+    Self.writeAll(STDOUT_FILENO, bytes)
+  }
+
+  /// Prints `error: <message>` to stderr.
+  public func error(_ message: String) {
+    clearStatus()
+    Self.writeAll(STDERR_FILENO, Array(("error: " + message + "\n").utf8))
+  }
+
+  /// Prints `warning: <message>` to stderr.
+  public func warning(_ message: String) {
+    clearStatus()
+    Self.writeAll(STDERR_FILENO, Array(("warning: " + message + "\n").utf8))
+  }
+
+  /// Prints a note (progress summaries, hints) to stderr.
+  public func note(_ message: String) {
+    clearStatus()
+    Self.writeAll(STDERR_FILENO, Array((message + "\n").utf8))
+  }
+
+  /// Shows `line` as an in-place status line on stderr; does nothing unless stderr is a
+  /// terminal. The line is cut to the terminal width.
+  public func status(_ line: String) {
+    guard stderrIsTerminal else { return }
+    let cut = String(line.prefix(max(width - 1, 1)))
+    statusShown.withLock { shown in
+      shown = true
+      Self.writeAll(STDERR_FILENO, Array(("\r\u{1B}[2K" + cut).utf8))
+    }
+  }
+
+  /// Erases the status line, if one is shown.
+  public func clearStatus() {
+    statusShown.withLock { shown in
+      guard shown else { return }
+      shown = false
+      Self.writeAll(STDERR_FILENO, Array("\r\u{1B}[2K".utf8))
+    }
+  }
+
+  /// Wraps `text` in an ANSI SGR code when colour is enabled.
+  public func styled(_ text: String, _ code: String) -> String {
+    colorEnabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+  }
+
+  /// Writes every byte, retrying on EINTR and short writes.
+  static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) {
+    bytes.withUnsafeBytes { raw in
+      var offset = 0
+      while offset < raw.count {
+        let written = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+        if written < 0 {
+          if errno == EINTR || errno == EAGAIN { continue }
+          return
+        }
+        offset += written
+      }
+    }
+  }
+}

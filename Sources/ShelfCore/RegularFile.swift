@@ -1,0 +1,167 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Why a path could not be opened or read as a regular file.
+public struct FileError: ShelfError, Equatable {
+  /// The path concerned.
+  public var path: RawPath
+  /// A short reason, e.g. "no such file or directory" or "is a FIFO, not a regular file".
+  public var reason: String
+  public var failure: FailureKind
+
+  public init(path: RawPath, reason: String, failure: FailureKind) {
+    self.path = path
+    self.reason = reason
+    self.failure = failure
+  }
+
+  /// An error from a failed system call, classified by `errno`.
+  public init(path: RawPath, errno code: Int32, doing action: String? = nil) {
+    self.path = path
+    let message = String(cString: strerror(code)).lowercased()
+    self.reason = action.map { "\($0): \(message)" } ?? message
+    switch code {
+    case ENOENT, ENOTDIR, EACCES, EPERM, ELOOP, ENAMETOOLONG: self.failure = .missingInput
+    default: self.failure = .io
+    }
+  }
+
+  public var description: String { "\(path.escaped): \(reason)" }
+}
+
+/// The type of a directory entry as `lstat` reports it.
+public enum FileType: String, Sendable {
+  case regular, directory, symbolicLink = "symbolic link", fifo = "FIFO", socket
+  case characterDevice = "character device", blockDevice = "block device", unknown
+
+  init(mode: mode_t) {
+    switch mode & S_IFMT {
+    case S_IFREG: self = .regular
+    case S_IFDIR: self = .directory
+    case S_IFLNK: self = .symbolicLink
+    case S_IFIFO: self = .fifo
+    case S_IFSOCK: self = .socket
+    case S_IFCHR: self = .characterDevice
+    case S_IFBLK: self = .blockDevice
+    default: self = .unknown
+    }
+  }
+}
+
+/// What `stat` says about a file, in the units shelf uses.
+public struct FileStatus: Sendable, Equatable {
+  public var type: FileType
+  public var size: Int64
+  public var inode: UInt64
+  public var device: UInt64
+  /// Modification time in nanoseconds since the epoch.
+  public var mtimeNanoseconds: Int64
+  /// Status-change time in nanoseconds since the epoch.
+  public var ctimeNanoseconds: Int64
+  public var mode: UInt32
+
+  init(_ st: Glibc.stat) {
+    type = FileType(mode: st.st_mode)
+    size = Int64(st.st_size)
+    inode = UInt64(st.st_ino)
+    device = UInt64(st.st_dev)
+    mtimeNanoseconds = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+    ctimeNanoseconds = Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec)
+    mode = UInt32(st.st_mode)
+  }
+
+  /// `lstat` of a path (does not follow a final symbolic link).
+  public static func lstat(_ path: RawPath) throws(FileError) -> FileStatus {
+    var st = Glibc.stat()
+    let result = path.withCString { Glibc.lstat($0, &st) }
+    guard result == 0 else { throw FileError(path: path, errno: errno) }
+    return FileStatus(st)
+  }
+
+  /// `stat` of a path (follows symbolic links).
+  public static func stat(_ path: RawPath) throws(FileError) -> FileStatus {
+    var st = Glibc.stat()
+    let result = path.withCString { fstatat(AT_FDCWD, $0, &st, 0) }
+    guard result == 0 else { throw FileError(path: path, errno: errno) }
+    return FileStatus(st)
+  }
+}
+
+/// A regular file opened read-only, never a FIFO, socket or device, and never through a
+/// final symbolic link unless asked: the one owner of its descriptor.
+///
+/// Opening uses `O_NONBLOCK` so that a FIFO swapped in after the check cannot block, and
+/// `fstat` confirms that what was opened is a regular file.
+public final class RegularFile {
+  /// The path the file was opened from.
+  public let path: RawPath
+  /// Its status at open time.
+  public let status: FileStatus
+  private let descriptor: Int32
+
+  /// Opens `path` for reading. Throws a `FileError` naming the reason when the path is
+  /// missing, unreadable, a directory, or anything but a regular file.
+  public init(path: RawPath, followLinks: Bool = true) throws(FileError) {
+    self.path = path
+    var flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY
+    if !followLinks { flags |= O_NOFOLLOW }
+    // Refuse special files before opening: opening a device can have side effects.
+    let before = followLinks ? try FileStatus.stat(path) : try FileStatus.lstat(path)
+    guard before.type == .regular else {
+      throw Self.notRegular(path, before.type)
+    }
+    let fd = path.withCString { open($0, flags) }
+    guard fd >= 0 else { throw FileError(path: path, errno: errno) }
+    var st = stat()
+    guard fstat(fd, &st) == 0 else {
+      let code = errno
+      close(fd)
+      throw FileError(path: path, errno: code)
+    }
+    let status = FileStatus(st)
+    guard status.type == .regular else {
+      close(fd)
+      throw Self.notRegular(path, status.type)
+    }
+    self.status = status
+    self.descriptor = fd
+  }
+
+  deinit { close(descriptor) }
+
+  private static func notRegular(_ path: RawPath, _ type: FileType) -> FileError {
+    let reason = type == .directory ? "is a directory" : "is a \(type.rawValue), not a regular file"
+    return FileError(path: path, reason: reason, failure: .missingInput)
+  }
+
+  /// Reads up to `count` bytes starting at `offset`; fewer at the end of the file.
+  public func read(count: Int, at offset: Int64 = 0) throws(FileError) -> [UInt8] {
+    var buffer = [UInt8](repeating: 0, count: max(count, 0))
+    var filled = 0
+    while filled < count {
+      let result = buffer.withUnsafeMutableBytes { raw in
+        pread(descriptor, raw.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled))
+      }
+      if result < 0 {
+        if errno == EINTR { continue }
+        throw FileError(path: path, errno: errno, doing: "read failed")
+      }
+      if result == 0 { break }
+      filled += result
+    }
+    buffer.removeSubrange(filled...)
+    return buffer
+  }
+
+  /// Reads the whole file, refusing files larger than `limit` bytes.
+  public func readAll(limit: Int64) throws(FileError) -> [UInt8] {
+    guard status.size <= limit else {
+      throw FileError(
+        path: path, reason: "file is larger than the \(limit)-byte limit", failure: .badInput)
+    }
+    return try read(count: Int(status.size))
+  }
+}

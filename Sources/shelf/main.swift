@@ -1,0 +1,3 @@
+import ShelfCLI
+
+exit(await ShelfCommandLine.main())
