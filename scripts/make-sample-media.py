@@ -1,0 +1,850 @@
+#!/usr/bin/env python3
+"""Generate the committed sample sandbox `SampleMedia/` and its facts manifest.
+
+    python3 scripts/make-sample-media.py            # regenerate + verify
+    python3 scripts/make-sample-media.py --no-verify
+    python3 scripts/make-sample-media.py --shelf .build/debug/shelf   # also the CgBI file
+
+Reproducible: the same bytes on every run (fixed patterns, integer pixel maths, no
+timestamps, sox run with -R and no dither, Ogg serial numbers rewritten, MP3 tags and
+the Xing/Info + LAME header written here). Needs Python 3 (stdlib only) and sox with
+libsox-fmt-all (FLAC, Ogg Vorbis and MP3 encoding). Verification uses `soxi` and, when
+present, libsndfile through ctypes (the library the catalogue uses).
+
+Writes:
+  SampleMedia/**                       the sandbox (wiped and rewritten)
+  Tests/Fixtures/sample-media.json     one entry per file with the facts tests assert
+"""
+
+import argparse
+import ctypes
+import ctypes.util
+import hashlib
+import json
+import math
+import os
+import plistlib
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import zlib
+from datetime import datetime
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RATE = 44100
+
+# ---------------------------------------------------------------------------
+# PNG encoder (stdlib: zlib + struct)
+# ---------------------------------------------------------------------------
+
+COLOR_TYPES = {"gray": 0, "rgb": 2, "palette": 3, "gray-alpha": 4, "rgba": 6}
+CHANNELS = {"gray": 1, "rgb": 3, "palette": 1, "gray-alpha": 2, "rgba": 4}
+ADAM7 = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
+
+
+def png_chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+
+def _pack_row(samples, bit_depth):
+    """Pack one row of sample values (already flattened per channel) into bytes."""
+    if bit_depth == 8:
+        return bytes(samples)
+    if bit_depth == 16:
+        return b"".join(struct.pack(">H", s) for s in samples)
+    per_byte = 8 // bit_depth
+    out = bytearray()
+    for i in range(0, len(samples), per_byte):
+        group = samples[i:i + per_byte]
+        byte = 0
+        for j in range(per_byte):
+            v = group[j] if j < len(group) else 0
+            byte |= v << (8 - bit_depth * (j + 1))
+        out.append(byte)
+    return bytes(out)
+
+
+def _paeth(a, b, c):
+    p = a + b - c
+    pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+    if pa <= pb and pa <= pc:
+        return a
+    return b if pb <= pc else c
+
+
+def _filter_rows(rows, bpp, first_filter):
+    """Filter each row; row i uses filter type (first_filter + i) % 5 so every decoder
+    path (None, Sub, Up, Average, Paeth) is exercised."""
+    out = bytearray()
+    prev = bytes(len(rows[0])) if rows else b""
+    for i, row in enumerate(rows):
+        ft = (first_filter + i) % 5
+        f = bytearray()
+        for x in range(len(row)):
+            a = row[x - bpp] if x >= bpp else 0
+            b = prev[x]
+            c = prev[x - bpp] if x >= bpp else 0
+            if ft == 0:
+                v = row[x]
+            elif ft == 1:
+                v = row[x] - a
+            elif ft == 2:
+                v = row[x] - b
+            elif ft == 3:
+                v = row[x] - ((a + b) >> 1)
+            else:
+                v = row[x] - _paeth(a, b, c)
+            f.append(v & 0xFF)
+        out.append(ft)
+        out += f
+        prev = row
+    return bytes(out)
+
+
+def encode_png(width, height, color, bit_depth, pixel, interlaced=False, palette=None, trns=None, text=None):
+    """pixel(x, y) -> tuple of channel samples (palette: (index,))."""
+    ch = CHANNELS[color]
+    bpp = max(1, ch * bit_depth // 8)
+
+    def rows_for(xs, ys):
+        rows = []
+        for y in ys:
+            samples = []
+            for x in xs:
+                samples.extend(pixel(x, y))
+            rows.append(_pack_row(samples, bit_depth))
+        return rows
+
+    if interlaced:
+        raw = bytearray()
+        for (x0, y0, dx, dy) in ADAM7:
+            xs, ys = list(range(x0, width, dx)), list(range(y0, height, dy))
+            if xs and ys:
+                raw += _filter_rows(rows_for(xs, ys), bpp, y0 + x0)
+    else:
+        raw = _filter_rows(rows_for(range(width), range(height)), bpp, 0)
+    out = b"\x89PNG\r\n\x1a\n"
+    out += png_chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, bit_depth, COLOR_TYPES[color], 0, 0,
+                                          1 if interlaced else 0))
+    if palette is not None:
+        out += png_chunk(b"PLTE", b"".join(bytes(c) for c in palette))
+    if trns is not None:
+        out += png_chunk(b"tRNS", bytes(trns))
+    if text:
+        for k, v in text:
+            out += png_chunk(b"tEXt", k.encode("latin-1") + b"\0" + v.encode("latin-1"))
+    out += png_chunk(b"IDAT", zlib.compress(bytes(raw), 9))
+    out += png_chunk(b"IEND", b"")
+    return out
+
+
+def image_facts(width, height, color, bit_depth, interlaced=False, trns=False, cgbi=False):
+    return {"width": width, "height": height, "bit_depth": bit_depth, "color_type": color,
+            "alpha": color in ("rgba", "gray-alpha") or trns, "interlaced": interlaced, "cgbi": cgbi}
+
+
+# Deterministic images: integer maths only.
+
+def img_rgba_gradient():
+    w, h = 64, 48
+
+    def px(x, y):
+        r = x * 255 // (w - 1)
+        g = y * 255 // (h - 1)
+        b = ((x ^ y) * 4) & 0xFF
+        a = 255 if (x // 8 + y // 8) % 2 == 0 else 64 + (x * 3) % 128
+        return (r, g, b, a)
+    return encode_png(w, h, "rgba", 8, px), image_facts(w, h, "rgba", 8)
+
+
+def img_gray_checker():
+    w, h = 32, 32
+    return (encode_png(w, h, "gray", 8, lambda x, y: (((x // 4 + y // 4) % 2) * 160 + x * 2 + y,)),
+            image_facts(w, h, "gray", 8))
+
+
+def img_palette_trns():
+    w, h = 48, 32
+    palette = [((i * 37) % 256, (i * 91) % 256, (255 - i * 16) % 256) for i in range(16)]
+    trns = [0, 128] + [255] * 6  # index 0 transparent, 1 half; shorter than PLTE on purpose
+    png = encode_png(w, h, "palette", 4, lambda x, y: (((x // 6) + (y // 4) * 3) % 16,),
+                     palette=palette, trns=trns)
+    return png, image_facts(w, h, "palette", 4, trns=True)
+
+
+def img_rgb16():
+    w, h = 40, 30
+
+    def px(x, y):
+        return (x * 65535 // (w - 1), y * 65535 // (h - 1), ((x * y * 977) + 12345) & 0xFFFF)
+    return encode_png(w, h, "rgb", 16, px), image_facts(w, h, "rgb", 16)
+
+
+def img_interlaced():
+    w, h = 35, 29  # odd sizes: some Adam7 passes are partial
+
+    def px(x, y):
+        return ((x * 7) & 0xFF, (y * 9) & 0xFF, ((x + y) * 5) & 0xFF)
+    return (encode_png(w, h, "rgb", 8, px, interlaced=True), image_facts(w, h, "rgb", 8, interlaced=True))
+
+
+def img_gray_alpha():
+    w, h = 32, 32
+
+    def px(x, y):
+        d2 = (x - 16) * (x - 16) + (y - 16) * (y - 16)
+        return ((x * 8) & 0xFF, 255 if d2 < 100 else (0 if d2 > 225 else 255 - (d2 - 100) * 2))
+    return encode_png(w, h, "gray-alpha", 8, px), image_facts(w, h, "gray-alpha", 8)
+
+
+def img_icon():
+    w = h = 120
+
+    def px(x, y):
+        # rounded square (radius 24) with a diagonal gradient and a white "S"-ish bar
+        r = 24
+        cx = min(max(x, r), w - 1 - r)
+        cy = min(max(y, r), h - 1 - r)
+        d2 = (x - cx) ** 2 + (y - cy) ** 2
+        if d2 > r * r:
+            return (0, 0, 0, 0)
+        a = 255 if d2 <= (r - 1) * (r - 1) else 128
+        if 30 <= x < 90 and (30 <= y < 42 or 54 <= y < 66 or 78 <= y < 90):
+            return (255, 255, 255, a)
+        return (20 + x, 60 + y, 200, a)
+    return encode_png(w, h, "rgba", 8, px), image_facts(w, h, "rgba", 8)
+
+
+def img_thumbnail():
+    w, h = 32, 24
+    return (encode_png(w, h, "rgb", 8, lambda x, y: (x * 8, y * 10, 128)), image_facts(w, h, "rgb", 8))
+
+
+def img_mislabelled():
+    w, h = 32, 24
+    return (encode_png(w, h, "rgb", 8, lambda x, y: (200, (x * y) & 0xFF, 40),
+                       text=[("Comment", "a PNG with a .jpg name")]),
+            image_facts(w, h, "rgb", 8))
+
+
+# ---------------------------------------------------------------------------
+# Audio
+# ---------------------------------------------------------------------------
+
+TAG_COMMON = {"artist": "Shelf Test Signals", "album": "Shelf Sample Media", "date": "2024"}
+
+
+def synth(seconds, channels, voices):
+    """voices: per channel, a function t -> float in [-1, 1]. Returns 16-bit LE PCM bytes.
+    A 10 ms fade in/out avoids clicks."""
+    n = int(round(seconds * RATE))
+    fade = RATE // 100
+    out = bytearray()
+    for i in range(n):
+        t = i / RATE
+        g = min(1.0, i / fade, (n - 1 - i) / fade)
+        for c in range(channels):
+            v = int(round(voices[c](t) * g * 32767 * 0.5))
+            out += struct.pack("<h", max(-32768, min(32767, v)))
+    return bytes(out), n
+
+
+def sine(f):
+    return lambda t: math.sin(2 * math.pi * f * t)
+
+
+def chord(*fs):
+    return lambda t: sum(math.sin(2 * math.pi * f * t) for f in fs) / len(fs)
+
+
+def sweep(f0, f1, dur):
+    k = math.log(f1 / f0) / dur
+    return lambda t: math.sin(2 * math.pi * f0 * (math.exp(k * t) - 1) / k)
+
+
+def beeps(f, period):
+    return lambda t: math.sin(2 * math.pi * f * t) if (t % period) < period * 0.6 else 0.0
+
+
+def wav_bytes(pcm, channels, tags=None):
+    fmt = struct.pack("<HHIIHH", 1, channels, RATE, RATE * channels * 2, channels * 2, 16)
+    body = b"WAVE" + b"fmt " + struct.pack("<I", len(fmt)) + fmt
+    body += b"data" + struct.pack("<I", len(pcm)) + pcm + (b"\0" if len(pcm) % 2 else b"")
+    if tags:
+        info = b"INFO"
+        for cid, key in ((b"INAM", "title"), (b"IART", "artist"), (b"IPRD", "album"), (b"ICRD", "date"),
+                         (b"ITRK", "track"), (b"IGNR", "genre")):
+            v = tags[key].encode("ascii") + b"\0"
+            info += cid + struct.pack("<I", len(v)) + v + (b"\0" if len(v) % 2 else b"")
+        body += b"LIST" + struct.pack("<I", len(info)) + info
+    return b"RIFF" + struct.pack("<I", len(body)) + body
+
+
+def sox(*args):
+    subprocess.run(["sox", "-R", "-V1", *args], check=True)
+
+
+def vorbis_comment_args(tags):
+    keys = (("TITLE", "title"), ("ARTIST", "artist"), ("ALBUM", "album"), ("DATE", "date"),
+            ("TRACKNUMBER", "track"), ("GENRE", "genre"))
+    args = ["--comment", "%s=%s" % (keys[0][0], tags[keys[0][1]])]
+    for k, f in keys[1:]:
+        args += ["--add-comment", "%s=%s" % (k, tags[f])]
+    return args
+
+
+# Ogg: rewrite the stream serial number and recompute each page's CRC.
+
+def _ogg_crc_table():
+    table = []
+    for i in range(256):
+        r = i << 24
+        for _ in range(8):
+            r = ((r << 1) ^ 0x04C11DB7) if r & 0x80000000 else (r << 1)
+        table.append(r & 0xFFFFFFFF)
+    return table
+
+
+OGG_CRC = _ogg_crc_table()
+
+
+def ogg_crc(data):
+    crc = 0
+    for b in data:
+        crc = ((crc << 8) & 0xFFFFFFFF) ^ OGG_CRC[((crc >> 24) ^ b) & 0xFF]
+    return crc
+
+
+def ogg_fix_serial(data, serial=0x53484C46):  # "SHLF"
+    out = bytearray()
+    pos = 0
+    while pos < len(data):
+        if data[pos:pos + 4] != b"OggS":
+            raise SystemExit("make-sample-media: unexpected bytes in Ogg stream at %d" % pos)
+        nseg = data[pos + 26]
+        seglen = sum(data[pos + 27:pos + 27 + nseg])
+        page = bytearray(data[pos:pos + 27 + nseg + seglen])
+        struct.pack_into("<I", page, 14, serial)
+        struct.pack_into("<I", page, 22, 0)
+        struct.pack_into("<I", page, 22, ogg_crc(page))
+        out += page
+        pos += len(page)
+    return bytes(out)
+
+
+def ogg_last_granule(data):
+    pos, granule = 0, 0
+    while pos < len(data):
+        nseg = data[pos + 26]
+        granule = struct.unpack_from("<q", data, pos + 6)[0]
+        pos += 27 + nseg + sum(data[pos + 27:pos + 27 + nseg])
+    return granule
+
+
+# MP3: strip sox's ID3 tags, add an Xing/Info frame with a LAME header (encoder delay and
+# padding, so decoders trim to the exact frame count) and our own ID3v2.3 tag.
+
+MP3_BITRATES = [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 0]
+MP3_RATES = [44100, 48000, 32000, 0]
+
+
+def _crc16_arc(data, crc=0):
+    for b in data:
+        crc ^= b
+        for _ in range(8):
+            crc = (crc >> 1) ^ 0xA001 if crc & 1 else crc >> 1
+    return crc
+
+
+def _strip_id3(data):
+    if data[:3] == b"ID3":
+        s = data[6:10]
+        size = (s[0] << 21) | (s[1] << 14) | (s[2] << 7) | s[3]
+        data = data[10 + size + (10 if data[5] & 0x10 else 0):]
+    if len(data) >= 128 and data[-128:-125] == b"TAG":
+        data = data[:-128]
+    return data
+
+
+def _mp3_frames(data):
+    frames, pos = [], 0
+    while pos + 4 <= len(data):
+        h = struct.unpack_from(">I", data, pos)[0]
+        if (h >> 21) != 0x7FF or ((h >> 19) & 3) != 3 or ((h >> 17) & 3) != 1:
+            raise SystemExit("make-sample-media: expected an MPEG-1 layer III frame at %d" % pos)
+        br = MP3_BITRATES[(h >> 12) & 0xF] * 1000
+        sr = MP3_RATES[(h >> 10) & 3]
+        size = 144 * br // sr + ((h >> 9) & 1)
+        frames.append((pos, size, h))
+        pos += size
+    if pos != len(data):
+        raise SystemExit("make-sample-media: MP3 stream does not end on a frame boundary")
+    return frames
+
+
+def id3v23(tags):
+    def text_frame(fid, value):
+        payload = b"\x00" + value.encode("latin-1")  # encoding 0 = ISO-8859-1
+        return fid + struct.pack(">I", len(payload)) + b"\x00\x00" + payload
+    body = b"".join(text_frame(fid, tags[k]) for fid, k in (
+        (b"TIT2", "title"), (b"TPE1", "artist"), (b"TALB", "album"), (b"TYER", "date"),
+        (b"TRCK", "track"), (b"TCON", "genre")))
+    size = len(body)
+    syncsafe = bytes([(size >> 21) & 0x7F, (size >> 14) & 0x7F, (size >> 7) & 0x7F, size & 0x7F])
+    return b"ID3\x03\x00\x00" + syncsafe + body
+
+
+def mp3_finish(data, samples, tags):
+    """Return (file bytes, number of audio frames) for sox/LAME output `data`."""
+    audio = _strip_id3(data)
+    frames = _mp3_frames(audio)
+    first_size, h = frames[0][1], frames[0][2]
+    h &= ~(1 << 9)  # Info frame without the padding bit
+    size = 144 * MP3_BITRATES[(h >> 12) & 0xF] * 1000 // MP3_RATES[(h >> 10) & 3]
+    mono = ((h >> 6) & 3) == 3
+    side = 17 if mono else 32
+    nframes = len(frames)
+    delay = 576  # LAME's encoder delay
+    padding = nframes * 1152 - delay - samples
+    if not 0 <= padding < 4096:
+        raise SystemExit("make-sample-media: unexpected MP3 padding %d" % padding)
+    total_bytes = size + len(audio)
+    f = bytearray(size)
+    struct.pack_into(">I", f, 0, h)
+    off = 4 + side
+    toc = bytes(min(255, i * 256 // 100) for i in range(100))
+    f[off:off + 120] = b"Info" + struct.pack(">III", 0x0F, nframes, total_bytes) + toc + struct.pack(">I", 0)
+    lame = off + 120
+    f[lame:lame + 9] = b"LAME3.100"
+    f[lame + 9] = 0x01        # tag revision 0, VBR method 1 = CBR
+    f[lame + 10] = 170        # lowpass 17000 Hz / 100
+    f[lame + 20] = min(255, MP3_BITRATES[(h >> 12) & 0xF])
+    f[lame + 21:lame + 24] = bytes([delay >> 4, ((delay & 0xF) << 4) | (padding >> 8), padding & 0xFF])
+    f[lame + 24] = (1 << 6) | ((0 if mono else 3) << 2)  # 44.1 kHz source, mono / joint stereo
+    struct.pack_into(">I", f, lame + 28, total_bytes)
+    struct.pack_into(">H", f, lame + 32, _crc16_arc(audio))
+    struct.pack_into(">H", f, lame + 34, _crc16_arc(bytes(f[:lame + 34])))
+    return id3v23(tags) + bytes(f) + audio, nframes
+
+
+# ---------------------------------------------------------------------------
+# Text
+# ---------------------------------------------------------------------------
+
+def text_facts(raw, encoding, bom):
+    codec = {"ascii": "ascii", "utf-8": "utf-8", "utf-16le": "utf-16-le", "utf-16be": "utf-16-be",
+             "latin-1": "latin-1"}[encoding]
+    body = raw
+    if bom:
+        body = raw[{"utf-8": 3, "utf-16le": 2, "utf-16be": 2}[encoding]:]
+    text = body.decode(codec)
+    crlf = text.count("\r\n")
+    cr = text.count("\r") - crlf
+    lf = text.count("\n") - crlf
+    kinds = [k for k, n in (("crlf", crlf), ("cr", cr), ("lf", lf)) if n]
+    endings = "none" if not kinds else (kinds[0] if len(kinds) == 1 else "mixed")
+    breaks = crlf + cr + lf
+    last_open = bool(text) and not text.endswith(("\n", "\r"))
+    return {"encoding": encoding, "bom": bom, "line_endings": endings,
+            "lines": breaks + (1 if last_open else 0), "words": len(text.split()), "chars": len(text)}
+
+
+NOTE_UTF8 = """Welcome to Shelf
+================
+
+This sandbox holds sample media for tests and demos.
+Café, naïve, Straße, Ærøskøbing, Ελληνικά, Русский, 日本語, 한국어.
+Music note: 🎵 (one scalar, one grapheme).
+"""
+
+NOTE_UTF16 = """Shopping list (UTF-16 LE with BOM)
+- crème fraîche
+- jalapeños
+- 豆腐
+"""
+
+NOTE_LATIN1 = """Résumé of the café meeting
+Participants: José, Zoë, Françoise, Jürgen.
+Budget: £120 or ¥2000, ±5%.
+Señal ¿qué? ¡Olé!
+"""
+
+NOTE_CRLF = "README for Windows users\r\nLines end with CR LF.\r\nPlain ASCII only.\r\n"
+
+NOTE_MD = """# Release notes
+
+## 1.0 — first cut
+
+- Index the sandbox with `shelf index SampleMedia`.
+- Crush PNGs: `shelf crush -o out/ Documents/*.png`.
+- *Play* a clip: `shelf play Documents/tone-440-mono.wav`.
+
+> Tip: keep notes short.
+"""
+
+SCRATCH = "upload in progress; part 3 of 7"  # no trailing newline: line_endings none
+
+
+# ---------------------------------------------------------------------------
+# Plists
+# ---------------------------------------------------------------------------
+
+FIXED_DATE = datetime(2024, 5, 1, 12, 0, 0)
+
+INFO_PLIST = {
+    "CFBundleDevelopmentRegion": "en",
+    "CFBundleDisplayName": "Shelf Demo",
+    "CFBundleExecutable": "Demo",
+    "CFBundleIcons": {"CFBundlePrimaryIcon": {"CFBundleIconFiles": ["AppIcon60x60"]}},
+    "CFBundleIdentifier": "com.example.shelfdemo",
+    "CFBundleInfoDictionaryVersion": "6.0",
+    "CFBundleName": "Demo",
+    "CFBundlePackageType": "APPL",
+    "CFBundleShortVersionString": "1.0",
+    "CFBundleSupportedPlatforms": ["iPhoneOS"],
+    "CFBundleVersion": "1",
+    "LSRequiresIPhoneOS": True,
+    "MinimumOSVersion": "15.0",
+    "UIDeviceFamily": [1],
+    "UISupportedInterfaceOrientations": ["UIInterfaceOrientationPortrait"],
+}
+
+DOC_SETTINGS = {
+    "Playlists": [{"Name": "Tones", "Items": ["tone-440-mono.wav", "chord-stereo.flac"]},
+                  {"Name": "Everything", "Items": []}],
+    "LastOpened": FIXED_DATE,
+    "Volume": 0.75,
+    "Shuffle": False,
+    "Version": 3,
+}
+
+DOC_RECENT = [
+    {"Path": "Documents/sweep-stereo.ogg", "Opened": FIXED_DATE, "Count": 4},
+    {"Path": "Documents/beeps-stereo.mp3", "Opened": FIXED_DATE, "Count": 1},
+    "Documents/Notes/welcome-utf8.txt",
+    42,
+    b"\x00\x01\x02shelf",
+]
+
+PREFS_BINARY = {
+    "AppleLanguages": ["en", "fr"],
+    "LaunchCount": 17,
+    "HasSeenOnboarding": True,
+    "LastSync": FIXED_DATE,
+    "Token": b"\xde\xad\xbe\xef",
+    "PlaybackRate": 1.25,
+}
+
+PREFS_XML = {
+    "Theme": "dark",
+    "FontSize": 14,
+    "ShowHiddenFiles": False,
+    "Columns": ["name", "kind", "size"],
+}
+
+APP_SUPPORT_STATE = {"SchemaVersion": 2, "Folders": ["Documents", "Library/Caches"], "Indexed": 23}
+
+
+def plist_facts(obj, fmt):
+    root = "dictionary" if isinstance(obj, dict) else "array"
+    return {"format": fmt, "root": root, "keys": sorted(obj) if root == "dictionary" else []}
+
+
+# ---------------------------------------------------------------------------
+# Other
+# ---------------------------------------------------------------------------
+
+def blob(n, seed=0x5EED1234):
+    """Deterministic binary blob: xorshift32 bytes after a made-up, non-media magic."""
+    x = seed
+    out = bytearray(b"SHLFBLOB\x00\x01\x00\x00")
+    while len(out) < n:
+        x ^= (x << 13) & 0xFFFFFFFF
+        x ^= x >> 17
+        x ^= (x << 5) & 0xFFFFFFFF
+        out.append(x & 0xFF)
+    return bytes(out)
+
+
+# ---------------------------------------------------------------------------
+# Build
+# ---------------------------------------------------------------------------
+
+MIME = {"png": "image/png", "wav": "audio/wav", "flac": "audio/flac", "ogg": "audio/ogg", "mp3": "audio/mpeg",
+        "txt": "text/plain", "md": "text/markdown", "xml-plist": "application/x-plist",
+        "binary-plist": "application/x-bplist", "other": "application/octet-stream"}
+
+
+def area_of(rel):
+    if rel.startswith("Demo.app/"):
+        return "bundle"
+    if rel.startswith("Documents/"):
+        return "documents"
+    if rel.startswith("Library/Preferences/"):
+        return "preferences"
+    if rel.startswith("Library/Caches/"):
+        return "caches"
+    if rel.startswith("Library/"):
+        return "library"
+    if rel.startswith("tmp/"):
+        return "tmp"
+    raise ValueError(rel)
+
+
+class Sandbox:
+    def __init__(self, root):
+        self.root = root
+        self.entries = []
+
+    def put(self, rel, data, kind, mime, facts=None, note=None, mislabelled=False):
+        path = os.path.join(self.root, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as fh:
+            fh.write(data)
+        e = {"path": rel, "kind": kind, "mime": mime, "size": len(data), "area": area_of(rel),
+             "sha256": hashlib.sha256(data).hexdigest()}
+        if facts is not None:
+            e[kind] = facts
+        if mislabelled:
+            e["mislabelled"] = True
+        if note:
+            e["note"] = note
+        self.entries.append(e)
+
+    def image(self, rel, made, note=None, mislabelled=False):
+        data, facts = made
+        self.put(rel, data, "image", MIME["png"], facts, note, mislabelled)
+
+    def text(self, rel, raw, encoding, bom=False, mime="text/plain"):
+        self.put(rel, raw, "text", mime, text_facts(raw, encoding, bom))
+
+    def plist(self, rel, obj, fmt):
+        data = plistlib.dumps(obj, fmt=plistlib.FMT_BINARY if fmt == "binary" else plistlib.FMT_XML,
+                              sort_keys=True)
+        self.put(rel, data, "plist", MIME["binary-plist" if fmt == "binary" else "xml-plist"],
+                 plist_facts(obj, fmt))
+
+
+AUDIO = [
+    # file, format, channels, seconds, voices, title, track, genre
+    ("Documents/tone-440-mono.wav", "wav", 1, 1.0, [sine(440)], "A440 Tone", "1", "Test Tone"),
+    ("Documents/chord-stereo.flac", "flac", 2, 2.0,
+     [chord(261.63, 329.63, 392.0), chord(329.63, 392.0, 523.25)], "C Major Chord", "2", "Ambient"),
+    ("Documents/sweep-stereo.ogg", "ogg-vorbis", 2, 1.5,
+     [sweep(220, 880, 1.5), sweep(880, 220, 1.5)], "Sweep 220-880 Hz", "3", "Electronic"),
+    ("Documents/beeps-stereo.mp3", "mp3", 2, 2.0, [beeps(660, 0.5), beeps(990, 0.5)], "Four Beeps", "4", "Blues"),
+]
+
+
+def build_audio(box, work):
+    for rel, fmt, channels, seconds, voices, title, track, genre in AUDIO:
+        tags = dict(TAG_COMMON, title=title, track=track, genre=genre)
+        pcm, frames = synth(seconds, channels, voices)
+        src = os.path.join(work, "src.wav")
+        with open(src, "wb") as fh:
+            fh.write(wav_bytes(pcm, channels))
+        if fmt == "wav":
+            data = wav_bytes(pcm, channels, tags)
+        else:
+            ext = {"flac": "flac", "ogg-vorbis": "ogg", "mp3": "mp3"}[fmt]
+            out = os.path.join(work, "out." + ext)
+            extra = {"flac": ["-C", "8"], "ogg-vorbis": ["-C", "3"], "mp3": ["-C", "128"]}[fmt]
+            comments = vorbis_comment_args(tags) if fmt != "mp3" else ["--comment", ""]
+            sox("-D", src, *comments, *extra, out)
+            with open(out, "rb") as fh:
+                data = fh.read()
+            if fmt == "ogg-vorbis":
+                data = ogg_fix_serial(data)
+                if ogg_last_granule(data) != frames:
+                    raise SystemExit("make-sample-media: Ogg granule %d != %d" % (ogg_last_granule(data), frames))
+            elif fmt == "mp3":
+                data, _ = mp3_finish(data, frames, tags)
+        mime = MIME[{"wav": "wav", "flac": "flac", "ogg-vorbis": "ogg", "mp3": "mp3"}[fmt]]
+        facts = {"sample_rate": RATE, "channels": channels, "frames": frames, "format": fmt,
+                 "title": tags["title"], "artist": tags["artist"], "album": tags["album"],
+                 "date": tags["date"], "track": tags["track"], "genre": tags["genre"]}
+        box.put(rel, data, "audio", mime, facts)
+
+
+def build(root, work, shelf=None):
+    box = Sandbox(root)
+    # Bundle
+    box.plist("Demo.app/Info.plist", INFO_PLIST, "binary")
+    box.image("Demo.app/AppIcon60x60@2x.png", img_icon())
+    # Documents: audio
+    build_audio(box, work)
+    # Documents: images
+    box.image("Documents/gradient-rgba.png", img_rgba_gradient())
+    box.image("Documents/checker-gray.png", img_gray_checker())
+    box.image("Documents/palette-trns.png", img_palette_trns(), note="4-bit palette, tRNS shorter than PLTE")
+    box.image("Documents/rgb16.png", img_rgb16())
+    box.image("Documents/interlaced-rgb.png", img_interlaced())
+    box.image("Documents/gray-alpha.png", img_gray_alpha())
+    box.image("Documents/holiday.jpg", img_mislabelled(), note="mislabelled: PNG content with a .jpg name",
+              mislabelled=True)
+    # ------------------------------------------------------------------------------------
+    # CgBI PLACEHOLDER (lead): the iPhone-optimized file is made by `shelf crush --iphone`
+    # once ShelfPNG can write it; see add_cgbi() below (run with --shelf PATH).
+    # ------------------------------------------------------------------------------------
+    if shelf:
+        add_cgbi(box, shelf, work)
+    # Documents: notes
+    box.text("Documents/Notes/welcome-utf8.txt", NOTE_UTF8.encode("utf-8"), "utf-8")
+    box.text("Documents/Notes/shopping-utf16le.txt", b"\xff\xfe" + NOTE_UTF16.encode("utf-16-le"), "utf-16le",
+             bom=True)
+    box.text("Documents/Notes/cafe-latin1.txt", NOTE_LATIN1.encode("latin-1"), "latin-1")
+    box.text("Documents/Notes/readme-crlf.txt", NOTE_CRLF.encode("ascii"), "ascii")
+    box.text("Documents/Notes/release-notes.md", NOTE_MD.encode("utf-8"), "utf-8", mime="text/markdown")
+    # Documents: plists
+    box.plist("Documents/settings.plist", DOC_SETTINGS, "xml")
+    box.plist("Documents/recent-items.plist", DOC_RECENT, "binary")
+    # Library
+    box.plist("Library/Preferences/com.example.shelfdemo.plist", PREFS_BINARY, "binary")
+    box.plist("Library/Preferences/com.example.shelfdemo.display.plist", PREFS_XML, "xml")
+    box.image("Library/Caches/thumbnail-0001.png", img_thumbnail())
+    box.plist("Library/Application Support/state.plist", APP_SUPPORT_STATE, "xml")
+    box.put("Library/Application Support/index.bin", blob(2048), "other", MIME["other"], {},
+            note="binary blob with no known magic")
+    # tmp
+    box.text("tmp/upload.part.txt", SCRATCH.encode("ascii"), "ascii")
+    box.entries.sort(key=lambda e: e["path"].encode("utf-8"))
+    return box.entries
+
+
+def add_cgbi(box, shelf, work):
+    """CgBI hook for the lead: crush a copy of gradient-rgba.png with --iphone.
+    Adjust the command line to the final `shelf crush` options if they differ."""
+    src = os.path.join(box.root, "Documents/gradient-rgba.png")
+    outdir = os.path.join(work, "cgbi")
+    os.makedirs(outdir, exist_ok=True)
+    subprocess.run([shelf, "crush", "--iphone", "-o", outdir, src], check=True)
+    with open(os.path.join(outdir, "gradient-rgba.png"), "rb") as fh:
+        data = fh.read()
+    if data[12:16] != b"CgBI":
+        raise SystemExit("make-sample-media: shelf crush --iphone did not write a CgBI file")
+    facts = image_facts(64, 48, "rgba", 8, cgbi=True)
+    box.put("Documents/gradient-iphone.png", data, "image", MIME["png"], facts,
+            note="iPhone-optimized (CgBI): BGRA, premultiplied, raw deflate")
+
+
+# ---------------------------------------------------------------------------
+# Verify
+# ---------------------------------------------------------------------------
+
+def verify(root, entries):
+    problems = []
+    sf = None
+    name = ctypes.util.find_library("sndfile")
+    if name:
+        sf = ctypes.CDLL(name)
+
+        class SFInfo(ctypes.Structure):
+            _fields_ = [("frames", ctypes.c_int64), ("samplerate", ctypes.c_int), ("channels", ctypes.c_int),
+                        ("format", ctypes.c_int), ("sections", ctypes.c_int), ("seekable", ctypes.c_int)]
+        sf.sf_open.restype = ctypes.c_void_p
+        sf.sf_open.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(SFInfo)]
+        sf.sf_get_string.restype = ctypes.c_char_p
+        sf.sf_get_string.argtypes = [ctypes.c_void_p, ctypes.c_int]
+        sf.sf_close.argtypes = [ctypes.c_void_p]
+    for e in entries:
+        path = os.path.join(root, e["path"])
+        if e["kind"] == "audio":
+            a = e["audio"]
+            soxi = {}
+            for flag in ("r", "c", "s"):
+                r = subprocess.run(["soxi", "-" + flag, path], capture_output=True, text=True)
+                soxi[flag] = r.stdout.strip() if r.returncode == 0 else None
+            want = {"r": str(a["sample_rate"]), "c": str(a["channels"]), "s": str(a["frames"])}
+            for flag in ("r", "c") + (("s",) if a["format"] != "mp3" else ()):
+                if soxi[flag] != want[flag]:
+                    problems.append("%s: soxi -%s says %s, expected %s" % (e["path"], flag, soxi[flag], want[flag]))
+            e_soxi = soxi["s"]
+            if sf:
+                info = SFInfo()
+                h = sf.sf_open(path.encode(), 0x10, ctypes.byref(info))
+                if not h:
+                    problems.append("%s: libsndfile cannot open it" % e["path"])
+                    continue
+                got = (info.frames, info.samplerate, info.channels)
+                if got != (a["frames"], a["sample_rate"], a["channels"]):
+                    problems.append("%s: libsndfile says frames/rate/channels %s" % (e["path"], got))
+                for key, code in (("title", 1), ("artist", 4), ("album", 7), ("date", 6), ("track", 9),
+                                  ("genre", 0x10)):
+                    v = sf.sf_get_string(h, code)
+                    v = v.decode("utf-8", "replace") if v else None
+                    if v != a[key]:
+                        problems.append("%s: libsndfile %s = %r, expected %r" % (e["path"], key, v, a[key]))
+                sf.sf_close(h)
+            print("  %-40s soxi -s: %s" % (e["path"], e_soxi))
+        elif e["kind"] == "plist":
+            with open(path, "rb") as fh:
+                obj = plistlib.load(fh)
+            if plist_facts(obj, e["plist"]["format"]) != e["plist"]:
+                problems.append("%s: plist facts differ" % e["path"])
+        elif e["kind"] == "image":
+            with open(path, "rb") as fh:
+                d = fh.read()
+            off = 8 + (12 + 4 if d[12:16] == b"CgBI" else 0)
+            w, h, depth, ct, _, _, il = struct.unpack(">IIBBBBB", d[off + 8:off + 21])
+            i = e["image"]
+            if (w, h, depth, ct, il) != (i["width"], i["height"], i["bit_depth"], COLOR_TYPES[i["color_type"]],
+                                         1 if i["interlaced"] else 0):
+                problems.append("%s: IHDR differs from facts" % e["path"])
+    if not sf:
+        print("  note: libsndfile not found; audio checked with soxi only")
+    return problems
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", default=os.path.join(ROOT, "SampleMedia"))
+    ap.add_argument("--manifest", default=os.path.join(ROOT, "Tests", "Fixtures", "sample-media.json"))
+    ap.add_argument("--no-verify", action="store_true")
+    ap.add_argument("--shelf", help="path to a built shelf binary: also make the CgBI file")
+    args = ap.parse_args()
+    if shutil.which("sox") is None:
+        raise SystemExit("make-sample-media: sox is missing: apt-get install sox libsox-fmt-all")
+    if os.path.isdir(args.out):
+        shutil.rmtree(args.out)
+    os.makedirs(args.out)
+    with tempfile.TemporaryDirectory(prefix="sample-media-") as work:
+        entries = build(args.out, work, args.shelf)
+    manifest = {
+        "root": "SampleMedia",
+        "generator": "scripts/make-sample-media.py",
+        "definitions": {
+            "path": "relative to SampleMedia/, '/' separated, sorted by bytes",
+            "size": "bytes", "sha256": "of the whole file",
+            "area": "bundle = Demo.app/**, documents = Documents/**, preferences = Library/Preferences/**, "
+                    "caches = Library/Caches/**, library = other Library/**, tmp = tmp/**",
+            "mislabelled": "present and true only where the extension disagrees with the content",
+            "image.alpha": "true for an alpha channel (gray-alpha, rgba) or a tRNS chunk",
+            "audio.frames": "sample frames as libsndfile reports them (MP3: gapless, from the LAME header)",
+            "audio.format": "wav | flac | ogg-vorbis | mp3",
+            "text.chars": "Unicode scalar values after the BOM, line terminators included "
+                          "(CRLF counts 2); no file here has combining sequences, so graphemes == scalars",
+            "text.lines": "line terminators, plus 1 when the text ends without one",
+            "text.words": "runs of non-whitespace (Python str.split())",
+            "plist.keys": "top-level keys of a dictionary root, sorted (the files store them sorted); [] for arrays",
+        },
+        "files": entries,
+    }
+    os.makedirs(os.path.dirname(args.manifest), exist_ok=True)
+    with open(args.manifest, "w", encoding="utf-8", newline="\n") as fh:
+        json.dump(manifest, fh, indent=2, ensure_ascii=False)
+        fh.write("\n")
+    total = sum(e["size"] for e in entries)
+    print("make-sample-media: %d files, %d bytes in %s" % (len(entries), total, os.path.relpath(args.out)))
+    if not args.no_verify:
+        problems = verify(args.out, entries)
+        for p in problems:
+            print("  PROBLEM: " + p, file=sys.stderr)
+        if problems:
+            sys.exit(1)
+        print("make-sample-media: verified")
+
+
+if __name__ == "__main__":
+    main()
