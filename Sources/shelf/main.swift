@@ -1,3 +1,3 @@
 import ShelfCLI
 
-exit(await ShelfCommandLine.main())
+await ShelfCommandLine.main()

@@ -73,8 +73,8 @@ struct HelpRenderer {
     if label.count + 2 > helpColumn {
       return label + "\n" + TextLayout.wrap(help, width: width, indent: helpColumn)
     }
-    let padded = label + String(repeating: " ", count: helpColumn - label.count)
-    return padded + TextLayout.wrap(help, width: width, indent: helpColumn, firstIndent: 0)
+    let wrapped = TextLayout.wrap(help, width: width, indent: helpColumn)
+    return label + wrapped.dropFirst(label.count)
   }
 
   /// A paragraph: wrapped prose, or verbatim lines when it starts with two spaces.

@@ -1,12 +1,10 @@
 /// Word wrapping and column alignment for help text and tables.
 public enum TextLayout {
-  /// Wraps `text` to `width` columns, prefixing every line with `indent` spaces (the first
-  /// with `firstIndent` when given). Words longer than the width stay whole.
-  public static func wrap(_ text: String, width: Int, indent: Int = 0, firstIndent: Int? = nil)
-    -> String
-  {
+  /// Wraps `text` to `width` columns, prefixing every line with `indent` spaces. Words longer
+  /// than the width stay whole.
+  public static func wrap(_ text: String, width: Int, indent: Int = 0) -> String {
     var lines: [String] = []
-    var line = String(repeating: " ", count: firstIndent ?? indent)
+    var line = String(repeating: " ", count: indent)
     var lineHasWord = false
     for word in text.split(separator: " ", omittingEmptySubsequences: true) {
       if lineHasWord && line.count + 1 + word.count > width {

@@ -94,7 +94,12 @@ struct ArgumentParser {
         }
         try record(spec, value: nil, command: command, globals: &globals, parsed: &parsed)
       } else {
-        let value = try attached ?? takeValue(for: spec, at: &index, in: arguments, command: command)
+        var value: String
+        if let attached {
+          value = attached
+        } else {
+          value = try takeValue(for: spec, at: &index, in: arguments, command: command)
+        }
         try record(spec, value: value, command: command, globals: &globals, parsed: &parsed)
       }
       return
@@ -109,10 +114,10 @@ struct ArgumentParser {
       if spec.isFlag {
         try record(spec, value: nil, command: command, globals: &globals, parsed: &parsed)
       } else {
-        let value =
-          characters.isEmpty
-          ? try takeValue(for: spec, at: &index, in: arguments, command: command)
-          : String(characters)
+        var value = String(characters)
+        if characters.isEmpty {
+          value = try takeValue(for: spec, at: &index, in: arguments, command: command)
+        }
         try record(spec, value: value, command: command, globals: &globals, parsed: &parsed)
         return
       }

@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `shelf info`: correct on every SampleMedia file, and one-line errors with the right exit
+/// code on everything that is not a readable, non-empty regular file.
+@Suite struct InfoCommandTests {
+  @Test func manifestIsPresent() {
+    #expect(SampleMediaManifest.entries.count >= 20)
+  }
+
+  @Test(arguments: SampleMediaManifest.entries)
+  func reportsKindMimeAndSizeOfEverySampleFile(_ entry: SampleMediaManifest.Entry) throws {
+    let path = SampleMediaManifest.path(of: entry)
+    let result = try ShelfProcess.run(["info", "--json", path])
+    #expect(result.status == 0)
+    #expect(result.stderr.isEmpty)
+    let object = try JSONSerialization.jsonObject(with: Data(result.stdoutBytes)) as? [String: Any]
+    #expect(object?["path"] as? String == path)
+    #expect(object?["kind"] as? String == entry.kind)
+    #expect(object?["mime"] as? String == entry.mime)
+    #expect(object?["size"] as? Int == entry.size)
+  }
+
+  @Test func humanOutputNamesKindMimeAndSize() throws {
+    let entry = try #require(SampleMediaManifest.entries.first { $0.path.hasSuffix("holiday.jpg") })
+    let result = try ShelfProcess.run(["info", SampleMediaManifest.path(of: entry)])
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("kind:         image\n"))
+    #expect(result.stdout.contains("mime:         image/png\n"))
+    #expect(result.stdout.contains("size:         580 B (580 bytes)\n"))
+    #expect(result.stdout.contains("the extension does not match the content"))
+  }
+
+  @Test func severalFilesGiveAJSONArray() throws {
+    let paths = SampleMediaManifest.entries.prefix(3).map(SampleMediaManifest.path(of:))
+    let result = try ShelfProcess.run(["info", "--json"] + paths)
+    let array = try JSONSerialization.jsonObject(with: Data(result.stdoutBytes)) as? [[String: Any]]
+    #expect(array?.map { $0["path"] as? String } == paths)
+  }
+
+  @Test func standardInputIsSniffedToo() throws {
+    let scratch = try TemporaryDirectory()
+    let input = try scratch.write("input", Array("<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><dict/></plist>\n".utf8))
+    let result = try ShelfProcess.run(["info", "--json", "-"], stdinPath: input)
+    #expect(result.status == 0)
+    #expect(result.stdout.contains(#""path":"-","kind":"plist","mime":"application/x-plist""#))
+  }
+
+  @Test func missingFileExits66WithOneLine() throws {
+    let result = try ShelfProcess.run(["info", "/nonexistent/file.png"])
+    #expect(result.status == 66)
+    #expect(result.stdout.isEmpty)
+    #expect(result.stderr == "error: /nonexistent/file.png: no such file or directory\n")
+  }
+
+  @Test func directoryExits66() throws {
+    let scratch = try TemporaryDirectory()
+    let result = try ShelfProcess.run(["info", scratch.path])
+    #expect(result.status == 66)
+    #expect(result.stderr == "error: \(scratch.path): is a directory\n")
+  }
+
+  @Test func fifoIsRefusedWithoutBlocking() throws {
+    let scratch = try TemporaryDirectory()
+    let fifo = scratch.path + "/pipe"
+    #expect(mkfifo(fifo, 0o644) == 0)
+    let result = try ShelfProcess.run(["info", fifo], timeout: 20)
+    #expect(result.status == 66)
+    #expect(result.stderr == "error: \(fifo): is a FIFO, not a regular file\n")
+  }
+
+  @Test func emptyFileExits65() throws {
+    let scratch = try TemporaryDirectory()
+    let empty = try scratch.write("empty.png", [])
+    let result = try ShelfProcess.run(["info", empty])
+    #expect(result.status == 65)
+    #expect(result.stderr == "error: \(empty): file is empty\n")
+  }
+
+  @Test func unreadableFileExits66() throws {
+    let scratch = try TemporaryDirectory()
+    let secret = try scratch.write("secret.txt", Array("hidden\n".utf8))
+    #expect(chmod(secret, 0) == 0)
+    // Root reads everything: drop to an unprivileged user for this check.
+    let prefix = getuid() == 0 ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
+    #expect(chmod(scratch.path, 0o755) == 0)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = prefix + [ShelfProcess.binary, "info", secret]
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 66)
+    let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(message == "error: \(secret): permission denied\n")
+  }
+
+  @Test func batchWithSomeFailuresExits1AndReportsTheRest() throws {
+    let entry = try #require(SampleMediaManifest.entries.first)
+    let result = try ShelfProcess.run(["info", SampleMediaManifest.path(of: entry), "/nonexistent"])
+    #expect(result.status == 1)
+    #expect(result.stdout.contains("kind:"))
+    #expect(result.stderr == "error: /nonexistent: no such file or directory\n")
+  }
+
+  @Test func nonUTF8AndControlCharacterNamesAreEscapedOrKeptExactly() throws {
+    let scratch = try TemporaryDirectory()
+    let name: [UInt8] = Array("bad".utf8) + [0xFF, 0x0A] + Array("name.txt".utf8)
+    let path = Array(scratch.path.utf8) + [UInt8(ascii: "/")] + name
+    let created = path.withUnsafeBufferPointer { buffer -> Int32 in
+      let cPath = buffer.map { CChar(bitPattern: $0) } + [0]
+      return cPath.withUnsafeBufferPointer { creat($0.baseAddress!, 0o644) }
+    }
+    #expect(created >= 0)
+    _ = write(created, "text\n", 5)
+    close(created)
+
+    let human = try ShelfProcess.run(bytes: [Array("info".utf8), path])
+    #expect(human.status == 0)
+    #expect(human.stdout.contains("path:         \(scratch.path)/bad\\xff\\nname.txt\n"))
+
+    let json = try ShelfProcess.run(bytes: [Array("info".utf8), Array("--json".utf8), path])
+    let object = try JSONSerialization.jsonObject(with: Data(json.stdoutBytes)) as? [String: Any]
+    let encoded = try #require(object?["path_b64"] as? String)
+    #expect(Data(base64Encoded: encoded).map(Array.init) == path)
+  }
+}

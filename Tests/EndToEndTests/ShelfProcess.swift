@@ -1,0 +1,135 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What a run of the `shelf` binary produced.
+struct ShelfResult {
+  let status: Int32
+  let stdoutBytes: [UInt8]
+  let stderrBytes: [UInt8]
+  var stdout: String { String(decoding: stdoutBytes, as: UTF8.self) }
+  var stderr: String { String(decoding: stderrBytes, as: UTF8.self) }
+}
+
+/// Runs the built `shelf` binary (the one beside the test bundle) with exact argument bytes,
+/// captured stdout and stderr, an optional stdin file, and a time limit.
+enum ShelfProcess {
+  /// The repository root (for SampleMedia, man/ and fixtures).
+  static let repositoryRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  /// The `shelf` executable built with the tests.
+  static let binary: String = {
+    if let override = ProcessInfo.processInfo.environment["SHELF_BINARY"] { return override }
+    let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
+    var folder = URL(fileURLWithPath: executable).deletingLastPathComponent()
+    // The test runner may live inside a .xctest bundle folder.
+    while !FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("shelf").path),
+      folder.path != "/"
+    {
+      folder.deleteLastPathComponent()
+    }
+    return folder.appendingPathComponent("shelf").path
+  }()
+
+  /// Runs shelf with string arguments.
+  static func run(
+    _ arguments: [String], environment: [String: String] = [:], stdinPath: String? = nil,
+    timeout: Double = 120
+  ) throws -> ShelfResult {
+    try run(
+      bytes: arguments.map { Array($0.utf8) }, environment: environment, stdinPath: stdinPath,
+      timeout: timeout)
+  }
+
+  /// Runs shelf with raw argument bytes (for file names that are not UTF-8).
+  static func run(
+    bytes arguments: [[UInt8]], environment: [String: String] = [:], stdinPath: String? = nil,
+    timeout: Double = 120
+  ) throws -> ShelfResult {
+    let scratch = try TemporaryDirectory()
+    let outPath = scratch.path + "/stdout"
+    let errPath = scratch.path + "/stderr"
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, stdinPath ?? "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+
+    var merged = ProcessInfo.processInfo.environment
+    merged["NO_COLOR"] = "1"
+    merged["COLUMNS"] = "80"
+    for (key, value) in environment { merged[key] = value }
+    let argv = ([Array(binary.utf8)] + arguments).map(cString) + [nil]
+    let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+      argv.forEach { free($0) }
+      envp.forEach { free($0) }
+    }
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, binary, &actions, nil, argv, envp)
+    guard spawned == 0 else { throw ShelfProcessError.spawn(binary, spawned) }
+
+    var status: Int32 = 0
+    let deadline = Date().addingTimeInterval(timeout)
+    while waitpid(pid, &status, WNOHANG) == 0 {
+      if Date() > deadline {
+        kill(pid, SIGKILL)
+        waitpid(pid, &status, 0)
+        throw ShelfProcessError.timeout(arguments.map { String(decoding: $0, as: UTF8.self) })
+      }
+      usleep(2000)
+    }
+    let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    return ShelfResult(
+      status: exitStatus,
+      stdoutBytes: Array(FileManager.default.contents(atPath: outPath) ?? Data()),
+      stderrBytes: Array(FileManager.default.contents(atPath: errPath) ?? Data()))
+  }
+}
+
+/// A malloc'd NUL-terminated copy of exact bytes (strdup of a String would repair bad UTF-8).
+private func cString(_ bytes: [UInt8]) -> UnsafeMutablePointer<CChar>? {
+  let copy = malloc(bytes.count + 1)!.assumingMemoryBound(to: CChar.self)
+  for (index, byte) in bytes.enumerated() { copy[index] = CChar(bitPattern: byte) }
+  copy[bytes.count] = 0
+  return copy
+}
+
+enum ShelfProcessError: Error {
+  case spawn(String, Int32)
+  case timeout([String])
+}
+
+/// A fresh temporary folder, removed when the value goes away.
+final class TemporaryDirectory {
+  let path: String
+
+  init() throws {
+    var template = Array("/tmp/shelf-test-XXXXXX".utf8CString)
+    guard let result = mkdtemp(&template) else { throw ShelfProcessError.spawn("mkdtemp", errno) }
+    path = String(cString: result)
+  }
+
+  deinit { try? FileManager.default.removeItem(atPath: path) }
+
+  /// Copies a file or folder of the repository (e.g. "SampleMedia") into this folder.
+  @discardableResult
+  func copy(fromRepository relativePath: String, as name: String? = nil) throws -> String {
+    let source = ShelfProcess.repositoryRoot.appendingPathComponent(relativePath).path
+    let destination = path + "/" + (name ?? (relativePath as NSString).lastPathComponent)
+    try FileManager.default.copyItem(atPath: source, toPath: destination)
+    return destination
+  }
+
+  /// Writes bytes to a file in this folder and returns its path.
+  @discardableResult
+  func write(_ name: String, _ bytes: [UInt8]) throws -> String {
+    let file = path + "/" + name
+    try Data(bytes).write(to: URL(fileURLWithPath: file))
+    return file
+  }
+}

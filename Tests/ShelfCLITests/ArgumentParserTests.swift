@@ -1,0 +1,131 @@
+import Testing
+
+@testable import ShelfCLI
+
+/// A small command table to exercise the parser without running anything.
+private let sample = Command(
+  name: "crush", abstract: "Crush.",
+  arguments: [ArgumentSpec("file", help: "Files.", repeating: true)],
+  options: [
+    OptionSpec("out-dir", short: "o", value: "dir", help: "Output."),
+    OptionSpec("recursive", short: "r", help: "Recurse."),
+    OptionSpec("jobs", short: "j", value: "n", help: "Workers."),
+    OptionSpec("level", value: "level", help: "Level.", choices: ["0", "1", "2", "max"]),
+    OptionSpec("exclude", value: "glob", help: "Skip.", repeatable: true),
+  ],
+  run: { _ in .success })
+
+private let query = Command(
+  name: "ls", abstract: "List.",
+  arguments: [ArgumentSpec("query", help: "Terms.", optional: true, repeating: true)],
+  options: [OptionSpec("long", short: "l", help: "Long.")], acceptsNegatedTerms: true,
+  run: { _ in .success })
+
+private func parse(_ words: [String]) throws(UsageError) -> (ParseResult, ParsedArguments) {
+  var globals = ParsedArguments(commandName: "shelf")
+  let result = try ArgumentParser(commands: [sample, query]).parse(
+    words.map(CommandLineArgument.init), globals: &globals)
+  return (result, globals)
+}
+
+private func parsedOptions(_ words: [String]) throws -> ParsedArguments {
+  guard case .run(_, let parsed) = try parse(words).0 else {
+    Issue.record("expected a command to run")
+    return ParsedArguments(commandName: "")
+  }
+  return parsed
+}
+
+@Test func longOptionsTakeValuesWithOrWithoutEquals() throws {
+  let parsed = try parsedOptions(["crush", "--out-dir=out", "--jobs", "4", "a.png"])
+  #expect(parsed.value("out-dir") == "out")
+  #expect(try parsed.integer("jobs", in: 1...64) == 4)
+  #expect(parsed.positionals.map(\.string) == ["a.png"])
+}
+
+@Test func groupedShortFlagsAndAttachedValues() throws {
+  let parsed = try parsedOptions(["crush", "-rj3", "-o", "dir", "x.png"])
+  #expect(parsed.flag("recursive"))
+  #expect(parsed.value("jobs") == "3")
+  #expect(parsed.value("out-dir") == "dir")
+}
+
+@Test func doubleDashEndsOptionsAndDashIsAnArgument() throws {
+  let parsed = try parsedOptions(["crush", "--", "-r", "-"])
+  #expect(!parsed.flag("recursive"))
+  #expect(parsed.positionals.map(\.string) == ["-r", "-"])
+  #expect(try parsedOptions(["crush", "-"]).positionals.map(\.string) == ["-"])
+}
+
+@Test func repeatableOptionsKeepEveryValue() throws {
+  let parsed = try parsedOptions(["crush", "--exclude", "*.tmp", "--exclude=cache", "a"])
+  #expect(parsed.values("exclude") == ["*.tmp", "cache"])
+}
+
+@Test func globalOptionsAreAcceptedBeforeAndAfterTheCommand() throws {
+  let (_, before) = try parse(["--db", "/tmp/a.sqlite", "crush", "x"])
+  #expect(before.value("db") == "/tmp/a.sqlite")
+  let (_, after) = try parse(["crush", "x", "--db=/tmp/b.sqlite", "-v"])
+  #expect(after.value("db") == "/tmp/b.sqlite")
+  #expect(after.flag("verbose"))
+}
+
+@Test func negatedQueryTermsArePositionals() throws {
+  let parsed = try parsedOptions(["ls", "-kind:image", "-l", "size>1M"])
+  #expect(parsed.positionals.map(\.string) == ["-kind:image", "size>1M"])
+  #expect(parsed.flag("long"))
+}
+
+@Test func misspelledCommandsAndOptionsGetSuggestions() {
+  #expect(throws: UsageError("unknown command 'crsh'; did you mean 'crush'?")) {
+    try parse(["crsh"])
+  }
+  #expect(throws: UsageError("unknown option '--recursiv'; did you mean '--recursive'?", command: "crush")) {
+    try parse(["crush", "--recursiv", "a"])
+  }
+  #expect(throws: UsageError("invalid value 'mx' for '--level': expected '0', '1', '2' or 'max'; did you mean 'max'?", command: "crush")) {
+    try parse(["crush", "--level", "mx", "a"])
+  }
+}
+
+@Test func missingValuesAndArgumentsAreUsageErrors() {
+  #expect(throws: UsageError("option '--out-dir' needs a value <dir>", command: "crush")) {
+    try parse(["crush", "a", "--out-dir"])
+  }
+  #expect(throws: UsageError("missing argument <file>", command: "crush")) {
+    try parse(["crush", "-r"])
+  }
+  #expect(throws: UsageError("option '--recursive' takes no value", command: "crush")) {
+    try parse(["crush", "--recursive=yes", "a"])
+  }
+  #expect(throws: UsageError("invalid value 'many' for '--jobs': expected an integer from 1 to 64", command: "crush")) {
+    try parsedOptions(["crush", "-j", "many", "a"]).integer("jobs", in: 1...64)
+  }
+}
+
+@Test func helpAfterOptionsAndArgumentsStillShowsHelp() throws {
+  guard case .help(let command) = try parse(["crush", "-r", "a.png", "--help"]).0 else {
+    Issue.record("--help after arguments did not ask for help")
+    return
+  }
+  #expect(command?.name == "crush")
+}
+
+@Test func helpCommandAndFlagsSelectTheRightPage() throws {
+  if case .help(let command) = try parse(["help", "ls"]).0 { #expect(command?.name == "ls") } else {
+    Issue.record("help ls did not ask for help")
+  }
+  if case .help(let command) = try parse(["ls", "-h"]).0 { #expect(command?.name == "ls") } else {
+    Issue.record("ls -h did not ask for help")
+  }
+  if case .help(let command) = try parse([]).0 { #expect(command == nil) } else {
+    Issue.record("no arguments did not show help")
+  }
+  if case .version = try parse(["--version"]).0 {} else { Issue.record("--version not recognised") }
+}
+
+@Test func suggestionDistanceCountsTranspositionsAsOneEdit() {
+  #expect(Suggestions.distance("idnex", "index") == 1)
+  #expect(Suggestions.closest(to: "stast", among: ["stats", "show"]) == "stats")
+  #expect(Suggestions.closest(to: "zzzzzz", among: ["stats", "show"]) == nil)
+}
