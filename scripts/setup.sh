@@ -8,7 +8,7 @@ packages=(
   # C libraries shelf links against
   libasound2-dev libsndfile1-dev libpng-dev libsqlite3-dev libdeflate-dev libzopfli-dev
   # tools the tests use
-  tmux alsa-utils sox libsox-fmt-all python3 man-db file
+  tmux alsa-utils sox libsox-fmt-all python3 man-db file zsh fish util-linux
 )
 
 missing=()
