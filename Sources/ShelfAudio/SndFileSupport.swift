@@ -1,0 +1,91 @@
+internal import CSndFile
+import ShelfCore
+
+/// libsndfile format codes and the one checking helper that turns its failures into `AudioError`.
+enum SndFile {
+  static let typeMask = Int32(SF_FORMAT_TYPEMASK)
+  static let subMask = Int32(SF_FORMAT_SUBMASK)
+
+  /// The libsndfile major|subtype code for writing `container` with samples of `format`.
+  static func formatCode(_ container: AudioContainer, _ format: SampleFormat) -> Int32 {
+    let stored = container.storedFormat(for: format)
+    let pcm: Int32
+    switch stored {
+    case .s16: pcm = Int32(SF_FORMAT_PCM_16)
+    case .s24: pcm = Int32(SF_FORMAT_PCM_24)
+    case .s32: pcm = Int32(SF_FORMAT_PCM_32)
+    case .float: pcm = Int32(SF_FORMAT_FLOAT)
+    }
+    switch container {
+    case .wav: return Int32(SF_FORMAT_RF64) | pcm
+    case .aiff: return Int32(SF_FORMAT_AIFF) | pcm
+    case .flac: return Int32(SF_FORMAT_FLAC) | pcm
+    case .caf: return Int32(SF_FORMAT_CAF) | pcm
+    case .w64: return Int32(SF_FORMAT_W64) | pcm
+    case .au: return Int32(SF_FORMAT_AU) | pcm
+    case .ogg: return Int32(SF_FORMAT_OGG) | Int32(SF_FORMAT_VORBIS)
+    case .opus: return Int32(SF_FORMAT_OGG) | Int32(SF_FORMAT_OPUS)
+    case .mp3: return Int32(SF_FORMAT_MPEG) | Int32(SF_FORMAT_MPEG_LAYER_III)
+    }
+  }
+
+  /// libsndfile's own name for a major format or subtype code, e.g. `WAV (Microsoft)`.
+  static func name(ofFormat code: Int32) -> String {
+    var info = SF_FORMAT_INFO()
+    info.format = code
+    guard sf_command(nil, Int32(SFC_GET_FORMAT_INFO), &info, Int32(MemoryLayout<SF_FORMAT_INFO>.size)) == 0,
+      let name = info.name
+    else { return "unknown" }
+    return String(cString: name)
+  }
+
+  /// The message libsndfile gives for the last failure on `handle` (or of the last open).
+  static func message(_ handle: OpaquePointer?) -> String {
+    guard let text = sf_strerror(handle) else { return "unknown libsndfile error" }
+    var message = String(cString: text)
+    // libsndfile's messages carry noise: "System error : No such file..." / trailing dots.
+    if message.hasPrefix("System error : ") { message.removeFirst("System error : ".count) }
+    while message.hasSuffix(".") || message.hasSuffix("\n") { message.removeLast() }
+    if let first = message.first { message = first.lowercased() + message.dropFirst() }
+    return message
+  }
+
+  /// Classifies a failed `sf_open`.
+  static func openError(path: RawPath, handle: OpaquePointer?) -> AudioError {
+    let code = sf_error(handle)
+    let text = message(handle)
+    switch Int(code) {
+    case Int(SF_ERR_UNRECOGNISED_FORMAT):
+      return AudioError(path: path, reason: .unrecognised, message: sniffedNotAudio(path) ?? "not a recognised audio file")
+    case Int(SF_ERR_MALFORMED_FILE):
+      return AudioError(path: path, reason: .damaged, message: "damaged audio file: \(text)")
+    case Int(SF_ERR_UNSUPPORTED_ENCODING):
+      return AudioError(path: path, reason: .unsupported, message: "unsupported audio encoding")
+    default:
+      if text.contains("no such file") {
+        return AudioError(path: path, reason: .missingFile, message: "no such file or directory")
+      }
+      if text.contains("unrecognised") || text.contains("unknown format") {
+        return AudioError(path: path, reason: .unrecognised, message: sniffedNotAudio(path) ?? "not a recognised audio file")
+      }
+      return AudioError(path: path, reason: .damaged, message: text)
+    }
+  }
+
+  /// Names what a non-audio file really is, from its first bytes, for a helpful message.
+  static func sniffedNotAudio(_ path: RawPath) -> String? {
+    guard let file = try? RegularFile(path: path), let head = try? file.read(count: 16, at: 0) else {
+      return nil
+    }
+    let kinds: [([UInt8], String)] = [
+      ([0x89, 0x50, 0x4E, 0x47], "a PNG image"), ([0xFF, 0xD8, 0xFF], "a JPEG image"),
+      (Array("GIF8".utf8), "a GIF image"), (Array("%PDF".utf8), "a PDF document"),
+      ([0x50, 0x4B, 0x03, 0x04], "a ZIP archive"), (Array("SQLite format 3".utf8), "an SQLite database"),
+      ([0x7F, 0x45, 0x4C, 0x46], "an ELF executable"),
+    ]
+    for (magic, kind) in kinds where head.starts(with: magic) {
+      return "not an audio file (it is \(kind))"
+    }
+    return nil
+  }
+}
