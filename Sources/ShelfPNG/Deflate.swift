@@ -1,0 +1,126 @@
+internal import CDeflate
+internal import CZopfli
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// libdeflate compressors, kept for reuse: one is checked out per thread at a time, per level.
+final class DeflateCompressorPool: Sendable {
+  /// The process-wide pool.
+  static let shared = DeflateCompressorPool()
+
+  // OpaquePointer is not Sendable; the addresses are stored as integers under a lock.
+  private let free = Mutex<[Int: [UInt]]>([:])
+
+  /// Runs `body` with a compressor of `level` (1...12) that no other thread uses meanwhile.
+  func with<R>(level: Int, _ body: (OpaquePointer) throws -> R) rethrows -> R {
+    let level = max(1, min(12, level))
+    let reused = free.withLock { pool -> UInt? in pool[level]?.popLast() }
+    let compressor: OpaquePointer
+    if let reused, let pointer = OpaquePointer(bitPattern: reused) {
+      compressor = pointer
+    } else {
+      guard let made = libdeflate_alloc_compressor(Int32(level)) else {
+        fatalError("libdeflate_alloc_compressor failed: out of memory")
+      }
+      compressor = made
+    }
+    defer {
+      let address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(compressor)))
+      free.withLock { pool in pool[level, default: []].append(address) }
+    }
+    return try body(compressor)
+  }
+}
+
+/// Compression and decompression of PNG image data.
+enum Deflate {
+  /// A zlib stream of `data` compressed by libdeflate at `level` (1...12).
+  static func zlib(_ data: UnsafeRawBufferPointer, level: Int) -> [UInt8] {
+    compress(data, level: level, raw: false)
+  }
+
+  /// A raw deflate stream (no zlib header or Adler-32), as CgBI files hold.
+  static func raw(_ data: UnsafeRawBufferPointer, level: Int) -> [UInt8] {
+    compress(data, level: level, raw: true)
+  }
+
+  /// Only the size the zlib stream would have: for trials.
+  static func zlibSize(_ data: UnsafeRawBufferPointer, level: Int) -> Int {
+    DeflateCompressorPool.shared.with(level: level) { compressor in
+      let bound = libdeflate_zlib_compress_bound(compressor, data.count)
+      let out = UnsafeMutableRawPointer.allocate(byteCount: max(bound, 1), alignment: 16)
+      defer { out.deallocate() }
+      return libdeflate_zlib_compress(compressor, data.baseAddress, data.count, out, bound)
+    }
+  }
+
+  private static func compress(_ data: UnsafeRawBufferPointer, level: Int, raw: Bool) -> [UInt8] {
+    DeflateCompressorPool.shared.with(level: level) { compressor in
+      let bound =
+        raw
+        ? libdeflate_deflate_compress_bound(compressor, data.count)
+        : libdeflate_zlib_compress_bound(compressor, data.count)
+      return [UInt8](unsafeUninitializedCapacity: max(bound, 1)) { buffer, count in
+        count =
+          raw
+          ? libdeflate_deflate_compress(compressor, data.baseAddress, data.count, buffer.baseAddress, bound)
+          : libdeflate_zlib_compress(compressor, data.baseAddress, data.count, buffer.baseAddress, bound)
+      }
+    }
+  }
+
+  /// A zlib stream compressed by zopfli: slow, the smallest output.
+  static func zopfli(_ data: UnsafeRawBufferPointer, iterations: Int) -> [UInt8] {
+    zopfli(data, iterations: iterations, format: ZOPFLI_FORMAT_ZLIB)
+  }
+
+  /// A raw deflate stream compressed by zopfli (CgBI at the highest level).
+  static func rawZopfli(_ data: UnsafeRawBufferPointer, iterations: Int) -> [UInt8] {
+    zopfli(data, iterations: iterations, format: ZOPFLI_FORMAT_DEFLATE)
+  }
+
+  private static func zopfli(
+    _ data: UnsafeRawBufferPointer, iterations: Int, format: ZopfliFormat
+  ) -> [UInt8] {
+    var options = ZopfliOptions()
+    ZopfliInitOptions(&options)
+    options.numiterations = Int32(iterations)
+    var out: UnsafeMutablePointer<UInt8>? = nil
+    var size: Int = 0
+    ZopfliCompress(
+      &options, format, data.baseAddress?.assumingMemoryBound(to: UInt8.self),
+      data.count, &out, &size)
+    defer { Glibc.free(out) }
+    guard let out else { return [] }
+    return Array(UnsafeBufferPointer(start: out, count: size))
+  }
+
+  /// Inflates a raw deflate stream that must produce exactly `expectedSize` bytes.
+  ///
+  /// The output buffer is never larger than `expectedSize`, so a decompression bomb cannot
+  /// make this allocate more than the image needs.
+  static func inflateRaw(_ data: [UInt8], expectedSize: Int, zlibWrapped: Bool) -> [UInt8]? {
+    guard let decompressor = libdeflate_alloc_decompressor() else { return nil }
+    defer { libdeflate_free_decompressor(decompressor) }
+    var result: libdeflate_result = LIBDEFLATE_BAD_DATA
+    let out = [UInt8](unsafeUninitializedCapacity: max(expectedSize, 1)) { buffer, count in
+      result = data.withUnsafeBytes { input in
+        zlibWrapped
+          ? libdeflate_zlib_decompress(
+            decompressor, input.baseAddress, input.count, buffer.baseAddress, expectedSize, nil)
+          : libdeflate_deflate_decompress(
+            decompressor, input.baseAddress, input.count, buffer.baseAddress, expectedSize, nil)
+      }
+      count = result == LIBDEFLATE_SUCCESS ? expectedSize : 0
+    }
+    return result == LIBDEFLATE_SUCCESS ? out : nil
+  }
+
+  /// The Adler-32 checksum a zlib stream ends with.
+  static func adler32(_ data: [UInt8]) -> UInt32 {
+    data.withUnsafeBytes { UInt32(libdeflate_adler32(1, $0.baseAddress, $0.count)) }
+  }
+}

@@ -1,0 +1,61 @@
+public import ShelfCore
+
+/// Why a PNG could not be read, optimized or written.
+public struct PNGError: ShelfError, Equatable {
+  /// The reason, without the path.
+  public enum Reason: Equatable, Sendable {
+    /// The file holds no bytes at all.
+    case empty
+    /// The file does not start with the PNG signature.
+    case notPNG
+    /// The data ends before the named part is complete.
+    case truncated(String)
+    /// A chunk's stored CRC does not match its content.
+    case badCRC(chunk: String)
+    /// The container or the image data is malformed (libpng's or our own reason).
+    case corrupt(String)
+    /// The declared dimensions exceed the pixel limit; refused before allocating.
+    case tooLarge(width: Int, height: Int, limit: Int)
+    /// A valid file that this operation cannot handle.
+    case unsupported(String)
+    /// The re-decoded output differed from the input: a bug, the original is kept.
+    case verificationFailed(String)
+  }
+
+  /// The file concerned, when known.
+  public var path: RawPath?
+  /// What went wrong.
+  public var reason: Reason
+
+  /// Creates an error, optionally naming the file.
+  public init(_ reason: Reason, path: RawPath? = nil) {
+    self.reason = reason
+    self.path = path
+  }
+
+  /// The same error naming `path`.
+  public func at(_ path: RawPath) -> PNGError { PNGError(reason, path: path) }
+
+  public var failure: FailureKind { .badInput }
+
+  /// The reason as a short phrase.
+  public var message: String {
+    switch reason {
+    case .empty: return "empty file (zero bytes), not a PNG"
+    case .notPNG: return "not a PNG file (no PNG signature)"
+    case .truncated(let what): return "truncated PNG: \(what)"
+    case .badCRC(let chunk): return "corrupt PNG: bad CRC in \(chunk) chunk"
+    case .corrupt(let what): return "corrupt PNG: \(what)"
+    case .tooLarge(let width, let height, let limit):
+      return "image too large: \(width)x\(height) exceeds the limit of \(limit) pixels"
+    case .unsupported(let what): return "unsupported PNG: \(what)"
+    case .verificationFailed(let what):
+      return "internal error: optimized output differs from the input (\(what)); original kept"
+    }
+  }
+
+  public var description: String {
+    if let path { return "\(path.escaped): \(message)" }
+    return message
+  }
+}

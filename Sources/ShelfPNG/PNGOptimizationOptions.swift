@@ -1,0 +1,115 @@
+/// How hard `PNGOptimizer` tries: levels 0–6 and `max` (zopfli).
+public struct PNGOptimizationLevel: Sendable, Hashable, CustomStringConvertible {
+  /// 0...6, or 7 for `max`.
+  public let rawValue: Int
+
+  /// The default level, 2.
+  public static let standard = PNGOptimizationLevel(rawValue: 2)
+  /// The highest level: every filter strategy, brute force included, and zopfli.
+  public static let max = PNGOptimizationLevel(rawValue: 7)
+
+  private init(rawValue: Int) { self.rawValue = rawValue }
+
+  /// A level from its command-line spelling: "0"..."6" or "max".
+  public init?(_ text: String) {
+    if text == "max" {
+      self = .max
+    } else if let value = Int(text), (0...6).contains(value) {
+      self.rawValue = value
+    } else {
+      return nil
+    }
+  }
+
+  public var description: String { rawValue == 7 ? "max" : String(rawValue) }
+
+  /// Filter strategies tried at this level (level 0 picks one by rule).
+  var strategies: [FilterStrategy] {
+    switch rawValue {
+    case 0: return []
+    case 1: return [.fixed(0), .minimumSum]
+    case 2: return [.fixed(0), .minimumSum, .entropy, .bigrams]
+    case 3: return [.fixed(0), .fixed(1), .fixed(2), .minimumSum, .entropy, .bigrams]
+    case 4: return [.fixed(0), .fixed(1), .fixed(2), .fixed(3), .fixed(4), .minimumSum, .entropy, .bigrams]
+    default:
+      return [
+        .fixed(0), .fixed(1), .fixed(2), .fixed(3), .fixed(4), .minimumSum, .entropy, .bigrams,
+        .bruteForce,
+      ]
+    }
+  }
+
+  /// The libdeflate level of trial compressions.
+  var trialDeflateLevel: Int { [6, 6, 5, 6, 7, 8, 9, 8][rawValue] }
+  /// The libdeflate level of the final compression (when zopfli is not used).
+  var finalDeflateLevel: Int { [8, 9, 12, 12, 12, 12, 12, 12][rawValue] }
+  /// How many of the best trials get the final compression.
+  var finalists: Int { [1, 1, 1, 2, 2, 3, 3, 2][rawValue] }
+  /// How many palette orders are tried.
+  var paletteOrders: Int { rawValue >= 3 ? 2 : 1 }
+  /// Whether the final compression is zopfli.
+  var usesZopfli: Bool { rawValue == 7 }
+
+  /// Zopfli iterations: fewer for big inputs, where each one costs seconds.
+  func zopfliIterations(for size: Int) -> Int {
+    size <= 256 * 1024 ? 15 : size <= 2 * 1024 * 1024 ? 8 : 3
+  }
+}
+
+/// Which ancillary chunks a crush removes.
+public enum PNGStripMode: String, Sendable, CaseIterable {
+  /// Keep every chunk except ones the rewrite makes invalid.
+  case none
+  /// Keep only chunks that affect how the image looks (colour space, gamma, sBIT, pHYs).
+  case safe
+  /// Remove every ancillary chunk.
+  case all
+
+  static let safeChunks: Set<String> = [
+    "cHRM", "gAMA", "iCCP", "sRGB", "cICP", "mDCv", "cLLi", "sBIT", "pHYs",
+  ]
+
+  func keeps(_ name: String) -> Bool {
+    switch self {
+    case .none: return true
+    case .safe: return Self.safeChunks.contains(name)
+    case .all: return false
+    }
+  }
+}
+
+/// What to do with iPhone-optimized (CgBI) form.
+public enum CgBIMode: Sendable, Equatable {
+  /// Keep a file's form: CgBI stays CgBI (recompressed), standard stays standard.
+  case keep
+  /// Write CgBI as Xcode's `pngcrush -iphone` does (8-bit input only).
+  case convertToCgBI
+  /// Convert CgBI files to standard PNGs.
+  case revertToStandard
+}
+
+/// Options of a crush.
+public struct PNGOptimizationOptions: Sendable {
+  public var level: PNGOptimizationLevel = .standard
+  public var strip: PNGStripMode = .none
+  /// Set the colour of fully transparent pixels to whatever compresses best (`--alpha`).
+  public var cleanTransparentColor = false
+  public var cgbi: CgBIMode = .keep
+  /// How many trial compressions of one file run at once.
+  public var parallelTrials = 1
+  /// Images with more pixels are refused before decoding.
+  public var pixelLimit = PNGDecoder.defaultPixelLimit
+
+  public init(
+    level: PNGOptimizationLevel = .standard, strip: PNGStripMode = .none,
+    cleanTransparentColor: Bool = false, cgbi: CgBIMode = .keep, parallelTrials: Int = 1,
+    pixelLimit: Int = PNGDecoder.defaultPixelLimit
+  ) {
+    self.level = level
+    self.strip = strip
+    self.cleanTransparentColor = cleanTransparentColor
+    self.cgbi = cgbi
+    self.parallelTrials = parallelTrials
+    self.pixelLimit = pixelLimit
+  }
+}
