@@ -20,9 +20,10 @@ release: setup
 # man-page and help sync, and the formatting lint.
 test: setup
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --parallel --num-workers 2
+	$(SWIFT) test --skip-build
 	$(MAKE) --no-print-directory lint
-	man --warnings -l man/*.1 >/dev/null
+	@warnings=$$(man --warnings -l man/*.1 2>&1 >/dev/null); \
+	  if [ -n "$$warnings" ]; then echo "$$warnings"; exit 1; fi
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
@@ -35,8 +36,9 @@ demo: release
 man: setup
 	SHELF_WRITE_MAN_PAGES=1 $(SWIFT) test --filter ManPageSyncTests
 
-sample-media: setup
-	python3 scripts/make-sample-media.py
+# Regenerates SampleMedia/ and its facts manifest (the CgBI sample needs a built shelf).
+sample-media: build
+	python3 scripts/make-sample-media.py --shelf $(DEBUG_BIN)
 
 bench-png: release
 	bash scripts/bench-png.sh $(RELEASE_BIN)

@@ -5,7 +5,9 @@ public enum Quantities {
   public static func parseByteSize(_ text: String) -> Int64? {
     var digits = Substring(text.trimmingWhitespace())
     var multiplier: Double = 1
-    let (kibi, mebi, gibi, tebi): (Double, Double, Double, Double) = (1024, 1_048_576, 1_073_741_824, 1_099_511_627_776)
+    let (kibi, mebi, gibi, tebi): (Double, Double, Double, Double) = (
+      1024, 1_048_576, 1_073_741_824, 1_099_511_627_776
+    )
     let units: [(String, Double)] = [
       ("tib", tebi), ("gib", gibi), ("mib", mebi), ("kib", kibi),
       ("tb", tebi), ("gb", gibi), ("mb", mebi), ("kb", kibi),

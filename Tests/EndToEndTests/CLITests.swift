@@ -102,7 +102,9 @@ import Testing
       let scratch = try TemporaryDirectory()
       let script = try scratch.write("completion", result.stdoutBytes)
       // Each shell checks its own script's syntax (`-n`), when that shell is installed.
-      if let shellPath = ["/bin/\(shell)", "/usr/bin/\(shell)"].first(where: FileManager.default.isExecutableFile) {
+      if let shellPath = ["/bin/\(shell)", "/usr/bin/\(shell)"].first(
+        where: FileManager.default.isExecutableFile)
+      {
         let check = Process()
         check.executableURL = URL(fileURLWithPath: shellPath)
         check.arguments = ["-n", script]

@@ -83,7 +83,11 @@ private func parsedOptions(_ words: [String]) throws -> ParsedArguments {
   #expect(throws: UsageError("unknown option '--recursiv'; did you mean '--recursive'?", command: "crush")) {
     try parse(["crush", "--recursiv", "a"])
   }
-  #expect(throws: UsageError("invalid value 'mx' for '--level': expected '0', '1', '2' or 'max'; did you mean 'max'?", command: "crush")) {
+  #expect(
+    throws: UsageError(
+      "invalid value 'mx' for '--level': expected '0', '1', '2' or 'max'; did you mean 'max'?",
+      command: "crush")
+  ) {
     try parse(["crush", "--level", "mx", "a"])
   }
 }
@@ -98,7 +102,10 @@ private func parsedOptions(_ words: [String]) throws -> ParsedArguments {
   #expect(throws: UsageError("option '--recursive' takes no value", command: "crush")) {
     try parse(["crush", "--recursive=yes", "a"])
   }
-  #expect(throws: UsageError("invalid value 'many' for '--jobs': expected an integer from 1 to 64", command: "crush")) {
+  #expect(
+    throws: UsageError(
+      "invalid value 'many' for '--jobs': expected an integer from 1 to 64", command: "crush")
+  ) {
     try parsedOptions(["crush", "-j", "many", "a"]).integer("jobs", in: 1...64)
   }
 }
@@ -112,13 +119,19 @@ private func parsedOptions(_ words: [String]) throws -> ParsedArguments {
 }
 
 @Test func helpCommandAndFlagsSelectTheRightPage() throws {
-  if case .help(let command) = try parse(["help", "ls"]).0 { #expect(command?.name == "ls") } else {
+  if case .help(let command) = try parse(["help", "ls"]).0 {
+    #expect(command?.name == "ls")
+  } else {
     Issue.record("help ls did not ask for help")
   }
-  if case .help(let command) = try parse(["ls", "-h"]).0 { #expect(command?.name == "ls") } else {
+  if case .help(let command) = try parse(["ls", "-h"]).0 {
+    #expect(command?.name == "ls")
+  } else {
     Issue.record("ls -h did not ask for help")
   }
-  if case .help(let command) = try parse([]).0 { #expect(command == nil) } else {
+  if case .help(let command) = try parse([]).0 {
+    #expect(command == nil)
+  } else {
     Issue.record("no arguments did not show help")
   }
   if case .version = try parse(["--version"]).0 {} else { Issue.record("--version not recognised") }

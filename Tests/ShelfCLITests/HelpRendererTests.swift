@@ -12,9 +12,11 @@ import Testing
     for option in command.options {
       #expect(help.contains(option.synopsis), "\(command.name) help lacks \(option.synopsis)")
     }
-    for line in help.split(separator: "\n") where !line.hasPrefix("  shelf ") && !line.hasPrefix("USAGE") && !line.hasPrefix("OVERVIEW") {
+    for line in help.split(separator: "\n")
+    where !line.hasPrefix("  shelf ") && !line.hasPrefix("USAGE") && !line.hasPrefix("OVERVIEW") {
       // Only a single word longer than the room left may overflow.
-      #expect(line.count <= 60 || !line.trimmingCharacters(in: .whitespaces).contains(" "),
+      #expect(
+        line.count <= 60 || !line.trimmingCharacters(in: .whitespaces).contains(" "),
         "line too wide in \(command.name) help: \(line)")
     }
   }
@@ -31,6 +33,8 @@ import Testing
 }
 
 @Test func jsonEscapesControlCharactersAndKeepsKeyOrder() {
-  let value = JSONValue.object([("b", .int(1)), ("a", .string("x\n\u{1}\"")), ("c", .array([.bool(true), .null, .double(1.5)]))])
+  let value = JSONValue.object([
+    ("b", .int(1)), ("a", .string("x\n\u{1}\"")), ("c", .array([.bool(true), .null, .double(1.5)])),
+  ])
   #expect(value.serialized() == #"{"b":1,"a":"x\n\u0001\"","c":[true,null,1.5]}"#)
 }

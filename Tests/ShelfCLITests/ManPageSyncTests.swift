@@ -15,14 +15,17 @@ import Testing
     if ProcessInfo.processInfo.environment["SHELF_WRITE_MAN_PAGES"] == "1" {
       try FileManager.default.createDirectory(at: manFolder, withIntermediateDirectories: true)
       for page in pages {
-        try page.content.write(to: manFolder.appendingPathComponent(page.name), atomically: true, encoding: .utf8)
+        try page.content.write(
+          to: manFolder.appendingPathComponent(page.name), atomically: true, encoding: .utf8)
       }
     }
     for page in pages {
       let committed = try? String(contentsOf: manFolder.appendingPathComponent(page.name), encoding: .utf8)
       #expect(committed == page.content, "man/\(page.name) is stale: run `make man`")
     }
-    let files = try FileManager.default.contentsOfDirectory(atPath: manFolder.path).filter { $0.hasSuffix(".1") }
+    let files = try FileManager.default.contentsOfDirectory(atPath: manFolder.path).filter {
+      $0.hasSuffix(".1")
+    }
     #expect(Set(files) == Set(pages.map(\.name)), "man/ holds pages for commands that do not exist")
   }
 

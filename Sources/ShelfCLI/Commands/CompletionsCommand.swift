@@ -13,7 +13,9 @@ enum CompletionsCommand {
         completion: .choices(CompletionScriptWriter.shells))
     ],
     examples: [
-      Example("shelf completions bash > ~/.local/share/bash-completion/completions/shelf", "Install bash completion for your user."),
+      Example(
+        "shelf completions bash > ~/.local/share/bash-completion/completions/shelf",
+        "Install bash completion for your user."),
       Example("shelf completions zsh > ~/.zfunc/_shelf", "Install zsh completion (with ~/.zfunc in $fpath)."),
       Example("shelf completions fish > ~/.config/fish/completions/shelf.fish", "Install fish completion."),
     ],

@@ -25,7 +25,10 @@ struct ManPageRenderer {
     out += ".SH ENVIRONMENT\n"
     let environment = [
       ("SHELF_DB", "The catalogue database, unless \\fB\\-\\-db\\fR is given."),
-      ("XDG_DATA_HOME", "The default catalogue is \\fI$XDG_DATA_HOME/shelf/catalog.sqlite\\fR (\\fI~/.local/share/shelf/catalog.sqlite\\fR when unset)."),
+      (
+        "XDG_DATA_HOME",
+        "The default catalogue is \\fI$XDG_DATA_HOME/shelf/catalog.sqlite\\fR (\\fI~/.local/share/shelf/catalog.sqlite\\fR when unset)."
+      ),
       ("NO_COLOR", "When set and not empty, output carries no colour."),
       ("COLUMNS", "The width that help and tables are wrapped to."),
       ("PAGER", "The pager \\fBshelf show\\fR uses for text on a terminal."),

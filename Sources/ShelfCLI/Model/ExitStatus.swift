@@ -37,7 +37,10 @@ public struct ExitStatus: Equatable, Sendable, CustomStringConvertible {
   /// The table printed in help and man pages, in order.
   static let documented: [(ExitStatus, String)] = [
     (.success, "Success."),
-    (.partialFailure, "Partial failure: some inputs failed, the rest were done (or, for ls, nothing matched)."),
+    (
+      .partialFailure,
+      "Partial failure: some inputs failed, the rest were done (or, for ls, nothing matched)."
+    ),
     (.usage, "Usage error: unknown command or option, bad option value."),
     (.dataError, "Bad input data: corrupt, truncated or unsupported content."),
     (.noInput, "An input is missing or unreadable, or is not a regular file."),

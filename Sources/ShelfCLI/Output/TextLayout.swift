@@ -49,7 +49,11 @@ public struct TableRenderer: Sendable {
     for row in rows {
       for (index, cell) in row.enumerated() {
         let cellWidth = TextLayout.displayWidth(cell)
-        if index < widths.count { widths[index] = max(widths[index], cellWidth) } else { widths.append(cellWidth) }
+        if index < widths.count {
+          widths[index] = max(widths[index], cellWidth)
+        } else {
+          widths.append(cellWidth)
+        }
       }
     }
     return rows.map { row in
