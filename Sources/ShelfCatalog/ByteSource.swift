@@ -1,0 +1,78 @@
+import ShelfCore
+
+/// Random access to a file's bytes, so that header readers read only what they need.
+public protocol ByteSource {
+  /// The total size in bytes.
+  var size: Int64 { get }
+  /// Up to `count` bytes at `offset` (fewer at the end).
+  func read(count: Int, at offset: Int64) throws -> [UInt8]
+}
+
+/// Bytes held in memory (tests, and small files read whole).
+public struct MemoryBytes: ByteSource {
+  public var bytes: [UInt8]
+  public init(_ bytes: [UInt8]) { self.bytes = bytes }
+  public var size: Int64 { Int64(bytes.count) }
+  public func read(count: Int, at offset: Int64) throws -> [UInt8] {
+    guard offset >= 0, offset < Int64(bytes.count), count > 0 else { return [] }
+    let start = Int(offset)
+    return Array(bytes[start..<min(bytes.count, start + count)])
+  }
+}
+
+extension RegularFile: ByteSource {
+  public var size: Int64 { status.size }
+}
+
+/// Why a header could not be read: a reason without the path (the caller adds it).
+public struct HeaderError: Error, Equatable, CustomStringConvertible {
+  public var reason: String
+  public init(_ reason: String) { self.reason = reason }
+  public var description: String { reason }
+}
+
+/// Little helpers for reading integers out of byte arrays, bounds-checked.
+extension Array where Element == UInt8 {
+  func u8(_ offset: Int) -> Int? { offset >= 0 && offset < count ? Int(self[offset]) : nil }
+
+  func be16(_ offset: Int) -> Int? {
+    guard offset >= 0, offset + 2 <= count else { return nil }
+    return Int(self[offset]) << 8 | Int(self[offset + 1])
+  }
+
+  func le16(_ offset: Int) -> Int? {
+    guard offset >= 0, offset + 2 <= count else { return nil }
+    return Int(self[offset + 1]) << 8 | Int(self[offset])
+  }
+
+  func be32(_ offset: Int) -> Int? {
+    guard offset >= 0, offset + 4 <= count else { return nil }
+    return Int(self[offset]) << 24 | Int(self[offset + 1]) << 16 | Int(self[offset + 2]) << 8
+      | Int(self[offset + 3])
+  }
+
+  func le32(_ offset: Int) -> Int? {
+    guard offset >= 0, offset + 4 <= count else { return nil }
+    return Int(self[offset + 3]) << 24 | Int(self[offset + 2]) << 16 | Int(self[offset + 1]) << 8
+      | Int(self[offset])
+  }
+
+  func be64(_ offset: Int) -> UInt64? {
+    guard offset >= 0, offset + 8 <= count else { return nil }
+    var value: UInt64 = 0
+    for index in offset..<offset + 8 { value = value << 8 | UInt64(self[index]) }
+    return value
+  }
+
+  func le64(_ offset: Int) -> UInt64? {
+    guard offset >= 0, offset + 8 <= count else { return nil }
+    var value: UInt64 = 0
+    for index in (offset..<offset + 8).reversed() { value = value << 8 | UInt64(self[index]) }
+    return value
+  }
+
+  func fourCC(_ offset: Int) -> String {
+    guard offset >= 0, offset + 4 <= count else { return "" }
+    return String(decoding: self[offset..<offset + 4], as: UTF8.self)
+  }
+}

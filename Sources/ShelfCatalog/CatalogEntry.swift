@@ -1,0 +1,212 @@
+import ShelfCore
+
+/// What the header of an image says.
+public struct ImageFacts: Sendable, Equatable {
+  public var format: String
+  public var width: Int
+  public var height: Int
+  /// Bits per sample (per channel), when the format says.
+  public var bitDepth: Int?
+  /// A colour description: `rgba`, `rgb`, `gray`, `gray-alpha`, `palette`, `cmyk`, `ycbcr`.
+  public var colorType: String?
+  public var alpha: Bool?
+  public var interlaced: Bool?
+  /// True for Apple's iPhone-optimized PNG (CgBI); nil for other formats.
+  public var cgbi: Bool?
+  /// Number of frames (APNG, animated GIF/WebP); 1 for still images when known.
+  public var frames: Int?
+  /// PNG chunk names in file order (repeats collapsed), for PNG only.
+  public var chunks: [String]
+
+  public init(
+    format: String, width: Int, height: Int, bitDepth: Int? = nil, colorType: String? = nil,
+    alpha: Bool? = nil, interlaced: Bool? = nil, cgbi: Bool? = nil, frames: Int? = nil,
+    chunks: [String] = []
+  ) {
+    self.format = format
+    self.width = width
+    self.height = height
+    self.bitDepth = bitDepth
+    self.colorType = colorType
+    self.alpha = alpha
+    self.interlaced = interlaced
+    self.cgbi = cgbi
+    self.frames = frames
+    self.chunks = chunks
+  }
+}
+
+/// What an audio file's header and tags say.
+public struct AudioFacts: Sendable, Equatable {
+  public var duration: Double
+  public var sampleRate: Int
+  public var channels: Int
+  public var frames: Int64
+  /// The container, e.g. `wav`, `flac`, `ogg`, `mp3`.
+  public var format: String
+  /// The sample encoding, e.g. `pcm_16`, `vorbis`, `opus`, `mpeg_layer_iii`.
+  public var subtype: String?
+  public var title: String?
+  public var artist: String?
+  public var album: String?
+  public var date: String?
+  public var track: String?
+  public var genre: String?
+  public var comment: String?
+
+  public init(
+    duration: Double, sampleRate: Int, channels: Int, frames: Int64, format: String,
+    subtype: String? = nil, title: String? = nil, artist: String? = nil, album: String? = nil,
+    date: String? = nil, track: String? = nil, genre: String? = nil, comment: String? = nil
+  ) {
+    self.duration = duration
+    self.sampleRate = sampleRate
+    self.channels = channels
+    self.frames = frames
+    self.format = format
+    self.subtype = subtype
+    self.title = title
+    self.artist = artist
+    self.album = album
+    self.date = date
+    self.track = track
+    self.genre = genre
+    self.comment = comment
+  }
+
+  /// The year in `date` (its first four digits), when there is one.
+  public var year: Int? {
+    guard let date else { return nil }
+    let digits = Array(date.utf8)
+    var index = 0
+    while index + 4 <= digits.count {
+      let slice = digits[index..<index + 4]
+      if slice.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+        return Int(String(decoding: slice, as: UTF8.self))
+      }
+      index += 1
+    }
+    return nil
+  }
+
+  /// The track number in `track` (`3` or `3/12`), when there is one.
+  public var trackNumber: Int? {
+    guard let track else { return nil }
+    return Int(track.split(separator: "/").first.map(String.init)?.trimmingWhitespace() ?? "")
+  }
+}
+
+/// What reading a text file found.
+public struct TextFacts: Sendable, Equatable {
+  public var encoding: TextEncoding
+  public var bom: Bool
+  /// `lf`, `crlf`, `cr`, `mixed` or `none`.
+  public var lineEndings: String
+  public var lines: Int
+  public var words: Int
+  public var chars: Int
+  /// The first line (trimmed, at most 200 characters).
+  public var firstLine: String
+
+  public init(
+    encoding: TextEncoding, bom: Bool, lineEndings: String, lines: Int, words: Int, chars: Int,
+    firstLine: String
+  ) {
+    self.encoding = encoding
+    self.bom = bom
+    self.lineEndings = lineEndings
+    self.lines = lines
+    self.words = words
+    self.chars = chars
+    self.firstLine = firstLine
+  }
+}
+
+/// What a property list holds at its top level.
+public struct PlistFacts: Sendable, Equatable {
+  /// `xml` or `binary`.
+  public var format: String
+  /// `dictionary`, `array`, `string`, `integer`, `real`, `boolean`, `date`, `data`.
+  public var root: String
+  /// The top-level keys (dictionary roots only), in file order.
+  public var keys: [String]
+
+  public init(format: String, root: String, keys: [String]) {
+    self.format = format
+    self.root = root
+    self.keys = keys
+  }
+}
+
+/// The identity of an application bundle found in a sandbox root.
+public struct BundleInfo: Sendable, Equatable {
+  public var identifier: String?
+  public var name: String?
+  public var version: String?
+  /// The bundle folder, relative to the root (e.g. `Demo.app`).
+  public var bundlePath: RawPath
+
+  public init(identifier: String?, name: String?, version: String?, bundlePath: RawPath) {
+    self.identifier = identifier
+    self.name = name
+    self.version = version
+    self.bundlePath = bundlePath
+  }
+}
+
+/// Everything the catalogue knows about one file.
+public struct CatalogEntry: Sendable, Equatable {
+  /// The absolute path.
+  public var path: RawPath
+  /// The root the file was found under (absolute), or nil for a live, uncatalogued look.
+  public var root: RawPath?
+  /// The sandbox area: `bundle`, `documents`, `preferences`, `caches`, `library`, `tmp`, `other`.
+  public var area: String
+  public var kind: FileKind
+  public var mime: String
+  public var detectedBy: DetectionMethod
+  public var extensionMismatch: Bool
+  public var size: Int64
+  public var mtimeNanoseconds: Int64
+  public var ctimeNanoseconds: Int64
+  public var inode: UInt64
+  public var device: UInt64
+  /// Why extraction failed, when it did.
+  public var error: String?
+  public var image: ImageFacts?
+  public var audio: AudioFacts?
+  public var text: TextFacts?
+  public var plist: PlistFacts?
+  /// The version of the extractors that produced the facts.
+  public var extractorVersion: Int
+
+  public init(
+    path: RawPath, root: RawPath?, area: String, kind: FileKind, mime: String,
+    detectedBy: DetectionMethod, extensionMismatch: Bool, size: Int64, mtimeNanoseconds: Int64,
+    ctimeNanoseconds: Int64 = 0, inode: UInt64 = 0, device: UInt64 = 0, error: String? = nil,
+    image: ImageFacts? = nil, audio: AudioFacts? = nil, text: TextFacts? = nil,
+    plist: PlistFacts? = nil, extractorVersion: Int = MetadataExtractor.version
+  ) {
+    self.path = path
+    self.root = root
+    self.area = area
+    self.kind = kind
+    self.mime = mime
+    self.detectedBy = detectedBy
+    self.extensionMismatch = extensionMismatch
+    self.size = size
+    self.mtimeNanoseconds = mtimeNanoseconds
+    self.ctimeNanoseconds = ctimeNanoseconds
+    self.inode = inode
+    self.device = device
+    self.error = error
+    self.image = image
+    self.audio = audio
+    self.text = text
+    self.plist = plist
+    self.extractorVersion = extractorVersion
+  }
+
+  /// The file's lower-case extension without the dot.
+  public var fileExtension: String { path.lowercasedExtension }
+}

@@ -1,0 +1,143 @@
+import ShelfAudio
+import ShelfCore
+import ShelfPNG
+
+/// What extracting one file found: its kind, the facts its headers give, or why that failed.
+public struct Extraction: Sendable {
+  public var sniff: SniffResult
+  public var status: FileStatus
+  public var image: ImageFacts?
+  public var audio: AudioFacts?
+  public var text: TextFacts?
+  public var plist: PlistFacts?
+  /// Why the facts could not be read (the file is still catalogued with its kind).
+  public var error: String?
+  /// Text for the full-text index (capped), plus tags and plist keys.
+  public var searchText: String
+  /// True when the file changed while it was read: the next scan should look again.
+  public var changedWhileReading: Bool
+}
+
+/// Why a file could not be opened for extraction at all.
+public struct ExtractionFailure: ShelfError {
+  public var path: RawPath
+  public var reason: String
+  public var failure: FailureKind
+  public var description: String { "\(path.escaped): \(reason)" }
+}
+
+/// Opens one regular file safely, sniffs it and reads the facts of its kind from headers only.
+public enum MetadataExtractor {
+  /// Bumped whenever an extractor reads more or better, so that rescans re-extract old entries.
+  public static let version = 1
+
+  /// Extracts the facts of the file at `path`. With `followLinks` false a final symbolic link
+  /// is refused (`O_NOFOLLOW`); FIFOs, sockets and devices are never opened.
+  ///
+  /// Throws `ExtractionFailure`/`FileError` only when the file cannot be opened or read at all.
+  public static func extract(path: RawPath, followLinks: Bool = false, expected: FileStatus? = nil) throws -> Extraction {
+    let file: RegularFile
+    do {
+      file = try RegularFile(path: path, followLinks: followLinks)
+    }
+    if let expected, expected.inode != file.status.inode || expected.device != file.status.device {
+      throw ExtractionFailure(path: path, reason: "replaced while scanning", failure: .io)
+    }
+    let prefix = try file.read(count: ContentSniffer.preferredPrefixLength, at: 0)
+    let sniff = ContentSniffer.sniff(prefix: prefix, fileExtension: path.lowercasedExtension)
+    var result = Extraction(
+      sniff: sniff, status: file.status, image: nil, audio: nil, text: nil, plist: nil, error: nil,
+      searchText: "", changedWhileReading: false)
+    do {
+      switch sniff.kind {
+      case .image:
+        result.image = try readImage(file, path: path, mime: sniff.mime)
+      case .audio:
+        let facts = try readAudio(path: path, mime: sniff.mime)
+        result.audio = facts
+        result.searchText = [facts.title, facts.artist, facts.album, facts.genre, facts.comment, facts.date]
+          .compactMap { $0 }.joined(separator: "\n")
+      case .text:
+        guard let encoding = TextSniffer.detectEncoding(prefix) else { break }
+        let analysis = try TextAnalyzer.analyze(file, encoding: encoding)
+        result.text = analysis.facts
+        result.searchText = analysis.searchText
+        if analysis.truncated {
+          result.error = "text longer than \(TextAnalyzer.countLimit >> 20) MiB: counts cover the first \(TextAnalyzer.countLimit >> 20) MiB"
+        }
+      case .plist:
+        let plist = try PropertyList.parse(file)
+        result.plist = plist.facts
+        result.searchText = plist.facts.keys.joined(separator: "\n")
+      case .other:
+        break
+      }
+    } catch let partial as ImageHeaderReader.PartialImage {
+      result.image = partial.facts
+      result.error = partial.reason
+    } catch let error as HeaderError {
+      result.error = error.reason
+    } catch let error as FileError {
+      result.error = error.reason
+    } catch let error as AudioError {
+      result.error = reason(of: "\(error)", path: path)
+    } catch {
+      result.error = reason(of: "\(error)", path: path)
+    }
+    // A file that changed under us is kept but re-checked next scan.
+    if let after = try? FileStatus.stat(path), after.size != file.status.size || after.mtimeNanoseconds != file.status.mtimeNanoseconds {
+      result.changedWhileReading = true
+    }
+    return result
+  }
+
+  /// Strips a leading "path: " from another library's one-line error.
+  static func reason(of message: String, path: RawPath) -> String {
+    let prefix = path.escaped + ": "
+    if message.hasPrefix(prefix) { return String(message.dropFirst(prefix.count)) }
+    return message
+  }
+
+  static func readImage(_ file: RegularFile, path: RawPath, mime: String) throws -> ImageFacts {
+    guard mime == "image/png" else { return try ImageHeaderReader.read(file, mime: mime) }
+    let info: PNGHeaderInfo
+    do {
+      info = try PNGHeaderInfo.read(path: path)
+    } catch {
+      throw HeaderError(reason(of: "\(error)", path: path))
+    }
+    var chunks: [String] = []
+    for name in info.chunkNames where chunks.last != name { chunks.append(name) }
+    let names: [PNGColorType: String] = [.gray: "gray", .rgb: "rgb", .palette: "palette", .grayAlpha: "gray-alpha", .rgba: "rgba"]
+    let facts = ImageFacts(
+      format: "png", width: info.width, height: info.height, bitDepth: info.bitDepth,
+      colorType: names[info.colorType], alpha: info.hasAlpha, interlaced: info.interlaced,
+      cgbi: info.isCgBI, frames: info.animationFrameCount ?? 1, chunks: chunks)
+    if chunks.last != "IEND" {
+      throw ImageHeaderReader.PartialImage(facts: facts, reason: "truncated PNG: no IEND chunk")
+    }
+    return facts
+  }
+
+  static func readAudio(path: RawPath, mime: String) throws -> AudioFacts {
+    let info = try AudioFileInfo.read(path: path)
+    let format: String
+    let upper = info.formatName.uppercased()
+    switch mime {
+    case "audio/wav": format = upper.contains("RF64") ? "rf64" : "wav"
+    case "audio/x-w64": format = "w64"
+    case "audio/aiff": format = "aiff"
+    case "audio/flac": format = "flac"
+    case "audio/ogg": format = info.encodingName.lowercased().contains("opus") ? "opus" : "ogg"
+    case "audio/mpeg": format = "mp3"
+    case "audio/x-caf": format = "caf"
+    case "audio/basic": format = "au"
+    default: format = String(mime.split(separator: "/").last ?? "audio")
+    }
+    let tags = info.tags
+    return AudioFacts(
+      duration: info.duration, sampleRate: info.sampleRate, channels: info.channels, frames: info.frames,
+      format: format, subtype: info.encodingName, title: tags.title, artist: tags.artist,
+      album: tags.album, date: tags.date, track: tags.track, genre: tags.genre, comment: tags.comment)
+  }
+}

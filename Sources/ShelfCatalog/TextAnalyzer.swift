@@ -1,0 +1,170 @@
+/// Counts lines, words and characters of a text file, finds its line endings and first line, and
+/// extracts a capped amount of its text for full-text search, in bounded time and memory.
+public enum TextAnalyzer {
+  /// At most this many bytes are read and counted; longer files get counts of this much and an
+  /// error saying so.
+  public static let countLimit: Int64 = 32 << 20
+  /// At most this many bytes of text go into the full-text index.
+  public static let searchTextLimit = 64 << 10
+
+  /// The result of analysing a text file.
+  public struct Analysis: Sendable {
+    public var facts: TextFacts
+    /// The beginning of the text, decoded to Swift, for the full-text index.
+    public var searchText: String
+    /// Set when the file was longer than `countLimit`.
+    public var truncated: Bool
+  }
+
+  /// Analyses `source` in the given encoding (found by `TextSniffer`).
+  public static func analyze(_ source: any ByteSource, encoding detected: DetectedEncoding) throws
+    -> Analysis
+  {
+    var counter = Counter()
+    let utf16 = detected.encoding == .utf16le || detected.encoding == .utf16be
+    let little = detected.encoding == .utf16le
+    let charsByLead = detected.encoding == .utf8
+    var offset = Int64(detected.bomLength)
+    let end = min(source.size, countLimit)
+    var carry: UInt8?
+    var head: [UInt8] = []
+    let headLimit = searchTextLimit + 4
+    while offset < end {
+      let chunk = try source.read(count: Int(min(1 << 20, end - offset)), at: offset)
+      if chunk.isEmpty { break }
+      offset += Int64(chunk.count)
+      if head.count < headLimit { head += chunk.prefix(headLimit - head.count) }
+      if utf16 {
+        var index = 0
+        var bytes = chunk
+        if let pending = carry {
+          bytes.insert(pending, at: 0)
+          carry = nil
+        }
+        while index + 1 < bytes.count {
+          let unit = little ? UInt32(bytes[index]) | UInt32(bytes[index + 1]) << 8 : UInt32(bytes[index]) << 8 | UInt32(bytes[index + 1])
+          counter.feed(unit, isChar: !(0xDC00...0xDFFF).contains(unit))
+          index += 2
+        }
+        if index < bytes.count { carry = bytes[index] }
+      } else {
+        for byte in chunk {
+          counter.feed(UInt32(byte), isChar: !charsByLead || byte & 0xC0 != 0x80)
+        }
+      }
+    }
+    counter.finish()
+    let text = decode(head, encoding: detected.encoding)
+    var firstLine = ""
+    for character in text.unicodeScalars {
+      if character == "\n" || character == "\r" { break }
+      firstLine.unicodeScalars.append(character)
+      if firstLine.unicodeScalars.count >= 400 { break }
+    }
+    firstLine = firstLine.trimmingWhitespace()
+    if firstLine.count > 200 { firstLine = String(firstLine.prefix(200)) }
+    var searchText = text
+    if searchText.utf8.count > searchTextLimit {
+      searchText = String(decoding: Array(searchText.utf8.prefix(searchTextLimit)), as: UTF8.self)
+    }
+    let facts = TextFacts(
+      encoding: detected.encoding, bom: detected.bom, lineEndings: counter.lineEndings,
+      lines: counter.lines, words: counter.words, chars: counter.chars, firstLine: firstLine)
+    return Analysis(facts: facts, searchText: searchText, truncated: source.size > countLimit)
+  }
+
+  /// Decodes bytes (without BOM) in `encoding`, replacing invalid sequences.
+  public static func decode(_ bytes: [UInt8], encoding: TextEncoding) -> String {
+    switch encoding {
+    case .ascii, .utf8:
+      var slice = bytes[...]
+      // Drop a sequence cut off at the end.
+      var back = 0
+      while back < 3, back < slice.count, slice[slice.endIndex - 1 - back] & 0xC0 == 0x80 { back += 1 }
+      if back < slice.count {
+        let lead = slice[slice.endIndex - 1 - back]
+        let needed = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+        if needed > back + 1 { slice = slice.dropLast(back + 1) }
+      }
+      return String(decoding: slice, as: UTF8.self)
+    case .latin1:
+      var text = ""
+      text.unicodeScalars.reserveCapacity(bytes.count)
+      for byte in bytes { text.unicodeScalars.append(Unicode.Scalar(byte)) }
+      return text
+    case .utf16le, .utf16be:
+      var units: [UInt16] = []
+      units.reserveCapacity(bytes.count / 2)
+      var index = 0
+      while index + 1 < bytes.count {
+        units.append(
+          encoding == .utf16le
+            ? UInt16(bytes[index]) | UInt16(bytes[index + 1]) << 8
+            : UInt16(bytes[index]) << 8 | UInt16(bytes[index + 1]))
+        index += 2
+      }
+      if let last = units.last, (0xD800...0xDBFF).contains(last) { units.removeLast() }
+      return String(decoding: units, as: UTF16.self)
+    }
+  }
+
+  /// Reads a whole text file (up to `limit` bytes) and converts it to a Swift string.
+  public static func readText(_ source: any ByteSource, limit: Int64) throws -> (String, DetectedEncoding?) {
+    let bytes = try source.read(count: Int(min(source.size, limit)), at: 0)
+    guard let detected = TextSniffer.detectEncoding(Array(bytes.prefix(8192))) else {
+      return (String(decoding: bytes, as: UTF8.self), nil)
+    }
+    return (decode(Array(bytes.dropFirst(detected.bomLength)), encoding: detected.encoding), detected)
+  }
+
+  private struct Counter {
+    var chars = 0
+    var words = 0
+    var lines = 0
+    var lf = 0
+    var crlf = 0
+    var cr = 0
+    var inWord = false
+    var afterCR = false
+    var lineHasContent = false
+
+    @inline(__always)
+    mutating func feed(_ unit: UInt32, isChar: Bool) {
+      if isChar { chars += 1 }
+      switch unit {
+      case 0x0A:
+        if afterCR { crlf += 1; cr -= 1 } else { lf += 1; lines += 1 }
+        afterCR = false
+        inWord = false
+        lineHasContent = false
+        return
+      case 0x0D:
+        cr += 1
+        lines += 1
+        afterCR = true
+        inWord = false
+        lineHasContent = false
+        return
+      case 0x20, 0x09, 0x0B, 0x0C:
+        inWord = false
+      default:
+        if !inWord && isChar {
+          words += 1
+          inWord = true
+        }
+      }
+      afterCR = false
+      lineHasContent = true
+    }
+
+    mutating func finish() {
+      if lineHasContent { lines += 1 }
+    }
+
+    var lineEndings: String {
+      let kinds = [(lf, "lf"), (crlf, "crlf"), (cr, "cr")].filter { $0.0 > 0 }
+      if kinds.isEmpty { return "none" }
+      return kinds.count == 1 ? kinds[0].1 : "mixed"
+    }
+  }
+}
