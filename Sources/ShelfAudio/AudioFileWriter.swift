@@ -86,7 +86,14 @@ public final class AudioFileWriter {
     ] {
       if let value { sf_set_string(opened, Int32(kind), value) }
     }
-    if keepHeaderCurrent {
+    // Only headers with a length field can be kept current; libsndfile's Ogg and MPEG writers
+    // fail when asked to.
+    let hasLengthHeader: Bool
+    switch container {
+    case .wav, .aiff, .caf, .w64, .au: hasLengthHeader = true
+    case .flac, .ogg, .opus, .mp3: hasLengthHeader = false
+    }
+    if keepHeaderCurrent && hasLengthHeader {
       sf_command(opened, Int32(SFC_SET_UPDATE_HEADER_AUTO), nil, Int32(SF_TRUE))
     }
   }

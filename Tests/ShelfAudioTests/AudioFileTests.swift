@@ -1,0 +1,232 @@
+import ShelfAudio
+import ShelfCore
+import Testing
+
+@Suite struct AudioFileTests {
+  @Test(arguments: [AudioContainer.wav, .aiff, .flac, .caf, .w64, .au])
+  func sixteenBitRoundTripIsExact(container: AudioContainer) throws {
+    let folder = TemporaryFolder()
+    let path = folder.raw("a.\(container.rawValue)")
+    let signal = testSignal16(frames: 10_000)
+    let writer = try AudioFileWriter(path: path, container: container, sampleFormat: .s16, sampleRate: 44100, channels: 2)
+    try writer.write(signal)
+    try writer.close()
+    let reader = try AudioFileReader(path: path)
+    #expect(reader.format.sampleRate == 44100)
+    #expect(reader.format.channels == 2)
+    #expect(reader.format.frames == 10_000)
+    #expect(reader.naturalSampleType == .int16)
+    #expect(reader.format.isLossless)
+    let decoded: [Int16] = try reader.readAll()
+    #expect(decoded == signal)
+  }
+
+  @Test(arguments: [AudioContainer.wav, .flac, .aiff, .caf])
+  func twentyFourBitRoundTripIsExact(container: AudioContainer) throws {
+    let folder = TemporaryFolder()
+    let path = folder.raw("a.\(container.rawValue)")
+    let signal = testSignal24(frames: 5000)
+    let writer = try AudioFileWriter(path: path, container: container, sampleFormat: .s24, sampleRate: 48000, channels: 2)
+    try writer.write(signal)
+    try writer.close()
+    let reader = try AudioFileReader(path: path)
+    #expect(reader.format.bitsPerSample == 24)
+    #expect(reader.naturalSampleType == .int32)
+    let decoded: [Int32] = try reader.readAll()
+    #expect(decoded == signal)
+  }
+
+  @Test func floatWAVRoundTripIsExact() throws {
+    let folder = TemporaryFolder()
+    let signal = sine(frames: 3000, channels: 1)
+    let writer = try AudioFileWriter(path: folder.raw("f.wav"), container: .wav, sampleFormat: .float, sampleRate: 22050, channels: 1)
+    try writer.write(signal)
+    try writer.close()
+    let reader = try AudioFileReader(path: folder.raw("f.wav"))
+    #expect(reader.naturalSampleType == .float32)
+    #expect(reader.format.encodingName == "32 bit float")
+    let decoded: [Float] = try reader.readAll()
+    #expect(decoded == signal)
+  }
+
+  @Test func wavIsPlainRIFFWithHeaderKeptCurrentWhileWriting() throws {
+    let folder = TemporaryFolder()
+    let path = folder.file("live.wav")
+    let writer = try AudioFileWriter(path: RawPath(path), container: .wav, sampleFormat: .s16, sampleRate: 44100, channels: 2)
+    try writer.write(testSignal16(frames: 1000))
+    // Not closed yet: another reader must already see every frame.
+    let bytes = readBytes(path)
+    #expect(Array(bytes[0..<4]) == Array("RIFF".utf8))
+    let reader = try AudioFileReader(path: RawPath(path))
+    #expect(reader.format.frames == 1000)
+    try writer.close()
+    let reader2 = try AudioFileReader(path: RawPath(path))
+    #expect(reader2.format.frames == 1000)
+    #expect(reader2.format.formatName.hasPrefix("WAV"))
+  }
+
+  @Test func lossyFormatsEncodeAndDecodeInBlocks() throws {
+    let folder = TemporaryFolder()
+    for (container, rate) in [(AudioContainer.ogg, 44100), (.opus, 48000), (.mp3, 44100)] {
+      let path = folder.raw("l.\(container.rawValue)")
+      let signal = sine(frames: rate, rate: rate)  // one second, written in one call
+      let writer = try AudioFileWriter(path: path, container: container, sampleFormat: .s16, sampleRate: rate, channels: 2)
+      try writer.write(signal)
+      try writer.close()
+      let reader = try AudioFileReader(path: path)
+      #expect(!reader.format.isLossless)
+      let decoded: [Float] = try reader.readAll()
+      #expect(abs(decoded.count / 2 - rate) < rate / 10, "\(container): \(decoded.count / 2) frames")
+      let info = try AudioFileInfo.read(path: path)
+      #expect(abs(info.duration - 1) < 0.1, "\(container): \(info.duration)")
+    }
+  }
+
+  @Test func tagsAreWrittenAndReadBack() throws {
+    let folder = TemporaryFolder()
+    let tags = AudioTags(title: "Señal", artist: "Shelf Band", album: "Tests", date: "2024", track: "3", genre: "Ambient", comment: "hello")
+    for container in [AudioContainer.wav, .flac, .ogg] {
+      let path = folder.raw("t.\(container.rawValue)")
+      let writer = try AudioFileWriter(
+        path: path, container: container, sampleFormat: .s16, sampleRate: 44100, channels: 2, tags: tags)
+      try writer.write(testSignal16(frames: 4410))
+      try writer.close()
+      let info = try AudioFileInfo.read(path: path)
+      #expect(info.tags.title == "Señal", "\(container)")
+      #expect(info.tags.artist == "Shelf Band", "\(container)")
+      #expect(info.tags.album == "Tests", "\(container)")
+      #expect(abs(info.duration - 0.1) < 0.001)
+    }
+  }
+
+  @Test func id3v2TagsOfMP3AreRead() throws {
+    let folder = TemporaryFolder()
+    let plain = folder.file("plain.mp3")
+    let writer = try AudioFileWriter(path: RawPath(plain), container: .mp3, sampleFormat: .s16, sampleRate: 44100, channels: 2)
+    try writer.write(sine(frames: 44100))
+    try writer.close()
+    func frame(_ id: String, _ text: String) -> [UInt8] {
+      let body: [UInt8] = [3] + Array(text.utf8)
+      let n = body.count
+      return Array(id.utf8) + [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF), 0, 0] + body
+    }
+    let frames = frame("TIT2", "Über Song") + frame("TPE1", "Artist") + frame("TALB", "Album") + frame("TRCK", "7/9")
+      + frame("TCON", "(17)") + frame("TYER", "1999")
+    let size = frames.count
+    let header: [UInt8] = Array("ID3".utf8) + [3, 0, 0, UInt8(size >> 21 & 0x7F), UInt8(size >> 14 & 0x7F), UInt8(size >> 7 & 0x7F), UInt8(size & 0x7F)]
+    var audio = readBytes(plain)
+    if audio.starts(with: Array("ID3".utf8)) {
+      let existing = 10 + Int(audio[6]) << 21 + Int(audio[7]) << 14 + Int(audio[8]) << 7 + Int(audio[9])
+      audio.removeFirst(existing)
+    }
+    let tagged = folder.file("tagged.mp3")
+    writeBytes(tagged, header + frames + audio)
+    let info = try AudioFileInfo.read(path: RawPath(tagged))
+    #expect(info.tags == AudioTags(title: "Über Song", artist: "Artist", album: "Album", date: "1999", track: "7/9", genre: "Rock"))
+    #expect(abs(info.duration - 1) < 0.1)
+    #expect(info.sampleRate == 44100)
+  }
+
+  @Test func missingFileIsMissingInput() throws {
+    let folder = TemporaryFolder()
+    let error = #expect(throws: AudioError.self) { try AudioFileReader(path: folder.raw("nope.wav")) }
+    #expect(error?.reason == .missingFile)
+    #expect(error?.failure == .missingInput)
+    #expect(error?.description == "\(folder.file("nope.wav")): no such file or directory")
+  }
+
+  @Test func folderIsNotAudio() throws {
+    let folder = TemporaryFolder()
+    let error = #expect(throws: AudioError.self) { try AudioFileReader(path: RawPath(folder.path)) }
+    #expect(error?.description == "\(folder.path): is a directory, not a regular file")
+  }
+
+  @Test func emptyFileIsBadInput() throws {
+    let folder = TemporaryFolder()
+    writeBytes(folder.file("empty.wav"), [])
+    let error = #expect(throws: AudioError.self) { try AudioFileReader(path: folder.raw("empty.wav")) }
+    #expect(error?.reason == .emptyFile)
+    #expect(error?.failure == .badInput)
+    #expect(error?.description == "\(folder.file("empty.wav")): empty file")
+  }
+
+  @Test func pngNamedWAVIsRecognised() throws {
+    let folder = TemporaryFolder()
+    writeBytes(folder.file("image.wav"), tinyPNG)
+    let error = #expect(throws: AudioError.self) { try AudioFileReader(path: folder.raw("image.wav")) }
+    #expect(error?.reason == .unrecognised)
+    #expect(error?.failure == .badInput)
+    #expect(error?.description == "\(folder.file("image.wav")): not an audio file (it is a PNG image)")
+  }
+
+  @Test func randomBytesAreNotAudio() throws {
+    let folder = TemporaryFolder()
+    writeBytes(folder.file("noise.flac"), littleEndianBytes(testSignal16(frames: 500)))
+    let error = #expect(throws: AudioError.self) { try AudioFileReader(path: folder.raw("noise.flac")) }
+    #expect(error?.failure == .badInput)
+  }
+
+  @Test func truncatedHeaderIsDamaged() throws {
+    let folder = TemporaryFolder()
+    try writeWAV16(folder.file("full.wav"), testSignal16(frames: 100))
+    writeBytes(folder.file("cut.wav"), Array(readBytes(folder.file("full.wav")).prefix(20)))
+    let error = #expect(throws: AudioError.self) { try AudioFileReader(path: folder.raw("cut.wav")) }
+    #expect(error?.failure == .badInput)
+  }
+
+  @Test func truncatedFLACStopsWithAnError() throws {
+    let folder = TemporaryFolder()
+    let writer = try AudioFileWriter(path: folder.raw("full.flac"), container: .flac, sampleFormat: .s16, sampleRate: 44100, channels: 2)
+    try writer.write(testSignal16(frames: 44100))
+    try writer.close()
+    let bytes = readBytes(folder.file("full.flac"))
+    writeBytes(folder.file("cut.flac"), Array(bytes.prefix(bytes.count / 2)))
+    let reader = try AudioFileReader(path: folder.raw("cut.flac"))
+    #expect(reader.format.frames == 44100)
+    let error = #expect(throws: AudioError.self) { let _: [Int16] = try reader.readAll() }
+    #expect(error?.reason == .damaged)
+    #expect(error?.failure == .badInput)
+  }
+
+  @Test func writerRefusesToOverwriteUnlessAsked() throws {
+    let folder = TemporaryFolder()
+    try writeWAV16(folder.file("x.wav"), testSignal16(frames: 10))
+    let error = #expect(throws: AudioError.self) {
+      try AudioFileWriter(path: folder.raw("x.wav"), container: .wav, sampleFormat: .s16, sampleRate: 44100, channels: 2)
+    }
+    #expect(error?.reason == .exists)
+    #expect(error?.failure == .cannotCreate)
+    #expect(try AudioFileReader(path: folder.raw("x.wav")).format.frames == 10)
+    let writer = try AudioFileWriter(
+      path: folder.raw("x.wav"), container: .wav, sampleFormat: .s16, sampleRate: 44100, channels: 2, overwrite: true)
+    try writer.write(testSignal16(frames: 3))
+    try writer.close()
+    #expect(try AudioFileReader(path: folder.raw("x.wav")).format.frames == 3)
+  }
+
+  @Test func writerRejectsImpossibleFormats() throws {
+    let folder = TemporaryFolder()
+    let error = #expect(throws: AudioError.self) {
+      try AudioFileWriter(path: folder.raw("x.flac"), container: .flac, sampleFormat: .s16, sampleRate: 44100, channels: 20)
+    }
+    #expect(error?.reason == .unsupported)
+    #expect((try? FileStatus.lstat(folder.raw("x.flac"))) == nil)
+  }
+
+  @Test func seekingLandsOnTheFrame() throws {
+    let folder = TemporaryFolder()
+    let signal = testSignal16(frames: 20_000)
+    try writeWAV16(folder.file("s.wav"), signal)
+    let reader = try AudioFileReader(path: folder.raw("s.wav"))
+    try reader.seek(toFrame: 12_345)
+    let rest: [Int16] = try reader.readAll()
+    #expect(rest == Array(signal[(12_345 * 2)...]))
+  }
+
+  @Test func containerFromExtension() {
+    #expect(AudioContainer(extensionOf: RawPath("a/B.WAV")) == .wav)
+    #expect(AudioContainer(extensionOf: RawPath("x.oga")) == .ogg)
+    #expect(AudioContainer(extensionOf: RawPath("x.png")) == nil)
+    #expect(AudioContainer.flac.storedFormat(for: .s32) == .s24)
+  }
+}
