@@ -1,16 +1,310 @@
+import ShelfAudio
+import ShelfCore
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// `shelf play`: Play audio files, folders or a catalogue query through ALSA.
 enum PlayCommand {
   static let command = Command(
     name: "play",
     abstract: "Play audio files, folders or a catalogue query through ALSA.",
     discussion: """
-      Keys on a terminal: space pause, arrows seek and volume, n/p next and previous, q quit.
+      Plays the items as one playlist, in order: files as given, folders recursively (audio \
+      files by extension, sorted by name). Anything libsndfile decodes plays: WAV, RF64, AIFF, \
+      FLAC, Ogg Vorbis, Opus, MP3, CAF, W64, AU and more. Consecutive tracks with the same \
+      sample rate and channel count play without a gap. A file that cannot be decoded is \
+      reported and skipped; the playlist goes on.
+
+      On a terminal a status line shows the title and artist, the elapsed and total time, a \
+      progress bar and the volume. Keys: space pauses and resumes, left and right arrows \
+      seek 5 seconds back and forward, up and down arrows change the volume by 5, n and p \
+      go to the next and previous track (p restarts the track after its first 3 seconds), \
+      q quits. The terminal is restored on exit, Ctrl-C and SIGTERM.
+
+      The volume is a software gain with a squared curve (50 is -12 dB). At 100, the \
+      default, samples reach ALSA bit-exact: use the mixer of the sound card for loudness. \
+      ALSA's 'default' device converts rate and format through the plug layer; a 'hw:' \
+      device must support the file's rate and channel count itself.
+
+      With --json, one JSON object per line describes each event (start, end, error, \
+      pause, resume, seek, volume, finish), for scripts.
       """,
-    arguments: [ArgumentSpec("item", help: "Audio files, folders or query terms.", repeating: true)],
-    options: [
-      OptionSpec("device", short: "D", value: "name", help: "The ALSA device.", defaultValue: "default", completion: Completion.none),
-      OptionSpec("no-interactive", help: "Do not read keys or draw a status line."),
+    arguments: [
+      ArgumentSpec("item", help: "Audio files, folders or catalogue query terms (e.g. kind:audio artist:x).", repeating: true)
     ],
-    examples: [Example("shelf play song.flac", "Play one file.")],
-    run: { _ in throw PendingCommandError(name: "play") })
+    options: [
+      OptionSpec(
+        "device", short: "D", value: "name", help: "The ALSA device ('shelf devices' lists them).", defaultValue: "default",
+        completion: Completion.none),
+      OptionSpec("volume", value: "0-100", help: "Software volume; 100 leaves samples untouched.", defaultValue: "100", completion: Completion.none),
+      OptionSpec("start", value: "time", help: "Start the first track at this time (90, 1:30, 2m).", completion: Completion.none),
+      OptionSpec("shuffle", help: "Play the playlist in random order."),
+      OptionSpec("repeat", help: "Start again after the last track."),
+      OptionSpec("no-interactive", help: "Do not read keys or draw a status line."),
+      OptionSpec("json", help: "Print one JSON object per event on stdout (implies --no-interactive)."),
+    ],
+    examples: [
+      Example("shelf play song.flac", "Play one file on the default device."),
+      Example("shelf play --shuffle --repeat Music/", "Play a folder in random order, forever."),
+      Example("shelf play -D hw:1,0 --start 1:30 talk.mp3", "Start 90 seconds in, on the second card."),
+      Example("shelf play kind:audio artist:Bach", "Play the catalogued audio by an artist."),
+      Example("shelf play --json --no-interactive a.wav | jq .event", "Follow events from a script."),
+    ],
+    acceptsNegatedTerms: true,
+    run: run)
+
+  static func run(_ invocation: Invocation) async throws -> ExitStatus {
+    let arguments = invocation.arguments
+    let console = invocation.console
+    let volume = try arguments.integer("volume", in: 0...100) ?? 100
+    let start = try arguments.duration("start") ?? 0
+    let json = arguments.flag("json")
+    let device = arguments.value("device") ?? "default"
+    guard !arguments.positionals.isEmpty else {
+      throw invocation.usageError("missing files, folders or a query to play")
+    }
+
+    var failures: [FailureKind] = []
+    let tracks = try PlaylistBuilder.build(
+      arguments.positionals.map(\.path), invocation: invocation, failures: &failures)
+    guard !tracks.isEmpty else {
+      if failures.isEmpty {
+        console.error("nothing to play: no audio files found")
+        return .noInput
+      }
+      return exitStatus(failures: failures, played: 0)
+    }
+
+    let options = PlayerOptions(
+      device: device, volume: volume, start: start, shuffle: arguments.flag("shuffle"),
+      repeatPlaylist: arguments.flag("repeat"))
+    let player = Player(tracks: tracks, options: options)
+    let interactive =
+      !json && !arguments.flag("no-interactive") && console.stdinIsTerminal && console.stderrIsTerminal
+    let keys = interactive ? TerminalKeyInput() : nil
+    let interrupted = Atomic<Int32>(0)
+    let signals = StopSignals { number in
+      interrupted.store(number, ordering: .sequentiallyConsistent)
+      player.send(.quit)
+    }
+    keys?.readKeys { key in
+      switch key {
+      case .character(" "): player.send(.togglePause)
+      case .left: player.send(.seek(by: -5))
+      case .right: player.send(.seek(by: 5))
+      case .up: player.send(.changeVolume(by: 5))
+      case .down: player.send(.changeVolume(by: -5))
+      case .character("n"), .character("N"): player.send(.next)
+      case .character("p"), .character("P"): player.send(.previous)
+      case .character("q"), .character("Q"): player.send(.quit)
+      default: break
+      }
+    }
+    let done = Atomic<Bool>(false)
+    let reporter = EventReporter(console: console, json: json, interactive: interactive, trackCount: tracks.count)
+    async let statusLoop: Void = {
+      guard interactive else { return }
+      while !done.load(ordering: .sequentiallyConsistent) {
+        reporter.showStatus(player.status)
+        try? await Task.sleep(nanoseconds: 200_000_000)
+      }
+    }()
+    let summary = await BlockingThread.run {
+      let summary = player.run { event in reporter.report(event) }
+      done.store(true, ordering: .sequentiallyConsistent)
+      return summary
+    }
+    await statusLoop
+    keys?.stop()
+    keys?.restore()
+    signals.cancel()
+    console.clearStatus()
+    reporter.finish(summary)
+
+    if let error = summary.deviceError {
+      console.error(error.description)
+      return ExitStatus(failure: error.failure)
+    }
+    if interrupted.load(ordering: .sequentiallyConsistent) != 0 { return .interrupted }
+    return exitStatus(failures: failures + summary.failures.map(\.failure), played: summary.played)
+  }
+
+  /// 0 when everything played, the failure's own code when nothing did and every failure was
+  /// alike, 1 otherwise (the rules of `BatchOutcome`).
+  static func exitStatus(failures: [FailureKind], played: Int) -> ExitStatus {
+    guard let first = failures.first else { return .success }
+    if played == 0 && failures.allSatisfy({ $0 == first }) { return ExitStatus(failure: first) }
+    return .partialFailure
+  }
+}
+
+/// Prints the player's events: one-line messages on stderr, JSON lines on stdout, or the
+/// in-place status line on a terminal.
+final class EventReporter: Sendable {
+  let console: Console
+  let json: Bool
+  let interactive: Bool
+  let trackCount: Int
+
+  init(console: Console, json: Bool, interactive: Bool, trackCount: Int) {
+    self.console = console
+    self.json = json
+    self.interactive = interactive
+    self.trackCount = trackCount
+  }
+
+  private func emit(_ fields: [(String, JSONValue)]) {
+    console.write(JSONValue.object(fields).serialized() + "\n")
+  }
+
+  private static func seconds(_ value: Double) -> JSONValue {
+    .double((value * 1000).rounded() / 1000)
+  }
+
+  func report(_ event: PlayerEvent) {
+    switch event {
+    case .started(let track, let path, let info):
+      if json {
+        var fields: [(String, JSONValue)] = [("event", .string("start")), ("track", .int(Int64(track + 1)))]
+        fields += JSONValue.pathFields(path)
+        if let title = info.tags.title { fields.append(("title", .string(title))) }
+        if let artist = info.tags.artist { fields.append(("artist", .string(artist))) }
+        if let album = info.tags.album { fields.append(("album", .string(album))) }
+        fields += [
+          ("duration", Self.seconds(info.duration)), ("sample_rate", .int(Int64(info.sampleRate))),
+          ("channels", .int(Int64(info.channels))), ("format", .string(info.formatName)),
+          ("encoding", .string(info.encodingName)),
+        ]
+        emit(fields)
+      } else {
+        let name = [info.tags.artist, info.tags.title].compactMap { $0 }.joined(separator: " - ")
+        let shape = "\(info.encodingName), \(info.sampleRate) Hz, \(info.channels == 1 ? "mono" : info.channels == 2 ? "stereo" : "\(info.channels) channels")"
+        console.note("Playing \(path.escaped)\(name.isEmpty ? "" : " (\(name))"): \(shape), \(Quantities.formatDuration(info.duration))")
+      }
+    case .finished(let track, let path):
+      if json { emit([("event", .string("end")), ("track", .int(Int64(track + 1)))] + JSONValue.pathFields(path)) }
+    case .failed(let track, let path, let error):
+      if json {
+        emit(
+          [("event", .string("error")), ("track", .int(Int64(track + 1)))] + JSONValue.pathFields(path) + [
+            ("message", .string(error.description))
+          ])
+      }
+      console.error(error.description)
+    case .paused(let position):
+      if json { emit([("event", .string("pause")), ("position", Self.seconds(position))]) }
+    case .resumed(let position):
+      if json { emit([("event", .string("resume")), ("position", Self.seconds(position))]) }
+    case .seeked(let position):
+      if json { emit([("event", .string("seek")), ("position", Self.seconds(position))]) }
+    case .volume(let volume):
+      if json { emit([("event", .string("volume")), ("volume", .int(Int64(volume)))]) }
+    }
+  }
+
+  func finish(_ summary: PlayerSummary) {
+    guard json else { return }
+    var fields: [(String, JSONValue)] = [
+      ("event", .string("finish")), ("played", .int(Int64(summary.played))),
+      ("failed", .int(Int64(summary.failures.count))), ("quit", .bool(summary.quit)),
+      ("underruns", .int(Int64(summary.underruns))),
+    ]
+    if let error = summary.deviceError { fields.append(("error", .string(error.description))) }
+    emit(fields)
+  }
+
+  /// Draws `▶ 2/5 Title - Artist  1:02 / 3:45 [#####-----] vol 80%` in place.
+  func showStatus(_ status: PlayerStatus) {
+    guard interactive, let number = status.trackNumber else { return }
+    let name =
+      [status.artist, status.title].compactMap { $0 }.joined(separator: " - ").nonEmpty
+      ?? status.path?.lastComponent.escaped ?? ""
+    let elapsed = Quantities.formatDuration(status.position)
+    let total = status.duration > 0 ? Quantities.formatDuration(status.duration) : "-:--"
+    let bar: String
+    if status.duration > 0 {
+      let width = 20
+      let filled = min(width, max(0, Int(status.position / status.duration * Double(width))))
+      bar = "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "]"
+    } else {
+      bar = ""
+    }
+    let symbol = status.paused ? "||" : ">"
+    console.status("\(symbol) \(number + 1)/\(trackCount) \(name)  \(elapsed) / \(total) \(bar) vol \(status.volume)%")
+  }
+}
+
+extension String {
+  fileprivate var nonEmpty: String? { isEmpty ? nil : self }
+}
+
+/// Turns the `play` arguments into a list of files: files as given, folders walked for audio
+/// files, everything else a catalogue query.
+enum PlaylistBuilder {
+  static func build(_ items: [RawPath], invocation: Invocation, failures: inout [FailureKind]) throws -> [RawPath] {
+    var tracks: [RawPath] = []
+    var queryTerms: [RawPath] = []
+    for item in items {
+      if let status = try? FileStatus.stat(item) {
+        if status.type == .directory {
+          tracks += walk(item)
+        } else {
+          tracks.append(item)
+        }
+      } else if isQueryTerm(item) {
+        queryTerms.append(item)
+      } else {
+        let error = AudioError(path: item, reason: .missingFile, message: "no such file or directory")
+        invocation.console.error(error.description)
+        failures.append(error.failure)
+      }
+    }
+    if !queryTerms.isEmpty {
+      tracks += try CatalogPlaylist.tracks(matching: queryTerms.map { $0.utf8String ?? "" }, invocation: invocation)
+    }
+    return tracks
+  }
+
+  /// `kind:audio`, `-artist:x`, `artist:"a b"`: a word with a field prefix.
+  static func isQueryTerm(_ item: RawPath) -> Bool {
+    guard let text = item.utf8String, let colon = text.firstIndex(of: ":") else { return false }
+    let field = text[..<colon].drop { $0 == "-" }
+    return !field.isEmpty && field.allSatisfy { $0.isLetter || $0 == "_" } && !text.contains("/")
+  }
+
+  /// Audio files under `folder`, recursively, sorted by name; hidden entries are skipped.
+  static func walk(_ folder: RawPath) -> [RawPath] {
+    guard let directory = folder.withCString({ opendir($0) }) else { return [] }
+    var names: [RawPath] = []
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        Array(raw.prefix { $0 != 0 })
+      }
+      if name.first == UInt8(ascii: ".") { continue }
+      names.append(RawPath(bytes: name))
+    }
+    closedir(directory)
+    var result: [RawPath] = []
+    for name in names.sorted() {
+      let path = folder.appending(name)
+      guard let status = try? FileStatus.stat(path) else { continue }
+      if status.type == .directory {
+        result += walk(path)
+      } else if status.type == .regular, AudioContainer.audioExtensions.contains(path.lowercasedExtension) {
+        result.append(path)
+      }
+    }
+    return result
+  }
+}
+
+/// Catalogue queries for `play`: not available until the catalogue's query API lands.
+enum CatalogPlaylist {
+  static func tracks(matching terms: [String], invocation: Invocation) throws -> [RawPath] {
+    throw invocation.usageError(
+      "no such file or folder: \(terms.joined(separator: " ")) (catalogue queries are not supported by this build)")
+  }
 }

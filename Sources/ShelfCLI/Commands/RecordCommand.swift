@@ -1,16 +1,147 @@
+import ShelfAudio
+import ShelfCore
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// `shelf record`: Record audio from an ALSA device into a file.
 enum RecordCommand {
   static let command = Command(
     name: "record",
     abstract: "Record audio from an ALSA device into a file.",
     discussion: """
-      The file stays valid whatever stops the recording.
+      Records until Ctrl-C, SIGTERM or SIGHUP, --duration or --max-size, whichever comes \
+      first, then finalises the file. None of these endings loses a sample, and each exits \
+      with status 0. The header is kept current as the recording goes, so that even after \
+      kill -9 or a power loss the file opens with everything written so far. A full disk \
+      stops the recording with an error (exit status 74) and a valid file holding everything \
+      written before. Overruns (the device delivered faster than shelf wrote) are recovered \
+      and counted in the summary.
+
+      The format comes from OUTPUT's extension (wav, flac, ogg, opus, aiff, caf, w64, au, \
+      mp3) unless --format names it. WAV is written as RF64 when it would pass 4 GiB and as \
+      plain WAV otherwise. The sample format is what is asked of ALSA and what is stored \
+      when the container allows: FLAC stores at most 24 bits, the lossy formats store none. \
+      Opus needs a rate of 8000, 12000, 16000, 24000 or 48000 Hz.
+
+      On a terminal a status line shows the elapsed time, the size and a peak meter per \
+      channel in dBFS, with CLIP when a sample reached full scale. An existing OUTPUT is \
+      refused unless --force is given.
       """,
     arguments: [ArgumentSpec("output", help: "The file to write.")],
     options: [
-      OptionSpec("device", short: "D", value: "name", help: "The ALSA device.", defaultValue: "default", completion: Completion.none),
-      OptionSpec("force", help: "Overwrite an existing file."),
+      OptionSpec(
+        "device", short: "D", value: "name", help: "The ALSA capture device ('shelf devices' lists them).",
+        defaultValue: "default", completion: Completion.none),
+      OptionSpec("rate", short: "r", value: "hz", help: "Sample rate in Hz.", defaultValue: "44100", completion: Completion.none),
+      OptionSpec("channels", short: "c", value: "n", help: "Number of channels.", defaultValue: "2", completion: Completion.none),
+      OptionSpec(
+        "sample-format", value: "format", help: "Sample format asked of ALSA and stored when possible.",
+        choices: SampleFormat.allCases.map(\.rawValue), defaultValue: "s16"),
+      OptionSpec(
+        "format", short: "t", value: "type", help: "File format (default: from OUTPUT's extension).",
+        choices: AudioContainer.allCases.map(\.rawValue)),
+      OptionSpec("duration", short: "d", value: "time", help: "Stop after this long (90, 1:30, 1h30m).", completion: Completion.none),
+      OptionSpec("max-size", value: "size", help: "Stop before the file passes this size (10M, 2G).", completion: Completion.none),
+      OptionSpec("force", short: "f", help: "Overwrite an existing file."),
+      OptionSpec("no-interactive", help: "Do not draw the status line."),
     ],
-    examples: [Example("shelf record memo.wav", "Record until Ctrl-C.")],
-    run: { _ in throw PendingCommandError(name: "record") })
+    examples: [
+      Example("shelf record memo.wav", "Record CD-quality stereo until Ctrl-C."),
+      Example("shelf record -d 30 -c 1 -r 48000 take.flac", "Record 30 seconds of 48 kHz mono FLAC."),
+      Example("shelf record --sample-format s24 -D hw:1,0 --max-size 2G concert.wav", "Record 24-bit from the second card."),
+    ],
+    run: run)
+
+  static func run(_ invocation: Invocation) async throws -> ExitStatus {
+    let arguments = invocation.arguments
+    let console = invocation.console
+    guard let output = arguments.positionals.first?.path else {
+      throw invocation.usageError("missing the output file")
+    }
+    guard arguments.positionals.count == 1 else {
+      throw invocation.usageError("record writes one file; got \(arguments.positionals.count)")
+    }
+    let container: AudioContainer
+    if let name = arguments.value("format") {
+      guard let named = AudioContainer(rawValue: name) else {
+        throw arguments.invalid("format", name, expected: AudioContainer.allCases.map(\.rawValue).joined(separator: ", "))
+      }
+      container = named
+    } else if let fromName = AudioContainer(extensionOf: output) {
+      container = fromName
+    } else {
+      throw invocation.usageError("cannot tell the file format from '\(output.escaped)': add an extension such as .wav or use --format")
+    }
+    var request = RecordingRequest(output: output, container: container)
+    request.device = arguments.value("device") ?? "default"
+    request.sampleRate = try arguments.integer("rate", in: 1000...768_000) ?? 44100
+    request.channels = try arguments.integer("channels", in: 1...64) ?? 2
+    if let format = arguments.value("sample-format") {
+      guard let parsed = SampleFormat(rawValue: format) else {
+        throw arguments.invalid("sample-format", format, expected: "s16, s24, s32 or float")
+      }
+      request.sampleFormat = parsed
+    }
+    request.maxDuration = try arguments.duration("duration")
+    if let duration = request.maxDuration, duration <= 0 {
+      throw arguments.invalid("duration", arguments.value("duration") ?? "", expected: "a duration above zero")
+    }
+    request.maxBytes = try arguments.byteSize("max-size")
+    request.overwrite = arguments.flag("force")
+
+    let recorder = Recorder(request)
+    let stoppedBy = Atomic<Int32>(0)
+    // A file size limit (ulimit -f) must fail the write, not kill the recorder.
+    signal(SIGXFSZ, SIG_IGN)
+    let signals = StopSignals { number in
+      stoppedBy.store(number, ordering: .sequentiallyConsistent)
+      recorder.stop()
+    }
+    defer { signals.cancel() }
+    let interactive = !arguments.flag("no-interactive") && console.stderrIsTerminal
+    let channels = request.channels
+    let result: Result<RecordingSummary, AudioError> = await BlockingThread.run {
+      do throws(AudioError) {
+        return .success(
+          try recorder.run { progress in
+            guard interactive else { return }
+            console.status(statusLine(progress, channels: channels))
+          })
+      } catch {
+        return .failure(error)
+      }
+    }
+    console.clearStatus()
+    let summary = try result.get()
+    let size = Quantities.formatByteSize(summary.bytes)
+    let length = Quantities.formatFixed(summary.seconds, decimals: 2)
+    var line = "Recorded \(length) s (\(summary.frames) frames, \(summary.sampleRate) Hz, \(summary.channels) ch, \(summary.storedFormat.rawValue)) to \(output.escaped), \(size)"
+    if summary.overruns > 0 { line += "; \(summary.overruns) overrun(s) recovered (samples were lost)" }
+    console.note(line)
+    switch summary.stop {
+    case .writeFailed(let error), .deviceFailed(let error):
+      console.error(error.description)
+      console.note("\(output.escaped) is complete and valid up to the failure (\(length) s)")
+      return ExitStatus(failure: error.failure)
+    case .requested, .duration, .size:
+      return .success
+    }
+  }
+
+  /// `● REC 0:12  1.2 MiB  L -12.3 R -11.0 dBFS  CLIP`.
+  static func statusLine(_ progress: RecordingProgress, channels: Int) -> String {
+    let names = channels == 2 ? ["L", "R"] : (1...max(1, channels)).map { "\($0)" }
+    var meters: [String] = []
+    for (index, peak) in progress.peakDBFS.enumerated() where index < 8 {
+      let value = peak.isFinite ? Quantities.formatFixed(max(-99.9, peak), decimals: 1) : "-inf"
+      meters.append("\(names[index]) \(value)")
+    }
+    var line = "REC \(Quantities.formatDuration(progress.seconds))  \(Quantities.formatByteSize(progress.bytes))  \(meters.joined(separator: " ")) dBFS"
+    if progress.clipped { line += "  CLIP" }
+    if progress.overruns > 0 { line += "  overruns \(progress.overruns)" }
+    return line
+  }
 }
