@@ -53,7 +53,7 @@ public enum ContentSniffer {
 
     switch detect(prefix, extensionHint: byExtension) {
     case .strong(let kind, let mime):
-      return decided(kind: kind, mime: mime, byExtension: byExtension)
+      return decided(kind: kind, mime: mime, byExtension: byExtension, ext: ext)
     case .weak(let kind, let mime):
       // A weak signal (one MPEG frame header) counts only when the extension agrees.
       if let known = byExtension, known.mime == mime {
@@ -68,15 +68,19 @@ public enum ContentSniffer {
 
   // MARK: - Decision
 
-  private static func decided(kind: FileKind, mime: String, byExtension: (kind: FileKind, mime: String)?)
-    -> SniffResult
-  {
-    guard let known = byExtension else {
+  private static func decided(
+    kind: FileKind, mime: String, byExtension: (kind: FileKind, mime: String)?, ext: String
+  ) -> SniffResult {
+    guard let known = byExtension.map({ (kind: $0.kind, mime: $0.mime, ext: ext) }) else {
       return SniffResult(kind: kind, mime: mime, detectedBy: .content, extensionMismatch: false)
     }
     let agrees: Bool
     if kind == .text {
       agrees = known.kind == .text
+      // Text is text; a text extension only names the dialect (`.md` is text/markdown).
+      if agrees, let refined = textMIMEs[known.ext] {
+        return SniffResult(kind: kind, mime: refined, detectedBy: .contentAndExtension, extensionMismatch: false)
+      }
     } else {
       agrees = known.mime == mime || equivalentMIMEs(known.mime, mime)
     }
@@ -343,6 +347,15 @@ public enum ContentSniffer {
   }
 
   // MARK: - Extensions
+
+  /// MIME types of text dialects, by extension; other text is text/plain.
+  static let textMIMEs: [String: String] = [
+    "md": "text/markdown", "markdown": "text/markdown", "csv": "text/csv",
+    "tsv": "text/tab-separated-values", "html": "text/html", "htm": "text/html", "css": "text/css",
+    "json": "application/json", "xml": "text/xml", "svg": "image/svg+xml", "js": "text/javascript",
+    "yaml": "application/yaml", "yml": "application/yaml", "rtf": "text/rtf", "srt": "application/x-subrip",
+    "vtt": "text/vtt",
+  ]
 
   private static let extensionTable: [String: (kind: FileKind, mime: String)] = {
     var table: [String: (kind: FileKind, mime: String)] = [:]

@@ -128,7 +128,7 @@ public enum MetadataExtractor {
     case "audio/x-w64": format = "w64"
     case "audio/aiff": format = "aiff"
     case "audio/flac": format = "flac"
-    case "audio/ogg": format = info.encodingName.lowercased().contains("opus") ? "opus" : "ogg"
+    case "audio/ogg": format = info.encodingName.lowercased().contains("opus") ? "ogg-opus" : info.encodingName.lowercased().contains("flac") ? "ogg-flac" : "ogg-vorbis"
     case "audio/mpeg": format = "mp3"
     case "audio/x-caf": format = "caf"
     case "audio/basic": format = "au"

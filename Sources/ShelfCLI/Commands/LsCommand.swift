@@ -1,20 +1,256 @@
-/// `shelf ls`: List catalogued files that match a query.
+import ShelfCatalog
+import ShelfCore
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `shelf ls [QUERY…]`: list catalogued files that match a query.
 enum LsCommand {
   static let command = Command(
     name: "ls",
     abstract: "List catalogued files that match a query.",
     discussion: """
-      Terms combine with AND; see the QUERY SYNTAX section of the manual.
+      Prints the catalogue entries matching every QUERY term: on a terminal an aligned table \
+      of path, kind, size and the kind's key facts (width×height for images, duration for \
+      audio, encoding and lines for text, format for plists); with --json one JSON array, \
+      with --jsonl one JSON object per line, with -0 the bare paths separated by NUL bytes \
+      for xargs -0. Without a query every entry is listed.
+
+      Terms combine with AND; ',' between terms means OR. See QUERY SYNTAX below for the \
+      fields and operators. Exits with status 1 when nothing matches.
       """,
-    arguments: [ArgumentSpec("query", help: "Query terms such as kind:image or size>1M.", optional: true, repeating: true, completion: Completion.none)],
+    arguments: [
+      ArgumentSpec(
+        "query", help: "Query terms such as kind:image, size>1M or a word to search for.",
+        optional: true, repeating: true, completion: Completion.none)
+    ],
     options: [
-      OptionSpec("long", short: "l", help: "Show every column."),
-      OptionSpec("json", help: "Print one JSON array."),
-      OptionSpec("jsonl", help: "Print one JSON object per line."),
+      OptionSpec("long", short: "l", help: "Show more columns: MIME type, area, modification time."),
+      OptionSpec("json", help: "Print one JSON array of records."),
+      OptionSpec("jsonl", help: "Print one JSON record per line."),
       OptionSpec("null", short: "0", help: "Print paths separated by NUL bytes, for xargs -0."),
-      OptionSpec("sort", value: "field", help: "Sort by <field>, or <field>:desc.", completion: Completion.none),
+      OptionSpec(
+        "sort", value: "field", help: "Sort by a query field, e.g. size or mtime:desc (default: path).",
+        completion: Completion.none),
       OptionSpec("limit", value: "n", help: "Print at most <n> entries.", completion: Completion.none),
     ],
-    examples: [Example("shelf ls kind:image width>=1024", "Large images.")],
-    run: { _ in throw PendingCommandError(name: "ls") })
+    examples: [
+      Example("shelf ls kind:image width>=1024", "Images at least 1024 pixels wide."),
+      Example("shelf ls kind:audio artist:beatles duration<3:00", "Short songs by an artist."),
+      Example("shelf ls mtime:-7d.. --sort mtime:desc", "What changed in the last week, newest first."),
+      Example("shelf ls -kind:image,kind:audio area:documents", "Documents that are neither images nor audio."),
+      Example("shelf ls holiday", "Files whose name, path, tags or text mention holiday."),
+      Example("shelf ls -0 ext:png | xargs -0 shelf crush --in-place", "Crush every catalogued PNG."),
+    ],
+    manSections: [querySyntax],
+    acceptsNegatedTerms: true,
+    run: run)
+
+  static let querySyntax = ManSection(
+    "QUERY SYNTAX",
+    """
+    A query is a list of terms; an entry must match every term.
+
+      field:value      the field contains value (case-insensitive)
+      field:=value     the field is exactly value
+      field>v  field>=v  field<v  field<=v  field!=v
+      field:a..b       a range, ends included; either end may be left out
+      -term            negation: entries that do not match the term
+      a,b              OR: kind:image,kind:audio or kind:image,audio
+      word             searched in names, paths, audio tags, plist keys and text
+
+    Sizes take units (size>10M, size<=512K); durations take seconds, M:SS or units \
+    (duration<3:00, duration>90s); times are UTC dates (mtime>2024-01-01, mtime:2024-05) or \
+    relative to now (mtime:-7d.. for the last seven days, -12h, -2w, -30min, -1y). Booleans \
+    take yes or no (alpha:yes, cgbi:no).
+
+    Fields: kind, type (MIME), ext, name, path, area, root, size, mtime, width, height, depth \
+    (bits per sample), color (color type), alpha, cgbi, interlaced, frames, duration, rate \
+    (sample rate), channels, format, codec, artist, album, title, genre, comment, year, track, \
+    encoding, bom, endings (line endings), lines, words, chars, plist (xml or binary), key (a \
+    top-level plist key), error, mismatch (extension disagrees with content), detected.
+
+    Quote a term for the shell when it holds spaces or < and >: 'artist:The Beatles', \
+    'size>10M'.
+    """)
+
+  static func run(_ invocation: Invocation) async throws -> ExitStatus {
+    let arguments = invocation.arguments
+    let query = try CatalogQuery(arguments: arguments.positionals.map(\.string))
+    let sort = try arguments.value("sort").map { text in
+      do { return try CatalogSort(text) } catch { throw invocation.usageError("--sort: \(error)") }
+    }
+    let limit = try arguments.integer("limit", in: 0...Int.max)
+    let modes = ["json", "jsonl", "null"].filter { arguments.flag($0) }
+    if modes.count > 1 {
+      throw invocation.usageError("--\(modes[0]) and --\(modes[1]) cannot be combined")
+    }
+    let store = try CatalogStore.open(at: invocation.globals.databasePath, create: false)
+    if let aside = store.movedAsideCorruptFile {
+      invocation.console.warning(
+        "\(store.path.escaped): the catalogue was damaged; moved it to \(aside.escaped) and started an empty one")
+    }
+    let console = invocation.console
+    var count = 0
+    if arguments.flag("null") {
+      var out: [UInt8] = []
+      for path in try store.paths(matching: query, sort: sort, limit: limit) {
+        out += path.bytes
+        out.append(0)
+        count += 1
+        if out.count > 1 << 16 {
+          console.writeBytes(out)
+          out.removeAll(keepingCapacity: true)
+        }
+      }
+      console.writeBytes(out)
+    } else if arguments.flag("jsonl") {
+      var out = ""
+      try store.forEachEntry(matching: query, sort: sort, limit: limit) { entry in
+        out += CatalogPresentation.record(entry).serialized() + "\n"
+        count += 1
+        if out.utf8.count > 1 << 16 {
+          console.write(out)
+          out = ""
+        }
+      }
+      console.write(out)
+    } else if arguments.flag("json") {
+      var records: [JSONValue] = []
+      try store.forEachEntry(matching: query, sort: sort, limit: limit) { records.append(CatalogPresentation.record($0)) }
+      count = records.count
+      console.write(JSONValue.array(records).serialized(pretty: console.stdoutIsTerminal) + "\n")
+    } else {
+      let long = arguments.flag("long")
+      var rows: [[String]] = []
+      try store.forEachEntry(matching: query, sort: sort, limit: limit) { entry in
+        var row = [entry.path.escaped, entry.kind.rawValue]
+        if long { row += [entry.mime, entry.area, CatalogPresentation.isoDate(entry.mtimeNanoseconds)] }
+        row += [Quantities.formatByteSize(entry.size), CatalogPresentation.keyFacts(entry)]
+        if long, let error = entry.error { row[row.count - 1] += (row[row.count - 1].isEmpty ? "" : "  ") + "error: " + error }
+        rows.append(row)
+      }
+      count = rows.count
+      if !rows.isEmpty {
+        var alignments: [TableRenderer.Alignment] = [.left, .left]
+        if long { alignments += [.left, .left, .left] }
+        alignments += [.right, .left]
+        let lines = TableRenderer(alignments: alignments).render(rows)
+        var out = ""
+        out.reserveCapacity(lines.count * 80)
+        for line in lines {
+          var trimmed = Substring(line)
+          while trimmed.last == " " { trimmed = trimmed.dropLast() }
+          out += trimmed
+          out += "\n"
+        }
+        console.write(out)
+      }
+    }
+    return count == 0 ? .partialFailure : .success
+  }
+}
+
+/// How catalogue entries are shown: JSON records (the field names scripts rely on) and the
+/// short facts of table rows. Shared by ls, info and show.
+enum CatalogPresentation {
+  /// The JSON record of an entry, with the names documented for `ls --json` and `info --json`.
+  static func record(_ entry: CatalogEntry, catalogued: Bool? = nil) -> JSONValue {
+    var fields = JSONValue.pathFields(entry.path)
+    if let root = entry.root { fields.append(("root", .string(String(decoding: root.bytes, as: UTF8.self)))) }
+    fields += [
+      ("area", .string(entry.area)), ("kind", .string(entry.kind.rawValue)), ("mime", .string(entry.mime)),
+      ("size", .int(entry.size)), ("mtime", .string(isoDate(entry.mtimeNanoseconds))),
+      ("detected_by", .string(entry.detectedBy.rawValue)),
+    ]
+    if entry.extensionMismatch { fields.append(("extension_mismatch", .bool(true))) }
+    if let catalogued { fields.append(("catalogued", .bool(catalogued))) }
+    if let error = entry.error { fields.append(("error", .string(error))) }
+    func string(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
+    func int(_ value: Int?) -> JSONValue { value.map { .int(Int64($0)) } ?? .null }
+    func bool(_ value: Bool?) -> JSONValue { value.map { .bool($0) } ?? .null }
+    if let image = entry.image {
+      var object: [(String, JSONValue)] = [
+        ("width", .int(Int64(image.width))), ("height", .int(Int64(image.height))),
+        ("bit_depth", int(image.bitDepth)), ("color_type", string(image.colorType)), ("alpha", bool(image.alpha)),
+        ("interlaced", bool(image.interlaced)), ("cgbi", .bool(image.cgbi ?? false)), ("frames", int(image.frames)),
+        ("format", .string(image.format)),
+      ]
+      if !image.chunks.isEmpty { object.append(("chunks", .array(image.chunks.map { .string($0) }))) }
+      fields.append(("image", .object(object)))
+    }
+    if let audio = entry.audio {
+      fields.append(
+        (
+          "audio",
+          .object([
+            ("duration", .double(audio.duration)), ("sample_rate", .int(Int64(audio.sampleRate))),
+            ("channels", .int(Int64(audio.channels))), ("frames", .int(audio.frames)), ("format", .string(audio.format)),
+            ("codec", string(audio.subtype)), ("title", string(audio.title)), ("artist", string(audio.artist)),
+            ("album", string(audio.album)), ("date", string(audio.date)), ("track", string(audio.track)),
+            ("genre", string(audio.genre)), ("comment", string(audio.comment)),
+          ])
+        ))
+    }
+    if let text = entry.text {
+      fields.append(
+        (
+          "text",
+          .object([
+            ("encoding", .string(text.encoding.rawValue)), ("bom", .bool(text.bom)),
+            ("line_endings", .string(text.lineEndings)), ("lines", .int(Int64(text.lines))),
+            ("words", .int(Int64(text.words))), ("chars", .int(Int64(text.chars))),
+            ("first_line", .string(text.firstLine)),
+          ])
+        ))
+    }
+    if let plist = entry.plist {
+      fields.append(
+        (
+          "plist",
+          .object([
+            ("format", .string(plist.format)), ("root", .string(plist.root)),
+            ("keys", .array(plist.keys.map { .string($0) })),
+          ])
+        ))
+    }
+    return .object(fields)
+  }
+
+  /// The short facts of a table row: `120×120 rgba`, `0:02 44100 Hz 2 ch`, `utf-8 6 lines`.
+  static func keyFacts(_ entry: CatalogEntry) -> String {
+    if let image = entry.image {
+      var text = "\(image.width)×\(image.height)"
+      if let color = image.colorType { text += " \(color)" }
+      if let depth = image.bitDepth, depth != 8 { text += " \(depth)-bit" }
+      if image.cgbi == true { text += " CgBI" }
+      if let frames = image.frames, frames > 1 { text += " \(frames) frames" }
+      return text
+    }
+    if let audio = entry.audio {
+      var text = "\(Quantities.formatDuration(audio.duration)) \(audio.format) \(audio.sampleRate) Hz \(audio.channels) ch"
+      let who = [audio.artist, audio.title].compactMap { $0 }.joined(separator: " – ")
+      if !who.isEmpty { text += "  " + who }
+      return text
+    }
+    if let text = entry.text {
+      return "\(text.encoding.rawValue)\(text.bom ? "+bom" : "") \(text.lines) line\(text.lines == 1 ? "" : "s")"
+    }
+    if let plist = entry.plist {
+      return "\(plist.format) \(plist.root)\(plist.root == "dictionary" ? " \(plist.keys.count) keys" : "")"
+    }
+    if let error = entry.error { return "error: \(error)" }
+    return entry.mime
+  }
+
+  /// An ISO-8601 UTC timestamp with seconds: `2024-05-17T10:30:00Z`.
+  static func isoDate(_ nanoseconds: Int64) -> String {
+    var seconds = time_t(nanoseconds / 1_000_000_000)
+    if nanoseconds < 0 && nanoseconds % 1_000_000_000 != 0 { seconds -= 1 }
+    var parts = tm()
+    gmtime_r(&seconds, &parts)
+    func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+  }
 }

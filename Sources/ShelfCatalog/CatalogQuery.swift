@@ -1,0 +1,526 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+import ShelfCore
+
+/// A query that could not be understood: the term and what is wrong with it.
+public struct QueryError: ShelfError, Equatable {
+  public var message: String
+  public var failure: FailureKind { .usage }
+  public var description: String { message }
+}
+
+/// A catalogue query parsed from the words of `shelf ls QUERY…`.
+///
+/// Syntax: `field:value` (contains), `field:=value` (exact), `field>v`, `>=`, `<`, `<=`,
+/// ranges `field:a..b` (either end open), negation `-term`, OR with `,` (`kind:image,audio`
+/// or `kind:image,ext:wav`), and bare words searched in names, paths, tags and text.
+public struct CatalogQuery: Sendable, Equatable {
+  /// Terms that must all hold; each is an OR group, possibly negated.
+  public var groups: [Group]
+
+  /// One AND-ed element: alternatives OR-ed together, the whole possibly negated.
+  public struct Group: Sendable, Equatable {
+    public var negated: Bool
+    public var alternatives: [Term]
+  }
+
+  /// One condition.
+  public enum Term: Sendable, Equatable {
+    case field(name: String, op: Operator, value: String)
+    case words(String)
+  }
+
+  /// A comparison.
+  public enum Operator: String, Sendable, Equatable {
+    case contains = ":"
+    case exact = ":="
+    case less = "<"
+    case lessOrEqual = "<="
+    case greater = ">"
+    case greaterOrEqual = ">="
+    case notEqual = "!="
+  }
+
+  /// The query matching everything.
+  public static let all = CatalogQuery(groups: [])
+
+  public init(groups: [Group]) { self.groups = groups }
+
+  /// Parses the words of a query (each command-line argument one or more terms).
+  public init(arguments: [String], now: Double? = nil) throws {
+    self.now = now
+    groups = []
+    for argument in arguments {
+      for token in Self.tokens(argument) {
+        groups.append(try Self.parseGroup(token))
+      }
+    }
+    // Check every term now, so that errors surface before any output.
+    _ = try sql()
+  }
+
+  /// The reference time for relative dates (seconds since the epoch); the clock when nil.
+  var now: Double?
+
+  public static func == (lhs: CatalogQuery, rhs: CatalogQuery) -> Bool { lhs.groups == rhs.groups }
+
+  // MARK: Fields
+
+  enum FieldType {
+    case text, number, size, duration, time, boolean, keys
+  }
+
+  struct Field {
+    var column: String
+    var type: FieldType
+  }
+
+  /// The fields a query may name, with the SQL they stand for.
+  static let fields: [String: Field] = [
+    "kind": Field(column: "f.kind", type: .text),
+    "type": Field(column: "f.mime", type: .text),
+    "mime": Field(column: "f.mime", type: .text),
+    "ext": Field(column: "f.ext", type: .text),
+    "name": Field(column: "f.name", type: .text),
+    "path": Field(column: "f.path_text", type: .text),
+    "area": Field(column: "f.area", type: .text),
+    "root": Field(column: "r.path_text", type: .text),
+    "size": Field(column: "f.size", type: .size),
+    "mtime": Field(column: "f.mtime_ns", type: .time),
+    "modified": Field(column: "f.mtime_ns", type: .time),
+    "width": Field(column: "f.width", type: .number),
+    "height": Field(column: "f.height", type: .number),
+    "depth": Field(column: "f.bit_depth", type: .number),
+    "color": Field(column: "f.color_type", type: .text),
+    "alpha": Field(column: "f.alpha", type: .boolean),
+    "cgbi": Field(column: "f.cgbi", type: .boolean),
+    "interlaced": Field(column: "f.interlaced", type: .boolean),
+    "frames": Field(column: "f.frames", type: .number),
+    "duration": Field(column: "f.duration", type: .duration),
+    "rate": Field(column: "f.sample_rate", type: .number),
+    "channels": Field(column: "f.channels", type: .number),
+    "format": Field(column: "coalesce(f.format, f.image_format, f.plist_format)", type: .text),
+    "codec": Field(column: "f.subtype", type: .text),
+    "artist": Field(column: "f.artist", type: .text),
+    "album": Field(column: "f.album", type: .text),
+    "title": Field(column: "f.title", type: .text),
+    "genre": Field(column: "f.genre", type: .text),
+    "comment": Field(column: "f.comment", type: .text),
+    "year": Field(column: "f.year", type: .number),
+    "track": Field(column: "f.track_no", type: .number),
+    "encoding": Field(column: "f.encoding", type: .text),
+    "bom": Field(column: "f.bom", type: .boolean),
+    "endings": Field(column: "f.line_endings", type: .text),
+    "lines": Field(column: "f.lines", type: .number),
+    "words": Field(column: "f.words", type: .number),
+    "chars": Field(column: "f.chars", type: .number),
+    "plist": Field(column: "f.plist_format", type: .text),
+    "key": Field(column: "f.plist_keys", type: .keys),
+    "error": Field(column: "f.error", type: .text),
+    "mismatch": Field(column: "f.ext_mismatch", type: .boolean),
+    "detected": Field(column: "f.detected_by", type: .text),
+  ]
+
+  /// The names a query may use, sorted.
+  public static var fieldNames: [String] { fields.keys.sorted() }
+
+  // MARK: Parsing
+
+  /// Splits an argument into terms: a `field…` argument is one term (the shell already grouped
+  /// it); other arguments split at spaces outside double quotes.
+  static func tokens(_ argument: String) -> [String] {
+    let trimmed = argument.trimmingWhitespace()
+    if trimmed.isEmpty { return [] }
+    if fieldPrefix(trimmed) != nil { return [trimmed] }
+    var tokens: [String] = []
+    var current = ""
+    var quoted = false
+    for character in trimmed {
+      if character == "\"" {
+        quoted.toggle()
+        current.append(character)
+      } else if character == " " && !quoted {
+        if !current.isEmpty { tokens.append(current) }
+        current = ""
+      } else {
+        current.append(character)
+      }
+    }
+    if !current.isEmpty { tokens.append(current) }
+    return tokens
+  }
+
+  /// If `text` (after an optional `-`) starts with `name` + operator, returns them and the rest.
+  static func fieldPrefix(_ text: String) -> (name: String, op: Operator, rest: String)? {
+    var body = Substring(text)
+    if body.hasPrefix("-") { body = body.dropFirst() }
+    let name = body.prefix { $0.isASCII && ($0.isLetter || $0 == "_") }
+    guard !name.isEmpty else { return nil }
+    let after = body.dropFirst(name.count)
+    for op in [Operator.exact, .greaterOrEqual, .lessOrEqual, .notEqual, .contains, .greater, .less] {
+      if after.hasPrefix(op.rawValue) {
+        return (name.lowercased(), op, String(after.dropFirst(op.rawValue.count)))
+      }
+    }
+    if after.hasPrefix("=") { return (name.lowercased(), .exact, String(after.dropFirst())) }
+    return nil
+  }
+
+  static func parseGroup(_ token: String) throws -> Group {
+    var text = Substring(token)
+    var negated = false
+    if text.hasPrefix("-") && text.count > 1 {
+      negated = true
+      text = text.dropFirst()
+    }
+    guard let (name, op, rest) = fieldPrefix(String(text)) else {
+      return Group(negated: negated, alternatives: [.words(unquote(String(text)))])
+    }
+    try checkField(name)
+    var alternatives: [Term] = []
+    var currentName = name
+    var currentOp = op
+    var first = true
+    for piece in rest.split(separator: ",", omittingEmptySubsequences: false) {
+      let pieceText = String(piece)
+      if !first, let (nextName, nextOp, nextRest) = fieldPrefix(pieceText), fields[nextName] != nil {
+        currentName = nextName
+        currentOp = nextOp
+        alternatives.append(.field(name: currentName, op: currentOp, value: unquote(nextRest)))
+      } else {
+        alternatives.append(.field(name: currentName, op: currentOp, value: unquote(pieceText)))
+      }
+      first = false
+    }
+    return Group(negated: negated, alternatives: alternatives)
+  }
+
+  static func unquote(_ text: String) -> String {
+    if text.count >= 2 && text.hasPrefix("\"") && text.hasSuffix("\"") {
+      return String(text.dropFirst().dropLast())
+    }
+    return text
+  }
+
+  static func checkField(_ name: String) throws {
+    guard fields[name] == nil else { return }
+    let suggestion = fields.keys.min { editDistance($0, name) < editDistance($1, name) }
+    var message = "unknown query field '\(name)'"
+    if let suggestion, editDistance(suggestion, name) <= 2 { message += " (did you mean '\(suggestion)'?)" }
+    throw QueryError(message: message)
+  }
+
+  static func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a)
+    let b = Array(b)
+    var previous = Array(0...b.count)
+    for i in 1...max(a.count, 1) where !a.isEmpty {
+      var current = [i] + Array(repeating: 0, count: b.count)
+      for j in 1...max(b.count, 1) where !b.isEmpty {
+        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+      }
+      previous = current
+    }
+    return previous[b.count]
+  }
+
+  // MARK: SQL
+
+  /// The WHERE clause and its parameters.
+  public func sql() throws -> (String, [SQLiteValue]) {
+    var clauses: [String] = []
+    var parameters: [SQLiteValue] = []
+    for group in groups {
+      var alternatives: [String] = []
+      for term in group.alternatives {
+        alternatives.append(try sql(for: term, parameters: &parameters))
+      }
+      let joined = alternatives.count == 1 ? alternatives[0] : "(" + alternatives.joined(separator: " OR ") + ")"
+      clauses.append(group.negated ? "NOT coalesce(\(joined), 0)" : joined)
+    }
+    return (clauses.isEmpty ? "1" : clauses.joined(separator: " AND "), parameters)
+  }
+
+  private func sql(for term: Term, parameters: inout [SQLiteValue]) throws -> String {
+    switch term {
+    case .words(let words):
+      guard !words.isEmpty else { return "1" }
+      let phrase = "\"" + words.replacingAll("\"", with: "\"\"") + "\"*"
+      parameters.append(.text(phrase))
+      parameters.append(.text("%" + Self.escapeLike(words) + "%"))
+      return "(f.id IN (SELECT rowid FROM files_fts WHERE files_fts MATCH ?) OR f.name LIKE ? ESCAPE '\\')"
+    case .field(let name, let op, let value):
+      try Self.checkField(name)
+      let field = Self.fields[name]!
+      let column = field.column
+      switch field.type {
+      case .text:
+        return try textSQL(column, op: op, value: value, fieldName: name, parameters: &parameters)
+      case .keys:
+        switch op {
+        case .contains:
+          parameters.append(.text("%" + Self.escapeLike(value) + "%"))
+          return "\(column) LIKE ? ESCAPE '\\'"
+        case .exact:
+          parameters.append(.text("%\n" + Self.escapeLike(value) + "\n%"))
+          return "(char(10) || \(column) || char(10)) LIKE ? ESCAPE '\\'"
+        default: throw QueryError(message: "field 'key' takes ':' or ':=', not '\(op.rawValue)'")
+        }
+      case .boolean:
+        guard let flag = Self.parseBoolean(value) else {
+          throw QueryError(message: "field '\(name)' takes yes or no, not '\(value)'")
+        }
+        guard op == .contains || op == .exact || op == .notEqual else {
+          throw QueryError(message: "field '\(name)' takes ':' (yes or no), not '\(op.rawValue)'")
+        }
+        return op == .notEqual ? "coalesce(\(column), 0) != \(flag ? 1 : 0)" : "coalesce(\(column), 0) = \(flag ? 1 : 0)"
+      case .number, .size, .duration, .time:
+        return try orderedSQL(column, type: field.type, op: op, value: value, fieldName: name, parameters: &parameters)
+      }
+    }
+  }
+
+  private func textSQL(
+    _ column: String, op: Operator, value: String, fieldName: String, parameters: inout [SQLiteValue]
+  ) throws -> String {
+    switch op {
+    case .contains:
+      if value.isEmpty { return "coalesce(\(column), '') != ''" }
+      parameters.append(.text("%" + Self.escapeLike(value) + "%"))
+      return "\(column) LIKE ? ESCAPE '\\'"
+    case .exact:
+      parameters.append(.text(value))
+      return "\(column) = ? COLLATE NOCASE"
+    case .notEqual:
+      parameters.append(.text(value))
+      return "coalesce(\(column), '') != ? COLLATE NOCASE"
+    default:
+      parameters.append(.text(value))
+      return "\(column) \(op.rawValue) ?"
+    }
+  }
+
+  /// An interval a value stands for: a point for numbers, a whole day for a date.
+  private struct Interval {
+    var low: Double
+    var high: Double
+    /// True when `high` is excluded (dates), false when included (points).
+    var halfOpen: Bool
+  }
+
+  private func orderedSQL(
+    _ column: String, type: FieldType, op: Operator, value: String, fieldName: String,
+    parameters: inout [SQLiteValue]
+  ) throws -> String {
+    func interval(_ text: String) throws -> Interval {
+      guard let parsed = parseValue(text, type: type) else {
+        throw QueryError(message: "field '\(fieldName)' cannot compare with '\(text)'")
+      }
+      return parsed
+    }
+    func lowerBound(_ bound: Interval, strict: Bool) -> String {
+      if strict {
+        parameters.append(.real(bound.high))
+        return bound.halfOpen ? "\(column) >= ?" : "\(column) > ?"
+      }
+      parameters.append(.real(bound.low))
+      return "\(column) >= ?"
+    }
+    func upperBound(_ bound: Interval, strict: Bool) -> String {
+      if strict {
+        parameters.append(.real(bound.low))
+        return "\(column) < ?"
+      }
+      parameters.append(.real(bound.high))
+      return bound.halfOpen ? "\(column) < ?" : "\(column) <= ?"
+    }
+    if (op == .contains || op == .exact) && value.contains("..") {
+      let parts = value.components(separatedByString: "..")
+      guard parts.count == 2, !(parts[0].isEmpty && parts[1].isEmpty) else {
+        throw QueryError(message: "field '\(fieldName)': bad range '\(value)'")
+      }
+      var sides: [String] = []
+      if !parts[0].isEmpty { sides.append(lowerBound(try interval(parts[0]), strict: false)) }
+      if !parts[1].isEmpty { sides.append(upperBound(try interval(parts[1]), strict: false)) }
+      return "(" + sides.joined(separator: " AND ") + ")"
+    }
+    let bound = try interval(value)
+    switch op {
+    case .contains, .exact:
+      if !bound.halfOpen && bound.low == bound.high {
+        parameters.append(.real(bound.low))
+        return "\(column) = ?"
+      }
+      let low = lowerBound(bound, strict: false)
+      let high = upperBound(bound, strict: false)
+      return "(\(low) AND \(high))"
+    case .notEqual:
+      let low = lowerBound(bound, strict: false)
+      let high = upperBound(bound, strict: false)
+      return "NOT coalesce(\(low) AND \(high), 0)"
+    case .greater: return lowerBound(bound, strict: true)
+    case .greaterOrEqual: return lowerBound(bound, strict: false)
+    case .less: return upperBound(bound, strict: true)
+    case .lessOrEqual: return upperBound(bound, strict: false)
+    }
+  }
+
+  private func parseValue(_ text: String, type: FieldType) -> Interval? {
+    switch type {
+    case .number:
+      guard let number = Double(text) else { return nil }
+      return Interval(low: number, high: number, halfOpen: false)
+    case .size:
+      guard let bytes = Quantities.parseByteSize(text) else { return nil }
+      return Interval(low: Double(bytes), high: Double(bytes), halfOpen: false)
+    case .duration:
+      guard let seconds = Quantities.parseDuration(text) else { return nil }
+      return Interval(low: seconds, high: seconds, halfOpen: false)
+    case .time:
+      guard let (start, end) = Self.parseTime(text, now: now ?? Self.currentTime()) else { return nil }
+      return Interval(low: start * 1e9, high: end * 1e9, halfOpen: true)
+    default:
+      return nil
+    }
+  }
+
+  static func currentTime() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_REALTIME, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+  }
+
+  /// Parses a point in time as an interval of seconds since the epoch (UTC): `2024`,
+  /// `2024-05`, `2024-05-17`, `2024-05-17T10:30[:00]`, or relative `-7d`, `-12h`, `-2w`,
+  /// `-30min`, `-1y` (an instant).
+  static func parseTime(_ text: String, now: Double) -> (Double, Double)? {
+    if text.hasPrefix("-") || text.hasPrefix("+") {
+      let body = text.dropFirst()
+      let digits = body.prefix { $0.isNumber || $0 == "." }
+      let unit = body.dropFirst(digits.count).lowercased()
+      guard let amount = Double(digits) else { return nil }
+      let factor: Double
+      switch unit {
+      case "s", "sec": factor = 1
+      case "m", "min": factor = 60
+      case "h": factor = 3600
+      case "d", "": factor = 86400
+      case "w": factor = 7 * 86400
+      case "mo": factor = 30 * 86400
+      case "y": factor = 365 * 86400
+      default: return nil
+      }
+      let instant = text.hasPrefix("-") ? now - amount * factor : now + amount * factor
+      return (instant, instant)
+    }
+    let separators: Set<Character> = ["-", "T", ":", " "]
+    let fields = text.split(whereSeparator: { separators.contains($0) }).map(String.init)
+    guard (1...6).contains(fields.count), let numbers = Optional(fields.compactMap { Int($0) }), numbers.count == fields.count else {
+      return nil
+    }
+    var parts = numbers + Array(repeating: 0, count: 6 - numbers.count)
+    if numbers.count < 2 { parts[1] = 1 }
+    if numbers.count < 3 { parts[2] = 1 }
+    guard (1...12).contains(parts[1]), (1...31).contains(parts[2]), parts[3] < 24, parts[4] < 60, parts[5] < 61 else {
+      return nil
+    }
+    let start = Double(daysFromCivil(parts[0], parts[1], parts[2]) * 86400 + parts[3] * 3600 + parts[4] * 60 + parts[5])
+    let end: Double
+    switch numbers.count {
+    case 1: end = Double(daysFromCivil(parts[0] + 1, 1, 1) * 86400)
+    case 2:
+      end = Double((parts[1] == 12 ? daysFromCivil(parts[0] + 1, 1, 1) : daysFromCivil(parts[0], parts[1] + 1, 1)) * 86400)
+    case 3: end = start + 86400
+    case 4: end = start + 3600
+    case 5: end = start + 60
+    default: end = start + 1
+    }
+    return (start, end)
+  }
+
+  /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+  static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yoe = y - era * 400
+    let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+    return era * 146097 + doe - 719468
+  }
+
+  static func parseBoolean(_ text: String) -> Bool? {
+    switch text.lowercased() {
+    case "yes", "y", "true", "1", "on": true
+    case "no", "n", "false", "0", "off": false
+    default: nil
+    }
+  }
+
+  static func escapeLike(_ text: String) -> String {
+    var out = ""
+    for character in text {
+      if character == "%" || character == "_" || character == "\\" { out.append("\\") }
+      out.append(character)
+    }
+    return out
+  }
+}
+
+/// A sort order for listings: a query field, ascending or descending.
+public struct CatalogSort: Sendable, Equatable {
+  public var field: String
+  public var descending: Bool
+
+  /// Parses `FIELD` or `FIELD:desc` (also `:asc`).
+  public init(_ text: String) throws {
+    var name = Substring(text.lowercased())
+    descending = false
+    if name.hasSuffix(":desc") {
+      descending = true
+      name = name.dropLast(5)
+    } else if name.hasSuffix(":asc") {
+      name = name.dropLast(4)
+    }
+    field = String(name)
+    try CatalogQuery.checkField(field)
+  }
+
+  var sql: String {
+    let column = CatalogQuery.fields[field]!.column
+    return "\(column) IS NULL, \(column) \(descending ? "DESC" : "ASC"), f.path"
+  }
+}
+
+extension String {
+  func replacingAll(_ target: String, with replacement: String) -> String {
+    components(separatedByString: target).joined(separator: replacement)
+  }
+
+  func components(separatedByString separator: String) -> [String] {
+    var parts: [String] = []
+    var rest = Substring(self)
+    while let range = rest.range(of: separator) {
+      parts.append(String(rest[..<range.lowerBound]))
+      rest = rest[range.upperBound...]
+    }
+    parts.append(String(rest))
+    return parts
+  }
+}
+
+extension Substring {
+  func range(of needle: String) -> Range<Substring.Index>? {
+    guard !needle.isEmpty else { return nil }
+    var index = startIndex
+    while index < endIndex {
+      if self[index...].hasPrefix(needle) {
+        return index..<self.index(index, offsetBy: needle.count)
+      }
+      index = self.index(after: index)
+    }
+    return nil
+  }
+}

@@ -1,0 +1,73 @@
+/// The catalogue's tables. One wide `files` row per file keeps queries simple and fast; text,
+/// tags and plist keys also go into an FTS5 index whose rowid is the file's id.
+enum CatalogSchema {
+  /// Bumped on every incompatible change; older catalogues are rebuilt (roots kept).
+  static let version = 1
+
+  static let create = """
+    CREATE TABLE IF NOT EXISTS roots(
+      id INTEGER PRIMARY KEY,
+      path BLOB NOT NULL UNIQUE,
+      path_text TEXT NOT NULL,
+      is_sandbox INTEGER NOT NULL DEFAULT 0,
+      bundle_path BLOB,
+      bundle_id TEXT,
+      bundle_name TEXT,
+      bundle_version TEXT,
+      last_scan_ns INTEGER
+    );
+    CREATE TABLE IF NOT EXISTS files(
+      id INTEGER PRIMARY KEY,
+      root_id INTEGER NOT NULL REFERENCES roots(id) ON DELETE CASCADE,
+      path BLOB NOT NULL UNIQUE,
+      path_text TEXT NOT NULL,
+      name TEXT NOT NULL,
+      ext TEXT NOT NULL,
+      area TEXT NOT NULL,
+      kind TEXT NOT NULL,
+      mime TEXT NOT NULL,
+      detected_by TEXT NOT NULL,
+      ext_mismatch INTEGER NOT NULL,
+      size INTEGER NOT NULL,
+      mtime_ns INTEGER NOT NULL,
+      ctime_ns INTEGER NOT NULL,
+      inode INTEGER NOT NULL,
+      device INTEGER NOT NULL,
+      trusted INTEGER NOT NULL,
+      extractor_version INTEGER NOT NULL,
+      error TEXT,
+      width INTEGER, height INTEGER, bit_depth INTEGER, color_type TEXT, alpha INTEGER,
+      interlaced INTEGER, cgbi INTEGER, frames INTEGER, image_format TEXT, chunks TEXT,
+      duration REAL, sample_rate INTEGER, channels INTEGER, audio_frames INTEGER, format TEXT,
+      subtype TEXT, title TEXT, artist TEXT, album TEXT, date TEXT, year INTEGER, track TEXT,
+      track_no INTEGER, genre TEXT, comment TEXT,
+      encoding TEXT, bom INTEGER, line_endings TEXT, lines INTEGER, words INTEGER, chars INTEGER,
+      first_line TEXT,
+      plist_format TEXT, plist_root TEXT, plist_keys TEXT
+    );
+    CREATE INDEX IF NOT EXISTS files_root ON files(root_id);
+    CREATE INDEX IF NOT EXISTS files_inode ON files(device, inode);
+    CREATE INDEX IF NOT EXISTS files_kind ON files(kind);
+    CREATE VIRTUAL TABLE IF NOT EXISTS files_fts USING fts5(
+      name, path, tags, body, tokenize = "unicode61 remove_diacritics 2"
+    );
+    """
+
+  static let drop = """
+    DROP TABLE IF EXISTS files_fts;
+    DROP TABLE IF EXISTS files;
+    DROP TABLE IF EXISTS roots;
+    """
+
+  /// The columns a `CatalogEntry` is read from, in order (see `CatalogStore.entry(from:)`).
+  static let entryColumns = """
+    f.path, r.path, f.area, f.kind, f.mime, f.detected_by, f.ext_mismatch, f.size, f.mtime_ns,
+    f.ctime_ns, f.inode, f.device, f.error, f.extractor_version,
+    f.width, f.height, f.bit_depth, f.color_type, f.alpha, f.interlaced, f.cgbi, f.frames,
+    f.image_format, f.chunks,
+    f.duration, f.sample_rate, f.channels, f.audio_frames, f.format, f.subtype, f.title, f.artist,
+    f.album, f.date, f.track, f.genre, f.comment,
+    f.encoding, f.bom, f.line_endings, f.lines, f.words, f.chars, f.first_line,
+    f.plist_format, f.plist_root, f.plist_keys
+    """
+}

@@ -1,0 +1,273 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+import ShelfCore
+
+/// How a scan should run.
+public struct IndexOptions: Sendable {
+  /// Ignore what is known and re-extract every file.
+  public var full = false
+  /// `--exclude` globs.
+  public var excludes: [String] = []
+  /// Files extracted at once.
+  public var jobs = 2
+  /// Follow symbolic links that stay inside the root.
+  public var followLinks = false
+  /// Files per committed transaction.
+  public var batchSize = 256
+  /// Timestamps this close to the scan's start (seconds) are not trusted.
+  public var recentWindow: Double = 3
+
+  public init() {}
+}
+
+/// Where a scan has got to, for progress display.
+public struct IndexProgress: Sendable {
+  public enum Phase: Sendable { case walking, extracting }
+  public var root: RawPath
+  public var phase: Phase
+  /// Files examined so far (walking: found so far).
+  public var done: Int
+  /// Files to examine (known after the walk).
+  public var total: Int
+}
+
+/// What a scan of one root did.
+public struct RootScanSummary: Sendable {
+  public var root: RawPath
+  public var files = 0
+  public var added = 0
+  public var updated = 0
+  public var unchanged = 0
+  public var moved = 0
+  public var removed = 0
+  /// Files whose facts could not be read (catalogued with an error).
+  public var extractionErrors: [WalkProblem] = []
+  /// Folders and files that could not be read.
+  public var unreadable: [WalkProblem] = []
+  public var walk = WalkSummary()
+  public var isSandbox = false
+  public var bundle: BundleInfo?
+}
+
+/// Scans roots into the catalogue incrementally: unchanged files (size, mtime, ctime, inode)
+/// are not read again, moved files keep their facts, deleted files leave, and work is committed
+/// in batches so an interrupted scan loses nothing already committed.
+public final class Indexer {
+  public let store: CatalogStore
+  public let options: IndexOptions
+  private let skipPaths: Set<RawPath>
+
+  public init(store: CatalogStore, options: IndexOptions) {
+    self.store = store
+    self.options = options
+    var skip = Set<RawPath>()
+    let base = store.path.absolute
+    let resolved = (try? TreeWalker.realPath(base)) ?? base
+    for path in [base, resolved] {
+      for suffix in ["", "-wal", "-shm", "-journal", ".lock"] {
+        skip.insert(RawPath(bytes: path.bytes + Array(suffix.utf8)))
+      }
+    }
+    skipPaths = skip
+  }
+
+  private struct Work: Sendable {
+    var file: WalkedFile
+    var known: KnownFile?
+  }
+
+  /// Scans one root (adding it when new) and returns what happened.
+  public func index(root: RawPath, progress: (IndexProgress) -> Void = { _ in }) async throws -> RootScanSummary {
+    let walker = try TreeWalker(
+      root: root.absolute, followLinks: options.followLinks, excludes: ExcludeRules(patterns: options.excludes),
+      skipPaths: skipPaths)
+    let rootPath = walker.root
+    var summary = RootScanSummary(root: rootPath)
+    let scanStart = CatalogQuery.currentTime()
+    let untrustedAfter = Int64((scanStart - options.recentWindow) * 1e9)
+    func trusted(_ status: FileStatus) -> Bool {
+      status.mtimeNanoseconds < untrustedAfter && status.ctimeNanoseconds < untrustedAfter
+    }
+
+    let layout = SandboxLayout.detect(root: rootPath)
+    let bundle = layout.bundleInfo(root: rootPath)
+    summary.isSandbox = layout.isSandbox
+    summary.bundle = bundle
+    let rootID = try store.transaction {
+      let id = try store.rootID(for: rootPath)
+      try store.updateRoot(id: id, layout: layout, bundle: bundle, scannedAt: nil)
+      return id
+    }
+    var known = try store.knownFiles(rootID: rootID)
+
+    // 1. Walk, classifying each file against what is known.
+    var found: [WalkedFile] = []
+    var lastReport = 0
+    summary.walk = walker.walk { file in
+      found.append(file)
+      if found.count - lastReport >= 1000 {
+        lastReport = found.count
+        progress(IndexProgress(root: rootPath, phase: .walking, done: found.count, total: 0))
+      }
+    }
+    summary.unreadable = summary.walk.unreadable
+    summary.files = found.count
+    var work: [Work] = []
+    var fresh: [WalkedFile] = []
+    var touch: [(KnownFile, FileStatus)] = []
+    for file in found {
+      if let entry = known.removeValue(forKey: file.path) {
+        let status = file.status
+        let same =
+          entry.size == status.size && entry.mtime == status.mtimeNanoseconds && entry.ctime == status.ctimeNanoseconds
+          && entry.inode == status.inode && entry.device == status.device
+        if same && entry.trusted && entry.extractorVersion == MetadataExtractor.version && !options.full {
+          summary.unchanged += 1
+        } else if same && !entry.trusted && trusted(status) && entry.extractorVersion == MetadataExtractor.version
+          && !options.full
+        {
+          // Read last time while too fresh to trust; re-read now that it has settled.
+          work.append(Work(file: file, known: entry))
+        } else {
+          work.append(Work(file: file, known: entry))
+        }
+      } else {
+        fresh.append(file)
+      }
+    }
+    _ = touch
+    // 2. Moves: a vanished entry with the same device, inode, size and mtime as a new file.
+    var vanishedByInode: [[UInt64]: KnownFile] = [:]
+    for entry in known.values { vanishedByInode[[entry.device, entry.inode]] = entry }
+    var moves: [(KnownFile, WalkedFile)] = []
+    for file in fresh {
+      if !options.full, let entry = vanishedByInode[[file.status.device, file.status.inode]],
+        entry.size == file.status.size, entry.mtime == file.status.mtimeNanoseconds,
+        entry.extractorVersion == MetadataExtractor.version
+      {
+        vanishedByInode[[file.status.device, file.status.inode]] = nil
+        known[entry.path] = nil
+        moves.append((entry, file))
+      } else {
+        work.append(Work(file: file, known: nil))
+      }
+    }
+    // 3. Removals and moves in one transaction.
+    try store.transaction {
+      for entry in known.values {
+        try store.deleteFile(id: entry.id)
+        summary.removed += 1
+      }
+      for (entry, file) in moves {
+        try store.moveFile(
+          id: entry.id, to: file.path, area: layout.area(of: file.relative), status: file.status,
+          trusted: trusted(file.status))
+        summary.moved += 1
+      }
+    }
+    // 4. Extraction in parallel, writes in batches of committed transactions.
+    let total = work.count
+    var done = 0
+    progress(IndexProgress(root: rootPath, phase: .extracting, done: 0, total: total))
+    let jobs = max(1, options.jobs)
+    var start = 0
+    while start < work.count {
+      let batch = Array(work[start..<min(work.count, start + options.batchSize)])
+      start += batch.count
+      let results = await Self.extract(batch, jobs: jobs)
+      try store.transaction {
+        for (item, result) in zip(batch, results) {
+          let file = item.file
+          var entry: CatalogEntry
+          var searchText = ""
+          var isTrusted = trusted(file.status)
+          switch result {
+          case .success(let extraction):
+            entry = CatalogEntry(
+              path: file.path, root: rootPath, area: layout.area(of: file.relative), kind: extraction.sniff.kind,
+              mime: extraction.sniff.mime, detectedBy: extraction.sniff.detectedBy,
+              extensionMismatch: extraction.sniff.extensionMismatch, size: extraction.status.size,
+              mtimeNanoseconds: extraction.status.mtimeNanoseconds, ctimeNanoseconds: extraction.status.ctimeNanoseconds,
+              inode: extraction.status.inode, device: extraction.status.device, error: extraction.error,
+              image: extraction.image, audio: extraction.audio, text: extraction.text, plist: extraction.plist)
+            searchText = extraction.searchText
+            if extraction.changedWhileReading { isTrusted = false }
+            if let error = extraction.error {
+              summary.extractionErrors.append(WalkProblem(path: file.path, reason: error))
+            }
+          case .failure(let failure):
+            if failure.vanished {
+              if let id = item.known?.id {
+                try store.deleteFile(id: id)
+                summary.removed += 1
+              }
+              continue
+            }
+            summary.unreadable.append(WalkProblem(path: file.path, reason: failure.reason))
+            let guess = ContentSniffer.kindForExtension(file.path.lowercasedExtension)
+            entry = CatalogEntry(
+              path: file.path, root: rootPath, area: layout.area(of: file.relative), kind: guess?.kind ?? .other,
+              mime: guess?.mime ?? "application/octet-stream", detectedBy: .extension, extensionMismatch: false,
+              size: file.status.size, mtimeNanoseconds: file.status.mtimeNanoseconds,
+              ctimeNanoseconds: file.status.ctimeNanoseconds, inode: file.status.inode, device: file.status.device,
+              error: failure.reason)
+            isTrusted = false
+          }
+          try store.upsert(entry, rootID: rootID, trusted: isTrusted, searchText: searchText)
+          if item.known == nil { summary.added += 1 } else { summary.updated += 1 }
+        }
+      }
+      done += batch.count
+      progress(IndexProgress(root: rootPath, phase: .extracting, done: done, total: total))
+    }
+    try store.transaction {
+      try store.updateRoot(id: rootID, layout: layout, bundle: bundle, scannedAt: Int64(scanStart * 1e9))
+    }
+    return summary
+  }
+
+  struct OpenFailure: Error, Sendable {
+    var reason: String
+    var vanished: Bool
+  }
+
+  /// Extracts a batch with at most `jobs` files in flight, keeping the batch's order.
+  private static func extract(_ batch: [Work], jobs: Int) async -> [Result<Extraction, OpenFailure>] {
+    await withTaskGroup(of: (Int, Result<Extraction, OpenFailure>).self) { group in
+      var results = [Result<Extraction, OpenFailure>?](repeating: nil, count: batch.count)
+      var next = 0
+      func launch(_ index: Int) {
+        let item = batch[index].file
+        group.addTask {
+          do {
+            let extraction = try MetadataExtractor.extract(
+              path: item.openPath, followLinks: false, expected: item.status)
+            return (index, .success(extraction))
+          } catch let error as FileError {
+            let vanished = error.reason.contains("no such file")
+            return (index, .failure(OpenFailure(reason: error.reason, vanished: vanished)))
+          } catch let error as ExtractionFailure {
+            return (index, .failure(OpenFailure(reason: error.reason, vanished: error.reason == "replaced while scanning")))
+          } catch {
+            return (index, .failure(OpenFailure(reason: "\(error)", vanished: false)))
+          }
+        }
+      }
+      while next < min(jobs, batch.count) {
+        launch(next)
+        next += 1
+      }
+      for await (index, result) in group {
+        results[index] = result
+        if next < batch.count {
+          launch(next)
+          next += 1
+        }
+      }
+      return results.map { $0! }
+    }
+  }
+}

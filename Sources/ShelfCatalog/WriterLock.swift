@@ -1,0 +1,47 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+import ShelfCore
+
+/// The catalogue's single-writer lock: an `flock` on `<catalogue>.lock`, held for the life of
+/// the value. Readers never take it (SQLite's WAL lets them read while a scan writes).
+public final class WriterLock {
+  private let descriptor: Int32
+  /// The lock file.
+  public let path: RawPath
+
+  /// Takes the lock, retrying for up to `wait` seconds; throws a `.busy` error after that.
+  public init(catalogue: RawPath, wait: Double = 2) throws {
+    path = RawPath(bytes: catalogue.bytes + Array(".lock".utf8))
+    let fd = path.withCString { open($0, O_RDWR | O_CREAT | O_CLOEXEC, 0o644) }
+    guard fd >= 0 else {
+      throw CatalogError(
+        path: path, reason: "cannot create the catalogue lock: \(String(cString: strerror(errno)))",
+        failure: .cannotCreate)
+    }
+    let deadline = CatalogQuery.currentTime() + wait
+    while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+      let code = errno
+      guard code == EWOULDBLOCK || code == EINTR else {
+        close(fd)
+        throw CatalogError(path: path, reason: "cannot lock the catalogue: \(String(cString: strerror(code)))", failure: .io)
+      }
+      if CatalogQuery.currentTime() >= deadline {
+        close(fd)
+        throw CatalogError(
+          path: catalogue,
+          reason: "catalogue is busy: another `shelf index` is writing it (try again when it has finished)",
+          failure: .busy)
+      }
+      usleep(50_000)
+    }
+    descriptor = fd
+  }
+
+  deinit {
+    flock(descriptor, LOCK_UN)
+    close(descriptor)
+  }
+}
