@@ -8,7 +8,7 @@ public struct PNGOptimizationLevel: Sendable, Hashable, CustomStringConvertible 
   /// The highest level: every filter strategy, brute force included, and zopfli.
   public static let max = PNGOptimizationLevel(rawValue: 7)
 
-  private init(rawValue: Int) { self.rawValue = rawValue }
+  init(rawValue: Int) { self.rawValue = rawValue }
 
   /// A level from its command-line spelling: "0"..."6" or "max".
   public init?(_ text: String) {
@@ -40,7 +40,7 @@ public struct PNGOptimizationLevel: Sendable, Hashable, CustomStringConvertible 
   }
 
   /// The libdeflate level of trial compressions.
-  var trialDeflateLevel: Int { [6, 6, 5, 6, 7, 8, 9, 8][rawValue] }
+  var trialDeflateLevel: Int { [6, 6, 3, 6, 7, 8, 9, 8][rawValue] }
   /// The libdeflate level of the final compression (when zopfli is not used).
   var finalDeflateLevel: Int { [8, 9, 12, 12, 12, 12, 12, 12][rawValue] }
   /// How many of the best trials get the final compression.

@@ -91,7 +91,7 @@ public struct PNGOptimizer: Sendable {
     }
 
     if !conversion && output.count >= bytes.count {
-      return unchanged("already optimal: no smaller encoding found")
+      return unchanged("already optimal: no smaller encoding found (best \(output.count): \(summary))")
     }
     return PNGOptimizationResult(
       bytes: output, originalSize: bytes.count, changed: true, summary: summary,
@@ -119,14 +119,19 @@ public struct PNGOptimizer: Sendable {
 
     // Trials: (candidate, strategy) pairs compressed fast; the best few get the final pass.
     var trials: [(candidate: Int, strategy: FilterStrategy)] = []
+    var trialLevel = level.trialDeflateLevel
     if level.rawValue == 0 {
       let first = candidates[0]
       let strategy: FilterStrategy =
         first.colorType == .palette || first.bitDepth < 8 ? .fixed(0) : .minimumSum
       trials = [(0, strategy)]
     } else {
+      // Small images: trials at the final level with every strategy cost little and win bytes.
+      let small = candidates.allSatisfy { $0.rows.count <= Self.smallImageBytes }
+      let strategies = level.strategies
+      trialLevel = small ? min(12, level.finalDeflateLevel) : level.trialDeflateLevel
       for index in candidates.indices {
-        for strategy in level.strategies {
+        for strategy in strategies {
           // Brute force on a big image costs more than it can win over the heuristics.
           if strategy == .bruteForce && candidates[index].rows.count > 4_000_000 { continue }
           trials.append((index, strategy))
@@ -134,14 +139,20 @@ public struct PNGOptimizer: Sendable {
       }
     }
     let allTrials = trials
+    let chosenTrialLevel = trialLevel
     var ranked: [(candidate: Int, strategy: FilterStrategy, size: Int)]
     if trials.count == 1 {
       ranked = [(trials[0].candidate, trials[0].strategy, 0)]
     } else {
       let sizes = parallelMap(trials.count) { index -> Int in
         let trial = allTrials[index]
-        let filtered = RowFilter.filter(candidates[trial.candidate], strategy: trial.strategy)
-        return filtered.withUnsafeBytes { Deflate.zlibSize($0, level: level.trialDeflateLevel) }
+        let encoding = candidates[trial.candidate]
+        let filtered = RowFilter.filter(encoding, strategy: trial.strategy)
+        let sample = Self.trialSample(filtered, lineLength: encoding.rowBytes + 1)
+        let size = sample.withUnsafeBytes { Deflate.zlibSize($0, level: chosenTrialLevel) }
+        // Scale a sampled size up to the whole image, and count PLTE and tRNS.
+        let scaled = Int(Double(size) * Double(filtered.count) / Double(max(1, sample.count)))
+        return scaled + encoding.overheadBytes
       }
       ranked = trials.indices.map { (trials[$0].candidate, trials[$0].strategy, sizes[$0]) }
       ranked.sort { $0.size < $1.size }
@@ -163,6 +174,30 @@ public struct PNGOptimizer: Sendable {
     let encoding = candidates[finalists[best].candidate]
     let file = assemble(encoding: encoding, idat: finals[best], chunks: chunks)
     return (file, "\(encoding.label), filter \(finalists[best].strategy)")
+  }
+
+  /// Images whose packed rows are at most this size get trials at the final level.
+  static let smallImageBytes = 16 * 1024
+
+  /// The largest amount of filtered data a trial compresses; bigger images are sampled.
+  static let trialSampleLimit = 768 * 1024
+
+  /// Evenly spaced bands of whole rows from filtered data, at most `trialSampleLimit` bytes,
+  /// so that trials on big images stay fast while ranking strategies as the whole would.
+  static func trialSample(_ filtered: [UInt8], lineLength: Int) -> [UInt8] {
+    guard filtered.count > trialSampleLimit else { return filtered }
+    let rows = filtered.count / lineLength
+    let bandRows = max(1, min(rows, 65536 / lineLength, 32))
+    let bands = max(1, trialSampleLimit / (bandRows * lineLength))
+    let bandCount = rows / bandRows
+    guard bands < bandCount else { return filtered }
+    var out: [UInt8] = []
+    out.reserveCapacity(bands * bandRows * lineLength)
+    for band in 0..<bands {
+      let first = (band * bandCount / bands) * bandRows
+      out.append(contentsOf: filtered[(first * lineLength)..<((first + bandRows) * lineLength)])
+    }
+    return out
   }
 
   /// Chunks before PLTE in a standard file.

@@ -18,6 +18,10 @@ struct PNGEncoding: Sendable {
   var rowBytes: Int
   /// The filter's "bytes per pixel": at least 1.
   var filterUnit: Int { max(1, colorType.channels * bitDepth / 8) }
+  /// Bytes of PLTE and tRNS chunks this encoding adds to the file.
+  var overheadBytes: Int {
+    (palette.isEmpty ? 0 : 12 + palette.count) + (transparency.map { 12 + $0.count } ?? 0)
+  }
   /// A short description for diagnostics, e.g. "palette 4-bit".
   var label: String { "\(colorType) \(bitDepth)-bit" }
 }

@@ -1,0 +1,109 @@
+import Testing
+import ShelfPNG
+import ShelfCore
+import Foundation
+
+/// The container layer: chunk reading/writing with CRCs, the cheap header read, chunk policy.
+@Suite struct ChunkAndHeaderTests {
+  @Test func chunksRoundTripByteForByte() throws {
+    for name in Fixtures.validSuiteNames() {
+      let bytes = Fixtures.bytes(name)
+      let chunks = try PNGChunkReader().chunks(of: bytes)
+      #expect(PNGChunkWriter().bytes(of: chunks) == bytes, "\(name)")
+    }
+  }
+
+  @Test func writerComputesTheCRC() {
+    // IEND's CRC is the well-known AE 42 60 82.
+    let bytes = PNGChunkWriter().bytes(of: [PNGChunk("IEND", data: [])])
+    #expect(Array(bytes.suffix(12)) == [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82])
+  }
+
+  @Test func headerInfoOfSuiteFiles() throws {
+    let info = try PNGHeaderInfo.read(bytes: Fixtures.bytes("basi3p04.png"))
+    #expect(info.width == 32 && info.height == 32)
+    #expect(info.bitDepth == 4 && info.colorType == .palette)
+    #expect(info.interlaced && !info.hasAlpha && !info.isCgBI)
+    #expect(info.animationFrameCount == nil)
+    #expect(info.chunkNames == ["IHDR", "gAMA", "sBIT", "PLTE", "IDAT", "IEND"])
+    let alpha = try PNGHeaderInfo.read(bytes: Fixtures.bytes("tbbn3p08.png"))
+    #expect(alpha.hasAlpha)
+    let sixteen = try PNGHeaderInfo.read(bytes: Fixtures.bytes("basn6a16.png"))
+    #expect(sixteen.bitDepth == 16 && sixteen.colorType == .rgba && sixteen.hasAlpha)
+  }
+
+  @Test func headerInfoFromAFileSeeksOverData() throws {
+    let path = RawPath(Fixtures.pngSuite.appendingPathComponent("basn2c08.png").path)
+    let info = try PNGHeaderInfo.read(path: path)
+    #expect(info.width == 32 && info.colorType == .rgb && info.chunkNames.last == "IEND")
+    #expect(throws: PNGError.self) { try PNGHeaderInfo.read(bytes: []) }
+    let error = #expect(throws: PNGError.self) {
+      try PNGHeaderInfo.read(path: RawPath(Fixtures.pngSuite.appendingPathComponent("xs1n0g01.png").path))
+    }
+    #expect(error?.description.hasSuffix("xs1n0g01.png: not a PNG file (no PNG signature)") == true)
+  }
+
+  @Test func animationFrameCountIsReported() throws {
+    var actl: [UInt8] = [0, 0, 0, 3, 0, 0, 0, 0]
+    actl[3] = 3
+    let bytes = Synth.file([
+      Synth.header(width: 1, height: 1, depth: 8, colorType: 0), PNGChunk("acTL", data: actl),
+      PNGChunk("IDAT", data: Synth.storedZlib([0, 7])), PNGChunk("IEND", data: []),
+    ])
+    let info = try PNGHeaderInfo.read(bytes: bytes)
+    #expect(info.animationFrameCount == 3)
+    // Animated PNGs pass through a crush untouched.
+    let result = try PNGOptimizer().optimize(bytes: bytes)
+    #expect(!result.changed && result.bytes == bytes)
+  }
+
+  @Test func ancillaryChunksAreKeptInPlaceByDefault() throws {
+    let input = Fixtures.bytes("ct1n0g04.png")  // has tEXt chunks
+    let inputNames = try PNGHeaderInfo.read(bytes: input).chunkNames
+    let result = try PNGOptimizer().optimize(bytes: input)
+    let names = try PNGHeaderInfo.read(bytes: result.bytes).chunkNames
+    #expect(names.filter { $0 == "tEXt" }.count == inputNames.filter { $0 == "tEXt" }.count)
+    let stripped = try PNGOptimizer(options: PNGOptimizationOptions(strip: .all)).optimize(bytes: input)
+    let strippedNames = try PNGHeaderInfo.read(bytes: stripped.bytes).chunkNames
+    #expect(strippedNames.allSatisfy { ["IHDR", "PLTE", "tRNS", "IDAT", "IEND"].contains($0) })
+  }
+
+  @Test func safeStripKeepsColourChunks() throws {
+    let input = Fixtures.bytes("g04n2c08.png")  // gAMA
+    let result = try PNGOptimizer(options: PNGOptimizationOptions(strip: .safe)).optimize(bytes: input)
+    #expect(try PNGHeaderInfo.read(bytes: result.bytes).chunkNames.contains("gAMA"))
+  }
+
+  @Test func backgroundChunkStaysValid() throws {
+    for name in ["bgai4a08.png", "bgbn4a08.png", "bggn4a16.png", "bgwn6a08.png", "bgyn6a16.png", "tbbn3p08.png", "tbwn3p08.png"] {
+      let input = Fixtures.bytes(name)
+      let result = try PNGOptimizer().optimize(bytes: input)
+      let inputHasBackground = try PNGHeaderInfo.read(bytes: input).chunkNames.contains("bKGD")
+      let outputHasBackground = try PNGHeaderInfo.read(bytes: result.bytes).chunkNames.contains("bKGD")
+      #expect(inputHasBackground == outputHasBackground, "\(name)")
+    }
+  }
+
+  @Test func cleaningTransparentColourOnlyTouchesTransparentPixels() throws {
+    let input = Fixtures.bytes("tbrn2c08.png")
+    let original = try PNGDecoder().decode(bytes: input).image
+    let result = try PNGOptimizer(options: PNGOptimizationOptions(cleanTransparentColor: true)).optimize(bytes: input)
+    let output = try PNGDecoder().decode(bytes: result.bytes).image
+    #expect(output.hasSamePixels(as: original, ignoringTransparentColor: true))
+  }
+
+  @Test func maxLevelIsSmallerThanDefault() throws {
+    let input = Fixtures.bytes("basn6a08.png")
+    let standard = try PNGOptimizer().optimize(bytes: input)
+    let max = try PNGOptimizer(options: PNGOptimizationOptions(level: .max, parallelTrials: 2)).optimize(bytes: input)
+    #expect(max.bytes.count <= standard.bytes.count)
+    #expect(try PNGDecoder().decode(bytes: max.bytes).image == PNGDecoder().decode(bytes: input).image)
+  }
+
+  @Test func levelsParse() {
+    #expect(PNGOptimizationLevel("max") == .max)
+    #expect(PNGOptimizationLevel("2") == .standard)
+    #expect(PNGOptimizationLevel("7") == nil)
+    #expect(PNGOptimizationLevel("x") == nil)
+  }
+}
