@@ -5,14 +5,20 @@ import ShelfCore
   import Glibc
 #endif
 
-/// `shelf info FILE…`: what a file is, sniffed from its content.
+/// `shelf info FILE…`: what a file is, sniffed from its content, and everything the catalogue
+/// knows about it.
 enum InfoCommand {
   static let command = Command(
     name: "info",
-    abstract: "Show what files are: kind, MIME type and size, detected from their content.",
+    abstract: "Show what files are: kind, MIME type, size and the facts of their kind.",
     discussion: """
       The type is decided by the file's first bytes (magic numbers), not by its name; the \
       extension only breaks ties. Kinds are image, audio, text, plist and other.
+
+      When the file is catalogued (see shelf index), everything the catalogue knows is shown: \
+      root, sandbox area, and the facts of its kind (image size and colour, audio duration, \
+      format and tags, text encoding and counts, plist format and keys). A file that is not \
+      catalogued, or that changed since it was, is read live from its headers.
 
       Directories, FIFOs, sockets and devices are refused without being opened for reading, \
       and so are empty files. Paths that are not valid UTF-8 or hold control characters are \
@@ -22,7 +28,9 @@ enum InfoCommand {
       ArgumentSpec("file", help: "Files to describe; '-' reads standard input.", repeating: true)
     ],
     options: [
-      OptionSpec("json", help: "Print one JSON object per file (an array when there are several).")
+      OptionSpec(
+        "json",
+        help: "Print one JSON object per file (an array when there are several), with the fields of shelf ls --json.")
     ],
     examples: [
       Example("shelf info Documents/photo.png", "Describe one file."),
@@ -37,12 +45,14 @@ enum InfoCommand {
   static func run(_ invocation: Invocation) async throws -> ExitStatus {
     let json = invocation.arguments.flag("json")
     let inputs = invocation.arguments.positionals
+    // The catalogue is optional here: without one, files are read live.
+    let store = try? CatalogStore.open(at: invocation.globals.databasePath, create: false)
     var outcome = BatchOutcome()
     var records: [JSONValue] = []
     var first = true
     for input in inputs {
       do {
-        let description = try describe(input)
+        let description = try describe(input, store: store)
         outcome.succeeded()
         if json {
           records.append(description.json)
@@ -67,8 +77,12 @@ enum InfoCommand {
     var path: RawPath?
     var sniff: SniffResult
     var size: Int64
+    /// The catalogue entry, or a live extraction shaped like one.
+    var entry: CatalogEntry?
+    var catalogued = false
 
     var json: JSONValue {
+      if let entry { return CatalogPresentation.record(entry, catalogued: catalogued) }
       var fields = path.map { JSONValue.pathFields($0) } ?? [("path", .string("-"))]
       fields += [
         ("kind", .string(sniff.kind.rawValue)), ("mime", .string(sniff.mime)),
@@ -85,11 +99,66 @@ enum InfoCommand {
         ["detected by:", sniff.detectedBy.rawValue],
       ]
       if sniff.extensionMismatch { rows.append(["warning:", "the extension does not match the content"]) }
-      return TableRenderer(alignments: [.left, .left]).render(rows).joined(separator: "\n") + "\n"
+      if let entry {
+        rows.append(["modified:", CatalogPresentation.isoDate(entry.mtimeNanoseconds)])
+        if catalogued, let root = entry.root {
+          rows.append(["catalogue:", "root \(root.escaped), area \(entry.area)"])
+        } else {
+          rows.append(["catalogue:", "not catalogued (read live)"])
+        }
+        rows += Self.factRows(entry)
+        if let error = entry.error { rows.append(["error:", error]) }
+      }
+      return TableRenderer(alignments: [.left, .left]).render(rows).map { line in
+        var trimmed = Substring(line)
+        while trimmed.last == " " { trimmed = trimmed.dropLast() }
+        return String(trimmed)
+      }.joined(separator: "\n") + "\n"
+    }
+
+    static func factRows(_ entry: CatalogEntry) -> [[String]] {
+      var rows: [[String]] = []
+      func yesNo(_ value: Bool?) -> String { value.map { $0 ? "yes" : "no" } ?? "unknown" }
+      if let image = entry.image {
+        rows.append(["dimensions:", "\(image.width)×\(image.height) pixels"])
+        if let depth = image.bitDepth { rows.append(["bit depth:", "\(depth)"]) }
+        if let color = image.colorType { rows.append(["color type:", color]) }
+        rows.append(["alpha:", yesNo(image.alpha)])
+        rows.append(["interlaced:", yesNo(image.interlaced)])
+        if image.format == "png" { rows.append(["CgBI:", yesNo(image.cgbi)]) }
+        if let frames = image.frames { rows.append(["frames:", "\(frames)"]) }
+        if !image.chunks.isEmpty { rows.append(["chunks:", image.chunks.joined(separator: " ")]) }
+      }
+      if let audio = entry.audio {
+        rows.append(["duration:", "\(Quantities.formatDuration(audio.duration)) (\(Quantities.formatFixed(audio.duration, decimals: 3)) s)"])
+        rows.append(["format:", audio.format + (audio.subtype.map { ", \($0)" } ?? "")])
+        rows.append(["sample rate:", "\(audio.sampleRate) Hz"])
+        rows.append(["channels:", "\(audio.channels)"])
+        rows.append(["frames:", "\(audio.frames)"])
+        for (label, value) in [
+          ("title:", audio.title), ("artist:", audio.artist), ("album:", audio.album), ("date:", audio.date),
+          ("track:", audio.track), ("genre:", audio.genre), ("comment:", audio.comment),
+        ] {
+          if let value { rows.append([label, value]) }
+        }
+      }
+      if let text = entry.text {
+        rows.append(["encoding:", text.encoding.rawValue + (text.bom ? " with BOM" : "")])
+        rows.append(["endings:", text.lineEndings])
+        rows.append(["lines:", "\(text.lines)"])
+        rows.append(["words:", "\(text.words)"])
+        rows.append(["characters:", "\(text.chars)"])
+        if !text.firstLine.isEmpty { rows.append(["first line:", RawPath(text.firstLine).escaped]) }
+      }
+      if let plist = entry.plist {
+        rows.append(["plist:", "\(plist.format), \(plist.root) root"])
+        if !plist.keys.isEmpty { rows.append(["keys:", plist.keys.joined(separator: ", ")]) }
+      }
+      return rows
     }
   }
 
-  static func describe(_ input: CommandLineArgument) throws -> Description {
+  static func describe(_ input: CommandLineArgument, store: CatalogStore?) throws -> Description {
     if input.string == "-" {
       let bytes = try readStandardInput()
       guard !bytes.isEmpty else {
@@ -103,9 +172,28 @@ enum InfoCommand {
     guard file.status.size > 0 else {
       throw FileError(path: input.path, reason: "file is empty", failure: .badInput)
     }
-    let prefix = try file.read(count: ContentSniffer.preferredPrefixLength)
-    let sniff = ContentSniffer.sniff(prefix: prefix, fileExtension: input.path.lowercasedExtension)
-    return Description(path: input.path.absolute, sniff: sniff, size: file.status.size)
+    let absolute = input.path.absolute
+    // The catalogue knows files by their resolved path.
+    let resolved = (try? TreeWalker.realPath(absolute)) ?? absolute
+    if let store, let entry = (try? store.entry(path: absolute)) ?? (try? store.entry(path: resolved)),
+      entry.size == file.status.size, entry.mtimeNanoseconds == file.status.mtimeNanoseconds,
+      entry.extractorVersion == MetadataExtractor.version
+    {
+      let sniff = SniffResult(
+        kind: entry.kind, mime: entry.mime, detectedBy: entry.detectedBy, extensionMismatch: entry.extensionMismatch)
+      var shown = entry
+      shown.path = absolute
+      return Description(path: absolute, sniff: sniff, size: entry.size, entry: shown, catalogued: true)
+    }
+    let extraction = try MetadataExtractor.extract(path: absolute, followLinks: true)
+    let entry = CatalogEntry(
+      path: absolute, root: nil, area: "other", kind: extraction.sniff.kind, mime: extraction.sniff.mime,
+      detectedBy: extraction.sniff.detectedBy, extensionMismatch: extraction.sniff.extensionMismatch,
+      size: extraction.status.size, mtimeNanoseconds: extraction.status.mtimeNanoseconds,
+      ctimeNanoseconds: extraction.status.ctimeNanoseconds, inode: extraction.status.inode,
+      device: extraction.status.device, error: extraction.error, image: extraction.image, audio: extraction.audio,
+      text: extraction.text, plist: extraction.plist)
+    return Description(path: absolute, sniff: extraction.sniff, size: extraction.status.size, entry: entry)
   }
 
   /// Reads standard input to its end (up to `standardInputLimit` bytes).

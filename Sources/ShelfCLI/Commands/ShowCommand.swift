@@ -1,15 +1,356 @@
-/// `shelf show`: Render a file for the terminal: text, plist, image preview or audio summary.
+import ShelfAudio
+import ShelfCatalog
+import ShelfCore
+import ShelfPNG
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `shelf show PATH`: renders a file's content for a terminal.
 enum ShowCommand {
   static let command = Command(
     name: "show",
     abstract: "Render a file for the terminal: text, plist, image preview or audio summary.",
     discussion: """
-      Text is converted to UTF-8, plists are pretty-printed, images are drawn with half-block characters in true colour, audio is summarised with a waveform line.
+      Text is converted to UTF-8 from its encoding (ASCII, UTF-8, UTF-16 with or without BOM, \
+      Latin-1) and, on a terminal, paged through $PAGER (less by default) when it is longer \
+      than the screen; control characters are shown escaped on a terminal.
+
+      Property lists (XML or binary) are pretty-printed, or printed as JSON with --json (data \
+      as base64, dates as ISO-8601 text).
+
+      Images are drawn as a true-colour preview of half-block characters sized to the terminal \
+      (PNG, including iPhone-optimized CgBI files); with NO_COLOR set, as grey shades of ASCII. \
+      Other image formats show their facts only.
+
+      Audio is summarised (format, duration, rate, channels, tags) with a waveform line of the \
+      peak level across the file.
       """,
     arguments: [ArgumentSpec("path", help: "The file to show.")],
     options: [
-      OptionSpec("json", help: "Print plists as JSON."),
+      OptionSpec("json", help: "Print a property list as JSON."),
+      OptionSpec("width", value: "columns", help: "Draw images and waveforms <columns> wide (default: the terminal width).", completion: Completion.none),
     ],
-    examples: [Example("shelf show Documents/Notes/todo.txt", "Show a note.")],
-    run: { _ in throw PendingCommandError(name: "show") })
+    examples: [
+      Example("shelf show Documents/Notes/welcome-utf8.txt", "Show a note, converted to UTF-8."),
+      Example("shelf show Demo.app/Info.plist", "Pretty-print a binary property list."),
+      Example("shelf show --json Library/Preferences/com.example.plist | jq .", "A plist as JSON."),
+      Example("shelf show Demo.app/AppIcon60x60@2x.png", "Preview an image in the terminal."),
+    ],
+    run: run)
+
+  static func run(_ invocation: Invocation) async throws -> ExitStatus {
+    guard let input = invocation.arguments.positionals.first else {
+      throw invocation.usageError("missing <path>")
+    }
+    let console = invocation.console
+    let path = input.path
+    let file = try RegularFile(path: path)
+    guard file.status.size > 0 else {
+      throw FileError(path: path, reason: "file is empty", failure: .badInput)
+    }
+    let width = try invocation.arguments.integer("width", in: 4...1000) ?? max(console.width, 4)
+    let prefix = try file.read(count: ContentSniffer.preferredPrefixLength)
+    let sniff = ContentSniffer.sniff(prefix: prefix, fileExtension: path.lowercasedExtension)
+    switch sniff.kind {
+    case .text:
+      try showText(file, console: console, environment: invocation.environment)
+    case .plist:
+      let plist: PropertyList
+      do {
+        plist = try PropertyList.parse(file)
+      } catch let error as HeaderError {
+        throw FileError(path: path, reason: error.reason, failure: .badInput)
+      }
+      if invocation.arguments.flag("json") {
+        console.write(json(plist.root).serialized(pretty: true) + "\n")
+      } else {
+        var out = ""
+        pretty(plist.root, indent: 0, into: &out, terminal: console.stdoutIsTerminal)
+        console.write(out + "\n")
+      }
+    case .image:
+      try showImage(path: path, mime: sniff.mime, file: file, console: console, width: width, environment: invocation.environment)
+    case .audio:
+      try showAudio(path: path, console: console, width: width)
+    case .other:
+      console.write("\(path.escaped): \(sniff.mime), \(Quantities.formatByteSize(file.status.size)); no preview for this kind of file\n")
+    }
+    return .success
+  }
+
+  // MARK: Text
+
+  static func showText(_ file: RegularFile, console: Console, environment: [String: String]) throws {
+    let (text, _) = try TextAnalyzer.readText(file, limit: 256 << 20)
+    var output = text
+    if console.stdoutIsTerminal {
+      // Keep the terminal safe from escape sequences in the file.
+      var safe = ""
+      safe.reserveCapacity(text.utf8.count)
+      for scalar in text.unicodeScalars {
+        if scalar.value < 0x20 && scalar != "\n" && scalar != "\t" || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value) {
+          if scalar == "\r" { continue }
+          safe += "\\x" + String(scalar.value, radix: 16)
+        } else {
+          safe.unicodeScalars.append(scalar)
+        }
+      }
+      output = safe
+    }
+    if !output.isEmpty && !output.hasSuffix("\n") { output += "\n" }
+    let lineCount = output.utf8.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+    if console.stdoutIsTerminal && lineCount >= console.height, page(output, environment: environment) {
+      return
+    }
+    console.write(output)
+  }
+
+  /// Pipes `text` through `$PAGER` (default `less -R`); false when no pager could run.
+  static func page(_ text: String, environment: [String: String]) -> Bool {
+    let pager = environment["PAGER"].flatMap { $0.isEmpty ? nil : $0 } ?? "less -R"
+    var fds: [Int32] = [0, 0]
+    guard pipe(&fds) == 0 else { return false }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_adddup2(&actions, fds[0], STDIN_FILENO)
+    posix_spawn_file_actions_addclose(&actions, fds[1])
+    posix_spawn_file_actions_addclose(&actions, fds[0])
+    let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup(pager), nil]
+    defer { argv.forEach { free($0) } }
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, argv, environ)
+    close(fds[0])
+    guard spawned == 0 else {
+      close(fds[1])
+      return false
+    }
+    signal(SIGPIPE, SIG_IGN)
+    let bytes = Array(text.utf8)
+    bytes.withUnsafeBytes { raw in
+      var offset = 0
+      while offset < raw.count {
+        let written = write(fds[1], raw.baseAddress! + offset, raw.count - offset)
+        if written < 0 {
+          if errno == EINTR { continue }
+          break
+        }
+        offset += written
+      }
+    }
+    close(fds[1])
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    return true
+  }
+
+  // MARK: Property lists
+
+  static func json(_ value: PlistValue) -> JSONValue {
+    switch value {
+    case .string(let text): return .string(text)
+    case .integer(let number): return .int(number)
+    case .real(let number): return .double(number)
+    case .boolean(let flag): return .bool(flag)
+    case .date(let seconds): return .string(appleDate(seconds))
+    case .dateText(let text): return .string(text)
+    case .data(let bytes): return .string(Base64.encode(bytes))
+    case .array(let items): return .array(items.map(json))
+    case .dictionary(let pairs): return .object(pairs.map { ($0.0, json($0.1)) })
+    case .uid(let number): return .object([("CF$UID", .int(Int64(bitPattern: number)))])
+    case .null: return .null
+    }
+  }
+
+  /// Seconds since 2001-01-01 as ISO-8601 UTC.
+  static func appleDate(_ seconds: Double) -> String {
+    guard seconds.isFinite, abs(seconds) < 1e12 else { return "\(seconds)" }
+    return CatalogPresentation.isoDate(Int64((seconds + 978_307_200) * 1e9))
+  }
+
+  static func quoted(_ text: String, terminal: Bool) -> String {
+    JSONValue.string(text).serialized()
+  }
+
+  /// Pretty-prints like `plutil -p`: `"key" => value`, arrays with indices.
+  static func pretty(_ value: PlistValue, indent: Int, into out: inout String, terminal: Bool) {
+    let pad = String(repeating: "  ", count: indent + 1)
+    let closePad = String(repeating: "  ", count: indent)
+    switch value {
+    case .string(let text): out += quoted(text, terminal: terminal)
+    case .integer(let number): out += "\(number)"
+    case .real(let number): out += "\(number)"
+    case .boolean(let flag): out += flag ? "true" : "false"
+    case .date(let seconds): out += appleDate(seconds)
+    case .dateText(let text): out += text
+    case .data(let bytes):
+      let hex = bytes.prefix(32).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+      out += "{length = \(bytes.count), bytes = 0x\(hex)\(bytes.count > 32 ? "…" : "")}"
+    case .uid(let number): out += "<CFKeyedArchiverUID>{value = \(number)}"
+    case .null: out += "null"
+    case .array(let items):
+      if items.isEmpty {
+        out += "[]"
+        return
+      }
+      out += "[\n"
+      for (index, item) in items.enumerated() {
+        out += pad + "\(index) => "
+        pretty(item, indent: indent + 1, into: &out, terminal: terminal)
+        out += "\n"
+      }
+      out += closePad + "]"
+    case .dictionary(let pairs):
+      if pairs.isEmpty {
+        out += "{}"
+        return
+      }
+      out += "{\n"
+      for (key, item) in pairs {
+        out += pad + quoted(key, terminal: terminal) + " => "
+        pretty(item, indent: indent + 1, into: &out, terminal: terminal)
+        out += "\n"
+      }
+      out += closePad + "}"
+    }
+  }
+
+  // MARK: Images
+
+  static func showImage(
+    path: RawPath, mime: String, file: RegularFile, console: Console, width: Int, environment: [String: String]
+  ) throws {
+    let facts = try? ImageHeaderReader.read(file, mime: mime)
+    guard mime == "image/png" else {
+      var line = "\(path.escaped): \(mime)"
+      if let facts { line += ", \(facts.width)×\(facts.height)" }
+      console.write(line + "; no preview (only PNG images are decoded)\n")
+      return
+    }
+    let image = try PNGDecoder().preview(path: path)
+    let color = environment["NO_COLOR", default: ""].isEmpty && environment["TERM"] != "dumb"
+    let maxRows = console.stdoutIsTerminal ? max(console.height - 2, 4) : 40
+    console.write(render(image, columns: width, maxRows: maxRows, color: color))
+    console.write("\(image.width)×\(image.height)\n")
+  }
+
+  /// Half-block rendering: each character cell shows two pixels, the upper as foreground of
+  /// `▀` and the lower as background. Pixels are box-averaged down to fit, never enlarged.
+  static func render(_ image: PNGPreviewImage, columns: Int, maxRows: Int, color: Bool) -> String {
+    let scale = max(
+      1.0, Double(image.width) / Double(max(columns, 1)), Double(image.height) / Double(max(maxRows * 2, 2)))
+    let outWidth = max(1, Int((Double(image.width) / scale).rounded(.down)))
+    let outHeight = max(1, Int((Double(image.height) / scale).rounded(.down)))
+    func pixel(_ x: Int, _ y: Int) -> (Int, Int, Int) {
+      let x0 = Int(Double(x) * scale)
+      let x1 = max(x0 + 1, min(image.width, Int(Double(x + 1) * scale)))
+      let y0 = Int(Double(y) * scale)
+      let y1 = max(y0 + 1, min(image.height, Int(Double(y + 1) * scale)))
+      var sums = (0, 0, 0)
+      var count = 0
+      for sy in y0..<min(y1, image.height) {
+        for sx in x0..<min(x1, image.width) {
+          let offset = (sy * image.width + sx) * 4
+          let alpha = Int(image.rgba[offset + 3])
+          // Composite over a dark checkerboard so transparency stays visible.
+          let backdrop = ((sx / 8 + sy / 8) % 2 == 0) ? 64 : 96
+          sums.0 += (Int(image.rgba[offset]) * alpha + backdrop * (255 - alpha)) / 255
+          sums.1 += (Int(image.rgba[offset + 1]) * alpha + backdrop * (255 - alpha)) / 255
+          sums.2 += (Int(image.rgba[offset + 2]) * alpha + backdrop * (255 - alpha)) / 255
+          count += 1
+        }
+      }
+      count = max(count, 1)
+      return (sums.0 / count, sums.1 / count, sums.2 / count)
+    }
+    var out = ""
+    let shades = Array(" .:-=+*#%@")
+    var y = 0
+    while y < outHeight {
+      for x in 0..<outWidth {
+        let top = pixel(x, y)
+        let bottom = y + 1 < outHeight ? pixel(x, y + 1) : nil
+        if color {
+          out += "\u{1B}[38;2;\(top.0);\(top.1);\(top.2)m"
+          if let bottom {
+            out += "\u{1B}[48;2;\(bottom.0);\(bottom.1);\(bottom.2)m▀"
+          } else {
+            out += "\u{1B}[49m▀"
+          }
+        } else {
+          var luma = (top.0 * 299 + top.1 * 587 + top.2 * 114) / 1000
+          if let bottom { luma = (luma + (bottom.0 * 299 + bottom.1 * 587 + bottom.2 * 114) / 1000) / 2 }
+          out.append(shades[min(shades.count - 1, luma * shades.count / 256)])
+        }
+      }
+      out += color ? "\u{1B}[0m\n" : "\n"
+      y += 2
+    }
+    return out
+  }
+
+  // MARK: Audio
+
+  static func showAudio(path: RawPath, console: Console, width: Int) throws {
+    let info = try AudioFileInfo.read(path: path)
+    var lines = ["\(path.escaped)"]
+    lines.append(
+      "  \(info.formatName), \(info.encodingName), \(info.sampleRate) Hz, \(info.channels) channel\(info.channels == 1 ? "" : "s")")
+    lines.append("  duration \(Quantities.formatDuration(info.duration)) (\(info.frames) frames)")
+    let tags = info.tags
+    for (label, value) in [
+      ("title", tags.title), ("artist", tags.artist), ("album", tags.album), ("date", tags.date), ("track", tags.track),
+      ("genre", tags.genre),
+    ] {
+      if let value { lines.append("  \(label): \(value)") }
+    }
+    console.write(lines.joined(separator: "\n") + "\n")
+    let columns = max(8, width - 2)
+    let peaks = try waveform(path: path, columns: columns)
+    let levels = Array(" ▁▂▃▄▅▆▇█")
+    let line = peaks.map { levels[min(levels.count - 1, Int(($0 * Float(levels.count - 1)).rounded(.up)))] }
+    console.write("  " + String(line) + "\n")
+  }
+
+  /// Peak absolute sample per column across the file, 0…1. Files up to ten minutes are read
+  /// through; longer ones are sampled at each column's position.
+  static func waveform(path: RawPath, columns: Int) throws -> [Float] {
+    let reader = try AudioFileReader(path: path)
+    defer { reader.close() }
+    let channels = max(reader.format.channels, 1)
+    let total = max(reader.format.frames, 1)
+    var peaks = [Float](repeating: 0, count: columns)
+    let block = 4096
+    var buffer = [Float](repeating: 0, count: block * channels)
+    func scan(frames: Int, startingAt start: Int64) throws -> Int {
+      let got = try buffer.withUnsafeMutableBytes { raw throws(AudioError) -> Int in
+        try reader.read(into: raw.baseAddress!, frames: frames, as: .float32)
+      }
+      for frame in 0..<got {
+        let column = min(columns - 1, Int((start + Int64(frame)) * Int64(columns) / total))
+        for channel in 0..<channels {
+          let value = abs(buffer[frame * channels + channel])
+          if value > peaks[column] { peaks[column] = min(value, 1) }
+        }
+      }
+      return got
+    }
+    if total <= Int64(reader.format.sampleRate) * 600 {
+      var position: Int64 = 0
+      while true {
+        let got = try scan(frames: block, startingAt: position)
+        if got == 0 { break }
+        position += Int64(got)
+      }
+    } else {
+      for column in 0..<columns {
+        let start = Int64(column) * total / Int64(columns)
+        try reader.seek(toFrame: start)
+        _ = try scan(frames: block, startingAt: start)
+      }
+    }
+    return peaks
+  }
 }

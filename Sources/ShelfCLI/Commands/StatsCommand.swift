@@ -1,15 +1,110 @@
-/// `shelf stats`: Summarise the catalogue by kind and by area.
+import ShelfCatalog
+import ShelfCore
+
+/// `shelf stats`: counts, total size and total duration by kind and by area.
 enum StatsCommand {
   static let command = Command(
     name: "stats",
     abstract: "Summarise the catalogue by kind and by area.",
     discussion: """
-      Counts, total size and total duration.
+      Prints the number of files, their total size and the total duration of the audio, by \
+      kind (image, audio, text, plist, other) and by sandbox area (bundle, documents, \
+      preferences, caches, library, tmp, other), then the catalogued roots with their \
+      application bundle, if any, and when they were last scanned.
       """,
-    arguments: [],
     options: [
-      OptionSpec("json", help: "Print the summary as JSON."),
+      OptionSpec("json", help: "Print the summary as one JSON object.")
     ],
-    examples: [Example("shelf stats", "Summarise the catalogue.")],
-    run: { _ in throw PendingCommandError(name: "stats") })
+    examples: [
+      Example("shelf stats", "Summarise the catalogue."),
+      Example("shelf stats --json | jq .by_kind.audio.duration", "Total audio duration in seconds."),
+    ],
+    run: run)
+
+  static func run(_ invocation: Invocation) async throws -> ExitStatus {
+    let store = try CatalogStore.open(at: invocation.globals.databasePath, create: false)
+    if let aside = store.movedAsideCorruptFile {
+      invocation.console.warning(
+        "\(store.path.escaped): the catalogue was damaged; moved it to \(aside.escaped) and started an empty one")
+    }
+    let stats = try store.stats()
+    if invocation.arguments.flag("json") {
+      invocation.console.write(json(stats).serialized(pretty: invocation.console.stdoutIsTerminal) + "\n")
+    } else {
+      invocation.console.write(text(stats))
+    }
+    return .success
+  }
+
+  static func json(_ stats: CatalogStats) -> JSONValue {
+    func groups(_ list: [CatalogGroupStats]) -> JSONValue {
+      .object(
+        list.map {
+          ($0.name, .object([("files", .int(Int64($0.count))), ("size", .int($0.size)), ("duration", .double($0.duration))]))
+        })
+    }
+    let roots: [JSONValue] = stats.roots.map { root in
+      var fields = JSONValue.pathFields(root.path)
+      fields.append(("sandbox", .bool(root.isSandbox)))
+      if let bundle = root.bundle {
+        fields.append(
+          (
+            "bundle",
+            .object([
+              ("path", .string(String(decoding: bundle.bundlePath.bytes, as: UTF8.self))),
+              ("identifier", bundle.identifier.map { .string($0) } ?? .null),
+              ("name", bundle.name.map { .string($0) } ?? .null),
+              ("version", bundle.version.map { .string($0) } ?? .null),
+            ])
+          ))
+      }
+      fields.append(("last_scan", root.lastScanNanoseconds.map { .string(CatalogPresentation.isoDate($0)) } ?? .null))
+      return .object(fields)
+    }
+    return .object([
+      ("files", .int(Int64(stats.files))), ("size", .int(stats.size)), ("duration", .double(stats.duration)),
+      ("errors", .int(Int64(stats.errors))), ("extension_mismatches", .int(Int64(stats.mismatches))),
+      ("by_kind", groups(stats.byKind)), ("by_area", groups(stats.byArea)), ("roots", .array(roots)),
+    ])
+  }
+
+  static func text(_ stats: CatalogStats) -> String {
+    func table(_ title: String, _ list: [CatalogGroupStats]) -> [String] {
+      var rows = [[title, "files", "size", "duration"]]
+      for group in list {
+        rows.append([
+          group.name, "\(group.count)", Quantities.formatByteSize(group.size),
+          group.duration > 0 ? Quantities.formatDuration(group.duration) : "",
+        ])
+      }
+      rows.append([
+        "total", "\(stats.files)", Quantities.formatByteSize(stats.size),
+        stats.duration > 0 ? Quantities.formatDuration(stats.duration) : "",
+      ])
+      return TableRenderer(alignments: [.left, .right, .right, .right]).render(rows).map { line in
+        var trimmed = Substring(line)
+        while trimmed.last == " " { trimmed = trimmed.dropLast() }
+        return String(trimmed)
+      }
+    }
+    var lines = table("kind", stats.byKind) + [""] + table("area", stats.byArea)
+    if stats.errors > 0 || stats.mismatches > 0 {
+      lines += ["", "\(stats.errors) with extraction errors, \(stats.mismatches) with a misleading extension"]
+    }
+    if !stats.roots.isEmpty {
+      lines += ["", "roots:"]
+      for root in stats.roots {
+        var line = "  " + root.path.escaped
+        if let bundle = root.bundle {
+          let details = [bundle.identifier, bundle.version.map { "version \($0)" }].compactMap { $0 }
+          line += "  (sandbox: \(bundle.bundlePath.escaped)" + (details.isEmpty ? "" : ", " + details.joined(separator: ", ")) + ")"
+        } else if root.isSandbox {
+          line += "  (sandbox)"
+        }
+        if let scanned = root.lastScanNanoseconds { line += "  scanned \(CatalogPresentation.isoDate(scanned))" }
+        lines.append(line)
+      }
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
 }
