@@ -1,0 +1,261 @@
+import Foundation
+import ShelfPNG
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `shelf crush`: outputs are smaller and pixel-identical, bad input is reported per file with
+/// the right exit code, in-place writes are atomic even when the process is killed.
+@Suite struct CrushCommandTests {
+  static func fixture(_ name: String) -> String { "Tests/Fixtures/pngsuite/" + name }
+
+  static func bytes(_ path: String) -> [UInt8] {
+    [UInt8](FileManager.default.contents(atPath: path) ?? Data())
+  }
+
+  static func pixels(_ path: String) throws -> PNGImage {
+    try PNGDecoder().decode(bytes: bytes(path)).image
+  }
+
+  @Test func outDirWritesSmallerIdenticalFiles() throws {
+    let dir = try TemporaryDirectory()
+    let names = ["basn2c08.png", "basi3p04.png", "basn6a16.png", "tbbn3p08.png", "basn0g01.png"]
+    for name in names { try dir.copy(fromRepository: Self.fixture(name)) }
+    let originals = names.map { Self.bytes(dir.path + "/" + $0) }
+    let result = try ShelfProcess.run(["crush", "-o", dir.path + "/out"] + names.map { dir.path + "/" + $0 })
+    #expect(result.status == 0)
+    #expect(result.stderr.isEmpty)
+    #expect(result.stdout.hasPrefix("Crushed "))
+    #expect(result.stdout.contains(" of 5 files: "))
+    for (index, name) in names.enumerated() {
+      let output = dir.path + "/out/" + name
+      #expect(Self.bytes(dir.path + "/" + name) == originals[index], "input untouched")
+      #expect(Self.bytes(output).count <= originals[index].count)
+      #expect(try Self.pixels(output).hasSamePixels(as: Self.pixels(dir.path + "/" + name)), "\(name)")
+    }
+  }
+
+  @Test func unchangedFilesAreCopiedToTheOutDir() throws {
+    let dir = try TemporaryDirectory()
+    try dir.copy(fromRepository: Self.fixture("basn2c08.png"))
+    _ = try ShelfProcess.run(["crush", "-o", dir.path + "/a", dir.path + "/basn2c08.png"])
+    let once = Self.bytes(dir.path + "/a/basn2c08.png")
+    let result = try ShelfProcess.run(["crush", "--json", "-o", dir.path + "/b", dir.path + "/a/basn2c08.png"])
+    #expect(result.status == 0)
+    #expect(Self.bytes(dir.path + "/b/basn2c08.png") == once)
+    let object = try JSONSerialization.jsonObject(with: Data(result.stdoutBytes)) as? [String: Any]
+    let files = object?["files"] as? [[String: Any]]
+    #expect(files?.first?["status"] as? String == "unchanged")
+    #expect((object?["summary"] as? [String: Any])?["unchanged"] as? Int == 1)
+  }
+
+  @Test func recursiveKeepsRelativePaths() throws {
+    let dir = try TemporaryDirectory()
+    try FileManager.default.createDirectory(atPath: dir.path + "/in/sub/deeper", withIntermediateDirectories: true)
+    try dir.copy(fromRepository: Self.fixture("basn2c08.png"), as: "in/a.png")
+    try dir.copy(fromRepository: Self.fixture("basi0g08.png"), as: "in/sub/b.png")
+    try dir.copy(fromRepository: Self.fixture("tbbn3p08.png"), as: "in/sub/deeper/c.PNG")
+    try dir.write("in/notes.txt", Array("not a png".utf8))
+    let result = try ShelfProcess.run(["crush", "-r", "-o", dir.path + "/out", dir.path + "/in"])
+    #expect(result.status == 0)
+    for name in ["a.png", "sub/b.png", "sub/deeper/c.PNG"] {
+      #expect(try Self.pixels(dir.path + "/out/" + name) == Self.pixels(dir.path + "/in/" + name))
+    }
+    #expect(!FileManager.default.fileExists(atPath: dir.path + "/out/notes.txt"))
+    let noRecursion = try ShelfProcess.run(["crush", "-o", dir.path + "/out2", dir.path + "/in"])
+    #expect(noRecursion.status == 66)
+    #expect(noRecursion.stderr == "error: \(dir.path)/in: is a directory (use -r to crush the PNGs inside)\n")
+  }
+
+  @Test func inPlaceReplacesOnlyWhatShrinks() throws {
+    let dir = try TemporaryDirectory()
+    let big = try dir.copy(fromRepository: Self.fixture("basi6a08.png"))
+    let before = try Self.pixels(big)
+    let originalSize = Self.bytes(big).count
+    var result = try ShelfProcess.run(["crush", "--in-place", big])
+    #expect(result.status == 0)
+    #expect(Self.bytes(big).count < originalSize)
+    #expect(try Self.pixels(big) == before || Self.pixels(big).hasSamePixels(as: before))
+    // Crushing again finds nothing smaller and leaves the file alone (same inode, same bytes).
+    let crushed = Self.bytes(big)
+    var first = stat()
+    stat(big, &first)
+    result = try ShelfProcess.run(["crush", "--in-place", big])
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("1 already optimal"))
+    var second = stat()
+    stat(big, &second)
+    #expect(first.st_ino == second.st_ino)
+    #expect(Self.bytes(big) == crushed)
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".") }
+    #expect(leftovers.isEmpty)
+  }
+
+  @Test func preserveKeepsModeAndModificationTime() throws {
+    let dir = try TemporaryDirectory()
+    let file = try dir.copy(fromRepository: Self.fixture("basn3p08.png"))
+    chmod(file, 0o640)
+    var times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000_000, tv_nsec: 0)]
+    utimensat(AT_FDCWD, file, &times, 0)
+    let result = try ShelfProcess.run(["crush", "--preserve", "-o", dir.path + "/out", file])
+    #expect(result.status == 0)
+    var status = stat()
+    stat(dir.path + "/out/basn3p08.png", &status)
+    #expect(status.st_mode & 0o7777 == 0o640)
+    #expect(status.st_mtim.tv_sec == 1_000_000_000)
+  }
+
+  @Test func dryRunWritesNothing() throws {
+    let dir = try TemporaryDirectory()
+    let file = try dir.copy(fromRepository: Self.fixture("basi6a08.png"))
+    let original = Self.bytes(file)
+    let result = try ShelfProcess.run(["crush", "--dry-run", "-o", dir.path + "/out", file])
+    #expect(result.status == 0)
+    #expect(result.stdout.hasPrefix("Would crush 1 of 1 file: "))
+    #expect(Self.bytes(file) == original)
+    #expect(!FileManager.default.fileExists(atPath: dir.path + "/out"))
+  }
+
+  @Test func badInputGivesOneLineErrorsAndTheBatchGoesOn() throws {
+    let dir = try TemporaryDirectory()
+    let good = try dir.copy(fromRepository: Self.fixture("basn2c08.png"))
+    let empty = try dir.write("empty.png", [])
+    let text = try dir.write("text.png", Array("hello".utf8))
+    let whole = Self.bytes(good)
+    let truncated = try dir.write("truncated.png", Array(whole.prefix(whole.count / 2)))
+    var broken = whole
+    broken[60] ^= 0xFF
+    let badCRC = try dir.write("badcrc.png", broken)
+    let corrupt = try dir.copy(fromRepository: Self.fixture("xc9n2c08.png"))
+    let inputs = [good, empty, text, truncated, badCRC, corrupt]
+    let originals = inputs.map(Self.bytes)
+    let result = try ShelfProcess.run(["crush", "--in-place"] + inputs)
+    #expect(result.status == 1)
+    let lines = result.stderr.split(separator: "\n").map(String.init)
+    #expect(
+      lines == [
+        "error: \(empty): empty file (zero bytes), not a PNG",
+        "error: \(text): not a PNG file (no PNG signature)",
+        "error: \(truncated): truncated PNG: IDAT ends early",
+        "error: \(badCRC): corrupt PNG: bad CRC in IDAT chunk",
+        "error: \(corrupt): corrupt PNG: invalid colour type 9 with bit depth 8",
+      ])
+    for (index, input) in inputs.enumerated().dropFirst() { #expect(Self.bytes(input) == originals[index]) }
+    #expect(Self.bytes(good).count < originals[0].count)
+    // Only bad input: exit 65.
+    let allBad = try ShelfProcess.run(["crush", "--in-place", text, badCRC])
+    #expect(allBad.status == 65)
+    let missing = try ShelfProcess.run(["crush", "--in-place", dir.path + "/nope.png"])
+    #expect(missing.status == 66)
+  }
+
+  @Test func everyCorruptSuiteFileIsRefused() throws {
+    let dir = try TemporaryDirectory()
+    let names = try FileManager.default.contentsOfDirectory(
+      atPath: ShelfProcess.repositoryRoot.appendingPathComponent("Tests/Fixtures/pngsuite").path
+    ).filter { $0.hasPrefix("x") && $0.hasSuffix(".png") }.sorted()
+    for name in names { try dir.copy(fromRepository: Self.fixture(name)) }
+    let result = try ShelfProcess.run(["crush", "-o", dir.path + "/out"] + names.map { dir.path + "/" + $0 })
+    #expect(result.status == 65)
+    #expect(result.stderr.split(separator: "\n").count == names.count)
+    #expect(!FileManager.default.fileExists(atPath: dir.path + "/out"))
+  }
+
+  @Test func hugeDimensionsRespectTheConfiguredLimit() throws {
+    let dir = try TemporaryDirectory()
+    let file = try dir.copy(fromRepository: Self.fixture("basn2c08.png"))
+    let result = try ShelfProcess.run(["crush", "--max-pixels", "1000", "--in-place", file])
+    #expect(result.status == 65)
+    #expect(result.stderr == "error: \(file): image too large: 32x32 exceeds the limit of 1000 pixels\n")
+  }
+
+  @Test func usageErrors() throws {
+    let file = ShelfProcess.repositoryRoot.appendingPathComponent(Self.fixture("basn2c08.png")).path
+    var result = try ShelfProcess.run(["crush", file])
+    #expect(result.status == 64)
+    #expect(result.stderr.hasPrefix("error: say where results go"))
+    result = try ShelfProcess.run(["crush", "--in-place", "-o", "/tmp/x", file])
+    #expect(result.status == 64)
+    result = try ShelfProcess.run(["crush", "--level", "9", "--dry-run", file])
+    #expect(result.status == 64)
+    result = try ShelfProcess.run(["crush", "--iphone", "--revert-iphone", "--dry-run", file])
+    #expect(result.status == 64)
+  }
+
+  @Test func iphoneRoundTrip() throws {
+    let dir = try TemporaryDirectory()
+    let file = try dir.copy(fromRepository: Self.fixture("basn2c08.png"))
+    var result = try ShelfProcess.run(["crush", "--iphone", "-o", dir.path + "/ios", file])
+    #expect(result.status == 0)
+    let cgbi = try PNGDecoder().decode(bytes: Self.bytes(dir.path + "/ios/basn2c08.png"))
+    #expect(cgbi.isCgBI)
+    #expect(try PNGHeaderInfo.read(bytes: Self.bytes(dir.path + "/ios/basn2c08.png")).chunkNames.first == "CgBI")
+    // A plain crush keeps it CgBI.
+    result = try ShelfProcess.run(["crush", "-o", dir.path + "/again", dir.path + "/ios/basn2c08.png"])
+    #expect(result.status == 0)
+    #expect(try PNGDecoder().decode(bytes: Self.bytes(dir.path + "/again/basn2c08.png")).isCgBI)
+    result = try ShelfProcess.run(["crush", "--revert-iphone", "-o", dir.path + "/plain", dir.path + "/ios/basn2c08.png"])
+    #expect(result.status == 0)
+    let plain = try PNGDecoder().decode(bytes: Self.bytes(dir.path + "/plain/basn2c08.png"))
+    #expect(!plain.isCgBI)
+    #expect(plain.image.rgba8() == (try Self.pixels(file)).rgba8())
+  }
+
+  @Test func killedMidWriteLeavesTheOriginalIntact() throws {
+    let dir = try TemporaryDirectory()
+    let file = try dir.copy(fromRepository: Self.fixture("basi6a08.png"))
+    let original = Self.bytes(file)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: ShelfProcess.binary)
+    process.arguments = ["crush", "--in-place", file]
+    var environment = ProcessInfo.processInfo.environment
+    environment["SHELF_TEST_PAUSE_BEFORE_RENAME"] = "30"
+    process.environment = environment
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    // Wait until the temporary file is fully written and synced, then kill -9.
+    let deadline = Date().addingTimeInterval(60)
+    var temporary: String?
+    while temporary == nil && Date() < deadline {
+      temporary = try FileManager.default.contentsOfDirectory(atPath: dir.path).first { $0.hasSuffix(".tmp") }
+      if temporary == nil { usleep(10_000) }
+    }
+    #expect(temporary != nil)
+    usleep(200_000)
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+    #expect(process.terminationReason == .uncaughtSignal)
+    #expect(Self.bytes(file) == original)
+    #expect(try Self.pixels(file) == PNGDecoder().decode(bytes: original).image)
+  }
+
+  @Test func interruptedCrushRemovesItsTemporaryFile() throws {
+    let dir = try TemporaryDirectory()
+    let file = try dir.copy(fromRepository: Self.fixture("basi6a08.png"))
+    let original = Self.bytes(file)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: ShelfProcess.binary)
+    process.arguments = ["crush", "--in-place", file]
+    var environment = ProcessInfo.processInfo.environment
+    environment["SHELF_TEST_PAUSE_BEFORE_RENAME"] = "30"
+    process.environment = environment
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let deadline = Date().addingTimeInterval(60)
+    while Date() < deadline,
+      try FileManager.default.contentsOfDirectory(atPath: dir.path).first(where: { $0.hasSuffix(".tmp") }) == nil
+    {
+      usleep(10_000)
+    }
+    usleep(200_000)
+    kill(process.processIdentifier, SIGTERM)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 130)
+    #expect(Self.bytes(file) == original)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["basi6a08.png"])
+  }
+}
