@@ -44,7 +44,9 @@ import ShelfPNG
     let cases: [(String, Set<String>)] = [
       ("basn0g01.png", ["0/1"]),
       ("basi0g01.png", ["0/1", "3/1"]),
-      ("basn3p04.png", ["3/4", "3/2", "3/1"]),
+      ("basn3p04.png", ["3/4", "3/2", "3/1", "2/8"]),
+      ("basn0g16.png", ["0/16"]),
+      ("tbbn2c16.png", ["2/16", "6/16"]),
       ("basn2c08.png", ["2/8", "3/8"]),
     ]
     for (name, allowed) in cases {
