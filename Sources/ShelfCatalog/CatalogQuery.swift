@@ -1,9 +1,10 @@
+import ShelfCore
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
 #endif
-import ShelfCore
 
 /// A query that could not be understood: the term and what is wrong with it.
 public struct QueryError: ShelfError, Equatable {
@@ -220,7 +221,8 @@ public struct CatalogQuery: Sendable, Equatable {
     for i in 1...max(a.count, 1) where !a.isEmpty {
       var current = [i] + Array(repeating: 0, count: b.count)
       for j in 1...max(b.count, 1) where !b.isEmpty {
-        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        current[j] = min(
+          previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
       }
       previous = current
     }
@@ -238,7 +240,8 @@ public struct CatalogQuery: Sendable, Equatable {
       for term in group.alternatives {
         alternatives.append(try sql(for: term, parameters: &parameters))
       }
-      let joined = alternatives.count == 1 ? alternatives[0] : "(" + alternatives.joined(separator: " OR ") + ")"
+      let joined =
+        alternatives.count == 1 ? alternatives[0] : "(" + alternatives.joined(separator: " OR ") + ")"
       clauses.append(group.negated ? "NOT coalesce(\(joined), 0)" : joined)
     }
     return (clauses.isEmpty ? "1" : clauses.joined(separator: " AND "), parameters)
@@ -276,9 +279,11 @@ public struct CatalogQuery: Sendable, Equatable {
         guard op == .contains || op == .exact || op == .notEqual else {
           throw QueryError(message: "field '\(name)' takes ':' (yes or no), not '\(op.rawValue)'")
         }
-        return op == .notEqual ? "coalesce(\(column), 0) != \(flag ? 1 : 0)" : "coalesce(\(column), 0) = \(flag ? 1 : 0)"
+        return op == .notEqual
+          ? "coalesce(\(column), 0) != \(flag ? 1 : 0)" : "coalesce(\(column), 0) = \(flag ? 1 : 0)"
       case .number, .size, .duration, .time:
-        return try orderedSQL(column, type: field.type, op: op, value: value, fieldName: name, parameters: &parameters)
+        return try orderedSQL(
+          column, type: field.type, op: op, value: value, fieldName: name, parameters: &parameters)
       }
     }
   }
@@ -418,21 +423,28 @@ public struct CatalogQuery: Sendable, Equatable {
     }
     let separators: Set<Character> = ["-", "T", ":", " "]
     let fields = text.split(whereSeparator: { separators.contains($0) }).map(String.init)
-    guard (1...6).contains(fields.count), let numbers = Optional(fields.compactMap { Int($0) }), numbers.count == fields.count else {
+    guard (1...6).contains(fields.count), let numbers = Optional(fields.compactMap { Int($0) }),
+      numbers.count == fields.count
+    else {
       return nil
     }
     var parts = numbers + Array(repeating: 0, count: 6 - numbers.count)
     if numbers.count < 2 { parts[1] = 1 }
     if numbers.count < 3 { parts[2] = 1 }
-    guard (1...12).contains(parts[1]), (1...31).contains(parts[2]), parts[3] < 24, parts[4] < 60, parts[5] < 61 else {
+    guard (1...12).contains(parts[1]), (1...31).contains(parts[2]), parts[3] < 24, parts[4] < 60,
+      parts[5] < 61
+    else {
       return nil
     }
-    let start = Double(daysFromCivil(parts[0], parts[1], parts[2]) * 86400 + parts[3] * 3600 + parts[4] * 60 + parts[5])
+    let start = Double(
+      daysFromCivil(parts[0], parts[1], parts[2]) * 86400 + parts[3] * 3600 + parts[4] * 60 + parts[5])
     let end: Double
     switch numbers.count {
     case 1: end = Double(daysFromCivil(parts[0] + 1, 1, 1) * 86400)
     case 2:
-      end = Double((parts[1] == 12 ? daysFromCivil(parts[0] + 1, 1, 1) : daysFromCivil(parts[0], parts[1] + 1, 1)) * 86400)
+      end = Double(
+        (parts[1] == 12 ? daysFromCivil(parts[0] + 1, 1, 1) : daysFromCivil(parts[0], parts[1] + 1, 1))
+          * 86400)
     case 3: end = start + 86400
     case 4: end = start + 3600
     case 5: end = start + 60

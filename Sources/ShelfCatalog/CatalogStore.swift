@@ -1,9 +1,10 @@
+import ShelfCore
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
 #endif
-import ShelfCore
 
 /// A catalogue-level failure: no catalogue yet, a newer schema, busy, and the like.
 public struct CatalogError: ShelfError, Equatable {
@@ -123,7 +124,8 @@ public final class CatalogStore {
       throw CatalogError(
         path: path, reason: "catalogue was written by a newer shelf (schema \(version))", failure: .badInput)
     }
-    let tables = try db.query("SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'")
+    let tables = try db.query(
+      "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'")
     if version == 0 && !tables.isEmpty && !tables.contains(where: { $0.first?.text == "roots" }) {
       throw CatalogError(path: path, reason: "not a shelf catalogue", failure: .badInput)
     }
@@ -135,7 +137,9 @@ public final class CatalogStore {
       }
       try db.execute(CatalogSchema.create)
       for root in oldRoots {
-        try db.run("INSERT OR IGNORE INTO roots(path, path_text) VALUES(?, ?)", [.blob(root), .text(String(decoding: root, as: UTF8.self))])
+        try db.run(
+          "INSERT OR IGNORE INTO roots(path, path_text) VALUES(?, ?)",
+          [.blob(root), .text(String(decoding: root, as: UTF8.self))])
       }
       try db.execute("PRAGMA user_version = \(CatalogSchema.version)")
     }
@@ -161,7 +165,8 @@ public final class CatalogStore {
   func checkIntegrity() throws {
     let rows = try db.query("PRAGMA quick_check")
     guard rows.count == 1, rows[0].first?.text == "ok" else {
-      throw SQLiteError(path: path, call: "PRAGMA quick_check", code: 11, message: rows.first?.first?.text ?? "damaged")
+      throw SQLiteError(
+        path: path, call: "PRAGMA quick_check", code: 11, message: rows.first?.first?.text ?? "damaged")
     }
   }
 
@@ -186,7 +191,9 @@ public final class CatalogStore {
       target = RawPath(bytes: path.bytes + Array(".corrupt-\(counter)".utf8))
     }
     let result = path.withCString { from in target.withCString { to in rename(from, to) } }
-    guard result == 0 else { throw FileError(path: path, errno: errno, doing: "cannot move the damaged catalogue aside") }
+    guard result == 0 else {
+      throw FileError(path: path, errno: errno, doing: "cannot move the damaged catalogue aside")
+    }
     for suffix in ["-wal", "-shm"] {
       let side = RawPath(bytes: path.bytes + Array(suffix.utf8))
       _ = side.withCString { unlink($0) }
@@ -220,7 +227,9 @@ public final class CatalogStore {
     ).map { row in
       var bundle: BundleInfo?
       if let bundlePath = row[3].bytes {
-        bundle = BundleInfo(identifier: row[4].text, name: row[5].text, version: row[6].text, bundlePath: RawPath(bytes: bundlePath))
+        bundle = BundleInfo(
+          identifier: row[4].text, name: row[5].text, version: row[6].text,
+          bundlePath: RawPath(bytes: bundlePath))
       }
       return CatalogRoot(
         id: row[0].integer ?? 0, path: RawPath(bytes: row[1].bytes ?? []), isSandbox: row[2].integer == 1,
@@ -230,7 +239,8 @@ public final class CatalogStore {
 
   /// The id of the root at `path`, added when new.
   func rootID(for path: RawPath) throws -> Int64 {
-    if let id = try db.query("SELECT id FROM roots WHERE path = ?", [.blob(path.bytes)]).first?.first?.integer {
+    if let id = try db.query("SELECT id FROM roots WHERE path = ?", [.blob(path.bytes)]).first?.first?.integer
+    {
       return id
     }
     try db.run("INSERT INTO roots(path, path_text) VALUES(?, ?)", [.blob(path.bytes), .text(path.escaped)])
@@ -242,18 +252,22 @@ public final class CatalogStore {
     try db.run(
       "UPDATE roots SET is_sandbox = ?, bundle_path = ?, bundle_id = ?, bundle_name = ?, bundle_version = ?, last_scan_ns = coalesce(?, last_scan_ns) WHERE id = ?",
       [
-        .from(layout.isSandbox), bundle.map { .blob($0.bundlePath.bytes) } ?? .null, .from(bundle?.identifier),
+        .from(layout.isSandbox), bundle.map { .blob($0.bundlePath.bytes) } ?? .null,
+        .from(bundle?.identifier),
         .from(bundle?.name), .from(bundle?.version), .from(scannedAt), .integer(id),
       ])
   }
 
   /// Removes a root and its entries.
   public func removeRoot(_ path: RawPath) throws -> Bool {
-    guard let id = try db.query("SELECT id FROM roots WHERE path = ?", [.blob(path.bytes)]).first?.first?.integer else {
+    guard
+      let id = try db.query("SELECT id FROM roots WHERE path = ?", [.blob(path.bytes)]).first?.first?.integer
+    else {
       return false
     }
     try db.transaction {
-      try db.run("DELETE FROM files_fts WHERE rowid IN (SELECT id FROM files WHERE root_id = ?)", [.integer(id)])
+      try db.run(
+        "DELETE FROM files_fts WHERE rowid IN (SELECT id FROM files WHERE root_id = ?)", [.integer(id)])
       try db.run("DELETE FROM files WHERE root_id = ?", [.integer(id)])
       try db.run("DELETE FROM roots WHERE id = ?", [.integer(id)])
     }
@@ -265,7 +279,8 @@ public final class CatalogStore {
   /// What is known about the files of a root, by path.
   func knownFiles(rootID: Int64) throws -> [RawPath: KnownFile] {
     let statement = try db.prepare(
-      "SELECT id, path, size, mtime_ns, ctime_ns, inode, device, trusted, extractor_version FROM files WHERE root_id = ?")
+      "SELECT id, path, size, mtime_ns, ctime_ns, inode, device, trusted, extractor_version FROM files WHERE root_id = ?"
+    )
     try statement.bind([.integer(rootID)])
     var known: [RawPath: KnownFile] = [:]
     while try statement.step() {
@@ -273,7 +288,8 @@ public final class CatalogStore {
       known[path] = KnownFile(
         id: statement.integer(at: 0) ?? 0, path: path, size: statement.integer(at: 2) ?? -1,
         mtime: statement.integer(at: 3) ?? 0, ctime: statement.integer(at: 4) ?? 0,
-        inode: UInt64(bitPattern: statement.integer(at: 5) ?? 0), device: UInt64(bitPattern: statement.integer(at: 6) ?? 0),
+        inode: UInt64(bitPattern: statement.integer(at: 5) ?? 0),
+        device: UInt64(bitPattern: statement.integer(at: 6) ?? 0),
         trusted: statement.integer(at: 7) == 1, extractorVersion: Int(statement.integer(at: 8) ?? 0))
     }
     return known
@@ -282,7 +298,8 @@ public final class CatalogStore {
   private static let fileColumns = [
     "root_id", "path", "path_text", "name", "ext", "area", "kind", "mime", "detected_by", "ext_mismatch",
     "size", "mtime_ns", "ctime_ns", "inode", "device", "trusted", "extractor_version", "error",
-    "width", "height", "bit_depth", "color_type", "alpha", "interlaced", "cgbi", "frames", "image_format", "chunks",
+    "width", "height", "bit_depth", "color_type", "alpha", "interlaced", "cgbi", "frames", "image_format",
+    "chunks",
     "duration", "sample_rate", "channels", "audio_frames", "format", "subtype", "title", "artist", "album",
     "date", "year", "track", "track_no", "genre", "comment",
     "encoding", "bom", "line_endings", "lines", "words", "chars", "first_line",
@@ -332,7 +349,9 @@ public final class CatalogStore {
     try ftsDelete!.run([.integer(id)])
     var tags = ""
     if let audio {
-      tags = [audio.title, audio.artist, audio.album, audio.genre, audio.comment, audio.date].compactMap { $0 }.joined(separator: " ")
+      tags = [audio.title, audio.artist, audio.album, audio.genre, audio.comment, audio.date].compactMap {
+        $0
+      }.joined(separator: " ")
     } else if let plist {
       tags = plist.keys.joined(separator: " ")
     }
@@ -356,7 +375,8 @@ public final class CatalogStore {
         .blob(path.bytes), .text(pathText), .text(name), .text(path.lowercasedExtension), .text(area),
         .integer(status.mtimeNanoseconds), .integer(status.ctimeNanoseconds), .from(trusted), .integer(id),
       ])
-    try db.run("UPDATE files_fts SET name = ?, path = ? WHERE rowid = ?", [.text(name), .text(pathText), .integer(id)])
+    try db.run(
+      "UPDATE files_fts SET name = ?, path = ? WHERE rowid = ?", [.text(name), .text(pathText), .integer(id)])
   }
 
   /// Marks a file's facts as current after an unchanged check (updates ctime, trust).
@@ -381,7 +401,9 @@ public final class CatalogStore {
   }
 
   /// The entries matching `query`, sorted and limited.
-  public func entries(matching query: CatalogQuery, sort: CatalogSort? = nil, limit: Int? = nil) throws -> [CatalogEntry] {
+  public func entries(matching query: CatalogQuery, sort: CatalogSort? = nil, limit: Int? = nil) throws
+    -> [CatalogEntry]
+  {
     var entries: [CatalogEntry] = []
     try forEachEntry(matching: query, sort: sort, limit: limit) { entries.append($0) }
     return entries
@@ -389,10 +411,12 @@ public final class CatalogStore {
 
   /// Calls `body` for each entry matching `query`, without holding them all in memory.
   public func forEachEntry(
-    matching query: CatalogQuery, sort: CatalogSort? = nil, limit: Int? = nil, _ body: (CatalogEntry) throws -> Void
+    matching query: CatalogQuery, sort: CatalogSort? = nil, limit: Int? = nil,
+    _ body: (CatalogEntry) throws -> Void
   ) throws {
     let (whereSQL, parameters) = try query.sql()
-    var sql = "SELECT \(CatalogSchema.entryColumns) FROM files f JOIN roots r ON r.id = f.root_id WHERE \(whereSQL)"
+    var sql =
+      "SELECT \(CatalogSchema.entryColumns) FROM files f JOIN roots r ON r.id = f.root_id WHERE \(whereSQL)"
     sql += " ORDER BY " + (sort?.sql ?? "f.path")
     if let limit { sql += " LIMIT \(max(limit, 0))" }
     let statement = try db.prepare(sql)
@@ -401,9 +425,13 @@ public final class CatalogStore {
   }
 
   /// The paths of matching entries only (fast path for `-0` and players).
-  public func paths(matching query: CatalogQuery, sort: CatalogSort? = nil, limit: Int? = nil) throws -> [RawPath] {
+  public func paths(matching query: CatalogQuery, sort: CatalogSort? = nil, limit: Int? = nil) throws
+    -> [RawPath]
+  {
     let (whereSQL, parameters) = try query.sql()
-    var sql = "SELECT f.path FROM files f JOIN roots r ON r.id = f.root_id WHERE \(whereSQL) ORDER BY " + (sort?.sql ?? "f.path")
+    var sql =
+      "SELECT f.path FROM files f JOIN roots r ON r.id = f.root_id WHERE \(whereSQL) ORDER BY "
+      + (sort?.sql ?? "f.path")
     if let limit { sql += " LIMIT \(max(limit, 0))" }
     let statement = try db.prepare(sql)
     try statement.bind(parameters)
@@ -418,7 +446,9 @@ public final class CatalogStore {
       try db.query(
         "SELECT \(column), count(*), coalesce(sum(size), 0), coalesce(sum(duration), 0) FROM files GROUP BY \(column) ORDER BY \(column)"
       ).map {
-        CatalogGroupStats(name: $0[0].text ?? "", count: Int($0[1].integer ?? 0), size: $0[2].integer ?? 0, duration: $0[3].real ?? 0)
+        CatalogGroupStats(
+          name: $0[0].text ?? "", count: Int($0[1].integer ?? 0), size: $0[2].integer ?? 0,
+          duration: $0[3].real ?? 0)
       }
     }
     let totals = try db.query(
@@ -438,7 +468,8 @@ public final class CatalogStore {
       path: RawPath(bytes: s.blob(at: 0)), root: RawPath(bytes: s.blob(at: 1)), area: text(2) ?? "other",
       kind: FileKind(rawValue: text(3) ?? "") ?? .other, mime: text(4) ?? "",
       detectedBy: DetectionMethod(rawValue: text(5) ?? "") ?? .content, extensionMismatch: bool(6) ?? false,
-      size: s.integer(at: 7) ?? 0, mtimeNanoseconds: s.integer(at: 8) ?? 0, ctimeNanoseconds: s.integer(at: 9) ?? 0,
+      size: s.integer(at: 7) ?? 0, mtimeNanoseconds: s.integer(at: 8) ?? 0,
+      ctimeNanoseconds: s.integer(at: 9) ?? 0,
       inode: UInt64(bitPattern: s.integer(at: 10) ?? 0), device: UInt64(bitPattern: s.integer(at: 11) ?? 0),
       error: text(12), extractorVersion: int(13) ?? 0)
     if let width = int(14), let height = int(15) {
@@ -451,7 +482,8 @@ public final class CatalogStore {
       entry.audio = AudioFacts(
         duration: s.value(at: 24).real ?? 0, sampleRate: rate, channels: int(26) ?? 0,
         frames: s.integer(at: 27) ?? 0, format: text(28) ?? "", subtype: text(29), title: text(30),
-        artist: text(31), album: text(32), date: text(33), track: text(34), genre: text(35), comment: text(36))
+        artist: text(31), album: text(32), date: text(33), track: text(34), genre: text(35), comment: text(36)
+      )
     }
     if let encoding = text(37).flatMap(TextEncoding.init(rawValue:)) {
       entry.text = TextFacts(
@@ -461,7 +493,9 @@ public final class CatalogStore {
     if let format = text(44) {
       let keys = text(46) ?? ""
       entry.plist = PlistFacts(
-        format: format, root: text(45) ?? "", keys: keys.isEmpty ? [] : keys.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+        format: format, root: text(45) ?? "",
+        keys: keys.isEmpty
+          ? [] : keys.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
     }
     return entry
   }

@@ -79,7 +79,8 @@ public enum ContentSniffer {
       agrees = known.kind == .text
       // Text is text; a text extension only names the dialect (`.md` is text/markdown).
       if agrees, let refined = textMIMEs[known.ext] {
-        return SniffResult(kind: kind, mime: refined, detectedBy: .contentAndExtension, extensionMismatch: false)
+        return SniffResult(
+          kind: kind, mime: refined, detectedBy: .contentAndExtension, extensionMismatch: false)
       }
     } else {
       agrees = known.mime == mime || equivalentMIMEs(known.mime, mime)
@@ -268,7 +269,8 @@ public enum ContentSniffer {
 
   private static func afterID3(_ p: [UInt8]) -> Detection {
     // The tag size is a 28-bit "synchsafe" integer; look at what follows when it is in view.
-    let size = Int(p[6] & 0x7F) << 21 | Int(p[7] & 0x7F) << 14 | Int(p[8] & 0x7F) << 7
+    let size =
+      Int(p[6] & 0x7F) << 21 | Int(p[7] & 0x7F) << 14 | Int(p[8] & 0x7F) << 7
       | Int(p[9] & 0x7F)
     let footer = p[5] & 0x10 != 0 ? 10 : 0
     var next = 10 + size + footer

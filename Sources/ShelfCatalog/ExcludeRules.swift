@@ -1,9 +1,10 @@
+import ShelfCore
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
 #endif
-import ShelfCore
 
 /// Glob patterns that keep files and folders out of a scan: `--exclude` options and the lines of
 /// `.shelfignore` files.
@@ -34,7 +35,9 @@ public struct ExcludeRules: Sendable {
   mutating func addIgnoreFile(_ contents: [UInt8], base: [UInt8]) {
     for line in contents.split(separator: UInt8(ascii: "\n")) {
       var text = Array(line)
-      while let last = text.last, last == UInt8(ascii: "\r") || last == UInt8(ascii: " ") { text.removeLast() }
+      while let last = text.last, last == UInt8(ascii: "\r") || last == UInt8(ascii: " ") {
+        text.removeLast()
+      }
       if text.isEmpty || text.first == UInt8(ascii: "#") { continue }
       add(text, base: base)
     }

@@ -76,7 +76,9 @@ public enum ImageHeaderReader {
     guard width > 0, height > 0 else { throw HeaderError("corrupt PNG: zero width or height") }
     let depth = Int(ihdr[8])
     let colorType = Int(ihdr[9])
-    let allowed: [Int: [Int]] = [0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16]]
+    let allowed: [Int: [Int]] = [
+      0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16],
+    ]
     guard let depths = allowed[colorType], depths.contains(depth) else {
       throw HeaderError("corrupt PNG: bit depth \(depth) with colour type \(colorType)")
     }
@@ -177,7 +179,9 @@ public enum ImageHeaderReader {
         offset += 2
         try skipSubBlocks()
       case 0x2C:
-        guard let flags = bytes.u8(offset + 9) else { throw HeaderError("truncated GIF: image descriptor cut off") }
+        guard let flags = bytes.u8(offset + 9) else {
+          throw HeaderError("truncated GIF: image descriptor cut off")
+        }
         if frames == 0 { facts.interlaced = flags & 0x40 != 0 }
         frames += 1
         offset += 10
@@ -262,7 +266,12 @@ public enum ImageHeaderReader {
       let base = index * entrySize
       guard let tag = u16(table, base), let type = u16(table, base + 2) else { break }
       let valueOffset = base + (big ? 12 : 8)
-      let value: Int? = type == 3 ? u16(table, valueOffset) : type == 4 ? u32(table, valueOffset) : type == 16 ? u64(table, valueOffset).map { Int(truncatingIfNeeded: $0) } : nil
+      let value: Int? =
+        type == 3
+        ? u16(table, valueOffset)
+        : type == 4
+          ? u32(table, valueOffset)
+          : type == 16 ? u64(table, valueOffset).map { Int(truncatingIfNeeded: $0) } : nil
       switch tag {
       case 256: width = value
       case 257: height = value
@@ -270,7 +279,10 @@ public enum ImageHeaderReader {
         let count = big ? u64(table, base + 4).map { Int(truncatingIfNeeded: $0) } : u32(table, base + 4)
         if count == 1 || (count == 2 && !big) || (big && (count ?? 0) <= 4) {
           bits = value
-        } else if let pointer = big ? u64(table, valueOffset).map({ Int64(truncatingIfNeeded: $0) }) : u32(table, valueOffset).map({ Int64($0) }) {
+        } else if let pointer = big
+          ? u64(table, valueOffset).map({ Int64(truncatingIfNeeded: $0) })
+          : u32(table, valueOffset).map({ Int64($0) })
+        {
           bits = u16(try source.read(count: 2, at: pointer), 0)
         }
       case 262: photometric = value
@@ -371,13 +383,16 @@ public enum ImageHeaderReader {
         scanBoxes(meta, from: 4, to: meta.count, level: 0) { type, body in
           switch type {
           case "ispe":
-            if let w = meta.be32(body + 4), let h = meta.be32(body + 8), w * h > (best.map { $0.0 * $0.1 } ?? -1) {
+            if let w = meta.be32(body + 4), let h = meta.be32(body + 8),
+              w * h > (best.map { $0.0 * $0.1 } ?? -1)
+            {
               best = (w, h)
             }
           case "pixi":
             if depth == nil, let d = meta.u8(body + 5) { depth = d }
           case "auxC":
-            let text = String(decoding: meta[min(body + 4, meta.count)..<min(body + 80, meta.count)], as: UTF8.self)
+            let text = String(
+              decoding: meta[min(body + 4, meta.count)..<min(body + 80, meta.count)], as: UTF8.self)
             if text.contains("alpha") || text.contains("auxid:1") { alpha = true }
           default: break
           }

@@ -1,9 +1,10 @@
+import ShelfCore
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
 #endif
-import ShelfCore
 
 /// How a scan should run.
 public struct IndexOptions: Sendable {
@@ -19,6 +20,8 @@ public struct IndexOptions: Sendable {
   public var batchSize = 256
   /// Timestamps this close to the scan's start (seconds) are not trusted.
   public var recentWindow: Double = 3
+  /// A pause after each committed batch (tests use it to interrupt a scan part way).
+  public var pauseAfterBatch: Double = 0
 
   public init() {}
 }
@@ -80,9 +83,12 @@ public final class Indexer {
   }
 
   /// Scans one root (adding it when new) and returns what happened.
-  public func index(root: RawPath, progress: (IndexProgress) -> Void = { _ in }) async throws -> RootScanSummary {
+  public func index(root: RawPath, progress: (IndexProgress) -> Void = { _ in }) async throws
+    -> RootScanSummary
+  {
     let walker = try TreeWalker(
-      root: root.absolute, followLinks: options.followLinks, excludes: ExcludeRules(patterns: options.excludes),
+      root: root.absolute, followLinks: options.followLinks,
+      excludes: ExcludeRules(patterns: options.excludes),
       skipPaths: skipPaths)
     let rootPath = walker.root
     var summary = RootScanSummary(root: rootPath)
@@ -122,11 +128,13 @@ public final class Indexer {
       if let entry = known.removeValue(forKey: file.path) {
         let status = file.status
         let same =
-          entry.size == status.size && entry.mtime == status.mtimeNanoseconds && entry.ctime == status.ctimeNanoseconds
+          entry.size == status.size && entry.mtime == status.mtimeNanoseconds
+          && entry.ctime == status.ctimeNanoseconds
           && entry.inode == status.inode && entry.device == status.device
         if same && entry.trusted && entry.extractorVersion == MetadataExtractor.version && !options.full {
           summary.unchanged += 1
-        } else if same && !entry.trusted && trusted(status) && entry.extractorVersion == MetadataExtractor.version
+        } else if same && !entry.trusted && trusted(status)
+          && entry.extractorVersion == MetadataExtractor.version
           && !options.full
         {
           // Read last time while too fresh to trust; re-read now that it has settled.
@@ -187,12 +195,15 @@ public final class Indexer {
           switch result {
           case .success(let extraction):
             entry = CatalogEntry(
-              path: file.path, root: rootPath, area: layout.area(of: file.relative), kind: extraction.sniff.kind,
+              path: file.path, root: rootPath, area: layout.area(of: file.relative),
+              kind: extraction.sniff.kind,
               mime: extraction.sniff.mime, detectedBy: extraction.sniff.detectedBy,
               extensionMismatch: extraction.sniff.extensionMismatch, size: extraction.status.size,
-              mtimeNanoseconds: extraction.status.mtimeNanoseconds, ctimeNanoseconds: extraction.status.ctimeNanoseconds,
+              mtimeNanoseconds: extraction.status.mtimeNanoseconds,
+              ctimeNanoseconds: extraction.status.ctimeNanoseconds,
               inode: extraction.status.inode, device: extraction.status.device, error: extraction.error,
-              image: extraction.image, audio: extraction.audio, text: extraction.text, plist: extraction.plist)
+              image: extraction.image, audio: extraction.audio, text: extraction.text, plist: extraction.plist
+            )
             searchText = extraction.searchText
             if extraction.changedWhileReading { isTrusted = false }
             if let error = extraction.error {
@@ -209,10 +220,13 @@ public final class Indexer {
             summary.unreadable.append(WalkProblem(path: file.path, reason: failure.reason))
             let guess = ContentSniffer.kindForExtension(file.path.lowercasedExtension)
             entry = CatalogEntry(
-              path: file.path, root: rootPath, area: layout.area(of: file.relative), kind: guess?.kind ?? .other,
-              mime: guess?.mime ?? "application/octet-stream", detectedBy: .extension, extensionMismatch: false,
+              path: file.path, root: rootPath, area: layout.area(of: file.relative),
+              kind: guess?.kind ?? .other,
+              mime: guess?.mime ?? "application/octet-stream", detectedBy: .extension,
+              extensionMismatch: false,
               size: file.status.size, mtimeNanoseconds: file.status.mtimeNanoseconds,
-              ctimeNanoseconds: file.status.ctimeNanoseconds, inode: file.status.inode, device: file.status.device,
+              ctimeNanoseconds: file.status.ctimeNanoseconds, inode: file.status.inode,
+              device: file.status.device,
               error: failure.reason)
             isTrusted = false
           }
@@ -222,6 +236,7 @@ public final class Indexer {
       }
       done += batch.count
       progress(IndexProgress(root: rootPath, phase: .extracting, done: done, total: total))
+      if options.pauseAfterBatch > 0 { usleep(UInt32(options.pauseAfterBatch * 1e6)) }
     }
     try store.transaction {
       try store.updateRoot(id: rootID, layout: layout, bundle: bundle, scannedAt: Int64(scanStart * 1e9))
@@ -250,7 +265,10 @@ public final class Indexer {
             let vanished = error.reason.contains("no such file")
             return (index, .failure(OpenFailure(reason: error.reason, vanished: vanished)))
           } catch let error as ExtractionFailure {
-            return (index, .failure(OpenFailure(reason: error.reason, vanished: error.reason == "replaced while scanning")))
+            return (
+              index,
+              .failure(OpenFailure(reason: error.reason, vanished: error.reason == "replaced while scanning"))
+            )
           } catch {
             return (index, .failure(OpenFailure(reason: "\(error)", vanished: false)))
           }

@@ -35,7 +35,9 @@ public enum MetadataExtractor {
   /// is refused (`O_NOFOLLOW`); FIFOs, sockets and devices are never opened.
   ///
   /// Throws `ExtractionFailure`/`FileError` only when the file cannot be opened or read at all.
-  public static func extract(path: RawPath, followLinks: Bool = false, expected: FileStatus? = nil) throws -> Extraction {
+  public static func extract(path: RawPath, followLinks: Bool = false, expected: FileStatus? = nil) throws
+    -> Extraction
+  {
     let file: RegularFile
     do {
       file = try RegularFile(path: path, followLinks: followLinks)
@@ -63,7 +65,8 @@ public enum MetadataExtractor {
         result.text = analysis.facts
         result.searchText = analysis.searchText
         if analysis.truncated {
-          result.error = "text longer than \(TextAnalyzer.countLimit >> 20) MiB: counts cover the first \(TextAnalyzer.countLimit >> 20) MiB"
+          result.error =
+            "text longer than \(TextAnalyzer.countLimit >> 20) MiB: counts cover the first \(TextAnalyzer.countLimit >> 20) MiB"
         }
       case .plist:
         let plist = try PropertyList.parse(file)
@@ -85,7 +88,9 @@ public enum MetadataExtractor {
       result.error = reason(of: "\(error)", path: path)
     }
     // A file that changed under us is kept but re-checked next scan.
-    if let after = try? FileStatus.stat(path), after.size != file.status.size || after.mtimeNanoseconds != file.status.mtimeNanoseconds {
+    if let after = try? FileStatus.stat(path),
+      after.size != file.status.size || after.mtimeNanoseconds != file.status.mtimeNanoseconds
+    {
       result.changedWhileReading = true
     }
     return result
@@ -108,7 +113,9 @@ public enum MetadataExtractor {
     }
     var chunks: [String] = []
     for name in info.chunkNames where chunks.last != name { chunks.append(name) }
-    let names: [PNGColorType: String] = [.gray: "gray", .rgb: "rgb", .palette: "palette", .grayAlpha: "gray-alpha", .rgba: "rgba"]
+    let names: [PNGColorType: String] = [
+      .gray: "gray", .rgb: "rgb", .palette: "palette", .grayAlpha: "gray-alpha", .rgba: "rgba",
+    ]
     let facts = ImageFacts(
       format: "png", width: info.width, height: info.height, bitDepth: info.bitDepth,
       colorType: names[info.colorType], alpha: info.hasAlpha, interlaced: info.interlaced,
@@ -128,7 +135,10 @@ public enum MetadataExtractor {
     case "audio/x-w64": format = "w64"
     case "audio/aiff": format = "aiff"
     case "audio/flac": format = "flac"
-    case "audio/ogg": format = info.encodingName.lowercased().contains("opus") ? "ogg-opus" : info.encodingName.lowercased().contains("flac") ? "ogg-flac" : "ogg-vorbis"
+    case "audio/ogg":
+      format =
+        info.encodingName.lowercased().contains("opus")
+        ? "ogg-opus" : info.encodingName.lowercased().contains("flac") ? "ogg-flac" : "ogg-vorbis"
     case "audio/mpeg": format = "mp3"
     case "audio/x-caf": format = "caf"
     case "audio/basic": format = "au"

@@ -1,3 +1,5 @@
+import ShelfCore
+
 /// A property-list value, as XML and binary plists hold them.
 public indirect enum PlistValue: Sendable, Equatable {
   case string(String)
@@ -167,7 +169,9 @@ struct BinaryPlistParser {
   }
 
   private mutating func object(_ index: Int, depth: Int, visiting: inout Set<Int>) throws -> PlistValue {
-    guard index < objectCount else { throw HeaderError("corrupt binary plist: reference past the object table") }
+    guard index < objectCount else {
+      throw HeaderError("corrupt binary plist: reference past the object table")
+    }
     guard depth < PropertyList.depthLimit else { throw HeaderError("binary plist nested too deeply") }
     decoded += 1
     guard decoded <= PropertyList.valueLimit else { throw HeaderError("binary plist has too many values") }
@@ -353,14 +357,17 @@ struct XMLPlistParser {
       position += 1
     }
     let start = position
-    while position < bytes.count, !([0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ">"), UInt8(ascii: "/")].contains(bytes[position])) {
+    while position < bytes.count,
+      !([0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ">"), UInt8(ascii: "/")].contains(bytes[position]))
+    {
       position += 1
     }
     let name = String(decoding: bytes[start..<position], as: UTF8.self)
     var selfClosing = false
     while position < bytes.count && bytes[position] != UInt8(ascii: ">") {
-      if bytes[position] == UInt8(ascii: "/") { selfClosing = true }
-      else if bytes[position] == UInt8(ascii: "\"") {
+      if bytes[position] == UInt8(ascii: "/") {
+        selfClosing = true
+      } else if bytes[position] == UInt8(ascii: "\"") {
         position += 1
         while position < bytes.count && bytes[position] != UInt8(ascii: "\"") { position += 1 }
       }
@@ -403,8 +410,11 @@ struct XMLPlistParser {
         case "apos": out.append(UInt8(ascii: "'"))
         default:
           var code: UInt32?
-          if entity.hasPrefix("#x") { code = UInt32(entity.dropFirst(2), radix: 16) }
-          else if entity.hasPrefix("#") { code = UInt32(entity.dropFirst()) }
+          if entity.hasPrefix("#x") {
+            code = UInt32(entity.dropFirst(2), radix: 16)
+          } else if entity.hasPrefix("#") {
+            code = UInt32(entity.dropFirst())
+          }
           guard let code, let scalar = Unicode.Scalar(code) else {
             throw HeaderError("XML plist: unknown entity &\(entity);")
           }
@@ -471,7 +481,9 @@ struct XMLPlistParser {
         skipMisc()
         let next = try readTag()
         if next.closing {
-          guard next.name == "array" else { throw HeaderError("XML plist: expected </array>, found </\(next.name)>") }
+          guard next.name == "array" else {
+            throw HeaderError("XML plist: expected </array>, found </\(next.name)>")
+          }
           return .array(items)
         }
         items.append(try value(startingWith: next, depth: depth + 1))
@@ -483,7 +495,9 @@ struct XMLPlistParser {
         skipMisc()
         let next = try readTag()
         if next.closing {
-          guard next.name == "dict" else { throw HeaderError("XML plist: expected </dict>, found </\(next.name)>") }
+          guard next.name == "dict" else {
+            throw HeaderError("XML plist: expected </dict>, found </\(next.name)>")
+          }
           return .dictionary(pairs)
         }
         guard next.name == "key" else { throw HeaderError("XML plist: expected <key>, found <\(next.name)>") }
@@ -496,5 +510,3 @@ struct XMLPlistParser {
     }
   }
 }
-
-import ShelfCore

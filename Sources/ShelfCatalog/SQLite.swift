@@ -83,7 +83,8 @@ final class SQLiteConnection {
     switch code {
     case SQLITE_OK, SQLITE_ROW, SQLITE_DONE: return code
     default:
-      let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
+      let message =
+        handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
       throw SQLiteError(path: path, call: call, code: code, message: message)
     }
   }
@@ -100,7 +101,9 @@ final class SQLiteConnection {
     if let errorMessage {
       let message = String(cString: errorMessage)
       sqlite3_free(errorMessage)
-      if code != SQLITE_OK { throw SQLiteError(path: path, call: "sqlite3_exec", code: code, message: message) }
+      if code != SQLITE_OK {
+        throw SQLiteError(path: path, call: "sqlite3_exec", code: code, message: message)
+      }
     }
     try check(code, "sqlite3_exec")
   }
@@ -177,7 +180,9 @@ final class SQLiteStatement {
       case .blob(let bytes):
         code = bytes.withUnsafeBytes { raw in
           // A zero-length blob still needs a non-null pointer to be a blob, not NULL.
-          sqlite3_bind_blob(handle, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), sqliteTransient)
+          sqlite3_bind_blob(
+            handle, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count),
+            sqliteTransient)
         }
       }
       try connection.check(code, "sqlite3_bind")
@@ -233,7 +238,8 @@ final class SQLiteStatement {
 
   /// An integer column, nil when NULL.
   func integer(at index: Int) -> Int64? {
-    sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL ? nil : sqlite3_column_int64(handle, Int32(index))
+    sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL
+      ? nil : sqlite3_column_int64(handle, Int32(index))
   }
 
   /// A blob column (empty when NULL).

@@ -21,10 +21,13 @@ public struct SandboxLayout: Sendable, Equatable {
     for entry in entries {
       let isDirectory =
         entry.type == 4 /* DT_DIR */
-        || (entry.type == 0 && (try? FileStatus.lstat(root.appending(RawPath(bytes: entry.name))))?.type == .directory)
+        || (entry.type == 0
+          && (try? FileStatus.lstat(root.appending(RawPath(bytes: entry.name))))?.type == .directory)
       guard isDirectory else { continue }
       if entry.name.count > 4 && entry.name.suffix(4).elementsEqual(Array(".app".utf8)) {
-        if bundle == nil, (try? FileStatus.lstat(root.appending(RawPath(bytes: entry.name)).appending("Info.plist"))) != nil {
+        if bundle == nil,
+          (try? FileStatus.lstat(root.appending(RawPath(bytes: entry.name)).appending("Info.plist"))) != nil
+        {
           bundle = entry.name
         }
       } else if ["Documents", "Library", "tmp"].contains(where: { Array($0.utf8) == entry.name }) {

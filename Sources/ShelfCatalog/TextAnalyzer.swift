@@ -42,7 +42,10 @@ public enum TextAnalyzer {
           carry = nil
         }
         while index + 1 < bytes.count {
-          let unit = little ? UInt32(bytes[index]) | UInt32(bytes[index + 1]) << 8 : UInt32(bytes[index]) << 8 | UInt32(bytes[index + 1])
+          let unit =
+            little
+            ? UInt32(bytes[index]) | UInt32(bytes[index + 1]) << 8
+            : UInt32(bytes[index]) << 8 | UInt32(bytes[index + 1])
           counter.feed(unit, isChar: !(0xDC00...0xDFFF).contains(unit))
           index += 2
         }

@@ -1,9 +1,10 @@
+import ShelfCore
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
 #endif
-import ShelfCore
 
 /// A regular file found by a walk.
 public struct WalkedFile: Sendable {
@@ -54,7 +55,10 @@ public struct TreeWalker {
   public var skipPaths: Set<RawPath>
 
   /// Prepares a walk of `root`; throws when it is missing or not a folder.
-  public init(root: RawPath, followLinks: Bool = false, excludes: ExcludeRules = ExcludeRules(), skipPaths: Set<RawPath> = []) throws(FileError) {
+  public init(
+    root: RawPath, followLinks: Bool = false, excludes: ExcludeRules = ExcludeRules(),
+    skipPaths: Set<RawPath> = []
+  ) throws(FileError) {
     let resolved = try Self.realPath(root)
     let status = try FileStatus.stat(resolved)
     guard status.type == .directory else {
@@ -71,7 +75,10 @@ public struct TreeWalker {
     let resolved = path.withCString { realpath($0, nil) }
     guard let resolved else { throw FileError(path: path, errno: errno) }
     defer { free(resolved) }
-    return RawPath(bytes: Array(UnsafeBufferPointer(start: UnsafeRawPointer(resolved).assumingMemoryBound(to: UInt8.self), count: strlen(resolved))))
+    return RawPath(
+      bytes: Array(
+        UnsafeBufferPointer(
+          start: UnsafeRawPointer(resolved).assumingMemoryBound(to: UInt8.self), count: strlen(resolved))))
   }
 
   private struct Pending {
@@ -105,7 +112,8 @@ public struct TreeWalker {
       var subdirectories: [Pending] = []
       for entry in entries {
         let path = directory.path.appending(RawPath(bytes: entry.name))
-        let relative = directory.relative.isEmpty ? entry.name : directory.relative + [UInt8(ascii: "/")] + entry.name
+        let relative =
+          directory.relative.isEmpty ? entry.name : directory.relative + [UInt8(ascii: "/")] + entry.name
         var type = entry.type
         var status: FileStatus?
         if type == UInt8(DT_UNKNOWN) || type == UInt8(DT_REG) || (followLinks && type == UInt8(DT_DIR)) {
@@ -133,19 +141,24 @@ public struct TreeWalker {
             continue
           }
           if skipPaths.contains(path) { continue }
-          try visit(WalkedFile(path: path, relative: relative, status: status, openPath: path, viaLink: false))
+          try visit(
+            WalkedFile(path: path, relative: relative, status: status, openPath: path, viaLink: false))
         case Int(DT_LNK):
           guard followLinks else {
             summary.skippedLinks += 1
             continue
           }
-          guard let target = try? Self.realPath(path), target.bytes.starts(with: rootPrefix) || target == root else {
+          guard let target = try? Self.realPath(path), target.bytes.starts(with: rootPrefix) || target == root
+          else {
             summary.skippedLinks += 1
             summary.linksOutsideRoot += 1
             continue
           }
           guard let targetStatus = try? FileStatus.lstat(target) else { continue }
-          if !rules.isEmpty && rules.excludes(relative: relative, name: entry.name, isDirectory: targetStatus.type == .directory) {
+          if !rules.isEmpty
+            && rules.excludes(
+              relative: relative, name: entry.name, isDirectory: targetStatus.type == .directory)
+          {
             summary.excluded += 1
             continue
           }
@@ -158,7 +171,9 @@ public struct TreeWalker {
             subdirectories.append(Pending(path: path, relative: relative))
           case .regular:
             if skipPaths.contains(target) { continue }
-            try visit(WalkedFile(path: path, relative: relative, status: targetStatus, openPath: target, viaLink: true))
+            try visit(
+              WalkedFile(
+                path: path, relative: relative, status: targetStatus, openPath: target, viaLink: true))
           default:
             summary.specialFiles += 1
           }
@@ -205,7 +220,9 @@ public struct TreeWalker {
       let type = entry.pointee.d_type
       let name: [UInt8] = withUnsafePointer(to: &entry.pointee.d_name) { pointer in
         pointer.withMemoryRebound(to: UInt8.self, capacity: 256) { bytes in
-          Array(UnsafeBufferPointer(start: bytes, count: strlen(UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self))))
+          Array(
+            UnsafeBufferPointer(
+              start: bytes, count: strlen(UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self))))
         }
       }
       if name == [0x2E] || name == [0x2E, 0x2E] { continue }

@@ -1,9 +1,10 @@
+import ShelfCore
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
 #endif
-import ShelfCore
 
 /// The catalogue's single-writer lock: an `flock` on `<catalogue>.lock`, held for the life of
 /// the value. Readers never take it (SQLite's WAL lets them read while a scan writes).
@@ -26,7 +27,8 @@ public final class WriterLock {
       let code = errno
       guard code == EWOULDBLOCK || code == EINTR else {
         close(fd)
-        throw CatalogError(path: path, reason: "cannot lock the catalogue: \(String(cString: strerror(code)))", failure: .io)
+        throw CatalogError(
+          path: path, reason: "cannot lock the catalogue: \(String(cString: strerror(code)))", failure: .io)
       }
       if CatalogQuery.currentTime() >= deadline {
         close(fd)

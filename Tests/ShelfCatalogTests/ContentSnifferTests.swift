@@ -22,7 +22,8 @@ private func mp3Frames(_ count: Int) -> [UInt8] {
 @Test func pngByContentWithAgreeingExtension() {
   #expect(
     sniff(pngSignature + [0, 0, 0, 13] + bytes("IHDR"), "png")
-      == SniffResult(kind: .image, mime: "image/png", detectedBy: .contentAndExtension, extensionMismatch: false))
+      == SniffResult(
+        kind: .image, mime: "image/png", detectedBy: .contentAndExtension, extensionMismatch: false))
 }
 
 @Test func cgbiPNGIsStillPNG() {
@@ -53,8 +54,10 @@ private func mp3Frames(_ count: Int) -> [UInt8] {
   #expect(sniff([0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0]).mime == "image/tiff")
   #expect(sniff([0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8]).mime == "image/tiff")
   #expect(sniff(bytes("RIFF") + [0x20, 0, 0, 0] + bytes("WEBPVP8 ")).mime == "image/webp")
-  #expect(sniff([0, 0, 0, 0x18] + bytes("ftypheic") + [0, 0, 0, 0] + bytes("mif1heic")).mime == "image/heic")
-  #expect(sniff([0, 0, 0, 0x18] + bytes("ftypmif1") + [0, 0, 0, 0] + bytes("mif1heic")).mime == "image/heic")
+  #expect(
+    sniff([0, 0, 0, 0x18] + bytes("ftypheic") + [0, 0, 0, 0] + bytes("mif1heic")).mime == "image/heic")
+  #expect(
+    sniff([0, 0, 0, 0x18] + bytes("ftypmif1") + [0, 0, 0, 0] + bytes("mif1heic")).mime == "image/heic")
   #expect(sniff([0, 0, 0, 0x14] + bytes("ftypmif1") + [0, 0, 0, 0] + bytes("mif1")).mime == "image/heif")
   for prefix in [bytes("GIF89a"), [0xFF, 0xD8, 0xFF, 0xDB], [0x49, 0x49, 0x2A, 0x00]] {
     #expect(sniff(prefix).kind == .image)
@@ -67,7 +70,9 @@ private func mp3Frames(_ count: Int) -> [UInt8] {
 }
 
 @Test func audioFormats() {
-  #expect(sniff(bytes("RIFF") + [0x24, 0, 0, 0] + bytes("WAVEfmt ")) == SniffResult(kind: .audio, mime: "audio/wav", detectedBy: .content, extensionMismatch: false))
+  #expect(
+    sniff(bytes("RIFF") + [0x24, 0, 0, 0] + bytes("WAVEfmt "))
+      == SniffResult(kind: .audio, mime: "audio/wav", detectedBy: .content, extensionMismatch: false))
   #expect(sniff(bytes("RF64") + [0xFF, 0xFF, 0xFF, 0xFF] + bytes("WAVEds64")).mime == "audio/wav")
   let w64: [UInt8] = [
     0x72, 0x69, 0x66, 0x66, 0x2E, 0x91, 0xCF, 0x11, 0xA5, 0xD6, 0x28, 0xDB, 0x04, 0xC1, 0x00, 0x00,
@@ -95,13 +100,19 @@ private func oggPage(_ packet: [UInt8]) -> [UInt8] {
 
 @Test func oggCodecs() {
   #expect(sniff(oggPage([1] + bytes("vorbis") + [0, 0, 0, 0]), "ogg").mime == "audio/ogg")
-  #expect(sniff(oggPage(bytes("OpusHead") + [1, 2]), "opus") == SniffResult(kind: .audio, mime: "audio/ogg", detectedBy: .contentAndExtension, extensionMismatch: false))
+  #expect(
+    sniff(oggPage(bytes("OpusHead") + [1, 2]), "opus")
+      == SniffResult(
+        kind: .audio, mime: "audio/ogg", detectedBy: .contentAndExtension, extensionMismatch: false))
   #expect(sniff(oggPage([0x80] + bytes("theora"))).kind == .other)
 }
 
 @Test func mp3WithID3Tag() {
   let tag = bytes("ID3") + [3, 0, 0, 0, 0, 0, 10] + [UInt8](repeating: 0, count: 10)
-  #expect(sniff(tag + mp3Frames(2), "mp3") == SniffResult(kind: .audio, mime: "audio/mpeg", detectedBy: .contentAndExtension, extensionMismatch: false))
+  #expect(
+    sniff(tag + mp3Frames(2), "mp3")
+      == SniffResult(
+        kind: .audio, mime: "audio/mpeg", detectedBy: .contentAndExtension, extensionMismatch: false))
 }
 
 @Test func flacBehindID3Tag() {
@@ -110,26 +121,41 @@ private func oggPage(_ packet: [UInt8]) -> [UInt8] {
 }
 
 @Test func mp3FrameSyncNeedsTwoFramesOrTheExtension() {
-  #expect(sniff(mp3Frames(3), "") == SniffResult(kind: .audio, mime: "audio/mpeg", detectedBy: .content, extensionMismatch: false))
+  #expect(
+    sniff(mp3Frames(3), "")
+      == SniffResult(kind: .audio, mime: "audio/mpeg", detectedBy: .content, extensionMismatch: false))
   // One header alone is too weak without the extension...
   let single = mp3Header + [1, 2, 3, 4]
   #expect(sniff(single, "").kind == .other)
   // ...and enough with it.
-  #expect(sniff(single, "mp3") == SniffResult(kind: .audio, mime: "audio/mpeg", detectedBy: .contentAndExtension, extensionMismatch: false))
+  #expect(
+    sniff(single, "mp3")
+      == SniffResult(
+        kind: .audio, mime: "audio/mpeg", detectedBy: .contentAndExtension, extensionMismatch: false))
   // A bad bitrate index is not a header.
   #expect(sniff([0xFF, 0xFB, 0xF0, 0x64] + [UInt8](repeating: 0x55, count: 600), "").kind != .audio)
 }
 
 @Test func plists() {
-  #expect(sniff(bytes("bplist00") + [0xD0, 8], "plist") == SniffResult(kind: .plist, mime: "application/x-bplist", detectedBy: .contentAndExtension, extensionMismatch: false))
+  #expect(
+    sniff(bytes("bplist00") + [0xD0, 8], "plist")
+      == SniffResult(
+        kind: .plist, mime: "application/x-bplist", detectedBy: .contentAndExtension, extensionMismatch: false
+      ))
   let xml = """
     <?xml version="1.0" encoding="UTF-8"?>
     <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
     <plist version="1.0"><dict/></plist>
     """
-  #expect(sniff(bytes(xml), "plist") == SniffResult(kind: .plist, mime: "application/x-plist", detectedBy: .contentAndExtension, extensionMismatch: false))
+  #expect(
+    sniff(bytes(xml), "plist")
+      == SniffResult(
+        kind: .plist, mime: "application/x-plist", detectedBy: .contentAndExtension, extensionMismatch: false)
+  )
   #expect(sniff(bytes("<plist version=\"1.0\"><array/></plist>"), "").kind == .plist)
-  #expect(sniff([0xEF, 0xBB, 0xBF] + bytes("<?xml version=\"1.0\"?>\n<plist><dict/></plist>"), "xml").kind == .plist)
+  #expect(
+    sniff([0xEF, 0xBB, 0xBF] + bytes("<?xml version=\"1.0\"?>\n<plist><dict/></plist>"), "xml").kind == .plist
+  )
   // Other XML is text.
   #expect(sniff(bytes("<?xml version=\"1.0\"?>\n<svg/>"), "svg").kind == .text)
   // A binary plist with a .txt name is flagged.
@@ -137,49 +163,78 @@ private func oggPage(_ packet: [UInt8]) -> [UInt8] {
 }
 
 @Test func textEncodings() {
-  #expect(sniff(bytes("hello\nworld\n"), "txt") == SniffResult(kind: .text, mime: "text/plain", detectedBy: .contentAndExtension, extensionMismatch: false))
+  #expect(
+    sniff(bytes("hello\nworld\n"), "txt")
+      == SniffResult(
+        kind: .text, mime: "text/plain", detectedBy: .contentAndExtension, extensionMismatch: false))
   #expect(sniff(bytes("Grüße aus Köln\r\n"), "md").kind == .text)
   #expect(sniff([0xEF, 0xBB, 0xBF] + bytes("bom"), "").kind == .text)
   #expect(sniff([0xFF, 0xFE, 0x68, 0, 0x69, 0, 0x0A, 0]).kind == .text)
   #expect(sniff([0xFE, 0xFF, 0, 0x68, 0, 0x69, 0, 0x0A]).kind == .text)
   #expect(sniff([0x68, 0, 0x69, 0, 0x21, 0, 0x0A, 0]).kind == .text)  // UTF-16LE, no BOM
   #expect(sniff([0, 0x68, 0, 0x69, 0, 0x21, 0, 0x0A]).kind == .text)  // UTF-16BE, no BOM
-  #expect(sniff(bytes("caf") + [0xE9] + bytes(" cr") + [0xE8] + bytes("me br") + [0xFB] + bytes("l") + [0xE9, 0x0A], "txt").kind == .text)
+  #expect(
+    sniff(
+      bytes("caf") + [0xE9] + bytes(" cr") + [0xE8] + bytes("me br") + [0xFB] + bytes("l") + [0xE9, 0x0A],
+      "txt"
+    ).kind == .text)
 }
 
 @Test func encodingDetection() {
   #expect(TextSniffer.detectEncoding(bytes("plain")) == DetectedEncoding(encoding: .ascii, bom: false))
   #expect(TextSniffer.detectEncoding(bytes("naïve")) == DetectedEncoding(encoding: .utf8, bom: false))
-  #expect(TextSniffer.detectEncoding([0xEF, 0xBB, 0xBF, 0x61]) == DetectedEncoding(encoding: .utf8, bom: true))
-  #expect(TextSniffer.detectEncoding([0xFF, 0xFE, 0x61, 0]) == DetectedEncoding(encoding: .utf16le, bom: true))
-  #expect(TextSniffer.detectEncoding([0xFE, 0xFF, 0, 0x61]) == DetectedEncoding(encoding: .utf16be, bom: true))
-  #expect(TextSniffer.detectEncoding([0x61, 0, 0x62, 0, 0x63, 0]) == DetectedEncoding(encoding: .utf16le, bom: false))
-  #expect(TextSniffer.detectEncoding(bytes("na") + [0xEF] + bytes("ve")) == DetectedEncoding(encoding: .latin1, bom: false))
+  #expect(
+    TextSniffer.detectEncoding([0xEF, 0xBB, 0xBF, 0x61]) == DetectedEncoding(encoding: .utf8, bom: true))
+  #expect(
+    TextSniffer.detectEncoding([0xFF, 0xFE, 0x61, 0]) == DetectedEncoding(encoding: .utf16le, bom: true))
+  #expect(
+    TextSniffer.detectEncoding([0xFE, 0xFF, 0, 0x61]) == DetectedEncoding(encoding: .utf16be, bom: true))
+  #expect(
+    TextSniffer.detectEncoding([0x61, 0, 0x62, 0, 0x63, 0])
+      == DetectedEncoding(encoding: .utf16le, bom: false))
+  #expect(
+    TextSniffer.detectEncoding(bytes("na") + [0xEF] + bytes("ve"))
+      == DetectedEncoding(encoding: .latin1, bom: false))
   // A UTF-8 sequence cut at the end of the prefix is still UTF-8.
   #expect(TextSniffer.detectEncoding(bytes("caf") + [0xC3]) == DetectedEncoding(encoding: .utf8, bom: false))
 }
 
 @Test func binaryIsOther() {
   let noise: [UInt8] = (0..<512).map { UInt8(truncatingIfNeeded: $0 &* 97 &+ 13) }
-  #expect(sniff(noise, "") == SniffResult(kind: .other, mime: "application/octet-stream", detectedBy: .content, extensionMismatch: false))
+  #expect(
+    sniff(noise, "")
+      == SniffResult(
+        kind: .other, mime: "application/octet-stream", detectedBy: .content, extensionMismatch: false))
   #expect(sniff([0, 1, 2, 3, 0, 0, 0xFF, 0x80], "").kind == .other)
   #expect(sniff(bytes("%PDF-1.7\n")).mime == "application/pdf")
 }
 
 @Test func extensionBreaksTiesForUnknownContent() {
   let noise: [UInt8] = [0, 1, 2, 3, 0, 0, 0xFF, 0x80, 0x12]
-  #expect(sniff(noise, "wav") == SniffResult(kind: .audio, mime: "audio/wav", detectedBy: .extension, extensionMismatch: false))
-  #expect(sniff(noise, ".PNG") == SniffResult(kind: .image, mime: "image/png", detectedBy: .extension, extensionMismatch: false))
+  #expect(
+    sniff(noise, "wav")
+      == SniffResult(kind: .audio, mime: "audio/wav", detectedBy: .extension, extensionMismatch: false))
+  #expect(
+    sniff(noise, ".PNG")
+      == SniffResult(kind: .image, mime: "image/png", detectedBy: .extension, extensionMismatch: false))
   // Binary named .txt: not text, and flagged.
-  #expect(sniff(noise, "txt") == SniffResult(kind: .other, mime: "application/octet-stream", detectedBy: .content, extensionMismatch: true))
+  #expect(
+    sniff(noise, "txt")
+      == SniffResult(
+        kind: .other, mime: "application/octet-stream", detectedBy: .content, extensionMismatch: true))
 }
 
 @Test func textWithMediaExtensionIsFlagged() {
-  #expect(sniff(bytes("not really a picture\n"), "png") == SniffResult(kind: .text, mime: "text/plain", detectedBy: .content, extensionMismatch: true))
+  #expect(
+    sniff(bytes("not really a picture\n"), "png")
+      == SniffResult(kind: .text, mime: "text/plain", detectedBy: .content, extensionMismatch: true))
 }
 
 @Test func emptyFile() {
-  #expect(sniff([], "txt") == SniffResult(kind: .other, mime: "application/x-empty", detectedBy: .content, extensionMismatch: false))
+  #expect(
+    sniff([], "txt")
+      == SniffResult(
+        kind: .other, mime: "application/x-empty", detectedBy: .content, extensionMismatch: false))
 }
 
 @Test func controlCharactersMakeBinary() {

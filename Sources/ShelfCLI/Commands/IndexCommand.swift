@@ -46,10 +46,12 @@ enum IndexCommand {
       OptionSpec("full", help: "Ignore what is known and re-extract every file."),
       OptionSpec(
         "exclude", value: "glob",
-        help: "Skip files and folders matching <glob> (a name, or a path relative to the root when it holds a slash); may be repeated.",
+        help:
+          "Skip files and folders matching <glob> (a name, or a path relative to the root when it holds a slash); may be repeated.",
         repeatable: true, completion: Completion.none),
       OptionSpec(
-        "jobs", short: "j", value: "n", help: "Read files with <n> workers (default: the number of processors).",
+        "jobs", short: "j", value: "n",
+        help: "Read files with <n> workers (default: the number of processors).",
         completion: Completion.none),
       OptionSpec("follow-links", help: "Follow symbolic links that resolve inside the root."),
       OptionSpec(
@@ -60,7 +62,9 @@ enum IndexCommand {
     examples: [
       Example("shelf index ~/Sandboxes/Demo", "Catalogue a sandbox (or rescan it)."),
       Example("shelf index", "Rescan every catalogued root."),
-      Example("shelf index --exclude '*.tmp' --exclude Library/Caches ~/Media", "Catalogue a folder, skipping temporary files and caches."),
+      Example(
+        "shelf index --exclude '*.tmp' --exclude Library/Caches ~/Media",
+        "Catalogue a folder, skipping temporary files and caches."),
       Example("shelf --db /tmp/test.sqlite index SampleMedia", "Index into a throwaway catalogue."),
     ],
     run: run)
@@ -72,25 +76,35 @@ enum IndexCommand {
     options.full = arguments.flag("full")
     options.excludes = arguments.values("exclude")
     options.followLinks = arguments.flag("follow-links")
-    options.jobs = try arguments.integer("jobs", in: 1...256) ?? max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-    // Tests shorten the window in which fresh timestamps are not trusted.
-    if let window = invocation.environment["SHELF_TRUST_WINDOW"].flatMap(Double.init), window >= 0 {
+    options.jobs =
+      try arguments.integer("jobs", in: 1...256) ?? max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    // Knobs for tests: the window in which fresh timestamps are not trusted, the batch size,
+    // a pause after each batch (to interrupt a scan part way) and the writer-lock wait.
+    let environment = invocation.environment
+    if let window = environment["SHELF_TRUST_WINDOW"].flatMap(Double.init), window >= 0 {
       options.recentWindow = window
     }
+    if let batch = environment["SHELF_INDEX_BATCH"].flatMap(Int.init), batch > 0 { options.batchSize = batch }
+    if let pause = environment["SHELF_INDEX_PAUSE"].flatMap(Double.init), pause >= 0 {
+      options.pauseAfterBatch = pause
+    }
+    let lockWait = environment["SHELF_LOCK_WAIT"].flatMap(Double.init) ?? 2
     let progressMode = arguments.value("progress") ?? "auto"
     let showProgress = progressMode == "always" || (progressMode == "auto" && console.stderrIsTerminal)
     let databasePath = invocation.globals.databasePath
 
     try CatalogStore.prepareLocation(databasePath)
-    let lock = try WriterLock(catalogue: databasePath, wait: 2)
+    let lock = try WriterLock(catalogue: databasePath, wait: lockWait)
     defer { withExtendedLifetime(lock) {} }
     var store = try CatalogStore.open(at: databasePath, create: true)
     if let aside = store.movedAsideCorruptFile {
-      console.warning("\(databasePath.escaped): the catalogue was damaged; moved it to \(aside.escaped) and rebuilt it")
+      console.warning(
+        "\(databasePath.escaped): the catalogue was damaged; moved it to \(aside.escaped) and rebuilt it")
     } else if let rebuilt = try store.rebuiltIfDamaged() {
       store = rebuilt
       if let aside = store.movedAsideCorruptFile {
-        console.warning("\(databasePath.escaped): the catalogue was damaged; moved it to \(aside.escaped) and rebuilt it")
+        console.warning(
+          "\(databasePath.escaped): the catalogue was damaged; moved it to \(aside.escaped) and rebuilt it")
       }
     }
 
@@ -163,9 +177,12 @@ enum IndexCommand {
       notes.append("\(summary.extractionErrors.count) with errors")
     }
     if summary.walk.skippedLinks > 0 {
-      notes.append("\(summary.walk.skippedLinks) link\(summary.walk.skippedLinks == 1 ? "" : "s") not followed")
+      notes.append(
+        "\(summary.walk.skippedLinks) link\(summary.walk.skippedLinks == 1 ? "" : "s") not followed")
     }
-    if summary.walk.loops > 0 { notes.append("\(summary.walk.loops) link loop\(summary.walk.loops == 1 ? "" : "s")") }
+    if summary.walk.loops > 0 {
+      notes.append("\(summary.walk.loops) link loop\(summary.walk.loops == 1 ? "" : "s")")
+    }
     if summary.walk.specialFiles > 0 { notes.append("\(summary.walk.specialFiles) special files skipped") }
     if summary.walk.excluded > 0 { notes.append("\(summary.walk.excluded) excluded") }
     if !notes.isEmpty { line += "; " + notes.joined(separator: ", ") }
@@ -178,7 +195,9 @@ enum IndexCommand {
     }
     if verbose {
       for problem in summary.unreadable { console.warning("\(problem.path.escaped): \(problem.reason)") }
-      for problem in summary.extractionErrors { console.warning("\(problem.path.escaped): \(problem.reason)") }
+      for problem in summary.extractionErrors {
+        console.warning("\(problem.path.escaped): \(problem.reason)")
+      }
     } else if !summary.unreadable.isEmpty || !summary.extractionErrors.isEmpty {
       console.note("(use -v to list them)")
     }

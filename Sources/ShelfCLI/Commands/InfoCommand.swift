@@ -30,7 +30,9 @@ enum InfoCommand {
     options: [
       OptionSpec(
         "json",
-        help: "Print one JSON object per file (an array when there are several), with the fields of shelf ls --json.")
+        help:
+          "Print one JSON object per file (an array when there are several), with the fields of shelf ls --json."
+      )
     ],
     examples: [
       Example("shelf info Documents/photo.png", "Describe one file."),
@@ -130,7 +132,10 @@ enum InfoCommand {
         if !image.chunks.isEmpty { rows.append(["chunks:", image.chunks.joined(separator: " ")]) }
       }
       if let audio = entry.audio {
-        rows.append(["duration:", "\(Quantities.formatDuration(audio.duration)) (\(Quantities.formatFixed(audio.duration, decimals: 3)) s)"])
+        rows.append([
+          "duration:",
+          "\(Quantities.formatDuration(audio.duration)) (\(Quantities.formatFixed(audio.duration, decimals: 3)) s)",
+        ])
         rows.append(["format:", audio.format + (audio.subtype.map { ", \($0)" } ?? "")])
         rows.append(["sample rate:", "\(audio.sampleRate) Hz"])
         rows.append(["channels:", "\(audio.channels)"])
@@ -180,7 +185,8 @@ enum InfoCommand {
       entry.extractorVersion == MetadataExtractor.version
     {
       let sniff = SniffResult(
-        kind: entry.kind, mime: entry.mime, detectedBy: entry.detectedBy, extensionMismatch: entry.extensionMismatch)
+        kind: entry.kind, mime: entry.mime, detectedBy: entry.detectedBy,
+        extensionMismatch: entry.extensionMismatch)
       var shown = entry
       shown.path = absolute
       return Description(path: absolute, sniff: sniff, size: entry.size, entry: shown, catalogued: true)
@@ -191,7 +197,8 @@ enum InfoCommand {
       detectedBy: extraction.sniff.detectedBy, extensionMismatch: extraction.sniff.extensionMismatch,
       size: extraction.status.size, mtimeNanoseconds: extraction.status.mtimeNanoseconds,
       ctimeNanoseconds: extraction.status.ctimeNanoseconds, inode: extraction.status.inode,
-      device: extraction.status.device, error: extraction.error, image: extraction.image, audio: extraction.audio,
+      device: extraction.status.device, error: extraction.error, image: extraction.image,
+      audio: extraction.audio,
       text: extraction.text, plist: extraction.plist)
     return Description(path: absolute, sniff: extraction.sniff, size: extraction.status.size, entry: entry)
   }

@@ -39,7 +39,8 @@ enum LsCommand {
       Example("shelf ls kind:image width>=1024", "Images at least 1024 pixels wide."),
       Example("shelf ls kind:audio artist:beatles duration<3:00", "Short songs by an artist."),
       Example("shelf ls mtime:-7d.. --sort mtime:desc", "What changed in the last week, newest first."),
-      Example("shelf ls -kind:image,kind:audio area:documents", "Documents that are neither images nor audio."),
+      Example(
+        "shelf ls -kind:image,kind:audio area:documents", "Documents that are neither images nor audio."),
       Example("shelf ls holiday", "Files whose name, path, tags or text mention holiday."),
       Example("shelf ls -0 ext:png | xargs -0 shelf crush --in-place", "Crush every catalogued PNG."),
     ],
@@ -89,7 +90,8 @@ enum LsCommand {
     let store = try CatalogStore.open(at: invocation.globals.databasePath, create: false)
     if let aside = store.movedAsideCorruptFile {
       invocation.console.warning(
-        "\(store.path.escaped): the catalogue was damaged; moved it to \(aside.escaped) and started an empty one")
+        "\(store.path.escaped): the catalogue was damaged; moved it to \(aside.escaped) and started an empty one"
+      )
     }
     let console = invocation.console
     var count = 0
@@ -118,7 +120,9 @@ enum LsCommand {
       console.write(out)
     } else if arguments.flag("json") {
       var records: [JSONValue] = []
-      try store.forEachEntry(matching: query, sort: sort, limit: limit) { records.append(CatalogPresentation.record($0)) }
+      try store.forEachEntry(matching: query, sort: sort, limit: limit) {
+        records.append(CatalogPresentation.record($0))
+      }
       count = records.count
       console.write(JSONValue.array(records).serialized(pretty: console.stdoutIsTerminal) + "\n")
     } else {
@@ -128,7 +132,9 @@ enum LsCommand {
         var row = [entry.path.escaped, entry.kind.rawValue]
         if long { row += [entry.mime, entry.area, CatalogPresentation.isoDate(entry.mtimeNanoseconds)] }
         row += [Quantities.formatByteSize(entry.size), CatalogPresentation.keyFacts(entry)]
-        if long, let error = entry.error { row[row.count - 1] += (row[row.count - 1].isEmpty ? "" : "  ") + "error: " + error }
+        if long, let error = entry.error {
+          row[row.count - 1] += (row[row.count - 1].isEmpty ? "" : "  ") + "error: " + error
+        }
         rows.append(row)
       }
       count = rows.count
@@ -173,8 +179,10 @@ enum CatalogPresentation {
     if let image = entry.image {
       var object: [(String, JSONValue)] = [
         ("width", .int(Int64(image.width))), ("height", .int(Int64(image.height))),
-        ("bit_depth", int(image.bitDepth)), ("color_type", string(image.colorType)), ("alpha", bool(image.alpha)),
-        ("interlaced", bool(image.interlaced)), ("cgbi", .bool(image.cgbi ?? false)), ("frames", int(image.frames)),
+        ("bit_depth", int(image.bitDepth)), ("color_type", string(image.colorType)),
+        ("alpha", bool(image.alpha)),
+        ("interlaced", bool(image.interlaced)), ("cgbi", .bool(image.cgbi ?? false)),
+        ("frames", int(image.frames)),
         ("format", .string(image.format)),
       ]
       if !image.chunks.isEmpty { object.append(("chunks", .array(image.chunks.map { .string($0) }))) }
@@ -186,8 +194,10 @@ enum CatalogPresentation {
           "audio",
           .object([
             ("duration", .double(audio.duration)), ("sample_rate", .int(Int64(audio.sampleRate))),
-            ("channels", .int(Int64(audio.channels))), ("frames", .int(audio.frames)), ("format", .string(audio.format)),
-            ("codec", string(audio.subtype)), ("title", string(audio.title)), ("artist", string(audio.artist)),
+            ("channels", .int(Int64(audio.channels))), ("frames", .int(audio.frames)),
+            ("format", .string(audio.format)),
+            ("codec", string(audio.subtype)), ("title", string(audio.title)),
+            ("artist", string(audio.artist)),
             ("album", string(audio.album)), ("date", string(audio.date)), ("track", string(audio.track)),
             ("genre", string(audio.genre)), ("comment", string(audio.comment)),
           ])
@@ -229,13 +239,15 @@ enum CatalogPresentation {
       return text
     }
     if let audio = entry.audio {
-      var text = "\(Quantities.formatDuration(audio.duration)) \(audio.format) \(audio.sampleRate) Hz \(audio.channels) ch"
+      var text =
+        "\(Quantities.formatDuration(audio.duration)) \(audio.format) \(audio.sampleRate) Hz \(audio.channels) ch"
       let who = [audio.artist, audio.title].compactMap { $0 }.joined(separator: " – ")
       if !who.isEmpty { text += "  " + who }
       return text
     }
     if let text = entry.text {
-      return "\(text.encoding.rawValue)\(text.bom ? "+bom" : "") \(text.lines) line\(text.lines == 1 ? "" : "s")"
+      return
+        "\(text.encoding.rawValue)\(text.bom ? "+bom" : "") \(text.lines) line\(text.lines == 1 ? "" : "s")"
     }
     if let plist = entry.plist {
       return "\(plist.format) \(plist.root)\(plist.root == "dictionary" ? " \(plist.keys.count) keys" : "")"
@@ -251,6 +263,7 @@ enum CatalogPresentation {
     var parts = tm()
     gmtime_r(&seconds, &parts)
     func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-    return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+    return
+      "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
   }
 }

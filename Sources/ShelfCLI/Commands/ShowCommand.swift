@@ -30,7 +30,10 @@ enum ShowCommand {
     arguments: [ArgumentSpec("path", help: "The file to show.")],
     options: [
       OptionSpec("json", help: "Print a property list as JSON."),
-      OptionSpec("width", value: "columns", help: "Draw images and waveforms <columns> wide (default: the terminal width).", completion: Completion.none),
+      OptionSpec(
+        "width", value: "columns",
+        help: "Draw images and waveforms <columns> wide (default: the terminal width).",
+        completion: Completion.none),
     ],
     examples: [
       Example("shelf show Documents/Notes/welcome-utf8.txt", "Show a note, converted to UTF-8."),
@@ -71,11 +74,15 @@ enum ShowCommand {
         console.write(out + "\n")
       }
     case .image:
-      try showImage(path: path, mime: sniff.mime, file: file, console: console, width: width, environment: invocation.environment)
+      try showImage(
+        path: path, mime: sniff.mime, file: file, console: console, width: width,
+        environment: invocation.environment)
     case .audio:
       try showAudio(path: path, console: console, width: width)
     case .other:
-      console.write("\(path.escaped): \(sniff.mime), \(Quantities.formatByteSize(file.status.size)); no preview for this kind of file\n")
+      console.write(
+        "\(path.escaped): \(sniff.mime), \(Quantities.formatByteSize(file.status.size)); no preview for this kind of file\n"
+      )
     }
     return .success
   }
@@ -90,7 +97,9 @@ enum ShowCommand {
       var safe = ""
       safe.reserveCapacity(text.utf8.count)
       for scalar in text.unicodeScalars {
-        if scalar.value < 0x20 && scalar != "\n" && scalar != "\t" || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value) {
+        if scalar.value < 0x20 && scalar != "\n" && scalar != "\t" || scalar.value == 0x7F
+          || (0x80..<0xA0).contains(scalar.value)
+        {
           if scalar == "\r" { continue }
           safe += "\\x" + String(scalar.value, radix: 16)
         } else {
@@ -220,7 +229,8 @@ enum ShowCommand {
   // MARK: Images
 
   static func showImage(
-    path: RawPath, mime: String, file: RegularFile, console: Console, width: Int, environment: [String: String]
+    path: RawPath, mime: String, file: RegularFile, console: Console, width: Int,
+    environment: [String: String]
   ) throws {
     let facts = try? ImageHeaderReader.read(file, mime: mime)
     guard mime == "image/png" else {
@@ -297,11 +307,13 @@ enum ShowCommand {
     let info = try AudioFileInfo.read(path: path)
     var lines = ["\(path.escaped)"]
     lines.append(
-      "  \(info.formatName), \(info.encodingName), \(info.sampleRate) Hz, \(info.channels) channel\(info.channels == 1 ? "" : "s")")
+      "  \(info.formatName), \(info.encodingName), \(info.sampleRate) Hz, \(info.channels) channel\(info.channels == 1 ? "" : "s")"
+    )
     lines.append("  duration \(Quantities.formatDuration(info.duration)) (\(info.frames) frames)")
     let tags = info.tags
     for (label, value) in [
-      ("title", tags.title), ("artist", tags.artist), ("album", tags.album), ("date", tags.date), ("track", tags.track),
+      ("title", tags.title), ("artist", tags.artist), ("album", tags.album), ("date", tags.date),
+      ("track", tags.track),
       ("genre", tags.genre),
     ] {
       if let value { lines.append("  \(label): \(value)") }

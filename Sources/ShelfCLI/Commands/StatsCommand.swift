@@ -25,7 +25,8 @@ enum StatsCommand {
     let store = try CatalogStore.open(at: invocation.globals.databasePath, create: false)
     if let aside = store.movedAsideCorruptFile {
       invocation.console.warning(
-        "\(store.path.escaped): the catalogue was damaged; moved it to \(aside.escaped) and started an empty one")
+        "\(store.path.escaped): the catalogue was damaged; moved it to \(aside.escaped) and started an empty one"
+      )
     }
     let stats = try store.stats()
     if invocation.arguments.flag("json") {
@@ -40,7 +41,12 @@ enum StatsCommand {
     func groups(_ list: [CatalogGroupStats]) -> JSONValue {
       .object(
         list.map {
-          ($0.name, .object([("files", .int(Int64($0.count))), ("size", .int($0.size)), ("duration", .double($0.duration))]))
+          (
+            $0.name,
+            .object([
+              ("files", .int(Int64($0.count))), ("size", .int($0.size)), ("duration", .double($0.duration)),
+            ])
+          )
         })
     }
     let roots: [JSONValue] = stats.roots.map { root in
@@ -58,7 +64,8 @@ enum StatsCommand {
             ])
           ))
       }
-      fields.append(("last_scan", root.lastScanNanoseconds.map { .string(CatalogPresentation.isoDate($0)) } ?? .null))
+      fields.append(
+        ("last_scan", root.lastScanNanoseconds.map { .string(CatalogPresentation.isoDate($0)) } ?? .null))
       return .object(fields)
     }
     return .object([
@@ -89,7 +96,9 @@ enum StatsCommand {
     }
     var lines = table("kind", stats.byKind) + [""] + table("area", stats.byArea)
     if stats.errors > 0 || stats.mismatches > 0 {
-      lines += ["", "\(stats.errors) with extraction errors, \(stats.mismatches) with a misleading extension"]
+      lines += [
+        "", "\(stats.errors) with extraction errors, \(stats.mismatches) with a misleading extension",
+      ]
     }
     if !stats.roots.isEmpty {
       lines += ["", "roots:"]
@@ -97,11 +106,15 @@ enum StatsCommand {
         var line = "  " + root.path.escaped
         if let bundle = root.bundle {
           let details = [bundle.identifier, bundle.version.map { "version \($0)" }].compactMap { $0 }
-          line += "  (sandbox: \(bundle.bundlePath.escaped)" + (details.isEmpty ? "" : ", " + details.joined(separator: ", ")) + ")"
+          line +=
+            "  (sandbox: \(bundle.bundlePath.escaped)"
+            + (details.isEmpty ? "" : ", " + details.joined(separator: ", ")) + ")"
         } else if root.isSandbox {
           line += "  (sandbox)"
         }
-        if let scanned = root.lastScanNanoseconds { line += "  scanned \(CatalogPresentation.isoDate(scanned))" }
+        if let scanned = root.lastScanNanoseconds {
+          line += "  scanned \(CatalogPresentation.isoDate(scanned))"
+        }
         lines.append(line)
       }
     }

@@ -1,0 +1,238 @@
+import ShelfCore
+import Testing
+
+@testable import ShelfCatalog
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A scratch folder removed at the end of a test.
+final class Scratch {
+  let path: String
+
+  init() throws {
+    var template = Array("/tmp/shelf-catalog-test-XXXXXX".utf8CString)
+    guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+      throw FileError(path: RawPath("/tmp"), reason: "mkdtemp failed", failure: .io)
+    }
+    path = String(cString: made)
+  }
+
+  deinit {
+    _ = path.withCString { system("rm -rf '\(String(cString: $0))'") }
+  }
+
+  var raw: RawPath { RawPath(path) }
+
+  @discardableResult
+  func write(_ relative: String, _ bytes: [UInt8]) -> String {
+    let full = path + "/" + relative
+    var parent = full
+    while parent.last != "/" { parent.removeLast() }
+    _ = system("mkdir -p '\(parent)'")
+    let fd = open(full, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    if !bytes.isEmpty { _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress!, $0.count) } }
+    close(fd)
+    return full
+  }
+
+  func mkdir(_ relative: String) { _ = system("mkdir -p '\(path)/\(relative)'") }
+}
+
+private func makeStore(_ scratch: Scratch) throws -> CatalogStore {
+  try CatalogStore.open(at: RawPath(scratch.path + "/catalog.sqlite"), create: true)
+}
+
+private func index(
+  _ store: CatalogStore, _ root: String, _ configure: (inout IndexOptions) -> Void = { _ in }
+) async throws
+  -> RootScanSummary
+{
+  var options = IndexOptions()
+  options.recentWindow = 0
+  configure(&options)
+  return try await Indexer(store: store, options: options).index(root: RawPath(root))
+}
+
+private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [String] {
+  try store.entries(matching: CatalogQuery(arguments: query)).map { $0.path.lastComponent.escaped }
+}
+
+@Test func indexesKindsAndRescansIncrementally() async throws {
+  let scratch = try Scratch()
+  let root = scratch.path + "/media"
+  scratch.write("media/a.txt", Array("hello world\n".utf8))
+  scratch.write("media/b.plist", Array("<plist><dict><key>K</key><true/></dict></plist>".utf8))
+  scratch.write("media/sub/c.bin", [0, 1, 2, 3, 0xFF])
+  let store = try makeStore(scratch)
+  var summary = try await index(store, root)
+  #expect((summary.files, summary.added, summary.unchanged) == (3, 3, 0))
+  #expect(try names(store) == ["a.txt", "b.plist", "c.bin"])
+  #expect(try store.entry(path: RawPath(root + "/a.txt"))?.text?.words == 2)
+
+  summary = try await index(store, root)
+  #expect((summary.added, summary.updated, summary.unchanged) == (0, 0, 3))
+
+  // Change one file, delete one, add one, rename one.
+  scratch.write("media/a.txt", Array("hello there world\n".utf8))
+  #expect(unlink(root + "/sub/c.bin") == 0)
+  scratch.write("media/d.txt", Array("new\n".utf8))
+  #expect(rename(root + "/b.plist", root + "/sub/renamed.plist") == 0)
+  summary = try await index(store, root)
+  #expect(
+    (summary.added, summary.updated, summary.unchanged, summary.moved, summary.removed) == (1, 1, 0, 1, 1))
+  #expect(try names(store) == ["a.txt", "d.txt", "renamed.plist"])
+  #expect(try store.entry(path: RawPath(root + "/a.txt"))?.text?.words == 3)
+  #expect(try store.entry(path: RawPath(root + "/sub/renamed.plist"))?.plist?.keys == ["K"])
+}
+
+@Test func freshTimestampsAreCheckedAgain() async throws {
+  let scratch = try Scratch()
+  scratch.write("m/a.txt", Array("x\n".utf8))
+  let store = try makeStore(scratch)
+  _ = try await index(store, scratch.path + "/m") { $0.recentWindow = 3600 }
+  // Written within the window: not trusted, so read again although unchanged.
+  let again = try await index(store, scratch.path + "/m") { $0.recentWindow = 0 }
+  #expect((again.updated, again.unchanged) == (1, 0))
+  let third = try await index(store, scratch.path + "/m")
+  #expect((third.updated, third.unchanged) == (0, 1))
+}
+
+@Test func fullRescanReextractsEverything() async throws {
+  let scratch = try Scratch()
+  scratch.write("m/a.txt", Array("x\n".utf8))
+  let store = try makeStore(scratch)
+  _ = try await index(store, scratch.path + "/m")
+  let full = try await index(store, scratch.path + "/m") { $0.full = true }
+  #expect((full.updated, full.unchanged) == (1, 0))
+}
+
+@Test func excludesAndShelfignore() async throws {
+  let scratch = try Scratch()
+  scratch.write("m/keep.txt", Array("k\n".utf8))
+  scratch.write("m/skip.tmp", Array("s\n".utf8))
+  scratch.write("m/cache/x.txt", Array("c\n".utf8))
+  scratch.write("m/docs/.shelfignore", Array("# comment\n*.log\nprivate/\n".utf8))
+  scratch.write("m/docs/a.log", Array("l\n".utf8))
+  scratch.write("m/docs/b.txt", Array("b\n".utf8))
+  scratch.write("m/docs/private/secret.txt", Array("p\n".utf8))
+  scratch.write("m/other.log", Array("o\n".utf8))
+  let store = try makeStore(scratch)
+  let summary = try await index(store, scratch.path + "/m") { $0.excludes = ["*.tmp", "cache"] }
+  #expect(try names(store) == [".shelfignore", "b.txt", "keep.txt", "other.log"])
+  #expect(summary.walk.excluded == 4)
+}
+
+@Test func hostileTreeStaysInsideTheRoot() async throws {
+  let scratch = try Scratch()
+  scratch.write("outside/secret.txt", Array("secret\n".utf8))
+  scratch.write("m/real/a.txt", Array("a\n".utf8))
+  let root = scratch.path + "/m"
+  #expect(symlink(scratch.path + "/outside", root + "/out-dir") == 0)
+  #expect(symlink(scratch.path + "/outside/secret.txt", root + "/out-file.txt") == 0)
+  #expect(symlink(root, root + "/real/loop") == 0)
+  #expect(symlink(root + "/real/a.txt", root + "/inside-link.txt") == 0)
+  #expect(mkfifo(root + "/fifo", 0o644) == 0)
+  let badName = RawPath(bytes: Array((root + "/bad").utf8) + [0xFF, 0xFE] + Array(".txt".utf8))
+  let fd = badName.withCString { open($0, O_WRONLY | O_CREAT, 0o644) }
+  _ = Glibc.write(fd, "bytes\n", 6)
+  close(fd)
+
+  let store = try makeStore(scratch)
+  var summary = try await index(store, root)
+  #expect(try names(store) == ["bad\\xff\\xfe.txt", "a.txt"])
+  #expect(summary.walk.skippedLinks == 4)
+  #expect(summary.walk.specialFiles == 1)
+  #expect(try store.entry(path: badName)?.kind == .text)
+
+  // Following links: only the ones inside the root; the loop is walked once.
+  summary = try await index(store, root) { $0.followLinks = true }
+  #expect(try names(store) == ["bad\\xff\\xfe.txt", "inside-link.txt", "a.txt"])
+  #expect(summary.walk.linksOutsideRoot == 2)
+  #expect(summary.walk.loops == 1)
+}
+
+@Test func badHeadersGiveAnErrorAndAreStillCatalogued() async throws {
+  let scratch = try Scratch()
+  var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
+  png += [0, 1, 0x86, 0xA0, 0, 1, 0x86, 0xA0, 8, 6, 0, 0, 0, 0, 0, 0, 0]
+  scratch.write("m/huge.png", png)
+  scratch.write(
+    "m/lying.wav",
+    Array("RIFF".utf8) + [0xFF, 0xFF, 0xFF, 0x7F] + Array("WAVEfmt ".utf8) + [0xFF, 0xFF, 0xFF, 0x7F])
+  scratch.write(
+    "m/cycle.plist",
+    Array("bplist00".utf8) + [0xA1, 0] + [8] + [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 1] + [
+      0, 0, 0, 0, 0, 0, 0, 0,
+    ] + [0, 0, 0, 0, 0, 0, 0, 10])
+  let store = try makeStore(scratch)
+  let summary = try await index(store, scratch.path + "/m")
+  #expect(summary.files == 3)
+  let huge = try #require(try store.entry(path: RawPath(scratch.path + "/m/huge.png")))
+  #expect(huge.image?.width == 100_000)
+  #expect(huge.error != nil)
+  let wav = try #require(try store.entry(path: RawPath(scratch.path + "/m/lying.wav")))
+  #expect(wav.kind == .audio && wav.error != nil && wav.audio == nil)
+  let plist = try #require(try store.entry(path: RawPath(scratch.path + "/m/cycle.plist")))
+  #expect(plist.error == "corrupt binary plist: reference cycle")
+}
+
+@Test func sandboxAreasAndBundleInfo() async throws {
+  let scratch = try Scratch()
+  let info = """
+    <?xml version="1.0"?><plist><dict><key>CFBundleIdentifier</key><string>com.example.app</string>\
+    <key>CFBundleName</key><string>Example</string><key>CFBundleShortVersionString</key><string>2.1</string></dict></plist>
+    """
+  scratch.write("box/Example.app/Info.plist", Array(info.utf8))
+  scratch.write("box/Documents/a.txt", Array("a\n".utf8))
+  scratch.write("box/Library/Preferences/p.txt", Array("p\n".utf8))
+  scratch.write("box/Library/Caches/c.txt", Array("c\n".utf8))
+  scratch.write("box/Library/Other/l.txt", Array("l\n".utf8))
+  scratch.write("box/tmp/t.txt", Array("t\n".utf8))
+  scratch.write("box/top.txt", Array("o\n".utf8))
+  let store = try makeStore(scratch)
+  let summary = try await index(store, scratch.path + "/box")
+  #expect(
+    summary.bundle
+      == BundleInfo(
+        identifier: "com.example.app", name: "Example", version: "2.1", bundlePath: RawPath("Example.app")))
+  let areas = try store.entries(matching: .all).map { "\($0.path.lastComponent.escaped)=\($0.area)" }
+  #expect(
+    areas == [
+      "a.txt=documents", "Info.plist=bundle", "c.txt=caches", "l.txt=library", "p.txt=preferences",
+      "t.txt=tmp", "top.txt=other",
+    ])
+  #expect(try store.roots().first?.bundle?.identifier == "com.example.app")
+}
+
+@Test func corruptCatalogueIsMovedAsideAndRebuilt() throws {
+  let scratch = try Scratch()
+  let path = scratch.write("catalog.sqlite", Array(repeating: 0x41, count: 4096))
+  let store = try CatalogStore.open(at: RawPath(path), create: true)
+  #expect(store.movedAsideCorruptFile == RawPath(path + ".corrupt"))
+  #expect(try store.roots().isEmpty)
+  #expect((try? FileStatus.stat(RawPath(path + ".corrupt")))?.size == 4096)
+}
+
+@Test func missingCatalogueIsAnErrorForReaders() throws {
+  let scratch = try Scratch()
+  #expect(throws: CatalogError.self) {
+    try CatalogStore.open(at: RawPath(scratch.path + "/none.sqlite"), create: false)
+  }
+}
+
+@Test func writerLockIsExclusive() throws {
+  let scratch = try Scratch()
+  let catalogue = RawPath(scratch.path + "/c.sqlite")
+  let first = try WriterLock(catalogue: catalogue, wait: 0)
+  #expect(
+    throws: CatalogError(
+      path: catalogue,
+      reason: "catalogue is busy: another `shelf index` is writing it (try again when it has finished)",
+      failure: .busy)
+  ) {
+    _ = try WriterLock(catalogue: catalogue, wait: 0.1)
+  }
+  withExtendedLifetime(first) {}
+}
