@@ -1,0 +1,337 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A copy of SampleMedia indexed into a throwaway catalogue, for the catalogue commands' tests.
+final class IndexedSample {
+  let scratch: TemporaryDirectory
+  let root: String
+  let database: String
+  let indexResult: ShelfResult
+
+  init() throws {
+    scratch = try TemporaryDirectory()
+    root = try scratch.copy(fromRepository: "SampleMedia")
+    database = scratch.path + "/catalog.sqlite"
+    indexResult = try ShelfProcess.run(
+      ["--db", database, "index", root], environment: ["SHELF_TRUST_WINDOW": "0"])
+  }
+
+  /// Runs shelf with `--db` pointing at this catalogue.
+  func run(_ arguments: [String], environment: [String: String] = [:]) throws -> ShelfResult {
+    try ShelfProcess.run(
+      ["--db", database] + arguments, environment: ["SHELF_TRUST_WINDOW": "0"].merging(environment) { $1 })
+  }
+
+  /// `ls --json` records by path relative to the root.
+  func records(_ query: [String] = []) throws -> [String: [String: Any]] {
+    let result = try run(["ls", "--json"] + query)
+    let array = try JSONSerialization.jsonObject(with: Data(result.stdoutBytes)) as? [[String: Any]] ?? []
+    var byPath: [String: [String: Any]] = [:]
+    for record in array {
+      let path = record["path"] as? String ?? ""
+      byPath[String(path.dropFirst(root.count + 1))] = record
+    }
+    return byPath
+  }
+}
+
+/// Compares every fact the generator wrote with what shelf reports, returning the mismatches.
+func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any]) -> [String] {
+  var problems: [String] = []
+  func same(_ a: Any?, _ b: Any?) -> Bool {
+    guard let a = a as? NSObject, let b = b as? NSObject else { return a == nil && b == nil }
+    return a.isEqual(b)
+  }
+  for (key, expected) in [("kind", entry.kind as Any), ("mime", entry.mime), ("size", entry.size)] {
+    if !same(record[key], expected) { problems.append("\(key): \(record[key] ?? "nil") != \(expected)") }
+  }
+  let facts = record[entry.kind] as? [String: Any] ?? [:]
+  for (key, expected) in entry.facts {
+    var actual = facts[key]
+    if key == "keys", let keys = actual as? [String] { actual = keys.sorted() }
+    if !same(actual, expected) { problems.append("\(entry.kind).\(key): \(actual ?? "nil") != \(expected)") }
+  }
+  return problems
+}
+
+@Suite struct IndexCommandTests {
+  @Test func indexesEverySampleFileWithTheGeneratorsFacts() throws {
+    let sample = try IndexedSample()
+    #expect(sample.indexResult.status == 0)
+    #expect(sample.indexResult.stderr == "")
+    #expect(
+      sample.indexResult.stdout == """
+        \(sample.root): 26 files (26 new, 0 updated, 0 unchanged, 0 moved, 0 removed)
+          sandbox: Demo.app (com.example.shelfdemo, Shelf Demo, version 1.0)
+
+        """)
+    let records = try sample.records()
+    #expect(records.count == SampleMediaManifest.entries.count)
+    for entry in SampleMediaManifest.entries {
+      let record = try #require(records[entry.path], "\(entry.path) not catalogued")
+      #expect(factMismatches(entry, record) == [], "\(entry.path)")
+      #expect(record["area"] as? String == entry.area, "\(entry.path)")
+      #expect(record["root"] as? String == sample.root)
+    }
+    #expect(records["Documents/holiday.jpg"]?["extension_mismatch"] as? Bool == true)
+    #expect(records["Documents/holiday.jpg"]?["detected_by"] as? String == "content")
+    #expect(records["Documents/tone-440-mono.wav"]?["detected_by"] as? String == "content+extension")
+  }
+
+  @Test func rescansAreIncrementalAndDetectMoves() throws {
+    let sample = try IndexedSample()
+    var result = try sample.run(["index"])
+    #expect(result.status == 0)
+    #expect(
+      result.stdout.hasPrefix(
+        "\(sample.root): 26 files (0 new, 0 updated, 26 unchanged, 0 moved, 0 removed)\n"))
+
+    let documents = sample.root + "/Documents"
+    #expect(rename(documents + "/holiday.jpg", documents + "/holiday-moved.jpg") == 0)
+    #expect(unlink(sample.root + "/tmp/upload.part.txt") == 0)
+    try Data("changed text\n".utf8).write(to: URL(fileURLWithPath: documents + "/Notes/welcome-utf8.txt"))
+    try Data("brand new\n".utf8).write(to: URL(fileURLWithPath: documents + "/new.txt"))
+    result = try sample.run(["index", sample.root])
+    #expect(
+      result.stdout.hasPrefix(
+        "\(sample.root): 26 files (1 new, 1 updated, 23 unchanged, 1 moved, 1 removed)\n"))
+    let records = try sample.records()
+    #expect(records["Documents/holiday-moved.jpg"]?["kind"] as? String == "image")
+    #expect(records["Documents/holiday.jpg"] == nil)
+    #expect(records["tmp/upload.part.txt"] == nil)
+    #expect((records["Documents/Notes/welcome-utf8.txt"]?["text"] as? [String: Any])?["words"] as? Int == 2)
+
+    result = try sample.run(["index", "--full"])
+    #expect(
+      result.stdout.hasPrefix(
+        "\(sample.root): 26 files (0 new, 26 updated, 0 unchanged, 0 moved, 0 removed)\n"))
+  }
+
+  @Test func catalogueOptionBeforeOrAfterTheCommandAndFromTheEnvironment() throws {
+    let scratch = try TemporaryDirectory()
+    let root = try scratch.copy(fromRepository: "SampleMedia/Library", as: "Library")
+    let first = scratch.path + "/one.sqlite"
+    #expect(try ShelfProcess.run(["index", "--db", first, root]).status == 0)
+    #expect(try ShelfProcess.run(["--db", first, "ls", "--limit", "1"]).status == 0)
+    let second = scratch.path + "/two.sqlite"
+    #expect(try ShelfProcess.run(["index", root], environment: ["SHELF_DB": second]).status == 0)
+    #expect(FileManager.default.fileExists(atPath: second))
+    let third = scratch.path + "/xdg"
+    #expect(
+      try ShelfProcess.run(["index", root], environment: ["XDG_DATA_HOME": third, "SHELF_DB": ""]).status == 0
+    )
+    #expect(FileManager.default.fileExists(atPath: third + "/shelf/catalog.sqlite"))
+  }
+
+  @Test func interruptedScanLosesNothingCommittedAndTheNextScanCompletes() throws {
+    let scratch = try TemporaryDirectory()
+    let root = scratch.path + "/many"
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    for index in 0..<400 {
+      _ = try scratch.write("many/note\(index).txt", Array("note number \(index)\n".utf8))
+    }
+    let database = scratch.path + "/catalog.sqlite"
+    let slow = try BackgroundShelf(
+      ["--db", database, "index", root],
+      environment: ["SHELF_INDEX_BATCH": "20", "SHELF_INDEX_PAUSE": "0.2", "SHELF_TRUST_WINDOW": "0"])
+    // Wait until some batches are committed (readers work while the index runs), then kill -9.
+    var committed = 0
+    for _ in 0..<400 {
+      let listed = try ShelfProcess.run(["--db", database, "ls", "-0"])
+      committed = listed.stdoutBytes.filter { $0 == 0 }.count
+      if committed >= 40 { break }
+      usleep(20_000)
+    }
+    slow.kill(SIGKILL)
+    #expect(slow.wait() == 128 + SIGKILL)
+    let afterKill = try ShelfProcess.run(["--db", database, "ls", "-0"]).stdoutBytes.filter { $0 == 0 }.count
+    #expect(afterKill >= 40 && afterKill < 400 && afterKill % 20 == 0)
+
+    let rescan = try ShelfProcess.run(["--db", database, "index"], environment: ["SHELF_TRUST_WINDOW": "0"])
+    #expect(rescan.status == 0)
+    #expect(
+      rescan.stdout.hasPrefix("\(root): 400 files (\(400 - afterKill) new, 0 updated, \(afterKill) unchanged")
+    )
+    #expect(try ShelfProcess.run(["--db", database, "ls", "-0"]).stdoutBytes.filter { $0 == 0 }.count == 400)
+  }
+
+  @Test func aSecondWriterWaitsThenExits75WhileReadersKeepWorking() throws {
+    let scratch = try TemporaryDirectory()
+    let root = scratch.path + "/many"
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    for index in 0..<200 { _ = try scratch.write("many/n\(index).txt", Array("n \(index)\n".utf8)) }
+    let database = scratch.path + "/catalog.sqlite"
+    let first = try BackgroundShelf(
+      ["--db", database, "index", root], environment: ["SHELF_INDEX_BATCH": "10", "SHELF_INDEX_PAUSE": "0.3"])
+    defer {
+      first.kill(SIGKILL)
+      _ = first.wait()
+    }
+    var listed = ShelfResult(status: -1, stdoutBytes: [], stderrBytes: [])
+    for _ in 0..<300 {
+      listed = try ShelfProcess.run(["--db", database, "ls", "--limit", "1"])
+      if listed.status == 0 { break }
+      usleep(20_000)
+    }
+    #expect(listed.status == 0)
+    let started = Date()
+    let second = try ShelfProcess.run(
+      ["--db", database, "index", root], environment: ["SHELF_LOCK_WAIT": "0.5"])
+    #expect(second.status == 75)
+    #expect(Date().timeIntervalSince(started) >= 0.5)
+    #expect(
+      second.stderr
+        == "error: \(database): catalogue is busy: another `shelf index` is writing it (try again when it has finished)\n"
+    )
+    #expect(second.stdout.isEmpty)
+  }
+
+  @Test func hostileTreeIsWalkedSafely() throws {
+    let scratch = try TemporaryDirectory()
+    let root = scratch.path + "/tree"
+    try FileManager.default.createDirectory(atPath: root + "/inner", withIntermediateDirectories: true)
+    _ = try scratch.write("outside.txt", Array("outside\n".utf8))
+    _ = try scratch.write("tree/inner/a.txt", Array("inside\n".utf8))
+    #expect(symlink(scratch.path + "/outside.txt", root + "/escape.txt") == 0)
+    #expect(symlink(scratch.path, root + "/escape-dir") == 0)
+    #expect(symlink(root, root + "/inner/loop") == 0)
+    #expect(mkfifo(root + "/pipe", 0o644) == 0)
+    let badName: [UInt8] = Array((root + "/bad").utf8) + [0xFF, 0x1B] + Array("name.txt".utf8)
+    let fd = open(badName.map { CChar(bitPattern: $0) } + [0], O_WRONLY | O_CREAT, 0o644)
+    _ = write(fd, "raw name\n", 9)
+    close(fd)
+    // Headers that lie.
+    var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
+    png +=
+      [0, 1, 0x86, 0xA0, 0, 1, 0x86, 0xA0, 8, 6, 0, 0, 0, 0, 0, 0, 0] + [0x7F, 0, 0, 0] + Array("IDAT".utf8)
+    _ = try scratch.write("tree/huge.png", png)
+    _ = try scratch.write(
+      "tree/lying.wav",
+      Array("RIFF".utf8) + [0xFF, 0xFF, 0xFF, 0x7F] + Array("WAVEdata".utf8) + [0xFF, 0xFF, 0xFF, 0x7F])
+
+    let database = scratch.path + "/catalog.sqlite"
+    let result = try ShelfProcess.run(
+      ["--db", database, "-v", "index", root], environment: ["SHELF_TRUST_WINDOW": "0"], timeout: 60)
+    #expect(result.status == 0)
+    #expect(
+      result.stdout
+        == "\(root): 4 files (4 new, 0 updated, 0 unchanged, 0 moved, 0 removed); 2 with errors, 3 links not followed, 1 special files skipped\n"
+    )
+    #expect(result.stderr.contains("warning: \(root)/huge.png: truncated PNG"))
+    #expect(result.stderr.contains("warning: \(root)/lying.wav: "))
+    let listed = try ShelfProcess.run(["--db", database, "ls", "-0"])
+    let paths = listed.stdoutBytes.split(separator: 0).map(Array.init)
+    #expect(
+      paths == [
+        badName, Array((root + "/huge.png").utf8), Array((root + "/inner/a.txt").utf8),
+        Array((root + "/lying.wav").utf8),
+      ])
+    let table = try ShelfProcess.run(["--db", database, "ls", "kind:text"])
+    #expect(table.stdout.contains("\(root)/bad\\xff\\x1bname.txt"))
+    let json = try ShelfProcess.run(["--db", database, "ls", "--jsonl", "name:bad"])
+    let record = try JSONSerialization.jsonObject(with: Data(json.stdoutBytes)) as? [String: Any]
+    #expect((record?["path_b64"] as? String).flatMap { Data(base64Encoded: $0) }.map(Array.init) == badName)
+
+    // Following links reaches only what lies inside the root, and the loop only once.
+    let followed = try ShelfProcess.run(
+      ["--db", database, "index", "--follow-links", root], environment: ["SHELF_TRUST_WINDOW": "0"])
+    #expect(
+      followed.stdout
+        == "\(root): 4 files (0 new, 0 updated, 4 unchanged, 0 moved, 0 removed); 2 with errors, 2 links not followed, 1 link loop, 1 special files skipped\n"
+    )
+  }
+
+  @Test func unreadableFoldersAndFilesAreCountedAndTheScanGoesOn() throws {
+    let scratch = try TemporaryDirectory()
+    #expect(chmod(scratch.path, 0o777) == 0)
+    let root = scratch.path + "/tree"
+    try FileManager.default.createDirectory(atPath: root + "/locked", withIntermediateDirectories: true)
+    _ = try scratch.write("tree/ok.txt", Array("fine\n".utf8))
+    _ = try scratch.write("tree/secret.txt", Array("secret\n".utf8))
+    _ = try scratch.write("tree/locked/hidden.txt", Array("hidden\n".utf8))
+    #expect(chmod(root + "/secret.txt", 0) == 0)
+    #expect(chmod(root + "/locked", 0) == 0)
+    let database = scratch.path + "/catalog.sqlite"
+    // Root reads everything: drop to an unprivileged user for this check.
+    let prefix = getuid() == 0 ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = prefix + [ShelfProcess.binary, "--db", database, "-v", "index", root]
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    process.waitUntilExit()
+    let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(process.terminationStatus == 0)
+    #expect(stdout == "\(root): 2 files (2 new, 0 updated, 0 unchanged, 0 moved, 0 removed); 2 unreadable\n")
+    #expect(stderr.contains("warning: \(root)/locked: permission denied\n"))
+    #expect(stderr.contains("warning: \(root)/secret.txt: permission denied\n"))
+    #expect(chmod(root + "/locked", 0o755) == 0)
+  }
+
+  @Test func corruptCatalogueIsMovedAsideAndRebuilt() throws {
+    let scratch = try TemporaryDirectory()
+    let root = try scratch.copy(fromRepository: "SampleMedia/Library", as: "Library")
+    let database = try scratch.write("catalog.sqlite", Array(repeating: 0x5A, count: 8192))
+    let result = try ShelfProcess.run(["--db", database, "index", root])
+    #expect(result.status == 0)
+    #expect(
+      result.stderr
+        == "warning: \(database): the catalogue was damaged; moved it to \(database).corrupt and rebuilt it\n"
+    )
+    #expect(FileManager.default.fileExists(atPath: database + ".corrupt"))
+    #expect(try ShelfProcess.run(["--db", database, "ls", "-0"]).stdoutBytes.filter { $0 == 0 }.count == 5)
+  }
+
+  @Test func missingRootIsAnErrorAndOthersAreStillScanned() throws {
+    let scratch = try TemporaryDirectory()
+    let root = try scratch.copy(fromRepository: "SampleMedia/tmp", as: "tmp")
+    let database = scratch.path + "/catalog.sqlite"
+    let result = try ShelfProcess.run(["--db", database, "index", scratch.path + "/nope", root])
+    #expect(result.status == 1)
+    #expect(result.stderr == "error: \(scratch.path)/nope: no such file or directory\n")
+    #expect(result.stdout.hasPrefix("\(root): 1 file (1 new"))
+  }
+
+  @Test func noRootsYetIsAUsageError() throws {
+    let scratch = try TemporaryDirectory()
+    let result = try ShelfProcess.run(["--db", scratch.path + "/c.sqlite", "index"])
+    #expect(result.status == 64)
+    #expect(result.stderr.hasPrefix("error: no roots in the catalogue yet: give a folder to index\n"))
+  }
+}
+
+/// A `shelf` process running in the background, for interruption and locking tests.
+final class BackgroundShelf {
+  let process = Process()
+
+  init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    process.executableURL = URL(fileURLWithPath: ShelfProcess.binary)
+    process.arguments = arguments
+    var merged = ProcessInfo.processInfo.environment
+    merged["NO_COLOR"] = "1"
+    for (key, value) in environment { merged[key] = value }
+    process.environment = merged
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+  }
+
+  func kill(_ signal: Int32) {
+    if process.isRunning { Glibc.kill(process.processIdentifier, signal) }
+  }
+
+  /// Waits for the process; returns its exit status, or 128 + the signal that ended it.
+  func wait() -> Int32 {
+    process.waitUntilExit()
+    return process.terminationReason == .uncaughtSignal
+      ? 128 + process.terminationStatus : process.terminationStatus
+  }
+}
