@@ -44,7 +44,8 @@ import Testing
 
   @Test func standardInputIsSniffedToo() throws {
     let scratch = try TemporaryDirectory()
-    let input = try scratch.write("input", Array("<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><dict/></plist>\n".utf8))
+    let input = try scratch.write(
+      "input", Array("<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><dict/></plist>\n".utf8))
     let result = try ShelfProcess.run(["info", "--json", "-"], stdinPath: input)
     #expect(result.status == 0)
     #expect(result.stdout.contains(#""path":"-","kind":"plist","mime":"application/x-plist""#))
@@ -129,5 +130,33 @@ import Testing
     let object = try JSONSerialization.jsonObject(with: Data(json.stdoutBytes)) as? [String: Any]
     let encoded = try #require(object?["path_b64"] as? String)
     #expect(Data(base64Encoded: encoded).map(Array.init) == path)
+  }
+
+  @Test(arguments: SampleMediaManifest.entries)
+  func liveFactsOfEverySampleFileMatchTheGenerator(_ entry: SampleMediaManifest.Entry) throws {
+    let scratch = try TemporaryDirectory()
+    let result = try ShelfProcess.run(
+      ["--db", scratch.path + "/none.sqlite", "info", "--json", SampleMediaManifest.path(of: entry)])
+    #expect(result.status == 0)
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdoutBytes)) as? [String: Any])
+    #expect(factMismatches(entry, object) == [])
+    #expect(object["catalogued"] as? Bool == false)
+  }
+
+  @Test func cataloguedFilesShowRootAreaAndFacts() throws {
+    let sample = try IndexedSample()
+    let path = sample.root + "/Documents/Notes/welcome-utf8.txt"
+    let json = try sample.run(["info", "--json", path])
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.stdoutBytes)) as? [String: Any])
+    #expect(object["catalogued"] as? Bool == true)
+    #expect(object["root"] as? String == sample.root)
+    #expect(object["area"] as? String == "documents")
+    let human = try sample.run(["info", path])
+    #expect(human.stdout.contains("catalogue:    root \(sample.root), area documents\n"))
+    #expect(human.stdout.contains("encoding:     utf-8\n"))
+    #expect(human.stdout.contains("lines:        6\n"))
+    #expect(human.stdout.contains("first line:   Welcome to Shelf\n"))
   }
 }

@@ -108,7 +108,7 @@ enum ShowCommand {
       }
       output = safe
     }
-    if !output.isEmpty && !output.hasSuffix("\n") { output += "\n" }
+    if let last = output.utf8.last, last != 0x0A { output += "\n" }
     let lineCount = output.utf8.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
     if console.stdoutIsTerminal && lineCount >= console.height, page(output, environment: environment) {
       return

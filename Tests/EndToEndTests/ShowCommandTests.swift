@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+
+@Suite struct ShowCommandTests {
+  private func sample(_ relative: String) -> String {
+    ShelfProcess.repositoryRoot.appendingPathComponent("SampleMedia/" + relative).path
+  }
+
+  @Test func textIsConvertedToUTF8FromEachEncoding() throws {
+    for (file, encoding) in [
+      ("Documents/Notes/cafe-latin1.txt", String.Encoding.isoLatin1),
+      ("Documents/Notes/shopping-utf16le.txt", .utf16),
+      ("Documents/Notes/welcome-utf8.txt", .utf8),
+      ("Documents/Notes/readme-crlf.txt", .ascii),
+    ] {
+      let result = try ShelfProcess.run(["show", sample(file)])
+      #expect(result.status == 0)
+      let data = try Data(contentsOf: URL(fileURLWithPath: sample(file)))
+      let expected = try #require(String(data: data, encoding: encoding))
+      #expect(result.stdout == expected, "\(file)")
+      #expect(result.stderr.isEmpty)
+    }
+  }
+
+  @Test func plistIsPrettyPrinted() throws {
+    let result = try ShelfProcess.run(["show", sample("Documents/settings.plist")])
+    #expect(result.status == 0)
+    #expect(
+      result.stdout == """
+        {
+          "LastOpened" => 2024-05-01T12:00:00Z
+          "Playlists" => [
+            0 => {
+              "Items" => [
+                0 => "tone-440-mono.wav"
+                1 => "chord-stereo.flac"
+              ]
+              "Name" => "Tones"
+            }
+            1 => {
+              "Items" => []
+              "Name" => "Everything"
+            }
+          ]
+          "Shuffle" => false
+          "Version" => 3
+          "Volume" => 0.75
+        }
+
+        """)
+  }
+
+  @Test func binaryPlistAsJSON() throws {
+    let result = try ShelfProcess.run([
+      "show", "--json", sample("Library/Preferences/com.example.shelfdemo.plist"),
+    ])
+    #expect(result.status == 0)
+    #expect(
+      result.stdout == """
+        {
+          "AppleLanguages": [
+            "en",
+            "fr"
+          ],
+          "HasSeenOnboarding": true,
+          "LastSync": "2024-05-01T12:00:00Z",
+          "LaunchCount": 17,
+          "PlaybackRate": 1.25,
+          "Token": "3q2+7w=="
+        }
+
+        """)
+  }
+
+  @Test func imagePreviewWithoutColourUsesShades() throws {
+    let result = try ShelfProcess.run(["show", "--width", "16", sample("Documents/checker-gray.png")])
+    #expect(result.status == 0)
+    #expect(
+      result.stdout == """
+          **  ##..#%.:%%
+        **  ##..##..%%::
+          *#..##..%%::%%
+        ** .##..%%::%%::
+          ##..#%.:%%::@@
+        ##..##..%%::%@--
+        ..##..%%::%%:-@@
+        ##..%%::%%::@@--
+        32×32
+
+        """)
+  }
+
+  @Test func imagePreviewInTrueColourHalfBlocks() throws {
+    let result = try ShelfProcess.run(
+      ["show", "--width", "80", sample("Documents/holiday.jpg")], environment: ["NO_COLOR": ""])
+    #expect(result.status == 0)
+    let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+    // 32×24 pixels fit: 12 rows of 32 cells, each cell two pixels (▀: top fg, bottom bg).
+    #expect(lines.count == 14)
+    #expect(lines[12] == "32×24")
+    for line in lines.prefix(12) {
+      #expect(line.filter { $0 == "▀" }.count == 32)
+      #expect(line.hasSuffix("\u{1B}[0m"))
+    }
+    #expect(lines[0].hasPrefix("\u{1B}[38;2;200;0;40m\u{1B}[48;2;200;0;40m▀"))
+  }
+
+  @Test func audioSummaryAndWaveform() throws {
+    let result = try ShelfProcess.run(["show", "--width", "42", sample("Documents/tone-440-mono.wav")])
+    #expect(result.status == 0)
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    #expect(
+      Array(lines.dropFirst().prefix(8)) == [
+        "  WAV (Microsoft), Signed 16 bit PCM, 44100 Hz, 1 channel",
+        "  duration 0:01 (44100 frames)",
+        "  title: A440 Tone",
+        "  artist: Shelf Test Signals",
+        "  album: Shelf Sample Media",
+        "  date: 2024",
+        "  track: 1",
+        "  genre: Test Tone",
+      ])
+    let waveform = try #require(lines.last)
+    #expect(waveform.count == 42)
+    // A steady tone has the same peak in every column.
+    #expect(Set(waveform.dropFirst(2)).count == 1)
+  }
+
+  @Test func otherFilesAreSummarised() throws {
+    let path = sample("Library/Application Support/index.bin")
+    let result = try ShelfProcess.run(["show", path])
+    #expect(result.status == 0)
+    #expect(result.stdout == "\(path): application/octet-stream, 2.0 KiB; no preview for this kind of file\n")
+  }
+
+  @Test func missingAndEmptyFiles() throws {
+    let scratch = try TemporaryDirectory()
+    var result = try ShelfProcess.run(["show", scratch.path + "/none.txt"])
+    #expect(result.status == 66)
+    #expect(result.stderr == "error: \(scratch.path)/none.txt: no such file or directory\n")
+    let empty = try scratch.write("empty.txt", [])
+    result = try ShelfProcess.run(["show", empty])
+    #expect(result.status == 65)
+    #expect(result.stderr == "error: \(empty): file is empty\n")
+  }
+
+  @Test func damagedPlistIsOneLineError() throws {
+    let scratch = try TemporaryDirectory()
+    let broken = try scratch.write(
+      "broken.plist", Array("<plist><dict><key>a</key><string>x</dict></plist>".utf8))
+    let result = try ShelfProcess.run(["show", broken])
+    #expect(result.status == 65)
+    #expect(result.stderr == "error: \(broken): XML plist: expected </string>, found </dict>\n")
+  }
+}

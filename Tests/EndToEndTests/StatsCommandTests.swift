@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+@Suite struct StatsCommandTests {
+  @Test func countsByKindAndAreaAsJSON() throws {
+    let sample = try IndexedSample()
+    let result = try sample.run(["stats", "--json"])
+    #expect(result.status == 0)
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdoutBytes)) as? [String: Any])
+    let entries = SampleMediaManifest.entries
+    #expect(object["files"] as? Int == entries.count)
+    #expect(object["size"] as? Int == entries.reduce(0) { $0 + $1.size })
+    #expect(object["extension_mismatches"] as? Int == 1)
+    let byKind = try #require(object["by_kind"] as? [String: [String: Any]])
+    for kind in Set(entries.map(\.kind)) {
+      let expected = entries.filter { $0.kind == kind }
+      #expect(byKind[kind]?["files"] as? Int == expected.count, "\(kind)")
+      #expect(byKind[kind]?["size"] as? Int == expected.reduce(0) { $0 + $1.size }, "\(kind)")
+    }
+    // 1 s + 2 s + 1.5 s + 2 s of audio.
+    #expect(abs((byKind["audio"]?["duration"] as? Double ?? 0) - 6.5) < 0.01)
+    let byArea = try #require(object["by_area"] as? [String: [String: Any]])
+    for area in Set(entries.map(\.area)) {
+      #expect(byArea[area]?["files"] as? Int == entries.filter { $0.area == area }.count, "\(area)")
+    }
+    let roots = try #require(object["roots"] as? [[String: Any]])
+    #expect(roots.count == 1)
+    #expect(roots.first?["path"] as? String == sample.root)
+    #expect(roots.first?["sandbox"] as? Bool == true)
+    let bundle = try #require(roots.first?["bundle"] as? [String: Any])
+    #expect(bundle["identifier"] as? String == "com.example.shelfdemo")
+    #expect(bundle["path"] as? String == "Demo.app")
+  }
+
+  @Test func humanTableByKindAndArea() throws {
+    let sample = try IndexedSample()
+    let result = try sample.run(["stats"])
+    #expect(result.status == 0)
+    #expect(
+      result.stdout.hasPrefix(
+        """
+        kind   files     size  duration
+        audio      4  192 KiB      0:06
+        image      9   15 KiB
+        other      1  2.0 KiB
+        plist      6  2.5 KiB
+        text       6    811 B
+        total     26  212 KiB      0:06
+
+        area         files     size  duration
+        bundle           2  5.2 KiB
+        caches           1    421 B
+        documents       18  203 KiB      0:06
+        library          2  2.4 KiB
+        preferences      2    600 B
+        tmp              1     31 B
+        total           26  212 KiB      0:06
+
+        """))
+    #expect(
+      result.stdout.contains(
+        "roots:\n  \(sample.root)  (sandbox: Demo.app, com.example.shelfdemo, version 1.0)  scanned "))
+  }
+
+  @Test func missingCatalogueExits66() throws {
+    let scratch = try TemporaryDirectory()
+    let result = try ShelfProcess.run(["--db", scratch.path + "/x.sqlite", "stats"])
+    #expect(result.status == 66)
+  }
+}
