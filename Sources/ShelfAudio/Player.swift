@@ -121,6 +121,12 @@ public final class Player: Sendable {
 
   private func update(_ body: (inout PlayerStatus) -> Void) { current.withLock { body(&$0) } }
 
+  /// Whether samples of `natural` pass through a stream of `stream` samples unchanged, so that
+  /// the stream can be kept for gapless playback.
+  static func carriesExactly(_ stream: PCMSampleType, _ natural: PCMSampleType) -> Bool {
+    stream == natural || (natural == .int16 && (stream == .int32 || stream == .float32))
+  }
+
   /// Plays the playlist to its end (or until `quit`), reporting events as they happen.
   public func run(events: (PlayerEvent) -> Void) -> PlayerSummary {
     var summary = PlayerSummary()
@@ -167,8 +173,10 @@ public final class Player: Sendable {
       let format = reader.format
       if let open = output,
         open.parameters.sampleRate != format.sampleRate || open.parameters.channels != format.channels
+          || !Player.carriesExactly(open.parameters.sampleType, reader.naturalSampleType)
       {
-        // A change of rate or channels needs a new stream: let the previous track finish.
+        // A change of rate, channels or sample width needs a new stream: let the previous
+        // track finish.
         try? open.padToPeriod()
         open.drain()
         open.close()

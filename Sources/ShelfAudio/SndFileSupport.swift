@@ -44,7 +44,9 @@ enum SndFile {
     guard let text = sf_strerror(handle) else { return "unknown libsndfile error" }
     var message = String(cString: text)
     // libsndfile's messages carry noise: "System error : No such file..." / trailing dots.
-    if message.hasPrefix("System error : ") { message.removeFirst("System error : ".count) }
+    for prefix in ["System error : ", "Error : ", "error : "] where message.hasPrefix(prefix) {
+      message.removeFirst(prefix.count)
+    }
     while message.hasSuffix(".") || message.hasSuffix("\n") { message.removeLast() }
     if let first = message.first { message = first.lowercased() + message.dropFirst() }
     return message

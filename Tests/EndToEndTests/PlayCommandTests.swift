@@ -1,0 +1,394 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Helpers for the audio end-to-end tests: ALSA without a sound card (the `file` and `null`
+/// plugins), sox as the independent reader of what shelf wrote, and processes to signal.
+enum AudioE2E {
+  /// An ALSA configuration that keeps the system's and makes `default` play into `played`
+  /// and record from `input`.
+  @discardableResult
+  static func alsaConfig(in folder: TemporaryDirectory, played: String? = nil, input: String? = nil) throws -> String {
+    let played = played ?? folder.path + "/played.raw"
+    let input = input ?? folder.path + "/input.raw"
+    let text = """
+      </usr/share/alsa/alsa.conf>
+      pcm.!default {
+        type file
+        slave.pcm { type null }
+        file "\(played)"
+        infile "\(input)"
+        format "raw"
+      }
+      pcm.shelftest {
+        type null
+        hint { show on description "Shelf test device" }
+      }
+
+      """
+    return try folder.write("asound.conf", Array(text.utf8))
+  }
+
+  /// Runs a tool and returns its stdout bytes and exit status.
+  static func tool(_ arguments: [String], stdin: String? = nil) throws -> (status: Int32, stdout: Data, stderr: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = arguments
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    if let stdin { process.standardInput = FileHandle(forReadingAtPath: stdin) }
+    try process.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    let errors = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, data, String(decoding: errors, as: UTF8.self))
+  }
+
+  /// A sine sweep with noise, written by sox: `name` in the given encoding.
+  static func makeSignal(
+    _ folder: TemporaryDirectory, _ name: String, seconds: Double = 1, rate: Int = 44100, channels: Int = 2,
+    bits: Int = 16, extra: [String] = []
+  ) throws -> String {
+    let path = folder.path + "/" + name
+    let result = try tool(
+      ["sox", "-n", "-r", "\(rate)", "-c", "\(channels)", "-b", "\(bits)"] + extra + [
+        path, "synth", "\(seconds)", "sine", "200-3000", "whitenoise", "vol", "0.5", "dither", "-s",
+      ])
+    precondition(result.status == 0, result.stderr)
+    return path
+  }
+
+  /// The samples sox decodes from `path`, as raw little-endian bytes of `bits`-bit signed PCM.
+  static func decoded(_ path: String, bits: Int = 16) throws -> [UInt8] {
+    let result = try tool(["sox", path, "-t", "raw", "-e", "signed", "-b", "\(bits)", "-L", "-"])
+    precondition(result.status == 0, result.stderr)
+    return Array(result.stdout)
+  }
+
+  static func bytes(_ path: String) -> [UInt8] {
+    Array(FileManager.default.contents(atPath: path) ?? Data())
+  }
+
+  /// Random bytes (a known "signal") for file-backed capture.
+  static func randomBytes(_ count: Int, seed: UInt64 = 42) -> [UInt8] {
+    var state = seed
+    return (0..<count).map { _ in
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return UInt8(truncatingIfNeeded: state >> 33)
+    }
+  }
+
+  /// A running shelf process whose output goes to files, to be signalled.
+  final class Running {
+    let pid: pid_t
+    let folder: String
+
+    init(_ arguments: [String], environment: [String: String], in folder: String, shell: String? = nil) throws {
+      self.folder = folder
+      var actions = posix_spawn_file_actions_t()
+      posix_spawn_file_actions_init(&actions)
+      defer { posix_spawn_file_actions_destroy(&actions) }
+      posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+      posix_spawn_file_actions_addopen(&actions, 1, folder + "/stdout", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+      posix_spawn_file_actions_addopen(&actions, 2, folder + "/stderr", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+      var merged = ProcessInfo.processInfo.environment
+      merged["NO_COLOR"] = "1"
+      for (key, value) in environment { merged[key] = value }
+      let argv: [UnsafeMutablePointer<CChar>?]
+      let program: String
+      if let shell {
+        program = "/bin/sh"
+        let words: [String] = ["/bin/sh", "-c", shell, "sh", ShelfProcess.binary] + arguments
+        argv = words.map { strdup($0) } + [nil]
+      } else {
+        program = ShelfProcess.binary
+        argv = ([ShelfProcess.binary] + arguments).map { strdup($0) } + [nil]
+      }
+      let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+      defer {
+        argv.forEach { free($0) }
+        envp.forEach { free($0) }
+      }
+      var pid: pid_t = 0
+      let code = posix_spawn(&pid, program, &actions, nil, argv, envp)
+      guard code == 0 else { throw ShelfProcessError.spawn(program, code) }
+      self.pid = pid
+    }
+
+    /// Waits for the exit and returns the status (128 + signal when killed).
+    func wait(timeout: Double = 30) -> Int32 {
+      var status: Int32 = 0
+      let deadline = Date().addingTimeInterval(timeout)
+      while waitpid(pid, &status, WNOHANG) == 0 {
+        if Date() > deadline {
+          kill(pid, SIGKILL)
+          waitpid(pid, &status, 0)
+          return -1
+        }
+        usleep(5000)
+      }
+      return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    }
+
+    var stderr: String { String(decoding: AudioE2E.bytes(folder + "/stderr"), as: UTF8.self) }
+    var stdout: String { String(decoding: AudioE2E.bytes(folder + "/stdout"), as: UTF8.self) }
+  }
+
+  /// Reads a FIFO at `bytesPerSecond` on a thread, so that ALSA's `file` plugin writing into it
+  /// is paced like a real device. `collected` holds everything read.
+  final class PacedReader: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data: [UInt8] = []
+    private var finished = false
+
+    init(fifo: String, bytesPerSecond: Int) {
+      let thread = Thread { [self] in
+        let fd = open(fifo, O_RDONLY)
+        guard fd >= 0 else { return }
+        let chunk = bytesPerSecond / 20
+        var buffer = [UInt8](repeating: 0, count: chunk)
+        while true {
+          let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, chunk) }
+          if n <= 0 { break }
+          lock.lock()
+          data += buffer[0..<n]
+          lock.unlock()
+          usleep(50_000)
+        }
+        close(fd)
+        lock.lock()
+        finished = true
+        lock.unlock()
+      }
+      thread.start()
+    }
+
+    var collected: [UInt8] {
+      lock.lock()
+      defer { lock.unlock() }
+      return data
+    }
+
+    var isFinished: Bool {
+      lock.lock()
+      defer { lock.unlock() }
+      return finished
+    }
+  }
+
+  /// A tmux session running a command, with helpers to type and read the screen.
+  final class Tmux {
+    let name: String
+
+    init(_ command: String, width: Int = 100, height: Int = 12) throws {
+      name = "shelf-test-\(getpid())-\(Int.random(in: 0..<1_000_000))"
+      // The tmux server outlives this call: it must not inherit pipes we wait on.
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+      process.arguments = ["tmux", "new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)", command]
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      process.standardInput = FileHandle.nullDevice
+      try process.run()
+      process.waitUntilExit()
+      precondition(process.terminationStatus == 0, "tmux new-session failed")
+    }
+
+    deinit { _ = try? AudioE2E.tool(["tmux", "kill-session", "-t", name]) }
+
+    func send(_ keys: String...) throws {
+      _ = try AudioE2E.tool(["tmux", "send-keys", "-t", name] + keys)
+    }
+
+    var screen: String {
+      (try? AudioE2E.tool(["tmux", "capture-pane", "-p", "-t", name])).map { String(decoding: $0.stdout, as: UTF8.self) } ?? ""
+    }
+
+    /// Waits until the screen contains `text` (or the time runs out) and returns the screen.
+    @discardableResult
+    func waitFor(_ text: String, timeout: Double = 15) -> String {
+      let deadline = Date().addingTimeInterval(timeout)
+      var current = screen
+      while !current.contains(text) && Date() < deadline {
+        usleep(100_000)
+        current = screen
+      }
+      return current
+    }
+  }
+}
+
+@Suite(.serialized) struct PlayCommandTests {
+  @Test func playbackSamplesReachALSAExactlyAcrossFormats() throws {
+    let folder = try TemporaryDirectory()
+    let wav = try AudioE2E.makeSignal(folder, "a.wav", seconds: 0.5)
+    let flac = try AudioE2E.makeSignal(folder, "b.flac", seconds: 0.3)
+    let aiff = try AudioE2E.makeSignal(folder, "c.aiff", seconds: 0.2)
+    let config = try AudioE2E.alsaConfig(in: folder)
+    let result = try ShelfProcess.run(["play", "--no-interactive", wav, flac, aiff], environment: ["ALSA_CONFIG_PATH": config])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.isEmpty)
+    #expect(result.stderr.contains("Playing \(wav): Signed 16 bit PCM, 44100 Hz, stereo, 0:00\n"))
+    let expected = try AudioE2E.decoded(wav) + AudioE2E.decoded(flac) + AudioE2E.decoded(aiff)
+    let played = AudioE2E.bytes(folder.path + "/played.raw")
+    // Same rate and channels: one stream, no gap between tracks; silence pads the last period.
+    #expect(played.count >= expected.count)
+    #expect(Array(played.prefix(expected.count)) == expected)
+    #expect(played.dropFirst(expected.count).allSatisfy { $0 == 0 })
+  }
+
+  @Test func twentyFourBitPlaysBitExactThroughTheFileDevice() throws {
+    let folder = try TemporaryDirectory()
+    let flac = try AudioE2E.makeSignal(folder, "hi.flac", seconds: 0.4, rate: 96000, bits: 24)
+    let played = folder.path + "/out.raw"
+    let result = try ShelfProcess.run(["play", "-D", "file:'\(played)',raw", "--no-interactive", flac])
+    #expect(result.status == 0, "\(result.stderr)")
+    // 24-bit samples travel as S32_LE: compare with sox's 32-bit decoding.
+    let expected = try AudioE2E.decoded(flac, bits: 32)
+    let bytes = AudioE2E.bytes(played)
+    #expect(Array(bytes.prefix(expected.count)) == expected)
+  }
+
+  @Test func playsAFolderInNameOrderAndSkipsWhatItCannotDecode() throws {
+    let folder = try TemporaryDirectory()
+    try FileManager.default.createDirectory(atPath: folder.path + "/music/sub", withIntermediateDirectories: true)
+    let one = try AudioE2E.makeSignal(folder, "music/01.wav", seconds: 0.2)
+    let two = try AudioE2E.makeSignal(folder, "music/sub/02.flac", seconds: 0.2)
+    try folder.write("music/notes.txt", Array("hello".utf8))
+    try folder.write("music/03.wav", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3, 4])
+    let config = try AudioE2E.alsaConfig(in: folder)
+    let result = try ShelfProcess.run(["play", "--json", folder.path + "/music"], environment: ["ALSA_CONFIG_PATH": config])
+    #expect(result.status == 1)
+    #expect(result.stderr == "error: \(folder.path)/music/03.wav: not an audio file (it is a PNG image)\n")
+    let events = result.stdout.split(separator: "\n").map(String.init)
+    #expect(events.count == 6)
+    #expect(events[0].hasPrefix("{\"event\":\"start\",\"track\":1,\"path\":\"\(one)\",\"duration\":0.2,\"sample_rate\":44100,\"channels\":2,"))
+    #expect(events[1] == "{\"event\":\"end\",\"track\":1,\"path\":\"\(one)\"}")
+    #expect(events[2].hasPrefix("{\"event\":\"error\",\"track\":2,\"path\":\"\(folder.path)/music/03.wav\",\"message\":"))
+    #expect(events[3].hasPrefix("{\"event\":\"start\",\"track\":3,\"path\":\"\(two)\""))
+    #expect(events[5] == "{\"event\":\"finish\",\"played\":2,\"failed\":1,\"quit\":false,\"underruns\":0}")
+    let expected = try AudioE2E.decoded(one) + AudioE2E.decoded(two)
+    #expect(Array(AudioE2E.bytes(folder.path + "/played.raw").prefix(expected.count)) == expected)
+  }
+
+  @Test func volumeScalesAndStartSkips() throws {
+    let folder = try TemporaryDirectory()
+    let wav = try AudioE2E.makeSignal(folder, "a.wav", seconds: 2)
+    let config = try AudioE2E.alsaConfig(in: folder)
+    let result = try ShelfProcess.run(
+      ["play", "--volume", "50", "--start", "1.5", "--no-interactive", wav], environment: ["ALSA_CONFIG_PATH": config])
+    #expect(result.status == 0, "\(result.stderr)")
+    let source = try AudioE2E.decoded(wav)
+    var expected: [UInt8] = []
+    for index in stride(from: 66150 * 4, to: source.count, by: 2) {
+      let sample = Int16(bitPattern: UInt16(source[index]) | UInt16(source[index + 1]) << 8)
+      let scaled = Int16(clamping: Int32((Float(sample) * 0.25).rounded()))
+      let bits = UInt16(bitPattern: scaled)
+      expected += [UInt8(bits & 0xFF), UInt8(bits >> 8)]
+    }
+    #expect(Array(AudioE2E.bytes(folder.path + "/played.raw").prefix(expected.count)) == expected)
+  }
+
+  @Test func badInputsGiveOneLineErrorsAndExitCodes() throws {
+    let folder = try TemporaryDirectory()
+    let config = try AudioE2E.alsaConfig(in: folder)
+    let env = ["ALSA_CONFIG_PATH": config]
+    let missing = try ShelfProcess.run(["play", "--no-interactive", folder.path + "/none.wav"], environment: env)
+    #expect(missing.status == 66)
+    #expect(missing.stderr == "error: \(folder.path)/none.wav: no such file or directory\n")
+
+    let png = try folder.write("image.wav", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 0, count: 64))
+    let mislabelled = try ShelfProcess.run(["play", "--no-interactive", png], environment: env)
+    #expect(mislabelled.status == 65)
+    #expect(mislabelled.stderr == "error: \(png): not an audio file (it is a PNG image)\n")
+
+    let empty = try folder.write("empty.flac", [])
+    let emptyResult = try ShelfProcess.run(["play", "--no-interactive", empty], environment: env)
+    #expect(emptyResult.status == 65)
+    #expect(emptyResult.stderr == "error: \(empty): empty file\n")
+
+    let good = try AudioE2E.makeSignal(folder, "good.wav", seconds: 0.1)
+    let cut = try folder.write("cut.wav", Array(AudioE2E.bytes(good).prefix(30)))
+    let truncated = try ShelfProcess.run(["play", "--no-interactive", cut], environment: env)
+    #expect(truncated.status == 65)
+    #expect(truncated.stderr.hasPrefix("error: \(cut): "))
+    #expect(truncated.stderr.split(separator: "\n").count == 1)
+
+    let unreadable = try ShelfProcess.run(["play", "--no-interactive", folder.path + "/none.wav", good], environment: env)
+    #expect(unreadable.status == 1)
+
+    let device = try ShelfProcess.run(["play", "-D", "nosuchdevice", "--no-interactive", good])
+    #expect(device.status == 66)
+    #expect(device.stderr.hasSuffix("error: device nosuchdevice: no such ALSA device\n"))
+
+    let volume = try ShelfProcess.run(["play", "--volume", "120", good])
+    #expect(volume.status == 64)
+    #expect(volume.stderr.hasPrefix("error: invalid value '120' for '--volume': expected an integer from 0 to 100\n"))
+  }
+
+  @Test func interactiveKeysPauseSeekVolumeAndQuitRestoringTheTerminal() throws {
+    let folder = try TemporaryDirectory()
+    let wav = try AudioE2E.makeSignal(folder, "long.wav", seconds: 30)
+    let fifo = folder.path + "/fifo"
+    #expect(mkfifo(fifo, 0o600) == 0)
+    // Real-time pace: 44100 frames × 4 bytes per second.
+    let reader = AudioE2E.PacedReader(fifo: fifo, bytesPerSecond: 176_400)
+    let script = """
+      stty -g > \(folder.path)/before; \(ShelfProcess.binary) play -D "file:'\(fifo)',raw" \(wav); \
+      echo "EXIT=$?"; stty -g > \(folder.path)/after; sleep 60
+      """
+    let tmux = try AudioE2E.Tmux(script)
+    var screen = tmux.waitFor("0:01 / 0:30")
+    #expect(screen.contains("> 1/1 long.wav  0:01 / 0:30 [-------------------] vol 100%") || screen.contains("0:01 / 0:30"))
+    try tmux.send("Right")
+    screen = tmux.waitFor("0:06 / 0:30")
+    #expect(screen.contains("0:06 / 0:30"), "\(screen)")
+    try tmux.send("Down")
+    screen = tmux.waitFor("vol 95%")
+    #expect(screen.contains("vol 95%"))
+    try tmux.send("Space")
+    screen = tmux.waitFor("|| 1/1")
+    #expect(screen.contains("|| 1/1 long.wav"))
+    let pausedAt = reader.collected.count
+    usleep(800_000)
+    // Paused: nothing more reaches ALSA (beyond what the pipe already held).
+    #expect(reader.collected.count - pausedAt <= 65536 + 17640)
+    try tmux.send("Space")
+    screen = tmux.waitFor("> 1/1")
+    try tmux.send("q")
+    screen = tmux.waitFor("EXIT=")
+    #expect(screen.contains("EXIT=0"), "\(screen)")
+    screen = tmux.waitFor("$")
+    usleep(200_000)
+    let before = String(decoding: AudioE2E.bytes(folder.path + "/before"), as: UTF8.self)
+    let after = String(decoding: AudioE2E.bytes(folder.path + "/after"), as: UTF8.self)
+    #expect(!before.isEmpty)
+    #expect(before == after)
+  }
+
+  @Test func sigtermWhilePlayingRestoresTheTerminalAndExits130() throws {
+    let folder = try TemporaryDirectory()
+    let wav = try AudioE2E.makeSignal(folder, "long.wav", seconds: 30)
+    let fifo = folder.path + "/fifo"
+    #expect(mkfifo(fifo, 0o600) == 0)
+    _ = AudioE2E.PacedReader(fifo: fifo, bytesPerSecond: 176_400)
+    let script = """
+      stty -g > \(folder.path)/before; \(ShelfProcess.binary) play -D "file:'\(fifo)',raw" \(wav) & \
+      echo $! > \(folder.path)/pid; wait $!; echo "EXIT=$?"; stty -g > \(folder.path)/after; sleep 60
+      """
+    let tmux = try AudioE2E.Tmux(script)
+    tmux.waitFor("0:01 / 0:30")
+    let pid = Int32(String(decoding: AudioE2E.bytes(folder.path + "/pid"), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    #expect(pid > 0)
+    kill(pid, SIGTERM)
+    let screen = tmux.waitFor("EXIT=")
+    #expect(screen.contains("EXIT=130"), "\(screen)")
+    usleep(300_000)
+    #expect(AudioE2E.bytes(folder.path + "/before") == AudioE2E.bytes(folder.path + "/after"))
+  }
+}
