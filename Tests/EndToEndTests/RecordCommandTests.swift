@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `shelf record` against a capture device backed by a file (ALSA's `file` plugin with an
+/// `infile`), checked with sox as an independent reader.
+@Suite(.serialized) struct RecordCommandTests {
+  /// Ten seconds of known 16-bit stereo "signal" as the capture input.
+  static let inputBytes = AudioE2E.randomBytes(44100 * 4 * 10)
+
+  func setUp() throws -> (TemporaryDirectory, [String: String]) {
+    let folder = try TemporaryDirectory()
+    try folder.write("input.raw", Self.inputBytes)
+    // What the file plugin "plays" while capturing goes nowhere (and is not subject to ulimit).
+    let config = try AudioE2E.alsaConfig(in: folder, played: "/dev/null")
+    return (folder, ["ALSA_CONFIG_PATH": config])
+  }
+
+  @Test func recordingHoldsExactlyTheCapturedSignal() throws {
+    let (folder, env) = try setUp()
+    let output = folder.path + "/take.wav"
+    let result = try ShelfProcess.run(["record", "--duration", "1.5", output], environment: env)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stderr == "Recorded 1.50 s (66150 frames, 44100 Hz, 2 ch, s16) to \(output), 259 KiB\n")
+    #expect(try AudioE2E.decoded(output) == Array(Self.inputBytes.prefix(66150 * 4)))
+    let header = AudioE2E.bytes(output).prefix(4)
+    #expect(Array(header) == Array("RIFF".utf8))
+  }
+
+  @Test(arguments: ["flac", "aiff", "caf", "w64"])
+  func losslessContainersHoldTheExactSignal(_ ext: String) throws {
+    let (folder, env) = try setUp()
+    let output = folder.path + "/take.\(ext)"
+    let result = try ShelfProcess.run(["record", "-d", "0.5", "--no-interactive", output], environment: env)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(try AudioE2E.decoded(output) == Array(Self.inputBytes.prefix(22050 * 4)))
+  }
+
+  @Test func monoTwentyFourBitAt48kHz() throws {
+    let (folder, env) = try setUp()
+    let output = folder.path + "/take.flac"
+    let result = try ShelfProcess.run(
+      ["record", "-r", "48000", "-c", "1", "--sample-format", "s24", "-d", "0.25", output], environment: env)
+    #expect(result.status == 0, "\(result.stderr)")
+    let info = try AudioE2E.tool(["soxi", output])
+    let text = String(decoding: info.stdout, as: UTF8.self)
+    #expect(text.contains("Channels       : 1"))
+    #expect(text.contains("Sample Rate    : 48000"))
+    #expect(text.contains("Precision      : 24-bit"))
+    // The input's bytes, read 3 per sample, are the recorded samples.
+    #expect(try AudioE2E.decoded(output, bits: 24) == Array(Self.inputBytes.prefix(12000 * 3)))
+  }
+
+  @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
+  func stopSignalsFinaliseAValidFile(_ signal: Int32) throws {
+    let (folder, env) = try setUp()
+    let output = folder.path + "/take.wav"
+    // The file-backed device is not paced: a short run records many seconds.
+    let process = try AudioE2E.Running(["record", "--no-interactive", output], environment: env, in: folder.path)
+    usleep(300_000)
+    kill(process.pid, signal)
+    let status = process.wait()
+    #expect(status == 0, "\(process.stderr)")
+    #expect(process.stderr.hasPrefix("Recorded "))
+    let bytes = AudioE2E.bytes(output)
+    #expect(bytes.count > 44 + 4 * 44100)
+    // The RIFF header counts every byte, and sox reads every frame.
+    let riffSize = Int(bytes[4]) | Int(bytes[5]) << 8 | Int(bytes[6]) << 16 | Int(bytes[7]) << 24
+    #expect(riffSize + 8 == bytes.count)
+    let decoded = try AudioE2E.decoded(output)
+    #expect(decoded.count % 4 == 0)
+    #expect(Array(decoded.prefix(Self.inputBytes.count)) == Array(Self.inputBytes.prefix(decoded.count)))
+  }
+
+  @Test func killNineLeavesAFileThatOpensWithEverythingWritten() throws {
+    let (folder, env) = try setUp()
+    let output = folder.path + "/take.wav"
+    let process = try AudioE2E.Running(["record", "--no-interactive", output], environment: env, in: folder.path)
+    usleep(300_000)
+    kill(process.pid, SIGKILL)
+    #expect(process.wait() == 128 + SIGKILL)
+    let bytes = AudioE2E.bytes(output)
+    #expect(bytes.count > 44)
+    let riffSize = Int(bytes[4]) | Int(bytes[5]) << 8 | Int(bytes[6]) << 16 | Int(bytes[7]) << 24
+    #expect(riffSize + 8 == bytes.count)
+    let decoded = try AudioE2E.decoded(output)
+    #expect(decoded.count > 0)
+    #expect(decoded.count >= bytes.count - 200)
+    #expect(Array(decoded.prefix(4 * 44100)) == Array(Self.inputBytes.prefix(min(decoded.count, 4 * 44100))))
+  }
+
+  @Test func maxSizeStopsBeforeTheLimit() throws {
+    let (folder, env) = try setUp()
+    let output = folder.path + "/take.wav"
+    let result = try ShelfProcess.run(["record", "--max-size", "100K", output], environment: env)
+    #expect(result.status == 0, "\(result.stderr)")
+    let size = AudioE2E.bytes(output).count
+    #expect(size <= 102_400)
+    #expect(size > 102_400 - 4)
+    let decoded = try AudioE2E.decoded(output)
+    #expect(decoded == Array(Self.inputBytes.prefix(decoded.count)))
+  }
+
+  @Test func fullDiskStopsWithAnErrorAndAValidFile() throws {
+    let (folder, env) = try setUp()
+    let output = folder.path + "/take.wav"
+    // A file size limit of 200 KiB stands in for a full disk: writes fail with EFBIG.
+    let process = try AudioE2E.Running(
+      ["record", "--no-interactive", output], environment: env, in: folder.path,
+      shell: "ulimit -f 200; exec \"$@\"")
+    let status = process.wait()
+    #expect(status == 74, "\(process.stderr)")
+    let lines = process.stderr.split(separator: "\n").map(String.init)
+    #expect(lines.count == 3)
+    #expect(lines.dropFirst().first == "error: \(output): write failed: file too large")
+    #expect(lines.last?.hasPrefix("\(output) is complete and valid up to the failure") == true)
+    let decoded = try AudioE2E.decoded(output)
+    #expect(decoded.count > 100_000)
+    #expect(decoded == Array(Self.inputBytes.prefix(decoded.count)))
+  }
+
+  @Test func refusesToOverwriteWithoutForce() throws {
+    let (folder, env) = try setUp()
+    let output = try folder.write("old.wav", Array("keep me".utf8))
+    let refused = try ShelfProcess.run(["record", "-d", "0.1", output], environment: env)
+    #expect(refused.status == 73)
+    #expect(refused.stderr == "error: \(output): file exists (use --force to overwrite)\n")
+    #expect(AudioE2E.bytes(output) == Array("keep me".utf8))
+    let forced = try ShelfProcess.run(["record", "-d", "0.1", "--force", output], environment: env)
+    #expect(forced.status == 0)
+    #expect(try AudioE2E.decoded(output).count == 4410 * 4)
+  }
+
+  @Test func badRequestsGiveOneLineErrors() throws {
+    let (folder, env) = try setUp()
+    let device = try ShelfProcess.run(["record", "-D", "nosuchdevice", "-d", "1", folder.path + "/a.wav"], environment: env)
+    #expect(device.status == 66)
+    #expect(device.stderr == "error: device nosuchdevice: no such ALSA device\n")
+    #expect(!FileManager.default.fileExists(atPath: folder.path + "/a.wav"))
+
+    let opus = try ShelfProcess.run(["record", "-d", "1", folder.path + "/a.opus"], environment: env)
+    #expect(opus.status == 65)
+    #expect(opus.stderr.hasPrefix("error: \(folder.path)/a.opus: cannot write OPUS: "))
+    #expect(!FileManager.default.fileExists(atPath: folder.path + "/a.opus"))
+
+    let channels = try ShelfProcess.run(["record", "-c", "12", "-d", "1", folder.path + "/a.flac"], environment: env)
+    #expect(channels.status == 65)
+    #expect(channels.stderr == "error: \(folder.path)/a.flac: FLAC cannot hold 12 channel(s) at 44100 Hz as s16\n")
+
+    let unknown = try ShelfProcess.run(["record", folder.path + "/a.xyz"], environment: env)
+    #expect(unknown.status == 64)
+    #expect(unknown.stderr.hasPrefix("error: cannot tell the file format from '\(folder.path)/a.xyz': add an extension"))
+
+    let folderOutput = try ShelfProcess.run(["record", "-d", "0.1", "-t", "wav", folder.path + "/missing/a"], environment: env)
+    #expect(folderOutput.status == 73)
+    #expect(folderOutput.stderr == "error: \(folder.path)/missing/a: cannot create: no such file or directory\n")
+  }
+}
