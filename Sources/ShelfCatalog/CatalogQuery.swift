@@ -250,9 +250,13 @@ public struct CatalogQuery: Sendable, Equatable {
   private func sql(for term: Term, parameters: inout [SQLiteValue]) throws -> String {
     switch term {
     case .words(let words):
-      guard !words.isEmpty else { return "1" }
-      let phrase = "\"" + words.replacingAll("\"", with: "\"\"") + "\"*"
-      parameters.append(.text(phrase))
+      // Letters and digits only, as the index's tokenizer sees them; each token a prefix.
+      let tokens = words.unicodeScalars.split {
+        !($0.properties.isAlphabetic || $0.properties.numericType != nil)
+      }
+      .map { String(String.UnicodeScalarView($0)) }
+      guard !tokens.isEmpty else { return "1" }
+      parameters.append(.text(tokens.map { "\"" + $0 + "\"*" }.joined(separator: " ")))
       parameters.append(.text("%" + Self.escapeLike(words) + "%"))
       return "(f.id IN (SELECT rowid FROM files_fts WHERE files_fts MATCH ?) OR f.name LIKE ? ESCAPE '\\')"
     case .field(let name, let op, let value):

@@ -150,24 +150,10 @@ public final class CatalogStore {
     try makeParentDirectories(of: path)
   }
 
-  /// Runs SQLite's quick check; when the file is damaged, moves it aside and returns a fresh
-  /// catalogue (see `movedAsideCorruptFile`), else nil. Writers call this before a scan.
-  public func rebuiltIfDamaged() throws -> CatalogStore? {
-    do {
-      try checkIntegrity()
-      return nil
-    } catch let error as SQLiteError where error.isCorruption {
-      return try Self.rebuild(self)
-    }
-  }
-
-  /// Quick structural check (used by the indexer before writing); throws on damage.
-  func checkIntegrity() throws {
-    let rows = try db.query("PRAGMA quick_check")
-    guard rows.count == 1, rows[0].first?.text == "ok" else {
-      throw SQLiteError(
-        path: path, call: "PRAGMA quick_check", code: 11, message: rows.first?.first?.text ?? "damaged")
-    }
+  /// Moves this (damaged) catalogue aside and returns a fresh one in its place (see
+  /// `movedAsideCorruptFile`). Writers call this when SQLite reports corruption mid-scan.
+  public func movingAsideAndRebuilding() throws -> CatalogStore {
+    try Self.rebuild(self)
   }
 
   /// Closes the catalogue and reopens a fresh one after moving a damaged file aside.
@@ -277,15 +263,15 @@ public final class CatalogStore {
   // MARK: Files (writer side)
 
   /// What is known about the files of a root, by path.
-  func knownFiles(rootID: Int64) throws -> [RawPath: KnownFile] {
+  func knownFiles(rootID: Int64) throws -> [PathKey: KnownFile] {
     let statement = try db.prepare(
       "SELECT id, path, size, mtime_ns, ctime_ns, inode, device, trusted, extractor_version FROM files WHERE root_id = ?"
     )
     try statement.bind([.integer(rootID)])
-    var known: [RawPath: KnownFile] = [:]
+    var known: [PathKey: KnownFile] = [:]
     while try statement.step() {
       let path = RawPath(bytes: statement.blob(at: 1))
-      known[path] = KnownFile(
+      known[PathKey(path.bytes)] = KnownFile(
         id: statement.integer(at: 0) ?? 0, path: path, size: statement.integer(at: 2) ?? -1,
         mtime: statement.integer(at: 3) ?? 0, ctime: statement.integer(at: 4) ?? 0,
         inode: UInt64(bitPattern: statement.integer(at: 5) ?? 0),

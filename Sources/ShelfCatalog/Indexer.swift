@@ -6,6 +6,16 @@ import ShelfCore
   import Musl
 #endif
 
+/// A path as a dictionary key, hashed in one pass over its bytes (RawPath hashes byte by byte,
+/// which dominates a rescan of a large tree).
+struct PathKey: Hashable {
+  let bytes: [UInt8]
+  init(_ bytes: [UInt8]) { self.bytes = bytes }
+  func hash(into hasher: inout Hasher) {
+    bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+  }
+}
+
 /// How a scan should run.
 public struct IndexOptions: Sendable {
   /// Ignore what is known and re-extract every file.
@@ -125,7 +135,7 @@ public final class Indexer {
     var fresh: [WalkedFile] = []
     var touch: [(KnownFile, FileStatus)] = []
     for file in found {
-      if let entry = known.removeValue(forKey: file.path) {
+      if let entry = known.removeValue(forKey: PathKey(file.path.bytes)) {
         let status = file.status
         let same =
           entry.size == status.size && entry.mtime == status.mtimeNanoseconds
@@ -157,7 +167,7 @@ public final class Indexer {
         entry.extractorVersion == MetadataExtractor.version
       {
         vanishedByInode[[file.status.device, file.status.inode]] = nil
-        known[entry.path] = nil
+        known[PathKey(entry.path.bytes)] = nil
         moves.append((entry, file))
       } else {
         work.append(Work(file: file, known: nil))
@@ -181,11 +191,19 @@ public final class Indexer {
     var done = 0
     progress(IndexProgress(root: rootPath, phase: .extracting, done: 0, total: total))
     let jobs = max(1, options.jobs)
+    let batchSize = max(1, options.batchSize)
+    // Extraction of the next batch overlaps the (single-threaded) writing of this one.
+    func startBatch(_ start: Int) -> (batch: [Work], task: Task<[Result<Extraction, OpenFailure>], Never>)? {
+      guard start < work.count else { return nil }
+      let batch = Array(work[start..<min(work.count, start + batchSize)])
+      return (batch, Task { await Self.extract(batch, jobs: jobs) })
+    }
+    var next = startBatch(0)
     var start = 0
-    while start < work.count {
-      let batch = Array(work[start..<min(work.count, start + options.batchSize)])
+    while let (batch, task) = next {
+      let results = await task.value
       start += batch.count
-      let results = await Self.extract(batch, jobs: jobs)
+      next = startBatch(start)
       try store.transaction {
         for (item, result) in zip(batch, results) {
           let file = item.file

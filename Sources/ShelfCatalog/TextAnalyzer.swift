@@ -5,7 +5,7 @@ public enum TextAnalyzer {
   /// error saying so.
   public static let countLimit: Int64 = 32 << 20
   /// At most this many bytes of text go into the full-text index.
-  public static let searchTextLimit = 64 << 10
+  public static let searchTextLimit = 16 << 10
 
   /// The result of analysing a text file.
   public struct Analysis: Sendable {

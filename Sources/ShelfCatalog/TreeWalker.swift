@@ -94,11 +94,22 @@ public struct TreeWalker {
     if followLinks, let status = try? FileStatus.stat(root) { visited.insert([status.device, status.inode]) }
     var stack = [Pending(path: root, relative: [])]
     let rootPrefix = root.bytes == [UInt8(ascii: "/")] ? root.bytes : root.bytes + [UInt8(ascii: "/")]
+    // Entries are examined relative to their folder (after fchdir), which spares the kernel a
+    // walk of the whole path for every file; the working directory is restored at the end.
+    let home = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    defer {
+      if home >= 0 {
+        _ = fchdir(home)
+        close(home)
+      }
+    }
     while let directory = stack.popLast() {
       summary.directories += 1
       let entries: [(name: [UInt8], type: UInt8)]
+      var inFolder = false
       do {
-        entries = try Self.list(directory.path)
+        entries = try Self.list(directory.path, enter: home >= 0)
+        inFolder = home >= 0
       } catch {
         summary.unreadable.append(WalkProblem(path: directory.path, reason: error.reason))
         continue
@@ -117,7 +128,9 @@ public struct TreeWalker {
         var type = entry.type
         var status: FileStatus?
         if type == UInt8(DT_UNKNOWN) || type == UInt8(DT_REG) || (followLinks && type == UInt8(DT_DIR)) {
-          guard let found = try? FileStatus.lstat(path) else { continue }  // vanished
+          guard let found = try? FileStatus.lstat(inFolder ? RawPath(bytes: entry.name) : path) else {
+            continue  // vanished
+          }
           status = found
           type = Self.direntType(found.type)
         }
@@ -201,7 +214,7 @@ public struct TreeWalker {
 
   /// The entries of a folder (without `.` and `..`), sorted by name; the folder is opened with
   /// `O_NOFOLLOW` so a folder swapped for a link is refused.
-  static func list(_ path: RawPath) throws(FileError) -> [(name: [UInt8], type: UInt8)] {
+  static func list(_ path: RawPath, enter: Bool = false) throws(FileError) -> [(name: [UInt8], type: UInt8)] {
     let fd = path.withCString { open($0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
     guard fd >= 0 else { throw FileError(path: path, errno: errno) }
     guard let dir = fdopendir(fd) else {
@@ -229,6 +242,9 @@ public struct TreeWalker {
       entries.append((name, type))
     }
     entries.sort { $0.name.lexicographicallyPrecedes($1.name) }
+    if enter && fchdir(dirfd(dir)) != 0 {
+      throw FileError(path: path, errno: errno, doing: "cannot enter the folder")
+    }
     return entries
   }
 }

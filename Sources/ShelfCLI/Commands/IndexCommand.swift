@@ -97,16 +97,13 @@ enum IndexCommand {
     let lock = try WriterLock(catalogue: databasePath, wait: lockWait)
     defer { withExtendedLifetime(lock) {} }
     var store = try CatalogStore.open(at: databasePath, create: true)
-    if let aside = store.movedAsideCorruptFile {
-      console.warning(
-        "\(databasePath.escaped): the catalogue was damaged; moved it to \(aside.escaped) and rebuilt it")
-    } else if let rebuilt = try store.rebuiltIfDamaged() {
-      store = rebuilt
+    func warnDamaged(_ store: CatalogStore) {
       if let aside = store.movedAsideCorruptFile {
         console.warning(
           "\(databasePath.escaped): the catalogue was damaged; moved it to \(aside.escaped) and rebuilt it")
       }
     }
+    warnDamaged(store)
 
     var roots = arguments.positionals.map(\.path)
     if roots.isEmpty {
@@ -115,9 +112,11 @@ enum IndexCommand {
         throw invocation.usageError("no roots in the catalogue yet: give a folder to index")
       }
     }
-    let indexer = Indexer(store: store, options: options)
     var outcome = BatchOutcome()
-    for root in roots {
+    var rebuilt = false
+    var pending = roots[...]
+    while let root = pending.first {
+      let indexer = Indexer(store: store, options: options)
       do {
         let summary = try await indexer.index(root: root) { progress in
           guard showProgress else { return }
@@ -126,12 +125,25 @@ enum IndexCommand {
         console.clearStatus()
         outcome.succeeded()
         report(summary, console: console, verbose: invocation.globals.verbose)
+        pending = pending.dropFirst()
+      } catch let error as SQLiteError where error.isCorruption && !rebuilt {
+        // Damage found part way: move the file aside, start afresh and scan every root again.
+        console.clearStatus()
+        rebuilt = true
+        let known = (try? store.roots().map(\.path)) ?? []
+        store = try store.movingAsideAndRebuilding()
+        warnDamaged(store)
+        outcome = BatchOutcome()
+        var all = roots
+        for path in known where !all.contains(path) { all.append(path) }
+        pending = all[...]
       } catch {
         console.clearStatus()
         if let error = error as? any ShelfError, error.failure == .busy || error.failure == .interrupted {
           throw error
         }
         outcome.failed(error, console: console)
+        pending = pending.dropFirst()
       }
     }
     return outcome.exitStatus
