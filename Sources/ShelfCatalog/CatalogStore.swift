@@ -50,7 +50,7 @@ public struct CatalogStats: Sendable, Equatable {
 }
 
 /// What the indexer knows about a catalogued file, to decide whether to read it again.
-struct KnownFile {
+struct KnownFile: Sendable {
   var id: Int64
   var path: RawPath
   var size: Int64
@@ -264,11 +264,20 @@ public final class CatalogStore {
 
   /// What is known about the files of a root, by path.
   func knownFiles(rootID: Int64) throws -> [PathKey: KnownFile] {
+    try Self.knownFiles(db: db, rootID: rootID)
+  }
+
+  /// What is known about the files of a root, read through any connection to the catalogue.
+  static func knownFiles(db: SQLiteConnection, rootID: Int64) throws -> [PathKey: KnownFile] {
     let statement = try db.prepare(
       "SELECT id, path, size, mtime_ns, ctime_ns, inode, device, trusted, extractor_version FROM files WHERE root_id = ?"
     )
     try statement.bind([.integer(rootID)])
     var known: [PathKey: KnownFile] = [:]
+    let count =
+      try db.query("SELECT count(*) FROM files WHERE root_id = ?", [.integer(rootID)]).first?.first?.integer
+      ?? 0
+    known.reserveCapacity(Int(count))
     while try statement.step() {
       let path = RawPath(bytes: statement.blob(at: 1))
       known[PathKey(path.bytes)] = KnownFile(

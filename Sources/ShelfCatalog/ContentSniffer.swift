@@ -338,14 +338,31 @@ public enum ContentSniffer {
   }
 
   private static func isXMLPlist(_ p: [UInt8]) -> Bool {
-    var bytes = p.prefix(2048)
-    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-    guard let first = bytes.firstIndex(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) })
-    else { return false }
-    let head = String(decoding: bytes[first...], as: UTF8.self)
-    if head.hasPrefix("<plist") { return true }
-    guard head.hasPrefix("<?xml") || head.hasPrefix("<!DOCTYPE") else { return false }
-    return head.contains("<!DOCTYPE plist") || head.contains("<plist")
+    var index = p.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    while index < p.count, p[index] == 0x20 || p[index] == 0x09 || p[index] == 0x0A || p[index] == 0x0D {
+      index += 1
+    }
+    let rest = p[index..<min(p.count, index + 2048)]
+    if rest.starts(with: plistTag) { return true }
+    guard rest.starts(with: Array("<?xml".utf8)) || rest.starts(with: Array("<!DOCTYPE".utf8)) else {
+      return false
+    }
+    return contains(rest, Array("<!DOCTYPE plist".utf8)) || contains(rest, plistTag)
+  }
+
+  private static let plistTag = Array("<plist".utf8)
+
+  private static func contains(_ haystack: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
+    guard let first = needle.first, haystack.count >= needle.count else { return false }
+    var index = haystack.startIndex
+    let last = haystack.endIndex - needle.count
+    while index <= last {
+      if haystack[index] == first && haystack[index..<index + needle.count].elementsEqual(needle) {
+        return true
+      }
+      index += 1
+    }
+    return false
   }
 
   // MARK: - Extensions

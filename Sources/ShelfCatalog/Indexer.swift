@@ -8,7 +8,7 @@ import ShelfCore
 
 /// A path as a dictionary key, hashed in one pass over its bytes (RawPath hashes byte by byte,
 /// which dominates a rescan of a large tree).
-struct PathKey: Hashable {
+struct PathKey: Hashable, Sendable {
   let bytes: [UInt8]
   init(_ bytes: [UInt8]) { self.bytes = bytes }
   func hash(into hasher: inout Hasher) {
@@ -117,9 +117,15 @@ public final class Indexer {
       try store.updateRoot(id: id, layout: layout, bundle: bundle, scannedAt: nil)
       return id
     }
-    var known = try store.knownFiles(rootID: rootID)
+    // What is known loads on a connection of its own while the tree is walked.
+    let catalogue = store.path
+    let knownTask = Task.detached { () throws -> [PathKey: KnownFile] in
+      let reader = try SQLiteConnection(path: catalogue, create: false)
+      try reader.setBusyTimeout(milliseconds: 5000)
+      return try CatalogStore.knownFiles(db: reader, rootID: rootID)
+    }
 
-    // 1. Walk, classifying each file against what is known.
+    // 1. Walk, then classify each file against what is known.
     var found: [WalkedFile] = []
     var lastReport = 0
     summary.walk = walker.walk { file in
@@ -130,6 +136,7 @@ public final class Indexer {
       }
     }
     summary.unreadable = summary.walk.unreadable
+    var known = try await knownTask.value
     summary.files = found.count
     var work: [Work] = []
     var fresh: [WalkedFile] = []

@@ -53,6 +53,8 @@ public struct TreeWalker {
   public var excludes: ExcludeRules
   /// Absolute paths never reported (the catalogue's own files).
   public var skipPaths: Set<RawPath>
+  /// The last components of `skipPaths`: a cheap first test (hashing whole paths is not).
+  private var skipNames: Set<PathKey>
 
   /// Prepares a walk of `root`; throws when it is missing or not a folder.
   public init(
@@ -68,6 +70,7 @@ public struct TreeWalker {
     self.followLinks = followLinks
     self.excludes = excludes
     self.skipPaths = skipPaths
+    self.skipNames = Set(skipPaths.map { PathKey($0.lastComponent.bytes) })
   }
 
   /// `realpath(3)` of a path.
@@ -86,7 +89,8 @@ public struct TreeWalker {
     var relative: [UInt8]
   }
 
-  /// Walks the tree, calling `visit` for every regular file, in name order within a folder.
+  /// Walks the tree, calling `visit` for every regular file (in directory order: the catalogue
+  /// sorts when it lists).
   public func walk(_ visit: (WalkedFile) throws -> Void) rethrows -> WalkSummary {
     var summary = WalkSummary()
     var rules = excludes
@@ -153,7 +157,9 @@ public struct TreeWalker {
             summary.excluded += 1
             continue
           }
-          if skipPaths.contains(path) { continue }
+          if !skipNames.isEmpty && skipNames.contains(PathKey(entry.name)) && skipPaths.contains(path) {
+            continue
+          }
           try visit(
             WalkedFile(path: path, relative: relative, status: status, openPath: path, viaLink: false))
         case Int(DT_LNK):
@@ -212,7 +218,7 @@ public struct TreeWalker {
     }
   }
 
-  /// The entries of a folder (without `.` and `..`), sorted by name; the folder is opened with
+  /// The entries of a folder (without `.` and `..`), in directory order; the folder is opened with
   /// `O_NOFOLLOW` so a folder swapped for a link is refused.
   static func list(_ path: RawPath, enter: Bool = false) throws(FileError) -> [(name: [UInt8], type: UInt8)] {
     let fd = path.withCString { open($0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
@@ -241,7 +247,6 @@ public struct TreeWalker {
       if name == [0x2E] || name == [0x2E, 0x2E] { continue }
       entries.append((name, type))
     }
-    entries.sort { $0.name.lexicographicallyPrecedes($1.name) }
     if enter && fchdir(dirfd(dir)) != 0 {
       throw FileError(path: path, errno: errno, doing: "cannot enter the folder")
     }
