@@ -111,7 +111,8 @@ public final class CatalogStore {
     // Any read of a file that is not a database fails here with SQLITE_NOTADB.
     _ = try db.query("SELECT count(*) FROM sqlite_master")
     _ = try? db.query("PRAGMA journal_mode=WAL")
-    try db.execute("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON")
+    try db.execute(
+      "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-32768; PRAGMA temp_store=MEMORY")
     let store = CatalogStore(path: path, db: db)
     try store.migrate()
     return store
@@ -302,7 +303,9 @@ public final class CatalogStore {
   ]
 
   /// Inserts or replaces the row of `entry` (matched by path), and its full-text row.
-  func upsert(_ entry: CatalogEntry, rootID: Int64, trusted: Bool, searchText: String) throws {
+  func upsert(_ entry: CatalogEntry, rootID: Int64, trusted: Bool, searchText: String, isNew: Bool = false)
+    throws
+  {
     if upsertStatement == nil {
       let columns = Self.fileColumns
       let updates = columns.filter { $0 != "path" }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
@@ -341,7 +344,8 @@ public final class CatalogStore {
     guard try upsertStatement!.step() else { return }
     let id = upsertStatement!.integer(at: 0) ?? 0
     while try upsertStatement!.step() {}
-    try ftsDelete!.run([.integer(id)])
+    // A new file has no full-text row yet (unless another root listed the same path).
+    if !isNew { try ftsDelete!.run([.integer(id)]) }
     var tags = ""
     if let audio {
       tags = [audio.title, audio.artist, audio.album, audio.genre, audio.comment, audio.date].compactMap {
@@ -351,7 +355,14 @@ public final class CatalogStore {
       tags = plist.keys.joined(separator: " ")
     }
     let body = text != nil ? searchText : ""
-    try ftsInsert!.run([.integer(id), .text(nameText), .text(pathText), .text(tags), .text(body)])
+    let row: [SQLiteValue] = [.integer(id), .text(nameText), .text(pathText), .text(tags), .text(body)]
+    do {
+      try ftsInsert!.run(row)
+    } catch {
+      guard isNew && error.code & 0xFF == 19 else { throw error }  // SQLITE_CONSTRAINT
+      try ftsDelete!.run([.integer(id)])
+      try ftsInsert!.run(row)
+    }
   }
 
   /// Removes one file's rows.

@@ -1,10 +1,13 @@
+import ShelfCore
+import ShelfPNG
+
 /// Reads image dimensions and colour facts from headers only, never decoding pixels, in bounded
 /// time and memory whatever the header claims.
 public enum ImageHeaderReader {
   /// Reads the facts of an image whose MIME type the sniffer found.
-  public static func read(_ source: any ByteSource, mime: String) throws -> ImageFacts {
+  public static func read(_ source: any ByteSource, mime: String, path: RawPath? = nil) throws -> ImageFacts {
     switch mime {
-    case "image/png": return try readPNG(source)
+    case "image/png": return try readPNG(source, path: path)
     case "image/jpeg": return try readJPEG(source)
     case "image/gif": return try readGIF(source)
     case "image/bmp": return try readBMP(source)
@@ -18,77 +21,30 @@ public enum ImageHeaderReader {
 
   // MARK: PNG
 
-  static let maximumChunks = 20_000
-
-  /// PNG: IHDR (after an optional CgBI chunk), then a walk over the chunk headers for names,
-  /// transparency and the APNG frame count.
-  public static func readPNG(_ source: any ByteSource) throws -> ImageFacts {
-    let head = try source.read(count: 64, at: 0)
-    guard head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else {
-      throw HeaderError("not a PNG file")
+  /// PNG (and CgBI): ShelfPNG's header reader, which walks the chunk headers without
+  /// decoding; the file is read whole when small, chunk by chunk from `path` otherwise.
+  public static func readPNG(_ source: any ByteSource, path: RawPath? = nil) throws -> ImageFacts {
+    let info: PNGHeaderInfo
+    do {
+      if let path, source.size > 256 << 10 {
+        info = try PNGHeaderInfo.read(path: path)
+      } else {
+        guard source.size <= 64 << 20 else { throw HeaderError("PNG too large to read its chunk list") }
+        info = try PNGHeaderInfo.read(bytes: try source.read(count: Int(source.size), at: 0))
+      }
+    } catch let error as PNGError {
+      throw HeaderError(error.message)
     }
-    var offset: Int64 = 8
     var chunks: [String] = []
-    var cgbi = false
-    var ihdr: [UInt8]?
-    var transparency = false
-    var frames: Int?
-    var sawIEND = false
-    var count = 0
-    while offset < source.size {
-      count += 1
-      if count > maximumChunks { throw HeaderError("PNG has more than \(maximumChunks) chunks") }
-      let header = try source.read(count: 8, at: offset)
-      guard header.count == 8, let length = header.be32(0) else {
-        throw HeaderError("truncated PNG: chunk header cut off at byte \(offset)")
-      }
-      let name = header.fourCC(4)
-      guard length <= 0x7FFF_FFFF, name.utf8.allSatisfy({ ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A })
-      else { throw HeaderError("corrupt PNG: bad chunk header at byte \(offset)") }
-      if chunks.last != name { chunks.append(name) }
-      let end = offset + 12 + Int64(length)
-      if end > source.size {
-        throw HeaderError("truncated PNG: \(name) chunk runs past the end of the file")
-      }
-      switch name {
-      case "CgBI": cgbi = true
-      case "IHDR":
-        guard length == 13 else { throw HeaderError("corrupt PNG: IHDR length \(length)") }
-        ihdr = try source.read(count: 13, at: offset + 8)
-      case "tRNS": transparency = true
-      case "acTL":
-        let data = try source.read(count: 4, at: offset + 8)
-        frames = data.be32(0)
-      default: break
-      }
-      if ihdr == nil && name != "CgBI" && name != "IHDR" {
-        throw HeaderError("corrupt PNG: \(name) chunk before IHDR")
-      }
-      offset = end
-      if name == "IEND" {
-        sawIEND = true
-        break
-      }
-    }
-    guard let ihdr, ihdr.count == 13, let width = ihdr.be32(0), let height = ihdr.be32(4) else {
-      throw HeaderError("truncated PNG: no IHDR chunk")
-    }
-    guard width > 0, height > 0 else { throw HeaderError("corrupt PNG: zero width or height") }
-    let depth = Int(ihdr[8])
-    let colorType = Int(ihdr[9])
-    let allowed: [Int: [Int]] = [
-      0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16],
+    for name in info.chunkNames where chunks.last != name { chunks.append(name) }
+    let names: [PNGColorType: String] = [
+      .gray: "gray", .rgb: "rgb", .palette: "palette", .grayAlpha: "gray-alpha", .rgba: "rgba",
     ]
-    guard let depths = allowed[colorType], depths.contains(depth) else {
-      throw HeaderError("corrupt PNG: bit depth \(depth) with colour type \(colorType)")
-    }
-    let names = [0: "gray", 2: "rgb", 3: "palette", 4: "gray-alpha", 6: "rgba"]
-    var facts = ImageFacts(
-      format: "png", width: width, height: height, bitDepth: depth, colorType: names[colorType],
-      alpha: colorType == 4 || colorType == 6 || transparency, interlaced: ihdr[12] == 1,
-      cgbi: cgbi, frames: frames ?? 1, chunks: chunks)
-    if !sawIEND {
-      facts.frames = frames ?? 1
+    let facts = ImageFacts(
+      format: "png", width: info.width, height: info.height, bitDepth: info.bitDepth,
+      colorType: names[info.colorType], alpha: info.hasAlpha, interlaced: info.interlaced,
+      cgbi: info.isCgBI, frames: info.animationFrameCount ?? 1, chunks: chunks)
+    if chunks.last != "IEND" {
       throw PartialImage(facts: facts, reason: "truncated PNG: no IEND chunk")
     }
     return facts

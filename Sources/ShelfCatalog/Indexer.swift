@@ -255,7 +255,8 @@ public final class Indexer {
               error: failure.reason)
             isTrusted = false
           }
-          try store.upsert(entry, rootID: rootID, trusted: isTrusted, searchText: searchText)
+          try store.upsert(
+            entry, rootID: rootID, trusted: isTrusted, searchText: searchText, isNew: item.known == nil)
           if item.known == nil { summary.added += 1 } else { summary.updated += 1 }
         }
       }

@@ -1,6 +1,5 @@
 import ShelfAudio
 import ShelfCore
-import ShelfPNG
 
 /// What extracting one file found: its kind, the facts its headers give, or why that failed.
 public struct Extraction: Sendable {
@@ -87,12 +86,8 @@ public enum MetadataExtractor {
     } catch {
       result.error = reason(of: "\(error)", path: path)
     }
-    // A file that changed under us is kept but re-checked next scan.
-    if let after = try? FileStatus.stat(path),
-      after.size != file.status.size || after.mtimeNanoseconds != file.status.mtimeNanoseconds
-    {
-      result.changedWhileReading = true
-    }
+    // No second stat is needed: the status stored is the one taken when the file was opened,
+    // so a change made while it was read shows up as a difference at the next scan.
     return result
   }
 
@@ -104,26 +99,7 @@ public enum MetadataExtractor {
   }
 
   static func readImage(_ file: RegularFile, path: RawPath, mime: String) throws -> ImageFacts {
-    guard mime == "image/png" else { return try ImageHeaderReader.read(file, mime: mime) }
-    let info: PNGHeaderInfo
-    do {
-      info = try PNGHeaderInfo.read(path: path)
-    } catch {
-      throw HeaderError(reason(of: "\(error)", path: path))
-    }
-    var chunks: [String] = []
-    for name in info.chunkNames where chunks.last != name { chunks.append(name) }
-    let names: [PNGColorType: String] = [
-      .gray: "gray", .rgb: "rgb", .palette: "palette", .grayAlpha: "gray-alpha", .rgba: "rgba",
-    ]
-    let facts = ImageFacts(
-      format: "png", width: info.width, height: info.height, bitDepth: info.bitDepth,
-      colorType: names[info.colorType], alpha: info.hasAlpha, interlaced: info.interlaced,
-      cgbi: info.isCgBI, frames: info.animationFrameCount ?? 1, chunks: chunks)
-    if chunks.last != "IEND" {
-      throw ImageHeaderReader.PartialImage(facts: facts, reason: "truncated PNG: no IEND chunk")
-    }
-    return facts
+    try ImageHeaderReader.read(file, mime: mime, path: path)
   }
 
   static func readAudio(path: RawPath, mime: String) throws -> AudioFacts {

@@ -54,18 +54,28 @@ private func ihdr(width: Int, height: Int, depth: UInt8 = 8, color: UInt8 = 6, i
   #expect(facts.width == 100_000 && facts.height == 100_000)
 }
 
-@Test func pngChunkPastTheEndIsAnError() {
+@Test func pngChunkPastTheEndIsReportedAsTruncated() throws {
   var file = png([ihdr(width: 4, height: 4)])
   file += be32(0x7000_0000) + bytes("IDAT") + [1, 2, 3]
-  #expect(throws: HeaderError("truncated PNG: IDAT chunk runs past the end of the file")) {
-    try ImageHeaderReader.readPNG(MemoryBytes(file))
+  do {
+    _ = try ImageHeaderReader.readPNG(MemoryBytes(file))
+    Issue.record("no error")
+  } catch let partial as ImageHeaderReader.PartialImage {
+    #expect(partial.reason == "truncated PNG: no IEND chunk")
+    #expect(partial.facts.width == 4)
   }
 }
 
 @Test func pngBadDepthIsAnError() {
   let file = png([ihdr(width: 4, height: 4, depth: 3, color: 2), ("IEND", [])])
-  #expect(throws: HeaderError("corrupt PNG: bit depth 3 with colour type 2")) {
+  #expect(throws: HeaderError("corrupt PNG: invalid colour type 2 with bit depth 3")) {
     try ImageHeaderReader.readPNG(MemoryBytes(file))
+  }
+}
+
+@Test func notAPNGIsAnError() {
+  #expect(throws: HeaderError("not a PNG file (no PNG signature)")) {
+    try ImageHeaderReader.readPNG(MemoryBytes(bytes("GIF89a")))
   }
 }
 

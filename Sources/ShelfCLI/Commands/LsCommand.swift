@@ -129,7 +129,7 @@ enum LsCommand {
       let long = arguments.flag("long")
       var rows: [[String]] = []
       try store.forEachEntry(matching: query, sort: sort, limit: limit) { entry in
-        var row = [entry.path.escaped, entry.kind.rawValue]
+        var row = [CatalogPresentation.display(entry.path), entry.kind.rawValue]
         if long { row += [entry.mime, entry.area, CatalogPresentation.isoDate(entry.mtimeNanoseconds)] }
         row += [Quantities.formatByteSize(entry.size), CatalogPresentation.keyFacts(entry)]
         if long, let error = entry.error {
@@ -139,19 +139,10 @@ enum LsCommand {
       }
       count = rows.count
       if !rows.isEmpty {
-        var alignments: [TableRenderer.Alignment] = [.left, .left]
-        if long { alignments += [.left, .left, .left] }
-        alignments += [.right, .left]
-        let lines = TableRenderer(alignments: alignments).render(rows)
-        var out = ""
-        out.reserveCapacity(lines.count * 80)
-        for line in lines {
-          var trimmed = Substring(line)
-          while trimmed.last == " " { trimmed = trimmed.dropLast() }
-          out += trimmed
-          out += "\n"
-        }
-        console.write(out)
+        var rightAligned = [false, false]
+        if long { rightAligned += [false, false, false] }
+        rightAligned += [true, false]
+        console.write(CatalogPresentation.table(rows, rightAligned: rightAligned))
       }
     }
     return count == 0 ? .partialFailure : .success
@@ -254,6 +245,52 @@ enum CatalogPresentation {
     }
     if let error = entry.error { return "error: \(error)" }
     return entry.mime
+  }
+
+  /// A path for a terminal: as is when plain printable ASCII (the common, fast case), else
+  /// escaped the way `RawPath.escaped` does.
+  static func display(_ path: RawPath) -> String {
+    if path.bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x5C }) {
+      return String(decoding: path.bytes, as: UTF8.self)
+    }
+    return path.escaped
+  }
+
+  /// Columns aligned with two spaces between them, trailing spaces trimmed (a lighter
+  /// TableRenderer for listings of many thousands of rows).
+  static func table(_ rows: [[String]], rightAligned: [Bool]) -> String {
+    func width(_ text: String) -> Int {
+      text.utf8.allSatisfy { $0 < 0x80 } ? text.utf8.count : TextLayout.displayWidth(text)
+    }
+    let columns = rightAligned.count
+    var widths = [Int](repeating: 0, count: columns)
+    var cellWidths: [[Int]] = []
+    cellWidths.reserveCapacity(rows.count)
+    for row in rows {
+      let measured = row.map(width)
+      for index in 0..<min(columns, measured.count) { widths[index] = max(widths[index], measured[index]) }
+      cellWidths.append(measured)
+    }
+    var out = ""
+    out.reserveCapacity(rows.count * (widths.reduce(0, +) + 2 * columns + 1))
+    for (row, measured) in zip(rows, cellWidths) {
+      var line = ""
+      var pendingSpaces = 0
+      for index in 0..<min(columns, row.count) {
+        let padding = widths[index] - measured[index]
+        if index > 0 { pendingSpaces += 2 }
+        if rightAligned[index] { pendingSpaces += padding }
+        if !row[index].isEmpty {
+          line += String(repeating: " ", count: pendingSpaces)
+          line += row[index]
+          pendingSpaces = 0
+        }
+        if !rightAligned[index] { pendingSpaces += padding }
+      }
+      out += line
+      out += "\n"
+    }
+    return out
   }
 
   /// An ISO-8601 UTC timestamp with seconds: `2024-05-17T10:30:00Z`.
