@@ -257,8 +257,10 @@ public struct CatalogQuery: Sendable, Equatable {
       .map { String(String.UnicodeScalarView($0)) }
       guard !tokens.isEmpty else { return "1" }
       parameters.append(.text(tokens.map { "\"" + $0 + "\"*" }.joined(separator: " ")))
-      parameters.append(.text("%" + Self.escapeLike(words) + "%"))
-      return "(f.id IN (SELECT rowid FROM files_fts WHERE files_fts MATCH ?) OR f.name LIKE ? ESCAPE '\\')"
+      let like = SQLiteValue.text("%" + Self.escapeLike(words) + "%")
+      parameters += [like, like]
+      return
+        "(f.id IN (SELECT rowid FROM files_fts WHERE files_fts MATCH ?) OR f.name LIKE ? ESCAPE '\\' OR f.path_text LIKE ? ESCAPE '\\')"
     case .field(let name, let op, let value):
       try Self.checkField(name)
       let field = Self.fields[name]!

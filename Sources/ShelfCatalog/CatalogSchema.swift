@@ -1,10 +1,11 @@
-/// The catalogue's tables. One wide `files` row per file keeps queries simple and fast; text,
-/// tags and plist keys also go into an FTS5 index whose rowid is the file's id. The index keeps
-/// no token positions (`detail = column`): bare words are matched as prefixes, ANDed, which is
-/// what `ls WORD…` needs, at about half the cost of a full index.
+/// The catalogue's tables. One wide `files` row per file keeps queries simple and fast; audio
+/// tags, plist keys and the beginning of text files also go into an FTS5 index whose rowid is
+/// the file's id (names and paths are matched with LIKE, which finds any substring). The index
+/// keeps no token positions (`detail = column`): bare words are matched as prefixes, ANDed,
+/// which is what `ls WORD…` needs, at about half the cost of a full index.
 enum CatalogSchema {
   /// Bumped on every incompatible change; older catalogues are rebuilt (roots kept).
-  static let version = 2
+  static let version = 3
 
   static let create = """
     CREATE TABLE IF NOT EXISTS roots(
@@ -51,7 +52,7 @@ enum CatalogSchema {
     CREATE INDEX IF NOT EXISTS files_inode ON files(device, inode);
     CREATE INDEX IF NOT EXISTS files_kind ON files(kind);
     CREATE VIRTUAL TABLE IF NOT EXISTS files_fts USING fts5(
-      name, path, tags, body, tokenize = "unicode61 remove_diacritics 2", detail = column
+      tags, body, tokenize = "unicode61 remove_diacritics 2", detail = column
     );
     """
 

@@ -313,7 +313,7 @@ public final class CatalogStore {
         "INSERT INTO files(\(columns.joined(separator: ", "))) VALUES(\(columns.map { _ in "?" }.joined(separator: ", "))) ON CONFLICT(path) DO UPDATE SET \(updates) RETURNING id"
       )
       ftsDelete = try db.prepare("DELETE FROM files_fts WHERE rowid = ?")
-      ftsInsert = try db.prepare("INSERT INTO files_fts(rowid, name, path, tags, body) VALUES(?, ?, ?, ?, ?)")
+      ftsInsert = try db.prepare("INSERT INTO files_fts(rowid, tags, body) VALUES(?, ?, ?)")
     }
     let name = entry.path.lastComponent
     let nameText = String(decoding: name.bytes, as: UTF8.self)
@@ -355,7 +355,9 @@ public final class CatalogStore {
       tags = plist.keys.joined(separator: " ")
     }
     let body = text != nil ? searchText : ""
-    let row: [SQLiteValue] = [.integer(id), .text(nameText), .text(pathText), .text(tags), .text(body)]
+    // Only tags and text are indexed; most files have neither and get no full-text row.
+    if tags.isEmpty && body.isEmpty { return }
+    let row: [SQLiteValue] = [.integer(id), .text(tags), .text(body)]
     do {
       try ftsInsert!.run(row)
     } catch {
@@ -381,8 +383,7 @@ public final class CatalogStore {
         .blob(path.bytes), .text(pathText), .text(name), .text(path.lowercasedExtension), .text(area),
         .integer(status.mtimeNanoseconds), .integer(status.ctimeNanoseconds), .from(trusted), .integer(id),
       ])
-    try db.run(
-      "UPDATE files_fts SET name = ?, path = ? WHERE rowid = ?", [.text(name), .text(pathText), .integer(id)])
+
   }
 
   /// Marks a file's facts as current after an unchanged check (updates ctime, trust).

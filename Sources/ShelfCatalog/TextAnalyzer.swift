@@ -5,7 +5,7 @@ public enum TextAnalyzer {
   /// error saying so.
   public static let countLimit: Int64 = 32 << 20
   /// At most this many bytes of text go into the full-text index.
-  public static let searchTextLimit = 16 << 10
+  public static let searchTextLimit = 8 << 10
 
   /// The result of analysing a text file.
   public struct Analysis: Sendable {
@@ -51,9 +51,7 @@ public enum TextAnalyzer {
         }
         if index < bytes.count { carry = bytes[index] }
       } else {
-        for byte in chunk {
-          counter.feed(UInt32(byte), isChar: !charsByLead || byte & 0xC0 != 0x80)
-        }
+        counter.feedBytes(chunk, utf8: charsByLead)
       }
     }
     counter.finish()
@@ -158,6 +156,86 @@ public enum TextAnalyzer {
       }
       afterCR = false
       lineHasContent = true
+    }
+
+    /// The byte-oriented encodings' fast path (ASCII, UTF-8, Latin-1): the same rules as
+    /// `feed`, with the state in locals and one table lookup per byte.
+    mutating func feedBytes(_ bytes: [UInt8], utf8: Bool) {
+      var chars = self.chars
+      var words = self.words
+      var lines = self.lines
+      var lf = self.lf
+      var crlf = self.crlf
+      var cr = self.cr
+      var inWord = self.inWord
+      var afterCR = self.afterCR
+      var lineHasContent = self.lineHasContent
+      let classes = utf8 ? Self.utf8Classes : Self.latin1Classes
+      classes.withUnsafeBufferPointer { table in
+        bytes.withUnsafeBufferPointer { buffer in
+          for byte in buffer {
+            switch table[Int(byte)] {
+            case 0:  // the first byte of a character that is not a space
+              chars += 1
+              if !inWord {
+                words += 1
+                inWord = true
+              }
+              afterCR = false
+              lineHasContent = true
+            case 1:  // a UTF-8 continuation byte
+              afterCR = false
+              lineHasContent = true
+            case 2:  // space, tab, vertical tab, form feed
+              chars += 1
+              inWord = false
+              afterCR = false
+              lineHasContent = true
+            case 3:  // line feed
+              chars += 1
+              if afterCR {
+                crlf += 1
+                cr -= 1
+              } else {
+                lf += 1
+                lines += 1
+              }
+              afterCR = false
+              inWord = false
+              lineHasContent = false
+            default:  // carriage return
+              chars += 1
+              cr += 1
+              lines += 1
+              afterCR = true
+              inWord = false
+              lineHasContent = false
+            }
+          }
+        }
+      }
+      self.chars = chars
+      self.words = words
+      self.lines = lines
+      self.lf = lf
+      self.crlf = crlf
+      self.cr = cr
+      self.inWord = inWord
+      self.afterCR = afterCR
+      self.lineHasContent = lineHasContent
+    }
+
+    static let latin1Classes: [UInt8] = (0..<256).map { byte in
+      switch byte {
+      case 0x0A: 3
+      case 0x0D: 4
+      case 0x20, 0x09, 0x0B, 0x0C: 2
+      default: 0
+      }
+    }
+
+    static let utf8Classes: [UInt8] = (0..<256).map { byte in
+      byte & 0xC0 == 0x80 ? 1 : latin1Classes[byte]
     }
 
     mutating func finish() {

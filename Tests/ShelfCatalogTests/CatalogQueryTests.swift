@@ -53,9 +53,16 @@ private func parameters(_ words: [String]) throws -> [SQLiteValue] {
 @Test func bareWordsSearchTheFullTextIndexAndNames() throws {
   #expect(
     try where_(["holiday"])
-      == "(f.id IN (SELECT rowid FROM files_fts WHERE files_fts MATCH ?) OR f.name LIKE ? ESCAPE '\\')")
+      == "(f.id IN (SELECT rowid FROM files_fts WHERE files_fts MATCH ?) OR f.name LIKE ? ESCAPE '\\' OR f.path_text LIKE ? ESCAPE '\\')"
+  )
   #expect(
-    try parameters(["say \"hi\""]) == [.text("\"say\"*"), .text("%say%"), .text("\"hi\"*"), .text("%hi%")])
+    try parameters(["say \"hi\""]) == [
+      .text("\"say\"*"), .text("%say%"), .text("%say%"), .text("\"hi\"*"), .text("%hi%"), .text("%hi%"),
+    ])
+  #expect(
+    try parameters(["jalapeños-2"]) == [
+      .text("\"jalapeños\"* \"2\"*"), .text("%jalapeños-2%"), .text("%jalapeños-2%"),
+    ])
   #expect(try CatalogQuery(arguments: ["two words"]).groups.count == 2)
   #expect(
     try CatalogQuery(arguments: ["artist:The Beatles"]).groups == [
