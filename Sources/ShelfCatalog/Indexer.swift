@@ -32,6 +32,9 @@ public struct IndexOptions: Sendable {
   public var recentWindow: Double = 3
   /// A pause after each committed batch (tests use it to interrupt a scan part way).
   public var pauseAfterBatch: Double = 0
+  /// Asked between batches (and during the walk): true stops the scan with `.interrupted`,
+  /// keeping every batch already committed.
+  public var shouldStop: @Sendable () -> Bool = { false }
 
   public init() {}
 }
@@ -128,8 +131,13 @@ public final class Indexer {
     // 1. Walk, then classify each file against what is known.
     var found: [WalkedFile] = []
     var lastReport = 0
-    summary.walk = walker.walk { file in
+    let interrupted = CatalogError(
+      path: rootPath,
+      reason: "interrupted; what was scanned so far is kept (run shelf index again to finish)",
+      failure: .interrupted)
+    summary.walk = try walker.walk { file in
       found.append(file)
+      if found.count % 512 == 0 && options.shouldStop() { throw interrupted }
       if found.count - lastReport >= 1000 {
         lastReport = found.count
         progress(IndexProgress(root: rootPath, phase: .walking, done: found.count, total: 0))
@@ -263,6 +271,10 @@ public final class Indexer {
       done += batch.count
       progress(IndexProgress(root: rootPath, phase: .extracting, done: done, total: total))
       if options.pauseAfterBatch > 0 { usleep(UInt32(options.pauseAfterBatch * 1e6)) }
+      if options.shouldStop() {
+        next?.task.cancel()
+        throw interrupted
+      }
     }
     try store.transaction {
       try store.updateRoot(id: rootID, layout: layout, bundle: bundle, scannedAt: Int64(scanStart * 1e9))

@@ -159,6 +159,32 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     #expect(try ShelfProcess.run(["--db", database, "ls", "-0"]).stdoutBytes.filter { $0 == 0 }.count == 400)
   }
 
+  @Test func ctrlCStopsAfterTheCurrentBatchWithStatus130() throws {
+    let scratch = try TemporaryDirectory()
+    let root = scratch.path + "/many"
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    for index in 0..<300 { _ = try scratch.write("many/n\(index).txt", Array("n \(index)\n".utf8)) }
+    let database = scratch.path + "/catalog.sqlite"
+    let errors = scratch.path + "/stderr"
+    let slow = try BackgroundShelf(
+      ["--db", database, "index", root],
+      environment: ["SHELF_INDEX_BATCH": "20", "SHELF_INDEX_PAUSE": "0.2", "SHELF_TRUST_WINDOW": "0"],
+      stderrPath: errors)
+    for _ in 0..<300 {
+      if try ShelfProcess.run(["--db", database, "ls", "--limit", "1"]).status == 0 { break }
+      usleep(20_000)
+    }
+    slow.kill(SIGINT)
+    #expect(slow.wait() == 130)
+    #expect(
+      (try? String(contentsOfFile: errors, encoding: .utf8))
+        == "error: \(root): interrupted; what was scanned so far is kept (run shelf index again to finish)\n")
+    let kept = try ShelfProcess.run(["--db", database, "ls", "-0"]).stdoutBytes.filter { $0 == 0 }.count
+    #expect(kept >= 20 && kept < 300 && kept % 20 == 0)
+    let rescan = try ShelfProcess.run(["--db", database, "index"], environment: ["SHELF_TRUST_WINDOW": "0"])
+    #expect(rescan.stdout.hasPrefix("\(root): 300 files (\(300 - kept) new, 0 updated, \(kept) unchanged"))
+  }
+
   @Test func aSecondWriterWaitsThenExits75WhileReadersKeepWorking() throws {
     let scratch = try TemporaryDirectory()
     let root = scratch.path + "/many"
@@ -312,7 +338,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
 final class BackgroundShelf {
   let process = Process()
 
-  init(_ arguments: [String], environment: [String: String] = [:]) throws {
+  init(_ arguments: [String], environment: [String: String] = [:], stderrPath: String? = nil) throws {
     process.executableURL = URL(fileURLWithPath: ShelfProcess.binary)
     process.arguments = arguments
     var merged = ProcessInfo.processInfo.environment
@@ -320,7 +346,12 @@ final class BackgroundShelf {
     for (key, value) in environment { merged[key] = value }
     process.environment = merged
     process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
+    if let stderrPath {
+      FileManager.default.createFile(atPath: stderrPath, contents: nil)
+      process.standardError = FileHandle(forWritingAtPath: stderrPath)
+    } else {
+      process.standardError = FileHandle.nullDevice
+    }
     try process.run()
   }
 

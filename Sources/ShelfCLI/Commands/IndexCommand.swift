@@ -1,5 +1,6 @@
 import ShelfCatalog
 import ShelfCore
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -89,6 +90,11 @@ enum IndexCommand {
       options.pauseAfterBatch = pause
     }
     let lockWait = environment["SHELF_LOCK_WAIT"].flatMap(Double.init) ?? 2
+    // Ctrl-C and SIGTERM stop after the batch being written: committed work is kept.
+    let stop = StopRequest()
+    let signals = StopSignals { _ in stop.request() }
+    defer { signals.cancel() }
+    options.shouldStop = { stop.isRequested }
     let progressMode = arguments.value("progress") ?? "auto"
     let showProgress = progressMode == "always" || (progressMode == "auto" && console.stderrIsTerminal)
     let databasePath = invocation.globals.databasePath
@@ -214,4 +220,11 @@ enum IndexCommand {
       console.note("(use -v to list them)")
     }
   }
+}
+
+/// A stop asked for by a signal handler, read by the indexer between batches.
+final class StopRequest: Sendable {
+  private let flag = Atomic<Bool>(false)
+  func request() { flag.store(true, ordering: .relaxed) }
+  var isRequested: Bool { flag.load(ordering: .relaxed) }
 }
