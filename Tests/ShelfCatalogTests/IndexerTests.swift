@@ -236,3 +236,29 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
   }
   withExtendedLifetime(first) {}
 }
+
+@Test func olderExtractorVersionsAreReadAgain() async throws {
+  let scratch = try Scratch()
+  scratch.write("m/a.txt", Array("x\n".utf8))
+  scratch.write("m/b.txt", Array("y\n".utf8))
+  let store = try makeStore(scratch)
+  _ = try await index(store, scratch.path + "/m")
+  try store.db.run("UPDATE files SET extractor_version = 0 WHERE name = 'a.txt'")
+  let again = try await index(store, scratch.path + "/m")
+  #expect((again.updated, again.unchanged) == (1, 1))
+  #expect(
+    try store.entry(path: RawPath(scratch.path + "/m/a.txt"))?.extractorVersion == MetadataExtractor.version)
+}
+
+@Test func olderSchemaIsRebuiltKeepingRoots() throws {
+  let scratch = try Scratch()
+  let path = RawPath(scratch.path + "/catalog.sqlite")
+  do {
+    let store = try CatalogStore.open(at: path, create: true)
+    _ = try store.rootID(for: RawPath("/some/root"))
+    try store.db.execute("PRAGMA user_version = 1")
+  }
+  let reopened = try CatalogStore.open(at: path, create: true)
+  #expect(try reopened.roots().map(\.path) == [RawPath("/some/root")])
+  #expect(try reopened.db.query("PRAGMA user_version").first?.first?.integer == Int64(CatalogSchema.version))
+}
