@@ -28,7 +28,8 @@ public struct PNGOptimizationLevel: Sendable, Hashable, CustomStringConvertible 
     switch rawValue {
     case 0: return []
     case 1: return [.fixed(0), .minimumSum]
-    case 2: return [.fixed(0), .minimumSum, .entropy, .bigrams]
+    case 2:
+      return [.fixed(0), .minimumSum, .entropy, .bigrams]
     case 3: return [.fixed(0), .fixed(1), .fixed(2), .minimumSum, .entropy, .bigrams]
     case 4: return [.fixed(0), .fixed(1), .fixed(2), .fixed(3), .fixed(4), .minimumSum, .entropy, .bigrams]
     default:
@@ -40,7 +41,7 @@ public struct PNGOptimizationLevel: Sendable, Hashable, CustomStringConvertible 
   }
 
   /// The libdeflate level of trial compressions.
-  var trialDeflateLevel: Int { [6, 6, 3, 6, 7, 8, 9, 8][rawValue] }
+  var trialDeflateLevel: Int { [6, 6, 6, 6, 7, 8, 9, 8][rawValue] }
   /// The libdeflate level of the final compression (when zopfli is not used).
   var finalDeflateLevel: Int { [8, 9, 12, 12, 12, 12, 12, 12][rawValue] }
   /// How many of the best trials get the final compression.
@@ -52,7 +53,7 @@ public struct PNGOptimizationLevel: Sendable, Hashable, CustomStringConvertible 
 
   /// Zopfli iterations: fewer for big inputs, where each one costs seconds.
   func zopfliIterations(for size: Int) -> Int {
-    size <= 256 * 1024 ? 15 : size <= 2 * 1024 * 1024 ? 8 : 3
+    size <= 256 * 1024 ? 15 : size <= 1024 * 1024 ? 8 : size <= 4 * 1024 * 1024 ? 3 : 1
   }
 }
 
@@ -113,3 +114,4 @@ public struct PNGOptimizationOptions: Sendable {
     self.pixelLimit = pixelLimit
   }
 }
+

@@ -117,67 +117,134 @@ public struct PNGOptimizer: Sendable {
     let level = options.level
     let candidates = reducer.candidates(analysis: analysis, paletteOrders: level.paletteOrders)
 
-    // Trials: (candidate, strategy) pairs compressed fast; the best few get the final pass.
-    var trials: [(candidate: Int, strategy: FilterStrategy)] = []
-    var trialLevel = level.trialDeflateLevel
+    // Plans: per candidate encoding and strategy, the filter of every row (nil: brute force).
+    let small = candidates.allSatisfy { $0.rows.count <= Self.smallImageBytes }
+    var strategies = level.strategies
     if level.rawValue == 0 {
       let first = candidates[0]
-      let strategy: FilterStrategy =
-        first.colorType == .palette || first.bitDepth < 8 ? .fixed(0) : .minimumSum
-      trials = [(0, strategy)]
-    } else {
-      // Small images: trials at the final level with every strategy cost little and win bytes.
-      let small = candidates.allSatisfy { $0.rows.count <= Self.smallImageBytes }
-      let strategies = level.strategies
-      trialLevel = small ? min(12, level.finalDeflateLevel) : level.trialDeflateLevel
-      for index in candidates.indices {
-        for strategy in strategies {
+      strategies = [first.colorType == .palette || first.bitDepth < 8 ? .fixed(0) : .minimumSum]
+    }
+    let heuristics = strategies.filter { $0 == .minimumSum || $0 == .entropy || $0 == .bigrams }
+    let chosen = parallelMap(level.rawValue == 0 ? 1 : candidates.count) { index -> [[UInt8]] in
+      heuristics.isEmpty ? [] : RowFilter.chooseFilters(candidates[index], heuristics: heuristics)
+    }
+    var plans: [Plan] = []
+    for index in chosen.indices {
+      var seen = Set<[UInt8]>()
+      for strategy in strategies {
+        var rowFilters: [UInt8]?
+        switch strategy {
+        case .fixed(let f): rowFilters = [UInt8](repeating: f, count: candidates[index].height)
+        case .bruteForce:
           // Brute force on a big image costs more than it can win over the heuristics.
-          if strategy == .bruteForce && candidates[index].rows.count > 4_000_000 { continue }
-          trials.append((index, strategy))
+          if candidates[index].rows.count > 4_000_000 { continue }
+        default: rowFilters = chosen[index][heuristics.firstIndex(of: strategy)!]
         }
+        if let rowFilters, !seen.insert(rowFilters).inserted { continue }  // same as another
+        plans.append(Plan(candidate: index, strategy: strategy, rowFilters: rowFilters))
       }
     }
-    let allTrials = trials
-    let chosenTrialLevel = trialLevel
-    var ranked: [(candidate: Int, strategy: FilterStrategy, size: Int)]
-    if trials.count == 1 {
-      ranked = [(trials[0].candidate, trials[0].strategy, 0)]
+    // Small images: trials at the final level cost little and rank exactly.
+    let largest = candidates.map(\.rows.count).max() ?? 0
+    let trialLevel = small ? min(12, level.finalDeflateLevel) : level.trialDeflateLevel
+    let allPlans = plans
+    var ranked: [(plan: Plan, size: Int)]
+    // Noisy data (photos) compresses best with a fast greedy pass: long searches find worse
+    // matches, so the slow levels are not worth their time there.
+    var noisy = false
+    if plans.count == 1 {
+      ranked = [(plans[0], 0)]
     } else {
-      let sizes = parallelMap(trials.count) { index -> Int in
-        let trial = allTrials[index]
-        let encoding = candidates[trial.candidate]
-        let filtered = RowFilter.filter(encoding, strategy: trial.strategy)
+      let sizes = parallelMap(allPlans.count) { index -> (size: Int, noisy: Bool) in
+        let plan = allPlans[index]
+        let encoding = candidates[plan.candidate]
+        let filtered = Self.filtered(encoding, plan)
         let sample = Self.trialSample(filtered, lineLength: encoding.rowBytes + 1)
-        let size = sample.withUnsafeBytes { Deflate.zlibSize($0, level: chosenTrialLevel) }
+        let size = sample.withUnsafeBytes { Deflate.zlibSize($0, level: trialLevel) }
         // Scale a sampled size up to the whole image, and count PLTE and tRNS.
-        let scaled = Int(Double(size) * Double(filtered.count) / Double(max(1, sample.count)))
-        return scaled + encoding.overheadBytes
+        let scale = Double(filtered.count) / Double(max(1, sample.count))
+        return (Int(Double(size) * scale) + encoding.overheadBytes, false)
       }
-      ranked = trials.indices.map { (trials[$0].candidate, trials[$0].strategy, sizes[$0]) }
+      ranked = allPlans.indices.map { (allPlans[$0], sizes[$0].size) }
       ranked.sort { $0.size < $1.size }
+      noisy = sizes[allPlans.indices.min { sizes[$0].size < sizes[$1].size }!].noisy
+      // Medium images: the best few are ranked again at a stronger level, which sees long
+      // matches (filter None on flat areas) as the final pass will.
+      if !small && !noisy && largest <= Self.mediumImageBytes && level.rawValue >= 1 {
+        let top = Array(ranked.prefix(3))
+        let strongLevel = max(trialLevel, min(9, level.finalDeflateLevel))
+        let again = parallelMap(top.count) { index -> Int in
+          let plan = top[index].plan
+          let filtered = Self.filtered(candidates[plan.candidate], plan)
+          return filtered.withUnsafeBytes { Deflate.zlibSize($0, level: strongLevel) }
+            + candidates[plan.candidate].overheadBytes
+        }
+        ranked = top.indices.map { (top[$0].plan, again[$0]) } + ranked.dropFirst(top.count)
+        ranked[0..<top.count].sort { $0.size < $1.size }
+      }
     }
-    let finalists = Array(ranked.prefix(level.finalists))
-    let finals = parallelMap(finalists.count) { index -> [UInt8] in
-      let finalist = finalists[index]
-      let filtered = RowFilter.filter(candidates[finalist.candidate], strategy: finalist.strategy)
+    // Big images get one level less than the maximum at the default level: libdeflate's
+    // level 12 costs twice level 11 there for a few per cent.
+    let finalLevel =
+      candidates[ranked[0].plan.candidate].rows.count > Self.bigImageBytes && level.rawValue <= 2
+      ? min(11, level.finalDeflateLevel) : level.finalDeflateLevel
+    var finalists = Array(ranked.prefix(level.finalists))
+    // A close second gets the final pass too when that is cheap.
+    if finalists.count == 1, ranked.count > 1, largest <= Self.mediumImageBytes,
+      Double(ranked[1].size) <= Double(ranked[0].size) * 1.02
+    {
+      finalists.append(ranked[1])
+    }
+    let useStrong = !noisy || level.usesZopfli || level.rawValue >= 4
+    let chosenFinalists = finalists
+    let finals = parallelMap(chosenFinalists.count) { index -> [UInt8] in
+      let plan = chosenFinalists[index].plan
+      let filtered = Self.filtered(candidates[plan.candidate], plan)
       return filtered.withUnsafeBytes { data -> [UInt8] in
+        var best = Deflate.zlib(data, level: 1)
+        let middle = Deflate.zlib(data, level: min(6, finalLevel))
+        // When level 1 beats level 6 the data is noisy and the slow levels only lose.
+        let skipStrong = !useStrong || best.count <= middle.count && level.rawValue < 4 && !level.usesZopfli
+        if middle.count < best.count { best = middle }
+        if !skipStrong && finalLevel > 6 {
+          let strong = Deflate.zlib(data, level: level.usesZopfli ? 12 : finalLevel)
+          if strong.count < best.count { best = strong }
+        }
         if level.usesZopfli {
           let zopfli = Deflate.zopfli(data, iterations: level.zopfliIterations(for: data.count))
-          let deflate = Deflate.zlib(data, level: 12)
-          return zopfli.count <= deflate.count ? zopfli : deflate
+          if zopfli.count < best.count { best = zopfli }
         }
-        return Deflate.zlib(data, level: level.finalDeflateLevel)
+        return best
       }
     }
     let best = finals.indices.min { finals[$0].count < finals[$1].count }!
-    let encoding = candidates[finalists[best].candidate]
+    let encoding = candidates[finalists[best].plan.candidate]
+    let chosenStrategy = finalists[best].plan.strategy
     let file = assemble(encoding: encoding, idat: finals[best], chunks: chunks)
-    return (file, "\(encoding.label), filter \(finalists[best].strategy)")
+    return (file, "\(encoding.label), filter \(chosenStrategy)")
+  }
+
+  /// Images bigger than this (packed rows) get libdeflate level 11 instead of 12 at level 2.
+  static let bigImageBytes = 4 * 1024 * 1024
+
+  /// Images up to this size (packed rows) get stronger trials and two finalists.
+  static let mediumImageBytes = 256 * 1024
+
+  /// One trial: a candidate encoding filtered one way.
+  struct Plan: Sendable {
+    var candidate: Int
+    var strategy: FilterStrategy
+    /// The filter of every row; nil for brute force, which decides while filtering.
+    var rowFilters: [UInt8]?
+  }
+
+  static func filtered(_ encoding: PNGEncoding, _ plan: Plan) -> [UInt8] {
+    if let rowFilters = plan.rowFilters { return RowFilter.filter(encoding, rowFilters: rowFilters) }
+    return RowFilter.filter(encoding, strategy: plan.strategy)
   }
 
   /// Images whose packed rows are at most this size get trials at the final level.
-  static let smallImageBytes = 16 * 1024
+  static let smallImageBytes = 4 * 1024
 
   /// The largest amount of filtered data a trial compresses; bigger images are sampled.
   static let trialSampleLimit = 768 * 1024

@@ -26,62 +26,115 @@ public enum FilterStrategy: Sendable, Hashable, CustomStringConvertible {
 enum RowFilter {
   /// Filters `encoding.rows`, returning `height * (1 + rowBytes)` bytes.
   static func filter(_ encoding: PNGEncoding, strategy: FilterStrategy) -> [UInt8] {
+    switch strategy {
+    case .fixed(let f):
+      return filter(encoding, rowFilters: [UInt8](repeating: f, count: encoding.height))
+    case .bruteForce:
+      return bruteForce(encoding)
+    default:
+      return filter(encoding, rowFilters: chooseFilters(encoding, heuristics: [strategy])[0])
+    }
+  }
+
+  /// Filters every row with the filter given for it.
+  static func filter(_ encoding: PNGEncoding, rowFilters: [UInt8]) -> [UInt8] {
     let rowBytes = encoding.rowBytes
-    let height = encoding.height
     let unit = encoding.filterUnit
-    var out = [UInt8](repeating: 0, count: height * (rowBytes + 1))
+    var out = [UInt8](repeating: 0, count: encoding.height * (rowBytes + 1))
     let zero = [UInt8](repeating: 0, count: rowBytes)
-    var scratch = [UInt8](repeating: 0, count: 5 * rowBytes)
-    var stamps = strategy == .bigrams ? [UInt32](repeating: 0, count: 65536) : []
-    var generation: UInt32 = 0
     encoding.rows.withUnsafeBufferPointer { rows in
       zero.withUnsafeBufferPointer { zero in
         out.withUnsafeMutableBufferPointer { out in
-          scratch.withUnsafeMutableBufferPointer { scratch in
-            for y in 0..<height {
-              let current = rows.baseAddress! + y * rowBytes
-              let previous = y == 0 ? zero.baseAddress! : rows.baseAddress! + (y - 1) * rowBytes
-              let target = out.baseAddress! + y * (rowBytes + 1)
-              switch strategy {
-              case .fixed(let f):
-                target[0] = f
-                apply(f, current, previous, rowBytes, unit, target + 1)
-              case .minimumSum, .entropy, .bigrams:
-                var bestFilter = 0
-                var bestScore = Double.infinity
-                for f in 0..<5 {
-                  let candidate = scratch.baseAddress! + f * rowBytes
-                  apply(UInt8(f), current, previous, rowBytes, unit, candidate)
-                  let score: Double
-                  switch strategy {
-                  case .minimumSum: score = Double(absoluteSum(candidate, rowBytes))
-                  case .entropy: score = entropy(candidate, rowBytes)
-                  default:
-                    generation &+= 1
-                    if generation == 0 {
-                      for k in 0..<stamps.count { stamps[k] = 0 }
-                      generation = 1
-                    }
-                    score = Double(distinctPairs(candidate, rowBytes, &stamps, generation))
+          for y in 0..<encoding.height {
+            let current = rows.baseAddress! + y * rowBytes
+            let previous = y == 0 ? zero.baseAddress! : current - rowBytes
+            let target = out.baseAddress! + y * (rowBytes + 1)
+            target[0] = rowFilters[y]
+            apply(rowFilters[y], current, previous, rowBytes, unit, target + 1)
+          }
+        }
+      }
+    }
+    return out
+  }
+
+  /// The per-row filter choices of several heuristic strategies, computed in one pass: each
+  /// row is filtered five ways once and every heuristic scores the same five candidates.
+  static func chooseFilters(_ encoding: PNGEncoding, heuristics: [FilterStrategy]) -> [[UInt8]] {
+    let rowBytes = encoding.rowBytes
+    let height = encoding.height
+    let unit = encoding.filterUnit
+    var choices = [[UInt8]](repeating: [UInt8](repeating: 0, count: height), count: heuristics.count)
+    let zero = [UInt8](repeating: 0, count: rowBytes)
+    var scratch = [UInt8](repeating: 0, count: 5 * rowBytes)
+    let wantsBigrams = heuristics.contains(.bigrams)
+    let wantsEntropy = heuristics.contains(.entropy)
+    var stamps = [UInt32](repeating: 0, count: wantsBigrams ? 65536 : 0)
+    var generation: UInt32 = 0
+    // c·log2(c) for every count a row can reach.
+    var entropyTable = [Double](repeating: 0, count: wantsEntropy ? rowBytes + 1 : 0)
+    if wantsEntropy { for c in 1..<(rowBytes + 1) { entropyTable[c] = Double(c) * Double.log2(Double(c)) } }
+    var histogram = [Int32](repeating: 0, count: 256)
+    encoding.rows.withUnsafeBufferPointer { rows in
+      zero.withUnsafeBufferPointer { zero in
+        scratch.withUnsafeMutableBufferPointer { scratch in
+          stamps.withUnsafeMutableBufferPointer { stamps in
+            entropyTable.withUnsafeBufferPointer { table in
+              histogram.withUnsafeMutableBufferPointer { histogram in
+                for y in 0..<height {
+                  let current = rows.baseAddress! + y * rowBytes
+                  let previous = y == 0 ? zero.baseAddress! : current - rowBytes
+                  for f in 0..<5 {
+                    apply(UInt8(f), current, previous, rowBytes, unit, scratch.baseAddress! + f * rowBytes)
                   }
-                  if score < bestScore {
-                    bestScore = score
-                    bestFilter = f
+                  for (index, heuristic) in heuristics.enumerated() {
+                    var bestFilter = 0
+                    var bestScore = Double.infinity
+                    for f in 0..<5 {
+                      let candidate = scratch.baseAddress! + f * rowBytes
+                      let score: Double
+                      switch heuristic {
+                      case .entropy:
+                        for k in 0..<256 { histogram[k] = 0 }
+                        for i in 0..<rowBytes { histogram[Int(candidate[i])] &+= 1 }
+                        var sum = 0.0
+                        for k in 0..<256 where histogram[k] > 1 { sum -= table[Int(histogram[k])] }
+                        score = sum
+                      case .bigrams:
+                        generation &+= 1
+                        if generation == 0 {
+                          for k in 0..<65536 { stamps[k] = 0 }
+                          generation = 1
+                        }
+                        var distinct = 0
+                        if rowBytes > 1 {
+                          for i in 1..<rowBytes {
+                            let key = Int(candidate[i - 1]) << 8 | Int(candidate[i])
+                            if stamps[key] != generation {
+                              stamps[key] = generation
+                              distinct += 1
+                            }
+                          }
+                        }
+                        score = Double(distinct)
+                      default:
+                        score = Double(absoluteSum(candidate, rowBytes))
+                      }
+                      if score < bestScore {
+                        bestScore = score
+                        bestFilter = f
+                      }
+                    }
+                    choices[index][y] = UInt8(bestFilter)
                   }
                 }
-                target[0] = UInt8(bestFilter)
-                (target + 1).update(from: scratch.baseAddress! + bestFilter * rowBytes, count: rowBytes)
-              case .bruteForce:
-                bruteForceRow(
-                  y: y, current: current, previous: previous, rowBytes: rowBytes, unit: unit,
-                  out: out, scratch: scratch)
               }
             }
           }
         }
       }
     }
-    return out
+    return choices
   }
 
   /// Writes filter `f` of one row into `out`.
@@ -133,67 +186,46 @@ enum RowFilter {
     return sum
   }
 
-  static func entropy(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Double {
-    var histogram = (0..<256).map { _ in 0 }
-    histogram.withUnsafeMutableBufferPointer { h in
-      for i in 0..<count { h[Int(bytes[i])] += 1 }
-    }
-    var sum = 0.0
-    for c in histogram where c > 0 {
-      let v = Double(c)
-      sum -= v * log2Table(v)
-    }
-    return sum
-  }
 
-  @inline(__always)
-  static func log2Table(_ v: Double) -> Double {
-    // log2 via the exponent/mantissa split: fast and precise enough for ranking.
-    Double.log2(v)
-  }
 
-  static func distinctPairs(
-    _ bytes: UnsafePointer<UInt8>, _ count: Int, _ stamps: inout [UInt32], _ generation: UInt32
-  ) -> Int {
-    guard count > 1 else { return count }
-    var distinct = 0
-    stamps.withUnsafeMutableBufferPointer { s in
-      for i in 1..<count {
-        let key = Int(bytes[i - 1]) << 8 | Int(bytes[i])
-        if s[key] != generation {
-          s[key] = generation
-          distinct += 1
+
+  /// Chooses each row's filter by compressing it after a few already filtered rows.
+  static func bruteForce(_ encoding: PNGEncoding) -> [UInt8] {
+    let rowBytes = encoding.rowBytes
+    let unit = encoding.filterUnit
+    let lineLength = rowBytes + 1
+    var out = [UInt8](repeating: 0, count: encoding.height * lineLength)
+    let zero = [UInt8](repeating: 0, count: rowBytes)
+    encoding.rows.withUnsafeBufferPointer { rows in
+      zero.withUnsafeBufferPointer { zero in
+        out.withUnsafeMutableBufferPointer { out in
+          for y in 0..<encoding.height {
+            let current = rows.baseAddress! + y * rowBytes
+            let previous = y == 0 ? zero.baseAddress! : current - rowBytes
+            let contextRows = min(y, max(1, min(4, 16384 / lineLength)))
+            let contextStart = (y - contextRows) * lineLength
+            let target = out.baseAddress! + y * lineLength
+            var bestFilter = 0
+            var bestSize = Int.max
+            for f in 0..<5 {
+              target[0] = UInt8(f)
+              apply(UInt8(f), current, previous, rowBytes, unit, target + 1)
+              let size = Deflate.zlibSize(
+                UnsafeRawBufferPointer(
+                  start: out.baseAddress! + contextStart, count: (y + 1) * lineLength - contextStart),
+                level: 2)
+              if size < bestSize {
+                bestSize = size
+                bestFilter = f
+              }
+            }
+            target[0] = UInt8(bestFilter)
+            apply(UInt8(bestFilter), current, previous, rowBytes, unit, target + 1)
+          }
         }
       }
     }
-    return distinct
-  }
-
-  /// Chooses the filter of row `y` by compressing it after up to a few already filtered rows.
-  static func bruteForceRow(
-    y: Int, current: UnsafePointer<UInt8>, previous: UnsafePointer<UInt8>, rowBytes: Int,
-    unit: Int, out: UnsafeMutableBufferPointer<UInt8>, scratch: UnsafeMutableBufferPointer<UInt8>
-  ) {
-    let lineLength = rowBytes + 1
-    let contextRows = min(y, max(1, min(4, 16384 / lineLength)))
-    let contextStart = (y - contextRows) * lineLength
-    let target = out.baseAddress! + y * lineLength
-    var bestFilter = 0
-    var bestSize = Int.max
-    for f in 0..<5 {
-      target[0] = UInt8(f)
-      apply(UInt8(f), current, previous, rowBytes, unit, target + 1)
-      let size = Deflate.zlibSize(
-        UnsafeRawBufferPointer(start: out.baseAddress! + contextStart, count: (y + 1) * lineLength - contextStart),
-        level: 2)
-      if size < bestSize {
-        bestSize = size
-        bestFilter = f
-      }
-    }
-    target[0] = UInt8(bestFilter)
-    apply(UInt8(bestFilter), current, previous, rowBytes, unit, target + 1)
-    _ = scratch
+    return out
   }
 }
 

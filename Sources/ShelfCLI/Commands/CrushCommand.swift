@@ -183,11 +183,15 @@ enum CrushCommand {
     let progress = BatchProgress(count: work.count)
     let allJobs = work
     let total = work.count
+    // Biggest files first, so that the last ones to finish are small and no worker idles long.
+    let order = work.indices.map { index in
+      (index, (try? FileStatus.stat(work[index].input).size) ?? 0)
+    }.sorted { $0.1 > $1.1 }.map(\.0)
     await withTaskGroup(of: Void.self) { group in
       var next = 0
       func add() {
-        guard next < allJobs.count else { return }
-        let index = next
+        guard next < order.count else { return }
+        let index = order[next]
         next += 1
         group.addTask {
           let report = crush(allJobs[index], optimizer: optimizer, dryRun: dryRun, inPlace: inPlace, preserve: preserve)
