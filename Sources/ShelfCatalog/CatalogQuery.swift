@@ -508,7 +508,7 @@ public struct CatalogSort: Sendable, Equatable {
 
   var sql: String {
     let column = CatalogQuery.fields[field]!.column
-    return "\(column) IS NULL, \(column) \(descending ? "DESC" : "ASC"), f.path"
+    return "\(column) IS NULL, \(column) \(descending ? "DESC" : "ASC"), +f.path"
   }
 }
 

@@ -1,11 +1,13 @@
-/// The catalogue's tables. One wide `files` row per file keeps queries simple and fast; audio
+/// The catalogue's tables. Besides the path's, there are no indexes: queries use LIKE and
+/// ranges a full scan answers in milliseconds, and each index would slow every insert.
+/// One wide `files` row per file keeps queries simple and fast; audio
 /// tags, plist keys and the beginning of text files also go into an FTS5 index whose rowid is
 /// the file's id (names and paths are matched with LIKE, which finds any substring). The index
 /// keeps no token positions (`detail = column`): bare words are matched as prefixes, ANDed,
 /// which is what `ls WORD…` needs, at about half the cost of a full index.
 enum CatalogSchema {
   /// Bumped on every incompatible change; older catalogues are rebuilt (roots kept).
-  static let version = 3
+  static let version = 4
 
   static let create = """
     CREATE TABLE IF NOT EXISTS roots(
@@ -48,9 +50,6 @@ enum CatalogSchema {
       first_line TEXT,
       plist_format TEXT, plist_root TEXT, plist_keys TEXT
     );
-    CREATE INDEX IF NOT EXISTS files_root ON files(root_id);
-    CREATE INDEX IF NOT EXISTS files_inode ON files(device, inode);
-    CREATE INDEX IF NOT EXISTS files_kind ON files(kind);
     CREATE VIRTUAL TABLE IF NOT EXISTS files_fts USING fts5(
       tags, body, tokenize = "unicode61 remove_diacritics 2", detail = column
     );

@@ -424,7 +424,7 @@ public final class CatalogStore {
     let (whereSQL, parameters) = try query.sql()
     var sql =
       "SELECT \(CatalogSchema.entryColumns) FROM files f JOIN roots r ON r.id = f.root_id WHERE \(whereSQL)"
-    sql += " ORDER BY " + (sort?.sql ?? "f.path")
+    sql += " ORDER BY " + (sort?.sql ?? "+f.path")
     if let limit { sql += " LIMIT \(max(limit, 0))" }
     let statement = try db.prepare(sql)
     try statement.bind(parameters)
@@ -438,7 +438,7 @@ public final class CatalogStore {
     let (whereSQL, parameters) = try query.sql()
     var sql =
       "SELECT f.path FROM files f JOIN roots r ON r.id = f.root_id WHERE \(whereSQL) ORDER BY "
-      + (sort?.sql ?? "f.path")
+      + (sort?.sql ?? "+f.path")
     if let limit { sql += " LIMIT \(max(limit, 0))" }
     let statement = try db.prepare(sql)
     try statement.bind(parameters)
