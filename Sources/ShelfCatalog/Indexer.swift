@@ -282,6 +282,36 @@ public final class Indexer {
     return summary
   }
 
+  /// Catalogues one file that lies inside a known root (a finished recording, say) and returns
+  /// its entry; nil when no catalogued root holds it. The caller holds the `WriterLock`.
+  public func indexFile(_ path: RawPath) throws -> CatalogEntry? {
+    let resolved = try TreeWalker.realPath(path.absolute)
+    let roots = try store.roots()
+    guard
+      let root = roots.filter({ resolved.bytes.starts(with: $0.path.bytes + [UInt8(ascii: "/")]) })
+        .max(by: { $0.path.bytes.count < $1.path.bytes.count })
+    else { return nil }
+    let relative = Array(resolved.bytes.dropFirst(root.path.bytes.count + 1))
+    let layout = SandboxLayout.detect(root: root.path)
+    let extraction = try MetadataExtractor.extract(path: resolved, followLinks: false)
+    let status = extraction.status
+    let recent = Int64((CatalogQuery.currentTime() - options.recentWindow) * 1e9)
+    let entry = CatalogEntry(
+      path: resolved, root: root.path, area: layout.area(of: relative), kind: extraction.sniff.kind,
+      mime: extraction.sniff.mime, detectedBy: extraction.sniff.detectedBy,
+      extensionMismatch: extraction.sniff.extensionMismatch, size: status.size,
+      mtimeNanoseconds: status.mtimeNanoseconds, ctimeNanoseconds: status.ctimeNanoseconds,
+      inode: status.inode,
+      device: status.device, error: extraction.error, image: extraction.image, audio: extraction.audio,
+      text: extraction.text, plist: extraction.plist)
+    try store.transaction {
+      try store.upsert(
+        entry, rootID: root.id, trusted: status.mtimeNanoseconds < recent && status.ctimeNanoseconds < recent,
+        searchText: extraction.searchText)
+    }
+    return try store.entry(path: resolved)
+  }
+
   struct OpenFailure: Error, Sendable {
     var reason: String
     var vanished: Bool

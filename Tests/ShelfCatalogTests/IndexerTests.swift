@@ -262,3 +262,19 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
   #expect(try reopened.roots().map(\.path) == [RawPath("/some/root")])
   #expect(try reopened.db.query("PRAGMA user_version").first?.first?.integer == Int64(CatalogSchema.version))
 }
+
+@Test func oneFileInsideAKnownRootIsCatalogued() async throws {
+  let scratch = try Scratch()
+  scratch.write("box/Documents/a.txt", Array("a\n".utf8))
+  scratch.mkdir("box/Library")
+  scratch.mkdir("elsewhere")
+  let store = try makeStore(scratch)
+  _ = try await index(store, scratch.path + "/box")
+  let recording = scratch.write("box/Documents/memo.txt", Array("new memo\n".utf8))
+  let indexer = Indexer(store: store, options: IndexOptions())
+  let entry = try #require(try indexer.indexFile(RawPath(recording)))
+  #expect(entry.area == "documents" && entry.kind == .text && entry.root == RawPath(scratch.path + "/box"))
+  #expect(try names(store, ["memo"]) == ["memo.txt"])
+  let outside = scratch.write("elsewhere/x.txt", Array("x\n".utf8))
+  #expect(try indexer.indexFile(RawPath(outside)) == nil)
+}
