@@ -34,7 +34,9 @@ public enum ALSADevices {
     var hints: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
     let code = snd_device_name_hint(-1, "pcm", &hints)
     guard code >= 0, let hints else {
-      throw AudioError(subject: "ALSA", reason: .device, message: "cannot list devices: \(String(cString: snd_strerror(code)))")
+      throw AudioError(
+        subject: "ALSA", reason: .device,
+        message: "cannot list devices: \(String(cString: snd_strerror(code)))")
     }
     defer { snd_device_name_free_hint(hints) }
     func value(_ hint: UnsafeMutableRawPointer, _ key: String) -> String? {

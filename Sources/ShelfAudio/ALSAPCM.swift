@@ -81,7 +81,8 @@ final class PCMHandle {
     case ENOENT, ENODEV, ENXIO:
       return AudioError(device: device, reason: .noSuchDevice, message: "no such ALSA device")
     case EBUSY, EAGAIN:
-      return AudioError(device: device, reason: .deviceBusy, message: "device is busy (in use by another program)")
+      return AudioError(
+        device: device, reason: .deviceBusy, message: "device is busy (in use by another program)")
     case EACCES, EPERM:
       return AudioError(device: device, reason: .device, message: "permission denied")
     default:
@@ -102,7 +103,8 @@ final class PCMHandle {
     if code == -ENODEV || code == -ENXIO || code == -ESHUTDOWN {
       return AudioError(device: device, reason: .deviceGone, message: "device disappeared")
     }
-    return AudioError(device: device, reason: .device, message: "\(action): \(String(cString: snd_strerror(code)))")
+    return AudioError(
+      device: device, reason: .device, message: "\(action): \(String(cString: snd_strerror(code)))")
   }
 
   private func negotiate(
@@ -114,23 +116,34 @@ final class PCMHandle {
     try check(snd_pcm_hw_params_malloc(&hw), "cannot allocate parameters")
     defer { snd_pcm_hw_params_free(hw) }
     try check(snd_pcm_hw_params_any(pcm, hw), "cannot read the device's parameters")
-    try check(snd_pcm_hw_params_set_access(pcm, hw, SND_PCM_ACCESS_RW_INTERLEAVED), "cannot use interleaved access")
-    guard let chosen = formats.first(where: { snd_pcm_hw_params_test_format(pcm, hw, PCMHandle.alsaFormat($0)) == 0 }) else {
+    try check(
+      snd_pcm_hw_params_set_access(pcm, hw, SND_PCM_ACCESS_RW_INTERLEAVED), "cannot use interleaved access")
+    guard
+      let chosen = formats.first(where: {
+        snd_pcm_hw_params_test_format(pcm, hw, PCMHandle.alsaFormat($0)) == 0
+      })
+    else {
       let names = formats.map(\.rawValue).joined(separator: ", ")
-      throw AudioError(device: device, reason: .unsupported, message: "device does not support the sample format (\(names))")
+      throw AudioError(
+        device: device, reason: .unsupported, message: "device does not support the sample format (\(names))")
     }
-    try check(snd_pcm_hw_params_set_format(pcm, hw, PCMHandle.alsaFormat(chosen)), "cannot set the sample format")
+    try check(
+      snd_pcm_hw_params_set_format(pcm, hw, PCMHandle.alsaFormat(chosen)), "cannot set the sample format")
     if snd_pcm_hw_params_set_channels(pcm, hw, UInt32(channels)) < 0 {
       var low: UInt32 = 0
       var high: UInt32 = 0
       snd_pcm_hw_params_get_channels_min(hw, &low)
       snd_pcm_hw_params_get_channels_max(hw, &high)
       let range = low == high ? "\(low)" : "\(low)–\(high)"
-      throw AudioError(device: device, reason: .unsupported, message: "device does not support \(channels) channel(s) (it supports \(range))")
+      throw AudioError(
+        device: device, reason: .unsupported,
+        message: "device does not support \(channels) channel(s) (it supports \(range))")
     }
     var rate = UInt32(sampleRate)
     if snd_pcm_hw_params_set_rate_near(pcm, hw, &rate, nil) < 0 || rate != UInt32(sampleRate) {
-      throw AudioError(device: device, reason: .unsupported, message: "device does not support \(sampleRate) Hz (nearest: \(rate) Hz)")
+      throw AudioError(
+        device: device, reason: .unsupported,
+        message: "device does not support \(sampleRate) Hz (nearest: \(rate) Hz)")
     }
     var bufferTime = bufferMicroseconds
     var periodTime = periodMicroseconds
@@ -149,7 +162,8 @@ final class PCMHandle {
     defer { snd_pcm_sw_params_free(sw) }
     try check(snd_pcm_sw_params_current(pcm, sw), "cannot read the software parameters")
     // Playback starts once the buffer is full (or at drain); capture starts at the first read.
-    try check(snd_pcm_sw_params_set_start_threshold(pcm, sw, capture ? 1 : buffer), "cannot set the start threshold")
+    try check(
+      snd_pcm_sw_params_set_start_threshold(pcm, sw, capture ? 1 : buffer), "cannot set the start threshold")
     try check(snd_pcm_sw_params_set_avail_min(pcm, sw, period), "cannot set avail_min")
     try check(snd_pcm_sw_params(pcm, sw), "cannot apply the software parameters")
 

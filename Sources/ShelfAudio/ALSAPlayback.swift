@@ -23,7 +23,8 @@ public final class ALSAPlayback {
 
   /// Opens `device` for `channels` × `sampleRate` playback, exchanging samples as the first of
   /// `sampleTypes` the device accepts (the `default` device's plug layer accepts all).
-  public init(device: String, sampleRate: Int, channels: Int, sampleTypes: [PCMSampleType]) throws(AudioError) {
+  public init(device: String, sampleRate: Int, channels: Int, sampleTypes: [PCMSampleType]) throws(AudioError)
+  {
     let formats = sampleTypes.map { type -> SampleFormat in
       switch type {
       case .int16: return .s16

@@ -32,7 +32,8 @@ public final class AudioFileReader {
       throw AudioError(path: path, reason: .missingFile, message: error.reason)
     }
     guard status.type == .regular else {
-      throw AudioError(path: path, reason: .missingFile, message: "is a \(status.type.rawValue), not a regular file")
+      throw AudioError(
+        path: path, reason: .missingFile, message: "is a \(status.type.rawValue), not a regular file")
     }
     guard status.size > 0 else {
       throw AudioError(path: path, reason: .emptyFile, message: "empty file")
@@ -53,7 +54,8 @@ public final class AudioFileReader {
     guard info.channels > 0, info.samplerate > 0 else {
       sf_close(opened)
       handle = nil
-      throw AudioError(path: path, reason: .damaged, message: "damaged audio file: no channels or sample rate")
+      throw AudioError(
+        path: path, reason: .damaged, message: "damaged audio file: no channels or sample rate")
     }
     format = AudioStreamFormat(
       sampleRate: Int(info.samplerate), channels: Int(info.channels), frames: frames,
@@ -103,13 +105,17 @@ public final class AudioFileReader {
   /// read, 0 at the end of the file.
   ///
   /// Throws `.damaged` when the stream fails part way, or ends well before its declared length.
-  public func read(into buffer: UnsafeMutableRawPointer, frames: Int, as type: PCMSampleType) throws(AudioError) -> Int {
+  public func read(into buffer: UnsafeMutableRawPointer, frames: Int, as type: PCMSampleType)
+    throws(AudioError) -> Int
+  {
     guard let handle else { return 0 }
     let count: sf_count_t
     switch type {
-    case .int16: count = sf_readf_short(handle, buffer.assumingMemoryBound(to: Int16.self), sf_count_t(frames))
+    case .int16:
+      count = sf_readf_short(handle, buffer.assumingMemoryBound(to: Int16.self), sf_count_t(frames))
     case .int32: count = sf_readf_int(handle, buffer.assumingMemoryBound(to: Int32.self), sf_count_t(frames))
-    case .float32: count = sf_readf_float(handle, buffer.assumingMemoryBound(to: Float.self), sf_count_t(frames))
+    case .float32:
+      count = sf_readf_float(handle, buffer.assumingMemoryBound(to: Float.self), sf_count_t(frames))
     }
     if count > 0 {
       framesRead += Int64(count)
@@ -117,7 +123,8 @@ public final class AudioFileReader {
     }
     let code = sf_error(handle)
     if code != 0 {
-      throw AudioError(path: path, reason: .damaged, message: "damaged audio file: \(SndFile.message(handle))")
+      throw AudioError(
+        path: path, reason: .damaged, message: "damaged audio file: \(SndFile.message(handle))")
     }
     // A lossless stream that stops short of its declared length was cut off. (Lossy streams'
     // declared lengths are estimates, so only a big shortfall counts for them.)

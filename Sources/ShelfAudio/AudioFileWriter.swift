@@ -52,7 +52,9 @@ public final class AudioFileWriter {
       if code == EEXIST {
         throw AudioError(path: path, reason: .exists, message: "file exists (use --force to overwrite)")
       }
-      throw AudioError(path: path, reason: .cannotCreate, message: "cannot create: \(String(cString: strerror(code)).lowercased())")
+      throw AudioError(
+        path: path, reason: .cannotCreate,
+        message: "cannot create: \(String(cString: strerror(code)).lowercased())")
     }
     descriptor = fd
     var info = SF_INFO()
@@ -64,7 +66,9 @@ public final class AudioFileWriter {
       _ = path.withCString { unlink($0) }
       throw AudioError(
         path: path, reason: .unsupported,
-        message: "\(container.rawValue.uppercased()) cannot hold \(channels) channel(s) at \(sampleRate) Hz as \(storedFormat.rawValue)")
+        message:
+          "\(container.rawValue.uppercased()) cannot hold \(channels) channel(s) at \(sampleRate) Hz as \(storedFormat.rawValue)"
+      )
     }
     // sf_open_fd closes the descriptor it is given when it fails (libsndfile 1.2.0): give it a
     // duplicate and keep ours for size checks.
@@ -73,7 +77,9 @@ public final class AudioFileWriter {
       let message = SndFile.message(nil)
       Glibc.close(fd)
       _ = path.withCString { unlink($0) }
-      throw AudioError(path: path, reason: .unsupported, message: "cannot write \(container.rawValue.uppercased()): \(message)")
+      throw AudioError(
+        path: path, reason: .unsupported,
+        message: "cannot write \(container.rawValue.uppercased()): \(message)")
     }
     handle = opened
     if container == .wav {
@@ -123,13 +129,17 @@ public final class AudioFileWriter {
       let start = buffer + offset
       let written: sf_count_t
       switch type {
-      case .int16: written = sf_writef_short(handle, start.assumingMemoryBound(to: Int16.self), sf_count_t(count))
-      case .int32: written = sf_writef_int(handle, start.assumingMemoryBound(to: Int32.self), sf_count_t(count))
-      case .float32: written = sf_writef_float(handle, start.assumingMemoryBound(to: Float.self), sf_count_t(count))
+      case .int16:
+        written = sf_writef_short(handle, start.assumingMemoryBound(to: Int16.self), sf_count_t(count))
+      case .int32:
+        written = sf_writef_int(handle, start.assumingMemoryBound(to: Int32.self), sf_count_t(count))
+      case .float32:
+        written = sf_writef_float(handle, start.assumingMemoryBound(to: Float.self), sf_count_t(count))
       }
       if written > 0 { framesWritten += Int64(written) }
       if written < count {
-        throw AudioError(path: path, reason: .writeFailed, message: "write failed: \(SndFile.message(handle))")
+        throw AudioError(
+          path: path, reason: .writeFailed, message: "write failed: \(SndFile.message(handle))")
       }
       done += count
     }
@@ -153,10 +163,14 @@ public final class AudioFileWriter {
     let closed = Glibc.close(descriptor)
     descriptor = -1
     if code != 0 {
-      throw AudioError(path: path, reason: .writeFailed, message: "cannot finish the file: \(String(cString: sf_error_number(code)))")
+      throw AudioError(
+        path: path, reason: .writeFailed,
+        message: "cannot finish the file: \(String(cString: sf_error_number(code)))")
     }
     if closed != 0 {
-      throw AudioError(path: path, reason: .writeFailed, message: "cannot close: \(String(cString: strerror(errno)).lowercased())")
+      throw AudioError(
+        path: path, reason: .writeFailed,
+        message: "cannot close: \(String(cString: strerror(errno)).lowercased())")
     }
   }
 }

@@ -44,9 +44,12 @@ public struct AudioTags: Sendable, Equatable {
 
   /// Trims whitespace and NULs; empty becomes nil.
   static func clean(_ text: String) -> String? {
-    let trimmed = text.unicodeScalars.drop { $0 == " " || $0 == "\0" || $0 == "\n" || $0 == "\r" || $0 == "\t" }
+    let trimmed = text.unicodeScalars.drop {
+      $0 == " " || $0 == "\0" || $0 == "\n" || $0 == "\r" || $0 == "\t"
+    }
     var scalars = Array(trimmed)
-    while let last = scalars.last, last == " " || last == "\0" || last == "\n" || last == "\r" || last == "\t" {
+    while let last = scalars.last, last == " " || last == "\0" || last == "\n" || last == "\r" || last == "\t"
+    {
       scalars.removeLast()
     }
     if scalars.isEmpty { return nil }

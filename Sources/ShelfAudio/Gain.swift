@@ -8,7 +8,8 @@ public enum Gain {
   }
 
   /// Scales `samples` interleaved samples of `type` in `buffer` for `volume`.
-  public static func apply(volume: Int, to buffer: UnsafeMutableRawPointer, samples: Int, type: PCMSampleType) {
+  public static func apply(volume: Int, to buffer: UnsafeMutableRawPointer, samples: Int, type: PCMSampleType)
+  {
     guard volume < 100 else { return }
     let g = factor(volume: volume)
     switch type {

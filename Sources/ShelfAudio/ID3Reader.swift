@@ -47,7 +47,9 @@ enum ID3Reader {
     var tags = AudioTags()
     var index = 0
     if extendedHeader && body.count >= 4 {
-      let size = version == 4 ? syncsafe(body[0..<4]) : Int(body[0]) << 24 | Int(body[1]) << 16 | Int(body[2]) << 8 | Int(body[3])
+      let size =
+        version == 4
+        ? syncsafe(body[0..<4]) : Int(body[0]) << 24 | Int(body[1]) << 16 | Int(body[2]) << 8 | Int(body[3])
       index = version == 4 ? size : size + 4
     }
     let idLength = version == 2 ? 3 : 4
@@ -62,7 +64,9 @@ enum ID3Reader {
       } else if version == 4 {
         size = syncsafe(body[(index + 4)..<(index + 8)])
       } else {
-        size = Int(body[index + 4]) << 24 | Int(body[index + 5]) << 16 | Int(body[index + 6]) << 8 | Int(body[index + 7])
+        size =
+          Int(body[index + 4]) << 24 | Int(body[index + 5]) << 16 | Int(body[index + 6]) << 8
+          | Int(body[index + 7])
       }
       let start = index + headerLength
       guard size > 0, start + size <= body.count else { break }
@@ -94,10 +98,15 @@ enum ID3Reader {
       var units: [UInt16] = []
       var bigEndian = encoding == 2
       var i = 0
-      if bytes.count >= 2 && bytes[0] == 0xFF && bytes[1] == 0xFE { bigEndian = false; i = 2 }
-      else if bytes.count >= 2 && bytes[0] == 0xFE && bytes[1] == 0xFF { bigEndian = true; i = 2 }
+      if bytes.count >= 2 && bytes[0] == 0xFF && bytes[1] == 0xFE {
+        bigEndian = false; i = 2
+      } else if bytes.count >= 2 && bytes[0] == 0xFE && bytes[1] == 0xFF {
+        bigEndian = true; i = 2
+      }
       while i + 1 < bytes.count {
-        let unit = bigEndian ? UInt16(bytes[i]) << 8 | UInt16(bytes[i + 1]) : UInt16(bytes[i + 1]) << 8 | UInt16(bytes[i])
+        let unit =
+          bigEndian
+          ? UInt16(bytes[i]) << 8 | UInt16(bytes[i + 1]) : UInt16(bytes[i + 1]) << 8 | UInt16(bytes[i])
         if unit == 0 { break }
         units.append(unit)
         i += 2

@@ -20,7 +20,10 @@ public struct PlayerOptions: Sendable {
   /// Start again after the last track.
   public var repeatPlaylist = false
 
-  public init(device: String = "default", volume: Int = 100, start: Double = 0, shuffle: Bool = false, repeatPlaylist: Bool = false) {
+  public init(
+    device: String = "default", volume: Int = 100, start: Double = 0, shuffle: Bool = false,
+    repeatPlaylist: Bool = false
+  ) {
     self.device = device
     self.volume = volume
     self.start = start
@@ -187,11 +190,13 @@ public final class Player: Sendable {
         for type in [PCMSampleType.float32, .int32, .int16] where !types.contains(type) { types.append(type) }
         do {
           output = try ALSAPlayback(
-            device: options.device, sampleRate: format.sampleRate, channels: format.channels, sampleTypes: types)
+            device: options.device, sampleRate: format.sampleRate, channels: format.channels,
+            sampleTypes: types)
         } catch {
           if error.reason == .unsupported {
             // This track's shape is not playable here; others may be.
-            let trackError = AudioError(path: path, reason: .unsupported, message: "cannot play: \(error.description)")
+            let trackError = AudioError(
+              path: path, reason: .unsupported, message: "cannot play: \(error.description)")
             summary.failures.append(trackError)
             events(.failed(track: index, path: path, error: trackError))
             slot += 1
@@ -215,7 +220,8 @@ public final class Player: Sendable {
       }
       firstTrack = false
       let info = AudioFileInfo(
-        duration: format.duration, sampleRate: format.sampleRate, channels: format.channels, frames: format.frames,
+        duration: format.duration, sampleRate: format.sampleRate, channels: format.channels,
+        frames: format.frames,
         formatName: format.formatName, encodingName: format.encodingName, bitsPerSample: format.bitsPerSample,
         isLossless: format.isLossless, tags: reader.tags)
       summary.played += 1
@@ -313,7 +319,8 @@ public final class Player: Sendable {
           events(.finished(track: index, path: path))
           break track
         }
-        Gain.apply(volume: volume, to: buffer, samples: got * parameters.channels, type: parameters.sampleType)
+        Gain.apply(
+          volume: volume, to: buffer, samples: got * parameters.channels, type: parameters.sampleType)
         do {
           try out.write(buffer, frames: got)
         } catch {

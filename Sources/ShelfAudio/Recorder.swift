@@ -95,7 +95,8 @@ public final class Recorder: Sendable {
   public func run(progress: (RecordingProgress) -> Void) throws(AudioError) -> RecordingSummary {
     let request = self.request
     if !request.overwrite, (try? FileStatus.lstat(request.output)) != nil {
-      throw AudioError(path: request.output, reason: .exists, message: "file exists (use --force to overwrite)")
+      throw AudioError(
+        path: request.output, reason: .exists, message: "file exists (use --force to overwrite)")
     }
     let capture = try ALSACapture(
       device: request.device, sampleRate: request.sampleRate, channels: request.channels,
@@ -113,7 +114,8 @@ public final class Recorder: Sendable {
     defer { raw.deallocate() }
     // s24 arrives packed in 3 bytes; libsndfile takes it left-justified in 32-bit integers.
     let widened: UnsafeMutableRawPointer? =
-      format == .s24 ? UnsafeMutableRawPointer.allocate(byteCount: blockFrames * channels * 4, alignment: 16) : nil
+      format == .s24
+      ? UnsafeMutableRawPointer.allocate(byteCount: blockFrames * channels * 4, alignment: 16) : nil
     defer { widened?.deallocate() }
 
     let frameLimit = request.maxDuration.map { Int64(($0 * Double(request.sampleRate)).rounded()) }
@@ -164,12 +166,14 @@ public final class Recorder: Sendable {
           let bytes = raw.assumingMemoryBound(to: UInt8.self)
           let out = widened.assumingMemoryBound(to: Int32.self)
           for i in 0..<samples {
-            let value = UInt32(bytes[3 * i]) << 8 | UInt32(bytes[3 * i + 1]) << 16 | UInt32(bytes[3 * i + 2]) << 24
+            let value =
+              UInt32(bytes[3 * i]) << 8 | UInt32(bytes[3 * i + 1]) << 16 | UInt32(bytes[3 * i + 2]) << 24
             out[i] = Int32(bitPattern: value)
           }
           source = UnsafeRawPointer(widened)
         }
-        Recorder.measure(source, samples: samples, channels: channels, type: type, peaks: &peaks, clipped: &clipped)
+        Recorder.measure(
+          source, samples: samples, channels: channels, type: type, peaks: &peaks, clipped: &clipped)
         do {
           try writer.write(source, frames: got, as: type)
         } catch {
@@ -208,7 +212,8 @@ public final class Recorder: Sendable {
     return RecordingSummary(
       output: request.output, container: request.container, storedFormat: stored,
       sampleRate: request.sampleRate, channels: channels, frames: frames,
-      seconds: Double(frames) / Double(request.sampleRate), bytes: bytes, overruns: capture.overruns, stop: stop)
+      seconds: Double(frames) / Double(request.sampleRate), bytes: bytes, overruns: capture.overruns,
+      stop: stop)
   }
 
   /// Updates per-channel peaks (0…1 of full scale) and the clip flag for one block.

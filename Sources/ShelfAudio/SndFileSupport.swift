@@ -58,7 +58,8 @@ enum SndFile {
     let text = message(handle)
     switch Int(code) {
     case Int(SF_ERR_UNRECOGNISED_FORMAT):
-      return AudioError(path: path, reason: .unrecognised, message: sniffedNotAudio(path) ?? "not a recognised audio file")
+      return AudioError(
+        path: path, reason: .unrecognised, message: sniffedNotAudio(path) ?? "not a recognised audio file")
     case Int(SF_ERR_MALFORMED_FILE):
       return AudioError(path: path, reason: .damaged, message: "damaged audio file: \(text)")
     case Int(SF_ERR_UNSUPPORTED_ENCODING):
@@ -68,7 +69,8 @@ enum SndFile {
         return AudioError(path: path, reason: .missingFile, message: "no such file or directory")
       }
       if text.contains("unrecognised") || text.contains("unknown format") {
-        return AudioError(path: path, reason: .unrecognised, message: sniffedNotAudio(path) ?? "not a recognised audio file")
+        return AudioError(
+          path: path, reason: .unrecognised, message: sniffedNotAudio(path) ?? "not a recognised audio file")
       }
       return AudioError(path: path, reason: .damaged, message: text)
     }

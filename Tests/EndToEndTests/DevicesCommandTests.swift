@@ -11,7 +11,8 @@ import Testing
     #expect(result.stderr.isEmpty)
     let lines = result.stdout.split(separator: "\n").map(String.init)
     #expect(lines.first?.hasPrefix("NAME") == true)
-    #expect(lines.contains { $0.hasPrefix("null ") && $0.contains("both") && $0.contains("Discard all samples") })
+    #expect(
+      lines.contains { $0.hasPrefix("null ") && $0.contains("both") && $0.contains("Discard all samples") })
     #expect(lines.contains { $0.hasPrefix("shelftest ") && $0.hasSuffix("Shelf test device") })
   }
 
@@ -25,7 +26,10 @@ import Testing
     #expect(shelftest?["description"] as? String == "Shelf test device")
     #expect(shelftest?["playback"] as? Bool == true)
     #expect(shelftest?["capture"] as? Bool == true)
-    #expect(result.stdout.contains("{\"name\":\"null\",\"description\":\"Discard all samples (playback) or generate zero samples (capture)\",\"playback\":true,\"capture\":true}"))
+    #expect(
+      result.stdout.contains(
+        "{\"name\":\"null\",\"description\":\"Discard all samples (playback) or generate zero samples (capture)\",\"playback\":true,\"capture\":true}"
+      ))
   }
 
   @Test func rejectsArguments() throws {

@@ -11,7 +11,9 @@ enum AudioE2E {
   /// An ALSA configuration that keeps the system's and makes `default` play into `played`
   /// and record from `input`.
   @discardableResult
-  static func alsaConfig(in folder: TemporaryDirectory, played: String? = nil, input: String? = nil) throws -> String {
+  static func alsaConfig(in folder: TemporaryDirectory, played: String? = nil, input: String? = nil) throws
+    -> String
+  {
     let played = played ?? folder.path + "/played.raw"
     let input = input ?? folder.path + "/input.raw"
     let text = """
@@ -33,7 +35,9 @@ enum AudioE2E {
   }
 
   /// Runs a tool and returns its stdout bytes and exit status.
-  static func tool(_ arguments: [String], stdin: String? = nil) throws -> (status: Int32, stdout: Data, stderr: String) {
+  static func tool(_ arguments: [String], stdin: String? = nil) throws -> (
+    status: Int32, stdout: Data, stderr: String
+  ) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = arguments
@@ -88,7 +92,8 @@ enum AudioE2E {
     let pid: pid_t
     let folder: String
 
-    init(_ arguments: [String], environment: [String: String], in folder: String, shell: String? = nil) throws {
+    init(_ arguments: [String], environment: [String: String], in folder: String, shell: String? = nil) throws
+    {
       self.folder = folder
       var actions = posix_spawn_file_actions_t()
       posix_spawn_file_actions_init(&actions)
@@ -184,29 +189,58 @@ enum AudioE2E {
   /// A tmux session running a command, with helpers to type and read the screen.
   final class Tmux {
     let name: String
+    /// A private server: other tests (and other people's tmux) on the machine cannot disturb it.
+    let socket: String
 
     init(_ command: String, width: Int = 100, height: Int = 12) throws {
       name = "shelf-test-\(getpid())-\(Int.random(in: 0..<1_000_000))"
-      // The tmux server outlives this call: it must not inherit pipes we wait on.
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-      process.arguments = ["tmux", "new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)", command]
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
-      process.standardInput = FileHandle.nullDevice
-      try process.run()
-      process.waitUntilExit()
-      precondition(process.terminationStatus == 0, "tmux new-session failed")
+      socket = "/tmp/\(name).sock"
+      // The tmux server outlives this call: it must not inherit pipes we wait on, nor the
+      // test process's blocked or ignored signals (its event loop needs SIGCHLD).
+      let arguments = [
+        "tmux", "-S", socket, "new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)", command,
+      ]
+      var actions = posix_spawn_file_actions_t()
+      posix_spawn_file_actions_init(&actions)
+      defer { posix_spawn_file_actions_destroy(&actions) }
+      for descriptor in Int32(0)...2 {
+        posix_spawn_file_actions_addopen(
+          &actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+      }
+      var attributes = posix_spawnattr_t()
+      posix_spawnattr_init(&attributes)
+      defer { posix_spawnattr_destroy(&attributes) }
+      var none = sigset_t()
+      sigemptyset(&none)
+      var all = sigset_t()
+      sigfillset(&all)
+      posix_spawnattr_setsigmask(&attributes, &none)
+      posix_spawnattr_setsigdefault(&attributes, &all)
+      posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+      let argv = arguments.map { strdup($0) } + [nil]
+      defer { argv.forEach { free($0) } }
+      var pid: pid_t = 0
+      let code = posix_spawnp(&pid, "tmux", &actions, &attributes, argv, environ)
+      precondition(code == 0, "cannot start tmux")
+      var status: Int32 = 0
+      waitpid(pid, &status, 0)
+      precondition(status == 0, "tmux new-session failed")
     }
 
-    deinit { _ = try? AudioE2E.tool(["tmux", "kill-session", "-t", name]) }
+    deinit {
+      _ = try? AudioE2E.tool(["tmux", "-S", socket, "kill-server"])
+      unlink(socket)
+    }
 
     func send(_ keys: String...) throws {
-      _ = try AudioE2E.tool(["tmux", "send-keys", "-t", name] + keys)
+      _ = try AudioE2E.tool(["tmux", "-S", socket, "send-keys", "-t", name] + keys)
     }
 
     var screen: String {
-      (try? AudioE2E.tool(["tmux", "capture-pane", "-p", "-t", name])).map { String(decoding: $0.stdout, as: UTF8.self) } ?? ""
+      guard let result = try? AudioE2E.tool(["tmux", "-S", socket, "capture-pane", "-p", "-t", name]) else {
+        return "(tmux did not run)"
+      }
+      return result.status == 0 ? String(decoding: result.stdout, as: UTF8.self) : "(tmux: \(result.stderr))"
     }
 
     /// Waits until the screen contains `text` (or the time runs out) and returns the screen.
@@ -230,7 +264,8 @@ enum AudioE2E {
     let flac = try AudioE2E.makeSignal(folder, "b.flac", seconds: 0.3)
     let aiff = try AudioE2E.makeSignal(folder, "c.aiff", seconds: 0.2)
     let config = try AudioE2E.alsaConfig(in: folder)
-    let result = try ShelfProcess.run(["play", "--no-interactive", wav, flac, aiff], environment: ["ALSA_CONFIG_PATH": config])
+    let result = try ShelfProcess.run(
+      ["play", "--no-interactive", wav, flac, aiff], environment: ["ALSA_CONFIG_PATH": config])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.isEmpty)
     #expect(result.stderr.contains("Playing \(wav): Signed 16 bit PCM, 44100 Hz, stereo, 0:00\n"))
@@ -256,20 +291,27 @@ enum AudioE2E {
 
   @Test func playsAFolderInNameOrderAndSkipsWhatItCannotDecode() throws {
     let folder = try TemporaryDirectory()
-    try FileManager.default.createDirectory(atPath: folder.path + "/music/sub", withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      atPath: folder.path + "/music/sub", withIntermediateDirectories: true)
     let one = try AudioE2E.makeSignal(folder, "music/01.wav", seconds: 0.2)
     let two = try AudioE2E.makeSignal(folder, "music/sub/02.flac", seconds: 0.2)
     try folder.write("music/notes.txt", Array("hello".utf8))
     try folder.write("music/03.wav", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3, 4])
     let config = try AudioE2E.alsaConfig(in: folder)
-    let result = try ShelfProcess.run(["play", "--json", folder.path + "/music"], environment: ["ALSA_CONFIG_PATH": config])
+    let result = try ShelfProcess.run(
+      ["play", "--json", folder.path + "/music"], environment: ["ALSA_CONFIG_PATH": config])
     #expect(result.status == 1)
     #expect(result.stderr == "error: \(folder.path)/music/03.wav: not an audio file (it is a PNG image)\n")
     let events = result.stdout.split(separator: "\n").map(String.init)
     #expect(events.count == 6)
-    #expect(events[0].hasPrefix("{\"event\":\"start\",\"track\":1,\"path\":\"\(one)\",\"duration\":0.2,\"sample_rate\":44100,\"channels\":2,"))
+    #expect(
+      events[0].hasPrefix(
+        "{\"event\":\"start\",\"track\":1,\"path\":\"\(one)\",\"duration\":0.2,\"sample_rate\":44100,\"channels\":2,"
+      ))
     #expect(events[1] == "{\"event\":\"end\",\"track\":1,\"path\":\"\(one)\"}")
-    #expect(events[2].hasPrefix("{\"event\":\"error\",\"track\":2,\"path\":\"\(folder.path)/music/03.wav\",\"message\":"))
+    #expect(
+      events[2].hasPrefix(
+        "{\"event\":\"error\",\"track\":2,\"path\":\"\(folder.path)/music/03.wav\",\"message\":"))
     #expect(events[3].hasPrefix("{\"event\":\"start\",\"track\":3,\"path\":\"\(two)\""))
     #expect(events[5] == "{\"event\":\"finish\",\"played\":2,\"failed\":1,\"quit\":false,\"underruns\":0}")
     let expected = try AudioE2E.decoded(one) + AudioE2E.decoded(two)
@@ -281,7 +323,8 @@ enum AudioE2E {
     let wav = try AudioE2E.makeSignal(folder, "a.wav", seconds: 2)
     let config = try AudioE2E.alsaConfig(in: folder)
     let result = try ShelfProcess.run(
-      ["play", "--volume", "50", "--start", "1.5", "--no-interactive", wav], environment: ["ALSA_CONFIG_PATH": config])
+      ["play", "--volume", "50", "--start", "1.5", "--no-interactive", wav],
+      environment: ["ALSA_CONFIG_PATH": config])
     #expect(result.status == 0, "\(result.stderr)")
     let source = try AudioE2E.decoded(wav)
     var expected: [UInt8] = []
@@ -298,11 +341,13 @@ enum AudioE2E {
     let folder = try TemporaryDirectory()
     let config = try AudioE2E.alsaConfig(in: folder)
     let env = ["ALSA_CONFIG_PATH": config]
-    let missing = try ShelfProcess.run(["play", "--no-interactive", folder.path + "/none.wav"], environment: env)
+    let missing = try ShelfProcess.run(
+      ["play", "--no-interactive", folder.path + "/none.wav"], environment: env)
     #expect(missing.status == 66)
     #expect(missing.stderr == "error: \(folder.path)/none.wav: no such file or directory\n")
 
-    let png = try folder.write("image.wav", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 0, count: 64))
+    let png = try folder.write(
+      "image.wav", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 0, count: 64))
     let mislabelled = try ShelfProcess.run(["play", "--no-interactive", png], environment: env)
     #expect(mislabelled.status == 65)
     #expect(mislabelled.stderr == "error: \(png): not an audio file (it is a PNG image)\n")
@@ -319,7 +364,8 @@ enum AudioE2E {
     #expect(truncated.stderr.hasPrefix("error: \(cut): "))
     #expect(truncated.stderr.split(separator: "\n").count == 1)
 
-    let unreadable = try ShelfProcess.run(["play", "--no-interactive", folder.path + "/none.wav", good], environment: env)
+    let unreadable = try ShelfProcess.run(
+      ["play", "--no-interactive", folder.path + "/none.wav", good], environment: env)
     #expect(unreadable.status == 1)
 
     let device = try ShelfProcess.run(["play", "-D", "nosuchdevice", "--no-interactive", good])
@@ -328,7 +374,9 @@ enum AudioE2E {
 
     let volume = try ShelfProcess.run(["play", "--volume", "120", good])
     #expect(volume.status == 64)
-    #expect(volume.stderr.hasPrefix("error: invalid value '120' for '--volume': expected an integer from 0 to 100\n"))
+    #expect(
+      volume.stderr.hasPrefix(
+        "error: invalid value '120' for '--volume': expected an integer from 0 to 100\n"))
   }
 
   @Test func interactiveKeysPauseSeekVolumeAndQuitRestoringTheTerminal() throws {
@@ -344,7 +392,9 @@ enum AudioE2E {
       """
     let tmux = try AudioE2E.Tmux(script)
     var screen = tmux.waitFor("0:01 / 0:30")
-    #expect(screen.contains("> 1/1 long.wav  0:01 / 0:30 [-------------------] vol 100%") || screen.contains("0:01 / 0:30"))
+    #expect(
+      screen.contains("> 1/1 long.wav  0:01 / 0:30 [-------------------] vol 100%")
+        || screen.contains("0:01 / 0:30"))
     try tmux.send("Right")
     screen = tmux.waitFor("0:06 / 0:30")
     #expect(screen.contains("0:06 / 0:30"), "\(screen)")
@@ -378,12 +428,16 @@ enum AudioE2E {
     #expect(mkfifo(fifo, 0o600) == 0)
     _ = AudioE2E.PacedReader(fifo: fifo, bytesPerSecond: 176_400)
     let script = """
-      stty -g > \(folder.path)/before; \(ShelfProcess.binary) play -D "file:'\(fifo)',raw" \(wav) & \
+      stty -g > \(folder.path)/before; \(ShelfProcess.binary) play -D "file:'\(fifo)',raw" \(wav) </dev/tty & \
       echo $! > \(folder.path)/pid; wait $!; echo "EXIT=$?"; stty -g > \(folder.path)/after; sleep 60
       """
     let tmux = try AudioE2E.Tmux(script)
-    tmux.waitFor("0:01 / 0:30")
-    let pid = Int32(String(decoding: AudioE2E.bytes(folder.path + "/pid"), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    let playing = tmux.waitFor("0:01 / 0:30")
+    #expect(playing.contains("0:01 / 0:30"), "\(playing)")
+    let pid =
+      Int32(
+        String(decoding: AudioE2E.bytes(folder.path + "/pid"), as: UTF8.self).trimmingCharacters(
+          in: .whitespacesAndNewlines)) ?? 0
     #expect(pid > 0)
     kill(pid, SIGTERM)
     let screen = tmux.waitFor("EXIT=")

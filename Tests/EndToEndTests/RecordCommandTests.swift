@@ -59,7 +59,8 @@ import Testing
     let (folder, env) = try setUp()
     let output = folder.path + "/take.wav"
     // The file-backed device is not paced: a short run records many seconds.
-    let process = try AudioE2E.Running(["record", "--no-interactive", output], environment: env, in: folder.path)
+    let process = try AudioE2E.Running(
+      ["record", "--no-interactive", output], environment: env, in: folder.path)
     usleep(300_000)
     kill(process.pid, signal)
     let status = process.wait()
@@ -78,7 +79,8 @@ import Testing
   @Test func killNineLeavesAFileThatOpensWithEverythingWritten() throws {
     let (folder, env) = try setUp()
     let output = folder.path + "/take.wav"
-    let process = try AudioE2E.Running(["record", "--no-interactive", output], environment: env, in: folder.path)
+    let process = try AudioE2E.Running(
+      ["record", "--no-interactive", output], environment: env, in: folder.path)
     usleep(300_000)
     kill(process.pid, SIGKILL)
     #expect(process.wait() == 128 + SIGKILL)
@@ -136,7 +138,8 @@ import Testing
 
   @Test func badRequestsGiveOneLineErrors() throws {
     let (folder, env) = try setUp()
-    let device = try ShelfProcess.run(["record", "-D", "nosuchdevice", "-d", "1", folder.path + "/a.wav"], environment: env)
+    let device = try ShelfProcess.run(
+      ["record", "-D", "nosuchdevice", "-d", "1", folder.path + "/a.wav"], environment: env)
     #expect(device.status == 66)
     #expect(device.stderr == "error: device nosuchdevice: no such ALSA device\n")
     #expect(!FileManager.default.fileExists(atPath: folder.path + "/a.wav"))
@@ -146,16 +149,22 @@ import Testing
     #expect(opus.stderr.hasPrefix("error: \(folder.path)/a.opus: cannot write OPUS: "))
     #expect(!FileManager.default.fileExists(atPath: folder.path + "/a.opus"))
 
-    let channels = try ShelfProcess.run(["record", "-c", "12", "-d", "1", folder.path + "/a.flac"], environment: env)
+    let channels = try ShelfProcess.run(
+      ["record", "-c", "12", "-d", "1", folder.path + "/a.flac"], environment: env)
     #expect(channels.status == 65)
-    #expect(channels.stderr == "error: \(folder.path)/a.flac: FLAC cannot hold 12 channel(s) at 44100 Hz as s16\n")
+    #expect(
+      channels.stderr == "error: \(folder.path)/a.flac: FLAC cannot hold 12 channel(s) at 44100 Hz as s16\n")
 
     let unknown = try ShelfProcess.run(["record", folder.path + "/a.xyz"], environment: env)
     #expect(unknown.status == 64)
-    #expect(unknown.stderr.hasPrefix("error: cannot tell the file format from '\(folder.path)/a.xyz': add an extension"))
+    #expect(
+      unknown.stderr.hasPrefix(
+        "error: cannot tell the file format from '\(folder.path)/a.xyz': add an extension"))
 
-    let folderOutput = try ShelfProcess.run(["record", "-d", "0.1", "-t", "wav", folder.path + "/missing/a"], environment: env)
+    let folderOutput = try ShelfProcess.run(
+      ["record", "-d", "0.1", "-t", "wav", folder.path + "/missing/a"], environment: env)
     #expect(folderOutput.status == 73)
-    #expect(folderOutput.stderr == "error: \(folder.path)/missing/a: cannot create: no such file or directory\n")
+    #expect(
+      folderOutput.stderr == "error: \(folder.path)/missing/a: cannot create: no such file or directory\n")
   }
 }

@@ -39,7 +39,8 @@ enum TestALSA {
     let folder = TemporaryFolder()
     let signal = testSignal16(frames: 10_001)
     let output = try ALSAPlayback(
-      device: TestALSA.fileDevice(folder.file("out.raw")), sampleRate: 44100, channels: 2, sampleTypes: [.int16])
+      device: TestALSA.fileDevice(folder.file("out.raw")), sampleRate: 44100, channels: 2,
+      sampleTypes: [.int16])
     #expect(output.parameters.sampleType == .int16)
     try signal.withUnsafeBytes { try output.write($0.baseAddress!, frames: 10_001) }
     try output.padToPeriod()
@@ -70,7 +71,8 @@ enum TestALSA {
   @Test func captureFromFileIsExact() throws {
     let signal = testSignal16(frames: 20_000, seed: 3)
     writeBytes(TestALSA.captureInput, littleEndianBytes(signal))
-    let capture = try ALSACapture(device: "shelftestcapture", sampleRate: 44100, channels: 2, sampleFormat: .s16)
+    let capture = try ALSACapture(
+      device: "shelftestcapture", sampleRate: 44100, channels: 2, sampleFormat: .s16)
     var received: [Int16] = []
     var buffer = [Int16](repeating: 0, count: 1000 * 2)
     while received.count < 10_000 * 2 {
@@ -95,7 +97,8 @@ enum TestALSA {
     let a = testSignal16(frames: 7000, seed: 1)
     let b = testSignal16(frames: 5001, seed: 2)
     try writeWAV16(folder.file("a.wav"), a)
-    let flac = try AudioFileWriter(path: folder.raw("b.flac"), container: .flac, sampleFormat: .s16, sampleRate: 44100, channels: 2)
+    let flac = try AudioFileWriter(
+      path: folder.raw("b.flac"), container: .flac, sampleFormat: .s16, sampleRate: 44100, channels: 2)
     try flac.write(b)
     try flac.close()
     writeBytes(folder.file("bad.wav"), tinyPNG)

@@ -8,7 +8,8 @@ import Testing
     let folder = TemporaryFolder()
     let path = folder.raw("a.\(container.rawValue)")
     let signal = testSignal16(frames: 10_000)
-    let writer = try AudioFileWriter(path: path, container: container, sampleFormat: .s16, sampleRate: 44100, channels: 2)
+    let writer = try AudioFileWriter(
+      path: path, container: container, sampleFormat: .s16, sampleRate: 44100, channels: 2)
     try writer.write(signal)
     try writer.close()
     let reader = try AudioFileReader(path: path)
@@ -26,7 +27,8 @@ import Testing
     let folder = TemporaryFolder()
     let path = folder.raw("a.\(container.rawValue)")
     let signal = testSignal24(frames: 5000)
-    let writer = try AudioFileWriter(path: path, container: container, sampleFormat: .s24, sampleRate: 48000, channels: 2)
+    let writer = try AudioFileWriter(
+      path: path, container: container, sampleFormat: .s24, sampleRate: 48000, channels: 2)
     try writer.write(signal)
     try writer.close()
     let reader = try AudioFileReader(path: path)
@@ -39,7 +41,8 @@ import Testing
   @Test func floatWAVRoundTripIsExact() throws {
     let folder = TemporaryFolder()
     let signal = sine(frames: 3000, channels: 1)
-    let writer = try AudioFileWriter(path: folder.raw("f.wav"), container: .wav, sampleFormat: .float, sampleRate: 22050, channels: 1)
+    let writer = try AudioFileWriter(
+      path: folder.raw("f.wav"), container: .wav, sampleFormat: .float, sampleRate: 22050, channels: 1)
     try writer.write(signal)
     try writer.close()
     let reader = try AudioFileReader(path: folder.raw("f.wav"))
@@ -52,7 +55,8 @@ import Testing
   @Test func wavIsPlainRIFFWithHeaderKeptCurrentWhileWriting() throws {
     let folder = TemporaryFolder()
     let path = folder.file("live.wav")
-    let writer = try AudioFileWriter(path: RawPath(path), container: .wav, sampleFormat: .s16, sampleRate: 44100, channels: 2)
+    let writer = try AudioFileWriter(
+      path: RawPath(path), container: .wav, sampleFormat: .s16, sampleRate: 44100, channels: 2)
     try writer.write(testSignal16(frames: 1000))
     // Not closed yet: another reader must already see every frame.
     let bytes = readBytes(path)
@@ -70,7 +74,8 @@ import Testing
     for (container, rate) in [(AudioContainer.ogg, 44100), (.opus, 48000), (.mp3, 44100)] {
       let path = folder.raw("l.\(container.rawValue)")
       let signal = sine(frames: rate, rate: rate)  // one second, written in one call
-      let writer = try AudioFileWriter(path: path, container: container, sampleFormat: .s16, sampleRate: rate, channels: 2)
+      let writer = try AudioFileWriter(
+        path: path, container: container, sampleFormat: .s16, sampleRate: rate, channels: 2)
       try writer.write(signal)
       try writer.close()
       let reader = try AudioFileReader(path: path)
@@ -84,7 +89,9 @@ import Testing
 
   @Test func tagsAreWrittenAndReadBack() throws {
     let folder = TemporaryFolder()
-    let tags = AudioTags(title: "Señal", artist: "Shelf Band", album: "Tests", date: "2024", track: "3", genre: "Ambient", comment: "hello")
+    let tags = AudioTags(
+      title: "Señal", artist: "Shelf Band", album: "Tests", date: "2024", track: "3", genre: "Ambient",
+      comment: "hello")
     for container in [AudioContainer.wav, .flac, .ogg] {
       let path = folder.raw("t.\(container.rawValue)")
       let writer = try AudioFileWriter(
@@ -102,18 +109,26 @@ import Testing
   @Test func id3v2TagsOfMP3AreRead() throws {
     let folder = TemporaryFolder()
     let plain = folder.file("plain.mp3")
-    let writer = try AudioFileWriter(path: RawPath(plain), container: .mp3, sampleFormat: .s16, sampleRate: 44100, channels: 2)
+    let writer = try AudioFileWriter(
+      path: RawPath(plain), container: .mp3, sampleFormat: .s16, sampleRate: 44100, channels: 2)
     try writer.write(sine(frames: 44100))
     try writer.close()
     func frame(_ id: String, _ text: String) -> [UInt8] {
       let body: [UInt8] = [3] + Array(text.utf8)
       let n = body.count
-      return Array(id.utf8) + [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF), 0, 0] + body
+      return Array(id.utf8) + [
+        UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF), 0, 0,
+      ] + body
     }
-    let frames = frame("TIT2", "Über Song") + frame("TPE1", "Artist") + frame("TALB", "Album") + frame("TRCK", "7/9")
+    let frames =
+      frame("TIT2", "Über Song") + frame("TPE1", "Artist") + frame("TALB", "Album") + frame("TRCK", "7/9")
       + frame("TCON", "(17)") + frame("TYER", "1999")
     let size = frames.count
-    let header: [UInt8] = Array("ID3".utf8) + [3, 0, 0, UInt8(size >> 21 & 0x7F), UInt8(size >> 14 & 0x7F), UInt8(size >> 7 & 0x7F), UInt8(size & 0x7F)]
+    let header: [UInt8] =
+      Array("ID3".utf8) + [
+        3, 0, 0, UInt8(size >> 21 & 0x7F), UInt8(size >> 14 & 0x7F), UInt8(size >> 7 & 0x7F),
+        UInt8(size & 0x7F),
+      ]
     var audio = readBytes(plain)
     if audio.starts(with: Array("ID3".utf8)) {
       let existing = 10 + Int(audio[6]) << 21 + Int(audio[7]) << 14 + Int(audio[8]) << 7 + Int(audio[9])
@@ -122,7 +137,10 @@ import Testing
     let tagged = folder.file("tagged.mp3")
     writeBytes(tagged, header + frames + audio)
     let info = try AudioFileInfo.read(path: RawPath(tagged))
-    #expect(info.tags == AudioTags(title: "Über Song", artist: "Artist", album: "Album", date: "1999", track: "7/9", genre: "Rock"))
+    #expect(
+      info.tags
+        == AudioTags(
+          title: "Über Song", artist: "Artist", album: "Album", date: "1999", track: "7/9", genre: "Rock"))
     #expect(abs(info.duration - 1) < 0.1)
     #expect(info.sampleRate == 44100)
   }
@@ -176,7 +194,8 @@ import Testing
 
   @Test func truncatedFLACStopsWithAnError() throws {
     let folder = TemporaryFolder()
-    let writer = try AudioFileWriter(path: folder.raw("full.flac"), container: .flac, sampleFormat: .s16, sampleRate: 44100, channels: 2)
+    let writer = try AudioFileWriter(
+      path: folder.raw("full.flac"), container: .flac, sampleFormat: .s16, sampleRate: 44100, channels: 2)
     try writer.write(testSignal16(frames: 44100))
     try writer.close()
     let bytes = readBytes(folder.file("full.flac"))
@@ -192,13 +211,15 @@ import Testing
     let folder = TemporaryFolder()
     try writeWAV16(folder.file("x.wav"), testSignal16(frames: 10))
     let error = #expect(throws: AudioError.self) {
-      try AudioFileWriter(path: folder.raw("x.wav"), container: .wav, sampleFormat: .s16, sampleRate: 44100, channels: 2)
+      try AudioFileWriter(
+        path: folder.raw("x.wav"), container: .wav, sampleFormat: .s16, sampleRate: 44100, channels: 2)
     }
     #expect(error?.reason == .exists)
     #expect(error?.failure == .cannotCreate)
     #expect(try AudioFileReader(path: folder.raw("x.wav")).format.frames == 10)
     let writer = try AudioFileWriter(
-      path: folder.raw("x.wav"), container: .wav, sampleFormat: .s16, sampleRate: 44100, channels: 2, overwrite: true)
+      path: folder.raw("x.wav"), container: .wav, sampleFormat: .s16, sampleRate: 44100, channels: 2,
+      overwrite: true)
     try writer.write(testSignal16(frames: 3))
     try writer.close()
     #expect(try AudioFileReader(path: folder.raw("x.wav")).format.frames == 3)
@@ -207,7 +228,8 @@ import Testing
   @Test func writerRejectsImpossibleFormats() throws {
     let folder = TemporaryFolder()
     let error = #expect(throws: AudioError.self) {
-      try AudioFileWriter(path: folder.raw("x.flac"), container: .flac, sampleFormat: .s16, sampleRate: 44100, channels: 20)
+      try AudioFileWriter(
+        path: folder.raw("x.flac"), container: .flac, sampleFormat: .s16, sampleRate: 44100, channels: 20)
     }
     #expect(error?.reason == .unsupported)
     #expect((try? FileStatus.lstat(folder.raw("x.flac"))) == nil)

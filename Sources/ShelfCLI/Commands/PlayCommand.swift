@@ -1,4 +1,5 @@
 import ShelfAudio
+import ShelfCatalog
 import ShelfCore
 import Synchronization
 
@@ -33,14 +34,21 @@ enum PlayCommand {
       pause, resume, seek, volume, finish), for scripts.
       """,
     arguments: [
-      ArgumentSpec("item", help: "Audio files, folders or catalogue query terms (e.g. kind:audio artist:x).", repeating: true)
+      ArgumentSpec(
+        "item", help: "Audio files, folders or catalogue query terms (e.g. kind:audio artist:x).",
+        repeating: true)
     ],
     options: [
       OptionSpec(
-        "device", short: "D", value: "name", help: "The ALSA device ('shelf devices' lists them).", defaultValue: "default",
+        "device", short: "D", value: "name", help: "The ALSA device ('shelf devices' lists them).",
+        defaultValue: "default",
         completion: Completion.none),
-      OptionSpec("volume", value: "0-100", help: "Software volume; 100 leaves samples untouched.", defaultValue: "100", completion: Completion.none),
-      OptionSpec("start", value: "time", help: "Start the first track at this time (90, 1:30, 2m).", completion: Completion.none),
+      OptionSpec(
+        "volume", value: "0-100", help: "Software volume; 100 leaves samples untouched.", defaultValue: "100",
+        completion: Completion.none),
+      OptionSpec(
+        "start", value: "time", help: "Start the first track at this time (90, 1:30, 2m).",
+        completion: Completion.none),
       OptionSpec("shuffle", help: "Play the playlist in random order."),
       OptionSpec("repeat", help: "Start again after the last track."),
       OptionSpec("no-interactive", help: "Do not read keys or draw a status line."),
@@ -85,6 +93,8 @@ enum PlayCommand {
     let interactive =
       !json && !arguments.flag("no-interactive") && console.stdinIsTerminal && console.stderrIsTerminal
     let keys = interactive ? TerminalKeyInput() : nil
+    // A device or pipe that goes away must fail a write, not kill the player.
+    signal(SIGPIPE, SIG_IGN)
     let interrupted = Atomic<Int32>(0)
     let signals = StopSignals { number in
       interrupted.store(number, ordering: .sequentiallyConsistent)
@@ -104,7 +114,8 @@ enum PlayCommand {
       }
     }
     let done = Atomic<Bool>(false)
-    let reporter = EventReporter(console: console, json: json, interactive: interactive, trackCount: tracks.count)
+    let reporter = EventReporter(
+      console: console, json: json, interactive: interactive, trackCount: tracks.count)
     async let statusLoop: Void = {
       guard interactive else { return }
       while !done.load(ordering: .sequentiallyConsistent) {
@@ -181,11 +192,16 @@ final class EventReporter: Sendable {
         emit(fields)
       } else {
         let name = [info.tags.artist, info.tags.title].compactMap { $0 }.joined(separator: " - ")
-        let shape = "\(info.encodingName), \(info.sampleRate) Hz, \(info.channels == 1 ? "mono" : info.channels == 2 ? "stereo" : "\(info.channels) channels")"
-        console.note("Playing \(path.escaped)\(name.isEmpty ? "" : " (\(name))"): \(shape), \(Quantities.formatDuration(info.duration))")
+        let shape =
+          "\(info.encodingName), \(info.sampleRate) Hz, \(info.channels == 1 ? "mono" : info.channels == 2 ? "stereo" : "\(info.channels) channels")"
+        console.note(
+          "Playing \(path.escaped)\(name.isEmpty ? "" : " (\(name))"): \(shape), \(Quantities.formatDuration(info.duration))"
+        )
       }
     case .finished(let track, let path):
-      if json { emit([("event", .string("end")), ("track", .int(Int64(track + 1)))] + JSONValue.pathFields(path)) }
+      if json {
+        emit([("event", .string("end")), ("track", .int(Int64(track + 1)))] + JSONValue.pathFields(path))
+      }
     case .failed(let track, let path, let error):
       if json {
         emit(
@@ -233,7 +249,8 @@ final class EventReporter: Sendable {
       bar = ""
     }
     let symbol = status.paused ? "||" : ">"
-    console.status("\(symbol) \(number + 1)/\(trackCount) \(name)  \(elapsed) / \(total) \(bar) vol \(status.volume)%")
+    console.status(
+      "\(symbol) \(number + 1)/\(trackCount) \(name)  \(elapsed) / \(total) \(bar) vol \(status.volume)%")
   }
 }
 
@@ -244,7 +261,9 @@ extension String {
 /// Turns the `play` arguments into a list of files: files as given, folders walked for audio
 /// files, everything else a catalogue query.
 enum PlaylistBuilder {
-  static func build(_ items: [RawPath], invocation: Invocation, failures: inout [FailureKind]) throws -> [RawPath] {
+  static func build(_ items: [RawPath], invocation: Invocation, failures: inout [FailureKind]) throws
+    -> [RawPath]
+  {
     var tracks: [RawPath] = []
     var queryTerms: [RawPath] = []
     for item in items {
@@ -263,16 +282,18 @@ enum PlaylistBuilder {
       }
     }
     if !queryTerms.isEmpty {
-      tracks += try CatalogPlaylist.tracks(matching: queryTerms.map { $0.utf8String ?? "" }, invocation: invocation)
+      tracks += try CatalogPlaylist.tracks(
+        matching: queryTerms.map { $0.utf8String ?? "" }, invocation: invocation)
     }
     return tracks
   }
 
-  /// `kind:audio`, `-artist:x`, `artist:"a b"`: a word with a field prefix.
+  /// A missing item is a query term (`kind:audio`, `-artist:x`, `Bach`) unless it looks like a
+  /// path: a slash or an audio extension make it a missing file instead.
   static func isQueryTerm(_ item: RawPath) -> Bool {
-    guard let text = item.utf8String, let colon = text.firstIndex(of: ":") else { return false }
-    let field = text[..<colon].drop { $0 == "-" }
-    return !field.isEmpty && field.allSatisfy { $0.isLetter || $0 == "_" } && !text.contains("/")
+    guard let text = item.utf8String, !text.isEmpty, !text.contains("/") else { return false }
+    if text.contains(":") { return true }
+    return AudioContainer(extensionOf: item) == nil
   }
 
   /// Audio files under `folder`, recursively, sorted by name; hidden entries are skipped.
@@ -301,10 +322,17 @@ enum PlaylistBuilder {
   }
 }
 
-/// Catalogue queries for `play`: not available until the catalogue's query API lands.
+/// Catalogue queries for `play`: the catalogued audio files matching the terms, by path.
 enum CatalogPlaylist {
   static func tracks(matching terms: [String], invocation: Invocation) throws -> [RawPath] {
-    throw invocation.usageError(
-      "no such file or folder: \(terms.joined(separator: " ")) (catalogue queries are not supported by this build)")
+    var words = terms
+    if !terms.contains(where: { $0.lowercased().hasPrefix("kind:") }) { words.append("kind:audio") }
+    let query = try CatalogQuery(arguments: words)
+    let store = try CatalogStore.open(at: invocation.globals.databasePath, create: false)
+    let paths = try store.paths(matching: query)
+    if paths.isEmpty {
+      invocation.console.warning("no catalogued audio matches '\(terms.joined(separator: " "))'")
+    }
+    return paths
   }
 }

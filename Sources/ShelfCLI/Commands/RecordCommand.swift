@@ -35,23 +35,33 @@ enum RecordCommand {
       OptionSpec(
         "device", short: "D", value: "name", help: "The ALSA capture device ('shelf devices' lists them).",
         defaultValue: "default", completion: Completion.none),
-      OptionSpec("rate", short: "r", value: "hz", help: "Sample rate in Hz.", defaultValue: "44100", completion: Completion.none),
-      OptionSpec("channels", short: "c", value: "n", help: "Number of channels.", defaultValue: "2", completion: Completion.none),
+      OptionSpec(
+        "rate", short: "r", value: "hz", help: "Sample rate in Hz.", defaultValue: "44100",
+        completion: Completion.none),
+      OptionSpec(
+        "channels", short: "c", value: "n", help: "Number of channels.", defaultValue: "2",
+        completion: Completion.none),
       OptionSpec(
         "sample-format", value: "format", help: "Sample format asked of ALSA and stored when possible.",
         choices: SampleFormat.allCases.map(\.rawValue), defaultValue: "s16"),
       OptionSpec(
         "format", short: "t", value: "type", help: "File format (default: from OUTPUT's extension).",
         choices: AudioContainer.allCases.map(\.rawValue)),
-      OptionSpec("duration", short: "d", value: "time", help: "Stop after this long (90, 1:30, 1h30m).", completion: Completion.none),
-      OptionSpec("max-size", value: "size", help: "Stop before the file passes this size (10M, 2G).", completion: Completion.none),
+      OptionSpec(
+        "duration", short: "d", value: "time", help: "Stop after this long (90, 1:30, 1h30m).",
+        completion: Completion.none),
+      OptionSpec(
+        "max-size", value: "size", help: "Stop before the file passes this size (10M, 2G).",
+        completion: Completion.none),
       OptionSpec("force", short: "f", help: "Overwrite an existing file."),
       OptionSpec("no-interactive", help: "Do not draw the status line."),
     ],
     examples: [
       Example("shelf record memo.wav", "Record CD-quality stereo until Ctrl-C."),
       Example("shelf record -d 30 -c 1 -r 48000 take.flac", "Record 30 seconds of 48 kHz mono FLAC."),
-      Example("shelf record --sample-format s24 -D hw:1,0 --max-size 2G concert.wav", "Record 24-bit from the second card."),
+      Example(
+        "shelf record --sample-format s24 -D hw:1,0 --max-size 2G concert.wav",
+        "Record 24-bit from the second card."),
     ],
     run: run)
 
@@ -67,13 +77,15 @@ enum RecordCommand {
     let container: AudioContainer
     if let name = arguments.value("format") {
       guard let named = AudioContainer(rawValue: name) else {
-        throw arguments.invalid("format", name, expected: AudioContainer.allCases.map(\.rawValue).joined(separator: ", "))
+        throw arguments.invalid(
+          "format", name, expected: AudioContainer.allCases.map(\.rawValue).joined(separator: ", "))
       }
       container = named
     } else if let fromName = AudioContainer(extensionOf: output) {
       container = fromName
     } else {
-      throw invocation.usageError("cannot tell the file format from '\(output.escaped)': add an extension such as .wav or use --format")
+      throw invocation.usageError(
+        "cannot tell the file format from '\(output.escaped)': add an extension such as .wav or use --format")
     }
     var request = RecordingRequest(output: output, container: container)
     request.device = arguments.value("device") ?? "default"
@@ -87,7 +99,8 @@ enum RecordCommand {
     }
     request.maxDuration = try arguments.duration("duration")
     if let duration = request.maxDuration, duration <= 0 {
-      throw arguments.invalid("duration", arguments.value("duration") ?? "", expected: "a duration above zero")
+      throw arguments.invalid(
+        "duration", arguments.value("duration") ?? "", expected: "a duration above zero")
     }
     request.maxBytes = try arguments.byteSize("max-size")
     request.overwrite = arguments.flag("force")
@@ -118,7 +131,8 @@ enum RecordCommand {
     let summary = try result.get()
     let size = Quantities.formatByteSize(summary.bytes)
     let length = Quantities.formatFixed(summary.seconds, decimals: 2)
-    var line = "Recorded \(length) s (\(summary.frames) frames, \(summary.sampleRate) Hz, \(summary.channels) ch, \(summary.storedFormat.rawValue)) to \(output.escaped), \(size)"
+    var line =
+      "Recorded \(length) s (\(summary.frames) frames, \(summary.sampleRate) Hz, \(summary.channels) ch, \(summary.storedFormat.rawValue)) to \(output.escaped), \(size)"
     if summary.overruns > 0 { line += "; \(summary.overruns) overrun(s) recovered (samples were lost)" }
     console.note(line)
     switch summary.stop {
@@ -139,7 +153,8 @@ enum RecordCommand {
       let value = peak.isFinite ? Quantities.formatFixed(max(-99.9, peak), decimals: 1) : "-inf"
       meters.append("\(names[index]) \(value)")
     }
-    var line = "REC \(Quantities.formatDuration(progress.seconds))  \(Quantities.formatByteSize(progress.bytes))  \(meters.joined(separator: " ")) dBFS"
+    var line =
+      "REC \(Quantities.formatDuration(progress.seconds))  \(Quantities.formatByteSize(progress.bytes))  \(meters.joined(separator: " ")) dBFS"
     if progress.clipped { line += "  CLIP" }
     if progress.overruns > 0 { line += "  overruns \(progress.overruns)" }
     return line

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Benchmark: CPU time and peak memory to push a 10-minute stereo file through ALSA's `null`
+# device, for WAV, FLAC, Ogg Vorbis and MP3, with `shelf play` side by side with aplay (WAV),
+# `sox FILE -t alsa null` (every format) and `mpg123 -o alsa -a null` (MP3), in one run, on the
+# same files. Then the peak memory of shelf playing a 1-hour file.
+#
+# Usage: scripts/bench-audio.sh [path/to/shelf]   (make bench-audio builds a release first)
+# Environment: RUNS (default 3; the best of RUNS counts), MINUTES (default 10), HOUR_MINUTES (60).
+set -euo pipefail
+
+shelf=${1:-.build/release/shelf}
+runs=${RUNS:-3}
+minutes=${MINUTES:-10}
+hour_minutes=${HOUR_MINUTES:-60}
+root=$(cd "$(dirname "$0")/.." && pwd)
+work="$root/bench/out/audio"
+mkdir -p "$work"
+shelf=$(cd "$(dirname "$shelf")" && pwd)/$(basename "$shelf")
+[[ -x "$shelf" ]] || { echo "bench-audio: no shelf binary at $shelf (run make release)" >&2; exit 1; }
+
+# Anchors and the measuring tools (python3 reads the children's CPU time precisely).
+needed=()
+command -v aplay >/dev/null || needed+=(alsa-utils)
+command -v sox >/dev/null || needed+=(sox)
+dpkg-query -W -f='${Status}' libsox-fmt-all 2>/dev/null | grep -q "ok installed" || needed+=(libsox-fmt-all)
+command -v mpg123 >/dev/null || needed+=(mpg123)
+[[ -x /usr/bin/time ]] || needed+=(time)
+command -v python3 >/dev/null || needed+=(python3)
+if ((${#needed[@]})); then
+  if [[ $(id -u) -ne 0 ]]; then
+    echo "bench-audio needs: ${needed[*]} (run: apt-get install -y ${needed[*]})" >&2
+    exit 1
+  fi
+  echo "installing: ${needed[*]}" >&2
+  DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${needed[@]}" >/dev/null
+fi
+
+# Inputs: a sweep on the left, pink noise on the right (something the codecs must work on).
+seconds=$((minutes * 60))
+src="$work/source-${minutes}m.wav"
+if [[ ! -s "$src" ]]; then
+  echo "generating a ${minutes}-minute stereo signal..." >&2
+  sox -q -n -r 44100 -c 2 -b 16 "$src" synth "$seconds" sine 100-4000 pinknoise vol 0.4
+fi
+[[ -s "$work/a.flac" ]] || sox -q "$src" "$work/a.flac"
+[[ -s "$work/a.ogg" ]] || sox -q "$src" -C 5 "$work/a.ogg"
+[[ -s "$work/a.mp3" ]] || sox -q "$src" -C 192 "$work/a.mp3"
+cp -f "$src" "$work/a.wav"
+
+# measure COMMAND...: best-of-$runs CPU seconds (user+system, to the microsecond, from
+# getrusage of the children) and peak RSS in KiB (from /usr/bin/time -v).
+measure() {
+  python3 - "$runs" "$work" "$@" <<'PY'
+import resource, subprocess, sys
+runs, work, command = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+best_cpu, best_rss = None, None
+for _ in range(runs):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with open(work + "/stderr.txt", "wb") as err:
+        code = subprocess.call(["/usr/bin/time", "-v", "-o", work + "/time.txt"] + command,
+                               stdout=subprocess.DEVNULL, stderr=err)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if code != 0:
+        sys.stderr.write("bench-audio: failed: %s\n%s" % (" ".join(command), open(work + "/stderr.txt").read()))
+        sys.exit(1)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    rss = 0
+    for line in open(work + "/time.txt"):
+        if "Maximum resident set size" in line:
+            rss = int(line.split(":")[1])
+    best_cpu = cpu if best_cpu is None else min(best_cpu, cpu)
+    best_rss = rss if best_rss is None else min(best_rss, rss)
+print("%.3f %d" % (best_cpu, best_rss))
+PY
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b <= 0) print "n/a"; else printf "%.2f", a / b }'; }
+mib() { awk -v k="$1" 'BEGIN {printf "%.1f", k / 1024}'; }
+
+echo "shelf audio benchmark: ${minutes}-minute 44.1 kHz stereo through ALSA 'null', best of $runs runs"
+echo "machine: $(nproc) cores, $(uname -r); $(sox --version 2>&1 | head -1); $(mpg123 --version 2>&1 | head -1)"
+printf '\n%-6s %-10s %9s %9s %10s\n' format tool "cpu (s)" "peak MiB" "shelf/tool"
+summary=()
+for format in wav flac ogg mp3; do
+  file="$work/a.$format"
+  read -r shelf_cpu shelf_rss < <(measure "$shelf" play -D null --no-interactive "$file")
+  printf '%-6s %-10s %9s %9s %10s\n' "$format" shelf "$shelf_cpu" "$(mib "$shelf_rss")" ""
+  anchors=(sox)
+  [[ $format == wav ]] && anchors+=(aplay)
+  [[ $format == mp3 ]] && anchors+=(mpg123)
+  for anchor in "${anchors[@]}"; do
+    case $anchor in
+      sox) read -r cpu rss < <(measure sox -q "$file" -t alsa null) ;;
+      aplay) read -r cpu rss < <(measure aplay -q -D null "$file") ;;
+      mpg123) read -r cpu rss < <(measure mpg123 -q -o alsa -a null "$file") ;;
+    esac
+    r=$(ratio "$shelf_cpu" "$cpu")
+    printf '%-6s %-10s %9s %9s %10s\n' "$format" "$anchor" "$cpu" "$(mib "$rss")" "$r"
+    summary+=("$format shelf/$anchor CPU ratio: $r (shelf ${shelf_cpu}s, $anchor ${cpu}s)")
+  done
+done
+
+echo
+for line in "${summary[@]}"; do echo "$line"; done
+
+# Peak memory for a 1-hour file: streaming keeps it flat.
+hour="$work/hour.flac"
+if [[ ! -s "$hour" ]]; then
+  echo "generating a ${hour_minutes}-minute FLAC..." >&2
+  sox -q -n -r 44100 -c 2 -b 16 "$hour" synth $((hour_minutes * 60)) sine 100-4000 pinknoise vol 0.4
+fi
+runs=1
+read -r hour_cpu hour_rss < <(measure "$shelf" play -D null --no-interactive "$hour")
+verdict=$(awk -v k="$hour_rss" 'BEGIN { print (k < 20 * 1024) ? "under" : "OVER" }')
+echo "${hour_minutes}-minute FLAC: shelf peak memory $(mib "$hour_rss") MiB ($verdict the 20 MiB target), cpu ${hour_cpu}s"
