@@ -396,6 +396,31 @@ public final class CatalogStore {
   /// Runs `body` in one transaction.
   func transaction<R>(_ body: () throws -> R) throws -> R { try db.transaction(body) }
 
+  private var pendingTransaction = false
+
+  /// Runs `body` inside a transaction left open for the next call, until `commitPending`.
+  func transaction(continuing: Bool, _ body: () throws -> Void) throws {
+    if !pendingTransaction {
+      try db.execute("BEGIN IMMEDIATE")
+      pendingTransaction = true
+    }
+    try body()
+  }
+
+  /// Commits the transaction `transaction(continuing:)` left open, if any.
+  func commitPending() throws {
+    guard pendingTransaction else { return }
+    try db.execute("COMMIT")
+    pendingTransaction = false
+  }
+
+  /// Rolls back an open transaction (after a failure), if any.
+  func rollbackPending() {
+    guard pendingTransaction else { return }
+    try? db.execute("ROLLBACK")
+    pendingTransaction = false
+  }
+
   // MARK: Reading
 
   /// The catalogue's entry for an absolute path, if any.

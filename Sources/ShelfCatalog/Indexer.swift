@@ -26,8 +26,12 @@ public struct IndexOptions: Sendable {
   public var jobs = 2
   /// Follow symbolic links that stay inside the root.
   public var followLinks = false
-  /// Files per committed transaction.
+  /// Files extracted per batch.
   public var batchSize = 256
+  /// Batches are committed together until this many seconds have passed (0: every batch):
+  /// fewer, larger transactions write the full-text index far more cheaply, and an
+  /// interruption loses at most this much work.
+  public var commitInterval: Double = 1
   /// Timestamps this close to the scan's start (seconds) are not trusted.
   public var recentWindow: Double = 3
   /// A pause after each committed batch (tests use it to interrupt a scan part way).
@@ -215,11 +219,14 @@ public final class Indexer {
     }
     var next = startBatch(0)
     var start = 0
+    var lastCommit = CatalogQuery.currentTime()
+    // A failure leaves the open transaction uncommitted: roll it back.
+    defer { store.rollbackPending() }
     while let (batch, task) = next {
       let results = await task.value
       start += batch.count
       next = startBatch(start)
-      try store.transaction {
+      try store.transaction(continuing: true) {
         for (item, result) in zip(batch, results) {
           let file = item.file
           var entry: CatalogEntry
@@ -269,9 +276,14 @@ public final class Indexer {
         }
       }
       done += batch.count
+      let stopping = options.shouldStop()
+      if next == nil || stopping || CatalogQuery.currentTime() - lastCommit >= options.commitInterval {
+        try store.commitPending()
+        lastCommit = CatalogQuery.currentTime()
+      }
       progress(IndexProgress(root: rootPath, phase: .extracting, done: done, total: total))
       if options.pauseAfterBatch > 0 { usleep(UInt32(options.pauseAfterBatch * 1e6)) }
-      if options.shouldStop() {
+      if stopping {
         next?.task.cancel()
         throw interrupted
       }

@@ -85,7 +85,10 @@ enum IndexCommand {
     if let window = environment["SHELF_TRUST_WINDOW"].flatMap(Double.init), window >= 0 {
       options.recentWindow = window
     }
-    if let batch = environment["SHELF_INDEX_BATCH"].flatMap(Int.init), batch > 0 { options.batchSize = batch }
+    if let batch = environment["SHELF_INDEX_BATCH"].flatMap(Int.init), batch > 0 {
+      options.batchSize = batch
+      options.commitInterval = 0
+    }
     if let pause = environment["SHELF_INDEX_PAUSE"].flatMap(Double.init), pause >= 0 {
       options.pauseAfterBatch = pause
     }
