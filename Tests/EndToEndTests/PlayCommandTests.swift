@@ -445,4 +445,28 @@ enum AudioE2E {
     usleep(300_000)
     #expect(AudioE2E.bytes(folder.path + "/before") == AudioE2E.bytes(folder.path + "/after"))
   }
+
+  @Test func playsACatalogueQuery() throws {
+    let folder = try TemporaryDirectory()
+    try FileManager.default.createDirectory(
+      atPath: folder.path + "/root/Documents", withIntermediateDirectories: true)
+    let a = try AudioE2E.makeSignal(folder, "root/Documents/a.wav", seconds: 0.3)
+    let b = try AudioE2E.makeSignal(folder, "root/Documents/b.flac", seconds: 0.2, extra: [])
+    _ = try AudioE2E.makeSignal(folder, "root/Documents/c.wav", seconds: 0.2, channels: 1)
+    let db = folder.path + "/catalog.sqlite"
+    let config = try AudioE2E.alsaConfig(in: folder)
+    let env = ["ALSA_CONFIG_PATH": config]
+    #expect(try ShelfProcess.run(["--db", db, "index", folder.path + "/root"], environment: env).status == 0)
+    let result = try ShelfProcess.run(
+      ["--db", db, "play", "--json", "kind:audio", "channels:2"], environment: env)
+    #expect(result.status == 0, "\(result.stderr)")
+    let starts = result.stdout.split(separator: "\n").filter { $0.contains("\"event\":\"start\"") }
+    #expect(starts.count == 2)
+    let expected = try AudioE2E.decoded(a) + AudioE2E.decoded(b)
+    #expect(Array(AudioE2E.bytes(folder.path + "/played.raw").prefix(expected.count)) == expected)
+
+    let nothing = try ShelfProcess.run(["--db", db, "play", "artist:nobody"], environment: env)
+    #expect(nothing.status == 66)
+    #expect(nothing.stderr.contains("no catalogued audio matches 'artist:nobody'"))
+  }
 }

@@ -167,4 +167,24 @@ import Testing
     #expect(
       folderOutput.stderr == "error: \(folder.path)/missing/a: cannot create: no such file or directory\n")
   }
+
+  @Test func aRecordingInsideACataloguedRootIsCatalogued() throws {
+    let (folder, env) = try setUp()
+    let root = folder.path + "/sandbox"
+    try FileManager.default.createDirectory(atPath: root + "/Documents", withIntermediateDirectories: true)
+    let db = folder.path + "/catalog.sqlite"
+    let index = try ShelfProcess.run(["--db", db, "index", root], environment: env)
+    #expect(index.status == 0, "\(index.stderr)")
+    let output = root + "/Documents/memo.flac"
+    let result = try ShelfProcess.run(["--db", db, "record", "-d", "0.5", output], environment: env)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stderr.hasSuffix("Catalogued \(output)\n"))
+    let listed = try ShelfProcess.run(["--db", db, "ls", "kind:audio", "-0"], environment: env)
+    #expect(listed.stdout == output + "\u{0}")
+    // Outside every root: recorded, not catalogued.
+    let outside = try ShelfProcess.run(
+      ["--db", db, "record", "-d", "0.1", folder.path + "/x.wav"], environment: env)
+    #expect(outside.status == 0)
+    #expect(!outside.stderr.contains("Catalogued"))
+  }
 }

@@ -1,4 +1,5 @@
 import ShelfAudio
+import ShelfCatalog
 import ShelfCore
 import Synchronization
 
@@ -135,6 +136,7 @@ enum RecordCommand {
       "Recorded \(length) s (\(summary.frames) frames, \(summary.sampleRate) Hz, \(summary.channels) ch, \(summary.storedFormat.rawValue)) to \(output.escaped), \(size)"
     if summary.overruns > 0 { line += "; \(summary.overruns) overrun(s) recovered (samples were lost)" }
     console.note(line)
+    catalogue(output, invocation: invocation)
     switch summary.stop {
     case .writeFailed(let error), .deviceFailed(let error):
       console.error(error.description)
@@ -142,6 +144,23 @@ enum RecordCommand {
       return ExitStatus(failure: error.failure)
     case .requested, .duration, .size:
       return .success
+    }
+  }
+
+  /// Adds the finished recording to the catalogue when it lies inside a catalogued root. A
+  /// catalogue problem is a warning: the recording itself is done.
+  static func catalogue(_ output: RawPath, invocation: Invocation) {
+    let database = invocation.globals.databasePath
+    guard (try? FileStatus.stat(database)) != nil else { return }
+    do {
+      let lock = try WriterLock(catalogue: database, wait: 2)
+      let entry = try withExtendedLifetime(lock) {
+        let store = try CatalogStore.open(at: database, create: false)
+        return try Indexer(store: store, options: IndexOptions()).indexFile(output)
+      }
+      if entry != nil { invocation.console.note("Catalogued \(output.escaped)") }
+    } catch {
+      invocation.console.warning("the recording was not catalogued: \(error)")
     }
   }
 
