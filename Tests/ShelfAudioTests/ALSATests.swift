@@ -218,4 +218,91 @@ enum TestALSA {
     #expect(reports >= 3)
     #expect(try AudioFileReader(path: folder.raw("r.wav")).format.frames == summary.frames)
   }
+
+  @Test func queuedCommandsSkipSeekAndChangeVolume() throws {
+    let folder = TemporaryFolder()
+    let a = testSignal16(frames: 44100, seed: 11)
+    let b = testSignal16(frames: 22050, seed: 12)
+    try writeWAV16(folder.file("a.wav"), a)
+    try writeWAV16(folder.file("b.wav"), b)
+    let tracks = [folder.raw("a.wav"), folder.raw("b.wav")]
+
+    // n before the first block: the first track starts and is skipped before a sample is heard.
+    let skipping = Player(
+      tracks: tracks, options: PlayerOptions(device: TestALSA.fileDevice(folder.file("next.raw"))))
+    skipping.send(.next)
+    var started: [Int] = []
+    _ = skipping.run { if case .started(let track, _, _) = $0 { started.append(track) } }
+    #expect(started == [0, 1])
+    #expect(Array(readBytes(folder.file("next.raw")).prefix(b.count * 2)) == littleEndianBytes(b))
+
+    // A seek by 0.5 s before the first block: the first track plays from 0.5 s.
+    let seeking = Player(
+      tracks: tracks, options: PlayerOptions(device: TestALSA.fileDevice(folder.file("seek.raw"))))
+    seeking.send(.seek(by: 0.5))
+    var positions: [Double] = []
+    _ = seeking.run { if case .seeked(let position) = $0 { positions.append(position) } }
+    #expect(positions == [0.5])
+    let expected = Array(a[(22050 * 2)...]) + b
+    #expect(
+      Array(readBytes(folder.file("seek.raw")).prefix(expected.count * 2)) == littleEndianBytes(expected))
+
+    // ↓ ten times: volume 50.
+    let quieter = Player(
+      tracks: [tracks[1]], options: PlayerOptions(device: TestALSA.fileDevice(folder.file("vol.raw"))))
+    for _ in 0..<10 { quieter.send(.changeVolume(by: -5)) }
+    _ = quieter.run { _ in }
+    #expect(quieter.status.volume == 50)
+    let scaled = b.map { Int16(clamping: Int32((Float($0) * 0.25).rounded())) }
+    #expect(Array(readBytes(folder.file("vol.raw")).prefix(scaled.count * 2)) == littleEndianBytes(scaled))
+
+    // q: nothing is played.
+    let quitting = Player(
+      tracks: tracks, options: PlayerOptions(device: TestALSA.fileDevice(folder.file("quit.raw"))))
+    quitting.send(.quit)
+    let summary = quitting.run { _ in }
+    #expect(summary.quit)
+    #expect(readBytes(folder.file("quit.raw")).allSatisfy { $0 == 0 })
+  }
+
+  @Test func previousRestartsOrGoesBack() throws {
+    let folder = TemporaryFolder()
+    let a = testSignal16(frames: 4410, seed: 21)
+    let b = testSignal16(frames: 4410, seed: 22)
+    try writeWAV16(folder.file("a.wav"), a)
+    try writeWAV16(folder.file("b.wav"), b)
+    let player = Player(
+      tracks: [folder.raw("a.wav"), folder.raw("b.wav")],
+      options: PlayerOptions(device: TestALSA.fileDevice(folder.file("out.raw"))))
+    var started: [Int] = []
+    _ = player.run { event in
+      guard case .started(let track, _, _) = event else { return }
+      started.append(track)
+      // At the start of b, go back once: a plays again, then b.
+      if started == [0, 1] { player.send(.previous) }
+    }
+    #expect(started == [0, 1, 0, 1])
+  }
+
+  @Test func shuffleAndRepeat() throws {
+    let folder = TemporaryFolder()
+    var tracks: [RawPath] = []
+    for index in 0..<6 {
+      try writeWAV16(folder.file("\(index).wav"), testSignal16(frames: 100, seed: UInt32(index + 1)))
+      tracks.append(folder.raw("\(index).wav"))
+    }
+    let shuffled = Player(
+      tracks: tracks, options: PlayerOptions(device: "null", shuffle: true, repeatPlaylist: true))
+    var started: [Int] = []
+    let summary = shuffled.run { event in
+      guard case .started(let track, _, _) = event else { return }
+      started.append(track)
+      if started.count == 12 { shuffled.send(.quit) }
+    }
+    #expect(summary.quit)
+    #expect(started.count == 12)
+    // Every pass plays every track once.
+    #expect(Set(started.prefix(6)) == Set(0..<6))
+    #expect(Set(started.suffix(6)) == Set(0..<6))
+  }
 }
