@@ -441,9 +441,10 @@ public final class CatalogStore {
     return entries
   }
 
-  /// Calls `body` for each entry matching `query`, without holding them all in memory.
+  /// Calls `body` for each entry matching `query`, without holding them all in memory. Without
+  /// `chunkNames`, PNG chunk lists are left empty (listings do not show them).
   public func forEachEntry(
-    matching query: CatalogQuery, sort: CatalogSort? = nil, limit: Int? = nil,
+    matching query: CatalogQuery, sort: CatalogSort? = nil, limit: Int? = nil, chunkNames: Bool = true,
     _ body: (CatalogEntry) throws -> Void
   ) throws {
     let (whereSQL, parameters) = try query.sql()
@@ -453,7 +454,7 @@ public final class CatalogStore {
     if let limit { sql += " LIMIT \(max(limit, 0))" }
     let statement = try db.prepare(sql)
     try statement.bind(parameters)
-    while try statement.step() { try body(Self.entry(from: statement)) }
+    while try statement.step() { try body(Self.entry(from: statement, chunkNames: chunkNames)) }
   }
 
   /// The paths of matching entries only (fast path for `-0` and players).
@@ -492,7 +493,7 @@ public final class CatalogStore {
       byKind: try groups("kind"), byArea: try groups("area"), roots: try roots())
   }
 
-  static func entry(from s: SQLiteStatement) -> CatalogEntry {
+  static func entry(from s: SQLiteStatement, chunkNames: Bool = true) -> CatalogEntry {
     func text(_ i: Int) -> String? { s.value(at: i).text }
     func int(_ i: Int) -> Int? { s.integer(at: i).map { Int($0) } }
     func bool(_ i: Int) -> Bool? { s.integer(at: i).map { $0 != 0 } }
@@ -508,7 +509,7 @@ public final class CatalogStore {
       entry.image = ImageFacts(
         format: text(22) ?? "", width: width, height: height, bitDepth: int(16), colorType: text(17),
         alpha: bool(18), interlaced: bool(19), cgbi: bool(20), frames: int(21),
-        chunks: (text(23) ?? "").split(separator: " ").map(String.init))
+        chunks: chunkNames ? (text(23) ?? "").split(separator: " ").map(String.init) : [])
     }
     if let rate = int(25) {
       entry.audio = AudioFacts(

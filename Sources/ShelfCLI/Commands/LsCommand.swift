@@ -128,7 +128,7 @@ enum LsCommand {
     } else {
       let long = arguments.flag("long")
       var rows: [[String]] = []
-      try store.forEachEntry(matching: query, sort: sort, limit: limit) { entry in
+      try store.forEachEntry(matching: query, sort: sort, limit: limit, chunkNames: false) { entry in
         var row = [CatalogPresentation.display(entry.path), entry.kind.rawValue]
         if long { row += [entry.mime, entry.area, CatalogPresentation.isoDate(entry.mtimeNanoseconds)] }
         row += [Quantities.formatByteSize(entry.size), CatalogPresentation.keyFacts(entry)]
@@ -142,7 +142,7 @@ enum LsCommand {
         var rightAligned = [false, false]
         if long { rightAligned += [false, false, false] }
         rightAligned += [true, false]
-        console.write(CatalogPresentation.table(rows, rightAligned: rightAligned))
+        CatalogPresentation.table(rows, rightAligned: rightAligned) { console.write($0) }
       }
     }
     return count == 0 ? .partialFailure : .success
@@ -258,7 +258,7 @@ enum CatalogPresentation {
 
   /// Columns aligned with two spaces between them, trailing spaces trimmed (a lighter
   /// TableRenderer for listings of many thousands of rows).
-  static func table(_ rows: [[String]], rightAligned: [Bool]) -> String {
+  static func table(_ rows: [[String]], rightAligned: [Bool], write: (String) -> Void) {
     func width(_ text: String) -> Int {
       text.utf8.allSatisfy { $0 < 0x80 } ? text.utf8.count : TextLayout.displayWidth(text)
     }
@@ -271,26 +271,36 @@ enum CatalogPresentation {
       for index in 0..<min(columns, measured.count) { widths[index] = max(widths[index], measured[index]) }
       cellWidths.append(measured)
     }
+    let spaces = String(repeating: " ", count: widths.reduce(0, +) + 2 * columns)
     var out = ""
-    out.reserveCapacity(rows.count * (widths.reduce(0, +) + 2 * columns + 1))
+    out.reserveCapacity(1 << 17)
     for (row, measured) in zip(rows, cellWidths) {
-      var line = ""
       var pendingSpaces = 0
       for index in 0..<min(columns, row.count) {
         let padding = widths[index] - measured[index]
         if index > 0 { pendingSpaces += 2 }
         if rightAligned[index] { pendingSpaces += padding }
         if !row[index].isEmpty {
-          line += String(repeating: " ", count: pendingSpaces)
-          line += row[index]
+          out += spaces.utf8.prefix(pendingSpaces).isEmpty ? "" : String(spaces.prefix(pendingSpaces))
+          out += row[index]
           pendingSpaces = 0
         }
         if !rightAligned[index] { pendingSpaces += padding }
       }
-      out += line
       out += "\n"
+      if out.utf8.count >= 1 << 16 {
+        write(out)
+        out.removeAll(keepingCapacity: true)
+      }
     }
-    return out
+    write(out)
+  }
+
+  /// Renders rows as one string (see `table(_:rightAligned:write:)`).
+  static func table(_ rows: [[String]], rightAligned: [Bool]) -> String {
+    var text = ""
+    table(rows, rightAligned: rightAligned) { text += $0 }
+    return text
   }
 
   /// An ISO-8601 UTC timestamp with seconds: `2024-05-17T10:30:00Z`.
