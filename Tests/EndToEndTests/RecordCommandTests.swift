@@ -187,4 +187,42 @@ import Testing
     #expect(outside.status == 0)
     #expect(!outside.stderr.contains("Catalogued"))
   }
+
+  @Test func terminalShowsTimeSizeAndAPeakMeterWithClipping() throws {
+    let folder = try TemporaryDirectory()
+    let fifo = folder.path + "/input.fifo"
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let config = try AudioE2E.alsaConfig(in: folder, played: "/dev/null", input: fifo)
+    // Left channel at full scale, right channel silent, fed at real time in 50 ms blocks.
+    var bytes: [UInt8] = []
+    for _ in 0..<2205 { bytes += [0xFF, 0x7F, 0x00, 0x00] }
+    let block = bytes
+    let feeding = Thread {
+      // When shelf stops reading, writes must fail with EPIPE rather than kill the tests.
+      var pipeSignal = sigset_t()
+      sigemptyset(&pipeSignal)
+      sigaddset(&pipeSignal, SIGPIPE)
+      pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
+      let fd = open(fifo, O_WRONLY)
+      guard fd >= 0 else { return }
+      for _ in 0..<200 {
+        let written = block.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        if written <= 0 { break }
+        usleep(50_000)
+      }
+      close(fd)
+    }
+    let output = folder.path + "/take.wav"
+    let tmux = try AudioE2E.Tmux(
+      "ALSA_CONFIG_PATH=\(config) \(ShelfProcess.binary) record --duration 3 \(output); echo \"EXIT=$?\"; sleep 60"
+    )
+    feeding.start()
+    var screen = tmux.waitFor("REC 0:01")
+    #expect(screen.contains("REC 0:01  "), "\(screen)")
+    #expect(screen.contains("L 0.0 R -inf dBFS  CLIP"), "\(screen)")
+    screen = tmux.waitFor("EXIT=")
+    #expect(screen.contains("Recorded 3.00 s (132300 frames, 44100 Hz, 2 ch, s16) to \(output)"), "\(screen)")
+    #expect(screen.contains("EXIT=0"))
+    #expect(!screen.contains("REC 0:"))
+  }
 }
