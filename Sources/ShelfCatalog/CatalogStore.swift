@@ -386,13 +386,6 @@ public final class CatalogStore {
 
   }
 
-  /// Marks a file's facts as current after an unchanged check (updates ctime, trust).
-  func touchFile(id: Int64, status: FileStatus, trusted: Bool) throws {
-    try db.run(
-      "UPDATE files SET ctime_ns = ?, mtime_ns = ?, trusted = ? WHERE id = ?",
-      [.integer(status.ctimeNanoseconds), .integer(status.mtimeNanoseconds), .from(trusted), .integer(id)])
-  }
-
   /// Runs `body` in one transaction.
   func transaction<R>(_ body: () throws -> R) throws -> R { try db.transaction(body) }
 

@@ -152,7 +152,6 @@ public final class Indexer {
     summary.files = found.count
     var work: [Work] = []
     var fresh: [WalkedFile] = []
-    var touch: [(KnownFile, FileStatus)] = []
     for file in found {
       if let entry = known.removeValue(forKey: PathKey(file.path.bytes)) {
         let status = file.status
@@ -162,20 +161,15 @@ public final class Indexer {
           && entry.inode == status.inode && entry.device == status.device
         if same && entry.trusted && entry.extractorVersion == MetadataExtractor.version && !options.full {
           summary.unchanged += 1
-        } else if same && !entry.trusted && trusted(status)
-          && entry.extractorVersion == MetadataExtractor.version
-          && !options.full
-        {
-          // Read last time while too fresh to trust; re-read now that it has settled.
-          work.append(Work(file: file, known: entry))
         } else {
+          // Changed, read by an older extractor, asked for (--full), or read last time while
+          // its timestamps were too fresh to trust.
           work.append(Work(file: file, known: entry))
         }
       } else {
         fresh.append(file)
       }
     }
-    _ = touch
     // 2. Moves: a vanished entry with the same device, inode, size and mtime as a new file.
     var vanishedByInode: [[UInt64]: KnownFile] = [:]
     for entry in known.values { vanishedByInode[[entry.device, entry.inode]] = entry }
