@@ -18,7 +18,7 @@ public final class AudioFileReader {
   private let majorFormat: Int32
   /// libsndfile 1.2.0 lands MP3 seeks on the right frame but decodes the first frames after a
   /// seek differently: seek this much earlier and throw the difference away.
-  private static let mp3SeekPreroll: Int64 = 4608
+  private static let mp3SeekPreroll: Int64 = 16384
 
   /// Opens `path` for reading.
   ///

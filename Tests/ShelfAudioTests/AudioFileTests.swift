@@ -251,4 +251,25 @@ import Testing
     #expect(AudioContainer(extensionOf: RawPath("x.png")) == nil)
     #expect(AudioContainer.flac.storedFormat(for: .s32) == .s24)
   }
+
+  @Test(arguments: [AudioContainer.mp3, .ogg, .flac])
+  func seekingCompressedFilesMatchesDecodingStraightThrough(container: AudioContainer) throws {
+    let folder = TemporaryFolder()
+    let path = folder.raw("s.\(container.rawValue)")
+    let writer = try AudioFileWriter(
+      path: path, container: container, sampleFormat: .s16, sampleRate: 44100, channels: 2)
+    try writer.write(sine(frames: 88200))
+    try writer.close()
+    let whole: [Float] = try AudioFileReader(path: path).readAll()
+    for target in [30_000, 70_000, 87_000] {
+      let reader = try AudioFileReader(path: path)
+      try reader.seek(toFrame: Int64(target))
+      #expect(reader.position == Int64(target))
+      let rest: [Float] = try reader.readAll()
+      let count = min(2000, rest.count / 2, whole.count / 2 - target) * 2
+      let expected = Array(whole[(target * 2)..<(target * 2 + count)])
+      let maxError = zip(rest.prefix(count), expected).map { abs($0 - $1) }.max() ?? 1
+      #expect(maxError < 1e-4, "\(container) at \(target): \(maxError)")
+    }
+  }
 }
