@@ -1,4 +1,6 @@
+import ShelfAudio
 import ShelfCore
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -323,43 +325,49 @@ public final class Indexer {
     var vanished: Bool
   }
 
-  /// Extracts a batch with at most `jobs` files in flight, keeping the batch's order.
+  /// Extracts a batch on `jobs` threads of their own (file reads and libsndfile block, and
+  /// must not hold up the shared async pool), keeping the batch's order.
   private static func extract(_ batch: [Work], jobs: Int) async -> [Result<Extraction, OpenFailure>] {
-    await withTaskGroup(of: (Int, Result<Extraction, OpenFailure>).self) { group in
-      var results = [Result<Extraction, OpenFailure>?](repeating: nil, count: batch.count)
-      var next = 0
-      func launch(_ index: Int) {
-        let item = batch[index].file
+    let workers = max(1, min(jobs, batch.count))
+    let counter = NextIndex()
+    return await withTaskGroup(of: [(Int, Result<Extraction, OpenFailure>)].self) { group in
+      for _ in 0..<workers {
         group.addTask {
-          do {
-            let extraction = try MetadataExtractor.extract(
-              path: item.openPath, followLinks: false, expected: item.status)
-            return (index, .success(extraction))
-          } catch let error as FileError {
-            let vanished = error.reason.contains("no such file")
-            return (index, .failure(OpenFailure(reason: error.reason, vanished: vanished)))
-          } catch let error as ExtractionFailure {
-            return (
-              index,
-              .failure(OpenFailure(reason: error.reason, vanished: error.reason == "replaced while scanning"))
-            )
-          } catch {
-            return (index, .failure(OpenFailure(reason: "\(error)", vanished: false)))
+          await BlockingThread.run {
+            // Each worker takes the next file as it finishes one, so a big file holds up none.
+            var done: [(Int, Result<Extraction, OpenFailure>)] = []
+            while case let index = counter.take(), index < batch.count {
+              done.append((index, extractOne(batch[index].file)))
+            }
+            return done
           }
         }
       }
-      while next < min(jobs, batch.count) {
-        launch(next)
-        next += 1
-      }
-      for await (index, result) in group {
-        results[index] = result
-        if next < batch.count {
-          launch(next)
-          next += 1
-        }
+      var results = [Result<Extraction, OpenFailure>?](repeating: nil, count: batch.count)
+      for await part in group {
+        for (index, result) in part { results[index] = result }
       }
       return results.map { $0! }
     }
   }
+
+  /// A shared counter handing out batch positions to the worker threads.
+  private final class NextIndex: Sendable {
+    private let value = Atomic<Int>(0)
+    func take() -> Int { value.add(1, ordering: .relaxed).oldValue }
+  }
+
+  private static func extractOne(_ item: WalkedFile) -> Result<Extraction, OpenFailure> {
+    do {
+      return .success(
+        try MetadataExtractor.extract(path: item.openPath, followLinks: false, expected: item.status))
+    } catch let error as FileError {
+      return .failure(OpenFailure(reason: error.reason, vanished: error.reason.contains("no such file")))
+    } catch let error as ExtractionFailure {
+      return .failure(OpenFailure(reason: error.reason, vanished: error.reason == "replaced while scanning"))
+    } catch {
+      return .failure(OpenFailure(reason: "\(error)", vanished: false))
+    }
+  }
+
 }
