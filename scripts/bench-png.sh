@@ -187,7 +187,7 @@ run_tool() {  # name, output folder, command (reads $CORPUS, writes the folder)
   echo "  $name: $seconds s" >&2
 }
 
-shelf_run() { "$SHELF" crush --jobs $WORKERS --level "$1" -o "$2" "$CORPUS"/*.png; }
+shelf_run() { local level=$1 out=$2; shift 2; "$SHELF" crush --jobs $WORKERS --level "$level" "$@" -o "$out" "$CORPUS"/*.png; }
 optipng_run() { find "$CORPUS" -name '*.png' -print0 | xargs -0 -P $WORKERS -n 8 sh -c 'for f; do optipng -quiet -o2 -out "$0/$(basename "$f")" "$f"; done' "$1"; }
 zopflipng_run() { find "$CORPUS" -name '*.png' -print0 | xargs -0 -P $WORKERS -n 8 sh -c 'for f; do zopflipng -y "$f" "$0/$(basename "$f")" >/dev/null; done' "$1"; }
 oxipng_run() {
@@ -212,6 +212,8 @@ run_tool "optipng -o2" "$WORK/optipng" optipng_run "$WORK/optipng"
 run_tool "zopflipng" "$WORK/zopflipng" zopflipng_run "$WORK/zopflipng"
 if [[ -z ${BENCH_SKIP_MAX:-} ]]; then
   run_tool "shelf crush --level max" "$WORK/shelf-max" shelf_run max "$WORK/shelf-max"
+  # zopflipng drops every ancillary chunk by default: compare it with --strip all too.
+  run_tool "shelf --level max --strip all" "$WORK/shelf-max-strip" shelf_run max "$WORK/shelf-max-strip" --strip all
   run_tool "oxipng -o max" "$WORK/oxipng-max" oxipng_run 6 "$WORK/oxipng-max"
 fi
 
@@ -242,7 +244,7 @@ def same(pair):
 reference = {}
 total_in = sum(os.path.getsize(os.path.join(corpus, n)) for n in names)
 print()
-print(f"{'tool':<28}{'output % of input':>18}{'wall time':>12}{'pixels changed':>16}")
+print(f"{'tool':<31}{'output % of input':>18}{'wall time':>12}{'pixels changed':>16}")
 lines = []
 with ProcessPoolExecutor(workers) as pool:
     for line in open(results):
@@ -253,6 +255,6 @@ with ProcessPoolExecutor(workers) as pool:
         for c in checks:
             if c is not True and c is not False:
                 print("   unreadable:", c)
-        print(f"{name:<28}{100.0 * total_out / total_in:>17.2f}%{float(seconds):>11.2f}s{changed:>16}")
+        print(f"{name:<31}{100.0 * total_out / total_in:>17.2f}%{float(seconds):>11.2f}s{changed:>16}")
 print(f"\ninput: {len(names)} files, {total_in} bytes")
 PY

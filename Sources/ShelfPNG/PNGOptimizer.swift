@@ -155,7 +155,7 @@ public struct PNGOptimizer: Sendable {
     if plans.count == 1 {
       ranked = [(plans[0], 0)]
     } else {
-      let sizes = parallelMap(allPlans.count) { index -> (size: Int, noisy: Bool) in
+      let sizes = parallelMap(allPlans.count) { index -> (size: Int, sample: Int) in
         let plan = allPlans[index]
         let encoding = candidates[plan.candidate]
         let filtered = Self.filtered(encoding, plan)
@@ -163,11 +163,16 @@ public struct PNGOptimizer: Sendable {
         let size = sample.withUnsafeBytes { Deflate.zlibSize($0, level: trialLevel) }
         // Scale a sampled size up to the whole image, and count PLTE and tRNS.
         let scale = Double(filtered.count) / Double(max(1, sample.count))
-        return (Int(Double(size) * scale) + encoding.overheadBytes, false)
+        return (Int(Double(size) * scale) + encoding.overheadBytes, size)
       }
       ranked = allPlans.indices.map { (allPlans[$0], sizes[$0].size) }
       ranked.sort { $0.size < $1.size }
-      noisy = sizes[allPlans.indices.min { sizes[$0].size < sizes[$1].size }!].noisy
+      // The winner's sample at level 1: smaller than at the trial level means noisy data.
+      if trialLevel > 1, let first = allPlans.indices.min(by: { sizes[$0].size < sizes[$1].size }) {
+        let encoding = candidates[allPlans[first].candidate]
+        let sample = Self.trialSample(Self.filtered(encoding, allPlans[first]), lineLength: encoding.rowBytes + 1)
+        noisy = sample.withUnsafeBytes { Deflate.zlibSize($0, level: 1) } <= sizes[first].sample
+      }
       // Medium images: the best few are ranked again at a stronger level, which sees long
       // matches (filter None on flat areas) as the final pass will.
       if !small && !noisy && largest <= Self.mediumImageBytes && level.rawValue >= 1 {
@@ -188,25 +193,17 @@ public struct PNGOptimizer: Sendable {
     let finalLevel =
       candidates[ranked[0].plan.candidate].rows.count > Self.bigImageBytes && level.rawValue <= 2
       ? min(11, level.finalDeflateLevel) : level.finalDeflateLevel
-    var finalists = Array(ranked.prefix(level.finalists))
-    // A close second gets the final pass too when that is cheap.
-    if finalists.count == 1, ranked.count > 1, largest <= Self.mediumImageBytes,
-      Double(ranked[1].size) <= Double(ranked[0].size) * 1.02
-    {
-      finalists.append(ranked[1])
-    }
+    let finalists = Array(ranked.prefix(level.finalists))
     let useStrong = !noisy || level.usesZopfli || level.rawValue >= 4
     let chosenFinalists = finalists
     let finals = parallelMap(chosenFinalists.count) { index -> [UInt8] in
       let plan = chosenFinalists[index].plan
       let filtered = Self.filtered(candidates[plan.candidate], plan)
       return filtered.withUnsafeBytes { data -> [UInt8] in
+        // Noisy data: level 1 wins and the slow levels only lose; otherwise the strong level
+        // (with level 1 as a cheap safety net on small data).
         var best = Deflate.zlib(data, level: 1)
-        let middle = Deflate.zlib(data, level: min(6, finalLevel))
-        // When level 1 beats level 6 the data is noisy and the slow levels only lose.
-        let skipStrong = !useStrong || best.count <= middle.count && level.rawValue < 4 && !level.usesZopfli
-        if middle.count < best.count { best = middle }
-        if !skipStrong && finalLevel > 6 {
+        if useStrong && finalLevel > 1 {
           let strong = Deflate.zlib(data, level: level.usesZopfli ? 12 : finalLevel)
           if strong.count < best.count { best = strong }
         }
@@ -227,7 +224,7 @@ public struct PNGOptimizer: Sendable {
   /// Images bigger than this (packed rows) get libdeflate level 11 instead of 12 at level 2.
   static let bigImageBytes = 4 * 1024 * 1024
 
-  /// Images up to this size (packed rows) get stronger trials and two finalists.
+  /// Images up to this size (packed rows) get their best trials ranked again, stronger.
   static let mediumImageBytes = 256 * 1024
 
   /// One trial: a candidate encoding filtered one way.

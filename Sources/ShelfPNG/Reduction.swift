@@ -233,7 +233,14 @@ struct Reducer {
         if let encoding = paletteEncoding(colors: colors, order: order) { result.append(encoding) }
       }
     }
-    result.append(directEncoding(analysis))
+    let direct = directEncoding(analysis)
+    // With a palette available, big true-colour candidates practically never win (3-4 bytes
+    // a pixel against at most 1): their trials are skipped.
+    if result.isEmpty || direct.colorType == .gray || direct.colorType == .grayAlpha
+      || direct.rows.count <= 64 * 1024 || paletteOrders > 1
+    {
+      result.append(direct)
+    }
     return result
   }
 

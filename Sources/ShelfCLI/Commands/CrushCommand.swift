@@ -95,7 +95,7 @@ enum CrushCommand {
     var changed: Bool
     var written: Bool
     var summary: String
-    var error: (any Error & Sendable)?
+    var error: (any Error)?
   }
 
   static func run(_ invocation: Invocation) async throws -> ExitStatus {
@@ -288,7 +288,7 @@ enum CrushCommand {
         modificationTime: preserve ? status.mtimeNanoseconds : nil)
       report.written = true
     } catch {
-      report.error = error as? (any Error & Sendable) ?? FileError(path: job.input, reason: "\(error)", failure: .io)
+      report.error = error
     }
     return report
   }
