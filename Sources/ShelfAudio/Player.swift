@@ -234,6 +234,7 @@ public final class Player: Sendable {
         $0.duration = format.duration
         $0.position = reader.position > 0 ? Double(reader.position) / Double(format.sampleRate) : 0
         $0.volume = volume
+        $0.paused = false
       }
       events(.started(track: index, path: path, info: info))
       let rate = Double(format.sampleRate)

@@ -87,10 +87,13 @@ import Testing
     let bytes = AudioE2E.bytes(output)
     #expect(bytes.count > 44)
     let riffSize = Int(bytes[4]) | Int(bytes[5]) << 8 | Int(bytes[6]) << 16 | Int(bytes[7]) << 24
-    #expect(riffSize + 8 == bytes.count)
+    // The kill may fall between a block's data and its header update: the header may lag by
+    // that block, never by more than a second of audio.
+    #expect(riffSize + 8 <= bytes.count)
+    #expect(bytes.count - (riffSize + 8) < 44100 * 4)
     let decoded = try AudioE2E.decoded(output)
     #expect(decoded.count > 0)
-    #expect(decoded.count >= bytes.count - 200)
+    #expect(decoded.count >= bytes.count - 200 - 44100 * 4)
     #expect(Array(decoded.prefix(4 * 44100)) == Array(Self.inputBytes.prefix(min(decoded.count, 4 * 44100))))
   }
 

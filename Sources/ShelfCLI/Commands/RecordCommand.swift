@@ -52,7 +52,8 @@ enum RecordCommand {
         "duration", short: "d", value: "time", help: "Stop after this long (90, 1:30, 1h30m).",
         completion: Completion.none),
       OptionSpec(
-        "max-size", value: "size", help: "Stop before the file passes this size (10M, 2G).",
+        "max-size", value: "size",
+        help: "Stop before the file passes this size (10M, 2G); compressed formats stop once they reach it.",
         completion: Completion.none),
       OptionSpec("force", short: "f", help: "Overwrite an existing file."),
       OptionSpec("no-interactive", help: "Do not draw the status line."),
