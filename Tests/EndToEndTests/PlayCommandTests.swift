@@ -421,6 +421,26 @@ enum AudioE2E {
     #expect(before == after)
   }
 
+  @Test func ctrlCWhilePlayingRestoresTheTerminalAndExits130() throws {
+    let folder = try TemporaryDirectory()
+    let wav = try AudioE2E.makeSignal(folder, "long.wav", seconds: 30)
+    let fifo = folder.path + "/fifo"
+    #expect(mkfifo(fifo, 0o600) == 0)
+    _ = AudioE2E.PacedReader(fifo: fifo, bytesPerSecond: 176_400)
+    let script = """
+      stty -g > \(folder.path)/before; \(ShelfProcess.binary) play -D "file:'\(fifo)',raw" \(wav); \
+      echo "EXIT=$?"; stty -g > \(folder.path)/after; sleep 60
+      """
+    let tmux = try AudioE2E.Tmux(script)
+    let playing = tmux.waitFor("0:01 / 0:30")
+    #expect(playing.contains("0:01 / 0:30"), "\(playing)")
+    try tmux.send("C-c")
+    let screen = tmux.waitFor("EXIT=")
+    #expect(screen.contains("EXIT=130"), "\(screen)")
+    usleep(300_000)
+    #expect(AudioE2E.bytes(folder.path + "/before") == AudioE2E.bytes(folder.path + "/after"))
+  }
+
   @Test func sigtermWhilePlayingRestoresTheTerminalAndExits130() throws {
     let folder = try TemporaryDirectory()
     let wav = try AudioE2E.makeSignal(folder, "long.wav", seconds: 30)

@@ -135,6 +135,9 @@ enum PlayCommand {
     console.clearStatus()
     reporter.finish(summary)
 
+    if summary.underruns > 0 && !json {
+      console.warning("\(summary.underruns) underrun(s): the device ran dry and playback was recovered")
+    }
     if let error = summary.deviceError {
       console.error(error.description)
       return ExitStatus(failure: error.failure)
