@@ -245,6 +245,13 @@ public final class CatalogStore {
       ])
   }
 
+  /// Moves the entries of root `inner` to root `outer` and forgets `inner` (a new root that
+  /// contains it takes it over).
+  func mergeRoot(_ inner: Int64, into outer: Int64) throws {
+    try db.run("UPDATE files SET root_id = ? WHERE root_id = ?", [.integer(outer), .integer(inner)])
+    try db.run("DELETE FROM roots WHERE id = ?", [.integer(inner)])
+  }
+
   /// Removes a root and its entries.
   public func removeRoot(_ path: RawPath) throws -> Bool {
     guard

@@ -109,8 +109,18 @@ public final class Indexer {
       root: root.absolute, followLinks: options.followLinks,
       excludes: ExcludeRules(patterns: options.excludes),
       skipPaths: skipPaths)
-    let rootPath = walker.root
-    var summary = RootScanSummary(root: rootPath)
+    // A folder inside a catalogued root is scanned as part of that root (its areas and bundle
+    // are the root's); a new root that contains catalogued roots takes them over.
+    let scanned = walker.root
+    let knownRoots = try store.roots()
+    let container = knownRoots.filter { scanned.bytes.starts(with: $0.path.bytes + [UInt8(ascii: "/")]) }
+      .max { $0.path.bytes.count < $1.path.bytes.count }
+    let rootPath = container?.path ?? scanned
+    let subtree: [UInt8] = container == nil ? [] : Array(scanned.bytes.dropFirst(rootPath.bytes.count + 1))
+    let inner =
+      container == nil
+      ? knownRoots.filter { $0.path.bytes.starts(with: scanned.bytes + [UInt8(ascii: "/")]) } : []
+    var summary = RootScanSummary(root: scanned)
     let scanStart = CatalogQuery.currentTime()
     let untrustedAfter = Int64((scanStart - options.recentWindow) * 1e9)
     func trusted(_ status: FileStatus) -> Bool {
@@ -124,21 +134,30 @@ public final class Indexer {
     let rootID = try store.transaction {
       let id = try store.rootID(for: rootPath)
       try store.updateRoot(id: id, layout: layout, bundle: bundle, scannedAt: nil)
+      for root in inner { try store.mergeRoot(root.id, into: id) }
       return id
+    }
+    /// A walked file's path relative to the catalogue root, for its area.
+    func area(_ file: WalkedFile) -> String {
+      layout.area(of: subtree.isEmpty ? file.relative : subtree + [UInt8(ascii: "/")] + file.relative)
     }
     // What is known loads on a connection of its own while the tree is walked.
     let catalogue = store.path
     let knownTask = Task.detached { () throws -> [PathKey: KnownFile] in
       let reader = try SQLiteConnection(path: catalogue, create: false)
       try reader.setBusyTimeout(milliseconds: 5000)
-      return try CatalogStore.knownFiles(db: reader, rootID: rootID)
+      let known = try CatalogStore.knownFiles(db: reader, rootID: rootID)
+      guard container != nil else { return known }
+      // Only the scanned folder's entries are this scan's business.
+      let prefix = scanned.bytes + [UInt8(ascii: "/")]
+      return known.filter { $0.key.bytes.starts(with: prefix) }
     }
 
     // 1. Walk, then classify each file against what is known.
     var found: [WalkedFile] = []
     var lastReport = 0
     let interrupted = CatalogError(
-      path: rootPath,
+      path: scanned,
       reason: "interrupted; what was scanned so far is kept (run shelf index again to finish)",
       failure: .interrupted)
     summary.walk = try walker.walk { file in
@@ -146,7 +165,7 @@ public final class Indexer {
       if found.count % 512 == 0 && options.shouldStop() { throw interrupted }
       if found.count - lastReport >= 1000 {
         lastReport = found.count
-        progress(IndexProgress(root: rootPath, phase: .walking, done: found.count, total: 0))
+        progress(IndexProgress(root: scanned, phase: .walking, done: found.count, total: 0))
       }
     }
     summary.unreadable = summary.walk.unreadable
@@ -196,7 +215,7 @@ public final class Indexer {
       }
       for (entry, file) in moves {
         try store.moveFile(
-          id: entry.id, to: file.path, area: layout.area(of: file.relative), status: file.status,
+          id: entry.id, to: file.path, area: area(file), status: file.status,
           trusted: trusted(file.status))
         summary.moved += 1
       }
@@ -204,7 +223,7 @@ public final class Indexer {
     // 4. Extraction in parallel, writes in batches of committed transactions.
     let total = work.count
     var done = 0
-    progress(IndexProgress(root: rootPath, phase: .extracting, done: 0, total: total))
+    progress(IndexProgress(root: scanned, phase: .extracting, done: 0, total: total))
     let jobs = max(1, options.jobs)
     let batchSize = max(1, options.batchSize)
     // Extraction of the next batch overlaps the (single-threaded) writing of this one.
@@ -231,7 +250,7 @@ public final class Indexer {
           switch result {
           case .success(let extraction):
             entry = CatalogEntry(
-              path: file.path, root: rootPath, area: layout.area(of: file.relative),
+              path: file.path, root: rootPath, area: area(file),
               kind: extraction.sniff.kind,
               mime: extraction.sniff.mime, detectedBy: extraction.sniff.detectedBy,
               extensionMismatch: extraction.sniff.extensionMismatch, size: extraction.status.size,
@@ -256,7 +275,7 @@ public final class Indexer {
             summary.unreadable.append(WalkProblem(path: file.path, reason: failure.reason))
             let guess = ContentSniffer.kindForExtension(file.path.lowercasedExtension)
             entry = CatalogEntry(
-              path: file.path, root: rootPath, area: layout.area(of: file.relative),
+              path: file.path, root: rootPath, area: area(file),
               kind: guess?.kind ?? .other,
               mime: guess?.mime ?? "application/octet-stream", detectedBy: .extension,
               extensionMismatch: false,
@@ -277,7 +296,7 @@ public final class Indexer {
         try store.commitPending()
         lastCommit = CatalogQuery.currentTime()
       }
-      progress(IndexProgress(root: rootPath, phase: .extracting, done: done, total: total))
+      progress(IndexProgress(root: scanned, phase: .extracting, done: done, total: total))
       if options.pauseAfterBatch > 0 { usleep(UInt32(options.pauseAfterBatch * 1e6)) }
       if stopping {
         next?.task.cancel()

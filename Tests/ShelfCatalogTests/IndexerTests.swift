@@ -278,3 +278,31 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
   let outside = scratch.write("elsewhere/x.txt", Array("x\n".utf8))
   #expect(try indexer.indexFile(RawPath(outside)) == nil)
 }
+
+@Test func aFolderInsideARootIsScannedAsPartOfIt() async throws {
+  let scratch = try Scratch()
+  scratch.write("box/Example.app/Info.plist", Array("<plist><dict/></plist>".utf8))
+  scratch.write("box/Documents/a.txt", Array("a\n".utf8))
+  scratch.write("box/Library/Preferences/p.txt", Array("p\n".utf8))
+  let store = try makeStore(scratch)
+  _ = try await index(store, scratch.path + "/box")
+  scratch.write("box/Documents/b.txt", Array("b\n".utf8))
+  let sub = try await index(store, scratch.path + "/box/Documents")
+  #expect((sub.files, sub.added, sub.unchanged, sub.removed) == (2, 1, 1, 0))
+  #expect(try store.roots().map(\.path) == [RawPath(scratch.path + "/box")])
+  #expect(try store.entry(path: RawPath(scratch.path + "/box/Documents/b.txt"))?.area == "documents")
+  #expect(try names(store) == ["a.txt", "b.txt", "Info.plist", "p.txt"])
+}
+
+@Test func aNewRootTakesOverTheRootsInsideIt() async throws {
+  let scratch = try Scratch()
+  scratch.write("top/inner/a.txt", Array("a\n".utf8))
+  scratch.write("top/b.txt", Array("b\n".utf8))
+  let store = try makeStore(scratch)
+  _ = try await index(store, scratch.path + "/top/inner")
+  let outer = try await index(store, scratch.path + "/top")
+  #expect((outer.files, outer.added, outer.unchanged) == (2, 1, 1))
+  #expect(try store.roots().map(\.path) == [RawPath(scratch.path + "/top")])
+  #expect(
+    try store.entry(path: RawPath(scratch.path + "/top/inner/a.txt"))?.root == RawPath(scratch.path + "/top"))
+}
