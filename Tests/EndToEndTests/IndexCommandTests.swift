@@ -326,6 +326,28 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     #expect(result.stdout.hasPrefix("\(root): 1 file (1 new"))
   }
 
+  @Test func progressAlwaysReportsRateWhenPiped() throws {
+    let scratch = try TemporaryDirectory()
+    let root = try scratch.copy(fromRepository: "SampleMedia")
+    let result = try ShelfProcess.run([
+      "--db", scratch.path + "/c.sqlite", "index", "--progress", "always", root,
+    ])
+    #expect(result.status == 0)
+    #expect(result.stderr.contains("SampleMedia "))
+    #expect(result.stderr.contains("26/26 files"))
+    #expect(result.stderr.contains(" files/s"))
+    let quiet = try ShelfProcess.run(["--db", scratch.path + "/c.sqlite", "index", root])
+    #expect(quiet.stderr.isEmpty)
+  }
+
+  @Test func aFileIsNotARoot() throws {
+    let scratch = try TemporaryDirectory()
+    let file = try scratch.write("plain.txt", Array("x\n".utf8))
+    let result = try ShelfProcess.run(["--db", scratch.path + "/c.sqlite", "index", file])
+    #expect(result.status == 66)
+    #expect(result.stderr == "error: \(file): is not a directory\n")
+  }
+
   @Test func noRootsYetIsAUsageError() throws {
     let scratch = try TemporaryDirectory()
     let result = try ShelfProcess.run(["--db", scratch.path + "/c.sqlite", "index"])

@@ -108,6 +108,18 @@ import Testing
     }
   }
 
+  @Test func longListingAddsMIMEAreaAndTime() throws {
+    let sample = try IndexedSample()
+    let result = try sample.run(["ls", "-l", "name:=holiday.jpg"])
+    #expect(result.status == 0)
+    let columns = result.stdout.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+    #expect(columns.count == 9)
+    #expect(
+      Array(columns.prefix(4)) == ["\(sample.root)/Documents/holiday.jpg", "image", "image/png", "documents"])
+    #expect(columns[4].hasSuffix("Z"))
+    #expect(Array(columns.suffix(4)) == ["580", "B", "32×24", "rgb\n"])
+  }
+
   @Test func nothingMatchingExits1Silently() throws {
     let sample = try IndexedSample()
     let result = try sample.run(["ls", "kind:image", "size>1G"])

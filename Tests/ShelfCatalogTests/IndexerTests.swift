@@ -306,3 +306,26 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
   #expect(
     try store.entry(path: RawPath(scratch.path + "/top/inner/a.txt"))?.root == RawPath(scratch.path + "/top"))
 }
+
+@Test func excludeRuleForms() {
+  let rules = ExcludeRules(patterns: ["*.tmp", "Library/Caches", "/top.txt", "build/"])
+  func excluded(_ path: String, directory: Bool = false) -> Bool {
+    let bytes = Array(path.utf8)
+    let name = Array(path.split(separator: "/").last.map(String.init)?.utf8 ?? "".utf8)
+    return rules.excludes(relative: bytes, name: name, isDirectory: directory)
+  }
+  #expect(excluded("deep/down/x.tmp"))
+  #expect(excluded("Library/Caches", directory: true))
+  #expect(!excluded("Other/Library/Caches", directory: true))
+  #expect(excluded("top.txt"))
+  #expect(!excluded("sub/top.txt"))
+  #expect(excluded("a/build", directory: true))
+  #expect(!excluded("a/build"))
+  var nested = ExcludeRules()
+  nested.addIgnoreFile(Array("# comment\n\n*.log\r\nprivate/\n".utf8), base: Array("docs".utf8))
+  #expect(nested.excludes(relative: Array("docs/x.log".utf8), name: Array("x.log".utf8), isDirectory: false))
+  #expect(
+    !nested.excludes(relative: Array("other/x.log".utf8), name: Array("x.log".utf8), isDirectory: false))
+  #expect(
+    nested.excludes(relative: Array("docs/a/private".utf8), name: Array("private".utf8), isDirectory: true))
+}
