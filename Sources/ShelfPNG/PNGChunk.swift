@@ -19,7 +19,9 @@ public struct PNGChunk: Sendable, Equatable {
 
   /// The type as text (non-letters escaped).
   public var name: String {
-    String(decoding: type.map { (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) ? $0 : 0x3F }, as: UTF8.self)
+    String(
+      decoding: type.map { (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) ? $0 : 0x3F },
+      as: UTF8.self)
   }
 
   /// Whether the chunk is critical (upper-case first letter).

@@ -114,4 +114,3 @@ public struct PNGOptimizationOptions: Sendable {
     self.pixelLimit = pixelLimit
   }
 }
-

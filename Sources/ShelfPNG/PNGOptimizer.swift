@@ -170,7 +170,8 @@ public struct PNGOptimizer: Sendable {
       // The winner's sample at level 1: smaller than at the trial level means noisy data.
       if trialLevel > 1, let first = allPlans.indices.min(by: { sizes[$0].size < sizes[$1].size }) {
         let encoding = candidates[allPlans[first].candidate]
-        let sample = Self.trialSample(Self.filtered(encoding, allPlans[first]), lineLength: encoding.rowBytes + 1)
+        let sample = Self.trialSample(
+          Self.filtered(encoding, allPlans[first]), lineLength: encoding.rowBytes + 1)
         noisy = sample.withUnsafeBytes { Deflate.zlibSize($0, level: 1) } <= sizes[first].sample
       }
       // Medium images: the best few are ranked again at a stronger level, which sees long
@@ -336,9 +337,4 @@ public struct PNGOptimizer: Sendable {
     }
     return results.withLock { $0.map { $0! } }
   }
-}
-
-extension PNGError {
-  /// The message without a path, for wrapping in another error.
-  fileprivate static func describe(_ error: PNGError) -> String { error.message }
 }

@@ -373,7 +373,8 @@ struct Reducer {
     image.pixels.withUnsafeBufferPointer { p in
       rows.withUnsafeMutableBufferPointer { o in
         var previous: UInt32 = 0
-        var previousIndex = index.value(of: UInt32(p[0]) << 24 | UInt32(p[1]) << 16 | UInt32(p[2]) << 8 | UInt32(p[3]))
+        var previousIndex = index.value(
+          of: UInt32(p[0]) << 24 | UInt32(p[1]) << 16 | UInt32(p[2]) << 8 | UInt32(p[3]))
         for y in 0..<image.height {
           let rowStart = y * rowBytes
           for x in 0..<image.width {

@@ -186,9 +186,6 @@ enum RowFilter {
     return sum
   }
 
-
-
-
   /// Chooses each row's filter by compressing it after a few already filtered rows.
   static func bruteForce(_ encoding: PNGEncoding) -> [UInt8] {
     let rowBytes = encoding.rowBytes

@@ -42,7 +42,9 @@ import Testing
     try dir.copy(fromRepository: Self.fixture("basn2c08.png"))
     _ = try ShelfProcess.run(["crush", "-o", dir.path + "/a", dir.path + "/basn2c08.png"])
     let once = Self.bytes(dir.path + "/a/basn2c08.png")
-    let result = try ShelfProcess.run(["crush", "--json", "-o", dir.path + "/b", dir.path + "/a/basn2c08.png"])
+    let result = try ShelfProcess.run([
+      "crush", "--json", "-o", dir.path + "/b", dir.path + "/a/basn2c08.png",
+    ])
     #expect(result.status == 0)
     #expect(Self.bytes(dir.path + "/b/basn2c08.png") == once)
     let object = try JSONSerialization.jsonObject(with: Data(result.stdoutBytes)) as? [String: Any]
@@ -53,7 +55,8 @@ import Testing
 
   @Test func recursiveKeepsRelativePaths() throws {
     let dir = try TemporaryDirectory()
-    try FileManager.default.createDirectory(atPath: dir.path + "/in/sub/deeper", withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      atPath: dir.path + "/in/sub/deeper", withIntermediateDirectories: true)
     try dir.copy(fromRepository: Self.fixture("basn2c08.png"), as: "in/a.png")
     try dir.copy(fromRepository: Self.fixture("basi0g08.png"), as: "in/sub/b.png")
     try dir.copy(fromRepository: Self.fixture("tbbn3p08.png"), as: "in/sub/deeper/c.PNG")
@@ -191,12 +194,15 @@ import Testing
     #expect(result.status == 0)
     let cgbi = try PNGDecoder().decode(bytes: Self.bytes(dir.path + "/ios/basn2c08.png"))
     #expect(cgbi.isCgBI)
-    #expect(try PNGHeaderInfo.read(bytes: Self.bytes(dir.path + "/ios/basn2c08.png")).chunkNames.first == "CgBI")
+    #expect(
+      try PNGHeaderInfo.read(bytes: Self.bytes(dir.path + "/ios/basn2c08.png")).chunkNames.first == "CgBI")
     // A plain crush keeps it CgBI.
     result = try ShelfProcess.run(["crush", "-o", dir.path + "/again", dir.path + "/ios/basn2c08.png"])
     #expect(result.status == 0)
     #expect(try PNGDecoder().decode(bytes: Self.bytes(dir.path + "/again/basn2c08.png")).isCgBI)
-    result = try ShelfProcess.run(["crush", "--revert-iphone", "-o", dir.path + "/plain", dir.path + "/ios/basn2c08.png"])
+    result = try ShelfProcess.run([
+      "crush", "--revert-iphone", "-o", dir.path + "/plain", dir.path + "/ios/basn2c08.png",
+    ])
     #expect(result.status == 0)
     let plain = try PNGDecoder().decode(bytes: Self.bytes(dir.path + "/plain/basn2c08.png"))
     #expect(!plain.isCgBI)
@@ -247,7 +253,8 @@ import Testing
     try process.run()
     let deadline = Date().addingTimeInterval(60)
     while Date() < deadline,
-      try FileManager.default.contentsOfDirectory(atPath: dir.path).first(where: { $0.hasSuffix(".tmp") }) == nil
+      try FileManager.default.contentsOfDirectory(atPath: dir.path).first(where: { $0.hasSuffix(".tmp") })
+        == nil
     {
       usleep(10_000)
     }

@@ -1,6 +1,6 @@
-import Testing
-import ShelfPNG
 import ShelfCore
+import ShelfPNG
+import Testing
 
 /// Truncated, corrupt, hostile and non-PNG input gives one typed error and allocates nothing big.
 @Suite struct BadInputTests {
@@ -167,7 +167,10 @@ import ShelfCore
       writeSymbol(285, &bits)
       return
     }
-    let bases = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227]
+    let bases = [
+      3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195,
+      227,
+    ]
     let extras = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5]
     var code = bases.count - 1
     while bases[code] > length { code -= 1 }

@@ -1,5 +1,5 @@
-import Testing
 import ShelfPNG
+import Testing
 
 /// iPhone-optimized PNGs: reading every filter and Adam7, writing as Xcode does, round trips.
 @Suite struct CgBITests {
@@ -9,7 +9,10 @@ import ShelfPNG
     for y in 0..<height {
       for x in 0..<width {
         let alpha = translucent ? [0, 1, 37, 128, 200, 254, 255][(x + y) % 7] : 255
-        out += [UInt8((x * 37 + y * 11) & 0xFF), UInt8((x * 5 + y * 29) & 0xFF), UInt8((x * y) & 0xFF), UInt8(alpha)]
+        out += [
+          UInt8((x * 37 + y * 11) & 0xFF), UInt8((x * 5 + y * 29) & 0xFF), UInt8((x * y) & 0xFF),
+          UInt8(alpha),
+        ]
       }
     }
     return out
@@ -72,10 +75,14 @@ import ShelfPNG
     return Array(zlib[2..<(zlib.count - 4)])
   }
 
-  static func cgbiFile(bgra: [UInt8], width: Int, height: Int, interlaced: Bool, zlibHeader: Bool = false) -> [UInt8] {
+  static func cgbiFile(bgra: [UInt8], width: Int, height: Int, interlaced: Bool, zlibHeader: Bool = false)
+    -> [UInt8]
+  {
     var filtered: [UInt8] = []
     if interlaced {
-      let passes = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
+      let passes = [
+        (0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2),
+      ]
       for (pass, (x0, y0, dx, dy)) in passes.enumerated() {
         var sub: [UInt8] = []
         var w = 0
@@ -95,7 +102,8 @@ import ShelfPNG
     } else {
       filtered = filterRows(bgra, width: width, height: height, filters: [0, 1, 2, 3, 4])
     }
-    var header = Synth.header(width: UInt32(width), height: UInt32(height), depth: 8, colorType: 6, interlace: interlaced ? 1 : 0)
+    var header = Synth.header(
+      width: UInt32(width), height: UInt32(height), depth: 8, colorType: 6, interlace: interlaced ? 1 : 0)
     header.data[9] = 6
     let idot = PNGChunk("iDOT", data: [UInt8](repeating: 0, count: 28))
     return Synth.file([
@@ -132,7 +140,8 @@ import ShelfPNG
     let height = 13
     let bgra = Self.premultiply(Self.straightPixels(width: width, height: height, translucent: true))
     let file = Self.cgbiFile(bgra: bgra, width: width, height: height, interlaced: true)
-    let result = try PNGOptimizer(options: PNGOptimizationOptions(cgbi: .revertToStandard)).optimize(bytes: file)
+    let result = try PNGOptimizer(options: PNGOptimizationOptions(cgbi: .revertToStandard)).optimize(
+      bytes: file)
     #expect(result.changed)
     #expect(!result.isCgBI)
     let info = try PNGHeaderInfo.read(bytes: result.bytes)
@@ -158,13 +167,15 @@ import ShelfPNG
     let height = 17
     let rgba = Self.straightPixels(width: width, height: height, translucent: false)
     let source = Synth.rgbaFile(width: width, height: height, pixels: rgba)
-    let toCgBI = try PNGOptimizer(options: PNGOptimizationOptions(cgbi: .convertToCgBI)).optimize(bytes: source)
+    let toCgBI = try PNGOptimizer(options: PNGOptimizationOptions(cgbi: .convertToCgBI)).optimize(
+      bytes: source)
     #expect(toCgBI.isCgBI)
     let cgbi = try PNGDecoder().decode(bytes: toCgBI.bytes)
     #expect(cgbi.cgbiFlags?[1...] == [0x00, 0x20, 0x06])
     #expect([0x50, 0x30].contains(cgbi.cgbiFlags?[0]))
     #expect(cgbi.colorType == .rgba && cgbi.bitDepth == 8 && !cgbi.interlaced)
-    let back = try PNGOptimizer(options: PNGOptimizationOptions(cgbi: .revertToStandard)).optimize(bytes: toCgBI.bytes)
+    let back = try PNGOptimizer(options: PNGOptimizationOptions(cgbi: .revertToStandard)).optimize(
+      bytes: toCgBI.bytes)
     let standard = try PNGDecoder().decode(bytes: back.bytes)
     #expect(!standard.isCgBI)
     #expect(standard.image.rgba8() == rgba)
@@ -175,11 +186,13 @@ import ShelfPNG
     let height = 9
     let rgba = Self.straightPixels(width: width, height: height, translucent: true)
     let source = Synth.rgbaFile(width: width, height: height, pixels: rgba)
-    let toCgBI = try PNGOptimizer(options: PNGOptimizationOptions(cgbi: .convertToCgBI)).optimize(bytes: source)
+    let toCgBI = try PNGOptimizer(options: PNGOptimizationOptions(cgbi: .convertToCgBI)).optimize(
+      bytes: source)
     let cgbi = try PNGDecoder().decode(bytes: toCgBI.bytes)
     #expect(cgbi.cgbiFlags?[1...] == [0x00, 0x20, 0x02])
     #expect(cgbi.image.pixels == Self.premultiply(rgba))
-    let back = try PNGOptimizer(options: PNGOptimizationOptions(cgbi: .revertToStandard)).optimize(bytes: toCgBI.bytes)
+    let back = try PNGOptimizer(options: PNGOptimizationOptions(cgbi: .revertToStandard)).optimize(
+      bytes: toCgBI.bytes)
     let standard = try PNGDecoder().decode(bytes: back.bytes)
     #expect(standard.image.rgba8() == Self.unpremultiply(Self.premultiply(rgba)))
     // Opaque pixels survive exactly even in a translucent image.
@@ -205,10 +218,16 @@ import ShelfPNG
     for name in Fixtures.validSuiteNames() where !name.contains("16") {
       let input = Fixtures.bytes(name)
       let original = try PNGDecoder().decode(bytes: input).image.rgba8()
-      guard let toCgBI = try? PNGOptimizer(options: PNGOptimizationOptions(level: PNGOptimizationLevel("1")!, cgbi: .convertToCgBI)).optimize(bytes: input) else {
+      guard
+        let toCgBI = try? PNGOptimizer(
+          options: PNGOptimizationOptions(level: PNGOptimizationLevel("1")!, cgbi: .convertToCgBI)
+        ).optimize(bytes: input)
+      else {
         continue  // 16-bit detail
       }
-      let back = try PNGOptimizer(options: PNGOptimizationOptions(level: PNGOptimizationLevel("1")!, cgbi: .revertToStandard)).optimize(bytes: toCgBI.bytes)
+      let back = try PNGOptimizer(
+        options: PNGOptimizationOptions(level: PNGOptimizationLevel("1")!, cgbi: .revertToStandard)
+      ).optimize(bytes: toCgBI.bytes)
       let restored = try PNGDecoder().decode(bytes: back.bytes).image.rgba8()
       #expect(restored == Self.unpremultiply(Self.premultiply(original)), "\(name)")
     }

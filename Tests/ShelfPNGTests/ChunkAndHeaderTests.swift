@@ -1,7 +1,7 @@
-import Testing
-import ShelfPNG
-import ShelfCore
 import Foundation
+import ShelfCore
+import ShelfPNG
+import Testing
 
 /// The container layer: chunk reading/writing with CRCs, the cheap header read, chunk policy.
 @Suite struct ChunkAndHeaderTests {
@@ -75,7 +75,10 @@ import Foundation
   }
 
   @Test func backgroundChunkStaysValid() throws {
-    for name in ["bgai4a08.png", "bgbn4a08.png", "bggn4a16.png", "bgwn6a08.png", "bgyn6a16.png", "tbbn3p08.png", "tbwn3p08.png"] {
+    for name in [
+      "bgai4a08.png", "bgbn4a08.png", "bggn4a16.png", "bgwn6a08.png", "bgyn6a16.png", "tbbn3p08.png",
+      "tbwn3p08.png",
+    ] {
       let input = Fixtures.bytes(name)
       let result = try PNGOptimizer().optimize(bytes: input)
       let inputHasBackground = try PNGHeaderInfo.read(bytes: input).chunkNames.contains("bKGD")
@@ -87,7 +90,8 @@ import Foundation
   @Test func cleaningTransparentColourOnlyTouchesTransparentPixels() throws {
     let input = Fixtures.bytes("tbrn2c08.png")
     let original = try PNGDecoder().decode(bytes: input).image
-    let result = try PNGOptimizer(options: PNGOptimizationOptions(cleanTransparentColor: true)).optimize(bytes: input)
+    let result = try PNGOptimizer(options: PNGOptimizationOptions(cleanTransparentColor: true)).optimize(
+      bytes: input)
     let output = try PNGDecoder().decode(bytes: result.bytes).image
     #expect(output.hasSamePixels(as: original, ignoringTransparentColor: true))
   }
@@ -95,7 +99,8 @@ import Foundation
   @Test func maxLevelIsSmallerThanDefault() throws {
     let input = Fixtures.bytes("basn6a08.png")
     let standard = try PNGOptimizer().optimize(bytes: input)
-    let max = try PNGOptimizer(options: PNGOptimizationOptions(level: .max, parallelTrials: 2)).optimize(bytes: input)
+    let max = try PNGOptimizer(options: PNGOptimizationOptions(level: .max, parallelTrials: 2)).optimize(
+      bytes: input)
     #expect(max.bytes.count <= standard.bytes.count)
     #expect(try PNGDecoder().decode(bytes: max.bytes).image == PNGDecoder().decode(bytes: input).image)
   }

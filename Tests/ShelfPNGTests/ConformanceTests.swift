@@ -1,5 +1,5 @@
-import Testing
 import ShelfPNG
+import Testing
 
 /// PngSuite: every valid file crushes to pixel-identical output, every corrupt file is refused
 /// with a typed error.

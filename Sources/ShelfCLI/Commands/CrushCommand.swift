@@ -138,13 +138,16 @@ enum CrushCommand {
     for argument in arguments.positionals {
       let path = argument.path
       guard let status = try? FileStatus.stat(path) else {
-        outcome.failed(FileError(path: path, reason: "no such file or directory", failure: .missingInput), console: console)
+        outcome.failed(
+          FileError(path: path, reason: "no such file or directory", failure: .missingInput), console: console
+        )
         continue
       }
       if status.type == .directory {
         guard arguments.flag("recursive") else {
           outcome.failed(
-            FileError(path: path, reason: "is a directory (use -r to crush the PNGs inside)", failure: .missingInput),
+            FileError(
+              path: path, reason: "is a directory (use -r to crush the PNGs inside)", failure: .missingInput),
             console: console)
           continue
         }
@@ -154,10 +157,12 @@ enum CrushCommand {
           let summary = walker.walk { file in
             guard RawPath(bytes: file.relative).lowercasedExtension == "png" else { return }
             let input = path.appending(RawPath(bytes: file.relative))
-            found.append(Job(input: input, output: outDir.map { $0.appending(RawPath(bytes: file.relative)) }))
+            found.append(
+              Job(input: input, output: outDir.map { $0.appending(RawPath(bytes: file.relative)) }))
           }
           for problem in summary.unreadable {
-            outcome.failed(FileError(path: problem.path, reason: problem.reason, failure: .missingInput), console: console)
+            outcome.failed(
+              FileError(path: problem.path, reason: problem.reason, failure: .missingInput), console: console)
           }
           work += found
         } catch {
@@ -194,14 +199,16 @@ enum CrushCommand {
         let index = order[next]
         next += 1
         group.addTask {
-          let report = crush(allJobs[index], optimizer: optimizer, dryRun: dryRun, inPlace: inPlace, preserve: preserve)
+          let report = crush(
+            allJobs[index], optimizer: optimizer, dryRun: dryRun, inPlace: inPlace, preserve: preserve)
           let finished = progress.record(report, at: index)
           if console.stderrIsTerminal {
             let percent = finished * 100 / max(1, total)
             let width = 24
             let filled = width * finished / max(1, total)
             let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-            console.status("crush [\(bar)] \(percent)% \(finished)/\(total) \(allJobs[index].input.lastComponent.escaped)")
+            console.status(
+              "crush [\(bar)] \(percent)% \(finished)/\(total) \(allJobs[index].input.lastComponent.escaped)")
           }
         }
       }
@@ -248,7 +255,8 @@ enum CrushCommand {
       var text = dryRun ? "Would crush" : "Crushed"
       text += " \(crushed) of \(results.count) file\(results.count == 1 ? "" : "s"): "
       text += "\(Quantities.formatByteSize(Int64(before))) -> \(Quantities.formatByteSize(Int64(after))), "
-      text += "saved \(Quantities.formatFixed(percent, decimals: 1))% (\(Quantities.formatByteSize(Int64(saved)))) "
+      text +=
+        "saved \(Quantities.formatFixed(percent, decimals: 1))% (\(Quantities.formatByteSize(Int64(saved)))) "
       text += "in \(Quantities.formatFixed(elapsed, decimals: 2)) s"
       if unchanged > 0 { text += "; \(unchanged) already optimal" }
       if failed > 0 { text += "; \(failed) failed" }
@@ -297,7 +305,8 @@ enum CrushCommand {
     let path = report.job.input.escaped
     guard report.changed else { return "\(path): \(report.before) bytes, \(report.summary)" }
     let percent = report.before > 0 ? Double(report.before - report.after) * 100 / Double(report.before) : 0
-    return "\(path): \(report.before) -> \(report.after) bytes (-\(Quantities.formatFixed(percent, decimals: 1))%), \(report.summary)"
+    return
+      "\(path): \(report.before) -> \(report.after) bytes (-\(Quantities.formatFixed(percent, decimals: 1))%), \(report.summary)"
   }
 
   static func record(for report: FileReport) -> JSONValue {
@@ -367,9 +376,13 @@ enum AtomicWriter {
     let folder = parent(of: target)
     try makeDirectories(folder)
     let serial = counter.wrappingAdd(1, ordering: .relaxed).oldValue
-    let temporary = folder.appending(RawPath(bytes: Array(".".utf8) + target.lastComponent.bytes + Array(".shelf-\(getpid())-\(serial).tmp".utf8)))
+    let temporary = folder.appending(
+      RawPath(
+        bytes: Array(".".utf8) + target.lastComponent.bytes + Array(".shelf-\(getpid())-\(serial).tmp".utf8)))
     let descriptor = temporary.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666) }
-    guard descriptor >= 0 else { throw FileError(path: target, errno: errno, doing: "cannot create temporary file").asCannotCreate() }
+    guard descriptor >= 0 else {
+      throw FileError(path: target, errno: errno, doing: "cannot create temporary file").asCannotCreate()
+    }
     TemporaryFiles.active.withLock { _ = $0.insert(temporary) }
     var closed = false
     func discard() {
@@ -395,16 +408,21 @@ enum AtomicWriter {
       if let modificationTime {
         var times = [
           timespec(tv_sec: 0, tv_nsec: (1 << 30) - 2),  // UTIME_OMIT
-          timespec(tv_sec: Int(modificationTime / 1_000_000_000), tv_nsec: Int(modificationTime % 1_000_000_000)),
+          timespec(
+            tv_sec: Int(modificationTime / 1_000_000_000), tv_nsec: Int(modificationTime % 1_000_000_000)),
         ]
-        if futimens(descriptor, &times) != 0 { throw FileError(path: target, errno: errno, doing: "set time") }
+        if futimens(descriptor, &times) != 0 {
+          throw FileError(path: target, errno: errno, doing: "set time")
+        }
       }
       while fsync(descriptor) != 0 {
         if errno != EINTR { throw FileError(path: target, errno: errno, doing: "fsync") }
       }
       if let pause = CrushTestHooks.testPauseBeforeRename { usleep(useconds_t(pause * 1_000_000)) }
       closed = true
-      if close(descriptor) != 0 && errno != EINTR { throw FileError(path: target, errno: errno, doing: "close") }
+      if close(descriptor) != 0 && errno != EINTR {
+        throw FileError(path: target, errno: errno, doing: "close")
+      }
       let renamed = temporary.withCString { from in target.withCString { to in rename(from, to) } }
       guard renamed == 0 else { throw FileError(path: target, errno: errno, doing: "rename") }
       TemporaryFiles.active.withLock { _ = $0.remove(temporary) }
