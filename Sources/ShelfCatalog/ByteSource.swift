@@ -11,8 +11,10 @@ public protocol ByteSource {
 /// Bytes held in memory (tests, and small files read whole).
 public struct MemoryBytes: ByteSource {
   public var bytes: [UInt8]
+  /// Wraps bytes held in memory.
   public init(_ bytes: [UInt8]) { self.bytes = bytes }
   public var size: Int64 { Int64(bytes.count) }
+  /// Up to `count` bytes at `offset`.
   public func read(count: Int, at offset: Int64) throws -> [UInt8] {
     guard offset >= 0, offset < Int64(bytes.count), count > 0 else { return [] }
     let start = Int(offset)
@@ -27,6 +29,7 @@ extension RegularFile: ByteSource {
 /// Why a header could not be read: a reason without the path (the caller adds it).
 public struct HeaderError: Error, Equatable, CustomStringConvertible {
   public var reason: String
+  /// An error with a short reason, e.g. `truncated GIF: header cut off`.
   public init(_ reason: String) { self.reason = reason }
   public var description: String { reason }
 }

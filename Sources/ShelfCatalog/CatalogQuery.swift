@@ -48,6 +48,7 @@ public struct CatalogQuery: Sendable, Equatable {
   /// The query matching everything.
   public static let all = CatalogQuery(groups: [])
 
+  /// A query made of already parsed groups.
   public init(groups: [Group]) { self.groups = groups }
 
   /// Parses the words of a query (each command-line argument one or more terms).

@@ -11,6 +11,7 @@ public struct CatalogError: ShelfError, Equatable {
   public var path: RawPath
   public var reason: String
   public var failure: FailureKind
+  /// An error about the catalogue (or root) at `path`.
   public init(path: RawPath, reason: String, failure: FailureKind) {
     self.path = path
     self.reason = reason

@@ -155,6 +155,7 @@ public enum ImageHeaderReader {
 
   // MARK: BMP
 
+  /// BMP: the DIB header (core or info form); a negative height means top-down rows.
   public static func readBMP(_ source: any ByteSource) throws -> ImageFacts {
     let head = try source.read(count: 70, at: 0)
     guard let dib = head.le32(14) else { throw HeaderError("truncated BMP: header cut off") }
@@ -185,6 +186,7 @@ public enum ImageHeaderReader {
 
   // MARK: TIFF
 
+  /// TIFF and BigTIFF: the first IFD's width, height, bits per sample and photometric tags.
   public static func readTIFF(_ source: any ByteSource) throws -> ImageFacts {
     let head = try source.read(count: 16, at: 0)
     guard head.count >= 8 else { throw HeaderError("truncated TIFF: header cut off") }
@@ -266,6 +268,7 @@ public enum ImageHeaderReader {
 
   // MARK: WebP
 
+  /// WebP: the VP8, VP8L or VP8X header, and the ANMF frames of an animation.
   public static func readWebP(_ source: any ByteSource) throws -> ImageFacts {
     let head = try source.read(count: 40, at: 0)
     guard head.count >= 30 else { throw HeaderError("truncated WebP: header cut off") }

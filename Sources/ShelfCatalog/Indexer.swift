@@ -42,6 +42,7 @@ public struct IndexOptions: Sendable {
   /// keeping every batch already committed.
   public var shouldStop: @Sendable () -> Bool = { false }
 
+  /// The defaults: incremental, no excludes, 2 jobs, links not followed.
   public init() {}
 }
 
