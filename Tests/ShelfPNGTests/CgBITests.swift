@@ -151,10 +151,12 @@ import Testing
     #expect(decoded.image.pixels == Self.unpremultiply(bgra))
   }
 
-  @Test func plainCrushKeepsCgBI() throws {
+  @Test(arguments: ["2", "max"])
+  func plainCrushKeepsCgBI(level: String) throws {
     let bgra = Self.premultiply(Self.straightPixels(width: 40, height: 30, translucent: true))
     let file = Self.cgbiFile(bgra: bgra, width: 40, height: 30, interlaced: false)
-    let result = try PNGOptimizer().optimize(bytes: file)
+    let result = try PNGOptimizer(options: PNGOptimizationOptions(level: PNGOptimizationLevel(level)!))
+      .optimize(bytes: file)
     #expect(result.isCgBI)
     #expect(result.bytes.count < file.count)
     let info = try PNGHeaderInfo.read(bytes: result.bytes)

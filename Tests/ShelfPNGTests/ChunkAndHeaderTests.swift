@@ -105,6 +105,19 @@ import Testing
     #expect(try PNGDecoder().decode(bytes: max.bytes).image == PNGDecoder().decode(bytes: input).image)
   }
 
+  @Test func brokenColourProfileIsOnlyBenign() throws {
+    // An iCCP chunk libpng would reject (the kind of "incorrect sRGB profile" that makes other
+    // tools fail or write empty files): the pixels still crush and the chunk is kept as is.
+    let base = try PNGChunkReader().chunks(of: Fixtures.bytes("basn2c08.png"))
+    let profile = PNGChunk("iCCP", data: Array("sRGB\u{0}".utf8) + [0, 0x78, 0x9C, 1, 2, 3, 4])
+    let input = PNGChunkWriter().bytes(of: [base[0], profile] + base.dropFirst())
+    let result = try PNGOptimizer().optimize(bytes: input)
+    let output = try PNGChunkReader().chunks(of: result.bytes)
+    #expect(output.contains(profile))
+    #expect(
+      try PNGDecoder().decode(bytes: result.bytes).image == PNGDecoder().decode(bytes: input).image)
+  }
+
   @Test func levelsParse() {
     #expect(PNGOptimizationLevel("max") == .max)
     #expect(PNGOptimizationLevel("2") == .standard)
