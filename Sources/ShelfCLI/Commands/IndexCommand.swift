@@ -167,7 +167,9 @@ enum IndexCommand {
     clock_gettime(CLOCK_MONOTONIC, &spec)
     let now = Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     if progress.phase == .extracting && progress.done == 0 { started = now }
-    guard now - lastShown >= 0.1 || progress.done == progress.total else { return }
+    // In place on a terminal ten times a second; as plain lines elsewhere, once a second.
+    let interval = console.stderrIsTerminal ? 0.1 : 1.0
+    guard now - lastShown >= interval || progress.done == progress.total else { return }
     lastShown = now
     let name = progress.root.lastComponent.escaped
     if progress.phase == .walking {
