@@ -261,7 +261,6 @@ public final class Indexer {
               image: extraction.image, audio: extraction.audio, text: extraction.text, plist: extraction.plist
             )
             searchText = extraction.searchText
-            if extraction.changedWhileReading { isTrusted = false }
             if let error = extraction.error {
               summary.extractionErrors.append(WalkProblem(path: file.path, reason: error))
             }

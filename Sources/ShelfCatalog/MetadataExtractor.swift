@@ -13,8 +13,6 @@ public struct Extraction: Sendable {
   public var error: String?
   /// Text for the full-text index (capped), plus tags and plist keys.
   public var searchText: String
-  /// True when the file changed while it was read: the next scan should look again.
-  public var changedWhileReading: Bool
 }
 
 /// Why a file could not be opened for extraction at all.
@@ -48,7 +46,7 @@ public enum MetadataExtractor {
     let sniff = ContentSniffer.sniff(prefix: prefix, fileExtension: path.lowercasedExtension)
     var result = Extraction(
       sniff: sniff, status: file.status, image: nil, audio: nil, text: nil, plist: nil, error: nil,
-      searchText: "", changedWhileReading: false)
+      searchText: "")
     do {
       switch sniff.kind {
       case .image:
