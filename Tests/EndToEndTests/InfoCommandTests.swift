@@ -159,4 +159,34 @@ import Testing
     #expect(human.stdout.contains("lines:        6\n"))
     #expect(human.stdout.contains("first line:   Welcome to Shelf\n"))
   }
+
+  @Test func otherAudioContainersGiveTheirFacts() throws {
+    let scratch = try TemporaryDirectory()
+    let expected: [(String, String, String)] = [
+      ("aiff", "audio/aiff", "aiff"), ("caf", "audio/x-caf", "caf"), ("au", "audio/basic", "au"),
+      ("w64", "audio/x-w64", "w64"),
+    ]
+    for (ext, mime, format) in expected {
+      let path = scratch.path + "/tone." + ext
+      let sox = Process()
+      sox.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+      sox.arguments = [
+        "sox", "-n", "-r", "48000", "-c", "2", "-b", "16", path, "synth", "0.5", "sine", "440",
+      ]
+      try sox.run()
+      sox.waitUntilExit()
+      try #require(sox.terminationStatus == 0, "sox could not write \(ext)")
+      let result = try ShelfProcess.run(["--db", scratch.path + "/none.sqlite", "info", "--json", path])
+      let object = try #require(
+        try JSONSerialization.jsonObject(with: Data(result.stdoutBytes)) as? [String: Any])
+      #expect(object["kind"] as? String == "audio")
+      #expect(object["mime"] as? String == mime)
+      let audio = try #require(object["audio"] as? [String: Any], "\(ext)")
+      #expect(audio["format"] as? String == format)
+      #expect(audio["sample_rate"] as? Int == 48000)
+      #expect(audio["channels"] as? Int == 2)
+      #expect(audio["frames"] as? Int == 24000)
+      #expect(audio["duration"] as? Double == 0.5)
+    }
+  }
 }
