@@ -63,6 +63,7 @@ public final class AudioFileWriter {
     info.format = SndFile.formatCode(container, sampleFormat)
     guard sf_format_check(&info) != 0 else {
       Glibc.close(fd)
+      descriptor = -1  // deinit runs for a class whose init throws: do not close twice
       _ = path.withCString { unlink($0) }
       throw AudioError(
         path: path, reason: .unsupported,
@@ -76,6 +77,7 @@ public final class AudioFileWriter {
     guard given >= 0, let opened = sf_open_fd(given, Int32(SFM_WRITE), &info, Int32(SF_TRUE)) else {
       let message = SndFile.message(nil)
       Glibc.close(fd)
+      descriptor = -1  // deinit runs for a class whose init throws: do not close twice
       _ = path.withCString { unlink($0) }
       throw AudioError(
         path: path, reason: .unsupported,

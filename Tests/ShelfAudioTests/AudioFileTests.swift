@@ -272,4 +272,19 @@ import Testing
       #expect(maxError < 1e-4, "\(container) at \(target): \(maxError)")
     }
   }
+
+  @Test func audioIsDecodedByContentWhateverItsName() throws {
+    let folder = TemporaryFolder()
+    let signal = testSignal16(frames: 3000)
+    // FLAC content under a .wav name.
+    let writer = try AudioFileWriter(
+      path: folder.raw("really-flac.wav"), container: .flac, sampleFormat: .s16, sampleRate: 44100,
+      channels: 2)
+    try writer.write(signal)
+    try writer.close()
+    let reader = try AudioFileReader(path: folder.raw("really-flac.wav"))
+    #expect(reader.format.formatName.hasPrefix("FLAC"))
+    let decoded: [Int16] = try reader.readAll()
+    #expect(decoded == signal)
+  }
 }
