@@ -124,7 +124,7 @@ public final class Indexer {
     var summary = RootScanSummary(root: scanned)
     let scanStart = CatalogQuery.currentTime()
     let untrustedAfter = Int64((scanStart - options.recentWindow) * 1e9)
-    func trusted(_ status: FileStatus) -> Bool {
+    func trusted(_ status: EntryStatus) -> Bool {
       status.mtimeNanoseconds < untrustedAfter && status.ctimeNanoseconds < untrustedAfter
     }
 
@@ -154,21 +154,18 @@ public final class Indexer {
       return known.filter { $0.key.bytes.starts(with: prefix) }
     }
 
-    // 1. Walk, then classify each file against what is known.
-    var found: [WalkedFile] = []
-    var lastReport = 0
+    // 1. Walk (on as many threads as extraction gets), then classify each file.
     let interrupted = CatalogError(
       path: scanned,
       reason: "interrupted; what was scanned so far is kept (run shelf index again to finish)",
       failure: .interrupted)
-    summary.walk = try walker.walk { file in
-      found.append(file)
-      if found.count % 512 == 0 && options.shouldStop() { throw interrupted }
-      if found.count - lastReport >= 1000 {
-        lastReport = found.count
-        progress(IndexProgress(root: scanned, phase: .walking, done: found.count, total: 0))
-      }
+    progress(IndexProgress(root: scanned, phase: .walking, done: 0, total: 0))
+    let walked = await BlockingThread.run { [walker, options] in
+      walker.collect(threads: max(1, options.jobs), shouldStop: options.shouldStop)
     }
+    if walked.stopped { throw interrupted }
+    let found = walked.files
+    summary.walk = walked.summary
     summary.unreadable = summary.walk.unreadable
     var known = try await knownTask.value
     summary.files = found.count

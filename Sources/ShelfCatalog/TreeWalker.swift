@@ -6,6 +6,53 @@ import ShelfCore
   import Musl
 #endif
 
+/// What `lstat` says about a walked entry (read with `fstatat` relative to its folder).
+public struct EntryStatus: Sendable, Equatable {
+  public var type: FileType
+  public var size: Int64
+  public var inode: UInt64
+  public var device: UInt64
+  /// Modification time in nanoseconds since the epoch.
+  public var mtimeNanoseconds: Int64
+  /// Status-change time in nanoseconds since the epoch.
+  public var ctimeNanoseconds: Int64
+
+  /// The status of `name` in the open folder `directory`, without following a final link.
+  static func at(_ directory: Int32, _ name: [UInt8], follow: Bool = false) -> EntryStatus? {
+    var st = stat()
+    let result = (name.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer {
+      fstatat(directory, $0.baseAddress!, &st, follow ? 0 : AT_SYMLINK_NOFOLLOW)
+    }
+    guard result == 0 else { return nil }
+    return EntryStatus(st)
+  }
+
+  /// The status of an absolute path, following links.
+  static func following(_ path: RawPath) -> EntryStatus? {
+    var st = stat()
+    guard path.withCString({ stat($0, &st) }) == 0 else { return nil }
+    return EntryStatus(st)
+  }
+
+  init(_ st: stat) {
+    switch st.st_mode & S_IFMT {
+    case S_IFREG: type = .regular
+    case S_IFDIR: type = .directory
+    case S_IFLNK: type = .symbolicLink
+    case S_IFIFO: type = .fifo
+    case S_IFSOCK: type = .socket
+    case S_IFCHR: type = .characterDevice
+    case S_IFBLK: type = .blockDevice
+    default: type = .unknown
+    }
+    size = Int64(st.st_size)
+    inode = UInt64(st.st_ino)
+    device = UInt64(st.st_dev)
+    mtimeNanoseconds = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+    ctimeNanoseconds = Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec)
+  }
+}
+
 /// A regular file found by a walk.
 public struct WalkedFile: Sendable {
   /// The absolute path as found (through a link when `viaLink`).
@@ -13,7 +60,7 @@ public struct WalkedFile: Sendable {
   /// The path relative to the root, without a leading slash.
   public var relative: [UInt8]
   /// `lstat` of the file (of the link's target when `viaLink`).
-  public var status: FileStatus
+  public var status: EntryStatus
   /// The path to open: the same as `path`, or the link's resolved target inside the root.
   public var openPath: RawPath
   /// True when found through a symbolic link (`--follow-links`).
@@ -46,7 +93,7 @@ public struct WalkSummary: Sendable {
 /// Walks a root folder for regular files without ever leaving it: symbolic links are not
 /// followed unless asked, and then only when they resolve inside the root, with loop detection;
 /// special files are counted, never opened.
-public struct TreeWalker {
+public struct TreeWalker: Sendable {
   /// The root, resolved (`realpath`).
   public let root: RawPath
   public var followLinks: Bool
@@ -84,57 +131,117 @@ public struct TreeWalker {
           start: UnsafeRawPointer(resolved).assumingMemoryBound(to: UInt8.self), count: strlen(resolved))))
   }
 
-  private struct Pending {
+  struct PendingFolder: Sendable {
     var path: RawPath
     var relative: [UInt8]
   }
 
-  /// Walks the tree, calling `visit` for every regular file (in directory order: the catalogue
-  /// sorts when it lists).
+  /// Walks the tree, calling `visit` for every regular file found (single-threaded; see
+  /// `collect` for the parallel walk).
   public func walk(_ visit: (WalkedFile) throws -> Void) rethrows -> WalkSummary {
-    var summary = WalkSummary()
-    var rules = excludes
-    var visited = Set<[UInt64]>()
-    if followLinks, let status = try? FileStatus.stat(root) { visited.insert([status.device, status.inode]) }
-    var stack = [Pending(path: root, relative: [])]
-    let rootPrefix = root.bytes == [UInt8(ascii: "/")] ? root.bytes : root.bytes + [UInt8(ascii: "/")]
-    // Entries are examined relative to their folder (after fchdir), which spares the kernel a
-    // walk of the whole path for every file; the working directory is restored at the end.
-    let home = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    defer {
-      if home >= 0 {
-        _ = fchdir(home)
-        close(home)
+    let result = collect(threads: 1)
+    for file in result.files { try visit(file) }
+    return result.summary
+  }
+
+  /// Walks the tree on `threads` threads and returns every regular file found (in no
+  /// particular order: the catalogue sorts when it lists) and what else was seen. `shouldStop`
+  /// is asked now and then; when it says yes the walk ends early and `stopped` is true.
+  public func collect(threads: Int = 1, shouldStop: @escaping @Sendable () -> Bool = { false }) -> (
+    files: [WalkedFile], summary: WalkSummary, stopped: Bool
+  ) {
+    let state = WalkState(root: PendingFolder(path: root, relative: []), rules: excludes)
+    if followLinks, let status = EntryStatus.following(root) {
+      state.visited.insert([status.device, status.inode])
+    }
+    let workers = max(1, threads)
+    var results = [[WalkedFile]](repeating: [], count: workers)
+    var summaries = [WalkSummary](repeating: WalkSummary(), count: workers)
+    let walker = self
+    results.withUnsafeMutableBufferPointer { files in
+      summaries.withUnsafeMutableBufferPointer { sums in
+        let filesBase = UnsafeSendable(files.baseAddress!)
+        let sumsBase = UnsafeSendable(sums.baseAddress!)
+        var threadsStarted: [pthread_t] = []
+        for worker in 1..<max(workers, 1) {
+          let box = Unmanaged.passRetained(
+            WorkerBox {
+              walker.work(
+                state: state, files: &filesBase.pointer[worker], summary: &sumsBase.pointer[worker],
+                shouldStop: shouldStop)
+            }
+          ).toOpaque()
+          var thread = pthread_t()
+          if pthread_create(
+            &thread, nil,
+            { raw in
+              let box = Unmanaged<WorkerBox>.fromOpaque(raw!).takeRetainedValue()
+              box.body()
+              return nil
+            }, box) == 0
+          {
+            threadsStarted.append(thread)
+          } else {
+            Unmanaged<WorkerBox>.fromOpaque(box).release()
+          }
+        }
+        walker.work(
+          state: state, files: &filesBase.pointer[0], summary: &sumsBase.pointer[0], shouldStop: shouldStop)
+        for thread in threadsStarted { pthread_join(thread, nil) }
       }
     }
-    while let directory = stack.popLast() {
+    var summary = WalkSummary()
+    for part in summaries {
+      summary.directories += part.directories
+      summary.skippedLinks += part.skippedLinks
+      summary.linksOutsideRoot += part.linksOutsideRoot
+      summary.loops += part.loops
+      summary.specialFiles += part.specialFiles
+      summary.excluded += part.excluded
+      summary.unreadable += part.unreadable
+    }
+    return (results.flatMap { $0 }, summary, state.stopped)
+  }
+
+  /// One worker: takes folders from the shared stack until none are left and nobody is busy.
+  private func work(
+    state: WalkState, files: inout [WalkedFile], summary: inout WalkSummary, shouldStop: @Sendable () -> Bool
+  ) {
+    let rootPrefix = root.bytes == [UInt8(ascii: "/")] ? root.bytes : root.bytes + [UInt8(ascii: "/")]
+    var sinceCheck = 0
+    while let (directory, rulesSnapshot) = state.take() {
+      defer { state.finished() }
       summary.directories += 1
+      let fd = directory.path.withCString { open($0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+      guard fd >= 0 else {
+        summary.unreadable.append(
+          WalkProblem(path: directory.path, reason: FileError(path: directory.path, errno: errno).reason))
+        continue
+      }
+      defer { close(fd) }
       let entries: [(name: [UInt8], type: UInt8)]
-      var inFolder = false
       do {
-        entries = try Self.list(directory.path, enter: home >= 0)
-        inFolder = home >= 0
+        entries = try Self.read(fd, path: directory.path)
       } catch {
         summary.unreadable.append(WalkProblem(path: directory.path, reason: error.reason))
         continue
       }
+      var rules = rulesSnapshot
       if entries.contains(where: { $0.name == Array(".shelfignore".utf8) }),
         let file = try? RegularFile(path: directory.path.appending(".shelfignore"), followLinks: false),
         let contents = try? file.read(count: 256 << 10)
       {
         rules.addIgnoreFile(contents, base: directory.relative)
+        state.addIgnoreFile(contents, base: directory.relative)
       }
-      var subdirectories: [Pending] = []
+      var subdirectories: [PendingFolder] = []
       for entry in entries {
-        let path = directory.path.appending(RawPath(bytes: entry.name))
         let relative =
           directory.relative.isEmpty ? entry.name : directory.relative + [UInt8(ascii: "/")] + entry.name
         var type = entry.type
-        var status: FileStatus?
+        var status: EntryStatus?
         if type == UInt8(DT_UNKNOWN) || type == UInt8(DT_REG) || (followLinks && type == UInt8(DT_DIR)) {
-          guard let found = try? FileStatus.lstat(inFolder ? RawPath(bytes: entry.name) : path) else {
-            continue  // vanished
-          }
+          guard let found = EntryStatus.at(fd, entry.name) else { continue }  // vanished
           status = found
           type = Self.direntType(found.type)
         }
@@ -144,36 +251,37 @@ public struct TreeWalker {
             summary.excluded += 1
             continue
           }
-          if followLinks, let status {
-            guard visited.insert([status.device, status.inode]).inserted else {
-              summary.loops += 1
-              continue
-            }
+          if followLinks, let status, !state.firstVisit(status) {
+            summary.loops += 1
+            continue
           }
-          subdirectories.append(Pending(path: path, relative: relative))
+          subdirectories.append(
+            PendingFolder(path: directory.path.appending(RawPath(bytes: entry.name)), relative: relative))
         case Int(DT_REG):
           guard let status else { continue }
           if !rules.isEmpty && rules.excludes(relative: relative, name: entry.name, isDirectory: false) {
             summary.excluded += 1
             continue
           }
+          let path = directory.path.appending(RawPath(bytes: entry.name))
           if !skipNames.isEmpty && skipNames.contains(PathKey(entry.name)) && skipPaths.contains(path) {
             continue
           }
-          try visit(
+          files.append(
             WalkedFile(path: path, relative: relative, status: status, openPath: path, viaLink: false))
         case Int(DT_LNK):
           guard followLinks else {
             summary.skippedLinks += 1
             continue
           }
+          let path = directory.path.appending(RawPath(bytes: entry.name))
           guard let target = try? Self.realPath(path), target.bytes.starts(with: rootPrefix) || target == root
           else {
             summary.skippedLinks += 1
             summary.linksOutsideRoot += 1
             continue
           }
-          guard let targetStatus = try? FileStatus.lstat(target) else { continue }
+          guard let targetStatus = EntryStatus.following(target) else { continue }
           if !rules.isEmpty
             && rules.excludes(
               relative: relative, name: entry.name, isDirectory: targetStatus.type == .directory)
@@ -183,14 +291,14 @@ public struct TreeWalker {
           }
           switch targetStatus.type {
           case .directory:
-            guard visited.insert([targetStatus.device, targetStatus.inode]).inserted else {
+            guard state.firstVisit(targetStatus) else {
               summary.loops += 1
               continue
             }
-            subdirectories.append(Pending(path: path, relative: relative))
+            subdirectories.append(PendingFolder(path: path, relative: relative))
           case .regular:
             if skipPaths.contains(target) { continue }
-            try visit(
+            files.append(
               WalkedFile(
                 path: path, relative: relative, status: targetStatus, openPath: target, viaLink: true))
           default:
@@ -200,9 +308,13 @@ public struct TreeWalker {
           summary.specialFiles += 1
         }
       }
-      stack.append(contentsOf: subdirectories.reversed())
+      sinceCheck += entries.count
+      if sinceCheck >= 512 {
+        sinceCheck = 0
+        if shouldStop() { state.stop() }
+      }
+      state.push(subdirectories)
     }
-    return summary
   }
 
   private static func direntType(_ type: FileType) -> UInt8 {
@@ -220,12 +332,20 @@ public struct TreeWalker {
 
   /// The entries of a folder (without `.` and `..`), in directory order; the folder is opened with
   /// `O_NOFOLLOW` so a folder swapped for a link is refused.
-  static func list(_ path: RawPath, enter: Bool = false) throws(FileError) -> [(name: [UInt8], type: UInt8)] {
+  static func list(_ path: RawPath) throws(FileError) -> [(name: [UInt8], type: UInt8)] {
     let fd = path.withCString { open($0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
     guard fd >= 0 else { throw FileError(path: path, errno: errno) }
-    guard let dir = fdopendir(fd) else {
+    defer { close(fd) }
+    return try read(fd, path: path)
+  }
+
+  /// The entries of the open folder `fd` (which stays open: `fdopendir` gets a duplicate).
+  static func read(_ fd: Int32, path: RawPath) throws(FileError) -> [(name: [UInt8], type: UInt8)] {
+    let copy = dup(fd)
+    guard copy >= 0 else { throw FileError(path: path, errno: errno) }
+    guard let dir = fdopendir(copy) else {
       let code = errno
-      close(fd)
+      close(copy)
       throw FileError(path: path, errno: code)
     }
     defer { closedir(dir) }
@@ -247,9 +367,91 @@ public struct TreeWalker {
       if name == [0x2E] || name == [0x2E, 0x2E] { continue }
       entries.append((name, type))
     }
-    if enter && fchdir(dirfd(dir)) != 0 {
-      throw FileError(path: path, errno: errno, doing: "cannot enter the folder")
-    }
     return entries
+  }
+}
+
+/// A pointer handed to worker threads that each write only their own element.
+private struct UnsafeSendable<T>: @unchecked Sendable {
+  let pointer: UnsafeMutablePointer<T>
+  init(_ pointer: UnsafeMutablePointer<T>) { self.pointer = pointer }
+}
+
+private final class WorkerBox {
+  let body: () -> Void
+  init(_ body: @escaping () -> Void) { self.body = body }
+}
+
+/// The walk's shared state: folders still to read, how many workers are busy, the exclude rules
+/// (growing as `.shelfignore` files are found) and the folders visited through links. Guarded by
+/// one mutex and a condition variable.
+private final class WalkState: @unchecked Sendable {
+  private var mutex = pthread_mutex_t()
+  private var condition = pthread_cond_t()
+  private var pending: [TreeWalker.PendingFolder]
+  private var busy = 0
+  private var rules: ExcludeRules
+  var visited = Set<[UInt64]>()
+  private(set) var stopped = false
+
+  init(root: TreeWalker.PendingFolder, rules: ExcludeRules) {
+    pending = [root]
+    self.rules = rules
+    pthread_mutex_init(&mutex, nil)
+    pthread_cond_init(&condition, nil)
+  }
+
+  deinit {
+    pthread_cond_destroy(&condition)
+    pthread_mutex_destroy(&mutex)
+  }
+
+  /// The next folder and the rules in force, or nil when the walk is over.
+  func take() -> (TreeWalker.PendingFolder, ExcludeRules)? {
+    pthread_mutex_lock(&mutex)
+    defer { pthread_mutex_unlock(&mutex) }
+    while pending.isEmpty && busy > 0 && !stopped { pthread_cond_wait(&condition, &mutex) }
+    guard !stopped, let next = pending.popLast() else {
+      pthread_cond_broadcast(&condition)
+      return nil
+    }
+    busy += 1
+    return (next, rules)
+  }
+
+  /// Marks the folder taken last as done.
+  func finished() {
+    pthread_mutex_lock(&mutex)
+    busy -= 1
+    pthread_cond_broadcast(&condition)
+    pthread_mutex_unlock(&mutex)
+  }
+
+  func push(_ folders: [TreeWalker.PendingFolder]) {
+    guard !folders.isEmpty else { return }
+    pthread_mutex_lock(&mutex)
+    pending.append(contentsOf: folders.reversed())
+    pthread_cond_broadcast(&condition)
+    pthread_mutex_unlock(&mutex)
+  }
+
+  func addIgnoreFile(_ contents: [UInt8], base: [UInt8]) {
+    pthread_mutex_lock(&mutex)
+    rules.addIgnoreFile(contents, base: base)
+    pthread_mutex_unlock(&mutex)
+  }
+
+  /// True the first time a folder (device, inode) is seen.
+  func firstVisit(_ status: EntryStatus) -> Bool {
+    pthread_mutex_lock(&mutex)
+    defer { pthread_mutex_unlock(&mutex) }
+    return visited.insert([status.device, status.inode]).inserted
+  }
+
+  func stop() {
+    pthread_mutex_lock(&mutex)
+    stopped = true
+    pthread_cond_broadcast(&condition)
+    pthread_mutex_unlock(&mutex)
   }
 }
