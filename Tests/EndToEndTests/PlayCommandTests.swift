@@ -372,6 +372,14 @@ enum AudioE2E {
     #expect(device.status == 66)
     #expect(device.stderr.hasSuffix("error: device nosuchdevice: no such ALSA device\n"))
 
+    let typo = try ShelfProcess.run(
+      ["--db", folder.path + "/none.sqlite", "play", "Musci"], environment: env)
+    #expect(typo.status == 66)
+    #expect(
+      typo.stderr
+        == "error: Musci: no such file or folder, and no catalogue to search (run 'shelf index FOLDER' first)\n"
+    )
+
     let volume = try ShelfProcess.run(["play", "--volume", "120", good])
     #expect(volume.status == 64)
     #expect(

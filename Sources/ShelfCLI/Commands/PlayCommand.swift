@@ -13,11 +13,14 @@ enum PlayCommand {
     name: "play",
     abstract: "Play audio files, folders or a catalogue query through ALSA.",
     discussion: """
-      Plays the items as one playlist, in order: files as given, folders recursively (audio \
-      files by extension, sorted by name). Anything libsndfile decodes plays: WAV, RF64, AIFF, \
-      FLAC, Ogg Vorbis, Opus, MP3, CAF, W64, AU and more. Consecutive tracks with the same \
-      sample rate and channel count play without a gap. A file that cannot be decoded is \
-      reported and skipped; the playlist goes on.
+      Plays the items as one playlist, in order: files as given, folders recursively \
+      (audio files by extension, sorted by name), and the catalogued audio matching the \
+      remaining words, which are a query as in 'shelf ls' (kind:audio is implied; a word \
+      with a slash or an audio extension is a missing file, not a query). Anything \
+      libsndfile decodes plays: WAV, RF64, AIFF, FLAC, Ogg Vorbis, Opus, MP3, CAF, W64, AU \
+      and more. Consecutive tracks with the same sample rate, channel count and sample \
+      width play without a gap. A file that cannot be decoded is reported and skipped; the \
+      playlist goes on, and the exit status is 1 when some tracks failed.
 
       On a terminal a status line shows the title and artist, the elapsed and total time, a \
       progress bar and the volume. Keys: space pauses and resumes, left and right arrows \
@@ -331,7 +334,14 @@ enum CatalogPlaylist {
     var words = terms
     if !terms.contains(where: { $0.lowercased().hasPrefix("kind:") }) { words.append("kind:audio") }
     let query = try CatalogQuery(arguments: words)
-    let store = try CatalogStore.open(at: invocation.globals.databasePath, create: false)
+    let store: CatalogStore
+    do {
+      store = try CatalogStore.open(at: invocation.globals.databasePath, create: false)
+    } catch let error as CatalogError where error.failure == .missingInput {
+      throw AudioError(
+        subject: terms.joined(separator: " "), reason: .missingFile,
+        message: "no such file or folder, and no catalogue to search (run 'shelf index FOLDER' first)")
+    }
     let paths = try store.paths(matching: query)
     if paths.isEmpty {
       invocation.console.warning("no catalogued audio matches '\(terms.joined(separator: " "))'")
