@@ -209,6 +209,34 @@ import Testing
     #expect(plain.image.rgba8() == (try Self.pixels(file)).rgba8())
   }
 
+  @Test func sameNameFromTwoFoldersIsNotOverwritten() throws {
+    let dir = try TemporaryDirectory()
+    try FileManager.default.createDirectory(atPath: dir.path + "/a", withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(atPath: dir.path + "/b", withIntermediateDirectories: true)
+    try dir.copy(fromRepository: Self.fixture("basn2c08.png"), as: "a/x.png")
+    try dir.copy(fromRepository: Self.fixture("basn0g08.png"), as: "b/x.png")
+    let result = try ShelfProcess.run([
+      "crush", "-o", dir.path + "/out", dir.path + "/a/x.png", dir.path + "/b/x.png",
+    ])
+    #expect(result.status == 1)
+    #expect(
+      result.stderr
+        == "error: \(dir.path)/b/x.png: its output \(dir.path)/out/x.png is also another input's output\n")
+    #expect(try Self.pixels(dir.path + "/out/x.png") == Self.pixels(dir.path + "/a/x.png"))
+  }
+
+  @Test func inPlaceThroughASymbolicLinkKeepsTheLink() throws {
+    let dir = try TemporaryDirectory()
+    let target = try dir.copy(fromRepository: Self.fixture("basi6a08.png"))
+    let link = dir.path + "/link.png"
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "basi6a08.png")
+    let before = Self.bytes(target)
+    let result = try ShelfProcess.run(["crush", "--in-place", link])
+    #expect(result.status == 0)
+    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "basi6a08.png")
+    #expect(Self.bytes(target).count < before.count)
+  }
+
   @Test func killedMidWriteLeavesTheOriginalIntact() throws {
     let dir = try TemporaryDirectory()
     let file = try dir.copy(fromRepository: Self.fixture("basi6a08.png"))

@@ -101,10 +101,8 @@ enum CrushCommand {
   static func run(_ invocation: Invocation) async throws -> ExitStatus {
     let arguments = invocation.arguments
     let console = invocation.console
-    let outDir = arguments.value("out-dir").map { _ in
-      // Exact bytes of the option value are not kept by the parser; use its text.
-      RawPath(arguments.value("out-dir")!)
-    }
+    // The parser keeps option values as text; the folder is taken from it.
+    let outDir = arguments.value("out-dir").map { RawPath($0) }
     let inPlace = arguments.flag("in-place")
     let dryRun = arguments.flag("dry-run")
     let json = arguments.flag("json")
@@ -176,7 +174,23 @@ enum CrushCommand {
       for index in work.indices where work[index].output == nil { work[index].output = work[index].input }
     }
     if inPlace {
-      for index in work.indices { work[index].output = work[index].input }
+      for index in work.indices {
+        // Replacing a symbolic link would turn it into a file: write through to its target.
+        let input = work[index].input
+        let isLink = (try? FileStatus.lstat(input))?.type == .symbolicLink
+        work[index].output = isLink ? ((try? TreeWalker.realPath(input)) ?? input) : input
+      }
+    }
+    // Two inputs must not write the same output (same name from different folders).
+    var claimed = Set<RawPath>()
+    work = work.filter { job in
+      guard let output = job.output, !dryRun else { return true }
+      if claimed.insert(output).inserted { return true }
+      outcome.failed(
+        FileError(
+          path: job.input, reason: "its output \(output.escaped) is also another input's output",
+          failure: .cannotCreate), console: console)
+      return false
     }
 
     let interrupted = TemporaryFiles.installSignalCleanup()
