@@ -29,6 +29,12 @@ enum AudioE2E {
         type null
         hint { show on description "Shelf test device" }
       }
+      pcm.stereoonly {
+        type multi
+        slaves.a { pcm { type null } channels 2 }
+        bindings.0 { slave a; channel 0 }
+        bindings.1 { slave a; channel 1 }
+      }
 
       """
     return try folder.write("asound.conf", Array(text.utf8))
@@ -385,6 +391,24 @@ enum AudioE2E {
     #expect(
       volume.stderr.hasPrefix(
         "error: invalid value '120' for '--volume': expected an integer from 0 to 100\n"))
+  }
+
+  @Test func aChannelCountTheDeviceLacksIsReportedAndSkipped() throws {
+    let folder = try TemporaryDirectory()
+    let config = try AudioE2E.alsaConfig(in: folder)
+    let six = try AudioE2E.makeSignal(folder, "six.wav", seconds: 0.1, channels: 6)
+    let two = try AudioE2E.makeSignal(folder, "two.wav", seconds: 0.1)
+    let env = ["ALSA_CONFIG_PATH": config]
+    let message =
+      "error: \(six): cannot play: device stereoonly: device does not support 6 channel(s) (it supports 2)\n"
+    let both = try ShelfProcess.run(
+      ["play", "-D", "stereoonly", "--no-interactive", six, two], environment: env)
+    #expect(both.status == 1)
+    #expect(both.stderr.hasPrefix(message))
+    #expect(both.stderr.contains("Playing \(two)"))
+    let alone = try ShelfProcess.run(["play", "-D", "stereoonly", "--no-interactive", six], environment: env)
+    #expect(alone.status == 65)
+    #expect(alone.stderr == message)
   }
 
   @Test func interactiveKeysPauseSeekVolumeAndQuitRestoringTheTerminal() throws {

@@ -158,6 +158,14 @@ import Testing
     #expect(
       channels.stderr == "error: \(folder.path)/a.flac: FLAC cannot hold 12 channel(s) at 44100 Hz as s16\n")
 
+    let sixChannels = try ShelfProcess.run(
+      ["record", "-D", "stereoonly", "-c", "6", "-d", "1", folder.path + "/six.wav"], environment: env)
+    #expect(sixChannels.status == 65)
+    #expect(
+      sixChannels.stderr == "error: device stereoonly: device does not support 6 channel(s) (it supports 2)\n"
+    )
+    #expect(!FileManager.default.fileExists(atPath: folder.path + "/six.wav"))
+
     let unknown = try ShelfProcess.run(["record", folder.path + "/a.xyz"], environment: env)
     #expect(unknown.status == 64)
     #expect(
