@@ -32,7 +32,20 @@ public struct PNGOptimizer: Sendable {
         bytes: bytes, originalSize: bytes.count, changed: false, summary: why,
         isCgBI: decoded.isCgBI)
     }
-    if decoded.isAnimated { return unchanged("animated PNG kept as it is") }
+    if decoded.isAnimated {
+      // Frames are recompressed with their filtered bytes untouched, or the file is kept.
+      guard !decoded.isCgBI,
+        let output = AnimatedPNG.recompress(
+          decoded.chunks, colorType: decoded.colorType, bitDepth: decoded.bitDepth,
+          interlaced: decoded.interlaced, level: options.level, strip: options.strip),
+        output.count < bytes.count,
+        let check = try? PNGDecoder(pixelLimit: options.pixelLimit).decode(bytes: output),
+        check.image == decoded.image
+      else { return unchanged("animated PNG kept as it is") }
+      return PNGOptimizationResult(
+        bytes: output, originalSize: bytes.count, changed: true,
+        summary: "animated PNG, frames recompressed", isCgBI: false)
+    }
 
     let output: [UInt8]
     let summary: String

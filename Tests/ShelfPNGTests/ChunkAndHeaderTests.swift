@@ -52,9 +52,52 @@ import Testing
     ])
     let info = try PNGHeaderInfo.read(bytes: bytes)
     #expect(info.animationFrameCount == 3)
-    // Animated PNGs pass through a crush untouched.
-    let result = try PNGOptimizer().optimize(bytes: bytes)
-    #expect(!result.changed && result.bytes == bytes)
+  }
+
+  @Test func animatedFramesAreRecompressedExactly() throws {
+    func be(_ v: UInt32) -> [UInt8] {
+      [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)]
+    }
+    func frameControl(_ sequence: UInt32, _ w: UInt32, _ h: UInt32, _ x: UInt32, _ y: UInt32) -> PNGChunk {
+      PNGChunk("fcTL", data: be(sequence) + be(w) + be(h) + be(x) + be(y) + [0, 1, 0, 10, 0, 0])
+    }
+    // Frame 1: 16x16 gray gradient; frame 2: 8x8 checkerboard, its data split over two fdATs.
+    var first: [UInt8] = []
+    for y in 0..<16 { first += [0] + (0..<16).map { UInt8((y * 16 + $0) & 0xFF) } }
+    var second: [UInt8] = []
+    for y in 0..<8 { second += [0] + (0..<8).map { UInt8(($0 + y) % 2 == 0 ? 0 : 255) } }
+    let secondStream = Synth.storedZlib(second)
+    let half = secondStream.count / 2
+    let input = Synth.file([
+      Synth.header(width: 16, height: 16, depth: 8, colorType: 0),
+      PNGChunk("acTL", data: be(2) + be(0)),
+      frameControl(0, 16, 16, 0, 0),
+      PNGChunk("IDAT", data: Synth.storedZlib(first)),
+      frameControl(1, 8, 8, 4, 4),
+      PNGChunk("fdAT", data: be(2) + Array(secondStream[..<half])),
+      PNGChunk("fdAT", data: be(3) + Array(secondStream[half...])),
+      PNGChunk("tEXt", data: Array("Comment\u{0}kept".utf8)),
+      PNGChunk("IEND", data: []),
+    ])
+    let result = try PNGOptimizer().optimize(bytes: input)
+    #expect(result.changed && result.bytes.count < input.count)
+    let chunks = try PNGChunkReader().chunks(of: result.bytes)
+    #expect(chunks.map(\.name) == ["IHDR", "acTL", "fcTL", "IDAT", "fcTL", "fdAT", "tEXt", "IEND"])
+    #expect(chunks[2].data.prefix(4) == [0, 0, 0, 0])
+    #expect(chunks[4].data.prefix(4) == [0, 0, 0, 1])
+    #expect(chunks[5].data.prefix(4) == [0, 0, 0, 2])
+    #expect(Array(chunks[4].data[4...]) == Array(frameControl(1, 8, 8, 4, 4).data[4...]))
+    // Both frames decode to exactly the original pixels.
+    #expect(try PNGDecoder().decode(bytes: result.bytes).image == PNGDecoder().decode(bytes: input).image)
+    let secondFrame = Synth.file([
+      Synth.header(width: 8, height: 8, depth: 8, colorType: 0),
+      PNGChunk("IDAT", data: Array(chunks[5].data[4...])), PNGChunk("IEND", data: []),
+    ])
+    let expected = Synth.file([
+      Synth.header(width: 8, height: 8, depth: 8, colorType: 0),
+      PNGChunk("IDAT", data: secondStream), PNGChunk("IEND", data: []),
+    ])
+    #expect(try PNGDecoder().decode(bytes: secondFrame).image == PNGDecoder().decode(bytes: expected).image)
   }
 
   @Test func ancillaryChunksAreKeptInPlaceByDefault() throws {
