@@ -2,6 +2,10 @@ import ShelfAudio
 import ShelfCore
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 @Suite struct AudioFileTests {
   @Test(arguments: [AudioContainer.wav, .aiff, .flac, .caf, .w64, .au])
   func sixteenBitRoundTripIsExact(container: AudioContainer) throws {
@@ -286,5 +290,23 @@ import Testing
     #expect(reader.format.formatName.hasPrefix("FLAC"))
     let decoded: [Int16] = try reader.readAll()
     #expect(decoded == signal)
+  }
+
+  /// Writes 4 GiB: run with SHELF_SLOW_TESTS=1.
+  @Test(.enabled(if: getenv("SHELF_SLOW_TESTS") != nil))
+  func wavBecomesRF64PastFourGiB() throws {
+    let folder = TemporaryFolder()
+    let path = folder.raw("big.wav")
+    let writer = try AudioFileWriter(
+      path: path, container: .wav, sampleFormat: .s16, sampleRate: 44100, channels: 2)
+    let block = [Int16](repeating: 1, count: 1 << 21)
+    var frames: Int64 = 0
+    while frames * 4 < (4 << 30) + (16 << 20) {
+      try writer.write(block)
+      frames += Int64(block.count / 2)
+    }
+    try writer.close()
+    #expect(Array(readBytes(folder.file("big.wav"), limit: 4)) == Array("RF64".utf8))
+    #expect(try AudioFileReader(path: path).format.frames == frames)
   }
 }

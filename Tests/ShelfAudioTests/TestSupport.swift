@@ -42,8 +42,9 @@ final class TemporaryFolder: Sendable {
 }
 
 /// Reads a whole file's bytes.
-func readBytes(_ path: String) -> [UInt8] {
+func readBytes(_ path: String, limit: Int? = nil) -> [UInt8] {
   guard let file = try? RegularFile(path: RawPath(path)) else { return [] }
+  if let limit { return (try? file.read(count: limit, at: 0)) ?? [] }
   return (try? file.readAll(limit: 1 << 30)) ?? []
 }
 
