@@ -34,7 +34,8 @@ enum CrushCommand {
 
       iPhone-optimized PNGs (CgBI, as Xcode's pngcrush -iphone writes them) stay CgBI and are \
       recompressed; --revert-iphone turns them into standard PNGs and --iphone writes CgBI \
-      (premultiplied BGRA, raw deflate) from 8-bit images. Animated PNGs are left untouched.
+      (premultiplied BGRA, raw deflate) from 8-bit images. Animated PNGs keep every frame \
+      exactly: only their compressed data is redone (a file is left as it is otherwise).
 
       Bad input (corrupt, truncated, bad CRC, huge dimensions, not a PNG) gives a one-line \
       error naming the file; the batch goes on and the original is never touched.
