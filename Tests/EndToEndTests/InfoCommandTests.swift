@@ -189,4 +189,17 @@ import Testing
       #expect(audio["duration"] as? Double == 0.5)
     }
   }
+
+  @Test func aDamagedCatalogueIsMovedAsideWithAWarning() throws {
+    let scratch = try TemporaryDirectory()
+    let database = try scratch.write("catalog.sqlite", Array(repeating: 0x33, count: 4096))
+    let file = SampleMediaManifest.path(of: try #require(SampleMediaManifest.entries.first))
+    let result = try ShelfProcess.run(["--db", database, "info", file])
+    #expect(result.status == 0)
+    #expect(
+      result.stderr
+        == "warning: \(database): the catalogue was damaged; moved it to \(database).corrupt and started an empty one\n"
+    )
+    #expect(FileManager.default.fileExists(atPath: database + ".corrupt"))
+  }
 }

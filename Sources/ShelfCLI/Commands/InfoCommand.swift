@@ -49,6 +49,11 @@ enum InfoCommand {
     let inputs = invocation.arguments.positionals
     // The catalogue is optional here: without one, files are read live.
     let store = try? CatalogStore.open(at: invocation.globals.databasePath, create: false)
+    if let store, let aside = store.movedAsideCorruptFile {
+      invocation.console.warning(
+        "\(store.path.escaped): the catalogue was damaged; moved it to \(aside.escaped) and started an empty one"
+      )
+    }
     var outcome = BatchOutcome()
     var records: [JSONValue] = []
     var first = true
