@@ -173,9 +173,11 @@ now() { date +%s.%N; }
 run_tool() {  # name, output folder, command (reads $CORPUS, writes the folder)
   local name=$1 out=$2; shift 2
   rm -rf "$out"; mkdir -p "$out"
-  local start end
+  local start end cpu
   start=$(now)
-  "$@" >"$out.log" 2>&1 || true
+  # CPU seconds (user + system of the tool and its children): on a shared machine they
+  # compare better than wall time, which depends on the other load.
+  cpu=$( { TIMEFORMAT='%U %S'; time { "$@" >"$out.log" 2>&1 || true; }; } 2>&1 | awk '{ printf "%.2f", $1 + $2 }')
   end=$(now)
   # Any file a tool did not write counts as its input (a tool that gives up keeps the original).
   for f in "$CORPUS"/*.png; do
@@ -183,8 +185,8 @@ run_tool() {  # name, output folder, command (reads $CORPUS, writes the folder)
   done
   local seconds
   seconds=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }')
-  echo -e "$name\t$out\t$seconds" >> "$RESULTS"
-  echo "  $name: $seconds s" >&2
+  echo -e "$name\t$out\t$seconds\t$cpu" >> "$RESULTS"
+  echo "  $name: $seconds s wall, $cpu s CPU" >&2
 }
 
 shelf_run() { local level=$1 out=$2; shift 2; "$SHELF" crush --jobs $WORKERS --level "$level" "$@" -o "$out" "$CORPUS"/*.png; }
@@ -244,17 +246,17 @@ def same(pair):
 reference = {}
 total_in = sum(os.path.getsize(os.path.join(corpus, n)) for n in names)
 print()
-print(f"{'tool':<31}{'output % of input':>18}{'wall time':>12}{'pixels changed':>16}")
+print(f"{'tool':<31}{'output % of input':>18}{'wall time':>12}{'CPU time':>11}{'pixels changed':>16}")
 lines = []
 with ProcessPoolExecutor(workers) as pool:
     for line in open(results):
-        name, out, seconds = line.rstrip("\n").split("\t")
+        name, out, seconds, cpu = line.rstrip("\n").split("\t")
         total_out = sum(os.path.getsize(os.path.join(out, n)) for n in names)
         checks = list(pool.map(same, [(os.path.join(corpus, n), os.path.join(out, n)) for n in names], chunksize=8))
         changed = sum(1 for c in checks if c is not True)
         for c in checks:
             if c is not True and c is not False:
                 print("   unreadable:", c)
-        print(f"{name:<31}{100.0 * total_out / total_in:>17.2f}%{float(seconds):>11.2f}s{changed:>16}")
+        print(f"{name:<31}{100.0 * total_out / total_in:>17.2f}%{float(seconds):>11.2f}s{float(cpu):>10.2f}s{changed:>16}")
 print(f"\ninput: {len(names)} files, {total_in} bytes")
 PY

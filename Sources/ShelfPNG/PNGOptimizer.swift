@@ -207,7 +207,13 @@ public struct PNGOptimizer: Sendable {
     let finalLevel =
       candidates[ranked[0].plan.candidate].rows.count > Self.bigImageBytes && level.rawValue <= 2
       ? min(11, level.finalDeflateLevel) : level.finalDeflateLevel
-    let finalists = Array(ranked.prefix(level.finalists))
+    var finalists = Array(ranked.prefix(level.finalists))
+    // A close second gets the final pass too when that is cheap.
+    if finalists.count == 1, ranked.count > 1, largest <= Self.mediumImageBytes,
+      Double(ranked[1].size) <= Double(ranked[0].size) * 1.02
+    {
+      finalists.append(ranked[1])
+    }
     let useStrong = !noisy || level.usesZopfli || level.rawValue >= 4
     let chosenFinalists = finalists
     let finals = parallelMap(chosenFinalists.count) { index -> [UInt8] in
@@ -236,9 +242,10 @@ public struct PNGOptimizer: Sendable {
   }
 
   /// Images bigger than this (packed rows) get libdeflate level 11 instead of 12 at level 2.
-  static let bigImageBytes = 4 * 1024 * 1024
+  static let bigImageBytes = 16 * 1024 * 1024
 
-  /// Images up to this size (packed rows) get their best trials ranked again, stronger.
+  /// Images up to this size (packed rows) get their best trials ranked again, stronger,
+  /// and a close second compressed too.
   static let mediumImageBytes = 256 * 1024
 
   /// One trial: a candidate encoding filtered one way.
@@ -258,7 +265,7 @@ public struct PNGOptimizer: Sendable {
   static let smallImageBytes = 4 * 1024
 
   /// The largest amount of filtered data a trial compresses; bigger images are sampled.
-  static let trialSampleLimit = 768 * 1024
+  static let trialSampleLimit = 512 * 1024
 
   /// Evenly spaced bands of whole rows from filtered data, at most `trialSampleLimit` bytes,
   /// so that trials on big images stay fast while ranking strategies as the whole would.
