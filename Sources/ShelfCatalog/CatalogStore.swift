@@ -443,7 +443,7 @@ public final class CatalogStore {
   }
 
   /// Calls `body` for each entry matching `query`, without holding them all in memory. Without
-  /// `chunkNames`, PNG chunk lists are left empty (listings do not show them).
+  /// `chunkNames` (listings), only what a listing shows is decoded (see `entry(from:)`).
   public func forEachEntry(
     matching query: CatalogQuery, sort: CatalogSort? = nil, limit: Int? = nil, chunkNames: Bool = true,
     _ body: (CatalogEntry) throws -> Void
@@ -494,35 +494,43 @@ public final class CatalogStore {
       byKind: try groups("kind"), byArea: try groups("area"), roots: try roots())
   }
 
+  /// Decodes a row of `CatalogSchema.entryColumns`. With `chunkNames` false (listings), the
+  /// columns a listing never shows are not decoded: root, PNG chunks, album and the other
+  /// secondary tags, word and character counts, first line.
   static func entry(from s: SQLiteStatement, chunkNames: Bool = true) -> CatalogEntry {
-    func text(_ i: Int) -> String? { s.value(at: i).text }
+    let full = chunkNames
+    func text(_ i: Int) -> String? { s.text(at: i) }
     func int(_ i: Int) -> Int? { s.integer(at: i).map { Int($0) } }
     func bool(_ i: Int) -> Bool? { s.integer(at: i).map { $0 != 0 } }
     var entry = CatalogEntry(
-      path: RawPath(bytes: s.blob(at: 0)), root: RawPath(bytes: s.blob(at: 1)), area: text(2) ?? "other",
-      kind: FileKind(rawValue: text(3) ?? "") ?? .other, mime: text(4) ?? "",
-      detectedBy: DetectionMethod(rawValue: text(5) ?? "") ?? .content, extensionMismatch: bool(6) ?? false,
-      size: s.integer(at: 7) ?? 0, mtimeNanoseconds: s.integer(at: 8) ?? 0,
+      path: RawPath(bytes: s.blob(at: 0)), root: full ? RawPath(bytes: s.blob(at: 1)) : nil,
+      area: text(2) ?? "other", kind: FileKind(rawValue: text(3) ?? "") ?? .other, mime: text(4) ?? "",
+      detectedBy: full ? DetectionMethod(rawValue: text(5) ?? "") ?? .content : .content,
+      extensionMismatch: bool(6) ?? false, size: s.integer(at: 7) ?? 0,
+      mtimeNanoseconds: s.integer(at: 8) ?? 0,
       ctimeNanoseconds: s.integer(at: 9) ?? 0,
       inode: UInt64(bitPattern: s.integer(at: 10) ?? 0), device: UInt64(bitPattern: s.integer(at: 11) ?? 0),
       error: text(12), extractorVersion: int(13) ?? 0)
     if let width = int(14), let height = int(15) {
       entry.image = ImageFacts(
-        format: text(22) ?? "", width: width, height: height, bitDepth: int(16), colorType: text(17),
+        format: full ? text(22) ?? "" : "", width: width, height: height, bitDepth: int(16),
+        colorType: text(17),
         alpha: bool(18), interlaced: bool(19), cgbi: bool(20), frames: int(21),
-        chunks: chunkNames ? (text(23) ?? "").split(separator: " ").map(String.init) : [])
+        chunks: full ? (text(23) ?? "").split(separator: " ").map(String.init) : [])
     }
     if let rate = int(25) {
       entry.audio = AudioFacts(
         duration: s.value(at: 24).real ?? 0, sampleRate: rate, channels: int(26) ?? 0,
-        frames: s.integer(at: 27) ?? 0, format: text(28) ?? "", subtype: text(29), title: text(30),
-        artist: text(31), album: text(32), date: text(33), track: text(34), genre: text(35), comment: text(36)
-      )
+        frames: s.integer(at: 27) ?? 0, format: text(28) ?? "", subtype: full ? text(29) : nil,
+        title: text(30),
+        artist: text(31), album: full ? text(32) : nil, date: full ? text(33) : nil,
+        track: full ? text(34) : nil,
+        genre: full ? text(35) : nil, comment: full ? text(36) : nil)
     }
     if let encoding = text(37).flatMap(TextEncoding.init(rawValue:)) {
       entry.text = TextFacts(
         encoding: encoding, bom: bool(38) ?? false, lineEndings: text(39) ?? "none", lines: int(40) ?? 0,
-        words: int(41) ?? 0, chars: int(42) ?? 0, firstLine: text(43) ?? "")
+        words: full ? int(41) ?? 0 : 0, chars: full ? int(42) ?? 0 : 0, firstLine: full ? text(43) ?? "" : "")
     }
     if let format = text(44) {
       let keys = text(46) ?? ""
@@ -533,4 +541,5 @@ public final class CatalogStore {
     }
     return entry
   }
+
 }

@@ -242,6 +242,15 @@ final class SQLiteStatement {
       ? nil : sqlite3_column_int64(handle, Int32(index))
   }
 
+  /// A text column, nil when NULL.
+  func text(at index: Int) -> String? {
+    guard sqlite3_column_type(handle, Int32(index)) != SQLITE_NULL,
+      let text = sqlite3_column_text(handle, Int32(index))
+    else { return nil }
+    let count = Int(sqlite3_column_bytes(handle, Int32(index)))
+    return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+  }
+
   /// A blob column (empty when NULL).
   func blob(at index: Int) -> [UInt8] {
     let count = Int(sqlite3_column_bytes(handle, Int32(index)))
