@@ -158,6 +158,14 @@ import Testing
     #expect(human.stdout.contains("encoding:     utf-8\n"))
     #expect(human.stdout.contains("lines:        6\n"))
     #expect(human.stdout.contains("first line:   Welcome to Shelf\n"))
+    // A file added since the last scan is read live, with its area in the sandbox.
+    let fresh = sample.root + "/Library/Preferences/new.txt"
+    try Data("fresh\n".utf8).write(to: URL(fileURLWithPath: fresh))
+    let live = try sample.run(["info", "--json", fresh])
+    let liveObject = try #require(
+      try JSONSerialization.jsonObject(with: Data(live.stdoutBytes)) as? [String: Any])
+    #expect(liveObject["catalogued"] as? Bool == false)
+    #expect(liveObject["area"] as? String == "preferences")
   }
 
   @Test func otherAudioContainersGiveTheirFacts() throws {

@@ -197,8 +197,18 @@ enum InfoCommand {
       return Description(path: absolute, sniff: sniff, size: entry.size, entry: shown, catalogued: true)
     }
     let extraction = try MetadataExtractor.extract(path: absolute, followLinks: true)
+    // Inside a catalogued root (but not catalogued yet, or changed since), the area still
+    // follows the root's sandbox layout.
+    var area = "other"
+    if let roots = try? store?.roots(),
+      let root = roots.filter({ resolved.bytes.starts(with: $0.path.bytes + [UInt8(ascii: "/")]) })
+        .max(by: { $0.path.bytes.count < $1.path.bytes.count })
+    {
+      area = SandboxLayout.detect(root: root.path).area(
+        of: Array(resolved.bytes.dropFirst(root.path.bytes.count + 1)))
+    }
     let entry = CatalogEntry(
-      path: absolute, root: nil, area: "other", kind: extraction.sniff.kind, mime: extraction.sniff.mime,
+      path: absolute, root: nil, area: area, kind: extraction.sniff.kind, mime: extraction.sniff.mime,
       detectedBy: extraction.sniff.detectedBy, extensionMismatch: extraction.sniff.extensionMismatch,
       size: extraction.status.size, mtimeNanoseconds: extraction.status.mtimeNanoseconds,
       ctimeNanoseconds: extraction.status.ctimeNanoseconds, inode: extraction.status.inode,
