@@ -685,8 +685,7 @@ def build(root, work, shelf=None):
     box.image("Documents/holiday.jpg", img_mislabelled(), note="mislabelled: PNG content with a .jpg name",
               mislabelled=True)
     # ------------------------------------------------------------------------------------
-    # CgBI PLACEHOLDER (lead): the iPhone-optimized file is made by `shelf crush --iphone`
-    # once ShelfPNG can write it; see add_cgbi() below (run with --shelf PATH).
+    # The iPhone-optimized (CgBI) file is made by `shelf crush --iphone` (run with --shelf PATH).
     # ------------------------------------------------------------------------------------
     if shelf:
         add_cgbi(box, shelf, work)
@@ -714,8 +713,7 @@ def build(root, work, shelf=None):
 
 
 def add_cgbi(box, shelf, work):
-    """CgBI hook for the lead: crush a copy of gradient-rgba.png with --iphone.
-    Adjust the command line to the final `shelf crush` options if they differ."""
+    """The iPhone-optimized sample: gradient-rgba.png through `shelf crush --iphone`."""
     src = os.path.join(box.root, "Documents/gradient-rgba.png")
     outdir = os.path.join(work, "cgbi")
     os.makedirs(outdir, exist_ok=True)

@@ -31,7 +31,7 @@ import Testing
     let sample = try IndexedSample()
     #expect(
       try paths(sample, ["kind:image", "width>=64"]) == [
-        "Demo.app/AppIcon60x60@2x.png", "Documents/gradient-rgba.png",
+        "Demo.app/AppIcon60x60@2x.png", "Documents/gradient-iphone.png", "Documents/gradient-rgba.png",
       ])
     #expect(
       try paths(sample, ["kind:audio", "track:1..2"]) == [
@@ -85,7 +85,7 @@ import Testing
     let sample = try IndexedSample()
     let array = try sample.run(["ls", "--json", "kind:image"])
     let records = try JSONSerialization.jsonObject(with: Data(array.stdoutBytes)) as? [[String: Any]] ?? []
-    #expect(records.count == 9)
+    #expect(records.count == 10)
     let first = try #require(records.first)
     #expect(
       Set(first.keys) == ["path", "root", "area", "kind", "mime", "size", "mtime", "detected_by", "image"])

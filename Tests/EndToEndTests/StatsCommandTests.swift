@@ -42,20 +42,20 @@ import Testing
         """
         kind   files     size  duration
         audio      4  192 KiB      0:06
-        image      9   15 KiB
+        image     10   18 KiB
         other      1  2.0 KiB
         plist      6  2.5 KiB
         text       6    811 B
-        total     26  212 KiB      0:06
+        total     27  216 KiB      0:06
 
         area         files     size  duration
         bundle           2  5.2 KiB
         caches           1    421 B
-        documents       18  203 KiB      0:06
+        documents       19  207 KiB      0:06
         library          2  2.4 KiB
         preferences      2    600 B
         tmp              1     31 B
-        total           26  212 KiB      0:06
+        total           27  216 KiB      0:06
 
         """))
     #expect(
