@@ -198,7 +198,9 @@ enum CrushCommand {
     defer { interrupted.cancel() }
     let started = Monotonic.now()
     let fileWidth = max(1, min(jobs, work.count))
-    options.parallelTrials = max(1, jobs / fileWidth)
+    // Trials of one file may use every worker too: when few files remain (the biggest run
+    // first), their trials and zopfli finalists spread over the idle cores.
+    options.parallelTrials = jobs
     let optimizer = PNGOptimizer(options: options)
     let progress = BatchProgress(count: work.count)
     let allJobs = work
