@@ -382,7 +382,7 @@ public final class CatalogStore {
   }
 
   /// Records that a file moved (same inode and size): new path and status, facts kept.
-  func moveFile(id: Int64, to path: RawPath, area: String, status: EntryStatus, trusted: Bool) throws {
+  func moveFile(id: Int64, to path: RawPath, area: String, status: FileStatus, trusted: Bool) throws {
     let name = String(decoding: path.lastComponent.bytes, as: UTF8.self)
     let pathText = String(decoding: path.bytes, as: UTF8.self)
     try db.run(

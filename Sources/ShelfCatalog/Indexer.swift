@@ -124,7 +124,7 @@ public final class Indexer {
     var summary = RootScanSummary(root: scanned)
     let scanStart = CatalogQuery.currentTime()
     let untrustedAfter = Int64((scanStart - options.recentWindow) * 1e9)
-    func trusted(_ status: EntryStatus) -> Bool {
+    func trusted(_ status: FileStatus) -> Bool {
       status.mtimeNanoseconds < untrustedAfter && status.ctimeNanoseconds < untrustedAfter
     }
 

@@ -32,7 +32,7 @@ public enum MetadataExtractor {
   /// is refused (`O_NOFOLLOW`); FIFOs, sockets and devices are never opened.
   ///
   /// Throws `ExtractionFailure`/`FileError` only when the file cannot be opened or read at all.
-  public static func extract(path: RawPath, followLinks: Bool = false, expected: EntryStatus? = nil) throws
+  public static func extract(path: RawPath, followLinks: Bool = false, expected: FileStatus? = nil) throws
     -> Extraction
   {
     let file: RegularFile

@@ -6,51 +6,20 @@ import ShelfCore
   import Musl
 #endif
 
-/// What `lstat` says about a walked entry (read with `fstatat` relative to its folder).
-public struct EntryStatus: Sendable, Equatable {
-  public var type: FileType
-  public var size: Int64
-  public var inode: UInt64
-  public var device: UInt64
-  /// Modification time in nanoseconds since the epoch.
-  public var mtimeNanoseconds: Int64
-  /// Status-change time in nanoseconds since the epoch.
-  public var ctimeNanoseconds: Int64
-
-  /// The status of `name` in the open folder `directory`, without following a final link.
-  static func at(_ directory: Int32, _ name: [UInt8], follow: Bool = false) -> EntryStatus? {
-    var st = stat()
+extension FileStatus {
+  /// The status of `name` in the open folder `directory` (`fstatat`), without following a
+  /// final link unless `follow`: relative lookups keep the walk cheap and race-free.
+  static func at(_ directory: Int32, _ name: [UInt8], follow: Bool = false) -> FileStatus? {
+    var st = Glibc.stat()
     let result = (name.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer {
       fstatat(directory, $0.baseAddress!, &st, follow ? 0 : AT_SYMLINK_NOFOLLOW)
     }
     guard result == 0 else { return nil }
-    return EntryStatus(st)
+    return FileStatus(st)
   }
 
-  /// The status of an absolute path, following links.
-  static func following(_ path: RawPath) -> EntryStatus? {
-    var st = stat()
-    guard path.withCString({ stat($0, &st) }) == 0 else { return nil }
-    return EntryStatus(st)
-  }
-
-  init(_ st: stat) {
-    switch st.st_mode & S_IFMT {
-    case S_IFREG: type = .regular
-    case S_IFDIR: type = .directory
-    case S_IFLNK: type = .symbolicLink
-    case S_IFIFO: type = .fifo
-    case S_IFSOCK: type = .socket
-    case S_IFCHR: type = .characterDevice
-    case S_IFBLK: type = .blockDevice
-    default: type = .unknown
-    }
-    size = Int64(st.st_size)
-    inode = UInt64(st.st_ino)
-    device = UInt64(st.st_dev)
-    mtimeNanoseconds = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
-    ctimeNanoseconds = Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec)
-  }
+  /// The status of an absolute path, following links; nil when it cannot be read.
+  static func following(_ path: RawPath) -> FileStatus? { try? FileStatus.stat(path) }
 }
 
 /// A regular file found by a walk.
@@ -60,7 +29,7 @@ public struct WalkedFile: Sendable {
   /// The path relative to the root, without a leading slash.
   public var relative: [UInt8]
   /// `lstat` of the file (of the link's target when `viaLink`).
-  public var status: EntryStatus
+  public var status: FileStatus
   /// The path to open: the same as `path`, or the link's resolved target inside the root.
   public var openPath: RawPath
   /// True when found through a symbolic link (`--follow-links`).
@@ -151,7 +120,7 @@ public struct TreeWalker: Sendable {
     files: [WalkedFile], summary: WalkSummary, stopped: Bool
   ) {
     let state = WalkState(root: PendingFolder(path: root, relative: []), rules: excludes)
-    if followLinks, let status = EntryStatus.following(root) {
+    if followLinks, let status = FileStatus.following(root) {
       state.visited.insert([status.device, status.inode])
     }
     let workers = max(1, threads)
@@ -239,9 +208,9 @@ public struct TreeWalker: Sendable {
         let relative =
           directory.relative.isEmpty ? entry.name : directory.relative + [UInt8(ascii: "/")] + entry.name
         var type = entry.type
-        var status: EntryStatus?
+        var status: FileStatus?
         if type == UInt8(DT_UNKNOWN) || type == UInt8(DT_REG) || (followLinks && type == UInt8(DT_DIR)) {
-          guard let found = EntryStatus.at(fd, entry.name) else { continue }  // vanished
+          guard let found = FileStatus.at(fd, entry.name) else { continue }  // vanished
           status = found
           type = Self.direntType(found.type)
         }
@@ -281,7 +250,7 @@ public struct TreeWalker: Sendable {
             summary.linksOutsideRoot += 1
             continue
           }
-          guard let targetStatus = EntryStatus.following(target) else { continue }
+          guard let targetStatus = FileStatus.following(target) else { continue }
           if !rules.isEmpty
             && rules.excludes(
               relative: relative, name: entry.name, isDirectory: targetStatus.type == .directory)
@@ -442,7 +411,7 @@ private final class WalkState: @unchecked Sendable {
   }
 
   /// True the first time a folder (device, inode) is seen.
-  func firstVisit(_ status: EntryStatus) -> Bool {
+  func firstVisit(_ status: FileStatus) -> Bool {
     pthread_mutex_lock(&mutex)
     defer { pthread_mutex_unlock(&mutex) }
     return visited.insert([status.device, status.inode]).inserted

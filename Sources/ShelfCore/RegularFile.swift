@@ -63,7 +63,8 @@ public struct FileStatus: Sendable, Equatable {
   public var ctimeNanoseconds: Int64
   public var mode: UInt32
 
-  init(_ st: Glibc.stat) {
+  /// The status from a `stat` structure filled by the C library.
+  public init(_ st: Glibc.stat) {
     type = FileType(mode: st.st_mode)
     size = Int64(st.st_size)
     inode = UInt64(st.st_ino)
