@@ -1,3 +1,4 @@
+import ShelfAudio
 import ShelfCore
 
 /// What the header of an image says.
@@ -36,7 +37,8 @@ public struct ImageFacts: Sendable, Equatable {
   }
 }
 
-/// What an audio file's header and tags say.
+/// What an audio file's header and tags say; tags read through (`facts.title`) to `tags`.
+@dynamicMemberLookup
 public struct AudioFacts: Sendable, Equatable {
   public var duration: Double
   public var sampleRate: Int
@@ -46,18 +48,11 @@ public struct AudioFacts: Sendable, Equatable {
   public var format: String
   /// The sample encoding, e.g. `pcm_16`, `vorbis`, `opus`, `mpeg_layer_iii`.
   public var subtype: String?
-  public var title: String?
-  public var artist: String?
-  public var album: String?
-  public var date: String?
-  public var track: String?
-  public var genre: String?
-  public var comment: String?
+  public var tags: AudioTags
 
   public init(
     duration: Double, sampleRate: Int, channels: Int, frames: Int64, format: String,
-    subtype: String? = nil, title: String? = nil, artist: String? = nil, album: String? = nil,
-    date: String? = nil, track: String? = nil, genre: String? = nil, comment: String? = nil
+    subtype: String? = nil, tags: AudioTags = AudioTags()
   ) {
     self.duration = duration
     self.sampleRate = sampleRate
@@ -65,18 +60,17 @@ public struct AudioFacts: Sendable, Equatable {
     self.frames = frames
     self.format = format
     self.subtype = subtype
-    self.title = title
-    self.artist = artist
-    self.album = album
-    self.date = date
-    self.track = track
-    self.genre = genre
-    self.comment = comment
+    self.tags = tags
+  }
+
+  /// One tag, e.g. `facts.artist`.
+  public subscript(dynamicMember keyPath: KeyPath<AudioTags, String?>) -> String? {
+    tags[keyPath: keyPath]
   }
 
   /// The year in `date` (its first four digits), when there is one.
   public var year: Int? {
-    guard let date else { return nil }
+    guard let date = tags.date else { return nil }
     let digits = Array(date.utf8)
     var index = 0
     while index + 4 <= digits.count {
@@ -91,7 +85,7 @@ public struct AudioFacts: Sendable, Equatable {
 
   /// The track number in `track` (`3` or `3/12`), when there is one.
   public var trackNumber: Int? {
-    guard let track else { return nil }
+    guard let track = tags.track else { return nil }
     return Int(track.split(separator: "/").first.map(String.init)?.trimmingWhitespace() ?? "")
   }
 }

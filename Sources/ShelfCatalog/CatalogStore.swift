@@ -1,3 +1,4 @@
+import ShelfAudio
 import ShelfCore
 
 #if canImport(Glibc)
@@ -522,10 +523,9 @@ public final class CatalogStore {
       entry.audio = AudioFacts(
         duration: s.value(at: 24).real ?? 0, sampleRate: rate, channels: int(26) ?? 0,
         frames: s.integer(at: 27) ?? 0, format: text(28) ?? "", subtype: full ? text(29) : nil,
-        title: text(30),
-        artist: text(31), album: full ? text(32) : nil, date: full ? text(33) : nil,
-        track: full ? text(34) : nil,
-        genre: full ? text(35) : nil, comment: full ? text(36) : nil)
+        tags: AudioTags(
+          title: text(30), artist: text(31), album: full ? text(32) : nil, date: full ? text(33) : nil,
+          track: full ? text(34) : nil, genre: full ? text(35) : nil, comment: full ? text(36) : nil))
     }
     if let encoding = text(37).flatMap(TextEncoding.init(rawValue:)) {
       entry.text = TextFacts(

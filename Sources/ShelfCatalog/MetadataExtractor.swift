@@ -118,10 +118,8 @@ public enum MetadataExtractor {
     case "audio/basic": format = "au"
     default: format = String(mime.split(separator: "/").last ?? "audio")
     }
-    let tags = info.tags
     return AudioFacts(
       duration: info.duration, sampleRate: info.sampleRate, channels: info.channels, frames: info.frames,
-      format: format, subtype: info.encodingName, title: tags.title, artist: tags.artist,
-      album: tags.album, date: tags.date, track: tags.track, genre: tags.genre, comment: tags.comment)
+      format: format, subtype: info.encodingName, tags: info.tags)
   }
 }
