@@ -36,8 +36,8 @@ enum LsCommand {
       OptionSpec("limit", value: "n", help: "Print at most <n> entries.", completion: Completion.none),
     ],
     examples: [
-      Example("shelf ls kind:image width>=1024", "Images at least 1024 pixels wide."),
-      Example("shelf ls kind:audio artist:beatles duration<3:00", "Short songs by an artist."),
+      Example("shelf ls kind:image 'width>=1024'", "Images at least 1024 pixels wide."),
+      Example("shelf ls kind:audio artist:beatles 'duration<3:00'", "Short songs by an artist."),
       Example("shelf ls mtime:-7d.. --sort mtime:desc", "What changed in the last week, newest first."),
       Example(
         "shelf ls -kind:image,kind:audio area:documents", "Documents that are neither images nor audio."),
