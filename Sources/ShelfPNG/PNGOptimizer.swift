@@ -222,10 +222,11 @@ public struct PNGOptimizer: Sendable {
       return filtered.withUnsafeBytes { data -> [UInt8] in
         // Noisy data: level 1 wins and the slow levels only lose; otherwise the strong level
         // (with level 1 as a cheap safety net on small data).
-        var best = Deflate.zlib(data, level: 1)
+        // Level 1 only as a safety net where it is nearly free.
+        var best = useStrong && data.count > 64 * 1024 ? [UInt8]() : Deflate.zlib(data, level: 1)
         if useStrong && finalLevel > 1 {
           let strong = Deflate.zlib(data, level: level.usesZopfli ? 12 : finalLevel)
-          if strong.count < best.count { best = strong }
+          if best.isEmpty || strong.count < best.count { best = strong }
         }
         if level.usesZopfli {
           let zopfli = Deflate.zopfli(data, iterations: level.zopfliIterations(for: data.count))
