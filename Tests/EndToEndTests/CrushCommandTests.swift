@@ -237,10 +237,9 @@ import Testing
     #expect(Self.bytes(target).count < before.count)
   }
 
-  @Test func killedMidWriteLeavesTheOriginalIntact() throws {
-    let dir = try TemporaryDirectory()
-    let file = try dir.copy(fromRepository: Self.fixture("basi6a08.png"))
-    let original = Self.bytes(file)
+  /// Starts `shelf crush --in-place file` paused just before its rename (the test hook
+  /// SHELF_TEST_PAUSE_BEFORE_RENAME) and returns once the temporary file is written and synced.
+  private static func crushPausedBeforeRename(_ file: String, in dir: TemporaryDirectory) throws -> Process {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: ShelfProcess.binary)
     process.arguments = ["crush", "--in-place", file]
@@ -250,7 +249,6 @@ import Testing
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     try process.run()
-    // Wait until the temporary file is fully written and synced, then kill -9.
     let deadline = Date().addingTimeInterval(60)
     var temporary: String?
     while temporary == nil && Date() < deadline {
@@ -259,6 +257,14 @@ import Testing
     }
     #expect(temporary != nil)
     usleep(200_000)
+    return process
+  }
+
+  @Test func killedMidWriteLeavesTheOriginalIntact() throws {
+    let dir = try TemporaryDirectory()
+    let file = try dir.copy(fromRepository: Self.fixture("basi6a08.png"))
+    let original = Self.bytes(file)
+    let process = try Self.crushPausedBeforeRename(file, in: dir)
     kill(process.processIdentifier, SIGKILL)
     process.waitUntilExit()
     #expect(process.terminationReason == .uncaughtSignal)
@@ -270,23 +276,7 @@ import Testing
     let dir = try TemporaryDirectory()
     let file = try dir.copy(fromRepository: Self.fixture("basi6a08.png"))
     let original = Self.bytes(file)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: ShelfProcess.binary)
-    process.arguments = ["crush", "--in-place", file]
-    var environment = ProcessInfo.processInfo.environment
-    environment["SHELF_TEST_PAUSE_BEFORE_RENAME"] = "30"
-    process.environment = environment
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let deadline = Date().addingTimeInterval(60)
-    while Date() < deadline,
-      try FileManager.default.contentsOfDirectory(atPath: dir.path).first(where: { $0.hasSuffix(".tmp") })
-        == nil
-    {
-      usleep(10_000)
-    }
-    usleep(200_000)
+    let process = try Self.crushPausedBeforeRename(file, in: dir)
     kill(process.processIdentifier, SIGTERM)
     process.waitUntilExit()
     #expect(process.terminationStatus == 130)

@@ -6,17 +6,27 @@ import Testing
   import Glibc
 #endif
 
+/// Writes `signal` to a new file of `container` in `folder`, closes it and opens it again.
+private func writeAndReopen<Sample: AudioSample>(
+  _ signal: [Sample], in folder: TemporaryFolder, container: AudioContainer,
+  sampleFormat: SampleFormat, sampleRate: Int, channels: Int
+) throws -> AudioFileReader {
+  let path = folder.raw("signal.\(container.rawValue)")
+  let writer = try AudioFileWriter(
+    path: path, container: container, sampleFormat: sampleFormat, sampleRate: sampleRate,
+    channels: channels)
+  try writer.write(signal)
+  try writer.close()
+  return try AudioFileReader(path: path)
+}
+
 @Suite struct AudioFileTests {
   @Test(arguments: [AudioContainer.wav, .aiff, .flac, .caf, .w64, .au])
   func sixteenBitRoundTripIsExact(container: AudioContainer) throws {
     let folder = TemporaryFolder()
-    let path = folder.raw("a.\(container.rawValue)")
     let signal = testSignal16(frames: 10_000)
-    let writer = try AudioFileWriter(
-      path: path, container: container, sampleFormat: .s16, sampleRate: 44100, channels: 2)
-    try writer.write(signal)
-    try writer.close()
-    let reader = try AudioFileReader(path: path)
+    let reader = try writeAndReopen(
+      signal, in: folder, container: container, sampleFormat: .s16, sampleRate: 44100, channels: 2)
     #expect(reader.format.sampleRate == 44100)
     #expect(reader.format.channels == 2)
     #expect(reader.format.frames == 10_000)
@@ -29,13 +39,9 @@ import Testing
   @Test(arguments: [AudioContainer.wav, .flac, .aiff, .caf])
   func twentyFourBitRoundTripIsExact(container: AudioContainer) throws {
     let folder = TemporaryFolder()
-    let path = folder.raw("a.\(container.rawValue)")
     let signal = testSignal24(frames: 5000)
-    let writer = try AudioFileWriter(
-      path: path, container: container, sampleFormat: .s24, sampleRate: 48000, channels: 2)
-    try writer.write(signal)
-    try writer.close()
-    let reader = try AudioFileReader(path: path)
+    let reader = try writeAndReopen(
+      signal, in: folder, container: container, sampleFormat: .s24, sampleRate: 48000, channels: 2)
     #expect(reader.format.bitsPerSample == 24)
     #expect(reader.naturalSampleType == .int32)
     let decoded: [Int32] = try reader.readAll()
@@ -45,11 +51,8 @@ import Testing
   @Test func floatWAVRoundTripIsExact() throws {
     let folder = TemporaryFolder()
     let signal = sine(frames: 3000, channels: 1)
-    let writer = try AudioFileWriter(
-      path: folder.raw("f.wav"), container: .wav, sampleFormat: .float, sampleRate: 22050, channels: 1)
-    try writer.write(signal)
-    try writer.close()
-    let reader = try AudioFileReader(path: folder.raw("f.wav"))
+    let reader = try writeAndReopen(
+      signal, in: folder, container: .wav, sampleFormat: .float, sampleRate: 22050, channels: 1)
     #expect(reader.naturalSampleType == .float32)
     #expect(reader.format.encodingName == "32 bit float")
     let decoded: [Float] = try reader.readAll()
