@@ -147,11 +147,14 @@ import Testing
       ])
     for (index, input) in inputs.enumerated().dropFirst() { #expect(Self.bytes(input) == originals[index]) }
     #expect(Self.bytes(good).count < originals[0].count)
+    #expect(result.stdout.hasPrefix("Crushed 1 of 6 files: "))
+    #expect(result.stdout.hasSuffix("; 5 failed\n"))
     // Only bad input: exit 65.
     let allBad = try ShelfProcess.run(["crush", "--in-place", text, badCRC])
     #expect(allBad.status == 65)
     let missing = try ShelfProcess.run(["crush", "--in-place", dir.path + "/nope.png"])
     #expect(missing.status == 66)
+    #expect(missing.stdout.hasPrefix("Crushed 0 of 1 file: "))
   }
 
   @Test func everyCorruptSuiteFileIsRefused() throws {

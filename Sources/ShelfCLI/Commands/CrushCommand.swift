@@ -255,12 +255,15 @@ enum CrushCommand {
       }
       if json { records.append(record(for: report)) }
     }
+    // Inputs that failed before a job was made (missing, not a PNG folder) count too.
+    let failed = outcome.failures.count
+    let inputs = crushed + unchanged + failed
     let saved = before - after
     let percent = before > 0 ? Double(saved) * 100 / Double(before) : 0
     if json {
       let summary: JSONValue = .object([
-        ("files", .int(Int64(results.count))), ("crushed", .int(Int64(crushed))),
-        ("unchanged", .int(Int64(unchanged))), ("failed", .int(Int64(results.count - crushed - unchanged))),
+        ("files", .int(Int64(inputs))), ("crushed", .int(Int64(crushed))),
+        ("unchanged", .int(Int64(unchanged))), ("failed", .int(Int64(failed))),
         ("bytes_before", .int(Int64(before))), ("bytes_after", .int(Int64(after))),
         ("saved_percent", .double((percent * 100).rounded() / 100)),
         ("seconds", .double((elapsed * 1000).rounded() / 1000)), ("dry_run", .bool(dryRun)),
@@ -268,9 +271,8 @@ enum CrushCommand {
       let value: JSONValue = .object([("files", .array(records)), ("summary", summary)])
       console.write(value.serialized(pretty: console.stdoutIsTerminal) + "\n")
     } else {
-      let failed = results.count - crushed - unchanged
       var text = dryRun ? "Would crush" : "Crushed"
-      text += " \(crushed) of \(results.count) file\(results.count == 1 ? "" : "s"): "
+      text += " \(crushed) of \(inputs) file\(inputs == 1 ? "" : "s"): "
       text += "\(Quantities.formatByteSize(Int64(before))) -> \(Quantities.formatByteSize(Int64(after))), "
       text +=
         "saved \(Quantities.formatFixed(percent, decimals: 1))% (\(Quantities.formatByteSize(Int64(saved)))) "
