@@ -74,6 +74,18 @@ import Testing
     #expect(result.stderr == "error: \(fifo): is a FIFO, not a regular file\n")
   }
 
+  @Test func truncatedFileExits65AndStillShowsWhatWasRead() throws {
+    let scratch = try TemporaryDirectory()
+    let whole = try Data(
+      contentsOf: ShelfProcess.repositoryRoot.appendingPathComponent("SampleMedia/Documents/rgb16.png"))
+    let truncated = try scratch.write("cut.png", Array(whole.prefix(20)))
+    let result = try ShelfProcess.run(["info", truncated])
+    #expect(result.status == 65)
+    #expect(result.stderr == "error: \(truncated): truncated PNG: IHDR ends early\n")
+    #expect(result.stdout.contains("kind:         image\n"))
+    #expect(result.stdout.contains("error:        truncated PNG: IHDR ends early\n"))
+  }
+
   @Test func emptyFileExits65() throws {
     let scratch = try TemporaryDirectory()
     let empty = try scratch.write("empty.png", [])

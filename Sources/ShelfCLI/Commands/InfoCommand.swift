@@ -21,8 +21,10 @@ enum InfoCommand {
       catalogued, or that changed since it was, is read live from its headers.
 
       Directories, FIFOs, sockets and devices are refused without being opened for reading, \
-      and so are empty files. Paths that are not valid UTF-8 or hold control characters are \
-      printed escaped; with --json the exact bytes are kept in a path_b64 field.
+      and so are empty files (exit 66 and 65). A file whose header is truncated or corrupt is \
+      shown with what could be read and its error, and counts as bad input (exit 65). Paths \
+      that are not valid UTF-8 or hold control characters are printed escaped; with --json \
+      the exact bytes are kept in a path_b64 field.
       """,
     arguments: [
       ArgumentSpec("file", help: "Files to describe; '-' reads standard input.", repeating: true)
@@ -60,7 +62,14 @@ enum InfoCommand {
     for input in inputs {
       do {
         let description = try describe(input, store: store)
-        outcome.succeeded()
+        // What could be read is still shown; a header that failed to parse (a truncated
+        // or corrupt file) is bad input all the same.
+        if let reason = description.entry?.error {
+          outcome.failed(
+            FileError(path: input.path, reason: reason, failure: .badInput), console: invocation.console)
+        } else {
+          outcome.succeeded()
+        }
         if json {
           records.append(description.json)
         } else {
