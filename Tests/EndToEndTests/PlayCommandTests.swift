@@ -157,13 +157,15 @@ enum AudioE2E {
     private var data: [UInt8] = []
     private var finished = false
 
-    init(fifo: String, bytesPerSecond: Int) {
+    /// Reads `fifo` at `bytesPerSecond`; after `limit` bytes it closes the pipe, as a device
+    /// that goes away would.
+    init(fifo: String, bytesPerSecond: Int, limit: Int = .max) {
       let thread = Thread { [self] in
         let fd = open(fifo, O_RDONLY)
         guard fd >= 0 else { return }
         let chunk = bytesPerSecond / 20
         var buffer = [UInt8](repeating: 0, count: chunk)
-        while true {
+        while collected.count < limit {
           let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, chunk) }
           if n <= 0 { break }
           lock.lock()
@@ -409,6 +411,19 @@ enum AudioE2E {
     let alone = try ShelfProcess.run(["play", "-D", "stereoonly", "--no-interactive", six], environment: env)
     #expect(alone.status == 65)
     #expect(alone.stderr == message)
+  }
+
+  @Test func deviceThatGoesAwayWhilePlayingEndsWithAnIOErrorNotALoop() throws {
+    let folder = try TemporaryDirectory()
+    let wav = try AudioE2E.makeSignal(folder, "long.wav", seconds: 30)
+    let fifo = folder.path + "/fifo"
+    #expect(mkfifo(fifo, 0o600) == 0)
+    // The "device" takes about one second of sound, then disappears.
+    _ = AudioE2E.PacedReader(fifo: fifo, bytesPerSecond: 1_764_000, limit: 176_400)
+    let device = "file:'\(fifo)',raw"
+    let result = try ShelfProcess.run(["play", "--no-interactive", "-D", device, wav], timeout: 30)
+    #expect(result.status == 74)
+    #expect(result.stderr.hasSuffix("error: device \(device): write failed: Input/output error\n"))
   }
 
   @Test func interactiveKeysPauseSeekVolumeAndQuitRestoringTheTerminal() throws {
