@@ -69,16 +69,18 @@ enum RowFilter {
     var scratch = [UInt8](repeating: 0, count: 5 * rowBytes)
     let wantsBigrams = heuristics.contains(.bigrams)
     let wantsEntropy = heuristics.contains(.entropy)
-    var stamps = [UInt32](repeating: 0, count: wantsBigrams ? 65536 : 0)
-    var generation: UInt32 = 0
+    // Byte pairs seen in the row being scored, one bit each (8 KiB: stays in L1); the bits a
+    // row sets are cleared again after it is scored.
+    var seenPairs = [UInt64](repeating: 0, count: wantsBigrams ? 1024 : 0)
     // c·log2(c) for every count a row can reach.
     var entropyTable = [Double](repeating: 0, count: wantsEntropy ? rowBytes + 1 : 0)
     if wantsEntropy { for c in 1..<(rowBytes + 1) { entropyTable[c] = Double(c) * Double.log2(Double(c)) } }
-    var histogram = [Int32](repeating: 0, count: 256)
+    // Four interleaved histograms, so that runs of one byte value do not stall on one counter.
+    var histogram = [Int32](repeating: 0, count: 4 * 256)
     encoding.rows.withUnsafeBufferPointer { rows in
       zero.withUnsafeBufferPointer { zero in
         scratch.withUnsafeMutableBufferPointer { scratch in
-          stamps.withUnsafeMutableBufferPointer { stamps in
+          seenPairs.withUnsafeMutableBufferPointer { seenPairs in
             entropyTable.withUnsafeBufferPointer { table in
               histogram.withUnsafeMutableBufferPointer { histogram in
                 for y in 0..<height {
@@ -95,24 +97,45 @@ enum RowFilter {
                       let score: Double
                       switch heuristic {
                       case .entropy:
-                        for k in 0..<256 { histogram[k] = 0 }
-                        for i in 0..<rowBytes { histogram[Int(candidate[i])] &+= 1 }
+                        let counts = histogram.baseAddress!
+                        counts.update(repeating: 0, count: 4 * 256)
+                        var i = 0
+                        while i + 4 <= rowBytes {
+                          counts[Int(candidate[i])] &+= 1
+                          counts[256 + Int(candidate[i + 1])] &+= 1
+                          counts[512 + Int(candidate[i + 2])] &+= 1
+                          counts[768 + Int(candidate[i + 3])] &+= 1
+                          i += 4
+                        }
+                        while i < rowBytes {
+                          counts[Int(candidate[i])] &+= 1
+                          i += 1
+                        }
                         var sum = 0.0
-                        for k in 0..<256 where histogram[k] > 1 { sum -= table[Int(histogram[k])] }
+                        for k in 0..<256 {
+                          let count = counts[k] &+ counts[256 + k] &+ counts[512 + k] &+ counts[768 + k]
+                          if count > 1 { sum -= table[Int(count)] }
+                        }
                         score = sum
                       case .bigrams:
-                        generation &+= 1
-                        if generation == 0 {
-                          for k in 0..<65536 { stamps[k] = 0 }
-                          generation = 1
-                        }
                         var distinct = 0
                         if rowBytes > 1 {
+                          let bits = seenPairs.baseAddress!
+                          var last = -1
                           for i in 1..<rowBytes {
                             let key = Int(candidate[i - 1]) << 8 | Int(candidate[i])
-                            if stamps[key] != generation {
-                              stamps[key] = generation
-                              distinct += 1
+                            if key == last { continue }  // runs (flat areas) repeat one pair
+                            last = key
+                            let mask = UInt64(1) << UInt64(key & 63)
+                            let word = bits[key >> 6]
+                            distinct &+= word & mask == 0 ? 1 : 0
+                            bits[key >> 6] = word | mask
+                          }
+                          if rowBytes > 2048 {
+                            bits.update(repeating: 0, count: 1024)
+                          } else {
+                            for i in 1..<rowBytes {
+                              bits[(Int(candidate[i - 1]) << 8 | Int(candidate[i])) >> 6] = 0
                             }
                           }
                         }
@@ -178,12 +201,10 @@ enum RowFilter {
 
   @inline(__always)
   static func absoluteSum(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int {
-    var sum = 0
-    for i in 0..<count {
-      let v = Int(bytes[i])
-      sum += v < 128 ? v : 256 - v
-    }
-    return sum
+    // |signed byte| without overflow checks, so that the loop vectorizes.
+    var sum: UInt = 0
+    for i in 0..<count { sum &+= UInt(Int8(bitPattern: bytes[i]).magnitude) }
+    return Int(sum)
   }
 
   /// Chooses each row's filter by compressing it after a few already filtered rows.
