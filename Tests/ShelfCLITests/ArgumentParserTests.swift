@@ -1,3 +1,4 @@
+import ShelfCore
 import Testing
 
 @testable import ShelfCLI
@@ -141,4 +142,24 @@ private func parsedOptions(_ words: [String]) throws -> ParsedArguments {
   #expect(Suggestions.distance("idnex", "index") == 1)
   #expect(Suggestions.closest(to: "stast", among: ["stats", "show"]) == "stats")
   #expect(Suggestions.closest(to: "zzzzzz", among: ["stats", "show"]) == nil)
+}
+
+@Test func optionValuesKeepTheirExactBytes() throws {
+  let name: [UInt8] = Array("out".utf8) + [0xFF, 0x0A]
+  let forms: [[[UInt8]]] = [
+    [Array("--out-dir=".utf8) + name], [Array("-o".utf8) + name], [Array("--out-dir".utf8), name],
+    [Array("-ro".utf8) + name],
+  ]
+  for form in forms {
+    var globals = ParsedArguments(commandName: "shelf")
+    let words = [Array("crush".utf8)] + form + [Array("a.png".utf8)]
+    let result = try ArgumentParser(commands: [sample, query]).parse(
+      words.map(CommandLineArgument.init(bytes:)), globals: &globals)
+    guard case .run(_, let parsed) = result else {
+      Issue.record("expected a command to run")
+      continue
+    }
+    #expect(parsed.pathValue("out-dir") == RawPath(bytes: name))
+    #expect(parsed.positionals.map(\.string) == ["a.png"])
+  }
 }

@@ -102,8 +102,7 @@ enum CrushCommand {
   static func run(_ invocation: Invocation) async throws -> ExitStatus {
     let arguments = invocation.arguments
     let console = invocation.console
-    // The parser keeps option values as text; the folder is taken from it.
-    let outDir = arguments.value("out-dir").map { RawPath($0) }
+    let outDir = arguments.pathValue("out-dir")
     let inPlace = arguments.flag("in-place")
     let dryRun = arguments.flag("dry-run")
     let json = arguments.flag("json")

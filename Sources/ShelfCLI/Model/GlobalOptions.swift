@@ -19,8 +19,8 @@ public struct GlobalOptions: Sendable {
 
   init(parsed: ParsedArguments, environment: [String: String]) {
     verbose = parsed.flag("verbose")
-    if let db = parsed.value("db") {
-      databasePath = RawPath(db)
+    if let db = parsed.pathValue("db") {
+      databasePath = db
     } else if let db = environment["SHELF_DB"], !db.isEmpty {
       databasePath = RawPath(db)
     } else if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {

@@ -79,12 +79,15 @@ struct ArgumentParser {
     at index: inout Int, in arguments: [CommandLineArgument], specs: [OptionSpec],
     command: Command?, into globals: inout ParsedArguments, commandOptions parsed: inout ParsedArguments
   ) throws(UsageError) {
-    let token = arguments[index].string
+    let argument = arguments[index]
+    let token = argument.string
     index += 1
     if token.hasPrefix("--") {
-      let body = token.dropFirst(2)
-      let name = String(body.prefix { $0 != "=" })
-      let attached = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil
+      let name = String(token.dropFirst(2).prefix { $0 != "=" })
+      // The value after `=` is cut from the raw bytes, so paths that are not UTF-8 survive.
+      let attached = argument.path.bytes.firstIndex(of: UInt8(ascii: "=")).map {
+        CommandLineArgument(bytes: Array(argument.path.bytes[($0 + 1)...]))
+      }
       guard let spec = specs.first(where: { $0.long == name }) else {
         throw unknownOption("--" + name, specs: specs, command: command)
       }
@@ -94,7 +97,7 @@ struct ArgumentParser {
         }
         try record(spec, value: nil, command: command, globals: &globals, parsed: &parsed)
       } else {
-        var value: String
+        var value: CommandLineArgument
         if let attached {
           value = attached
         } else {
@@ -114,7 +117,9 @@ struct ArgumentParser {
       if spec.isFlag {
         try record(spec, value: nil, command: command, globals: &globals, parsed: &parsed)
       } else {
-        var value = String(characters)
+        // An attached value (`-j4`, `-odir`) starts after the ASCII flag characters.
+        let offset = token[..<characters.startIndex].utf8.count
+        var value = CommandLineArgument(bytes: Array(argument.path.bytes[offset...]))
         if characters.isEmpty {
           value = try takeValue(for: spec, at: &index, in: arguments, command: command)
         }
@@ -127,20 +132,20 @@ struct ArgumentParser {
   private func takeValue(
     for spec: OptionSpec, at index: inout Int, in arguments: [CommandLineArgument],
     command: Command?
-  ) throws(UsageError) -> String {
+  ) throws(UsageError) -> CommandLineArgument {
     guard index < arguments.count else {
       throw UsageError(
         "option '--\(spec.long)' needs a value <\(spec.valueName ?? "value")>", command: command?.name)
     }
     index += 1
-    return arguments[index - 1].string
+    return arguments[index - 1]
   }
 
   private func record(
-    _ spec: OptionSpec, value: String?, command: Command?, globals: inout ParsedArguments,
-    parsed: inout ParsedArguments
+    _ spec: OptionSpec, value argument: CommandLineArgument?, command: Command?,
+    globals: inout ParsedArguments, parsed: inout ParsedArguments
   ) throws(UsageError) {
-    if let value, !spec.choices.isEmpty, !spec.choices.contains(value) {
+    if let value = argument?.string, !spec.choices.isEmpty, !spec.choices.contains(value) {
       var message = "invalid value '\(value)' for '--\(spec.long)': expected "
       message += Self.list(spec.choices.map { "'\($0)'" }, conjunction: "or")
       if let suggestion = Suggestions.closest(to: value, among: spec.choices) {
@@ -149,9 +154,9 @@ struct ArgumentParser {
       throw UsageError(message, command: command?.name)
     }
     if GlobalOptions.specs.contains(where: { $0.long == spec.long }) {
-      globals.record(spec, value: value)
+      globals.record(spec, value: argument)
     } else {
-      parsed.record(spec, value: value)
+      parsed.record(spec, value: argument)
     }
   }
 

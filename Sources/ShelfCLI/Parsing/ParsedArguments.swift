@@ -2,8 +2,9 @@ import ShelfCore
 
 /// The options and positional arguments of one command invocation, after parsing.
 public struct ParsedArguments: Sendable {
-  /// Values by long option name, in command-line order; flags store an empty string per use.
-  private var values: [String: [String]] = [:]
+  /// Values by long option name, in command-line order, with their exact bytes; flags store
+  /// an empty value per use.
+  private var values: [String: [CommandLineArgument]] = [:]
   /// Positional arguments in order, with their exact bytes.
   public private(set) var positionals: [CommandLineArgument] = []
   /// The command name, for error messages.
@@ -11,8 +12,8 @@ public struct ParsedArguments: Sendable {
 
   init(commandName: String) { self.commandName = commandName }
 
-  mutating func record(_ option: OptionSpec, value: String?) {
-    values[option.long, default: []].append(value ?? "")
+  mutating func record(_ option: OptionSpec, value: CommandLineArgument?) {
+    values[option.long, default: []].append(value ?? CommandLineArgument(""))
   }
 
   mutating func append(positional: CommandLineArgument) { positionals.append(positional) }
@@ -21,10 +22,13 @@ public struct ParsedArguments: Sendable {
   public func flag(_ long: String) -> Bool { values[long] != nil }
 
   /// The last value given for the option, or nil.
-  public func value(_ long: String) -> String? { values[long]?.last }
+  public func value(_ long: String) -> String? { values[long]?.last?.string }
+
+  /// The last value given for the option as a path with its exact bytes, or nil.
+  public func pathValue(_ long: String) -> RawPath? { values[long]?.last?.path }
 
   /// Every value given for a repeatable option, in order.
-  public func values(_ long: String) -> [String] { values[long] ?? [] }
+  public func values(_ long: String) -> [String] { values[long]?.map(\.string) ?? [] }
 
   /// The option's value as an integer within `range`; nil when not given.
   public func integer(_ long: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
