@@ -101,53 +101,38 @@ enum AudioE2E {
     init(_ arguments: [String], environment: [String: String], in folder: String, shell: String? = nil) throws
     {
       self.folder = folder
-      var actions = posix_spawn_file_actions_t()
-      posix_spawn_file_actions_init(&actions)
-      defer { posix_spawn_file_actions_destroy(&actions) }
-      posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-      posix_spawn_file_actions_addopen(&actions, 1, folder + "/stdout", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-      posix_spawn_file_actions_addopen(&actions, 2, folder + "/stderr", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-      var merged = ProcessInfo.processInfo.environment
-      merged["NO_COLOR"] = "1"
-      for (key, value) in environment { merged[key] = value }
-      let argv: [UnsafeMutablePointer<CChar>?]
+      let words: [String]
       let program: String
       if let shell {
         program = "/bin/sh"
-        let words: [String] = ["/bin/sh", "-c", shell, "sh", ShelfProcess.binary] + arguments
-        argv = words.map { strdup($0) } + [nil]
+        words = ["/bin/sh", "-c", shell, "sh", ShelfProcess.binary] + arguments
       } else {
         program = ShelfProcess.binary
-        argv = ([ShelfProcess.binary] + arguments).map { strdup($0) } + [nil]
+        words = [ShelfProcess.binary] + arguments
       }
-      let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
-      defer {
-        argv.forEach { free($0) }
-        envp.forEach { free($0) }
-      }
-      var pid: pid_t = 0
-      let code = posix_spawn(&pid, program, &actions, nil, argv, envp)
-      guard code == 0 else { throw ShelfProcessError.spawn(program, code) }
-      self.pid = pid
+      pid = try ShelfProcess.spawn(
+        program, words.map { Array($0.utf8) }, environment: environment, stdinPath: nil,
+        stdoutPath: folder + "/stdout", stderrPath: folder + "/stderr")
     }
 
     /// Waits for the exit and returns the status (128 + signal when killed).
     func wait(timeout: Double = 30) -> Int32 {
-      var status: Int32 = 0
-      let deadline = Date().addingTimeInterval(timeout)
-      while waitpid(pid, &status, WNOHANG) == 0 {
-        if Date() > deadline {
-          kill(pid, SIGKILL)
-          waitpid(pid, &status, 0)
-          return -1
-        }
-        usleep(5000)
-      }
-      return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+      ShelfProcess.wait(for: pid, timeout: timeout) ?? -1
     }
 
     var stderr: String { String(decoding: AudioE2E.bytes(folder + "/stderr"), as: UTF8.self) }
     var stdout: String { String(decoding: AudioE2E.bytes(folder + "/stdout"), as: UTF8.self) }
+  }
+
+  /// A 30-second stereo WAV in `folder` and a FIFO beside it that a `PacedReader` drains at
+  /// `bytesPerSecond` (up to `limit` bytes): the device for `-D "file:'<fifo>',raw"`.
+  static func longSignalAndPacedFIFO(
+    _ folder: TemporaryDirectory, bytesPerSecond: Int = 176_400, limit: Int = .max
+  ) throws -> (wav: String, fifo: String, reader: PacedReader) {
+    let wav = try makeSignal(folder, "long.wav", seconds: 30)
+    let fifo = folder.path + "/fifo"
+    #expect(mkfifo(fifo, 0o600) == 0)
+    return (wav, fifo, PacedReader(fifo: fifo, bytesPerSecond: bytesPerSecond, limit: limit))
   }
 
   /// Reads a FIFO at `bytesPerSecond` on a thread, so that ALSA's `file` plugin writing into it
@@ -415,11 +400,9 @@ enum AudioE2E {
 
   @Test func deviceThatGoesAwayWhilePlayingEndsWithAnIOErrorNotALoop() throws {
     let folder = try TemporaryDirectory()
-    let wav = try AudioE2E.makeSignal(folder, "long.wav", seconds: 30)
-    let fifo = folder.path + "/fifo"
-    #expect(mkfifo(fifo, 0o600) == 0)
     // The "device" takes about one second of sound, then disappears.
-    _ = AudioE2E.PacedReader(fifo: fifo, bytesPerSecond: 1_764_000, limit: 176_400)
+    let (wav, fifo, _) = try AudioE2E.longSignalAndPacedFIFO(
+      folder, bytesPerSecond: 1_764_000, limit: 176_400)
     let device = "file:'\(fifo)',raw"
     let result = try ShelfProcess.run(["play", "--no-interactive", "-D", device, wav], timeout: 30)
     #expect(result.status == 74)
@@ -428,11 +411,8 @@ enum AudioE2E {
 
   @Test func interactiveKeysPauseSeekVolumeAndQuitRestoringTheTerminal() throws {
     let folder = try TemporaryDirectory()
-    let wav = try AudioE2E.makeSignal(folder, "long.wav", seconds: 30)
-    let fifo = folder.path + "/fifo"
-    #expect(mkfifo(fifo, 0o600) == 0)
     // Real-time pace: 44100 frames × 4 bytes per second.
-    let reader = AudioE2E.PacedReader(fifo: fifo, bytesPerSecond: 176_400)
+    let (wav, fifo, reader) = try AudioE2E.longSignalAndPacedFIFO(folder)
     let script = """
       stty -g > \(folder.path)/before; \(ShelfProcess.binary) play -D "file:'\(fifo)',raw" \(wav); \
       echo "EXIT=$?"; stty -g > \(folder.path)/after; sleep 60
@@ -470,10 +450,7 @@ enum AudioE2E {
 
   @Test func ctrlCWhilePlayingRestoresTheTerminalAndExits130() throws {
     let folder = try TemporaryDirectory()
-    let wav = try AudioE2E.makeSignal(folder, "long.wav", seconds: 30)
-    let fifo = folder.path + "/fifo"
-    #expect(mkfifo(fifo, 0o600) == 0)
-    _ = AudioE2E.PacedReader(fifo: fifo, bytesPerSecond: 176_400)
+    let (wav, fifo, _) = try AudioE2E.longSignalAndPacedFIFO(folder)
     let script = """
       stty -g > \(folder.path)/before; \(ShelfProcess.binary) play -D "file:'\(fifo)',raw" \(wav); \
       echo "EXIT=$?"; stty -g > \(folder.path)/after; sleep 60
@@ -490,10 +467,7 @@ enum AudioE2E {
 
   @Test func sigtermWhilePlayingRestoresTheTerminalAndExits130() throws {
     let folder = try TemporaryDirectory()
-    let wav = try AudioE2E.makeSignal(folder, "long.wav", seconds: 30)
-    let fifo = folder.path + "/fifo"
-    #expect(mkfifo(fifo, 0o600) == 0)
-    _ = AudioE2E.PacedReader(fifo: fifo, bytesPerSecond: 176_400)
+    let (wav, fifo, _) = try AudioE2E.longSignalAndPacedFIFO(folder)
     let script = """
       stty -g > \(folder.path)/before; \(ShelfProcess.binary) play -D "file:'\(fifo)',raw" \(wav) </dev/tty & \
       echo $! > \(folder.path)/pid; wait $!; echo "EXIT=$?"; stty -g > \(folder.path)/after; sleep 60

@@ -52,42 +52,63 @@ enum ShelfProcess {
     let scratch = try TemporaryDirectory()
     let outPath = scratch.path + "/stdout"
     let errPath = scratch.path + "/stderr"
+    let pid = try spawn(
+      binary, [Array(binary.utf8)] + arguments, environment: ["COLUMNS": "80"].merging(environment) { $1 },
+      stdinPath: stdinPath, stdoutPath: outPath, stderrPath: errPath)
+
+    guard let exitStatus = wait(for: pid, timeout: timeout) else {
+      throw ShelfProcessError.timeout(arguments.map { String(decoding: $0, as: UTF8.self) })
+    }
+    return ShelfResult(
+      status: exitStatus,
+      stdoutBytes: Array(FileManager.default.contents(atPath: outPath) ?? Data()),
+      stderrBytes: Array(FileManager.default.contents(atPath: errPath) ?? Data()))
+  }
+}
+
+extension ShelfProcess {
+  /// Starts `program` with exact argument bytes (`argv[0]` included), the test's environment
+  /// plus `NO_COLOR` and `environment`, stdin from `stdinPath` (else /dev/null), and stdout and
+  /// stderr written to files; returns its pid.
+  static func spawn(
+    _ program: String, _ argvBytes: [[UInt8]], environment: [String: String], stdinPath: String?,
+    stdoutPath: String, stderrPath: String
+  ) throws -> pid_t {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 0, stdinPath ?? "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-
+    posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     var merged = ProcessInfo.processInfo.environment
     merged["NO_COLOR"] = "1"
-    merged["COLUMNS"] = "80"
     for (key, value) in environment { merged[key] = value }
-    let argv = ([Array(binary.utf8)] + arguments).map(cString) + [nil]
+    let argv = argvBytes.map(cString) + [nil]
     let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer {
       argv.forEach { free($0) }
       envp.forEach { free($0) }
     }
     var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, binary, &actions, nil, argv, envp)
-    guard spawned == 0 else { throw ShelfProcessError.spawn(binary, spawned) }
+    let code = posix_spawn(&pid, program, &actions, nil, argv, envp)
+    guard code == 0 else { throw ShelfProcessError.spawn(program, code) }
+    return pid
+  }
 
+  /// Waits for `pid` to exit and returns its status (128 + signal when killed); after
+  /// `timeout` seconds it kills the process with SIGKILL and returns nil.
+  static func wait(for pid: pid_t, timeout: Double) -> Int32? {
     var status: Int32 = 0
     let deadline = Date().addingTimeInterval(timeout)
     while waitpid(pid, &status, WNOHANG) == 0 {
       if Date() > deadline {
         kill(pid, SIGKILL)
         waitpid(pid, &status, 0)
-        throw ShelfProcessError.timeout(arguments.map { String(decoding: $0, as: UTF8.self) })
+        return nil
       }
       usleep(2000)
     }
-    let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-    return ShelfResult(
-      status: exitStatus,
-      stdoutBytes: Array(FileManager.default.contents(atPath: outPath) ?? Data()),
-      stderrBytes: Array(FileManager.default.contents(atPath: errPath) ?? Data()))
+    return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
   }
 }
 
