@@ -44,12 +44,13 @@ let package = Package(
       name: "ShelfCLI", dependencies: ["ShelfCore", "ShelfCatalog", "ShelfPNG", "ShelfAudio"]),
     .executableTarget(name: "shelf", dependencies: ["ShelfCLI"]),
 
-    // Tests.
-    .testTarget(name: "ShelfCoreTests", dependencies: ["ShelfCore"]),
+    // Tests, with one small support library (temporary folders) that they share.
+    .target(name: "ShelfTestSupport", dependencies: ["ShelfCore"], path: "Tests/ShelfTestSupport"),
+    .testTarget(name: "ShelfCoreTests", dependencies: ["ShelfCore", "ShelfTestSupport"]),
     .testTarget(name: "ShelfPNGTests", dependencies: ["ShelfPNG"]),
-    .testTarget(name: "ShelfAudioTests", dependencies: ["ShelfAudio"]),
-    .testTarget(name: "ShelfCatalogTests", dependencies: ["ShelfCatalog"]),
+    .testTarget(name: "ShelfAudioTests", dependencies: ["ShelfAudio", "ShelfTestSupport"]),
+    .testTarget(name: "ShelfCatalogTests", dependencies: ["ShelfCatalog", "ShelfTestSupport"]),
     .testTarget(name: "ShelfCLITests", dependencies: ["ShelfCLI"]),
-    .testTarget(name: "EndToEndTests", dependencies: ["shelf"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["shelf", "ShelfTestSupport"]),
   ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import ShelfTestSupport
 import Testing
 
 /// The command-line interface as a user meets it: help, version, usage errors, completions.

@@ -1,5 +1,6 @@
 import Foundation
 import ShelfPNG
+import ShelfTestSupport
 import Testing
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import Foundation
+import ShelfTestSupport
 import Testing
 
 /// `shelf devices`: ALSA's hints, as a table and as JSON.

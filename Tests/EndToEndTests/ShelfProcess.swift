@@ -1,4 +1,5 @@
 import Foundation
+import ShelfTestSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -125,18 +126,7 @@ enum ShelfProcessError: Error {
   case timeout([String])
 }
 
-/// A fresh temporary folder, removed when the value goes away.
-final class TemporaryDirectory {
-  let path: String
-
-  init() throws {
-    var template = Array("/tmp/shelf-test-XXXXXX".utf8CString)
-    guard let result = mkdtemp(&template) else { throw ShelfProcessError.spawn("mkdtemp", errno) }
-    path = String(cString: result)
-  }
-
-  deinit { try? FileManager.default.removeItem(atPath: path) }
-
+extension TemporaryDirectory {
   /// Copies a file or folder of the repository (e.g. "SampleMedia") into this folder.
   @discardableResult
   func copy(fromRepository relativePath: String, as name: String? = nil) throws -> String {
@@ -146,11 +136,4 @@ final class TemporaryDirectory {
     return destination
   }
 
-  /// Writes bytes to a file in this folder and returns its path.
-  @discardableResult
-  func write(_ name: String, _ bytes: [UInt8]) throws -> String {
-    let file = path + "/" + name
-    try Data(bytes).write(to: URL(fileURLWithPath: file))
-    return file
-  }
 }

@@ -1,5 +1,6 @@
 import ShelfAudio
 import ShelfCore
+import ShelfTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -9,7 +10,7 @@ import Testing
 /// ALSA without a sound card: playback into alsa-lib's `file` plugin, capture from a file fed
 /// through a configuration that includes the system's and adds `shelftestcapture`.
 enum TestALSA {
-  static let folder = TemporaryFolder()
+  static let folder = try! TemporaryDirectory()
   static var captureInput: String { folder.file("capture-input.raw") }
 
   /// Points ALSA at the test configuration; must run before the process's first ALSA call.
@@ -36,7 +37,7 @@ enum TestALSA {
   init() { #expect(TestALSA.configured) }
 
   @Test func playbackReachesALSABitExactAndPadsTheLastPeriod() throws {
-    let folder = TemporaryFolder()
+    let folder = try TemporaryDirectory()
     let signal = testSignal16(frames: 10_001)
     let output = try ALSAPlayback(
       device: TestALSA.fileDevice(folder.file("out.raw")), sampleRate: 44100, channels: 2,
@@ -93,7 +94,7 @@ enum TestALSA {
   }
 
   @Test func playerPlaysSameShapeTracksGaplessAndBitExact() throws {
-    let folder = TemporaryFolder()
+    let folder = try TemporaryDirectory()
     let a = testSignal16(frames: 7000, seed: 1)
     let b = testSignal16(frames: 5001, seed: 2)
     try writeWAV16(folder.file("a.wav"), a)
@@ -125,7 +126,7 @@ enum TestALSA {
   }
 
   @Test func playerAppliesVolumeAndStartOffset() throws {
-    let folder = TemporaryFolder()
+    let folder = try TemporaryDirectory()
     let a = testSignal16(frames: 44100, seed: 5)
     try writeWAV16(folder.file("a.wav"), a)
     let player = Player(
@@ -140,7 +141,7 @@ enum TestALSA {
   }
 
   @Test func playerReportsABadDevice() throws {
-    let folder = TemporaryFolder()
+    let folder = try TemporaryDirectory()
     try writeWAV16(folder.file("a.wav"), testSignal16(frames: 100))
     let player = Player(tracks: [folder.raw("a.wav")], options: PlayerOptions(device: "nosuchdevice"))
     let summary = player.run { _ in }
@@ -148,7 +149,7 @@ enum TestALSA {
   }
 
   @Test func recorderStopsAtTheDurationWithExactSamples() throws {
-    let folder = TemporaryFolder()
+    let folder = try TemporaryDirectory()
     let signal = testSignal16(frames: 20_000, seed: 9)
     writeBytes(TestALSA.captureInput, littleEndianBytes(signal))
     var request = RecordingRequest(output: folder.raw("r.wav"), container: .wav)
@@ -163,7 +164,7 @@ enum TestALSA {
   }
 
   @Test func recorderStopsBeforeMaxSizeAndRefusesExistingFiles() throws {
-    let folder = TemporaryFolder()
+    let folder = try TemporaryDirectory()
     writeBytes(TestALSA.captureInput, littleEndianBytes(testSignal16(frames: 40_000, seed: 4)))
     var request = RecordingRequest(output: folder.raw("r.flac"), container: .flac)
     request.device = "shelftestcapture"
@@ -182,7 +183,7 @@ enum TestALSA {
   }
 
   @Test func recorderWrites24BitFromPackedCapture() throws {
-    let folder = TemporaryFolder()
+    let folder = try TemporaryDirectory()
     var bytes: [UInt8] = []
     let signal = testSignal24(frames: 10_000)
     for s in signal {
@@ -203,7 +204,7 @@ enum TestALSA {
   }
 
   @Test func recorderStopsWhenAsked() throws {
-    let folder = TemporaryFolder()
+    let folder = try TemporaryDirectory()
     writeBytes(TestALSA.captureInput, littleEndianBytes(testSignal16(frames: 40_000, seed: 4)))
     var request = RecordingRequest(output: folder.raw("r.wav"), container: .wav)
     request.device = "shelftestcapture"
@@ -220,7 +221,7 @@ enum TestALSA {
   }
 
   @Test func queuedCommandsSkipSeekAndChangeVolume() throws {
-    let folder = TemporaryFolder()
+    let folder = try TemporaryDirectory()
     let a = testSignal16(frames: 44100, seed: 11)
     let b = testSignal16(frames: 22050, seed: 12)
     try writeWAV16(folder.file("a.wav"), a)
@@ -266,7 +267,7 @@ enum TestALSA {
   }
 
   @Test func previousRestartsOrGoesBack() throws {
-    let folder = TemporaryFolder()
+    let folder = try TemporaryDirectory()
     let a = testSignal16(frames: 4410, seed: 21)
     let b = testSignal16(frames: 4410, seed: 22)
     try writeWAV16(folder.file("a.wav"), a)
@@ -285,7 +286,7 @@ enum TestALSA {
   }
 
   @Test func shuffleAndRepeat() throws {
-    let folder = TemporaryFolder()
+    let folder = try TemporaryDirectory()
     var tracks: [RawPath] = []
     for index in 0..<6 {
       try writeWAV16(folder.file("\(index).wav"), testSignal16(frames: 100, seed: UInt32(index + 1)))

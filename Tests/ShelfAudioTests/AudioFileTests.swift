@@ -1,5 +1,6 @@
 import ShelfAudio
 import ShelfCore
+import ShelfTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -8,7 +9,7 @@ import Testing
 
 /// Writes `signal` to a new file of `container` in `folder`, closes it and opens it again.
 private func writeAndReopen<Sample: AudioSample>(
-  _ signal: [Sample], in folder: TemporaryFolder, container: AudioContainer,
+  _ signal: [Sample], in folder: TemporaryDirectory, container: AudioContainer,
   sampleFormat: SampleFormat, sampleRate: Int, channels: Int
 ) throws -> AudioFileReader {
   let path = folder.raw("signal.\(container.rawValue)")
@@ -23,7 +24,7 @@ private func writeAndReopen<Sample: AudioSample>(
 @Suite struct AudioFileTests {
   @Test(arguments: [AudioContainer.wav, .aiff, .flac, .caf, .w64, .au])
   func sixteenBitRoundTripIsExact(container: AudioContainer) throws {
-    let folder = TemporaryFolder()
+    let folder = try TemporaryDirectory()
     let signal = testSignal16(frames: 10_000)
     let reader = try writeAndReopen(
       signal, in: folder, container: container, sampleFormat: .s16, sampleRate: 44100, channels: 2)
@@ -38,7 +39,7 @@ private func writeAndReopen<Sample: AudioSample>(
 
   @Test(arguments: [AudioContainer.wav, .flac, .aiff, .caf])
   func twentyFourBitRoundTripIsExact(container: AudioContainer) throws {
-    let folder = TemporaryFolder()
+    let folder = try TemporaryDirectory()
     let signal = testSignal24(frames: 5000)
     let reader = try writeAndReopen(
       signal, in: folder, container: container, sampleFormat: .s24, sampleRate: 48000, channels: 2)
@@ -49,7 +50,7 @@ private func writeAndReopen<Sample: AudioSample>(
   }
 
   @Test func floatWAVRoundTripIsExact() throws {
-    let folder = TemporaryFolder()
+    let folder = try TemporaryDirectory()
     let signal = sine(frames: 3000, channels: 1)
     let reader = try writeAndReopen(
       signal, in: folder, container: .wav, sampleFormat: .float, sampleRate: 22050, channels: 1)
@@ -60,7 +61,7 @@ private func writeAndReopen<Sample: AudioSample>(
   }
 
   @Test func wavIsPlainRIFFWithHeaderKeptCurrentWhileWriting() throws {
-    let folder = TemporaryFolder()
+    let folder = try TemporaryDirectory()
     let path = folder.file("live.wav")
     let writer = try AudioFileWriter(
       path: RawPath(path), container: .wav, sampleFormat: .s16, sampleRate: 44100, channels: 2)
@@ -77,7 +78,7 @@ private func writeAndReopen<Sample: AudioSample>(
   }
 
   @Test func lossyFormatsEncodeAndDecodeInBlocks() throws {
-    let folder = TemporaryFolder()
+    let folder = try TemporaryDirectory()
     for (container, rate) in [(AudioContainer.ogg, 44100), (.opus, 48000), (.mp3, 44100)] {
       let path = folder.raw("l.\(container.rawValue)")
       let signal = sine(frames: rate, rate: rate)  // one second, written in one call
@@ -95,7 +96,7 @@ private func writeAndReopen<Sample: AudioSample>(
   }
 
   @Test func tagsAreWrittenAndReadBack() throws {
-    let folder = TemporaryFolder()
+    let folder = try TemporaryDirectory()
     let tags = AudioTags(
       title: "Señal", artist: "Shelf Band", album: "Tests", date: "2024", track: "3", genre: "Ambient",
       comment: "hello")
@@ -114,7 +115,7 @@ private func writeAndReopen<Sample: AudioSample>(
   }
 
   @Test func id3v2TagsOfMP3AreRead() throws {
-    let folder = TemporaryFolder()
+    let folder = try TemporaryDirectory()
     let plain = folder.file("plain.mp3")
     let writer = try AudioFileWriter(
       path: RawPath(plain), container: .mp3, sampleFormat: .s16, sampleRate: 44100, channels: 2)
@@ -153,7 +154,7 @@ private func writeAndReopen<Sample: AudioSample>(
   }
 
   @Test func missingFileIsMissingInput() throws {
-    let folder = TemporaryFolder()
+    let folder = try TemporaryDirectory()
     let error = #expect(throws: AudioError.self) { try AudioFileReader(path: folder.raw("nope.wav")) }
     #expect(error?.reason == .missingFile)
     #expect(error?.failure == .missingInput)
@@ -161,13 +162,13 @@ private func writeAndReopen<Sample: AudioSample>(
   }
 
   @Test func folderIsNotAudio() throws {
-    let folder = TemporaryFolder()
+    let folder = try TemporaryDirectory()
     let error = #expect(throws: AudioError.self) { try AudioFileReader(path: RawPath(folder.path)) }
     #expect(error?.description == "\(folder.path): is a directory, not a regular file")
   }
 
   @Test func emptyFileIsBadInput() throws {
-    let folder = TemporaryFolder()
+    let folder = try TemporaryDirectory()
     writeBytes(folder.file("empty.wav"), [])
     let error = #expect(throws: AudioError.self) { try AudioFileReader(path: folder.raw("empty.wav")) }
     #expect(error?.reason == .emptyFile)
@@ -176,7 +177,7 @@ private func writeAndReopen<Sample: AudioSample>(
   }
 
   @Test func pngNamedWAVIsRecognised() throws {
-    let folder = TemporaryFolder()
+    let folder = try TemporaryDirectory()
     writeBytes(folder.file("image.wav"), tinyPNG)
     let error = #expect(throws: AudioError.self) { try AudioFileReader(path: folder.raw("image.wav")) }
     #expect(error?.reason == .unrecognised)
@@ -185,14 +186,14 @@ private func writeAndReopen<Sample: AudioSample>(
   }
 
   @Test func randomBytesAreNotAudio() throws {
-    let folder = TemporaryFolder()
+    let folder = try TemporaryDirectory()
     writeBytes(folder.file("noise.flac"), littleEndianBytes(testSignal16(frames: 500)))
     let error = #expect(throws: AudioError.self) { try AudioFileReader(path: folder.raw("noise.flac")) }
     #expect(error?.failure == .badInput)
   }
 
   @Test func truncatedHeaderIsDamaged() throws {
-    let folder = TemporaryFolder()
+    let folder = try TemporaryDirectory()
     try writeWAV16(folder.file("full.wav"), testSignal16(frames: 100))
     writeBytes(folder.file("cut.wav"), Array(readBytes(folder.file("full.wav")).prefix(20)))
     let error = #expect(throws: AudioError.self) { try AudioFileReader(path: folder.raw("cut.wav")) }
@@ -200,7 +201,7 @@ private func writeAndReopen<Sample: AudioSample>(
   }
 
   @Test func truncatedFLACStopsWithAnError() throws {
-    let folder = TemporaryFolder()
+    let folder = try TemporaryDirectory()
     let writer = try AudioFileWriter(
       path: folder.raw("full.flac"), container: .flac, sampleFormat: .s16, sampleRate: 44100, channels: 2)
     try writer.write(testSignal16(frames: 44100))
@@ -215,7 +216,7 @@ private func writeAndReopen<Sample: AudioSample>(
   }
 
   @Test func writerRefusesToOverwriteUnlessAsked() throws {
-    let folder = TemporaryFolder()
+    let folder = try TemporaryDirectory()
     try writeWAV16(folder.file("x.wav"), testSignal16(frames: 10))
     let error = #expect(throws: AudioError.self) {
       try AudioFileWriter(
@@ -233,7 +234,7 @@ private func writeAndReopen<Sample: AudioSample>(
   }
 
   @Test func writerRejectsImpossibleFormats() throws {
-    let folder = TemporaryFolder()
+    let folder = try TemporaryDirectory()
     let error = #expect(throws: AudioError.self) {
       try AudioFileWriter(
         path: folder.raw("x.flac"), container: .flac, sampleFormat: .s16, sampleRate: 44100, channels: 20)
@@ -243,7 +244,7 @@ private func writeAndReopen<Sample: AudioSample>(
   }
 
   @Test func seekingLandsOnTheFrame() throws {
-    let folder = TemporaryFolder()
+    let folder = try TemporaryDirectory()
     let signal = testSignal16(frames: 20_000)
     try writeWAV16(folder.file("s.wav"), signal)
     let reader = try AudioFileReader(path: folder.raw("s.wav"))
@@ -261,7 +262,7 @@ private func writeAndReopen<Sample: AudioSample>(
 
   @Test(arguments: [AudioContainer.mp3, .ogg, .flac])
   func seekingCompressedFilesMatchesDecodingStraightThrough(container: AudioContainer) throws {
-    let folder = TemporaryFolder()
+    let folder = try TemporaryDirectory()
     let path = folder.raw("s.\(container.rawValue)")
     let writer = try AudioFileWriter(
       path: path, container: container, sampleFormat: .s16, sampleRate: 44100, channels: 2)
@@ -281,7 +282,7 @@ private func writeAndReopen<Sample: AudioSample>(
   }
 
   @Test func audioIsDecodedByContentWhateverItsName() throws {
-    let folder = TemporaryFolder()
+    let folder = try TemporaryDirectory()
     let signal = testSignal16(frames: 3000)
     // FLAC content under a .wav name.
     let writer = try AudioFileWriter(
@@ -298,7 +299,7 @@ private func writeAndReopen<Sample: AudioSample>(
   /// Writes 4 GiB: run with SHELF_SLOW_TESTS=1.
   @Test(.enabled(if: getenv("SHELF_SLOW_TESTS") != nil))
   func wavBecomesRF64PastFourGiB() throws {
-    let folder = TemporaryFolder()
+    let folder = try TemporaryDirectory()
     let path = folder.raw("big.wav")
     let writer = try AudioFileWriter(
       path: path, container: .wav, sampleFormat: .s16, sampleRate: 44100, channels: 2)

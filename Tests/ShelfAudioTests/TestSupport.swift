@@ -5,42 +5,6 @@ import ShelfCore
   import Glibc
 #endif
 
-/// A fresh temporary folder for one test, removed with its contents when the value goes away.
-final class TemporaryFolder: Sendable {
-  let path: String
-
-  init() {
-    var template = Array("/tmp/shelf-audio-XXXXXX".utf8CString)
-    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-    path = String(cString: made!)
-  }
-
-  deinit { TemporaryFolder.remove(path) }
-
-  private static func remove(_ path: String) {
-    if let directory = opendir(path) {
-      while let entry = readdir(directory) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-          String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-        }
-        if name == "." || name == ".." { continue }
-        let child = path + "/" + name
-        var status = stat()
-        if lstat(child, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR {
-          remove(child)
-        } else {
-          unlink(child)
-        }
-      }
-      closedir(directory)
-    }
-    rmdir(path)
-  }
-
-  func file(_ name: String) -> String { path + "/" + name }
-  func raw(_ name: String) -> RawPath { RawPath(file(name)) }
-}
-
 /// Reads a whole file's bytes.
 func readBytes(_ path: String, limit: Int? = nil) -> [UInt8] {
   guard let file = try? RegularFile(path: RawPath(path)) else { return [] }

@@ -1,4 +1,5 @@
 import ShelfCore
+import ShelfTestSupport
 import Testing
 
 @testable import ShelfCatalog
@@ -7,40 +8,7 @@ import Testing
   import Glibc
 #endif
 
-/// A scratch folder removed at the end of a test.
-final class Scratch {
-  let path: String
-
-  init() throws {
-    var template = Array("/tmp/shelf-catalog-test-XXXXXX".utf8CString)
-    guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-      throw FileError(path: RawPath("/tmp"), reason: "mkdtemp failed", failure: .io)
-    }
-    path = String(cString: made)
-  }
-
-  deinit {
-    _ = path.withCString { system("rm -rf '\(String(cString: $0))'") }
-  }
-
-  var raw: RawPath { RawPath(path) }
-
-  @discardableResult
-  func write(_ relative: String, _ bytes: [UInt8]) -> String {
-    let full = path + "/" + relative
-    var parent = full
-    while parent.last != "/" { parent.removeLast() }
-    _ = system("mkdir -p '\(parent)'")
-    let fd = open(full, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    if !bytes.isEmpty { _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress!, $0.count) } }
-    close(fd)
-    return full
-  }
-
-  func mkdir(_ relative: String) { _ = system("mkdir -p '\(path)/\(relative)'") }
-}
-
-private func makeStore(_ scratch: Scratch) throws -> CatalogStore {
+private func makeStore(_ scratch: TemporaryDirectory) throws -> CatalogStore {
   try CatalogStore.open(at: RawPath(scratch.path + "/catalog.sqlite"), create: true)
 }
 
@@ -60,11 +28,11 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
 }
 
 @Test func indexesKindsAndRescansIncrementally() async throws {
-  let scratch = try Scratch()
+  let scratch = try TemporaryDirectory()
   let root = scratch.path + "/media"
-  scratch.write("media/a.txt", Array("hello world\n".utf8))
-  scratch.write("media/b.plist", Array("<plist><dict><key>K</key><true/></dict></plist>".utf8))
-  scratch.write("media/sub/c.bin", [0, 1, 2, 3, 0xFF])
+  try scratch.write("media/a.txt", Array("hello world\n".utf8))
+  try scratch.write("media/b.plist", Array("<plist><dict><key>K</key><true/></dict></plist>".utf8))
+  try scratch.write("media/sub/c.bin", [0, 1, 2, 3, 0xFF])
   let store = try makeStore(scratch)
   var summary = try await index(store, root)
   #expect((summary.files, summary.added, summary.unchanged) == (3, 3, 0))
@@ -75,9 +43,9 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
   #expect((summary.added, summary.updated, summary.unchanged) == (0, 0, 3))
 
   // Change one file, delete one, add one, rename one.
-  scratch.write("media/a.txt", Array("hello there world\n".utf8))
+  try scratch.write("media/a.txt", Array("hello there world\n".utf8))
   #expect(unlink(root + "/sub/c.bin") == 0)
-  scratch.write("media/d.txt", Array("new\n".utf8))
+  try scratch.write("media/d.txt", Array("new\n".utf8))
   #expect(rename(root + "/b.plist", root + "/sub/renamed.plist") == 0)
   summary = try await index(store, root)
   #expect(
@@ -88,8 +56,8 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
 }
 
 @Test func freshTimestampsAreCheckedAgain() async throws {
-  let scratch = try Scratch()
-  scratch.write("m/a.txt", Array("x\n".utf8))
+  let scratch = try TemporaryDirectory()
+  try scratch.write("m/a.txt", Array("x\n".utf8))
   let store = try makeStore(scratch)
   _ = try await index(store, scratch.path + "/m") { $0.recentWindow = 3600 }
   // Written within the window: not trusted, so read again although unchanged.
@@ -100,8 +68,8 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
 }
 
 @Test func fullRescanReextractsEverything() async throws {
-  let scratch = try Scratch()
-  scratch.write("m/a.txt", Array("x\n".utf8))
+  let scratch = try TemporaryDirectory()
+  try scratch.write("m/a.txt", Array("x\n".utf8))
   let store = try makeStore(scratch)
   _ = try await index(store, scratch.path + "/m")
   let full = try await index(store, scratch.path + "/m") { $0.full = true }
@@ -109,15 +77,15 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
 }
 
 @Test func excludesAndShelfignore() async throws {
-  let scratch = try Scratch()
-  scratch.write("m/keep.txt", Array("k\n".utf8))
-  scratch.write("m/skip.tmp", Array("s\n".utf8))
-  scratch.write("m/cache/x.txt", Array("c\n".utf8))
-  scratch.write("m/docs/.shelfignore", Array("# comment\n*.log\nprivate/\n".utf8))
-  scratch.write("m/docs/a.log", Array("l\n".utf8))
-  scratch.write("m/docs/b.txt", Array("b\n".utf8))
-  scratch.write("m/docs/private/secret.txt", Array("p\n".utf8))
-  scratch.write("m/other.log", Array("o\n".utf8))
+  let scratch = try TemporaryDirectory()
+  try scratch.write("m/keep.txt", Array("k\n".utf8))
+  try scratch.write("m/skip.tmp", Array("s\n".utf8))
+  try scratch.write("m/cache/x.txt", Array("c\n".utf8))
+  try scratch.write("m/docs/.shelfignore", Array("# comment\n*.log\nprivate/\n".utf8))
+  try scratch.write("m/docs/a.log", Array("l\n".utf8))
+  try scratch.write("m/docs/b.txt", Array("b\n".utf8))
+  try scratch.write("m/docs/private/secret.txt", Array("p\n".utf8))
+  try scratch.write("m/other.log", Array("o\n".utf8))
   let store = try makeStore(scratch)
   let summary = try await index(store, scratch.path + "/m") { $0.excludes = ["*.tmp", "cache"] }
   #expect(try names(store) == [".shelfignore", "b.txt", "keep.txt", "other.log"])
@@ -125,9 +93,9 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
 }
 
 @Test func hostileTreeStaysInsideTheRoot() async throws {
-  let scratch = try Scratch()
-  scratch.write("outside/secret.txt", Array("secret\n".utf8))
-  scratch.write("m/real/a.txt", Array("a\n".utf8))
+  let scratch = try TemporaryDirectory()
+  try scratch.write("outside/secret.txt", Array("secret\n".utf8))
+  try scratch.write("m/real/a.txt", Array("a\n".utf8))
   let root = scratch.path + "/m"
   #expect(symlink(scratch.path + "/outside", root + "/out-dir") == 0)
   #expect(symlink(scratch.path + "/outside/secret.txt", root + "/out-file.txt") == 0)
@@ -154,14 +122,14 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
 }
 
 @Test func badHeadersGiveAnErrorAndAreStillCatalogued() async throws {
-  let scratch = try Scratch()
+  let scratch = try TemporaryDirectory()
   var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
   png += [0, 1, 0x86, 0xA0, 0, 1, 0x86, 0xA0, 8, 6, 0, 0, 0, 0, 0, 0, 0]
-  scratch.write("m/huge.png", png)
-  scratch.write(
+  try scratch.write("m/huge.png", png)
+  try scratch.write(
     "m/lying.wav",
     Array("RIFF".utf8) + [0xFF, 0xFF, 0xFF, 0x7F] + Array("WAVEfmt ".utf8) + [0xFF, 0xFF, 0xFF, 0x7F])
-  scratch.write(
+  try scratch.write(
     "m/cycle.plist",
     Array("bplist00".utf8) + [0xA1, 0] + [8] + [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 1] + [
       0, 0, 0, 0, 0, 0, 0, 0,
@@ -179,18 +147,18 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
 }
 
 @Test func sandboxAreasAndBundleInfo() async throws {
-  let scratch = try Scratch()
+  let scratch = try TemporaryDirectory()
   let info = """
     <?xml version="1.0"?><plist><dict><key>CFBundleIdentifier</key><string>com.example.app</string>\
     <key>CFBundleName</key><string>Example</string><key>CFBundleShortVersionString</key><string>2.1</string></dict></plist>
     """
-  scratch.write("box/Example.app/Info.plist", Array(info.utf8))
-  scratch.write("box/Documents/a.txt", Array("a\n".utf8))
-  scratch.write("box/Library/Preferences/p.txt", Array("p\n".utf8))
-  scratch.write("box/Library/Caches/c.txt", Array("c\n".utf8))
-  scratch.write("box/Library/Other/l.txt", Array("l\n".utf8))
-  scratch.write("box/tmp/t.txt", Array("t\n".utf8))
-  scratch.write("box/top.txt", Array("o\n".utf8))
+  try scratch.write("box/Example.app/Info.plist", Array(info.utf8))
+  try scratch.write("box/Documents/a.txt", Array("a\n".utf8))
+  try scratch.write("box/Library/Preferences/p.txt", Array("p\n".utf8))
+  try scratch.write("box/Library/Caches/c.txt", Array("c\n".utf8))
+  try scratch.write("box/Library/Other/l.txt", Array("l\n".utf8))
+  try scratch.write("box/tmp/t.txt", Array("t\n".utf8))
+  try scratch.write("box/top.txt", Array("o\n".utf8))
   let store = try makeStore(scratch)
   let summary = try await index(store, scratch.path + "/box")
   #expect(
@@ -207,8 +175,8 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
 }
 
 @Test func corruptCatalogueIsMovedAsideAndRebuilt() throws {
-  let scratch = try Scratch()
-  let path = scratch.write("catalog.sqlite", Array(repeating: 0x41, count: 4096))
+  let scratch = try TemporaryDirectory()
+  let path = try scratch.write("catalog.sqlite", Array(repeating: 0x41, count: 4096))
   let store = try CatalogStore.open(at: RawPath(path), create: true)
   #expect(store.movedAsideCorruptFile == RawPath(path + ".corrupt"))
   #expect(try store.roots().isEmpty)
@@ -216,14 +184,14 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
 }
 
 @Test func missingCatalogueIsAnErrorForReaders() throws {
-  let scratch = try Scratch()
+  let scratch = try TemporaryDirectory()
   #expect(throws: CatalogError.self) {
     try CatalogStore.open(at: RawPath(scratch.path + "/none.sqlite"), create: false)
   }
 }
 
 @Test func writerLockIsExclusive() throws {
-  let scratch = try Scratch()
+  let scratch = try TemporaryDirectory()
   let catalogue = RawPath(scratch.path + "/c.sqlite")
   let first = try WriterLock(catalogue: catalogue, wait: 0)
   #expect(
@@ -238,9 +206,9 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
 }
 
 @Test func olderExtractorVersionsAreReadAgain() async throws {
-  let scratch = try Scratch()
-  scratch.write("m/a.txt", Array("x\n".utf8))
-  scratch.write("m/b.txt", Array("y\n".utf8))
+  let scratch = try TemporaryDirectory()
+  try scratch.write("m/a.txt", Array("x\n".utf8))
+  try scratch.write("m/b.txt", Array("y\n".utf8))
   let store = try makeStore(scratch)
   _ = try await index(store, scratch.path + "/m")
   try store.db.run("UPDATE files SET extractor_version = 0 WHERE name = 'a.txt'")
@@ -251,7 +219,7 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
 }
 
 @Test func olderSchemaIsRebuiltKeepingRoots() throws {
-  let scratch = try Scratch()
+  let scratch = try TemporaryDirectory()
   let path = RawPath(scratch.path + "/catalog.sqlite")
   do {
     let store = try CatalogStore.open(at: path, create: true)
@@ -264,29 +232,29 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
 }
 
 @Test func oneFileInsideAKnownRootIsCatalogued() async throws {
-  let scratch = try Scratch()
-  scratch.write("box/Documents/a.txt", Array("a\n".utf8))
-  scratch.mkdir("box/Library")
-  scratch.mkdir("elsewhere")
+  let scratch = try TemporaryDirectory()
+  try scratch.write("box/Documents/a.txt", Array("a\n".utf8))
+  try scratch.makeDirectory("box/Library")
+  try scratch.makeDirectory("elsewhere")
   let store = try makeStore(scratch)
   _ = try await index(store, scratch.path + "/box")
-  let recording = scratch.write("box/Documents/memo.txt", Array("new memo\n".utf8))
+  let recording = try scratch.write("box/Documents/memo.txt", Array("new memo\n".utf8))
   let indexer = Indexer(store: store, options: IndexOptions())
   let entry = try #require(try indexer.indexFile(RawPath(recording)))
   #expect(entry.area == "documents" && entry.kind == .text && entry.root == RawPath(scratch.path + "/box"))
   #expect(try names(store, ["memo"]) == ["memo.txt"])
-  let outside = scratch.write("elsewhere/x.txt", Array("x\n".utf8))
+  let outside = try scratch.write("elsewhere/x.txt", Array("x\n".utf8))
   #expect(try indexer.indexFile(RawPath(outside)) == nil)
 }
 
 @Test func aFolderInsideARootIsScannedAsPartOfIt() async throws {
-  let scratch = try Scratch()
-  scratch.write("box/Example.app/Info.plist", Array("<plist><dict/></plist>".utf8))
-  scratch.write("box/Documents/a.txt", Array("a\n".utf8))
-  scratch.write("box/Library/Preferences/p.txt", Array("p\n".utf8))
+  let scratch = try TemporaryDirectory()
+  try scratch.write("box/Example.app/Info.plist", Array("<plist><dict/></plist>".utf8))
+  try scratch.write("box/Documents/a.txt", Array("a\n".utf8))
+  try scratch.write("box/Library/Preferences/p.txt", Array("p\n".utf8))
   let store = try makeStore(scratch)
   _ = try await index(store, scratch.path + "/box")
-  scratch.write("box/Documents/b.txt", Array("b\n".utf8))
+  try scratch.write("box/Documents/b.txt", Array("b\n".utf8))
   let sub = try await index(store, scratch.path + "/box/Documents")
   #expect((sub.files, sub.added, sub.unchanged, sub.removed) == (2, 1, 1, 0))
   #expect(try store.roots().map(\.path) == [RawPath(scratch.path + "/box")])
@@ -295,9 +263,9 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
 }
 
 @Test func aNewRootTakesOverTheRootsInsideIt() async throws {
-  let scratch = try Scratch()
-  scratch.write("top/inner/a.txt", Array("a\n".utf8))
-  scratch.write("top/b.txt", Array("b\n".utf8))
+  let scratch = try TemporaryDirectory()
+  try scratch.write("top/inner/a.txt", Array("a\n".utf8))
+  try scratch.write("top/b.txt", Array("b\n".utf8))
   let store = try makeStore(scratch)
   _ = try await index(store, scratch.path + "/top/inner")
   let outer = try await index(store, scratch.path + "/top")

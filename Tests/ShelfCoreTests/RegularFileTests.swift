@@ -1,4 +1,5 @@
 import ShelfCore
+import ShelfTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -6,13 +7,9 @@ import Testing
 #endif
 
 @Test func regularFilesReadAndSpecialFilesAreRefused() throws {
-  var template = Array("/tmp/shelf-core-XXXXXX".utf8CString)
-  let folder = String(cString: mkdtemp(&template)!)
-  defer { _ = system("rm -rf '\(folder)'") }
-  let file = folder + "/data.bin"
-  let descriptor = creat(file, 0o644)
-  _ = write(descriptor, "abcdef", 6)
-  close(descriptor)
+  let scratch = try TemporaryDirectory()
+  let folder = scratch.path
+  let file = try scratch.write("data.bin", Array("abcdef".utf8))
 
   let opened = try RegularFile(path: RawPath(file))
   #expect(opened.status.size == 6)
