@@ -44,6 +44,11 @@ public struct PNGOptimizationLevel: Sendable, Hashable, CustomStringConvertible 
   var trialDeflateLevel: Int { [6, 6, 6, 6, 7, 8, 9, 8][rawValue] }
   /// The libdeflate level of the final compression (when zopfli is not used).
   var finalDeflateLevel: Int { [8, 9, 12, 12, 12, 12, 12, 12][rawValue] }
+  /// The libdeflate level of trials on small images (at most the final level).
+  var smallImageTrialDeflateLevel: Int { rawValue <= 2 ? 9 : 12 }
+  /// How many of the best trials of a medium image are ranked again, and at what level.
+  var rerankedTrials: Int { rawValue <= 2 ? 2 : 3 }
+  var rerankDeflateLevel: Int { rawValue <= 2 ? 8 : 9 }
   /// How many of the best trials get the final compression.
   var finalists: Int { [1, 1, 1, 2, 2, 3, 3, 2][rawValue] }
   /// How many palette orders are tried.

@@ -157,9 +157,10 @@ public struct PNGOptimizer: Sendable {
         plans.append(Plan(candidate: index, strategy: strategy, rowFilters: rowFilters))
       }
     }
-    // Small images: trials at the final level cost little and rank exactly.
+    // Small images: trials at a strong level cost little and rank nearly as the final pass.
     let largest = candidates.map(\.rows.count).max() ?? 0
-    let trialLevel = small ? min(12, level.finalDeflateLevel) : level.trialDeflateLevel
+    let trialLevel =
+      small ? min(level.smallImageTrialDeflateLevel, level.finalDeflateLevel) : level.trialDeflateLevel
     let allPlans = plans
     var ranked: [(plan: Plan, size: Int)]
     // Noisy data (photos) compresses best with a fast greedy pass: long searches find worse
@@ -189,9 +190,9 @@ public struct PNGOptimizer: Sendable {
       }
       // Medium images: the best few are ranked again at a stronger level, which sees long
       // matches (filter None on flat areas) as the final pass will.
-      if !small && !noisy && largest <= Self.mediumImageBytes && level.rawValue >= 1 {
-        let top = Array(ranked.prefix(3))
-        let strongLevel = max(trialLevel, min(9, level.finalDeflateLevel))
+      if !small && !noisy && largest <= Self.rerankImageBytes && level.rawValue >= 1 {
+        let top = Array(ranked.prefix(level.rerankedTrials))
+        let strongLevel = max(trialLevel, min(level.rerankDeflateLevel, level.finalDeflateLevel))
         let again = parallelMap(top.count) { index -> Int in
           let plan = top[index].plan
           let filtered = Self.filtered(candidates[plan.candidate], plan)
@@ -207,26 +208,24 @@ public struct PNGOptimizer: Sendable {
     let finalLevel =
       candidates[ranked[0].plan.candidate].rows.count > Self.bigImageBytes && level.rawValue <= 2
       ? min(11, level.finalDeflateLevel) : level.finalDeflateLevel
-    var finalists = Array(ranked.prefix(level.finalists))
-    // A close second gets the final pass too when that is cheap.
-    if finalists.count == 1, ranked.count > 1, largest <= Self.mediumImageBytes,
-      Double(ranked[1].size) <= Double(ranked[0].size) * 1.02
-    {
-      finalists.append(ranked[1])
-    }
+    let finalists = Array(ranked.prefix(level.finalists))
     let useStrong = !noisy || level.usesZopfli || level.rawValue >= 4
-    let chosenFinalists = finalists
-    let finals = parallelMap(chosenFinalists.count) { index -> [UInt8] in
-      let plan = chosenFinalists[index].plan
+    let finals = parallelMap(finalists.count) { index -> [UInt8] in
+      let plan = finalists[index].plan
       let filtered = Self.filtered(candidates[plan.candidate], plan)
       return filtered.withUnsafeBytes { data -> [UInt8] in
-        // Noisy data: level 1 wins and the slow levels only lose; otherwise the strong level
-        // (with level 1 as a cheap safety net on small data).
-        // Level 1 only as a safety net where it is nearly free.
+        // Noisy data: level 1 wins and the slow levels only lose; otherwise the strong level,
+        // with level 1 as a safety net where it is nearly free.
         var best = useStrong && data.count > 64 * 1024 ? [UInt8]() : Deflate.zlib(data, level: 1)
         if useStrong && finalLevel > 1 {
           let strong = Deflate.zlib(data, level: level.usesZopfli ? 12 : finalLevel)
           if best.isEmpty || strong.count < best.count { best = strong }
+          // On photo-like data (a quarter or more of the input left after compression)
+          // libdeflate's level 12 is often beaten by level 11, by up to 1.5 %, at a similar cost.
+          if finalLevel == 12 && !level.usesZopfli && strong.count * 4 > data.count {
+            let other = Deflate.zlib(data, level: 11)
+            if other.count < best.count { best = other }
+          }
         }
         if level.usesZopfli {
           let zopfli = Deflate.zopfli(data, iterations: level.zopfliIterations(for: data.count))
@@ -243,11 +242,10 @@ public struct PNGOptimizer: Sendable {
   }
 
   /// Images bigger than this (packed rows) get libdeflate level 11 instead of 12 at level 2.
-  static let bigImageBytes = 16 * 1024 * 1024
+  static let bigImageBytes = 4 * 1024 * 1024
 
-  /// Images up to this size (packed rows) get their best trials ranked again, stronger,
-  /// and a close second compressed too.
-  static let mediumImageBytes = 256 * 1024
+  /// Images up to this size (packed rows) get their best trials ranked again, stronger.
+  static let rerankImageBytes = 1024 * 1024
 
   /// One trial: a candidate encoding filtered one way.
   struct Plan: Sendable {
@@ -266,7 +264,9 @@ public struct PNGOptimizer: Sendable {
   static let smallImageBytes = 4 * 1024
 
   /// The largest amount of filtered data a trial compresses; bigger images are sampled.
-  static let trialSampleLimit = 512 * 1024
+  /// Trials see the whole of smaller images: a sample misses the long-distance matches that
+  /// make filter None win on screenshots and diagrams.
+  static let trialSampleLimit = 4 * 1024 * 1024
 
   /// Evenly spaced bands of whole rows from filtered data, at most `trialSampleLimit` bytes,
   /// so that trials on big images stay fast while ranking strategies as the whole would.

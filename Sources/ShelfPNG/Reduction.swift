@@ -24,6 +24,13 @@ struct PNGEncoding: Sendable {
   }
   /// A short description for diagnostics, e.g. "palette 4-bit".
   var label: String { "\(colorType) \(bitDepth)-bit" }
+
+  /// sBIT data for channels stored at `depth` bits, or nil when it would say that every bit
+  /// is significant: such a chunk tells a decoder nothing, so it is not worth its 13 bytes.
+  static func significantBits(_ channels: [Int], depth: Int) -> [UInt8]? {
+    let bits = channels.map { min($0, depth) }
+    return bits.allSatisfy { $0 == depth } ? nil : bits.map { UInt8($0) }
+  }
 }
 
 /// Metadata of the input that depends on the encoding, in the canonical image's terms.
@@ -277,7 +284,7 @@ struct Reducer {
       case .rgb: channels = Array(bits[0...2])
       default: channels = bits
       }
-      encoding.significantBits = channels.map { UInt8(min($0, bitDepth)) }
+      encoding.significantBits = PNGEncoding.significantBits(channels, depth: bitDepth)
     }
     let bytesPerSample = depth / 8
     let channels = colorType.channels
@@ -398,7 +405,7 @@ struct Reducer {
       palette: palette, transparency: alphas.isEmpty ? nil : alphas, rows: rows, rowBytes: rowBytes)
     if let backgroundIndex { encoding.background = [UInt8(backgroundIndex)] }
     if let bits = metadata.significantBits {
-      encoding.significantBits = bits[0...2].map { UInt8(min($0, 8)) }
+      encoding.significantBits = PNGEncoding.significantBits(Array(bits[0...2]), depth: 8)
     }
     return encoding
   }

@@ -111,6 +111,25 @@ import Testing
     #expect(strippedNames.allSatisfy { ["IHDR", "PLTE", "tRNS", "IDAT", "IEND"].contains($0) })
   }
 
+  @Test func significantBitsAreKeptOnlyWhenTheyCarryInformation() throws {
+    // An opaque grey ramp stored as RGBA: the crush reduces it to one channel.
+    let pixels = (0..<256).flatMap { v -> [UInt8] in
+      let g = UInt8(v & 0xF8); return [g, g, g, 255]
+    }
+    func crushed(significantBits: [UInt8]) throws -> [UInt8]? {
+      let plain = Synth.rgbaFile(width: 16, height: 16, pixels: pixels)
+      var chunks = try PNGChunkReader().chunks(of: plain)
+      chunks.insert(PNGChunk("sBIT", data: significantBits), at: 1)
+      let result = try PNGOptimizer().optimize(bytes: Synth.file(chunks))
+      return try PNGChunkReader().chunks(of: result.bytes).first { $0.name == "sBIT" }?.data
+    }
+    // Five significant bits of grey survive the reduction to a single channel.
+    let kept = try #require(try crushed(significantBits: [5, 5, 5, 8]))
+    #expect(!kept.isEmpty && kept.allSatisfy { $0 == 5 })
+    // "Every bit is significant" tells a decoder nothing: the chunk is dropped.
+    #expect(try crushed(significantBits: [8, 8, 8, 8]) == nil)
+  }
+
   @Test func safeStripKeepsColourChunks() throws {
     let input = Fixtures.bytes("g04n2c08.png")  // gAMA
     let result = try PNGOptimizer(options: PNGOptimizationOptions(strip: .safe)).optimize(bytes: input)
