@@ -209,15 +209,16 @@ public struct PNGOptimizer: Sendable {
       candidates[ranked[0].plan.candidate].rows.count > Self.bigImageBytes && level.rawValue <= 2
       ? min(11, level.finalDeflateLevel) : level.finalDeflateLevel
     let finalists = Array(ranked.prefix(level.finalists))
+    // Noisy data: level 1 usually wins and the slow levels lose, so levels up to 3 skip them;
+    // level 1 is tried on noisy data and, as a safety net, wherever it is nearly free.
     let useStrong = !noisy || level.usesZopfli || level.rawValue >= 4
+    let useFast = noisy
     let finals = parallelMap(finalists.count) { index -> [UInt8] in
       let plan = finalists[index].plan
       let filtered = Self.filtered(candidates[plan.candidate], plan)
       return filtered.withUnsafeBytes { data -> [UInt8] in
-        // Noisy data: level 1 wins and the slow levels only lose; otherwise the strong level,
-        // with level 1 as a safety net where it is nearly free.
-        var best = useStrong && data.count > 64 * 1024 ? [UInt8]() : Deflate.zlib(data, level: 1)
-        if useStrong && finalLevel > 1 {
+        var best = useFast || data.count <= 64 * 1024 ? Deflate.zlib(data, level: 1) : []
+        if useStrong {
           let strong = Deflate.zlib(data, level: level.usesZopfli ? 12 : finalLevel)
           if best.isEmpty || strong.count < best.count { best = strong }
           // On photo-like data (a quarter or more of the input left after compression)
@@ -234,7 +235,11 @@ public struct PNGOptimizer: Sendable {
         return best
       }
     }
-    let best = finals.indices.min { finals[$0].count < finals[$1].count }!
+    // The smallest file wins: a palette's PLTE and tRNS count as well as the image data.
+    let fileSizes = finals.indices.map {
+      finals[$0].count + candidates[finalists[$0].plan.candidate].overheadBytes
+    }
+    let best = fileSizes.indices.min { fileSizes[$0] < fileSizes[$1] }!
     let encoding = candidates[finalists[best].plan.candidate]
     let chosenStrategy = finalists[best].plan.strategy
     let file = assemble(encoding: encoding, idat: finals[best], chunks: chunks)

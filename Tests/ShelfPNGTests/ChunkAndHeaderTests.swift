@@ -167,6 +167,18 @@ import Testing
     #expect(try PNGDecoder().decode(bytes: max.bytes).image == PNGDecoder().decode(bytes: input).image)
   }
 
+  @Test func finalistsAreComparedAsWholeFiles() throws {
+    // 245 colours in 32×32 pixels: the palette's image data is half the size of RGB's, but
+    // with its 747-byte PLTE the file is bigger. Level 3 compresses both in full and must keep
+    // the smaller file, as level 2 (one finalist, ranked with the PLTE counted) does.
+    let input = Fixtures.bytes("tp0n3p08.png")
+    let standard = try PNGOptimizer().optimize(bytes: input)
+    let level3 = PNGOptimizationOptions(level: try #require(PNGOptimizationLevel("3")))
+    let stronger = try PNGOptimizer(options: level3).optimize(bytes: input)
+    #expect(stronger.bytes.count <= standard.bytes.count)
+    #expect(try PNGHeaderInfo.read(bytes: stronger.bytes).colorType == .rgb)
+  }
+
   @Test func brokenColourProfileIsOnlyBenign() throws {
     // An iCCP chunk libpng would reject (the kind of "incorrect sRGB profile" that makes other
     // tools fail or write empty files): the pixels still crush and the chunk is kept as is.
