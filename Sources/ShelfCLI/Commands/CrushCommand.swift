@@ -21,6 +21,10 @@ enum CrushCommand {
       strategies are tried with fast trial compressions and the winner is compressed with \
       libdeflate (zopfli at --level max). A file that cannot be made smaller is left as it is.
 
+      With --strip none (the default) every ancillary chunk is kept in place: bKGD and sBIT \
+      are rewritten for the new colour type; hIST, iDOT and an sBIT that says every bit is \
+      significant (it tells a decoder nothing) are dropped.
+
       Every output is decoded again and compared with the input, pixel by pixel (16-bit \
       samples included), before anything is written; a mismatch keeps the original and is \
       reported as an error. Files are written to a temporary file in the same folder, \
@@ -56,7 +60,7 @@ enum CrushCommand {
         choices: ["0", "1", "2", "3", "4", "5", "6", "max"], defaultValue: "2"),
       OptionSpec(
         "strip", value: "mode",
-        help: "Remove chunks: none keeps all, safe keeps colour/gamma/pHYs/sBIT, all keeps none.",
+        help: "Remove chunks: none keeps all still valid, safe keeps colour/gamma/pHYs/sBIT, all none.",
         choices: ["none", "safe", "all"], defaultValue: "none"),
       OptionSpec("alpha", help: "Clean the colour of fully transparent pixels (changes invisible RGB)."),
       OptionSpec(
