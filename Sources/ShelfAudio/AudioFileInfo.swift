@@ -25,7 +25,17 @@ public struct AudioFileInfo: Sendable, Equatable {
   ///
   /// Throws `AudioError` (missing, empty, not audio, damaged) with a one-line description.
   public static func read(path: RawPath) throws(AudioError) -> AudioFileInfo {
-    let reader = try AudioFileReader(path: path)
+    try read(AudioFileReader(path: path))
+  }
+
+  /// Reads the format and tags of a file already open.
+  ///
+  /// Throws `AudioError` (empty, not audio, damaged) with a one-line description.
+  public static func read(_ file: RegularFile) throws(AudioError) -> AudioFileInfo {
+    try read(AudioFileReader(file: file))
+  }
+
+  private static func read(_ reader: AudioFileReader) -> AudioFileInfo {
     defer { reader.close() }
     let format = reader.format
     return AudioFileInfo(

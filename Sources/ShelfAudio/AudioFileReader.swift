@@ -14,6 +14,9 @@ public final class AudioFileReader {
   public let naturalSampleType: PCMSampleType
 
   private var handle: OpaquePointer?
+  /// The open file: libsndfile reads a duplicate of its descriptor, MP3 length and tags are
+  /// read from it directly.
+  private let file: RegularFile
   private var framesRead: Int64 = 0
   private let majorFormat: Int32
   /// libsndfile 1.2.0 lands MP3 seeks on the right frame but decodes the first frames after a
@@ -23,25 +26,36 @@ public final class AudioFileReader {
   /// Opens `path` for reading.
   ///
   /// Throws `AudioError` for a missing, unreadable, non-regular, empty or undecodable file.
-  public init(path: RawPath) throws(AudioError) {
-    self.path = path
-    let status: FileStatus
+  public convenience init(path: RawPath) throws(AudioError) {
+    let file: RegularFile
     do {
-      status = try FileStatus.stat(path)
+      file = try RegularFile(path: path)
     } catch {
       throw AudioError(path: path, reason: .missingFile, message: error.reason)
     }
-    guard status.type == .regular else {
-      throw AudioError(
-        path: path, reason: .missingFile, message: "is a \(status.type.rawValue), not a regular file")
-    }
-    guard status.size > 0 else {
+    try self.init(file: file)
+  }
+
+  /// Reads a file already open, so that what is decoded is the file opened and checked, even
+  /// if its path is replaced meanwhile (a catalogue scan of a hostile tree).
+  ///
+  /// Throws `AudioError` for an empty or undecodable file.
+  public init(file: RegularFile) throws(AudioError) {
+    self.path = file.path
+    self.file = file
+    guard file.status.size > 0 else {
       throw AudioError(path: path, reason: .emptyFile, message: "empty file")
     }
+    let descriptor: Int32
+    do {
+      descriptor = try file.duplicateDescriptor()
+    } catch {
+      throw AudioError(path: path, reason: .missingFile, message: error.reason)
+    }
     var info = SF_INFO()
-    let opened = path.withCString { sf_open($0, Int32(SFM_READ), &info) }
-    guard let opened else {
-      throw SndFile.openError(path: path, handle: nil)
+    // libsndfile owns the duplicate: sf_close closes it, and so does a failed open.
+    guard let opened = sf_open_fd(descriptor, Int32(SFM_READ), &info, 1) else {
+      throw SndFile.openError(file: file, handle: nil)
     }
     handle = opened
     majorFormat = info.format & SndFile.typeMask
@@ -49,7 +63,7 @@ public final class AudioFileReader {
     var frames = info.frames
     if majorFormat == Int32(SF_FORMAT_MPEG) && frames <= 0 {
       // libsndfile 1.2.0 reports MP3s without a Xing/Info header as empty; count the frames.
-      if let scanned = try? MP3Scanner.scan(path: path), scanned.frames > 0 { frames = scanned.frames }
+      if let scanned = try? MP3Scanner.scan(file), scanned.frames > 0 { frames = scanned.frames }
     }
     guard info.channels > 0, info.samplerate > 0 else {
       sf_close(opened)
@@ -189,7 +203,7 @@ public final class AudioFileReader {
   public var tags: AudioTags {
     guard let handle else { return AudioTags() }
     if majorFormat == Int32(SF_FORMAT_MPEG) {
-      if let tags = try? ID3Reader.read(path: path), !tags.isEmpty { return tags }
+      if let tags = try? ID3Reader.read(file), !tags.isEmpty { return tags }
     }
     return AudioTags(sndfile: handle)
   }

@@ -2,9 +2,8 @@ import ShelfCore
 
 /// Reads ID3v2 (2.2–2.4) and ID3v1 tags from an MP3 file, since libsndfile does not expose them.
 enum ID3Reader {
-  /// The tags in the file at `path` (empty when there are none). Reads at most the tag's bytes.
-  static func read(path: RawPath) throws -> AudioTags {
-    let file = try RegularFile(path: path)
+  /// The tags in `file` (empty when there are none). Reads at most the tag's bytes.
+  static func read(_ file: RegularFile) throws -> AudioTags {
     var tags = AudioTags()
     let header = try file.read(count: 10, at: 0)
     if header.count == 10, header[0] == 0x49, header[1] == 0x44, header[2] == 0x33 {

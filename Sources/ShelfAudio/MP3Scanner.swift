@@ -10,8 +10,7 @@ enum MP3Scanner {
     var sampleRate: Int
   }
 
-  static func scan(path: RawPath) throws -> Result {
-    let file = try RegularFile(path: path)
+  static func scan(_ file: RegularFile) throws -> Result {
     let size = file.status.size
     var offset: Int64 = 0
     let head = try file.read(count: 10, at: 0)

@@ -52,14 +52,15 @@ enum SndFile {
     return message
   }
 
-  /// Classifies a failed `sf_open`.
-  static func openError(path: RawPath, handle: OpaquePointer?) -> AudioError {
+  /// Classifies a failed `sf_open_fd` of `file`.
+  static func openError(file: RegularFile, handle: OpaquePointer?) -> AudioError {
+    let path = file.path
     let code = sf_error(handle)
     let text = message(handle)
     switch Int(code) {
     case Int(SF_ERR_UNRECOGNISED_FORMAT):
       return AudioError(
-        path: path, reason: .unrecognised, message: sniffedNotAudio(path) ?? "not a recognised audio file")
+        path: path, reason: .unrecognised, message: sniffedNotAudio(file) ?? "not a recognised audio file")
     case Int(SF_ERR_MALFORMED_FILE):
       return AudioError(path: path, reason: .damaged, message: "damaged audio file: \(text)")
     case Int(SF_ERR_UNSUPPORTED_ENCODING):
@@ -70,17 +71,15 @@ enum SndFile {
       }
       if text.contains("unrecognised") || text.contains("unknown format") {
         return AudioError(
-          path: path, reason: .unrecognised, message: sniffedNotAudio(path) ?? "not a recognised audio file")
+          path: path, reason: .unrecognised, message: sniffedNotAudio(file) ?? "not a recognised audio file")
       }
       return AudioError(path: path, reason: .damaged, message: text)
     }
   }
 
   /// Names what a non-audio file really is, from its first bytes, for a helpful message.
-  static func sniffedNotAudio(_ path: RawPath) -> String? {
-    guard let file = try? RegularFile(path: path), let head = try? file.read(count: 16, at: 0) else {
-      return nil
-    }
+  static func sniffedNotAudio(_ file: RegularFile) -> String? {
+    guard let head = try? file.read(count: 16, at: 0) else { return nil }
     let kinds: [([UInt8], String)] = [
       ([0x89, 0x50, 0x4E, 0x47], "a PNG image"), ([0xFF, 0xD8, 0xFF], "a JPEG image"),
       (Array("GIF8".utf8), "a GIF image"), (Array("%PDF".utf8), "a PDF document"),

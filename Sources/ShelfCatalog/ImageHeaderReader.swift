@@ -5,9 +5,9 @@ import ShelfPNG
 /// time and memory whatever the header claims.
 public enum ImageHeaderReader {
   /// Reads the facts of an image whose MIME type the sniffer found.
-  public static func read(_ source: any ByteSource, mime: String, path: RawPath? = nil) throws -> ImageFacts {
+  public static func read(_ source: any ByteSource, mime: String) throws -> ImageFacts {
     switch mime {
-    case "image/png": return try readPNG(source, path: path)
+    case "image/png": return try readPNG(source)
     case "image/jpeg": return try readJPEG(source)
     case "image/gif": return try readGIF(source)
     case "image/bmp": return try readBMP(source)
@@ -22,16 +22,11 @@ public enum ImageHeaderReader {
   // MARK: PNG
 
   /// PNG (and CgBI): ShelfPNG's header reader, which walks the chunk headers without
-  /// decoding; the file is read whole when small, chunk by chunk from `path` otherwise.
-  public static func readPNG(_ source: any ByteSource, path: RawPath? = nil) throws -> ImageFacts {
+  /// decoding, reading only the bytes it needs from `source`.
+  public static func readPNG(_ source: any ByteSource) throws -> ImageFacts {
     let info: PNGHeaderInfo
     do {
-      if let path, source.size > 256 << 10 {
-        info = try PNGHeaderInfo.read(path: path)
-      } else {
-        guard source.size <= 64 << 20 else { throw HeaderError("PNG too large to read its chunk list") }
-        info = try PNGHeaderInfo.read(bytes: try source.read(count: Int(source.size), at: 0))
-      }
+      info = try PNGHeaderInfo.read { count, offset in try source.read(count: count, at: offset) }
     } catch let error as PNGError {
       throw HeaderError(error.message)
     }

@@ -50,9 +50,9 @@ public enum MetadataExtractor {
     do {
       switch sniff.kind {
       case .image:
-        result.image = try readImage(file, path: path, mime: sniff.mime)
+        result.image = try ImageHeaderReader.read(file, mime: sniff.mime)
       case .audio:
-        let facts = try readAudio(path: path, mime: sniff.mime)
+        let facts = try readAudio(file, mime: sniff.mime)
         result.audio = facts
         result.searchText = [facts.title, facts.artist, facts.album, facts.genre, facts.comment, facts.date]
           .compactMap { $0 }.joined(separator: "\n")
@@ -96,12 +96,8 @@ public enum MetadataExtractor {
     return message
   }
 
-  static func readImage(_ file: RegularFile, path: RawPath, mime: String) throws -> ImageFacts {
-    try ImageHeaderReader.read(file, mime: mime, path: path)
-  }
-
-  static func readAudio(path: RawPath, mime: String) throws -> AudioFacts {
-    let info = try AudioFileInfo.read(path: path)
+  static func readAudio(_ file: RegularFile, mime: String) throws -> AudioFacts {
+    let info = try AudioFileInfo.read(file)
     let format: String
     let upper = info.formatName.uppercased()
     switch mime {

@@ -138,6 +138,15 @@ public final class RegularFile {
     return FileError(path: path, reason: reason, failure: .missingInput)
   }
 
+  /// A new descriptor of the same open file (close-on-exec), for a C library that reads
+  /// from a descriptor: it reads exactly the file opened here, whatever its path now names.
+  /// The caller owns the descriptor.
+  public func duplicateDescriptor() throws(FileError) -> Int32 {
+    let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+    guard copy >= 0 else { throw FileError(path: path, errno: errno, doing: "cannot duplicate descriptor") }
+    return copy
+  }
+
   /// Reads up to `count` bytes starting at `offset`; fewer at the end of the file.
   public func read(count: Int, at offset: Int64 = 0) throws(FileError) -> [UInt8] {
     var buffer = [UInt8](repeating: 0, count: max(count, 0))

@@ -83,7 +83,9 @@ public struct PNGHeaderInfo: Sendable, Equatable {
     }
   }
 
-  static func read(_ readAt: (Int, Int64) throws -> [UInt8]) throws -> PNGHeaderInfo {
+  /// Reads the header and chunk list through `readAt(count, offset)`, which returns up to
+  /// `count` bytes at `offset` (fewer at the end): for a caller reading its own open file.
+  public static func read(_ readAt: (Int, Int64) throws -> [UInt8]) throws -> PNGHeaderInfo {
     let signature = try readAt(8, 0)
     guard !signature.isEmpty else { throw PNGError(.empty) }
     guard signature == pngSignature else {

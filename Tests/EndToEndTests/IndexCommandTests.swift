@@ -272,6 +272,33 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     )
   }
 
+  @Test func audioFilesAreReadThroughTheirOpenDescriptorAndNoneIsLeaked() throws {
+    // 150 good and 150 damaged WAV files under a limit of 64 open descriptors: a descriptor
+    // kept after a file is read (or fails to open in libsndfile) would exhaust the limit.
+    let scratch = try TemporaryDirectory()
+    let root = scratch.path + "/tree"
+    var wave = Array("RIFF".utf8) + [44, 0, 0, 0] + Array("WAVEfmt ".utf8) + [16, 0, 0, 0, 1, 0, 1, 0]
+    wave += [0x40, 0x1F, 0, 0, 0x80, 0x3E, 0, 0, 2, 0, 16, 0] + Array("data".utf8) + [8, 0, 0, 0]
+    wave += [1, 0, 2, 0, 3, 0, 4, 0]
+    let damaged =
+      Array("RIFF".utf8) + [0xFF, 0xFF, 0xFF, 0x7F] + Array("WAVEdata".utf8) + [0xFF, 0xFF, 0xFF, 0x7F]
+    for n in 0..<150 {
+      _ = try scratch.write("tree/good-\(n).wav", wave)
+      _ = try scratch.write("tree/bad-\(n).wav", damaged)
+    }
+    let database = scratch.path + "/catalog.sqlite"
+    let result = try ShelfProcess.run(
+      ["--db", database, "index", root], environment: ["SHELF_TRUST_WINDOW": "0"],
+      launcher: ["prlimit", "--nofile=64:64"], timeout: 60)
+    #expect(result.status == 0)
+    #expect(
+      result.stdout
+        == "\(root): 300 files (300 new, 0 updated, 0 unchanged, 0 moved, 0 removed); 150 with errors\n")
+    #expect(!result.stderr.contains("open files"))
+    let good = try ShelfProcess.run(["--db", database, "ls", "--json", "name:good-7.wav"])
+    #expect(good.stdout.contains("\"frames\":4"))
+  }
+
   @Test func unreadableFoldersAndFilesAreCountedAndTheScanGoesOn() throws {
     let scratch = try TemporaryDirectory()
     #expect(chmod(scratch.path, 0o777) == 0)
@@ -370,7 +397,7 @@ final class BackgroundShelf {
     process.environment = merged
     process.standardOutput = FileHandle.nullDevice
     if let stderrPath {
-      FileManager.default.createFile(atPath: stderrPath, contents: nil)
+      _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
       process.standardError = FileHandle(forWritingAtPath: stderrPath)
     } else {
       process.standardError = FileHandle.nullDevice

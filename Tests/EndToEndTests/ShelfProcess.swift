@@ -38,24 +38,28 @@ enum ShelfProcess {
   /// Runs shelf with string arguments.
   static func run(
     _ arguments: [String], environment: [String: String] = [:], stdinPath: String? = nil,
-    timeout: Double = 120
+    launcher: [String] = [], timeout: Double = 120
   ) throws -> ShelfResult {
     try run(
       bytes: arguments.map { Array($0.utf8) }, environment: environment, stdinPath: stdinPath,
-      timeout: timeout)
+      launcher: launcher, timeout: timeout)
   }
 
-  /// Runs shelf with raw argument bytes (for file names that are not UTF-8).
+  /// Runs shelf with raw argument bytes (for file names that are not UTF-8), through
+  /// `launcher` when given (a command that runs the rest of its arguments, e.g. `prlimit`).
   static func run(
     bytes arguments: [[UInt8]], environment: [String: String] = [:], stdinPath: String? = nil,
-    timeout: Double = 120
+    launcher: [String] = [], timeout: Double = 120
   ) throws -> ShelfResult {
     let scratch = try TemporaryDirectory()
     let outPath = scratch.path + "/stdout"
     let errPath = scratch.path + "/stderr"
+    let program = launcher.isEmpty ? binary : "/usr/bin/env"
+    let prefix = launcher.isEmpty ? [] : ["env"] + launcher
     let pid = try spawn(
-      binary, [Array(binary.utf8)] + arguments, environment: ["COLUMNS": "80"].merging(environment) { $1 },
-      stdinPath: stdinPath, stdoutPath: outPath, stderrPath: errPath)
+      program, (prefix + [binary]).map { Array($0.utf8) } + arguments,
+      environment: ["COLUMNS": "80"].merging(environment) { $1 }, stdinPath: stdinPath,
+      stdoutPath: outPath, stderrPath: errPath)
 
     guard let exitStatus = wait(for: pid, timeout: timeout) else {
       throw ShelfProcessError.timeout(arguments.map { String(decoding: $0, as: UTF8.self) })

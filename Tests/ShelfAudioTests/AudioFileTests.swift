@@ -164,7 +164,25 @@ private func writeAndReopen<Sample: AudioSample>(
   @Test func folderIsNotAudio() throws {
     let folder = try TemporaryDirectory()
     let error = #expect(throws: AudioError.self) { try AudioFileReader(path: RawPath(folder.path)) }
-    #expect(error?.description == "\(folder.path): is a directory, not a regular file")
+    #expect(error?.description == "\(folder.path): is a directory")
+  }
+
+  @Test func anOpenFileIsDecodedEvenAfterItsNameIsTaken() throws {
+    let folder = try TemporaryDirectory()
+    let signal = testSignal16(frames: 4096)
+    let path = folder.raw("song.wav")
+    let writer = try AudioFileWriter(
+      path: path, container: .wav, sampleFormat: .s16, sampleRate: 8000, channels: 2)
+    try writer.write(signal)
+    try writer.close()
+    let file = try RegularFile(path: path)
+    // The name now leads to a FIFO, which would block anything that opened the path again.
+    #expect(unlink(folder.file("song.wav")) == 0)
+    #expect(mkfifo(folder.file("fifo"), 0o600) == 0)
+    #expect(symlink("fifo", folder.file("song.wav")) == 0)
+    let reader = try AudioFileReader(file: file)
+    #expect(reader.format.frames == 4096)
+    #expect(try reader.readAll(Int16.self) == signal)
   }
 
   @Test func emptyFileIsBadInput() throws {
