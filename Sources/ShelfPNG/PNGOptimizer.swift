@@ -126,12 +126,34 @@ public struct PNGOptimizer: Sendable {
       metadata.background = metadata.background?.map { $0 / 257 }
     }
     let reducer = Reducer(image: image, metadata: metadata)
-    let analysis = reducer.analyze()
     let level = options.level
-    let candidates = reducer.candidates(analysis: analysis, paletteOrders: level.paletteOrders)
+    let candidates = reducer.candidates(analysis: reducer.analyze(), paletteOrders: level.paletteOrders)
 
-    // Plans: per candidate encoding and strategy, the filter of every row (nil: brute force).
-    let small = candidates.allSatisfy { $0.rows.count <= Self.smallImageBytes }
+    let (ranked, noisy) = rank(plans(for: candidates), of: candidates)
+    // Big images get one level less than the maximum at the default level: libdeflate's
+    // level 12 costs twice level 11 there for a few per cent.
+    let finalLevel =
+      candidates[ranked[0].candidate].rows.count > Self.bigImageBytes && level.rawValue <= 2
+      ? min(11, level.finalDeflateLevel) : level.finalDeflateLevel
+    let finalists = Array(ranked.prefix(level.finalists))
+    let finals = parallelMap(finalists.count) { index -> [UInt8] in
+      let plan = finalists[index]
+      return compress(Self.filtered(candidates[plan.candidate], plan), finalLevel: finalLevel, noisy: noisy)
+    }
+    // The smallest file wins: a palette's PLTE and tRNS count as well as the image data.
+    let fileSizes = finals.indices.map {
+      finals[$0].count + candidates[finalists[$0].candidate].overheadBytes
+    }
+    let best = fileSizes.indices.min { fileSizes[$0] < fileSizes[$1] }!
+    let encoding = candidates[finalists[best].candidate]
+    let file = assemble(encoding: encoding, idat: finals[best], chunks: chunks)
+    return (file, "\(encoding.label), filter \(finalists[best].strategy)")
+  }
+
+  /// The trials of this level: per candidate encoding and filter strategy, the filter of
+  /// every row (nil for brute force, which decides while filtering); duplicates are dropped.
+  private func plans(for candidates: [PNGEncoding]) -> [Plan] {
+    let level = options.level
     var strategies = level.strategies
     if level.rawValue == 0 {
       let first = candidates[0]
@@ -157,93 +179,82 @@ public struct PNGOptimizer: Sendable {
         plans.append(Plan(candidate: index, strategy: strategy, rowFilters: rowFilters))
       }
     }
+    return plans
+  }
+
+  /// Orders `plans` by the file size their trial compressions predict, best first, and tells
+  /// whether the best one's data is noisy (a photo: level 1 compresses it as well as longer
+  /// searches, which then find worse matches and are not worth their time).
+  private func rank(_ plans: [Plan], of candidates: [PNGEncoding]) -> (ranked: [Plan], noisy: Bool) {
+    guard plans.count > 1 else { return (plans, false) }
+    let level = options.level
     // Small images: trials at a strong level cost little and rank nearly as the final pass.
-    let largest = candidates.map(\.rows.count).max() ?? 0
+    let small = candidates.allSatisfy { $0.rows.count <= Self.smallImageBytes }
     let trialLevel =
       small ? min(level.smallImageTrialDeflateLevel, level.finalDeflateLevel) : level.trialDeflateLevel
-    let allPlans = plans
-    var ranked: [(plan: Plan, size: Int)]
-    // Noisy data (photos) compresses best with a fast greedy pass: long searches find worse
-    // matches, so the slow levels are not worth their time there.
-    var noisy = false
-    if plans.count == 1 {
-      ranked = [(plans[0], 0)]
-    } else {
-      let sizes = parallelMap(allPlans.count) { index -> (size: Int, sample: Int) in
-        let plan = allPlans[index]
-        let encoding = candidates[plan.candidate]
-        let filtered = Self.filtered(encoding, plan)
-        let sample = Self.trialSample(filtered, lineLength: encoding.rowBytes + 1)
-        let size = sample.withUnsafeBytes { Deflate.zlibSize($0, level: trialLevel) }
-        // Scale a sampled size up to the whole image, and count PLTE and tRNS.
-        let scale = Double(filtered.count) / Double(max(1, sample.count))
-        return (Int(Double(size) * scale) + encoding.overheadBytes, size)
-      }
-      ranked = allPlans.indices.map { (allPlans[$0], sizes[$0].size) }
-      ranked.sort { $0.size < $1.size }
-      // The winner's sample at level 1: smaller than at the trial level means noisy data.
-      if trialLevel > 1, let first = allPlans.indices.min(by: { sizes[$0].size < sizes[$1].size }) {
-        let encoding = candidates[allPlans[first].candidate]
-        let sample = Self.trialSample(
-          Self.filtered(encoding, allPlans[first]), lineLength: encoding.rowBytes + 1)
-        noisy = sample.withUnsafeBytes { Deflate.zlibSize($0, level: 1) } <= sizes[first].sample
-      }
-      // Medium images: the best few are ranked again at a stronger level, which sees long
-      // matches (filter None on flat areas) as the final pass will.
-      if !small && !noisy && largest <= Self.rerankImageBytes && level.rawValue >= 1 {
-        let top = Array(ranked.prefix(level.rerankedTrials))
-        let strongLevel = max(trialLevel, min(level.rerankDeflateLevel, level.finalDeflateLevel))
-        let again = parallelMap(top.count) { index -> Int in
-          let plan = top[index].plan
-          let filtered = Self.filtered(candidates[plan.candidate], plan)
-          return filtered.withUnsafeBytes { Deflate.zlibSize($0, level: strongLevel) }
-            + candidates[plan.candidate].overheadBytes
-        }
-        ranked = top.indices.map { (top[$0].plan, again[$0]) } + ranked.dropFirst(top.count)
-        ranked[0..<top.count].sort { $0.size < $1.size }
-      }
+    let sizes = parallelMap(plans.count) { index -> (size: Int, sample: Int) in
+      let plan = plans[index]
+      let encoding = candidates[plan.candidate]
+      let filtered = Self.filtered(encoding, plan)
+      let sample = Self.trialSample(filtered, lineLength: encoding.rowBytes + 1)
+      let size = sample.withUnsafeBytes { Deflate.zlibSize($0, level: trialLevel) }
+      // Scale a sampled size up to the whole image, and count PLTE and tRNS.
+      let scale = Double(filtered.count) / Double(max(1, sample.count))
+      return (Int(Double(size) * scale) + encoding.overheadBytes, size)
     }
-    // Big images get one level less than the maximum at the default level: libdeflate's
-    // level 12 costs twice level 11 there for a few per cent.
-    let finalLevel =
-      candidates[ranked[0].plan.candidate].rows.count > Self.bigImageBytes && level.rawValue <= 2
-      ? min(11, level.finalDeflateLevel) : level.finalDeflateLevel
-    let finalists = Array(ranked.prefix(level.finalists))
+    var ranked = plans.indices.map { (plan: plans[$0], size: sizes[$0].size) }
+    ranked.sort { $0.size < $1.size }
+    // The winner's sample at level 1: smaller than at the trial level means noisy data.
+    var noisy = false
+    if trialLevel > 1, let first = plans.indices.min(by: { sizes[$0].size < sizes[$1].size }) {
+      let encoding = candidates[plans[first].candidate]
+      let sample = Self.trialSample(
+        Self.filtered(encoding, plans[first]), lineLength: encoding.rowBytes + 1)
+      noisy = sample.withUnsafeBytes { Deflate.zlibSize($0, level: 1) } <= sizes[first].sample
+    }
+    // Medium images: the best few are ranked again at a stronger level, which sees long
+    // matches (filter None on flat areas) as the final pass will.
+    let largest = candidates.map(\.rows.count).max() ?? 0
+    if !small && !noisy && largest <= Self.rerankImageBytes && level.rawValue >= 1 {
+      let top = Array(ranked.prefix(level.rerankedTrials))
+      let strongLevel = max(trialLevel, min(level.rerankDeflateLevel, level.finalDeflateLevel))
+      let again = parallelMap(top.count) { index -> Int in
+        let plan = top[index].plan
+        let filtered = Self.filtered(candidates[plan.candidate], plan)
+        return filtered.withUnsafeBytes { Deflate.zlibSize($0, level: strongLevel) }
+          + candidates[plan.candidate].overheadBytes
+      }
+      ranked = top.indices.map { (top[$0].plan, again[$0]) } + ranked.dropFirst(top.count)
+      ranked[0..<top.count].sort { $0.size < $1.size }
+    }
+    return (ranked.map(\.plan), noisy)
+  }
+
+  /// The final compression of one finalist's filtered data: the smallest of the passes this
+  /// level and the data call for.
+  private func compress(_ filtered: [UInt8], finalLevel: Int, noisy: Bool) -> [UInt8] {
+    let level = options.level
     // Noisy data: level 1 usually wins and the slow levels lose, so levels up to 3 skip them;
     // level 1 is tried on noisy data and, as a safety net, wherever it is nearly free.
     let useStrong = !noisy || level.usesZopfli || level.rawValue >= 4
-    let useFast = noisy
-    let finals = parallelMap(finalists.count) { index -> [UInt8] in
-      let plan = finalists[index].plan
-      let filtered = Self.filtered(candidates[plan.candidate], plan)
-      return filtered.withUnsafeBytes { data -> [UInt8] in
-        var best = useFast || data.count <= 64 * 1024 ? Deflate.zlib(data, level: 1) : []
-        if useStrong {
-          let strong = Deflate.zlib(data, level: level.usesZopfli ? 12 : finalLevel)
-          if best.isEmpty || strong.count < best.count { best = strong }
-          // On photo-like data (a quarter or more of the input left after compression)
-          // libdeflate's level 12 is often beaten by level 11, by up to 1.5 %, at a similar cost.
-          if finalLevel == 12 && !level.usesZopfli && strong.count * 4 > data.count {
-            let other = Deflate.zlib(data, level: 11)
-            if other.count < best.count { best = other }
-          }
+    return filtered.withUnsafeBytes { data -> [UInt8] in
+      var best = noisy || data.count <= 64 * 1024 ? Deflate.zlib(data, level: 1) : []
+      if useStrong {
+        let strong = Deflate.zlib(data, level: level.usesZopfli ? 12 : finalLevel)
+        if best.isEmpty || strong.count < best.count { best = strong }
+        // On photo-like data (a quarter or more of the input left after compression)
+        // libdeflate's level 12 is often beaten by level 11, by up to 1.5 %, at a similar cost.
+        if finalLevel == 12 && !level.usesZopfli && strong.count * 4 > data.count {
+          let other = Deflate.zlib(data, level: 11)
+          if other.count < best.count { best = other }
         }
-        if level.usesZopfli {
-          let zopfli = Deflate.zopfli(data, iterations: level.zopfliIterations(for: data.count))
-          if zopfli.count < best.count { best = zopfli }
-        }
-        return best
       }
+      if level.usesZopfli {
+        let zopfli = Deflate.zopfli(data, iterations: level.zopfliIterations(for: data.count))
+        if zopfli.count < best.count { best = zopfli }
+      }
+      return best
     }
-    // The smallest file wins: a palette's PLTE and tRNS count as well as the image data.
-    let fileSizes = finals.indices.map {
-      finals[$0].count + candidates[finalists[$0].plan.candidate].overheadBytes
-    }
-    let best = fileSizes.indices.min { fileSizes[$0] < fileSizes[$1] }!
-    let encoding = candidates[finalists[best].plan.candidate]
-    let chosenStrategy = finalists[best].plan.strategy
-    let file = assemble(encoding: encoding, idat: finals[best], chunks: chunks)
-    return (file, "\(encoding.label), filter \(chosenStrategy)")
   }
 
   /// Images bigger than this (packed rows) get libdeflate level 11 instead of 12 at level 2.
