@@ -22,11 +22,15 @@ public enum ImageHeaderReader {
   // MARK: PNG
 
   /// PNG (and CgBI): ShelfPNG's header reader, which walks the chunk headers without
-  /// decoding, reading only the bytes it needs from `source`.
+  /// decoding. A small file is read whole in one call; a big one chunk header by chunk header.
   public static func readPNG(_ source: any ByteSource) throws -> ImageFacts {
     let info: PNGHeaderInfo
     do {
-      info = try PNGHeaderInfo.read { count, offset in try source.read(count: count, at: offset) }
+      if source.size <= 256 << 10 {
+        info = try PNGHeaderInfo.read(bytes: try source.read(count: Int(source.size), at: 0))
+      } else {
+        info = try PNGHeaderInfo.read { count, offset in try source.read(count: count, at: offset) }
+      }
     } catch let error as PNGError {
       throw HeaderError(error.message)
     }
