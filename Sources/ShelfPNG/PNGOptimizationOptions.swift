@@ -46,11 +46,13 @@ public struct PNGOptimizationLevel: Sendable, Hashable, CustomStringConvertible 
   var finalDeflateLevel: Int { [8, 9, 12, 12, 12, 12, 12, 12][rawValue] }
   /// The libdeflate level of trials on small images (at most the final level).
   var smallImageTrialDeflateLevel: Int { rawValue <= 2 ? 9 : 12 }
-  /// How many of the best trials of a medium image are ranked again, and at what level.
+  /// How many of the best trials of a medium image are ranked again, and at what level: at
+  /// `max`, libdeflate's strongest level ranks nearly as zopfli will, so that zopfli needs to
+  /// compress only one finalist.
   var rerankedTrials: Int { rawValue <= 2 ? 2 : 3 }
-  var rerankDeflateLevel: Int { rawValue <= 2 ? 8 : 9 }
+  var rerankDeflateLevel: Int { rawValue <= 2 ? 8 : usesZopfli ? 12 : 9 }
   /// How many of the best trials get the final compression.
-  var finalists: Int { [1, 1, 1, 2, 2, 3, 3, 2][rawValue] }
+  var finalists: Int { [1, 1, 1, 2, 2, 3, 3, 1][rawValue] }
   /// How many palette orders are tried.
   var paletteOrders: Int { rawValue >= 3 ? 2 : 1 }
   /// Whether the final compression is zopfli.

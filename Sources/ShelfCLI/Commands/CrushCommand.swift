@@ -202,7 +202,7 @@ enum CrushCommand {
     let started = Monotonic.now()
     let fileWidth = max(1, min(jobs, work.count))
     // Trials of one file may use every worker too: when few files remain (the biggest run
-    // first), their trials and zopfli finalists spread over the idle cores.
+    // first), their trials and finalists spread over the idle cores.
     options.parallelTrials = jobs
     let optimizer = PNGOptimizer(options: options)
     let progress = BatchProgress(count: work.count)
