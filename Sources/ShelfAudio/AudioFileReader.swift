@@ -54,8 +54,10 @@ public final class AudioFileReader {
     }
     var info = SF_INFO()
     // libsndfile owns the duplicate: sf_close closes it, and so does a failed open.
-    guard let opened = sf_open_fd(descriptor, Int32(SFM_READ), &info, 1) else {
-      throw SndFile.openError(file: file, handle: nil)
+    let opened: OpaquePointer
+    switch SndFile.open(descriptor: descriptor, mode: Int32(SFM_READ), info: &info) {
+    case .success(let handle): opened = handle
+    case .failure(let failure): throw SndFile.openError(file: file, failure: failure)
     }
     handle = opened
     majorFormat = info.format & SndFile.typeMask

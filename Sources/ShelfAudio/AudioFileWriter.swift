@@ -73,15 +73,21 @@ public final class AudioFileWriter {
     }
     // sf_open_fd closes the descriptor it is given when it fails (libsndfile 1.2.0): give it a
     // duplicate and keep ours for size checks.
-    let given = dup(fd)
-    guard given >= 0, let opened = sf_open_fd(given, Int32(SFM_WRITE), &info, Int32(SF_TRUE)) else {
-      let message = SndFile.message(nil)
+    let given = fcntl(fd, F_DUPFD_CLOEXEC, 0)
+    let result =
+      given >= 0
+      ? SndFile.open(descriptor: given, mode: Int32(SFM_WRITE), info: &info)
+      : .failure(SndFile.OpenFailure(code: 0, message: String(cString: strerror(errno))))
+    let opened: OpaquePointer
+    switch result {
+    case .success(let handle): opened = handle
+    case .failure(let failure):
       Glibc.close(fd)
       descriptor = -1  // deinit runs for a class whose init throws: do not close twice
       _ = path.withCString { unlink($0) }
       throw AudioError(
         path: path, reason: .unsupported,
-        message: "cannot write \(container.rawValue.uppercased()): \(message)")
+        message: "cannot write \(container.rawValue.uppercased()): \(failure.message)")
     }
     handle = opened
     if container == .wav {

@@ -1,5 +1,6 @@
 internal import CSndFile
 import ShelfCore
+import Synchronization
 
 /// libsndfile format codes and the one checking helper that turns its failures into `AudioError`.
 enum SndFile {
@@ -52,12 +53,33 @@ enum SndFile {
     return message
   }
 
-  /// Classifies a failed `sf_open_fd` of `file`.
-  static func openError(file: RegularFile, handle: OpaquePointer?) -> AudioError {
+  /// Why an open failed: libsndfile's error code and message.
+  struct OpenFailure: Error {
+    var code: Int32
+    var message: String
+  }
+
+  /// libsndfile reports why an open failed only through process-wide state (`sf_error(NULL)`,
+  /// `sf_strerror(NULL)`) that an open on another thread can overwrite before it is read:
+  /// opens, and the reading of that state after a failure, take turns.
+  private static let openTurn = Mutex(())
+
+  /// `sf_open_fd` (which owns `descriptor` from then on), in turn with the process's other opens.
+  static func open(descriptor: Int32, mode: Int32, info: inout SF_INFO) -> Result<OpaquePointer, OpenFailure>
+  {
+    openTurn.withLock { _ in
+      guard let opened = sf_open_fd(descriptor, mode, &info, Int32(SF_TRUE)) else {
+        return .failure(OpenFailure(code: sf_error(nil), message: message(nil)))
+      }
+      return .success(opened)
+    }
+  }
+
+  /// Classifies a failed open of `file` for reading.
+  static func openError(file: RegularFile, failure: OpenFailure) -> AudioError {
     let path = file.path
-    let code = sf_error(handle)
-    let text = message(handle)
-    switch Int(code) {
+    let text = failure.message
+    switch Int(failure.code) {
     case Int(SF_ERR_UNRECOGNISED_FORMAT):
       return AudioError(
         path: path, reason: .unrecognised, message: sniffedNotAudio(file) ?? "not a recognised audio file")

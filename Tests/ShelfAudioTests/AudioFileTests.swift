@@ -1,6 +1,8 @@
+import Dispatch
 import ShelfAudio
 import ShelfCore
 import ShelfTestSupport
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -192,6 +194,38 @@ private func writeAndReopen<Sample: AudioSample>(
     #expect(error?.reason == .emptyFile)
     #expect(error?.failure == .badInput)
     #expect(error?.description == "\(folder.file("empty.wav")): empty file")
+  }
+
+  @Test func concurrentOpensEachReportTheirOwnFailure() throws {
+    // libsndfile keeps the reason of a failed open in process-wide state: opens on other
+    // threads (good files among them) must not change what this one reports. (A stress test:
+    // without the turn-taking in SndFile.open it fails in most runs, not in every one.)
+    let folder = try TemporaryDirectory()
+    writeBytes(folder.file("image.wav"), tinyPNG)
+    let good = folder.raw("good.wav")
+    let writer = try AudioFileWriter(
+      path: good, container: .wav, sampleFormat: .s16, sampleRate: 8000, channels: 1)
+    try writer.write([Int16](repeating: 7, count: 800))
+    try writer.close()
+    let image = folder.raw("image.wav")
+    let reports = Mutex<[String]>([])
+    DispatchQueue.concurrentPerform(iterations: 10_000) { index in
+      if index % 2 == 0 {
+        _ = try? AudioFileReader(path: good)
+      } else {
+        do {
+          _ = try AudioFileReader(path: image)
+          reports.withLock { $0.append("opened") }
+        } catch {
+          reports.withLock { $0.append("\(error)") }
+        }
+      }
+    }
+    let expected = "\(folder.file("image.wav")): not an audio file (it is a PNG image)"
+    let reported = reports.withLock { $0 }
+    let wrong = reported.filter { $0 != expected }
+    #expect(reported.count == 5_000)
+    #expect(wrong.isEmpty, "\(wrong.count) opens reported another failure, e.g. \(wrong.first ?? "")")
   }
 
   @Test func pngNamedWAVIsRecognised() throws {
