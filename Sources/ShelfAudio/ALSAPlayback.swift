@@ -1,4 +1,5 @@
 internal import CALSA
+import ShelfCore
 
 #if canImport(Glibc)
   import Glibc
@@ -87,13 +88,13 @@ public final class ALSAPlayback {
   public func drain(extraSeconds: Double = 1) {
     guard let pcm = handle.pcm else { return }
     let queued = Double(delay) / Double(max(1, parameters.sampleRate))
-    let limit = monotonicSeconds() + queued + extraSeconds
+    let limit = MonotonicClock.seconds() + queued + extraSeconds
     snd_pcm_nonblock(pcm, 1)
     defer { snd_pcm_nonblock(pcm, 0) }
     var code = snd_pcm_drain(pcm)
     while code == -EAGAIN {
       if snd_pcm_state(pcm) != SND_PCM_STATE_DRAINING { break }
-      if monotonicSeconds() > limit {
+      if MonotonicClock.seconds() > limit {
         snd_pcm_drop(pcm)
         break
       }
@@ -115,11 +116,4 @@ public final class ALSAPlayback {
 
   /// Closes the device now rather than at `deinit`.
   public func close() { handle.close() }
-}
-
-/// Seconds on the monotonic clock.
-func monotonicSeconds() -> Double {
-  var now = timespec()
-  clock_gettime(CLOCK_MONOTONIC, &now)
-  return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }

@@ -90,7 +90,7 @@ public final class CatalogStore {
         throw CatalogError(
           path: path, reason: "no catalogue yet (run `shelf index FOLDER` first)", failure: .missingInput)
       }
-      try makeParentDirectories(of: path)
+      try Directories.make(path.absolute.parent)
     }
     do {
       return try connect(path)
@@ -150,7 +150,7 @@ public final class CatalogStore {
 
   /// Makes the folders the catalogue at `path` lives in (for the lock file and the database).
   public static func prepareLocation(_ path: RawPath) throws {
-    try makeParentDirectories(of: path)
+    try Directories.make(path.absolute.parent)
   }
 
   /// Moves this (damaged) catalogue aside and returns a fresh one in its place (see
@@ -188,23 +188,6 @@ public final class CatalogStore {
       _ = side.withCString { unlink($0) }
     }
     return target
-  }
-
-  private static func makeParentDirectories(of path: RawPath) throws {
-    let absolute = path.absolute.bytes
-    guard let slash = absolute.lastIndex(of: UInt8(ascii: "/")), slash > 0 else { return }
-    var current: [UInt8] = []
-    for part in absolute[..<slash].split(separator: UInt8(ascii: "/")) {
-      current += [UInt8(ascii: "/")] + part
-      let directory = RawPath(bytes: current)
-      if (try? FileStatus.stat(directory))?.type == .directory { continue }
-      let result = directory.withCString { mkdir($0, 0o755) }
-      if result != 0 && errno != EEXIST {
-        throw CatalogError(
-          path: directory, reason: "cannot create the catalogue folder: \(String(cString: strerror(errno)))",
-          failure: .cannotCreate)
-      }
-    }
   }
 
   // MARK: Roots

@@ -22,7 +22,7 @@ public final class WriterLock {
         path: path, reason: "cannot create the catalogue lock: \(String(cString: strerror(errno)))",
         failure: .cannotCreate)
     }
-    let deadline = CatalogQuery.currentTime() + wait
+    let deadline = MonotonicClock.seconds() + wait
     while flock(fd, LOCK_EX | LOCK_NB) != 0 {
       let code = errno
       guard code == EWOULDBLOCK || code == EINTR else {
@@ -30,7 +30,7 @@ public final class WriterLock {
         throw CatalogError(
           path: path, reason: "cannot lock the catalogue: \(String(cString: strerror(code)))", failure: .io)
       }
-      if CatalogQuery.currentTime() >= deadline {
+      if MonotonicClock.seconds() >= deadline {
         close(fd)
         throw CatalogError(
           path: catalogue,

@@ -72,6 +72,15 @@ public struct RawPath: Hashable, Sendable, Comparable, CustomStringConvertible {
     return RawPath(bytes: Array(bytes[start..<end]))
   }
 
+  /// The folder holding this path: everything before the last slash (`.` when there is none,
+  /// `/` for a top-level path).
+  public var parent: RawPath {
+    var end = bytes.count
+    while end > 1 && bytes[end - 1] == UInt8(ascii: "/") { end -= 1 }
+    guard let slash = bytes[..<end].lastIndex(of: UInt8(ascii: "/")) else { return RawPath(".") }
+    return slash == 0 ? RawPath("/") : RawPath(bytes: Array(bytes[..<slash]))
+  }
+
   /// The extension of the last component, lower-cased, without the dot; empty when none.
   public var lowercasedExtension: String {
     let name = lastComponent.bytes

@@ -199,7 +199,7 @@ enum CrushCommand {
 
     let interrupted = TemporaryFiles.installSignalCleanup()
     defer { interrupted.cancel() }
-    let started = Monotonic.now()
+    let started = MonotonicClock.seconds()
     let fileWidth = max(1, min(jobs, work.count))
     // Trials of one file may use every worker too: when few files remain (the biggest run
     // first), their trials and finalists spread over the idle cores.
@@ -236,7 +236,7 @@ enum CrushCommand {
       while await group.next() != nil { add() }
     }
     console.clearStatus()
-    let elapsed = Monotonic.now() - started
+    let elapsed = MonotonicClock.seconds() - started
 
     let results = progress.reports()
     var before = 0
@@ -366,15 +366,6 @@ final class BatchProgress: Sendable {
   func reports() -> [CrushCommand.FileReport] { state.withLock { $0.reports.compactMap { $0 } } }
 }
 
-/// A monotonic clock in seconds.
-enum Monotonic {
-  static func now() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-  }
-}
-
 /// Temporary files being written, removed if the process is interrupted.
 enum TemporaryFiles {
   static let active = Mutex<Set<RawPath>>([])
@@ -395,8 +386,8 @@ enum AtomicWriter {
   static let counter = Atomic<Int>(0)
 
   static func write(_ bytes: [UInt8], to target: RawPath, mode: UInt32?, modificationTime: Int64?) throws {
-    let folder = parent(of: target)
-    try makeDirectories(folder)
+    let folder = target.parent
+    try Directories.make(folder)
     let serial = counter.wrappingAdd(1, ordering: .relaxed).oldValue
     let temporary = folder.appending(
       RawPath(
@@ -457,27 +448,6 @@ enum AtomicWriter {
     if directory >= 0 {
       _ = fsync(directory)
       close(directory)
-    }
-  }
-
-  static func parent(of path: RawPath) -> RawPath {
-    guard let slash = path.bytes.lastIndex(of: UInt8(ascii: "/")) else { return RawPath(".") }
-    if slash == 0 { return RawPath("/") }
-    return RawPath(bytes: Array(path.bytes[..<slash]))
-  }
-
-  static func makeDirectories(_ path: RawPath) throws {
-    if let status = try? FileStatus.stat(path) {
-      guard status.type == .directory else {
-        throw FileError(path: path, reason: "is not a directory", failure: .cannotCreate)
-      }
-      return
-    }
-    let up = parent(of: path)
-    if up != path && up.bytes != path.bytes { try makeDirectories(up) }
-    let result = path.withCString { mkdir($0, 0o777) }
-    if result != 0 && errno != EEXIST {
-      throw FileError(path: path, errno: errno, doing: "cannot create directory").asCannotCreate()
     }
   }
 }

@@ -163,9 +163,7 @@ enum IndexCommand {
   nonisolated(unsafe) private static var lastShown: Double = 0
 
   private static func showProgress(_ progress: IndexProgress, console: Console) {
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    let now = Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    let now = MonotonicClock.seconds()
     if progress.phase == .extracting && progress.done == 0 { started = now }
     // In place on a terminal ten times a second; as plain lines elsewhere, once a second.
     let interval = console.stderrIsTerminal ? 0.1 : 1.0
