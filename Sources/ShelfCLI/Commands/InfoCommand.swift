@@ -47,43 +47,47 @@ enum InfoCommand {
   static let standardInputLimit: Int64 = 1 << 30
 
   static func run(_ invocation: Invocation) async throws -> ExitStatus {
-    let json = invocation.arguments.flag("json")
-    let inputs = invocation.arguments.positionals
+    let options = InfoOptions(invocation)
+    let console = invocation.console
+    let interrupts = InterruptExit.install()
+    defer { interrupts.cancel() }
     // The catalogue is optional here: without one, files are read live.
     let store = try? CatalogStore.open(at: invocation.globals.databasePath, create: false)
     if let store, let aside = store.movedAsideCorruptFile {
-      invocation.console.warning(
+      console.warning(
         "\(store.path.escaped): the catalogue was damaged; moved it to \(aside.escaped) and started an empty one"
       )
     }
     var outcome = BatchOutcome()
     var records: [JSONValue] = []
     var first = true
-    for input in inputs {
+    for input in options.inputs {
       do {
-        let description = try describe(input, store: store)
+        let description =
+          input.string == "-"
+          ? try describeStandardInput(temporaryFolder: options.temporaryFolder)
+          : try describe(path: input.path, store: store)
         // What could be read is still shown; a header that failed to parse (a truncated
         // or corrupt file) is bad input all the same.
         if let reason = description.entry?.error {
-          outcome.failed(
-            FileError(path: input.path, reason: reason, failure: .badInput), console: invocation.console)
+          outcome.failed(FileError(path: input.path, reason: reason, failure: .badInput), console: console)
         } else {
           outcome.succeeded()
         }
-        if json {
+        if options.json {
           records.append(description.json)
         } else {
-          if !first { invocation.console.write("\n") }
-          invocation.console.write(description.text)
+          if !first { console.write("\n") }
+          console.write(description.text)
         }
         first = false
       } catch {
-        outcome.failed(error, console: invocation.console)
+        outcome.failed(error, console: console)
       }
     }
-    if json && !records.isEmpty {
-      let value = inputs.count == 1 ? records[0] : .array(records)
-      invocation.console.write(value.serialized(pretty: invocation.console.stdoutIsTerminal) + "\n")
+    if options.json && !records.isEmpty {
+      let value = options.inputs.count == 1 ? records[0] : .array(records)
+      console.write(value.serialized(pretty: console.stdoutIsTerminal) + "\n")
     }
     return outcome.exitStatus
   }
@@ -98,7 +102,12 @@ enum InfoCommand {
     var catalogued = false
 
     var json: JSONValue {
-      if let entry { return CatalogPresentation.record(entry, catalogued: catalogued) }
+      if let entry {
+        let record = CatalogPresentation.record(entry, catalogued: catalogued)
+        // A stream has no name and no modification time of its own.
+        guard path == nil, case .object(let fields) = record else { return record }
+        return .object(fields.filter { $0.0 != "mtime" })
+      }
       var fields = path.map { JSONValue.pathFields($0) } ?? [("path", .string("-"))]
       fields += [
         ("kind", .string(sniff.kind.rawValue)), ("mime", .string(sniff.mime)),
@@ -116,7 +125,7 @@ enum InfoCommand {
       ]
       if sniff.extensionMismatch { rows.append(["warning:", "the extension does not match the content"]) }
       if let entry {
-        rows.append(["modified:", CatalogPresentation.isoDate(entry.mtimeNanoseconds)])
+        if path != nil { rows.append(["modified:", CatalogPresentation.isoDate(entry.mtimeNanoseconds)]) }
         if catalogued, let root = entry.root {
           rows.append(["catalogue:", "root \(root.escaped), area \(entry.area)"])
         } else {
@@ -177,21 +186,23 @@ enum InfoCommand {
     }
   }
 
-  static func describe(_ input: CommandLineArgument, store: CatalogStore?) throws -> Description {
-    if input.string == "-" {
-      let bytes = try readStandardInput()
-      guard !bytes.isEmpty else {
-        throw FileError(path: RawPath("-"), reason: "standard input is empty", failure: .badInput)
-      }
-      let sniff = ContentSniffer.sniff(
-        prefix: Array(bytes.prefix(ContentSniffer.preferredPrefixLength)), fileExtension: "")
-      return Description(path: nil, sniff: sniff, size: Int64(bytes.count))
-    }
-    let file = try RegularFile(path: input.path)
+  /// Describes standard input with every fact a file gets: it is spooled to an unlinked
+  /// temporary file and read as one.
+  static func describeStandardInput(temporaryFolder: RawPath) throws -> Description {
+    let extraction = try MetadataExtractor.extract(
+      stream: STDIN_FILENO, name: RawPath("-"), temporaryFolder: temporaryFolder, limit: standardInputLimit)
+    var entry = liveEntry(extraction, path: RawPath("-"), area: "other")
+    entry.mtimeNanoseconds = 0
+    return Description(path: nil, sniff: extraction.sniff, size: extraction.status.size, entry: entry)
+  }
+
+  /// The catalogue's entry for a file when it is current, else the facts read live.
+  static func describe(path: RawPath, store: CatalogStore?) throws -> Description {
+    let file = try RegularFile(path: path)
     guard file.status.size > 0 else {
-      throw FileError(path: input.path, reason: "file is empty", failure: .badInput)
+      throw FileError(path: path, reason: "file is empty", failure: .badInput)
     }
-    let absolute = input.path.absolute
+    let absolute = path.absolute
     // The catalogue knows files by their resolved path.
     let resolved = (try? TreeWalker.realPath(absolute)) ?? absolute
     if let store, let entry = (try? store.entry(path: absolute)) ?? (try? store.entry(path: resolved)),
@@ -216,33 +227,34 @@ enum InfoCommand {
       area = SandboxLayout.detect(root: root.path).area(
         of: Array(resolved.bytes.dropFirst(root.path.bytes.count + 1)))
     }
-    let entry = CatalogEntry(
-      path: absolute, root: nil, area: area, kind: extraction.sniff.kind, mime: extraction.sniff.mime,
+    let entry = liveEntry(extraction, path: absolute, area: area)
+    return Description(path: absolute, sniff: extraction.sniff, size: extraction.status.size, entry: entry)
+  }
+
+  /// An entry shaped like the catalogue's from facts read live.
+  static func liveEntry(_ extraction: Extraction, path: RawPath, area: String) -> CatalogEntry {
+    CatalogEntry(
+      path: path, root: nil, area: area, kind: extraction.sniff.kind, mime: extraction.sniff.mime,
       detectedBy: extraction.sniff.detectedBy, extensionMismatch: extraction.sniff.extensionMismatch,
       size: extraction.status.size, mtimeNanoseconds: extraction.status.mtimeNanoseconds,
       ctimeNanoseconds: extraction.status.ctimeNanoseconds, inode: extraction.status.inode,
       device: extraction.status.device, error: extraction.error, image: extraction.image,
-      audio: extraction.audio,
-      text: extraction.text, plist: extraction.plist)
-    return Description(path: absolute, sniff: extraction.sniff, size: extraction.status.size, entry: entry)
+      audio: extraction.audio, text: extraction.text, plist: extraction.plist)
   }
+}
 
-  /// Reads standard input to its end (up to `standardInputLimit` bytes).
-  private static func readStandardInput() throws -> [UInt8] {
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress!, $0.count) }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw FileError(path: RawPath("-"), errno: errno, doing: "read failed")
-      }
-      if count == 0 { break }
-      bytes += chunk[..<count]
-      guard Int64(bytes.count) <= standardInputLimit else {
-        throw FileError(path: RawPath("-"), reason: "standard input is larger than 1 GiB", failure: .badInput)
-      }
-    }
-    return bytes
+/// The options of one `shelf info`, read once from the command line.
+struct InfoOptions {
+  /// The files to describe; `-` is standard input.
+  var inputs: [CommandLineArgument]
+  var json: Bool
+  /// Where standard input is spooled: `$TMPDIR`, else `/tmp`.
+  var temporaryFolder: RawPath
+
+  /// Reads the options.
+  init(_ invocation: Invocation) {
+    inputs = invocation.arguments.positionals
+    json = invocation.arguments.flag("json")
+    temporaryFolder = RawPath(invocation.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp")
   }
 }

@@ -13,6 +13,10 @@ public final class Console: Sendable {
   public let stdinIsTerminal: Bool
   /// True when stdout may carry ANSI colour.
   public let colorEnabled: Bool
+  /// True when progress may be redrawn in place on stderr (`\r` and erase-line escapes):
+  /// stderr is a terminal, `NO_COLOR` is unset and `TERM` is not `dumb`. Otherwise progress
+  /// goes out as plain lines, or not at all.
+  public let inPlaceStatusEnabled: Bool
   private let columnsOverride: Int?
   private let statusShown = Mutex(false)
 
@@ -23,6 +27,8 @@ public final class Console: Sendable {
     colorEnabled =
       stdoutIsTerminal && environment["NO_COLOR", default: ""].isEmpty
       && environment["TERM"] != "dumb"
+    inPlaceStatusEnabled =
+      stderrIsTerminal && environment["NO_COLOR", default: ""].isEmpty && environment["TERM"] != "dumb"
     columnsOverride = environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
   }
 
