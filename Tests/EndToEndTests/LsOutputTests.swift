@@ -95,7 +95,8 @@ import Testing
     let script =
       "cd \(sample.root)/Documents && env -u COLUMNS \(environment) \(ShelfProcess.binary) --db \(sample.database) ls \(query); touch \(done); sleep 60"
     let tmux = try AudioE2E.Tmux(script, width: width, height: 20)
-    for _ in 0..<300 where !FileManager.default.fileExists(atPath: done) { usleep(20_000) }
+    let deadline = Date().addingTimeInterval(15)
+    while !FileManager.default.fileExists(atPath: done) && Date() < deadline { usleep(20_000) }
     let result = try AudioE2E.tool(["tmux", "-S", tmux.socket, "capture-pane", "-e", "-p", "-t", tmux.name])
     return String(decoding: result.stdout, as: UTF8.self)
   }
