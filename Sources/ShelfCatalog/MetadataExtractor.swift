@@ -62,7 +62,9 @@ public enum MetadataExtractor {
     }
     guard spool >= 0 else {
       let code = errno
-      throw FileError(path: temporaryFolder, reason: "cannot create a temporary file: \(String(cString: strerror(code)))", failure: .cannotCreate)
+      throw FileError(
+        path: temporaryFolder, reason: "cannot create a temporary file: \(String(cString: strerror(code)))",
+        failure: .cannotCreate)
     }
     defer { close(spool) }
     let spoolPath = RawPath(bytes: Array(template.dropLast()))
@@ -79,7 +81,8 @@ public enum MetadataExtractor {
       total += Int64(count)
       guard total <= limit else {
         throw FileError(
-          path: name, reason: "input larger than the \(Quantities.formatByteSize(limit)) limit", failure: .badInput)
+          path: name, reason: "input larger than the \(Quantities.formatByteSize(limit)) limit",
+          failure: .badInput)
       }
       var written = 0
       while written < count {

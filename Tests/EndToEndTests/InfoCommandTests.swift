@@ -62,7 +62,9 @@ import Testing
     }
   }
 
-  @Test(arguments: ["Documents/gradient-rgba.png", "Documents/tone-440-mono.wav", "Documents/Notes/welcome-utf8.txt"])
+  @Test(arguments: [
+    "Documents/gradient-rgba.png", "Documents/tone-440-mono.wav", "Documents/Notes/welcome-utf8.txt",
+  ])
   func standardInputGetsEveryFactAFileGets(_ relative: String) throws {
     let scratch = try TemporaryDirectory()
     let database = scratch.path + "/none.sqlite"

@@ -15,17 +15,19 @@ import Testing
 
   @Test func pathsAreRelativeToTheCurrentFolderInsideTheRoot() throws {
     let sample = try IndexedSample()
-    var result = try run(sample, in: sample.root + "/Documents", ["ls", "ext:flac,ext:plist", "area:documents,area:bundle"])
+    var result = try run(
+      sample, in: sample.root + "/Documents", ["ls", "ext:flac,ext:plist", "area:documents,area:bundle"])
     #expect(result.status == 0)
     #expect(
-      result.stdoutBytes == Array(
-        """
-        ../Demo.app/Info.plist  plist   665 B  binary dictionary 15 keys
-        chord-stereo.flac       audio  64 KiB  0:02 flac 44100 Hz 2 ch  Shelf Test Signals – C Major Chord
-        recent-items.plist      plist   209 B  binary array
-        settings.plist          plist   683 B  xml dictionary 5 keys
+      result.stdoutBytes
+        == Array(
+          """
+          ../Demo.app/Info.plist  plist   665 B  binary dictionary 15 keys
+          chord-stereo.flac       audio  64 KiB  0:02 flac 44100 Hz 2 ch  Shelf Test Signals – C Major Chord
+          recent-items.plist      plist   209 B  binary array
+          settings.plist          plist   683 B  xml dictionary 5 keys
 
-        """.utf8))
+          """.utf8))
     // Outside every root, paths stay absolute; -0 and --json keep absolute paths everywhere.
     result = try run(sample, in: sample.scratch.path, ["ls", "name:=settings.plist"])
     #expect(result.stdout == "\(sample.root)/Documents/settings.plist  plist  683 B  xml dictionary 5 keys\n")
@@ -39,9 +41,10 @@ import Testing
       ["--db", sample.database, "ls", "name:=chord-stereo.flac"],
       environment: ["COLUMNS": "40", "NO_COLOR": "", "LS_COLORS": "*.flac=01;32"])
     #expect(
-      result.stdoutBytes == Array(
-        "\(sample.root)/Documents/chord-stereo.flac  audio  64 KiB  0:02 flac 44100 Hz 2 ch  Shelf Test Signals – C Major Chord\n"
-          .utf8))
+      result.stdoutBytes
+        == Array(
+          "\(sample.root)/Documents/chord-stereo.flac  audio  64 KiB  0:02 flac 44100 Hz 2 ch  Shelf Test Signals – C Major Chord\n"
+            .utf8))
   }
 
   @Test func formatTemplatesFillFieldsAndLeaveMissingOnesEmpty() throws {
@@ -49,15 +52,18 @@ import Testing
     var result = try sample.run(["ls", "--format", "{artist} - {title} ({duration})", "kind:audio"])
     #expect(result.status == 0)
     #expect(
-      result.stdoutBytes == Array(
-        """
-        Shelf Test Signals - Four Beeps (0:02)
-        Shelf Test Signals - C Major Chord (0:02)
-        Shelf Test Signals - Sweep 220-880 Hz (0:01)
-        Shelf Test Signals - A440 Tone (0:01)
+      result.stdoutBytes
+        == Array(
+          """
+          Shelf Test Signals - Four Beeps (0:02)
+          Shelf Test Signals - C Major Chord (0:02)
+          Shelf Test Signals - Sweep 220-880 Hz (0:01)
+          Shelf Test Signals - A440 Tone (0:01)
 
-        """.utf8))
-    result = try sample.run(["ls", "-f", "{name}|{width}×{height}|{lines} {encoding}|{{{size}}}", "area:preferences,ext:txt"])
+          """.utf8))
+    result = try sample.run([
+      "ls", "-f", "{name}|{width}×{height}|{lines} {encoding}|{{{size}}}", "area:preferences,ext:txt",
+    ])
     #expect(
       result.stdout == """
         cafe-latin1.txt|×|4 latin-1|{117}
@@ -104,7 +110,8 @@ import Testing
   @Test func terminalsGetAHeaderRowsFittedToTheWidthAndColourByKind() throws {
     let sample = try IndexedSample()
     let screen = try terminalScreen(
-      sample, width: 60, environment: "-u NO_COLOR -u LS_COLORS", query: "ext:flac,ext:plist area:documents,area:bundle")
+      sample, width: 60, environment: "-u NO_COLOR -u LS_COLORS",
+      query: "ext:flac,ext:plist area:documents,area:bundle")
     let lines = screen.split(separator: "\n").map(String.init)
     // A header; paths in their kind's colour; the facts cut to fit 60 columns.
     #expect(

@@ -46,7 +46,8 @@ import Testing
     let scratch = try TemporaryDirectory()
     let root = try scratch.copy(fromRepository: "SampleMedia")
     let result = try ShelfProcess.run(
-      ["--db", scratch.path + "/c.sqlite", "index", "--progress", "always", root], environment: ["NO_COLOR": ""])
+      ["--db", scratch.path + "/c.sqlite", "index", "--progress", "always", root],
+      environment: ["NO_COLOR": ""])
     #expect(result.status == 0)
     #expect(!redrawsInPlace(result.stderrBytes))
     #expect(result.stderr.hasPrefix("SampleMedia: walking… 0 files\n"))

@@ -66,7 +66,8 @@ import Testing
       kill(process.processIdentifier, signal)
       process.waitUntilExit()
       let status =
-        process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        process.terminationReason == .uncaughtSignal
+        ? 128 + process.terminationStatus : process.terminationStatus
       return (status, (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "")
     }
   }
@@ -75,7 +76,8 @@ import Testing
   func lsBlockedOnASlowPipe(_ signal: Int32) throws {
     let sample = try IndexedSample()
     let template = String(repeating: "{path}", count: 100)
-    let shelf = try PipedShelf(["--db", sample.database, "ls", "--format", template], scratch: sample.scratch)
+    let shelf = try PipedShelf(
+      ["--db", sample.database, "ls", "--format", template], scratch: sample.scratch)
     #expect(shelf.waitUntilOutputPipeIsFull())
     let (status, stderr) = shelf.interrupt(with: signal)
     #expect(status == 130)
@@ -101,7 +103,9 @@ import Testing
     let (status, stderr) = shelf.interrupt(with: SIGINT)
     #expect(status == 130)
     #expect(stderr == "error: interrupted\n")
-    #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).allSatisfy { $0.hasPrefix("stderr-") })
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: scratch.path).allSatisfy { $0.hasPrefix("stderr-") }
+    )
   }
 
   @Test func indexOfABigTreeOnSIGTERM() throws {

@@ -80,7 +80,9 @@ import Testing
       "env -u COLUMNS \(environment) \(ShelfProcess.binary) show \(arguments); touch \(scratch.path)/done; sleep 60"
     let tmux = try AudioE2E.Tmux(script, width: 80, height: 24)
     let deadline = Date().addingTimeInterval(15)
-    while !FileManager.default.fileExists(atPath: scratch.path + "/done") && Date() < deadline { usleep(20_000) }
+    while !FileManager.default.fileExists(atPath: scratch.path + "/done") && Date() < deadline {
+      usleep(20_000)
+    }
     return tmux.screen
   }
 
@@ -107,7 +109,9 @@ import Testing
   }
 
   @Test func imagePreviewInTrueColourHalfBlocksWithColorAlways() throws {
-    let result = try ShelfProcess.run(["show", "--color", "always", "--width", "80", sample("Documents/holiday.jpg")])
+    let result = try ShelfProcess.run([
+      "show", "--color", "always", "--width", "80", sample("Documents/holiday.jpg"),
+    ])
     #expect(result.status == 0)
     let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
     // 32×24 pixels fit: 12 rows of 32 cells, each cell two pixels (▀: top fg, bottom bg).

@@ -12,7 +12,8 @@ import Testing
   ]
   private let rows = [
     ListingRow(
-      path: "Documents/Photos/2024/Holidays/IMG_0001.PNG", style: "35", cells: ["image", "4.5 KiB", "120×120 rgba"]),
+      path: "Documents/Photos/2024/Holidays/IMG_0001.PNG", style: "35",
+      cells: ["image", "4.5 KiB", "120×120 rgba"]),
     ListingRow(path: "notes.txt", style: nil, cells: ["text", "12 B", "utf-8 1 line"]),
   ]
 

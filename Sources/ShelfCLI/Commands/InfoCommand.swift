@@ -20,6 +20,10 @@ enum InfoCommand {
       format and tags, text encoding and counts, plist format and keys). A file that is not \
       catalogued, or that changed since it was, is read live from its headers.
 
+      '-' reads standard input (up to 1 GiB) into a temporary file that is unlinked at once, \
+      and reports every fact a file gets, without a name, a modification time or an \
+      extension to break ties.
+
       Directories, FIFOs, sockets and devices are refused without being opened for reading, \
       and so are empty files (exit 66 and 65). A file whose header is truncated or corrupt is \
       shown with what could be read and its error, and counts as bad input (exit 65). Paths \

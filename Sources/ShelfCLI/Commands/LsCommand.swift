@@ -11,11 +11,23 @@ enum LsCommand {
     name: "ls",
     abstract: "List catalogued files that match a query.",
     discussion: """
-      Prints the catalogue entries matching every QUERY term: on a terminal an aligned table \
-      of path, kind, size and the kind's key facts (width×height for images, duration for \
-      audio, encoding and lines for text, format for plists); with --json one JSON array, \
-      with --jsonl one JSON object per line, with -0 the bare paths separated by NUL bytes \
-      for xargs -0. Without a query every entry is listed.
+      Prints the catalogue entries matching every QUERY term: an aligned table of path, kind, \
+      size and the kind's key facts (width×height for images, duration for audio, encoding \
+      and lines for text, format for plists); with --json one JSON array, with --jsonl one \
+      JSON object per line, with -0 the bare absolute paths separated by NUL bytes for \
+      xargs -0, with --format one line per entry from a template. Without a query every \
+      entry is listed.
+
+      Table paths are relative to the current folder when it is inside the entry's root (as \
+      fd prints them), absolute otherwise. On a terminal the table has a header row, fits the \
+      width (long paths lose their middle to '…') and paths are coloured by kind, or by \
+      LS_COLORS' *.ext, ln, ex and fi entries where they apply; NO_COLOR turns colour off. \
+      Into a pipe rows are whole, with no header and no escape sequences.
+
+      A --format template names fields in braces: '{artist} - {title} ({duration})'. Fields \
+      are the query fields and the --json keys; {path} is absolute, {size} in bytes, \
+      {duration} M:SS and {seconds} in seconds; a field the entry lacks prints as nothing; \
+      '{{' and '}}' are literal braces. An unknown field is a usage error.
 
       Terms combine with AND; ',' between terms means OR. See QUERY SYNTAX below for the \
       fields and operators. Exits with status 1 when nothing matches.
@@ -48,6 +60,7 @@ enum LsCommand {
         "shelf ls -kind:image,kind:audio area:documents", "Documents that are neither images nor audio."),
       Example("shelf ls holiday", "Files whose name, path, tags or text mention holiday."),
       Example("shelf ls -0 ext:png | xargs -0 shelf crush --in-place", "Crush every catalogued PNG."),
+      Example("shelf ls -f '{artist} - {title} ({duration})' kind:audio", "One line per song, for scripts."),
     ],
     manSections: [querySyntax],
     acceptsNegatedTerms: true,
@@ -98,7 +111,8 @@ enum LsCommand {
     case .json: count = try writeJSON(store, options, console: invocation.console)
     case .template(let template): count = try write(template, store, options, console: invocation.console)
     case .table(let long):
-      count = try writeTable(store, options, long: long, console: invocation.console, environment: invocation.environment)
+      count = try writeTable(
+        store, options, long: long, console: invocation.console, environment: invocation.environment)
     }
     return count == 0 ? .partialFailure : .success
   }
@@ -195,11 +209,15 @@ enum LsCommand {
       var columns = [ListingColumn(header: "KIND", rightAligned: false)]
       if long {
         columns += [
-          ListingColumn(header: "MIME", rightAligned: false), ListingColumn(header: "AREA", rightAligned: false),
+          ListingColumn(header: "MIME", rightAligned: false),
+          ListingColumn(header: "AREA", rightAligned: false),
           ListingColumn(header: "MODIFIED", rightAligned: false),
         ]
       }
-      columns += [ListingColumn(header: "SIZE", rightAligned: true), ListingColumn(header: "FACTS", rightAligned: false)]
+      columns += [
+        ListingColumn(header: "SIZE", rightAligned: true),
+        ListingColumn(header: "FACTS", rightAligned: false),
+      ]
       let layout = ListingLayout(columns: columns, isTerminal: console.stdoutIsTerminal, width: console.width)
       layout.render(rows) { console.write($0) }
     }

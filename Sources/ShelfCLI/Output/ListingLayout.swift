@@ -93,7 +93,8 @@ struct ListingLayout {
       if TextLayout.displayWidth(cell) > widths[index] {
         cell =
           index == 0
-          ? TextLayout.truncateMiddle(cell, to: widths[index]) : TextLayout.truncateEnd(cell, to: widths[index])
+          ? TextLayout.truncateMiddle(cell, to: widths[index])
+          : TextLayout.truncateEnd(cell, to: widths[index])
       }
       let padding = widths[index] - TextLayout.displayWidth(cell)
       let rightAligned = index > 0 && columns[index - 1].rightAligned
@@ -199,7 +200,9 @@ struct PathColors {
   func style(path: RawPath, kind: FileKind, failed: Bool, isLink: Bool, isExecutable: Bool) -> String? {
     if !suffixes.isEmpty {
       let name = path.lastComponent.bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
-      if let match = suffixes.first(where: { name.count >= $0.0.count && name.reversed().starts(with: $0.0.reversed()) }) {
+      if let match = suffixes.first(where: {
+        name.count >= $0.0.count && name.reversed().starts(with: $0.0.reversed())
+      }) {
         return match.1
       }
     }

@@ -39,7 +39,9 @@ struct ListingTemplate {
         let name = String(decoding: bytes[..<close], as: UTF8.self).trimmingSpaces
         guard Self.fields[name] != nil else {
           var reason = "unknown field '\(name)'"
-          if let near = Suggestions.closest(to: name, among: Self.fieldNames) { reason += "; did you mean '\(near)'?" }
+          if let near = Suggestions.closest(to: name, among: Self.fieldNames) {
+            reason += "; did you mean '\(near)'?"
+          }
           throw Invalid(reason: reason)
         }
         if !literal.isEmpty { parts.append(.literal(literal)) }
