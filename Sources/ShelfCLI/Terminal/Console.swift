@@ -13,10 +13,9 @@ public final class Console: Sendable {
   public let stdinIsTerminal: Bool
   /// True when stdout may carry ANSI colour.
   public let colorEnabled: Bool
-  /// True when progress may be redrawn in place on stderr (`\r` and erase-line escapes):
-  /// stderr is a terminal, `NO_COLOR` is unset and `TERM` is not `dumb`. Otherwise progress
-  /// goes out as plain lines, or not at all.
-  public let inPlaceStatusEnabled: Bool
+  /// True when progress may be drawn in place on stderr (`\r`, erase-line): a terminal, and
+  /// neither `NO_COLOR` nor `TERM=dumb`, since both ask for plain output.
+  public let showsStatusLines: Bool
   private let columnsOverride: Int?
   private let statusShown = Mutex(false)
 
@@ -27,7 +26,7 @@ public final class Console: Sendable {
     colorEnabled =
       stdoutIsTerminal && environment["NO_COLOR", default: ""].isEmpty
       && environment["TERM"] != "dumb"
-    inPlaceStatusEnabled =
+    showsStatusLines =
       stderrIsTerminal && environment["NO_COLOR", default: ""].isEmpty && environment["TERM"] != "dumb"
     columnsOverride = environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
   }
