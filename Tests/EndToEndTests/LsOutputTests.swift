@@ -93,26 +93,25 @@ import Testing
     #expect(result.stderr.hasPrefix("error: --format and --long cannot be combined\n"))
   }
 
-  /// The sample's table on a tmux terminal `width` columns wide; the screen with its escapes.
-  private func terminalScreen(_ sample: IndexedSample, width: Int, environment: String, query: String) throws
-    -> String
+  /// The lines `ls` draws on a tmux terminal `width` columns wide, with their escapes, once
+  /// it has exited 0.
+  private func terminalLines(_ sample: IndexedSample, width: Int, environment: String, query: String) throws
+    -> [String]
   {
-    let done = sample.scratch.path + "/done-\(Int.random(in: 0..<1_000_000))"
     let script =
-      "cd \(sample.root)/Documents && env -u COLUMNS \(environment) \(ShelfProcess.binary) --db \(sample.database) ls \(query); touch \(done); sleep 60"
+      "cd \(sample.root)/Documents && env -u COLUMNS \(environment) \(ShelfProcess.binary) --db \(sample.database) ls \(query); echo EXIT=$?; sleep 60"
     let tmux = try AudioE2E.Tmux(script, width: width, height: 20)
-    let deadline = Date().addingTimeInterval(15)
-    while !FileManager.default.fileExists(atPath: done) && Date() < deadline { usleep(20_000) }
+    #expect(tmux.waitFor("EXIT=").contains("EXIT=0"))
     let result = try AudioE2E.tool(["tmux", "-S", tmux.socket, "capture-pane", "-e", "-p", "-t", tmux.name])
-    return String(decoding: result.stdout, as: UTF8.self)
+    let lines = String(decoding: result.stdout, as: UTF8.self).split(separator: "\n").map(String.init)
+    return Array(lines.prefix { !$0.contains("EXIT=") })
   }
 
   @Test func terminalsGetAHeaderRowsFittedToTheWidthAndColourByKind() throws {
     let sample = try IndexedSample()
-    let screen = try terminalScreen(
+    let lines = try terminalLines(
       sample, width: 60, environment: "-u NO_COLOR -u LS_COLORS",
       query: "ext:flac,ext:plist area:documents,area:bundle")
-    let lines = screen.split(separator: "\n").map(String.init)
     // A header; paths in their kind's colour; the facts cut to fit 60 columns.
     #expect(
       lines == [
@@ -121,25 +120,26 @@ import Testing
         "\u{1B}[36mchord-stereo.flac\u{1B}[39m       audio  64 KiB  0:02 flac 44100 Hz 2…",
         "\u{1B}[33mrecent-items.plist\u{1B}[39m      plist   209 B  binary array",
         "\u{1B}[33msettings.plist\u{1B}[39m          plist   683 B  xml dictionary 5 keys",
-      ], "\(screen)")
+      ])
   }
 
   @Test func terminalsCutLongPathsInTheMiddleAndFollowLSColorsAndNOCOLOR() throws {
     let sample = try IndexedSample()
-    var screen = try terminalScreen(
+    var lines = try terminalLines(
       sample, width: 50, environment: "-u NO_COLOR LS_COLORS='*.plist=04'", query: "area:preferences")
-    var lines = screen.split(separator: "\n").map(String.init)
     // tmux redraws SGR 04 followed by a reset as 4, then resets of each attribute.
     #expect(
       lines == [
         "PATH               KIND    SIZE  FACTS",
         "\u{1B}[4m../Libra…ay.plist\u{1B}[0m\u{1B}[39m\u{1B}[49m  plist  422 B  xml dictionary 4…",
         "\u{1B}[4m../Libra…mo.plist\u{1B}[0m\u{1B}[39m\u{1B}[49m  plist  178 B  binary dictionar…",
-      ], "\(screen)")
-    screen = try terminalScreen(sample, width: 50, environment: "NO_COLOR=1", query: "area:preferences")
-    lines = screen.split(separator: "\n").map(String.init)
-    #expect(!screen.contains("\u{1B}"), "\(screen)")
-    #expect(lines.first == "PATH               KIND    SIZE  FACTS", "\(screen)")
-    #expect(lines.contains("../Libra…ay.plist  plist  422 B  xml dictionary 4…"), "\(screen)")
+      ])
+    lines = try terminalLines(sample, width: 50, environment: "NO_COLOR=1", query: "area:preferences")
+    #expect(
+      lines == [
+        "PATH               KIND    SIZE  FACTS",
+        "../Libra…ay.plist  plist  422 B  xml dictionary 4…",
+        "../Libra…mo.plist  plist  178 B  binary dictionar…",
+      ])
   }
 }

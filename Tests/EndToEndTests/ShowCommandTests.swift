@@ -73,17 +73,15 @@ import Testing
         """)
   }
 
-  /// What `shelf show ARGUMENTS` draws on a tmux terminal, with `environment` (env syntax).
+  /// What `shelf show ARGUMENTS` draws on a tmux terminal, with `environment` (env syntax),
+  /// once it has exited 0.
   private func terminalScreen(_ arguments: String, environment: String) throws -> String {
-    let scratch = try TemporaryDirectory()
     let script =
-      "env -u COLUMNS \(environment) \(ShelfProcess.binary) show \(arguments); touch \(scratch.path)/done; sleep 60"
+      "env -u COLUMNS \(environment) \(ShelfProcess.binary) show \(arguments); echo EXIT=$?; sleep 60"
     let tmux = try AudioE2E.Tmux(script, width: 80, height: 24)
-    let deadline = Date().addingTimeInterval(15)
-    while !FileManager.default.fileExists(atPath: scratch.path + "/done") && Date() < deadline {
-      usleep(20_000)
-    }
-    return tmux.screen
+    let screen = tmux.waitFor("EXIT=")
+    #expect(screen.contains("EXIT=0"))
+    return screen
   }
 
   @Test func imagePreviewWithoutColourUsesShades() throws {

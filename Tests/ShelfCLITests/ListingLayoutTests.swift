@@ -80,7 +80,7 @@ import Testing
     #expect(sibling.shown(RawPath("/media/root/a.png")).escaped == "/media/root/a.png")
   }
 
-  @Test func lsColorsSuffixesLinksAndExecutablesComeBeforeKindColours() {
+  @Test func lsColorsLinksExecutablesAndSuffixesComeBeforeKindColours() {
     let colors = PathColors(lsColors: "di=01;34:ln=01;36:ex=01;32:*.png=01;35:*.TXT=00;33:bogus:*.x=rm -rf")
     func style(_ path: String, _ kind: FileKind, link: Bool = false, executable: Bool = false) -> String? {
       colors.style(path: RawPath(path), kind: kind, failed: false, isLink: link, isExecutable: executable)
@@ -89,6 +89,9 @@ import Testing
     #expect(style("/a/notes.txt", .text) == "00;33")
     #expect(style("/a/tone.wav", .audio, link: true) == "01;36")
     #expect(style("/a/run.sh", .text, executable: true) == "01;32")
+    // As in GNU ls, a link or an executable takes its colour before its name suffix does.
+    #expect(style("/a/photo.png", .image, executable: true) == "01;32")
+    #expect(style("/a/photo.png", .image, link: true) == "01;36")
     #expect(style("/a/tone.wav", .audio) == "36")
     #expect(style("/a/settings.plist", .plist) == "33")
     #expect(style("/a/data.bin", .other) == nil)

@@ -158,7 +158,7 @@ struct ListingPaths {
 }
 
 /// Colours for paths in listings: `LS_COLORS`' entries where they apply to a catalogued file
-/// (`*.ext` and other name suffixes, `ln` for a symbolic link, `ex` for an executable, `fi`),
+/// (`ln` for a symbolic link, `ex` for an executable, `*.ext` and other name suffixes, `fi`),
 /// else a colour per kind, so images, audio and plists stand apart.
 struct PathColors {
   /// Name suffixes (lowercased, e.g. `.png`) and their SGR codes, longest first.
@@ -196,8 +196,11 @@ struct PathColors {
   /// True when `ln` or `ex` is set, so a file's mode must be looked at to colour it.
   var needsFileModes: Bool { link != nil || executable != nil }
 
-  /// The SGR code for a file: its name suffix, then link or executable, then its kind.
+  /// The SGR code for a file, in GNU ls's order: a link, an executable, its name suffix,
+  /// then its kind.
   func style(path: RawPath, kind: FileKind, failed: Bool, isLink: Bool, isExecutable: Bool) -> String? {
+    if isLink, let link { return link }
+    if isExecutable, let executable { return executable }
     if !suffixes.isEmpty {
       let name = path.lastComponent.bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
       if let match = suffixes.first(where: {
@@ -206,8 +209,6 @@ struct PathColors {
         return match.1
       }
     }
-    if isLink, let link { return link }
-    if isExecutable, let executable { return executable }
     if failed { return Self.errorStyle }
     return Self.kindStyles[kind] ?? file
   }
