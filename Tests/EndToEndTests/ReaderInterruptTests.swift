@@ -81,7 +81,7 @@ import Testing
     #expect(shelf.waitUntilOutputPipeIsFull())
     let (status, stderr) = shelf.interrupt(with: signal)
     #expect(status == 130)
-    #expect(stderr == "interrupted\n")
+    #expect(stderr == "error: interrupted\n")
   }
 
   @Test func showBlockedOnASlowPipe() throws {
@@ -91,7 +91,7 @@ import Testing
     #expect(shelf.waitUntilOutputPipeIsFull())
     let (status, stderr) = shelf.interrupt(with: SIGTERM)
     #expect(status == 130)
-    #expect(stderr == "interrupted\n")
+    #expect(stderr == "error: interrupted\n")
   }
 
   @Test func infoReadingStandardInput() throws {
@@ -102,7 +102,7 @@ import Testing
     #expect(shelf.waitUntilHoldingFile(containing: "shelf-stream-"))
     let (status, stderr) = shelf.interrupt(with: SIGINT)
     #expect(status == 130)
-    #expect(stderr == "interrupted\n")
+    #expect(stderr == "error: interrupted\n")
     #expect(
       try FileManager.default.contentsOfDirectory(atPath: scratch.path).allSatisfy { $0.hasPrefix("stderr-") }
     )

@@ -3,7 +3,7 @@
 #endif
 
 /// Ends a command that holds nothing to finish (a reader: ls, info, show) on Ctrl-C or
-/// SIGTERM with `interrupted` on stderr (as crush says it) and exit status 130, even while it is blocked
+/// SIGTERM with `error: interrupted` on stderr (as play and crush say it) and exit status 130, even while it is blocked
 /// writing into a slow pipe. Commands that must finish work first (index, record, crush)
 /// watch signals with `StopSignals` instead.
 struct InterruptExit {
@@ -14,7 +14,7 @@ struct InterruptExit {
     for number in signals {
       // Only async-signal-safe calls: one write of a static message, then _exit.
       signal(number) { _ in
-        let message: StaticString = "interrupted\n"
+        let message: StaticString = "error: interrupted\n"
         _ = write(STDERR_FILENO, message.utf8Start, message.utf8CodeUnitCount)
         _exit(130)
       }
