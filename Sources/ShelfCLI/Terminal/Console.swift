@@ -13,6 +13,9 @@ public final class Console: Sendable {
   public let stdinIsTerminal: Bool
   /// True when stdout may carry ANSI colour.
   public let colorEnabled: Bool
+  /// True when progress may be drawn in place on stderr (`\r`, erase-line): a terminal, and
+  /// neither `NO_COLOR` nor `TERM=dumb`, since both ask for plain output.
+  public let showsStatusLines: Bool
   private let columnsOverride: Int?
   private let statusShown = Mutex(false)
 
@@ -23,6 +26,8 @@ public final class Console: Sendable {
     colorEnabled =
       stdoutIsTerminal && environment["NO_COLOR", default: ""].isEmpty
       && environment["TERM"] != "dumb"
+    showsStatusLines =
+      stderrIsTerminal && environment["NO_COLOR", default: ""].isEmpty && environment["TERM"] != "dumb"
     columnsOverride = environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
   }
 
@@ -79,10 +84,10 @@ public final class Console: Sendable {
     Self.writeAll(STDERR_FILENO, Array((message + "\n").utf8))
   }
 
-  /// Shows `line` as an in-place status line on stderr; does nothing unless stderr is a
-  /// terminal. The line is cut to the terminal width.
+  /// Shows `line` as an in-place status line on stderr; does nothing unless
+  /// `showsStatusLines`. The line is cut to the terminal width.
   public func status(_ line: String) {
-    guard stderrIsTerminal else { return }
+    guard showsStatusLines else { return }
     let cut = String(line.prefix(max(width - 1, 1)))
     statusShown.withLock { shown in
       shown = true
