@@ -307,7 +307,7 @@ import Testing
   /// temporary file written and synced, and `marker` created. The crush stays paused until
   /// the marker is removed.
   private static func crushPausedBeforeRename(
-    _ file: String, in dir: TemporaryDirectory, marker: String
+    _ file: String, in dir: TemporaryDirectory, marker: String, stderrPath: String = "/dev/null"
   ) throws -> Process {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: ShelfProcess.binary)
@@ -316,7 +316,8 @@ import Testing
     environment["SHELF_TEST_PAUSE_BEFORE_RENAME"] = marker
     process.environment = environment
     process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
+    _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
+    process.standardError = FileHandle(forWritingAtPath: stderrPath)
     try process.run()
     let deadline = Date().addingTimeInterval(60)
     while !FileManager.default.fileExists(atPath: marker) && process.isRunning && Date() < deadline {
@@ -350,10 +351,13 @@ import Testing
     let original = Self.bytes(file)
     let marker = dir.path + ".paused"
     defer { try? FileManager.default.removeItem(atPath: marker) }
-    let process = try Self.crushPausedBeforeRename(file, in: dir, marker: marker)
+    let stderr = dir.path + ".stderr"
+    defer { try? FileManager.default.removeItem(atPath: stderr) }
+    let process = try Self.crushPausedBeforeRename(file, in: dir, marker: marker, stderrPath: stderr)
     kill(process.processIdentifier, SIGTERM)
     process.waitUntilExit()
     #expect(process.terminationStatus == 130)
+    #expect(String(decoding: Self.bytes(stderr), as: UTF8.self) == "interrupted\n")
     #expect(Self.bytes(file) == original)
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["basi6a08.png"])
   }

@@ -145,6 +145,7 @@ enum CrushCommand {
     // A stop removes the temporary files being written; every target keeps its old content.
     let signals = StopSignals { _ in
       AtomicFileWriter.removeTemporaryFiles()
+      console.note("interrupted")
       _exit(130)
     }
     defer { signals.cancel() }
