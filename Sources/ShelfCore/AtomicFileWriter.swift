@@ -47,10 +47,17 @@ public final class AtomicFileWriter {
   private var finished = false
 
   /// Creates the temporary file beside `target`. Throws `.cannotCreate` when the folder
-  /// cannot be made or written, and `.interrupted` once `removeTemporaryFiles()` has run.
+  /// cannot be made or written, or when `target` exists and is not a regular file or a
+  /// symbolic link (a folder, a device, a FIFO is never replaced), and `.interrupted` once
+  /// `removeTemporaryFiles()` has run.
   public init(target: RawPath, options: Options = Options()) throws(FileError) {
     self.target = target
     self.options = options
+    if let existing = try? FileStatus.lstat(target), existing.type != .regular, existing.type != .symbolicLink
+    {
+      throw FileError(
+        path: target, reason: "is a \(existing.type.rawValue), not a regular file", failure: .cannotCreate)
+    }
     let folder = target.parent
     if options.createsFolders {
       do {

@@ -307,7 +307,7 @@ import Testing
   /// temporary file written and synced, and `marker` created. The crush stays paused until
   /// the marker is removed.
   private static func crushPausedBeforeRename(
-    _ file: String, in dir: TemporaryDirectory, marker: String, stderrPath: String = "/dev/null"
+    _ file: String, in dir: TemporaryDirectory, marker: String, stderrPath: String? = nil
   ) throws -> Process {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: ShelfProcess.binary)
@@ -316,8 +316,12 @@ import Testing
     environment["SHELF_TEST_PAUSE_BEFORE_RENAME"] = marker
     process.environment = environment
     process.standardOutput = FileHandle.nullDevice
-    _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
-    process.standardError = FileHandle(forWritingAtPath: stderrPath)
+    if let stderrPath {
+      let descriptor = open(stderrPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+      process.standardError = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+    } else {
+      process.standardError = FileHandle.nullDevice
+    }
     try process.run()
     let deadline = Date().addingTimeInterval(60)
     while !FileManager.default.fileExists(atPath: marker) && process.isRunning && Date() < deadline {

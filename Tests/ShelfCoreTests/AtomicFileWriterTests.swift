@@ -57,17 +57,41 @@ import Testing
     #expect(try Self.names(in: scratch.path) == ["keep.txt"])
   }
 
-  @Test func aFailedRenameLeavesTheTargetUntouchedAndRemovesTheTemporaryFile() throws {
+  @Test func aTargetThatIsNotARegularFileIsNeverReplaced() throws {
     let scratch = try TemporaryDirectory()
-    // A folder in the target's place: the rename fails (EISDIR) after the data was written.
     try scratch.write("photo.png/inside.txt", Array("inside".utf8))
     let error = #expect(throws: FileError.self) {
       try AtomicFileWriter.write(Array("new".utf8), to: scratch.raw("photo.png"))
     }
-    #expect(error?.failure == .cannotCreate)
-    #expect(error?.path == scratch.raw("photo.png"))
+    #expect(
+      error
+        == FileError(
+          path: scratch.raw("photo.png"), reason: "is a directory, not a regular file", failure: .cannotCreate
+        ))
     #expect(try Self.names(in: scratch.path) == ["photo.png"])
     #expect(Self.contents(scratch.file("photo.png/inside.txt")) == Array("inside".utf8))
+    #expect(mkfifo(scratch.file("pipe"), 0o644) == 0)
+    #expect(throws: FileError.self) { try AtomicFileWriter.write(Array("new".utf8), to: scratch.raw("pipe")) }
+    #expect(try FileStatus.lstat(scratch.raw("pipe")).type == .fifo)
+    #expect(try Self.names(in: scratch.path) == ["photo.png", "pipe"])
+  }
+
+  @Test func aFailedRenameLeavesTheTargetUntouchedAndRemovesTheTemporaryFile() throws {
+    let scratch = try TemporaryDirectory()
+    // A folder appears in the target's place after the data was written: the rename fails
+    // (EISDIR), the folder and its content stay, no temporary file is left.
+    let target = scratch.raw("late.png")
+    let options = AtomicFileWriter.Options(beforeRename: { _ in
+      _ = try? FileManager.default.createDirectory(
+        atPath: target.utf8String! + "/inside", withIntermediateDirectories: true)
+    })
+    let error = #expect(throws: FileError.self) {
+      try AtomicFileWriter.write(Array("new".utf8), to: target, options: options)
+    }
+    #expect(error?.failure == .cannotCreate)
+    #expect(error?.path == target)
+    #expect(try Self.names(in: scratch.path) == ["late.png"])
+    #expect(try Self.names(in: scratch.file("late.png")) == ["inside"])
   }
 
   @Test func aTargetFolderThatCannotBeMadeIsACannotCreateError() throws {
