@@ -210,7 +210,7 @@ enum CrushCommand {
   /// (a terminal, without NO_COLOR); elsewhere nothing.
   static func progress(of total: Int, on console: Console) -> @Sendable (PNGCrushReport, Int) -> Void {
     { report, finished in
-      guard console.showsStatusLines else { return }
+      guard console.drawsProgressInPlace else { return }
       let width = 24
       let filled = width * finished / max(1, total)
       let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
