@@ -59,7 +59,10 @@ public struct PNGCrushSettings: Sendable {
 
 /// One file to crush and the file its result replaces or creates (nil: nothing is written).
 public struct PNGCrushJob: Sendable, Equatable {
+  /// The file read.
   public var input: RawPath
+  /// The file written (for in-place, the input or its link's target); nil when the crush
+  /// only reports.
   public var output: RawPath?
 
   public init(input: RawPath, output: RawPath?) {
@@ -70,7 +73,9 @@ public struct PNGCrushJob: Sendable, Equatable {
 
 /// The jobs of a batch, and the inputs refused while planning (their output is another's).
 public struct PNGCrushPlan: Sendable {
+  /// The jobs to run, in the order of the inputs.
   public var jobs: [PNGCrushJob]
+  /// Inputs given no job, with the reason (`.cannotCreate`).
   public var refused: [FileError]
 }
 
@@ -101,6 +106,7 @@ public struct PNGCrushReport: Sendable {
 /// bounded number, and writes each result atomically. The library side of `shelf crush`,
 /// usable without the binary.
 public struct PNGFileCrusher: Sendable {
+  /// Where outputs go and how files are crushed.
   public var settings: PNGCrushSettings
 
   public init(settings: PNGCrushSettings) { self.settings = settings }

@@ -41,7 +41,10 @@ enum CrushCommand {
       exactly: only their compressed data is redone (a file is left as it is otherwise).
 
       Bad input (corrupt, truncated, bad CRC, huge dimensions, not a PNG) gives a one-line \
-      error naming the file; the batch goes on and the original is never touched.
+      error naming the file; the batch goes on and the original is never touched. The summary \
+      says how many files failed and why; when every input failed the same way, the exit \
+      status is that failure's (65 for bad data). A progress bar is drawn on a terminal, \
+      unless NO_COLOR is set.
       """,
     arguments: [
       ArgumentSpec("file", help: "PNG files, or folders to crush with -r.", repeating: true)
