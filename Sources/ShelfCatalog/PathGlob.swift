@@ -64,7 +64,9 @@ struct PathGlob: Sendable, Equatable {
   private static func parseSet(_ units: [UInt32], from start: Int) -> (Element, Int)? {
     var index = start
     var negated = false
-    if index < units.count && (units[index] == UInt32(UInt8(ascii: "!")) || units[index] == UInt32(UInt8(ascii: "^"))) {
+    if index < units.count
+      && (units[index] == UInt32(UInt8(ascii: "!")) || units[index] == UInt32(UInt8(ascii: "^")))
+    {
       negated = true
       index += 1
     }
