@@ -150,8 +150,8 @@ import Testing
   @Test func helpSummarisesTheQuerySyntax() throws {
     let help = try ShelfProcess.run(["ls", "--help"])
     #expect(help.status == 0)
-    #expect(help.stdout.contains("name:'IMG_*.PNG'          name, path, root: shell globs"))
-    #expect(help.stdout.contains("kind:image  ext:png       names match whole (case-insensitive)"))
+    #expect(help.stdout.contains("  name:'IMG_*.PNG'       name, path, root: globs (* ? [a-z])\n"))
+    #expect(help.stdout.contains("  kind:image  ext:png    names: the whole value, any case\n"))
   }
 
   @Test func jsonAndJSONLinesUseTheDocumentedFieldNames() throws {

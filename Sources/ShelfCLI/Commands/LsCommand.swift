@@ -21,12 +21,12 @@ enum LsCommand {
       Exits with status 1 when nothing matches. In short (the QUERY SYNTAX section of \
       shelf-ls(1) has every field):
 
-        kind:image  ext:png       names match whole (case-insensitive)
-        name:'IMG_*.PNG'          name, path, root: shell globs (* ? [a-z]);
-                                  capitals in the pattern make it case-sensitive
-        artist:beat               artist, album, title, genre, comment, error: contains
-        size>10M  'duration<3:00'  year:1990..1999  mtime:-7d..
-        -kind:image  kind:image,audio  holiday (a word anywhere)
+        kind:image  ext:png    names: the whole value, any case
+        name:'IMG_*.PNG'       name, path, root: globs (* ? [a-z])
+                               case-sensitive only with capitals
+        artist:beat            tags, comment, error: contains
+        size>10M 'duration<3:00' year:1990..1999 mtime:-7d..
+        -kind:image  kind:image,audio  holiday (any word)
       """,
     arguments: [
       ArgumentSpec(

@@ -14,9 +14,12 @@ enum PlayCommand {
     abstract: "Play audio files, folders or a catalogue query through ALSA.",
     discussion: """
       Plays the items as one playlist, in order: files as given, folders recursively \
-      (audio files by extension, sorted by name), and the catalogued audio matching the \
-      remaining words, which are a query as in 'shelf ls' (kind:audio is implied; a word \
-      with a slash or an audio extension is a missing file, not a query). Anything \
+      (audio files by extension, sorted by name; hidden entries skipped; links followed only \
+      where they stay inside the folder and never twice into one folder, so a link to a \
+      parent cannot loop; FIFOs never opened), and the catalogued audio matching the \
+      remaining words, which are a query as in 'shelf ls' (kind:audio is added to the terms, \
+      so kind:image plays nothing; a query that matches nothing exits 1; a word with a slash \
+      or an audio extension is a missing file, not a query). Anything \
       libsndfile decodes plays: WAV, RF64, AIFF, FLAC, Ogg Vorbis, Opus, MP3, CAF, W64, AU \
       and more. Consecutive tracks with the same sample rate, channel count and sample \
       width play without a gap. A file that cannot be decoded is reported and skipped; the \
@@ -26,7 +29,8 @@ enum PlayCommand {
       progress bar and the volume. Keys: space pauses and resumes, left and right arrows \
       seek 5 seconds back and forward, up and down arrows change the volume by 5, n and p \
       go to the next and previous track (p restarts the track after its first 3 seconds), \
-      q quits. The terminal is restored on exit, Ctrl-C and SIGTERM.
+      q quits. The terminal is restored on exit, Ctrl-C and SIGTERM; a signal prints \
+      'interrupted' and exits 130.
 
       The volume is a software gain with a squared curve (50 is -12 dB). At 100, the \
       default, samples reach ALSA bit-exact: use the mixer of the sound card for loudness. \
@@ -50,7 +54,9 @@ enum PlayCommand {
         "volume", value: "0-100", help: "Software volume; 100 leaves samples untouched.", defaultValue: "100",
         completion: Completion.none),
       OptionSpec(
-        "start", value: "time", help: "Start the first track at this time (90, 1:30, 2m).",
+        "start", value: "time",
+        help:
+          "Start the first track at this time (90, 1:30, 2m); past its end, the track is skipped (exit 1).",
         completion: Completion.none),
       OptionSpec("shuffle", help: "Play the playlist in random order."),
       OptionSpec("repeat", help: "Start again after the last track."),
