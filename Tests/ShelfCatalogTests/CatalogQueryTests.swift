@@ -157,7 +157,10 @@ private func parameters(_ words: [String]) throws -> [SQLiteValue] {
 
 @Test func termsWithoutWordCharactersAreUsageErrors() {
   for term in ["\"", "(", "*", "-", ",", "\"\""] {
-    #expect(throws: QueryError(message: "query term '\(term == "\"\"" ? "" : term)' has no letters or digits to search for")) {
+    #expect(
+      throws: QueryError(
+        message: "query term '\(term == "\"\"" ? "" : term)' has no letters or digits to search for")
+    ) {
       try CatalogQuery(arguments: [term])
     }
   }
