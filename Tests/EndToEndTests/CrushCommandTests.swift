@@ -323,11 +323,10 @@ import Testing
       process.standardError = FileHandle.nullDevice
     }
     try process.run()
-    let deadline = Date().addingTimeInterval(60)
-    while !FileManager.default.fileExists(atPath: marker) && process.isRunning && Date() < deadline {
-      usleep(10_000)
+    let paused = ObservableWait.until(timeout: 60) {
+      FileManager.default.fileExists(atPath: marker) || !process.isRunning
     }
-    #expect(FileManager.default.fileExists(atPath: marker))
+    #expect(paused && FileManager.default.fileExists(atPath: marker))
     let temporary = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter {
       $0.hasSuffix(".tmp")
     }
@@ -361,7 +360,7 @@ import Testing
     kill(process.processIdentifier, SIGTERM)
     process.waitUntilExit()
     #expect(process.terminationStatus == 130)
-    #expect(String(decoding: Self.bytes(stderr), as: UTF8.self) == "interrupted\n")
+    #expect(String(decoding: Self.bytes(stderr), as: UTF8.self) == "error: interrupted\n")
     #expect(Self.bytes(file) == original)
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["basi6a08.png"])
   }

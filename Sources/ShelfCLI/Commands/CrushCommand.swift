@@ -148,7 +148,7 @@ enum CrushCommand {
     // A stop removes the temporary files being written; every target keeps its old content.
     let signals = StopSignals { _ in
       AtomicFileWriter.removeTemporaryFiles()
-      console.note("interrupted")
+      console.error("interrupted")
       _exit(130)
     }
     defer { signals.cancel() }
