@@ -32,32 +32,23 @@ import Testing
 
     /// Waits until the process has filled its stdout pipe and so is blocked writing.
     func waitUntilOutputPipeIsFull() -> Bool {
-      let deadline = Date().addingTimeInterval(30)
-      var queued: Int32 = 0
-      while Date() < deadline {
+      ObservableWait.until {
+        var queued: Int32 = 0
         _ = ioctl(output.fileHandleForReading.fileDescriptor, UInt(FIONREAD), &queued)
-        if queued >= 65536 { return true }
-        usleep(10_000)
+        return queued >= 65536
       }
-      return false
     }
 
     /// Waits until the process holds an open file whose path contains `fragment`.
     func waitUntilHoldingFile(containing fragment: String) -> Bool {
       let folder = "/proc/\(process.processIdentifier)/fd"
-      let deadline = Date().addingTimeInterval(30)
-      while Date() < deadline {
+      return ObservableWait.until {
         let links = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        for link in links {
-          if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + link),
-            target.contains(fragment)
-          {
-            return true
-          }
+        return links.contains { link in
+          let target = try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + link)
+          return target?.contains(fragment) == true
         }
-        usleep(10_000)
       }
-      return false
     }
 
     /// Sends `signal`, waits, and returns the exit status (128 + signal when it killed the
@@ -119,10 +110,9 @@ import Testing
       ["--db", database, "index", root],
       environment: ["SHELF_INDEX_BATCH": "20", "SHELF_INDEX_PAUSE": "0.2", "SHELF_TRUST_WINDOW": "0"],
       stderrPath: errors)
-    for _ in 0..<300 {
-      if try ShelfProcess.run(["--db", database, "ls", "--limit", "1"]).status == 0 { break }
-      usleep(20_000)
-    }
+    // A first batch is committed: the scan is under way.
+    #expect(
+      try ObservableWait.until { try ShelfProcess.run(["--db", database, "ls", "--limit", "1"]).status == 0 })
     slow.kill(SIGTERM)
     #expect(slow.wait() == 130)
     #expect(

@@ -167,7 +167,7 @@ enum IndexCommand {
     if progress.phase == .extracting && progress.done == 0 { started = now }
     // In place on a terminal ten times a second; as plain lines once a second elsewhere and
     // when NO_COLOR asks for no escape sequences.
-    let inPlace = console.showsStatusLines
+    let inPlace = console.drawsProgressInPlace
     let interval = inPlace ? 0.1 : 1.0
     guard now - lastShown >= interval || progress.done == progress.total else { return }
     lastShown = now

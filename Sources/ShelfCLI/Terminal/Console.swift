@@ -13,9 +13,10 @@ public final class Console: Sendable {
   public let stdinIsTerminal: Bool
   /// True when stdout may carry ANSI colour.
   public let colorEnabled: Bool
-  /// True when progress may be drawn in place on stderr (`\r`, erase-line): a terminal, and
-  /// neither `NO_COLOR` nor `TERM=dumb`, since both ask for plain output.
-  public let showsStatusLines: Bool
+  /// True when the progress of batch work (a crush, an index run) may be drawn in place on
+  /// stderr with `status`: a terminal, and neither `NO_COLOR` nor `TERM=dumb`, which ask for
+  /// plain output. (Interactive screens such as `play`'s status line only need a terminal.)
+  public let drawsProgressInPlace: Bool
   private let columnsOverride: Int?
   private let statusShown = Mutex(false)
 
@@ -26,7 +27,7 @@ public final class Console: Sendable {
     colorEnabled =
       stdoutIsTerminal && environment["NO_COLOR", default: ""].isEmpty
       && environment["TERM"] != "dumb"
-    showsStatusLines =
+    drawsProgressInPlace =
       stderrIsTerminal && environment["NO_COLOR", default: ""].isEmpty && environment["TERM"] != "dumb"
     columnsOverride = environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
   }
