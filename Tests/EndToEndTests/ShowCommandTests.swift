@@ -154,6 +154,18 @@ import Testing
     #expect(record == expected)
   }
 
+  @Test func jsonOfADamagedFileShowsWhatWasReadAndExits65() throws {
+    let scratch = try TemporaryDirectory()
+    let whole = try Data(contentsOf: URL(fileURLWithPath: sample("Documents/gradient-rgba.png")))
+    let cut = try scratch.write("cut.png", Array(whole.prefix(40)))
+    let result = try ShelfProcess.run(["show", "--json", cut])
+    #expect(result.status == 65)
+    #expect(result.stderr == "error: \(cut): truncated PNG: no IEND chunk\n")
+    let record = try JSONSerialization.jsonObject(with: Data(result.stdoutBytes)) as? [String: Any]
+    #expect(record?["error"] as? String == "truncated PNG: no IEND chunk")
+    #expect((record?["image"] as? [String: Any])?["width"] as? Int == 64)
+  }
+
   @Test func audioSummaryAndWaveform() throws {
     let result = try ShelfProcess.run(["show", "--width", "42", sample("Documents/tone-440-mono.wav")])
     #expect(result.status == 0)

@@ -73,7 +73,7 @@ enum InfoCommand {
           : try describe(path: input.path, store: store)
         // What could be read is still shown; a header that failed to parse (a truncated
         // or corrupt file) is bad input all the same.
-        if let reason = description.entry?.error {
+        if let reason = description.entry.error {
           outcome.failed(FileError(path: input.path, reason: reason, failure: .badInput), console: console)
         } else {
           outcome.succeeded()
@@ -98,46 +98,34 @@ enum InfoCommand {
 
   /// What `info` reports about one input.
   struct Description {
+    /// The file's absolute path; nil for standard input.
     var path: RawPath?
-    var sniff: SniffResult
-    var size: Int64
     /// The catalogue entry, or a live extraction shaped like one.
-    var entry: CatalogEntry?
+    var entry: CatalogEntry
     var catalogued = false
 
     var json: JSONValue {
-      if let entry {
-        let record = CatalogPresentation.record(entry, catalogued: catalogued)
-        // A stream has no name and no modification time of its own.
-        guard path == nil, case .object(let fields) = record else { return record }
-        return .object(fields.filter { $0.0 != "mtime" })
-      }
-      var fields = path.map { JSONValue.pathFields($0) } ?? [("path", .string("-"))]
-      fields += [
-        ("kind", .string(sniff.kind.rawValue)), ("mime", .string(sniff.mime)),
-        ("size", .int(size)), ("detected_by", .string(sniff.detectedBy.rawValue)),
-      ]
-      if sniff.extensionMismatch { fields.append(("extension_mismatch", .bool(true))) }
-      return .object(fields)
+      let record = CatalogPresentation.record(entry, catalogued: catalogued)
+      // A stream has no name and no modification time of its own.
+      guard path == nil, case .object(let fields) = record else { return record }
+      return .object(fields.filter { $0.0 != "mtime" })
     }
 
     var text: String {
       var rows: [[String]] = [
-        ["path:", path?.escaped ?? "-"], ["kind:", sniff.kind.rawValue], ["mime:", sniff.mime],
-        ["size:", "\(Quantities.formatByteSize(size)) (\(size) bytes)"],
-        ["detected by:", sniff.detectedBy.rawValue],
+        ["path:", path?.escaped ?? "-"], ["kind:", entry.kind.rawValue], ["mime:", entry.mime],
+        ["size:", "\(Quantities.formatByteSize(entry.size)) (\(entry.size) bytes)"],
+        ["detected by:", entry.detectedBy.rawValue],
       ]
-      if sniff.extensionMismatch { rows.append(["warning:", "the extension does not match the content"]) }
-      if let entry {
-        if path != nil { rows.append(["modified:", CatalogPresentation.isoDate(entry.mtimeNanoseconds)]) }
-        if catalogued, let root = entry.root {
-          rows.append(["catalogue:", "root \(root.escaped), area \(entry.area)"])
-        } else {
-          rows.append(["catalogue:", "not catalogued (read live)"])
-        }
-        rows += Self.factRows(entry)
-        if let error = entry.error { rows.append(["error:", error]) }
+      if entry.extensionMismatch { rows.append(["warning:", "the extension does not match the content"]) }
+      if path != nil { rows.append(["modified:", CatalogPresentation.isoDate(entry.mtimeNanoseconds)]) }
+      if catalogued, let root = entry.root {
+        rows.append(["catalogue:", "root \(root.escaped), area \(entry.area)"])
+      } else {
+        rows.append(["catalogue:", "not catalogued (read live)"])
       }
+      rows += Self.factRows(entry)
+      if let error = entry.error { rows.append(["error:", error]) }
       return TableRenderer(alignments: [.left, .left]).render(rows).map { line in
         var trimmed = Substring(line)
         while trimmed.last == " " { trimmed = trimmed.dropLast() }
@@ -195,9 +183,7 @@ enum InfoCommand {
   static func describeStandardInput(temporaryFolder: RawPath) throws -> Description {
     let extraction = try MetadataExtractor.extract(
       stream: STDIN_FILENO, name: RawPath("-"), temporaryFolder: temporaryFolder, limit: standardInputLimit)
-    var entry = liveEntry(extraction, path: RawPath("-"), area: "other")
-    entry.mtimeNanoseconds = 0
-    return Description(path: nil, sniff: extraction.sniff, size: extraction.status.size, entry: entry)
+    return Description(path: nil, entry: liveEntry(extraction, path: RawPath("-"), area: "other"))
   }
 
   /// The catalogue's entry for a file when it is current, else the facts read live.
@@ -213,12 +199,9 @@ enum InfoCommand {
       entry.size == file.status.size, entry.mtimeNanoseconds == file.status.mtimeNanoseconds,
       entry.extractorVersion == MetadataExtractor.version
     {
-      let sniff = SniffResult(
-        kind: entry.kind, mime: entry.mime, detectedBy: entry.detectedBy,
-        extensionMismatch: entry.extensionMismatch)
       var shown = entry
       shown.path = absolute
-      return Description(path: absolute, sniff: sniff, size: entry.size, entry: shown, catalogued: true)
+      return Description(path: absolute, entry: shown, catalogued: true)
     }
     let extraction = try MetadataExtractor.extract(path: absolute, followLinks: true)
     // Inside a catalogued root (but not catalogued yet, or changed since), the area still
@@ -231,8 +214,7 @@ enum InfoCommand {
       area = SandboxLayout.detect(root: root.path).area(
         of: Array(resolved.bytes.dropFirst(root.path.bytes.count + 1)))
     }
-    let entry = liveEntry(extraction, path: absolute, area: area)
-    return Description(path: absolute, sniff: extraction.sniff, size: extraction.status.size, entry: entry)
+    return Description(path: absolute, entry: liveEntry(extraction, path: absolute, area: area))
   }
 
   /// An entry shaped like the catalogue's from facts read live.

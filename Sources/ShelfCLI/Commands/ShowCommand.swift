@@ -71,9 +71,13 @@ enum ShowCommand {
     let prefix = try file.read(count: ContentSniffer.preferredPrefixLength)
     let sniff = ContentSniffer.sniff(prefix: prefix, fileExtension: path.lowercasedExtension)
     if options.json && sniff.kind != .plist {
+      // The facts info --json gives, with its verdict: a header that failed to parse is
+      // still shown, and is bad input all the same.
       let description = try InfoCommand.describe(path: path, store: nil)
       console.write(description.json.serialized(pretty: true) + "\n")
-      return .success
+      guard let reason = description.entry.error else { return .success }
+      console.error("\(path.escaped): \(reason)")
+      return .dataError
     }
     switch sniff.kind {
     case .text:
