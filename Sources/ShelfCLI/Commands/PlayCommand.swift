@@ -336,7 +336,8 @@ enum CatalogPlaylist {
     let query = try CatalogQuery(arguments: words)
     let store: CatalogStore
     do {
-      store = try CatalogStore.open(at: invocation.globals.databasePath, create: false)
+      store = try CatalogStore.openForReading(
+        at: invocation.globals.databasePath, shelfVersion: ShelfInfo.version)
     } catch let error as CatalogError where error.failure == .missingInput {
       throw AudioError(
         subject: terms.joined(separator: " "), reason: .missingFile,
