@@ -541,7 +541,8 @@ enum CatalogueFiles {
     let recorded = Array(("shelf_version" + version).utf8)
     let replacement = Array(("shelf_version" + later).utf8)
     var found = 0
-    for at in 0...(bytes.count - recorded.count) where bytes[at..<at + recorded.count].elementsEqual(recorded) {
+    for at in 0...(bytes.count - recorded.count) where bytes[at..<at + recorded.count].elementsEqual(recorded)
+    {
       bytes.replaceSubrange(at..<at + recorded.count, with: replacement)
       found += 1
     }
