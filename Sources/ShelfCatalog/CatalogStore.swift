@@ -183,8 +183,7 @@ public final class CatalogStore {
     case .other: throw CatalogError(path: path, reason: .notACatalogue)
     case .shelf: break
     }
-    let db = try SQLiteConnection(path: path, create: false, readOnly: true)
-    try db.setBusyTimeout(milliseconds: 5000)
+    let db = try readOnlyConnection(path)
     try db.execute("PRAGMA cache_size=-32768; PRAGMA temp_store=MEMORY")
     let store = CatalogStore(path: path, db: db, lock: nil)
     let schema = try store.schemaVersion()
@@ -194,6 +193,23 @@ public final class CatalogStore {
         path: path, reason: .newerSchema(schema, writtenBy: try store.writerVersion(), reader: shelfVersion))
     }
     return store
+  }
+
+  /// A read-only connection. A catalogue left in WAL mode (a writer that could not switch
+  /// back, or an older shelf) needs its -shm file, which SQLite cannot create in a folder the
+  /// reader may not write: then, with no -wal file (so every committed page is in the main
+  /// file, and no writer can be at work there), it is read as immutable.
+  private static func readOnlyConnection(_ path: RawPath) throws -> SQLiteConnection {
+    do {
+      let db = try SQLiteConnection(path: path, create: false, readOnly: true)
+      try db.setBusyTimeout(milliseconds: 5000)
+      _ = try db.query("SELECT count(*) FROM sqlite_master")
+      return db
+    } catch let error as SQLiteError where error.cannotSetUpReading {
+      let wal = RawPath(bytes: path.bytes + Array("-wal".utf8))
+      guard (try? FileStatus.lstat(wal)) == nil else { throw error }
+      return try SQLiteConnection(path: path, create: false, immutable: true)
+    }
   }
 
   /// Opens the catalogue at `path` for writing: takes the writer lock (waiting up to

@@ -27,6 +27,12 @@ public struct SQLiteError: ShelfError, Equatable {
     code & 0xFF == SQLITE_CORRUPT || code & 0xFF == SQLITE_NOTADB
   }
 
+  /// True when a read-only connection could not set up its shared-memory file (SQLite's
+  /// `SQLITE_READONLY` or `SQLITE_CANTOPEN` family).
+  var cannotSetUpReading: Bool {
+    code & 0xFF == SQLITE_READONLY || code & 0xFF == SQLITE_CANTOPEN
+  }
+
   public var description: String { "\(path.escaped): catalogue database error: \(message) (\(call))" }
 }
 

@@ -577,4 +577,29 @@ enum CatalogueFiles {
     #expect(byDefault.status == 0)
     #expect(FileManager.default.fileExists(atPath: scratch.path + "/data/shelf/catalog.sqlite"))
   }
+
+  @Test func aReaderReadsACatalogueInAFolderItCannotWrite() throws {
+    let scratch = try TemporaryDirectory()
+    let root = try scratch.copy(fromRepository: "SampleMedia/tmp", as: "tmp")
+    try FileManager.default.createDirectory(atPath: scratch.path + "/db", withIntermediateDirectories: false)
+    let database = scratch.path + "/db/catalog.sqlite"
+    #expect(try ShelfProcess.run(["--db", database, "index", root]).status == 0)
+    let expected = try ShelfProcess.run(["--db", database, "ls", "-0"]).stdoutBytes
+    // As left in WAL mode (header bytes 18 and 19 are 2) with no -wal or -shm beside it: a
+    // read-only connection cannot create the -shm in a folder it may not write.
+    var bytes = try CatalogueFiles.bytes(database)
+    bytes[18] = 2
+    bytes[19] = 2
+    try Data(bytes).write(to: URL(fileURLWithPath: database))
+    #expect(chmod(scratch.path, 0o755) == 0 && chmod(scratch.path + "/db", 0o555) == 0)
+    defer { _ = chmod(scratch.path + "/db", 0o755) }
+    // Root may write anywhere: run as nobody then.
+    let launcher = getuid() == 0 ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
+    let files = try CatalogueFiles.names(scratch.path + "/db")
+    let result = try ShelfProcess.run(["--db", database, "ls", "-0"], launcher: launcher)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdoutBytes == expected)
+    #expect(try CatalogueFiles.bytes(database) == bytes)
+    #expect(try CatalogueFiles.names(scratch.path + "/db") == files)
+  }
 }
