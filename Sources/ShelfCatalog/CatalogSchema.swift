@@ -6,7 +6,7 @@
 /// keeps no token positions (`detail = column`): bare words are matched as prefixes, ANDed,
 /// which is what `ls WORD…` needs, at about half the cost of a full index.
 enum CatalogSchema {
-  /// Bumped on every schema change; `shelf index` migrates older catalogues (see `upgrade`).
+  /// Bumped on every schema change; writers migrate older catalogues (see `upgrades`).
   static let version = 5
 
   /// The first schema that carries `applicationID` and the `meta` table; older ones are

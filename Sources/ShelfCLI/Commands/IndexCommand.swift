@@ -202,8 +202,9 @@ enum IndexCommand {
       if known.isEmpty {
         throw invocation.usageError("no roots in the catalogue yet: give a folder to index")
       }
-      gone = known.filter(\.folderIsGone)
-      roots = known.filter { !$0.folderIsGone }.map(\.path)
+      for root in known {
+        if root.folderIsGone { gone.append(root) } else { roots.append(root.path) }
+      }
     } else if options.prune {
       for path in roots {
         if let root = try store.root(at: path), root.folderIsGone { gone.append(root) }
