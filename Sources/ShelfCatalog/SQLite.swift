@@ -77,6 +77,7 @@ final class SQLiteConnection {
     }
     handle = db
     sqlite3_extended_result_codes(db, 1)
+    PathGlob.register(on: db)
   }
 
   /// A path as the path part of a `file:` URI: every byte but unreserved ones and `/`
