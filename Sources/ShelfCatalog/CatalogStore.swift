@@ -98,7 +98,9 @@ public struct CatalogRoot: Sendable, Equatable {
 /// A root with the number and total size of its catalogued files, for `shelf roots`.
 public struct CatalogRootListing: Sendable, Equatable {
   public var root: CatalogRoot
+  /// How many entries the catalogue holds under the root.
   public var files: Int
+  /// Their total size in bytes.
   public var size: Int64
 }
 
@@ -345,7 +347,7 @@ public final class CatalogStore {
   /// `movedAsideCorruptFile`), holding the same lock. Writers call this when SQLite reports
   /// corruption mid-scan.
   public func movingAsideAndRebuilding(shelfVersion: String) throws -> CatalogStore {
-    guard let lock else { throw CatalogError(path: path, reason: .busy) }
+    guard let lock else { preconditionFailure("only a writer moves the catalogue aside") }
     upsertStatement = nil
     ftsDelete = nil
     ftsInsert = nil
