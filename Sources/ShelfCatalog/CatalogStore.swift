@@ -207,7 +207,7 @@ public final class CatalogStore {
       try db.setBusyTimeout(milliseconds: 5000)
       _ = try db.query("SELECT count(*) FROM sqlite_master")
       return db
-    } catch let error as SQLiteError where error.cannotSetUpReading {
+    } catch  where error.cannotSetUpReading {
       let wal = RawPath(bytes: path.bytes + Array("-wal".utf8))
       guard (try? FileStatus.lstat(wal)) == nil else { throw error }
       return try SQLiteConnection(path: path, create: false, immutable: true)
