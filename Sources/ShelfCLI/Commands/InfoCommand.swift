@@ -56,12 +56,7 @@ enum InfoCommand {
     let interrupts = InterruptExit.install()
     defer { interrupts.cancel() }
     // The catalogue is optional here: without one, files are read live.
-    let store = try? CatalogStore.open(at: invocation.globals.databasePath, create: false)
-    if let store, let aside = store.movedAsideCorruptFile {
-      console.warning(
-        "\(store.path.escaped): the catalogue was damaged; moved it to \(aside.escaped) and started an empty one"
-      )
-    }
+    let store = try? invocation.openCatalogueForReading()
     var outcome = BatchOutcome()
     var records: [JSONValue] = []
     var first = true

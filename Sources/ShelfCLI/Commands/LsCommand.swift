@@ -133,12 +133,7 @@ enum LsCommand {
     let options = try LsOptions(invocation)
     let interrupts = InterruptExit.install()
     defer { interrupts.cancel() }
-    let store = try CatalogStore.open(at: invocation.globals.databasePath, create: false)
-    if let aside = store.movedAsideCorruptFile {
-      invocation.console.warning(
-        "\(store.path.escaped): the catalogue was damaged; moved it to \(aside.escaped) and started an empty one"
-      )
-    }
+    let store = try invocation.openCatalogueForReading()
     let count: Int
     switch options.output {
     case .nullSeparated: count = try writePaths(store, options, console: invocation.console)
