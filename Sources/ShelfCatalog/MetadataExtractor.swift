@@ -19,11 +19,22 @@ public struct Extraction: Sendable {
   public var searchText: String
 }
 
-/// Why a file could not be opened for extraction at all.
-public struct ExtractionFailure: ShelfError {
+/// Why a file could not be opened for extraction at all (beyond the `FileError`s of opening).
+public struct ExtractionFailure: ShelfError, Equatable {
+  /// The cause, as a code the indexer can decide by.
+  public enum Cause: Sendable, Equatable {
+    /// The path now names another file than the one the walk saw (renamed or replaced).
+    case replacedWhileScanning
+  }
   public var path: RawPath
-  public var reason: String
-  public var failure: FailureKind
+  public var cause: Cause
+  public var failure: FailureKind { .io }
+  /// The cause in words.
+  public var reason: String {
+    switch cause {
+    case .replacedWhileScanning: return "replaced while scanning"
+    }
+  }
   public var description: String { "\(path.escaped): \(reason)" }
 }
 
@@ -41,7 +52,7 @@ public enum MetadataExtractor {
   {
     let file = try RegularFile(path: path, followLinks: followLinks)
     if let expected, expected.inode != file.status.inode || expected.device != file.status.device {
-      throw ExtractionFailure(path: path, reason: "replaced while scanning", failure: .io)
+      throw ExtractionFailure(path: path, cause: .replacedWhileScanning)
     }
     return try extract(file, fileExtension: path.lowercasedExtension)
   }
