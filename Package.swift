@@ -34,7 +34,8 @@ let package = Package(
     // Small C targets for constructs Swift cannot call.
     .target(name: "CPNGSupport", dependencies: ["CPNG"]),
     .target(name: "CALSASupport", dependencies: ["CALSA"]),
-    .target(name: "CFFmpegSupport", dependencies: ["CFFmpeg"]),
+    .target(
+      name: "CFFmpegSupport", dependencies: ["CFFmpeg"], linkerSettings: [.linkedLibrary("avutil")]),
 
     // Swift libraries.
     .target(name: "ShelfCore"),
