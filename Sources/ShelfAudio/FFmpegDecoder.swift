@@ -42,6 +42,8 @@ public final class FFmpegDecoder: AudioDecoder {
   /// iTunSMPB's delay and length, until the first packet shows whether the demuxer trims the
   /// delay itself (it then carries skip-samples side data).
   private var pendingITunesGapless: (delay: Int64, frames: Int64)?
+  /// Whether samples stamped before time 0 are encoder delay to drop (MP4's edit list).
+  private let trimsNegativeTimestamps: Bool
   private var draining = false
   private var ended = false
   private var converter: SampleConverter?
@@ -84,7 +86,11 @@ public final class FFmpegDecoder: AudioDecoder {
     }
     let sampleFormat = AVSampleFormat(rawValue: context.pointee.sample_fmt.rawValue)
     naturalSampleType = FFmpegDecoder.bufferType(for: sampleFormat)
-    let declared = max(0, input.durationFrames(streamIndex, rate: rate))
+    // A fragmented MP4 whose edit list only shifts the start (its length unknown when written)
+    // gives the encoder delay negative timestamps: those frames are not part of the stream.
+    trimsNegativeTimestamps = input.isMP4Family
+    let lead = trimsNegativeTimestamps ? min(0, input.startFrames(streamIndex, rate: rate)) : 0
+    let declared = max(0, input.durationFrames(streamIndex, rate: rate) + lead)
     let iTunes = input.metadata("iTunSMPB").flatMap(FFmpegDecoder.iTunesGapless)
     pendingITunesGapless = iTunes
     // The mov demuxer trims an edit list's start but hands out the last frame whole: its
@@ -219,7 +225,16 @@ public final class FFmpegDecoder: AudioDecoder {
   private func accept(_ frame: UnsafeMutablePointer<AVFrame>) throws(AudioError) -> Bool {
     let count = Int64(frame.pointee.nb_samples)
     let stamp = frame.pointee.best_effort_timestamp
-    if origin == nil { origin = stamp == shelf_av_nopts_value ? 0 : stamp }
+    if origin == nil {
+      if stamp == shelf_av_nopts_value {
+        origin = 0
+      } else if trimsNegativeTimestamps && stamp < 0 {
+        origin = 0
+        discard += av_rescale_q(-stamp, timeBase, AVRational(num: 1, den: Int32(format.sampleRate)))
+      } else {
+        origin = stamp
+      }
+    }
     if let target = alignTo {
       alignTo = nil
       if stamp != shelf_av_nopts_value, let origin {

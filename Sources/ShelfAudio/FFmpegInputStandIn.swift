@@ -62,6 +62,14 @@ final class FFmpegInput {
     return 0
   }
 
+  func startFrames(_ i: Int32, rate: Int) -> Int64 {
+    let st = stream(i)
+    if st.pointee.start_time != shelf_av_nopts_value {
+      return av_rescale_q(st.pointee.start_time, st.pointee.time_base, AVRational(num: 1, den: Int32(rate)))
+    }
+    return 0
+  }
+
   var formatLongName: String { String(cString: context!.pointee.iformat.pointee.long_name) }
 
   func readErrorIsFatal(_ code: Int32) -> Bool { false }
