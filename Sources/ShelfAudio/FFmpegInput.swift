@@ -155,6 +155,12 @@ public struct FFmpegStream: Sendable, Equatable {
   public var type: MediaType
   /// FFmpeg's codec name: `aac`, `alac`, `mp3`, `h264`, `hevc`, `mjpeg`, `pcm_s16le`, …
   public var codec: String
+  /// FFmpeg's long name of the codec, e.g. `AAC (Advanced Audio Coding)`.
+  public var codecDescription: String
+  /// True when the codec is lossless (PCM, FLAC, ALAC, WavPack, …).
+  public var isLossless: Bool
+  /// Bits per sample as stored, for PCM and lossless codecs that say.
+  public var bitsPerSample: Int?
   /// Sample rate (audio).
   public var sampleRate: Int?
   /// Channel count (audio).
@@ -308,6 +314,26 @@ public final class FFmpegInput {
   /// True when a picture is attached to the file (cover art).
   public var hasAttachedPicture: Bool { streams.contains { $0.isAttachedPicture } }
 
+  /// The seconds of stream `index` whose packets lie inside the file, when its index (an MP4
+  /// sample table) points past the end of the file; nil when every indexed packet is present
+  /// or the container keeps no index.
+  func presentDuration(stream index: Int, fileSize: Int64) -> Double? {
+    guard let context, index >= 0, index < Int(context.pointee.nb_streams),
+      let stream = context.pointee.streams[index]
+    else { return nil }
+    let count = avformat_index_get_entries_count(stream)
+    guard count > 0 else { return nil }
+    let timeBase = stream.pointee.time_base
+    let start = stream.pointee.start_time == shelf_av_nopts_value ? 0 : stream.pointee.start_time
+    for entry in 0..<count {
+      guard let item = avformat_index_get_entry(stream, entry) else { break }
+      if item.pointee.pos + Int64(item.pointee.size) > fileSize {
+        return Double(max(item.pointee.timestamp - start, 0)) * Double(timeBase.num) / Double(timeBase.den)
+      }
+    }
+    return nil
+  }
+
   /// Reads the next packet of any stream into `packet` (which the caller owns and unreferences).
   /// Returns false at the end of the file.
   func readPacket(into packet: UnsafeMutablePointer<AVPacket>) throws(FFmpegError) -> Bool {
@@ -368,9 +394,15 @@ public final class FFmpegInput {
       break
     }
     let isAudio = type == .audio
+    let descriptor = avcodec_descriptor_get(parameters.codec_id)
+    let bits =
+      parameters.bits_per_raw_sample > 0 ? parameters.bits_per_raw_sample : parameters.bits_per_coded_sample
     let isPicture = type == .video || parameters.width > 0
     return FFmpegStream(
       index: index, type: type, codec: String(cString: avcodec_get_name(parameters.codec_id)),
+      codecDescription: descriptor.flatMap { $0.pointee.long_name.map { String(cString: $0) } } ?? "unknown",
+      isLossless: descriptor.map { $0.pointee.props & AV_CODEC_PROP_LOSSLESS != 0 } ?? false,
+      bitsPerSample: isAudio && bits > 0 ? Int(bits) : nil,
       sampleRate: isAudio && parameters.sample_rate > 0 ? Int(parameters.sample_rate) : nil,
       channels: isAudio && parameters.ch_layout.nb_channels > 0 ? Int(parameters.ch_layout.nb_channels) : nil,
       duration: duration, declaredFrames: stream.pointee.nb_frames > 0 ? stream.pointee.nb_frames : nil,
