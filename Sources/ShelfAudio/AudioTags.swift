@@ -14,18 +14,19 @@ public struct AudioTags: Sendable, Equatable {
   public var genre: String?
   public var comment: String?
   /// The album's artist (`TPE2`, `aART`, `ALBUMARTIST`, `WM/AlbumArtist`).
-  public var albumArtist: String? = nil
+  public var albumArtist: String?
   /// The tracks on the disc: the total of `3/12`, or a tag of its own (`TRACKTOTAL`).
-  public var trackTotal: Int? = nil
+  public var trackTotal: Int?
   /// The disc number (`1` of `1/2`).
-  public var disc: Int? = nil
+  public var disc: Int?
   /// The discs in the set (`2` of `1/2`, or `DISCTOTAL`).
-  public var discTotal: Int? = nil
+  public var discTotal: Int?
 
   /// Creates tags.
   public init(
     title: String? = nil, artist: String? = nil, album: String? = nil, date: String? = nil,
-    track: String? = nil, genre: String? = nil, comment: String? = nil
+    track: String? = nil, genre: String? = nil, comment: String? = nil, albumArtist: String? = nil,
+    trackTotal: Int? = nil, disc: Int? = nil, discTotal: Int? = nil
   ) {
     self.title = title
     self.artist = artist
@@ -34,6 +35,10 @@ public struct AudioTags: Sendable, Equatable {
     self.track = track
     self.genre = genre
     self.comment = comment
+    self.albumArtist = albumArtist
+    self.trackTotal = trackTotal
+    self.disc = disc
+    self.discTotal = discTotal
   }
 
   /// Whether no tag is set.

@@ -23,6 +23,8 @@ public struct VideoFileInfo: Sendable, Equatable {
   public var taken: String?
   /// Title and the other tags a video may carry.
   public var tags: AudioTags
+  /// FFmpeg's name of the container, e.g. `mov,mp4,m4a,3gp,3g2,mj2`, `matroska,webm`, `avi`.
+  public var formatName: String
 }
 
 /// The facts of a media file, read by content through FFmpeg (plus shelf's own MP3 frame count
@@ -55,7 +57,8 @@ public enum MediaFileInfo: Sendable, Equatable {
       duration: input.duration ?? video.duration ?? 0, width: video.width ?? 0, height: video.height ?? 0,
       codec: video.codec, frameRate: video.frameRate, rotation: video.rotation, audioCodec: audio?.codec,
       sampleRate: audio?.sampleRate, channels: audio?.channels, bitrate: input.bitrate,
-      taken: takenDate(input.tags), tags: TagMapping.tags(from: [input.tags], vorbisJoined: false))
+      taken: takenDate(input.tags), tags: TagMapping.tags(from: [input.tags], vorbisJoined: false),
+      formatName: input.formatName)
   }
 
   /// Apple's own creation date first (it keeps the local time zone), then the container's.
