@@ -510,6 +510,8 @@ public final class CatalogStore {
     "date", "year", "track", "track_no", "genre", "comment",
     "encoding", "bom", "line_endings", "lines", "words", "chars", "first_line",
     "plist_format", "plist_root", "plist_keys",
+    "codec", "bitrate", "album_artist", "disc", "disc_total", "track_total", "artwork", "frame_rate",
+    "rotation", "audio_codec", "taken",
   ]
 
   /// Inserts or replaces the row of `entry` (matched by path), and its full-text row.
@@ -532,6 +534,14 @@ public final class CatalogStore {
     let audio = entry.audio
     let text = entry.text
     let plist = entry.plist
+    let video = entry.video
+    // A video shares the picture and sound columns (width, duration, rate…) so that one query
+    // (`width>=1920`, `duration>60`) finds images, sounds and videos alike.
+    let width = video?.width ?? image?.width
+    let height = video?.height ?? image?.height
+    let duration = video?.duration ?? audio?.duration
+    let sampleRate = video?.sampleRate ?? audio?.sampleRate
+    let channels = video?.channels ?? audio?.channels
     let values: [SQLiteValue] = [
       .integer(rootID), .blob(entry.path.bytes), .text(pathText), .text(nameText), .text(entry.fileExtension),
       .text(entry.area), .text(entry.kind.rawValue), .text(entry.mime), .text(entry.detectedBy.rawValue),
@@ -539,16 +549,22 @@ public final class CatalogStore {
       .integer(entry.ctimeNanoseconds), .integer(Int64(bitPattern: entry.inode)),
       .integer(Int64(bitPattern: entry.device)), .from(trusted), .integer(Int64(entry.extractorVersion)),
       .from(entry.error),
-      .from(image?.width), .from(image?.height), .from(image?.bitDepth), .from(image?.colorType),
+      .from(width), .from(height), .from(image?.bitDepth), .from(image?.colorType),
       .from(image?.alpha), .from(image?.interlaced), .from(image?.cgbi), .from(image?.frames),
       .from(image?.format), image.map { .text($0.chunks.joined(separator: " ")) } ?? .null,
-      .from(audio?.duration), .from(audio?.sampleRate), .from(audio?.channels), .from(audio?.frames),
-      .from(audio?.format), .from(audio?.subtype), .from(audio?.title), .from(audio?.artist),
+      .from(duration), .from(sampleRate), .from(channels), .from(audio?.frames),
+      .from(audio?.format ?? video?.format), .from(audio?.subtype), .from(audio?.title ?? video?.title),
+      .from(audio?.artist),
       .from(audio?.album), .from(audio?.date), .from(audio?.year), .from(audio?.track),
       .from(audio?.trackNumber), .from(audio?.genre), .from(audio?.comment),
       .from(text?.encoding.rawValue), .from(text?.bom), .from(text?.lineEndings), .from(text?.lines),
       .from(text?.words), .from(text?.chars), .from(text?.firstLine),
       .from(plist?.format), .from(plist?.root), plist.map { .text($0.keys.joined(separator: "\n")) } ?? .null,
+      .from(audio?.codec ?? video?.codec), .from(audio?.bitrate ?? video?.bitrate),
+      .from(audio?.tags.albumArtist),
+      .from(audio?.tags.disc), .from(audio?.tags.discTotal), .from(audio?.tags.trackTotal),
+      .from(audio?.artwork),
+      .from(video?.frameRate), .from(video?.rotation), .from(video?.audioCodec), .from(video?.taken),
     ]
     try upsertStatement!.bind(values)
     guard try upsertStatement!.step() else { return }
@@ -558,9 +574,12 @@ public final class CatalogStore {
     if !isNew { try ftsDelete!.run([.integer(id)]) }
     var tags = ""
     if let audio {
-      tags = [audio.title, audio.artist, audio.album, audio.genre, audio.comment, audio.date].compactMap {
-        $0
-      }.joined(separator: " ")
+      tags = [
+        audio.title, audio.artist, audio.album, audio.tags.albumArtist, audio.genre, audio.comment,
+        audio.date,
+      ].compactMap { $0 }.joined(separator: " ")
+    } else if let title = video?.title {
+      tags = title
     } else if let plist {
       tags = plist.keys.joined(separator: " ")
     }
@@ -719,6 +738,14 @@ public final class CatalogStore {
       ctimeNanoseconds: s.integer(at: 9) ?? 0,
       inode: UInt64(bitPattern: s.integer(at: 10) ?? 0), device: UInt64(bitPattern: s.integer(at: 11) ?? 0),
       error: text(12), extractorVersion: int(13) ?? 0)
+    let kind = entry.kind
+    if kind == .video, let width = int(14), let height = int(15) {
+      entry.video = VideoFacts(
+        duration: s.value(at: 24).real ?? 0, width: width, height: height, codec: text(47) ?? "",
+        frameRate: s.value(at: 54).real, rotation: int(55) ?? 0, audioCodec: text(56), sampleRate: int(25),
+        channels: int(26), bitrate: int(48), taken: text(57), format: text(28) ?? "", title: text(30))
+      return entry
+    }
     if let width = int(14), let height = int(15) {
       entry.image = ImageFacts(
         format: full ? text(22) ?? "" : "", width: width, height: height, bitDepth: int(16),
@@ -732,7 +759,10 @@ public final class CatalogStore {
         frames: s.integer(at: 27) ?? 0, format: text(28) ?? "", subtype: full ? text(29) : nil,
         tags: AudioTags(
           title: text(30), artist: text(31), album: full ? text(32) : nil, date: full ? text(33) : nil,
-          track: full ? text(34) : nil, genre: full ? text(35) : nil, comment: full ? text(36) : nil))
+          track: full ? text(34) : nil, genre: full ? text(35) : nil, comment: full ? text(36) : nil,
+          albumArtist: full ? text(49) : nil, trackTotal: full ? int(52) : nil, disc: full ? int(50) : nil,
+          discTotal: full ? int(51) : nil),
+        codec: text(47), bitrate: int(48), artwork: bool(53) ?? false)
     }
     if let encoding = text(37).flatMap(TextEncoding.init(rawValue:)) {
       entry.text = TextFacts(

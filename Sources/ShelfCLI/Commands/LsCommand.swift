@@ -348,10 +348,30 @@ enum CatalogPresentation {
             ("duration", .double(audio.duration)), ("sample_rate", .int(Int64(audio.sampleRate))),
             ("channels", .int(Int64(audio.channels))), ("frames", .int(audio.frames)),
             ("format", .string(audio.format)),
-            ("codec", string(audio.subtype)), ("title", string(audio.title)),
-            ("artist", string(audio.artist)),
-            ("album", string(audio.album)), ("date", string(audio.date)), ("track", string(audio.track)),
+            ("codec", string(audio.codec)), ("encoding", string(audio.subtype)),
+            ("bitrate", int(audio.bitrate)),
+            ("title", string(audio.title)), ("artist", string(audio.artist)), ("album", string(audio.album)),
+            ("album_artist", string(audio.tags.albumArtist)), ("date", string(audio.date)),
+            ("track", int(audio.trackNumber)), ("track_total", int(audio.tags.trackTotal)),
+            ("disc", int(audio.tags.disc)), ("disc_total", int(audio.tags.discTotal)),
             ("genre", string(audio.genre)), ("comment", string(audio.comment)),
+            ("artwork", .bool(audio.artwork)),
+          ])
+        ))
+    }
+    if let video = entry.video {
+      fields.append(
+        (
+          "video",
+          .object([
+            ("duration", .double(video.duration)), ("width", .int(Int64(video.width))),
+            ("height", .int(Int64(video.height))), ("codec", .string(video.codec)),
+            ("frame_rate", video.frameRate.map { .double($0) } ?? .null),
+            ("rotation", .int(Int64(video.rotation))),
+            ("audio_codec", string(video.audioCodec)), ("sample_rate", int(video.sampleRate)),
+            ("channels", int(video.channels)), ("bitrate", int(video.bitrate)),
+            ("taken", string(video.taken)),
+            ("format", .string(video.format)), ("title", string(video.title)),
           ])
         ))
     }
