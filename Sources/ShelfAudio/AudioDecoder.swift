@@ -74,7 +74,8 @@ public enum AudioDecoders {
       if SndFile.sniffedNotAudio(file) != nil { throw error }
       do {
         return try FFmpegDecoder(file: file)
-      } catch let ffmpegError where ffmpegError.reason == .unrecognised && ffmpegError.message != "no audio track" {
+      } catch let ffmpegError where ffmpegError.reason == .unrecognised {
+        // Neither library knows it: libsndfile's message names what it is, when it can.
         throw error
       }
     }

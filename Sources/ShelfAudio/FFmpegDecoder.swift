@@ -22,7 +22,7 @@ public final class FFmpegDecoder: AudioDecoder {
   private var codec: UnsafeMutablePointer<AVCodecContext>?
   private var packet: UnsafeMutablePointer<AVPacket>?
   private var frame: UnsafeMutablePointer<AVFrame>?
-  private let streamIndex: Int32
+  private let streamIndex: Int
   private let timeBase: AVRational
   /// The decoded frame being handed out: the index of its next sample and its sample count.
   private var frameOffset = 0
@@ -46,6 +46,8 @@ public final class FFmpegDecoder: AudioDecoder {
   private let trimsNegativeTimestamps: Bool
   private var draining = false
   private var ended = false
+  /// Why reading stopped before the end of the file, reported once the frames before it are out.
+  private var readFailure: AudioError?
   private var converter: SampleConverter?
   /// How far before a seek target decoding restarts: a lossy decoder's first frames after a
   /// flush lack the previous frame's overlap (AAC, Opus pre-roll) or bit reservoir (MP3).
@@ -58,15 +60,20 @@ public final class FFmpegDecoder: AudioDecoder {
   /// `.damaged` for a file FFmpeg cannot read through (no `moov`, cut off).
   public init(file: RegularFile) throws(AudioError) {
     path = file.path
-    input = try FFmpegInput.openAudio(file)
-    streamIndex = input.audioStreamIndex
-    let stream = input.stream(streamIndex)
-    timeBase = stream.pointee.time_base
-    let parameters = stream.pointee.codecpar!
+    do {
+      input = try FFmpegInput(file: file)
+    } catch {
+      throw FFmpegDecoder.openError(error)
+    }
+    guard let audio = input.audioStream, let parameters = input.codecParameters(stream: audio.index),
+      let timeBase = input.timeBase(stream: audio.index)
+    else {
+      throw AudioError(path: path, reason: .noAudioTrack, message: "no audio track")
+    }
+    streamIndex = audio.index
+    self.timeBase = timeBase
     guard let decoder = avcodec_find_decoder(parameters.pointee.codec_id) else {
-      throw AudioError(
-        path: path, reason: .unsupported,
-        message: "unsupported audio codec \(FFmpegDecoder.codecName(parameters.pointee.codec_id))")
+      throw AudioError(path: path, reason: .unsupported, message: "unsupported audio codec \(audio.codec)")
     }
     guard let context = avcodec_alloc_context3(decoder) else {
       throw AudioError(path: path, reason: .damaged, message: "cannot allocate an FFmpeg decoder")
@@ -74,9 +81,15 @@ public final class FFmpegDecoder: AudioDecoder {
     codec = context
     packet = av_packet_alloc()
     frame = av_frame_alloc()
-    try FFmpegDecoder.check(avcodec_parameters_to_context(context, parameters), path, "cannot read the codec")
-    context.pointee.pkt_timebase = stream.pointee.time_base
-    try FFmpegDecoder.check(avcodec_open2(context, decoder, nil), path, "cannot open the decoder")
+    do throws(FFmpegError) {
+      try FFmpegError.check("avcodec_parameters_to_context", path: path) {
+        avcodec_parameters_to_context(context, parameters)
+      }
+      context.pointee.pkt_timebase = timeBase
+      try FFmpegError.check("avcodec_open2", path: path) { avcodec_open2(context, decoder, nil) }
+    } catch {
+      throw AudioError(path: path, reason: .damaged, message: "damaged audio file: \(error.message)")
+    }
 
     let rate = Int(context.pointee.sample_rate)
     let channels = Int(context.pointee.ch_layout.nb_channels)
@@ -84,45 +97,52 @@ public final class FFmpegDecoder: AudioDecoder {
       throw AudioError(
         path: path, reason: .damaged, message: "damaged audio file: no channels or sample rate")
     }
-    let sampleFormat = AVSampleFormat(rawValue: context.pointee.sample_fmt.rawValue)
-    naturalSampleType = FFmpegDecoder.bufferType(for: sampleFormat)
+    naturalSampleType = FFmpegDecoder.bufferType(for: context.pointee.sample_fmt)
+    let samplesPerTick = AVRational(num: 1, den: Int32(rate))
+    let (start, duration) = input.timestamps(stream: audio.index)
     // A fragmented MP4 whose edit list only shifts the start (its length unknown when written)
     // gives the encoder delay negative timestamps: those frames are not part of the stream.
-    trimsNegativeTimestamps = input.isMP4Family
-    let lead = trimsNegativeTimestamps ? min(0, input.startFrames(streamIndex, rate: rate)) : 0
-    let declared = max(0, input.durationFrames(streamIndex, rate: rate) + lead)
-    let iTunes = input.metadata("iTunSMPB").flatMap(FFmpegDecoder.iTunesGapless)
+    trimsNegativeTimestamps = input.formatName.contains("mp4")
+    let lead = trimsNegativeTimestamps ? min(0, av_rescale_q(start ?? 0, timeBase, samplesPerTick)) : 0
+    let declared = max(0, (duration.map { av_rescale_q($0, timeBase, samplesPerTick) } ?? 0) + lead)
+    let iTunes = (input.tags["iTunSMPB"] ?? audio.tags["iTunSMPB"]).flatMap(FFmpegDecoder.iTunesGapless)
     pendingITunesGapless = iTunes
     // The mov demuxer trims an edit list's start but hands out the last frame whole: its
     // length (the stream's duration) ends the stream to the sample.
-    if input.isMP4Family && declared > 0 { gaplessLength = declared }
-    let frames = iTunes?.frames ?? declared
-    let descriptor = avcodec_descriptor_get(parameters.pointee.codec_id)
-    let lossless = descriptor.map { $0.pointee.props & AV_CODEC_PROP_LOSSLESS != 0 } ?? false
-    let rawBits = Int(parameters.pointee.bits_per_raw_sample)
+    if trimsNegativeTimestamps && declared > 0 { gaplessLength = declared }
     format = AudioStreamFormat(
-      sampleRate: rate, channels: channels, frames: frames, formatName: input.formatLongName,
-      encodingName: descriptor.flatMap { $0.pointee.long_name.map { String(cString: $0) } }
-        ?? FFmpegDecoder.codecName(parameters.pointee.codec_id),
-      isLossless: lossless, bitsPerSample: lossless && rawBits > 0 ? rawBits : nil)
-    tags = AudioTags(
-      title: input.metadata("title"), artist: input.metadata("artist"), album: input.metadata("album"),
-      date: input.metadata("date"), track: input.metadata("track"), genre: input.metadata("genre"),
-      comment: input.metadata("comment"))
+      sampleRate: rate, channels: channels, frames: iTunes?.frames ?? declared, formatName: input.formatName,
+      encodingName: audio.codecDescription, isLossless: audio.isLossless,
+      bitsPerSample: audio.isLossless ? audio.bitsPerSample : nil)
+    let container = input.formatName
+    tags = TagMapping.tags(
+      from: [input.tags, audio.tags], vorbisJoined: container == "ogg" || container == "flac")
   }
 
-  deinit { release() }
+  /// The decoder's error for a file FFmpeg could not open: content it does not recognise at all
+  /// (it logged no reason) is `.unrecognised`, so that libsndfile's naming of it stands; a file
+  /// it recognised but cannot read through (no `moov`, cut off) is `.damaged`, with its reason.
+  private static func openError(_ error: FFmpegError) -> AudioError {
+    switch error.failure {
+    case .missingInput: return AudioError(path: error.path, reason: .missingFile, message: error.message)
+    case .io: return AudioError(path: error.path, reason: .damaged, message: error.message)
+    default:
+      let recognised = error.call != "avformat_open_input" || error.message.contains(": ")
+      return AudioError(
+        path: error.path, reason: recognised ? .damaged : .unrecognised,
+        message: recognised ? "damaged audio file: \(error.message)" : "not a recognised audio file")
+    }
+  }
 
-  private func release() {
+  deinit { close() }
+
+  /// Frees the decoder now; the input's format context goes with this object.
+  public func close() {
     converter = nil
+    ended = true
     if frame != nil { av_frame_free(&frame) }
     if packet != nil { av_packet_free(&packet) }
     if codec != nil { avcodec_free_context(&codec) }
-  }
-
-  public func close() {
-    release()
-    input.close()
   }
 
   public func read(into buffer: UnsafeMutableRawPointer, frames: Int, as type: PCMSampleType)
@@ -155,20 +175,29 @@ public final class FFmpegDecoder: AudioDecoder {
     // Land early enough that the decoder's overlap and bit reservoir are primed at the target.
     let early = max(0, target + leadIn - FFmpegDecoder.seekPreroll)
     let stamp = origin + av_rescale_q(early, AVRational(num: 1, den: Int32(format.sampleRate)), timeBase)
-    let code = avformat_seek_file(input.context, streamIndex, Int64.min, stamp, stamp, 0)
+    var landed = true
+    do {
+      try input.seek(stream: streamIndex, to: stamp)
+    } catch {
+      landed = false
+    }
     avcodec_flush_buffers(codec)
     frameOffset = 0
     frameSamples = 0
     draining = false
     ended = false
-    if code < 0 {
-      // The container cannot seek (some raw streams): start over and decode forward.
-      try FFmpegDecoder.check(
-        avformat_seek_file(input.context, streamIndex, Int64.min, Int64.min, Int64.max, 0), path, "cannot seek")
+    readFailure = nil
+    if landed {
+      alignTo = target + leadIn
+    } else {
+      // The container cannot seek there (some raw streams): start over and decode forward.
+      do {
+        try input.seek(stream: streamIndex, to: Int64.min)
+      } catch {
+        throw AudioError(path: path, reason: .damaged, message: "cannot seek: \(error.message)")
+      }
       alignTo = nil
       discard = target + leadIn
-    } else {
-      alignTo = target + leadIn
     }
     position = target
   }
@@ -182,23 +211,24 @@ public final class FFmpegDecoder: AudioDecoder {
         if try accept(frame) { return true }
         continue
       }
-      if received == shelf_averror_eof {
+      if received == shelf_averror_eof || (received == shelf_averror_eagain && draining) {
         ended = true
+        if let readFailure { throw readFailure }
         return false
       }
       guard received == shelf_averror_eagain else {
-        throw FFmpegDecoder.error(received, path, "cannot decode")
+        throw AudioError(
+          path: path, reason: .damaged, message: "cannot decode: \(FFmpegError.text(of: received))")
       }
-      if draining {
-        ended = true
-        return false
+      let more: Bool
+      do {
+        more = try input.readPacket(into: packet)
+      } catch {
+        // A cut-off or damaged file: hand out what the decoder still holds, then say why.
+        readFailure = AudioError(path: path, reason: .damaged, message: "damaged audio file: \(error.message)")
+        more = false
       }
-      let read = av_read_frame(input.context, packet)
-      if read < 0 {
-        // The end of the file, or a cut-off one: hand out what the decoder still holds.
-        if read != shelf_averror_eof && input.readErrorIsFatal(read) {
-          throw FFmpegDecoder.error(read, path, "damaged audio file")
-        }
+      if !more {
         draining = true
         avcodec_send_packet(codec, nil)
         continue
@@ -326,14 +356,6 @@ public final class FFmpegDecoder: AudioDecoder {
 
   static func codecName(_ id: AVCodecID) -> String {
     avcodec_get_name(id).map { String(cString: $0) } ?? "unknown"
-  }
-
-  private static func check(_ code: Int32, _ path: RawPath, _ doing: String) throws(AudioError) {
-    if code < 0 { throw error(code, path, doing) }
-  }
-
-  private static func error(_ code: Int32, _ path: RawPath, _ doing: String) -> AudioError {
-    AudioError(path: path, reason: .damaged, message: "\(doing): \(FFmpegInput.describe(code))")
   }
 }
 

@@ -74,7 +74,6 @@ public final class M4AFileWriter: RecordingFileWriter {
         path: path, reason: .cannotCreate,
         message: "cannot create: \(String(cString: strerror(code)).lowercased())")
     }
-    shelf_ffmpeg_capture_log()
     do throws(AudioError) {
       try setUp(codec: codec)
     } catch {
@@ -112,11 +111,13 @@ public final class M4AFileWriter: RecordingFileWriter {
     if muxer.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 {
       context.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
     }
-    try check(avcodec_open2(context, encoderCodec, nil), .unsupported, "cannot open the \(codec.rawValue) encoder")
+    try check("avcodec_open2", .unsupported) { avcodec_open2(context, encoderCodec, nil) }
     let stream = avformat_new_stream(muxer, nil)
     guard let stream else { throw AudioError(path: path, reason: .writeFailed, message: "cannot add a stream") }
     self.stream = stream
-    try check(avcodec_parameters_from_context(stream.pointee.codecpar, context), .writeFailed, "cannot set up the stream")
+    try check("avcodec_parameters_from_context", .writeFailed) {
+      avcodec_parameters_from_context(stream.pointee.codecpar, context)
+    }
     stream.pointee.time_base = context.pointee.time_base
 
     let bufferSize: Int32 = 65536
@@ -135,9 +136,8 @@ public final class M4AFileWriter: RecordingFileWriter {
     av_dict_set(&options, "movflags", "delay_moov+default_base_moof+frag_keyframe", 0)
     // Audio packets are all key frames: the fragment length comes from frag_duration (µs).
     av_dict_set(&options, "frag_duration", "1000000", 0)
-    let written = avformat_write_header(muxer, &options)
-    av_dict_free(&options)
-    try check(written, .writeFailed, "cannot write the MP4 header")
+    defer { av_dict_free(&options) }
+    try check("avformat_write_header", .writeFailed) { avformat_write_header(muxer, &options) }
     avio_flush(io)
     try checkIO()
     frame = av_frame_alloc()
@@ -228,7 +228,7 @@ public final class M4AFileWriter: RecordingFileWriter {
       frame.pointee.format = encoderFormat.rawValue
       frame.pointee.sample_rate = Int32(sampleRate)
       av_channel_layout_copy(&frame.pointee.ch_layout, &encoder.pointee.ch_layout)
-      try check(av_frame_get_buffer(frame, 0), .writeFailed, "cannot allocate a frame")
+      try check("av_frame_get_buffer", .writeFailed) { av_frame_get_buffer(frame, 0) }
       for channel in 0..<channels {
         let plane = UnsafeMutableRawPointer(frame.pointee.extended_data[channel]!)
         if codecName == .aac {
@@ -245,7 +245,7 @@ public final class M4AFileWriter: RecordingFileWriter {
       }
       frame.pointee.pts = encodedFrames
       encodedFrames += Int64(count)
-      try check(avcodec_send_frame(encoder, frame), .writeFailed, "cannot encode")
+      try check("avcodec_send_frame", .writeFailed) { avcodec_send_frame(encoder, frame) }
       try writePackets()
     }
   }
@@ -256,11 +256,10 @@ public final class M4AFileWriter: RecordingFileWriter {
     while true {
       let code = avcodec_receive_packet(encoder, packet)
       if code == shelf_averror_eagain || code == shelf_averror_eof { break }
-      try check(code, .writeFailed, "cannot encode")
+      try check("avcodec_receive_packet", .writeFailed) { code }
       av_packet_rescale_ts(packet, encoder.pointee.time_base, stream.pointee.time_base)
       packet.pointee.stream_index = stream.pointee.index
-      let written = av_interleaved_write_frame(output, packet)
-      try check(written, .writeFailed, "write failed")
+      try check("av_interleaved_write_frame", .writeFailed) { av_interleaved_write_frame(output, packet) }
     }
     // A finished fragment goes to the file at once, not when FFmpeg's buffer fills.
     avio_flush(output.pointee.pb)
@@ -275,7 +274,7 @@ public final class M4AFileWriter: RecordingFileWriter {
     try encodeWholeFrames(final: true)
     _ = avcodec_send_frame(encoder, nil)
     try writePackets()
-    try check(av_write_trailer(output), .writeFailed, "cannot finish the file")
+    try check("av_write_trailer", .writeFailed) { av_write_trailer(output) }
     avio_flush(output.pointee.pb)
     try checkIO()
     let closed = Glibc.close(descriptor)
@@ -293,13 +292,15 @@ public final class M4AFileWriter: RecordingFileWriter {
       path: path, reason: .writeFailed, message: "write failed: \(String(cString: strerror(-io.pointee.error)).lowercased())")
   }
 
-  private func check(_ code: Int32, _ reason: AudioError.Reason, _ doing: String) throws(AudioError) {
-    guard code < 0 else { return }
-    if let io = output?.pointee.pb, io.pointee.error < 0 {
-      throw AudioError(
-        path: path, reason: .writeFailed, message: "write failed: \(String(cString: strerror(-io.pointee.error)).lowercased())")
+  /// Runs one FFmpeg call through the one checking helper; a failure becomes an `AudioError`
+  /// of `reason`, or `.writeFailed` naming the system's reason when a write failed beneath it.
+  private func check(_ call: String, _ reason: AudioError.Reason, _ body: () -> Int32) throws(AudioError) {
+    do {
+      try FFmpegError.check(call, path: path, body)
+    } catch {
+      try checkIO()
+      throw AudioError(path: path, reason: reason, message: "\(call) failed: \(error.message)")
     }
-    throw AudioError(path: path, reason: reason, message: "\(doing): \(FFmpegInput.describe(code))")
   }
 }
 

@@ -246,7 +246,7 @@ func rawBytes<T>(_ samples: [T]) -> [UInt8] {
     _ = try FFmpegTool.run([
       "ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc=duration=1:size=64x48", "-c:v", "mpeg4", path,
     ])
-    #expect(throws: AudioError(path: RawPath(path), reason: .unrecognised, message: "no audio track")) {
+    #expect(throws: AudioError(path: RawPath(path), reason: .noAudioTrack, message: "no audio track")) {
       try AudioDecoders.open(path: RawPath(path))
     }
   }
