@@ -48,6 +48,8 @@ public final class FFmpegDecoder: AudioDecoder {
   private var ended = false
   /// Why reading stopped before the end of the file, reported once the frames before it are out.
   private var readFailure: AudioError?
+  /// Set when the container's index points past the end of the file: reported at the end.
+  private var truncation: AudioError?
   private var converter: SampleConverter?
   /// How far before a seek target decoding restarts: a lossy decoder's first frames after a
   /// flush lack the previous frame's overlap (AAC, Opus pre-roll) or bit reservoir (MP3).
@@ -110,8 +112,20 @@ public final class FFmpegDecoder: AudioDecoder {
     // The mov demuxer trims an edit list's start but hands out the last frame whole: its
     // length (the stream's duration) ends the stream to the sample.
     if trimsNegativeTimestamps && declared > 0 { gaplessLength = declared }
+    var frames = iTunes?.frames ?? declared
+    // An MP4 whose sample table points past the end of the file was cut short: what is there
+    // plays, then the track ends with an error saying so.
+    if let present = input.presentDuration(stream: audio.index, fileSize: file.status.size) {
+      let presentFrames = Int64((present * Double(rate)).rounded())
+      if presentFrames < frames {
+        truncation = AudioError(
+          path: path, reason: .damaged,
+          message: "truncated audio file: \(presentFrames) of \(frames) frames present")
+        frames = presentFrames
+      }
+    }
     format = AudioStreamFormat(
-      sampleRate: rate, channels: channels, frames: iTunes?.frames ?? declared, formatName: input.formatName,
+      sampleRate: rate, channels: channels, frames: frames, formatName: input.formatName,
       encodingName: audio.codecDescription, isLossless: audio.isLossless,
       bitsPerSample: audio.isLossless ? audio.bitsPerSample : nil)
     let container = input.formatName
@@ -213,7 +227,7 @@ public final class FFmpegDecoder: AudioDecoder {
       }
       if received == shelf_averror_eof || (received == shelf_averror_eagain && draining) {
         ended = true
-        if let readFailure { throw readFailure }
+        if let failure = readFailure ?? truncation { throw failure }
         return false
       }
       guard received == shelf_averror_eagain else {

@@ -158,7 +158,8 @@ func rawBytes<T>(_ samples: [T]) -> [UInt8] {
       let block = try Self.readBlock(decoder, frames: 2048)
       let start = Int(target) * 2
       let expected = Array(whole[start..<min(whole.count, start + 4096)])
-      #expect(block == expected, "after a seek to \(target)")
+      let same = block == expected
+      #expect(same, "after a seek to \(target)")
     }
   }
 

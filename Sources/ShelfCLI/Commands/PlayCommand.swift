@@ -375,7 +375,7 @@ enum PlaylistBuilder {
   static func isQueryTerm(_ item: RawPath) -> Bool {
     guard let text = item.utf8String, !text.isEmpty, !text.contains("/") else { return false }
     if text.contains(":") { return true }
-    return AudioContainer(extensionOf: item) == nil
+    return !AudioContainer.audioExtensions.contains(item.lowercasedExtension)
   }
 
   /// Audio files (by extension) under `folder`, in name order folder by folder, through the
