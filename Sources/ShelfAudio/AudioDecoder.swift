@@ -69,14 +69,21 @@ public enum AudioDecoders {
   public static func open(_ file: RegularFile) throws(AudioError) -> any AudioDecoder {
     do {
       return try AudioFileReader(file: file)
-    } catch where error.reason == .unrecognised || error.reason == .unsupported {
+    } catch where error.reason != .missingFile && error.reason != .emptyFile {
       // Content that is plainly something else (a PNG, a PDF…) keeps libsndfile's naming of it.
       if SndFile.sniffedNotAudio(file) != nil { throw error }
+      // libsndfile does not know it, or knows the container but not the codec inside (Speex
+      // in Ogg, AAC in CAF): FFmpeg's turn.
       do {
         return try FFmpegDecoder(file: file)
-      } catch let ffmpegError where ffmpegError.reason == .unrecognised {
-        // Neither library knows it: libsndfile's message names what it is, when it can.
-        throw error
+      } catch let ffmpegError {
+        switch ffmpegError.reason {
+        case .noAudioTrack: throw ffmpegError
+        // A file only FFmpeg recognised: its reason (no moov, cut off, unknown codec) is the one.
+        case .damaged where error.reason == .unrecognised: throw ffmpegError
+        case .unsupported where error.reason == .unrecognised: throw ffmpegError
+        default: throw error
+        }
       }
     }
   }

@@ -378,6 +378,7 @@ public final class FFmpegDecoder: AudioDecoder {
 private final class SampleConverter {
   private var context: OpaquePointer?
   private let sourceFormat: Int32
+  private let sourceChannels: Int
   private let type: PCMSampleType
   private let channels: Int
 
@@ -385,6 +386,7 @@ private final class SampleConverter {
     throws(AudioError)
   {
     sourceFormat = frame.pointee.format
+    sourceChannels = Int(frame.pointee.ch_layout.nb_channels)
     self.type = type
     self.channels = channels
     let target: AVSampleFormat
@@ -393,7 +395,10 @@ private final class SampleConverter {
     case .int32: target = AV_SAMPLE_FMT_S32
     case .float32: target = AV_SAMPLE_FMT_FLT
     }
-    var outputLayout = frame.pointee.ch_layout
+    // The stream's channel count, whatever a frame carries: a stream that changes its layout
+    // part way is remixed rather than overrunning the caller's buffer.
+    var outputLayout = AVChannelLayout()
+    av_channel_layout_default(&outputLayout, Int32(channels))
     var inputLayout = frame.pointee.ch_layout
     let rate = frame.pointee.sample_rate
     let code = swr_alloc_set_opts2(
@@ -408,6 +413,7 @@ private final class SampleConverter {
 
   func converts(_ frame: UnsafeMutablePointer<AVFrame>, to type: PCMSampleType) -> Bool {
     frame.pointee.format == sourceFormat && self.type == type
+      && Int(frame.pointee.ch_layout.nb_channels) == sourceChannels
   }
 
   func convert(
@@ -416,8 +422,8 @@ private final class SampleConverter {
     let sampleFormat = AVSampleFormat(rawValue: sourceFormat)
     let width = Int(av_get_bytes_per_sample(sampleFormat))
     let planar = av_sample_fmt_is_planar(sampleFormat) != 0
-    let planes = planar ? channels : 1
-    let step = planar ? offset * width : offset * width * channels
+    let planes = planar ? sourceChannels : 1
+    let step = planar ? offset * width : offset * width * sourceChannels
     var sources = (0..<planes).map { UnsafePointer<UInt8>?(frame.pointee.extended_data[$0]! + step) }
     var output: UnsafeMutablePointer<UInt8>? = destination.assumingMemoryBound(to: UInt8.self)
     _ = sources.withUnsafeMutableBufferPointer { inputs in

@@ -7,8 +7,9 @@ import Testing
 #endif
 
 /// `shelf play` of what a phone or a music library holds beyond libsndfile's formats (MP4/M4A,
-/// Opus in MP4, WMA, AC-3, WavPack, TTA, MOV), into ALSA's `file` plugin; the samples that reach
-/// ALSA are compared with ffmpeg's own decode.
+/// Opus in MP4, WMA, AC-3, E-AC-3, Speex, WavPack, TTA, MOV), into ALSA's `file` plugin; the
+/// samples that reach ALSA are compared with ffmpeg's own decode. (AMR-NB, APE, Musepack and
+/// DSF have no encoder in Debian's ffmpeg, so no file of theirs can be made here.)
 @Suite struct PlayFFmpegFormatsTests {
   /// Makes `name` with ffmpeg from a 2-second stereo sweep with noise.
   static func make(_ folder: TemporaryDirectory, _ name: String, _ options: [String], rate: Int = 44100) throws
@@ -61,6 +62,8 @@ import Testing
     ("opus.mp4", ["-c:a", "libopus", "-ar", "48000"], "f32le"),
     ("music.wma", ["-c:a", "wmav2"], "f32le"),
     ("film.ac3", ["-c:a", "ac3"], "f32le"),
+    ("film.eac3", ["-c:a", "eac3"], "f32le"),
+    ("voice.spx", ["-c:a", "libspeex", "-ar", "16000"], "f32le"),
     ("music.wv", ["-c:a", "wavpack", "-sample_fmt", "s16p"], "s16le"),
     ("music.tta", ["-c:a", "tta", "-sample_fmt", "s16"], "s16le"),
     ("clip.3gp", ["-c:a", "aac", "-ar", "16000", "-ac", "1"], "f32le"),
