@@ -99,9 +99,13 @@ public enum MediaFileInfo: Sendable, Equatable {
       }
       frames = scanned.frames
       truncation = scanned.truncation
-      if scanned.audioSamples > 0 {
-        bitrate = Int(scanned.audioBytes * 8 * Int64(scanned.sampleRate) / scanned.audioSamples)
+      if scanned.bitrate > 0 { bitrate = scanned.bitrate }
+    } else if container == "amr" || container == "amrnb" || container == "amrwb" {
+      guard let scanned = try? AMRScanner.scan(file), scanned.frames > 0 else {
+        throw FFmpegError(path: path, call: "read", code: -22, message: "no AMR frames", failure: .badInput)
       }
+      frames = scanned.frames
+      truncation = scanned.truncation
     } else {
       frames = declaredFrames(input, audio: audio, rate: rate)
       if let present = input.presentDuration(stream: audio.index, fileSize: file.status.size) {
