@@ -91,8 +91,8 @@ enum LsCommand {
 
     How field:value matches depends on the field:
 
-      names            kind, type (MIME), mime, ext, area, format, codec, color, encoding,
-                       endings, plist, detected: the whole value, case-insensitive
+      names            kind, type (MIME), mime, ext, area, format, codec, audio_codec, color,
+                       encoding, endings, plist, detected: the whole value, case-insensitive
                        (ext:png is .png and .PNG, never .libpng16; ext:.png works too)
       globs            name (the file name), path and root (whole absolute paths): a shell
                        glob over the raw bytes: * any run of characters (also /), ? one
@@ -100,11 +100,13 @@ enum LsCommand {
                        character; case-insensitive unless the pattern has a capital letter
                        (as fd's smart case): name:'img_*.png' finds IMG_1.PNG, name:'IMG_*'
                        does not find img_1.png. With := the value is taken literally.
-      text             artist, album, title, genre, comment, error: the value anywhere in
-                       the field, case-insensitive (artist:beat finds The Beatles)
+      text             artist, album, album_artist, title, genre, comment, taken, error: the
+                       value anywhere in the field, case-insensitive (artist:beat finds The
+                       Beatles)
       numbers          size, mtime (modified), width, height, depth, frames, duration, rate,
-                       channels, year, track, lines, words, chars: equal, or a range
-      yes or no        alpha, cgbi, interlaced, bom, mismatch
+                       channels, bitrate, year, track, track_total, disc, disc_total, fps,
+                       rotation, lines, words, chars: equal, or a range
+      yes or no        alpha, cgbi, interlaced, artwork, bom, mismatch
       key              a top-level plist key: contains; := the whole key
 
     A field with an empty value (artist:) matches entries that have one. A word must hold a \
@@ -114,12 +116,14 @@ enum LsCommand {
     Sizes take units (size>10M, size<=512K); durations take seconds, M:SS or units \
     (duration<3:00, duration>90s); times are UTC dates (mtime>2024-01-01, mtime:2024-05) or \
     relative to now (mtime:-7d.. for the last seven days, -12h, -2w, -30min, -1y). Booleans \
-    take yes or no (alpha:yes, cgbi:no).
+    take yes or no (alpha:yes, cgbi:no). Bit rates take k and M (bitrate>256k, bitrate:1.4M).
 
     Fields: kind, type (MIME), ext, name, path, area, root, size, mtime, width, height, depth \
     (bits per sample), color (color type), alpha, cgbi, interlaced, frames, duration, rate \
-    (sample rate), channels, format, codec, artist, album, title, genre, comment, year, track, \
-    encoding, bom, endings (line endings), lines, words, chars, plist (xml or binary), key (a \
+    (sample rate), channels, format, codec (FFmpeg's name: aac, alac, mp3, flac, h264…), \
+    audio_codec (a video's sound), bitrate (bits/s), artist, album, album_artist, title, genre, \
+    comment, year, track, track_total, disc, disc_total, artwork (cover art embedded), fps \
+    (frame_rate), rotation (degrees clockwise), taken (when a video was filmed), encoding, bom, endings (line endings), lines, words, chars, plist (xml or binary), key (a \
     top-level plist key), error, mismatch (extension disagrees with content), detected.
 
     Sort (--sort, repeatable) by any field, ascending or with :desc; a second --sort orders \
