@@ -667,7 +667,7 @@ def build_audio(box, work):
         mime = MIME[{"wav": "wav", "flac": "flac", "ogg-vorbis": "ogg", "mp3": "mp3"}[fmt]]
         facts = {"sample_rate": RATE, "channels": channels, "frames": frames, "format": fmt,
                  "title": tags["title"], "artist": tags["artist"], "album": tags["album"],
-                 "date": tags["date"], "track": tags["track"], "genre": tags["genre"]}
+                 "date": tags["date"], "track": int(tags["track"]), "genre": tags["genre"]}
         box.put(rel, data, "audio", mime, facts)
 
 
@@ -742,7 +742,7 @@ def media_m4a_aac(work):
         data = fh.read()
     facts = {"sample_rate": RATE, "channels": 2, "frames": frames, "format": "mp4", "codec": "aac",
              "title": "Morning Chord", "artist": "Shelf Test Signals", "album": "Shelf Phone Media",
-             "album_artist": "Shelf Ensemble", "date": "2024", "track": "3/12", "track_total": 12, "disc": 1,
+             "album_artist": "Shelf Ensemble", "date": "2024", "track": 3, "track_total": 12, "disc": 1,
              "disc_total": 2, "genre": "Ambient", "artwork": True}
     return data, facts
 
@@ -760,7 +760,7 @@ def media_m4a_alac(work):
     with open(out, "rb") as fh:
         data = fh.read()
     facts = {"sample_rate": RATE, "channels": 2, "frames": frames, "format": "mp4", "codec": "alac",
-             "title": "Lossless Fifth", "artist": "Shelf Test Signals", "track": "4", "artwork": False}
+             "title": "Lossless Fifth", "artist": "Shelf Test Signals", "track": 4, "artwork": False}
     return data, facts
 
 
@@ -823,7 +823,7 @@ def media_mp3_no_xing(work):
     frames = decoded_frames(out)
     facts = {"sample_rate": RATE, "channels": 2, "frames": frames, "format": "mp3", "codec": "mp3",
              "title": "No Xing Header", "artist": "Shelf Test Signals; Guest Voice", "album": "Shelf Music Library",
-             "album_artist": "Shelf Ensemble", "date": "2023", "track": "7/9", "track_total": 9, "disc": 2,
+             "album_artist": "Shelf Ensemble", "date": "2023", "track": 7, "track_total": 9, "disc": 2,
              "disc_total": 2, "genre": "Dance", "artwork": True}
     return data, facts
 
@@ -847,7 +847,7 @@ def media_aiff_id3(work):
         data = fh.read()
     facts = {"sample_rate": RATE, "channels": 1, "frames": frames, "format": "aiff", "codec": "pcm_s16be",
              "title": "AIFF With ID3", "artist": "Shelf Test Signals", "album": "Shelf Music Library",
-             "date": "2022", "track": "5", "genre": "Rock", "artwork": False}
+             "date": "2022", "track": 5, "genre": "Rock", "artwork": False}
     return data, facts
 
 
@@ -870,7 +870,7 @@ def media_flac_repeated(work):
         data = fh.read()
     facts = {"sample_rate": RATE, "channels": 2, "frames": frames, "format": "flac", "codec": "flac",
              "title": "Duet", "artist": "First Voice; Second Voice", "album_artist": "Shelf Ensemble",
-             "track": "2", "track_total": 6, "disc": 1, "disc_total": 1, "artwork": False}
+             "track": 2, "track_total": 6, "disc": 1, "disc_total": 1, "artwork": False}
     return data, facts
 
 
@@ -1081,7 +1081,7 @@ def main():
                             "signals (MP3: gapless, from the LAME header); ffmpeg's decoded count for the phone "
                             "media, and for AAC in MP4 the edit list's length (iTunSMPB agrees)",
             "audio.format": "wav | flac | ogg-vorbis | mp3 | mp4 | aiff | amr",
-            "audio.track": "as written (3/12); track_total, disc and disc_total are numbers",
+            "audio.track": "the track number (3 of a tag 3/12); track_total, disc and disc_total are numbers too",
             "audio.artist": "several values of one tag joined with '; '",
             "video.rotation": "degrees clockwise for display, as exiftool's Rotation",
             "text.chars": "Unicode scalar values after the BOM, line terminators included "

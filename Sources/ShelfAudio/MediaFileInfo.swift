@@ -39,7 +39,14 @@ public enum MediaFileInfo: Sendable, Equatable {
   /// A file cut short is not an error: its facts cover what is present and say why
   /// (`AudioFileInfo.truncation`).
   public static func read(_ file: RegularFile) throws(FFmpegError) -> MediaFileInfo {
-    let input = try FFmpegInput(file: file)
+    let input: FFmpegInput
+    do {
+      input = try FFmpegInput(file: file)
+    } catch  where error.failure == .badInput && isOnlyAnID3Tag(file) {
+      throw FFmpegError(
+        path: file.path, call: error.call, code: error.code, message: "only an ID3 tag: no MPEG audio frames",
+        failure: .badInput)
+    }
     if let video = input.videoStream {
       return .video(videoInfo(input, video: video))
     }
@@ -49,6 +56,17 @@ public enum MediaFileInfo: Sendable, Equatable {
         failure: .badInput)
     }
     return .audio(try audioInfo(input, audio: audio, file: file))
+  }
+
+  /// True for an MP3 that holds an ID3v2 tag and no audio after it (FFmpeg's own message for
+  /// it, about a failed seek, would not say so).
+  static func isOnlyAnID3Tag(_ file: RegularFile) -> Bool {
+    guard let head = try? file.read(count: 10, at: 0), ID3Reader.tagSize(head) != nil else { return false }
+    do {
+      return try MP3Scanner.scan(file) == nil
+    } catch {
+      return false
+    }
   }
 
   private static func videoInfo(_ input: FFmpegInput, video: FFmpegStream) -> VideoFileInfo {

@@ -39,7 +39,7 @@ import Testing
       #expect(info.tags.artist == facts["artist"] as? String, "\(path)")
       #expect(info.tags.album == facts["album"] as? String, "\(path)")
       #expect(info.tags.date == facts["date"] as? String, "\(path)")
-      #expect(info.tags.track == facts["track"] as? String, "\(path)")
+      #expect(info.tags.trackNumber == facts["track"] as? Int, "\(path)")
       #expect(info.tags.genre == facts["genre"] as? String, "\(path)")
       if let codec = facts["codec"] as? String {
         #expect(info.codec == codec, "\(path)")
