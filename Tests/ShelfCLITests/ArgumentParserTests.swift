@@ -138,12 +138,6 @@ private func parsedOptions(_ words: [String]) throws -> ParsedArguments {
   if case .version = try parse(["--version"]).0 {} else { Issue.record("--version not recognised") }
 }
 
-@Test func suggestionDistanceCountsTranspositionsAsOneEdit() {
-  #expect(Suggestions.distance("idnex", "index") == 1)
-  #expect(Suggestions.closest(to: "stast", among: ["stats", "show"]) == "stats")
-  #expect(Suggestions.closest(to: "zzzzzz", among: ["stats", "show"]) == nil)
-}
-
 @Test func optionValuesKeepTheirExactBytes() throws {
   let name: [UInt8] = Array("out".utf8) + [0xFF, 0x0A]
   let forms: [[[UInt8]]] = [

@@ -141,10 +141,8 @@ enum PlayCommand {
     if summary.underruns > 0 && !json {
       console.warning("\(summary.underruns) underrun(s): the device ran dry and playback was recovered")
     }
-    if let error = summary.deviceError {
-      console.error(error.description)
-      return ExitStatus(failure: error.failure)
-    }
+    // Thrown, so that the top level prints it with the command line's advice (`-D null`).
+    if let error = summary.deviceError { throw error }
     if interrupted.load(ordering: .sequentiallyConsistent) != 0 { return .interrupted }
     return exitStatus(failures: failures + summary.failures.map(\.failure), played: summary.played)
   }
