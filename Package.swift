@@ -47,7 +47,7 @@ let package = Package(
     // Tests, with one small support library (temporary folders) that they share.
     .target(name: "ShelfTestSupport", dependencies: ["ShelfCore"], path: "Tests/ShelfTestSupport"),
     .testTarget(name: "ShelfCoreTests", dependencies: ["ShelfCore", "ShelfTestSupport"]),
-    .testTarget(name: "ShelfPNGTests", dependencies: ["ShelfPNG"]),
+    .testTarget(name: "ShelfPNGTests", dependencies: ["ShelfPNG", "ShelfTestSupport"]),
     .testTarget(name: "ShelfAudioTests", dependencies: ["ShelfAudio", "ShelfTestSupport"]),
     .testTarget(name: "ShelfCatalogTests", dependencies: ["ShelfCatalog", "ShelfTestSupport"]),
     .testTarget(name: "ShelfCLITests", dependencies: ["ShelfCLI"]),

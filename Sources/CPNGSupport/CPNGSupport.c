@@ -13,9 +13,19 @@ typedef struct decode_context {
   size_t size;
   size_t offset;
   int truncated;
+  int condition; /* a SHELF_PNG_* code libpng's message was classified as, or 0 */
   char *message;
   size_t message_size;
 } decode_context;
+
+/* zlib's messages (inflate.c) and libpng's own for zlib return codes (png_zstream_error). */
+static const char *const zlib_messages[] = {
+    "incorrect header check", "unknown compression method", "invalid window size",
+    "invalid block type", "invalid stored block lengths", "too many length or distance symbols",
+    "invalid code lengths set", "invalid bit length repeat", "invalid literal/lengths set",
+    "invalid distances set", "invalid literal/length code", "invalid distance code",
+    "invalid distance too far back", "incorrect data check", "incorrect length check",
+    "damaged LZ stream", "unexpected end of LZ stream", "missing LZ dictionary", NULL};
 
 static void copy_message(decode_context *context, const char *text) {
   if (context->message == NULL || context->message_size == 0) return;
@@ -23,9 +33,26 @@ static void copy_message(decode_context *context, const char *text) {
   context->message[context->message_size - 1] = '\0';
 }
 
+/* The code of a libpng error message, or 0 when it is none of the known conditions; for bad
+   compressed data the message becomes zlib's reason alone (without libpng's chunk prefix). */
+static int classify(decode_context *context, const char *text) {
+  if (text == NULL) return 0;
+  if (strstr(text, "Not enough image data") != NULL) return SHELF_PNG_IMAGE_DATA_SHORT;
+  if (strstr(text, "Insufficient memory") != NULL || strstr(text, "Out of memory") != NULL)
+    return SHELF_PNG_NO_MEMORY;
+  for (int i = 0; zlib_messages[i] != NULL; i++) {
+    if (strstr(text, zlib_messages[i]) != NULL) {
+      copy_message(context, zlib_messages[i]);
+      return SHELF_PNG_BAD_COMPRESSED_DATA;
+    }
+  }
+  return 0;
+}
+
 static void on_error(png_structp png, png_const_charp text) {
   decode_context *context = (decode_context *)png_get_error_ptr(png);
   copy_message(context, text);
+  context->condition = classify(context, text);
   png_longjmp(png, 1);
 }
 
@@ -52,7 +79,7 @@ static const png_byte ignored_chunks[] =
 int shelf_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
                      uint32_t max_dimension, shelf_png_decoded *out, char *message,
                      size_t message_size) {
-  decode_context context = {data, size, 0, 0, message, message_size};
+  decode_context context = {data, size, 0, 0, 0, message, message_size};
   memset(out, 0, sizeof(*out));
   if (message_size > 0) message[0] = '\0';
   png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &context, on_error, on_warning);
@@ -75,7 +102,8 @@ int shelf_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
     free(rows);
     png_destroy_read_struct(&png, &info, NULL);
     if (status != SHELF_PNG_OK) return status;
-    return context.truncated ? SHELF_PNG_TRUNCATED : SHELF_PNG_LIBPNG_ERROR;
+    if (context.truncated) return SHELF_PNG_TRUNCATED;
+    return context.condition != 0 ? context.condition : SHELF_PNG_LIBPNG_ERROR;
   }
   png_set_read_fn(png, &context, on_read);
   png_set_benign_errors(png, 1);

@@ -72,6 +72,9 @@ public enum PlayerEvent: Sendable {
   case resumed(position: Double)
   case seeked(position: Double)
   case volume(Int)
+  /// The start position asked for lies at or past the end of the first track, which is
+  /// skipped: `start` and the track's `duration` in seconds.
+  case startPastEnd(track: Int, path: RawPath, start: Double, duration: Double)
 }
 
 /// The outcome of playing a playlist.
@@ -86,6 +89,8 @@ public struct PlayerSummary: Sendable {
   public var quit = false
   /// Set when the device failed (not found, busy, gone): the playlist stopped.
   public var deviceError: AudioError?
+  /// Set when the first track was skipped because the start position lay past its end.
+  public var startedPastEnd = false
 }
 
 /// Plays a playlist through ALSA: gapless between tracks of the same rate and channels, with
@@ -114,7 +119,7 @@ public final class Player: Sendable {
   /// A snapshot of what is playing.
   public var status: PlayerStatus { current.withLock { $0 } }
 
-  private func takeCommands() -> [PlayerCommand] {
+  fileprivate func takeCommands() -> [PlayerCommand] {
     commands.withLock { queue in
       let taken = queue
       queue.removeAll()
@@ -122,7 +127,7 @@ public final class Player: Sendable {
     }
   }
 
-  private func update(_ body: (inout PlayerStatus) -> Void) { current.withLock { body(&$0) } }
+  fileprivate func update(_ body: (inout PlayerStatus) -> Void) { current.withLock { body(&$0) } }
 
   /// Whether samples of `natural` pass through a stream of `stream` samples unchanged, so that
   /// the stream can be kept for gapless playback.
@@ -132,214 +137,312 @@ public final class Player: Sendable {
 
   /// Plays the playlist to its end (or until `quit`), reporting events as they happen.
   public func run(events: (PlayerEvent) -> Void) -> PlayerSummary {
-    var summary = PlayerSummary()
-    var order = Array(tracks.indices)
-    if options.shuffle { order.shuffle() }
-    var slot = 0
-    var output: ALSAPlayback?
-    var buffer = UnsafeMutableRawPointer.allocate(byteCount: 4, alignment: 16)
-    var bufferBytes = 4
-    defer { buffer.deallocate() }
-    var volume = min(100, max(0, options.volume))
-    var firstTrack = true
-    var playedThisPass = false
+    var playlist = PlaylistRun(player: self)
+    return playlist.playAll(events: events)
+  }
+}
 
-    func finish() {
-      if let output {
-        try? output.padToPeriod()
-        output.drain()
-        output.close()
+/// Where the playlist goes after a track.
+private enum TrackEnd {
+  case next
+  case previous
+  /// Quit, or the device failed: the playlist is over.
+  case stop
+}
+
+/// Sample memory for one block, grown when a stream needs more.
+private final class SampleBuffer {
+  private(set) var pointer = UnsafeMutableRawPointer.allocate(byteCount: 4, alignment: 16)
+  private var capacity = 4
+
+  func reserve(bytes: Int) {
+    guard capacity < bytes else { return }
+    pointer.deallocate()
+    pointer = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 16)
+    capacity = bytes
+  }
+
+  deinit { pointer.deallocate() }
+}
+
+/// One run through a player's playlist: the position in it, the open ALSA stream (kept across
+/// tracks of the same shape for gapless playback) and the summary so far.
+private struct PlaylistRun {
+  let player: Player
+  var summary = PlayerSummary()
+  var order: [Int]
+  var slot = 0
+  var output: ALSAPlayback?
+  let buffer = SampleBuffer()
+  var volume: Int
+  var firstTrack = true
+  var playedThisPass = false
+
+  init(player: Player) {
+    self.player = player
+    order = Array(player.tracks.indices)
+    if player.options.shuffle { order.shuffle() }
+    volume = min(100, max(0, player.options.volume))
+  }
+
+  /// Plays tracks until the playlist ends, the user quits or the device fails.
+  mutating func playAll(events: (PlayerEvent) -> Void) -> PlayerSummary {
+    while let index = nextTrack() {
+      switch playTrack(index, events: events) {
+      case .next: slot += 1
+      case .previous: slot = max(0, slot - 1)
+      case .stop:
+        player.update { $0.trackNumber = nil }
+        return summary
       }
-      output = nil
-      update { $0.trackNumber = nil }
     }
+    if let output {
+      summary.underruns += output.underruns
+      try? output.padToPeriod()
+      output.drain()
+      output.close()
+    }
+    output = nil
+    player.update { $0.trackNumber = nil }
+    return summary
+  }
 
-    playlist: while true {
-      if slot >= order.count {
-        guard options.repeatPlaylist, playedThisPass, !order.isEmpty else { break }
-        playedThisPass = false
-        slot = 0
-        if options.shuffle { order.shuffle() }
-      }
-      if slot < 0 { slot = 0 }
-      let index = order[slot]
-      let path = tracks[index]
-      let reader: AudioFileReader
+  /// The playlist index of the track at `slot`, starting a new pass (reshuffled) when repeating;
+  /// nil at the end.
+  private mutating func nextTrack() -> Int? {
+    if slot >= order.count {
+      guard player.options.repeatPlaylist, playedThisPass, !order.isEmpty else { return nil }
+      playedThisPass = false
+      slot = 0
+      if player.options.shuffle { order.shuffle() }
+    }
+    return order[slot]
+  }
+
+  /// Opens, announces and streams one track.
+  private mutating func playTrack(_ index: Int, events: (PlayerEvent) -> Void) -> TrackEnd {
+    let path = player.tracks[index]
+    let reader: AudioFileReader
+    do {
+      reader = try AudioFileReader(path: path)
+    } catch {
+      summary.failures.append(error)
+      events(.failed(track: index, path: path, error: error))
+      return .next
+    }
+    guard applyStart(to: reader, track: index, path: path, events: events) else { return .next }
+    guard let out = openOutput(for: reader, track: index, path: path, events: events) else {
+      return summary.deviceError == nil ? .next : .stop
+    }
+    announce(reader, track: index, path: path, events: events)
+    return stream(reader, to: out, track: index, path: path, events: events)
+  }
+
+  /// Seeks the first track to the start position; false (the track is skipped) when that lies
+  /// at or past its end.
+  private mutating func applyStart(
+    to reader: AudioFileReader, track index: Int, path: RawPath, events: (PlayerEvent) -> Void
+  ) -> Bool {
+    defer { firstTrack = false }
+    let start = player.options.start
+    guard firstTrack && start > 0 else { return true }
+    let format = reader.format
+    if format.frames > 0 && start >= format.duration {
+      summary.startedPastEnd = true
+      events(.startPastEnd(track: index, path: path, start: start, duration: format.duration))
+      return false
+    }
+    try? reader.seek(toFrame: Int64(start * Double(format.sampleRate)))
+    return true
+  }
+
+  /// The ALSA stream for `reader`'s rate, channels and sample width: the open one when it fits
+  /// (gapless), else a new one after the previous track has finished. Nil when this track
+  /// cannot play here (reported) or the device failed (`summary.deviceError`).
+  private mutating func openOutput(
+    for reader: AudioFileReader, track index: Int, path: RawPath, events: (PlayerEvent) -> Void
+  ) -> ALSAPlayback? {
+    let format = reader.format
+    if let open = output,
+      open.parameters.sampleRate != format.sampleRate || open.parameters.channels != format.channels
+        || !Player.carriesExactly(open.parameters.sampleType, reader.naturalSampleType)
+    {
+      try? open.padToPeriod()
+      open.drain()
+      open.close()
+      output = nil
+    }
+    if output == nil {
+      var types = [reader.naturalSampleType]
+      for type in [PCMSampleType.float32, .int32, .int16] where !types.contains(type) { types.append(type) }
       do {
-        reader = try AudioFileReader(path: path)
+        output = try ALSAPlayback(
+          device: player.options.device, sampleRate: format.sampleRate, channels: format.channels,
+          sampleTypes: types)
+      } catch {
+        guard error.reason == .unsupported else {
+          summary.deviceError = error
+          return nil
+        }
+        // This track's shape is not playable here; others may be.
+        let trackError = AudioError(
+          path: path, reason: .unsupported, message: "cannot play: \(error.description)")
+        summary.failures.append(trackError)
+        events(.failed(track: index, path: path, error: trackError))
+        return nil
+      }
+    }
+    if let output {
+      let parameters = output.parameters
+      buffer.reserve(
+        bytes: max(256, parameters.periodFrames) * parameters.channels * parameters.sampleType.byteWidth)
+    }
+    return output
+  }
+
+  /// Counts the track as played and reports its start.
+  private mutating func announce(
+    _ reader: AudioFileReader, track index: Int, path: RawPath, events: (PlayerEvent) -> Void
+  ) {
+    let format = reader.format
+    let info = AudioFileInfo(
+      duration: format.duration, sampleRate: format.sampleRate, channels: format.channels,
+      frames: format.frames,
+      formatName: format.formatName, encodingName: format.encodingName, bitsPerSample: format.bitsPerSample,
+      isLossless: format.isLossless, tags: reader.tags)
+    summary.played += 1
+    playedThisPass = true
+    let (slot, volume) = (self.slot, self.volume)
+    player.update {
+      $0.trackNumber = slot
+      $0.path = path
+      $0.title = info.tags.title
+      $0.artist = info.tags.artist
+      $0.duration = format.duration
+      $0.position = reader.position > 0 ? Double(reader.position) / Double(format.sampleRate) : 0
+      $0.volume = volume
+      $0.paused = false
+    }
+    events(.started(track: index, path: path, info: info))
+  }
+
+  /// Reads, scales and writes blocks until the track ends or a command moves on.
+  private mutating func stream(
+    _ reader: AudioFileReader, to out: ALSAPlayback, track index: Int, path: RawPath,
+    events: (PlayerEvent) -> Void
+  ) -> TrackEnd {
+    let parameters = out.parameters
+    let blockFrames = max(256, parameters.periodFrames)
+    let rate = Double(reader.format.sampleRate)
+    var paused = false
+    while true {
+      for command in player.takeCommands() {
+        if let end = apply(
+          command, reader: reader, out: out, paused: &paused, track: index, path: path, events: events)
+        {
+          return end
+        }
+      }
+      if paused {
+        usleep(20_000)
+        continue
+      }
+      let got: Int
+      do {
+        got = try reader.read(into: buffer.pointer, frames: blockFrames, as: parameters.sampleType)
       } catch {
         summary.failures.append(error)
         events(.failed(track: index, path: path, error: error))
-        slot += 1
-        continue
+        return .next
       }
-      let format = reader.format
-      if let open = output,
-        open.parameters.sampleRate != format.sampleRate || open.parameters.channels != format.channels
-          || !Player.carriesExactly(open.parameters.sampleType, reader.naturalSampleType)
-      {
-        // A change of rate, channels or sample width needs a new stream: let the previous
-        // track finish.
-        try? open.padToPeriod()
-        open.drain()
-        open.close()
-        output = nil
+      if got == 0 {
+        events(.finished(track: index, path: path))
+        return .next
       }
-      if output == nil {
-        var types = [reader.naturalSampleType]
-        for type in [PCMSampleType.float32, .int32, .int16] where !types.contains(type) { types.append(type) }
-        do {
-          output = try ALSAPlayback(
-            device: options.device, sampleRate: format.sampleRate, channels: format.channels,
-            sampleTypes: types)
-        } catch {
-          if error.reason == .unsupported {
-            // This track's shape is not playable here; others may be.
-            let trackError = AudioError(
-              path: path, reason: .unsupported, message: "cannot play: \(error.description)")
-            summary.failures.append(trackError)
-            events(.failed(track: index, path: path, error: trackError))
-            slot += 1
-            continue
-          }
-          summary.deviceError = error
-          break playlist
-        }
+      Gain.apply(
+        volume: volume, to: buffer.pointer, samples: got * parameters.channels, type: parameters.sampleType)
+      do {
+        try out.write(buffer.pointer, frames: got)
+      } catch {
+        summary.deviceError = error
+        closeOutput(out)
+        return .stop
       }
-      guard let out = output else { break }
-      let parameters = out.parameters
-      let frameBytes = parameters.channels * parameters.sampleType.byteWidth
-      let blockFrames = max(256, parameters.periodFrames)
-      if bufferBytes < blockFrames * frameBytes {
-        buffer.deallocate()
-        bufferBytes = blockFrames * frameBytes
-        buffer = UnsafeMutableRawPointer.allocate(byteCount: bufferBytes, alignment: 16)
-      }
-      if firstTrack && options.start > 0 {
-        try? reader.seek(toFrame: Int64(options.start * Double(format.sampleRate)))
-      }
-      firstTrack = false
-      let info = AudioFileInfo(
-        duration: format.duration, sampleRate: format.sampleRate, channels: format.channels,
-        frames: format.frames,
-        formatName: format.formatName, encodingName: format.encodingName, bitsPerSample: format.bitsPerSample,
-        isLossless: format.isLossless, tags: reader.tags)
-      summary.played += 1
-      playedThisPass = true
-      update {
-        $0.trackNumber = slot
-        $0.path = path
-        $0.title = info.tags.title
-        $0.artist = info.tags.artist
-        $0.duration = format.duration
-        $0.position = reader.position > 0 ? Double(reader.position) / Double(format.sampleRate) : 0
-        $0.volume = volume
-        $0.paused = false
-      }
-      events(.started(track: index, path: path, info: info))
-      let rate = Double(format.sampleRate)
-      func heardFrames() -> Int64 { max(0, reader.position - Int64(out.delay)) }
-
-      var paused = false
-      track: while true {
-        for command in takeCommands() {
-          switch command {
-          case .quit:
-            out.drop()
-            out.close()
-            output = nil
-            summary.quit = true
-            update { $0.trackNumber = nil }
-            summary.underruns += out.underruns
-            return summary
-          case .next:
-            out.drop()
-            events(.finished(track: index, path: path))
-            slot += 1
-            continue playlist
-          case .previous:
-            out.drop()
-            if Double(heardFrames()) / rate > 3 {
-              try? reader.seek(toFrame: 0)
-              events(.seeked(position: 0))
-            } else {
-              events(.finished(track: index, path: path))
-              slot = max(0, slot - 1)
-              continue playlist
-            }
-          case .seek(let seconds):
-            let heard = heardFrames()
-            var target = heard + Int64(seconds * rate)
-            target = max(0, target)
-            if format.frames > 0 && target >= format.frames {
-              out.drop()
-              events(.finished(track: index, path: path))
-              slot += 1
-              continue playlist
-            }
-            out.drop()
-            do { try reader.seek(toFrame: target) } catch {}
-            events(.seeked(position: Double(reader.position) / rate))
-          case .changeVolume(let delta):
-            volume = min(100, max(0, volume + delta))
-            let newVolume = volume
-            update { $0.volume = newVolume }
-            events(.volume(volume))
-          case .togglePause:
-            if paused {
-              paused = false
-              update { $0.paused = false }
-              events(.resumed(position: Double(reader.position) / rate))
-            } else {
-              // Forget what is queued and rewind to what was heard: resume picks up from there.
-              let heard = heardFrames()
-              out.drop()
-              try? reader.seek(toFrame: heard)
-              paused = true
-              update {
-                $0.paused = true
-                $0.position = Double(heard) / rate
-              }
-              events(.paused(position: Double(heard) / rate))
-            }
-          }
-        }
-        if paused {
-          usleep(20_000)
-          continue
-        }
-        let got: Int
-        do {
-          got = try reader.read(into: buffer, frames: blockFrames, as: parameters.sampleType)
-        } catch {
-          summary.failures.append(error)
-          events(.failed(track: index, path: path, error: error))
-          break track
-        }
-        if got == 0 {
-          events(.finished(track: index, path: path))
-          break track
-        }
-        Gain.apply(
-          volume: volume, to: buffer, samples: got * parameters.channels, type: parameters.sampleType)
-        do {
-          try out.write(buffer, frames: got)
-        } catch {
-          summary.deviceError = error
-          summary.underruns += out.underruns
-          out.drop()
-          out.close()
-          output = nil
-          update { $0.trackNumber = nil }
-          return summary
-        }
-        let heard = Double(heardFrames()) / rate
-        update { $0.position = heard }
-      }
-      slot += 1
+      let heard = Double(Self.heardFrames(reader, out)) / rate
+      player.update { $0.position = heard }
     }
-    if let out = output { summary.underruns += out.underruns }
-    finish()
-    return summary
+  }
+
+  /// Frames of the track that have reached the speaker (written minus ALSA's delay).
+  private static func heardFrames(_ reader: AudioFileReader, _ out: ALSAPlayback) -> Int64 {
+    max(0, reader.position - Int64(out.delay))
+  }
+
+  /// Stops the stream at once (quit, device failure) and ends the playlist.
+  private mutating func closeOutput(_ out: ALSAPlayback) {
+    summary.underruns += out.underruns
+    out.drop()
+    out.close()
+    output = nil
+  }
+
+  /// Acts on one command; returns where the playlist goes when the track ends here.
+  private mutating func apply(
+    _ command: PlayerCommand, reader: AudioFileReader, out: ALSAPlayback, paused: inout Bool,
+    track index: Int,
+    path: RawPath, events: (PlayerEvent) -> Void
+  ) -> TrackEnd? {
+    let format = reader.format
+    let rate = Double(format.sampleRate)
+    switch command {
+    case .quit:
+      summary.quit = true
+      closeOutput(out)
+      return .stop
+    case .next:
+      out.drop()
+      events(.finished(track: index, path: path))
+      return .next
+    case .previous:
+      out.drop()
+      guard Double(Self.heardFrames(reader, out)) / rate > 3 else {
+        events(.finished(track: index, path: path))
+        return .previous
+      }
+      try? reader.seek(toFrame: 0)
+      events(.seeked(position: 0))
+    case .seek(let seconds):
+      let target = max(0, Self.heardFrames(reader, out) + Int64(seconds * rate))
+      out.drop()
+      if format.frames > 0 && target >= format.frames {
+        events(.finished(track: index, path: path))
+        return .next
+      }
+      try? reader.seek(toFrame: target)
+      events(.seeked(position: Double(reader.position) / rate))
+    case .changeVolume(let delta):
+      volume = min(100, max(0, volume + delta))
+      let newVolume = volume
+      player.update { $0.volume = newVolume }
+      events(.volume(newVolume))
+    case .togglePause:
+      if paused {
+        paused = false
+        player.update { $0.paused = false }
+        events(.resumed(position: Double(reader.position) / rate))
+      } else {
+        // Forget what is queued and rewind to what was heard: resume picks up from there.
+        let heard = Self.heardFrames(reader, out)
+        out.drop()
+        try? reader.seek(toFrame: heard)
+        paused = true
+        player.update {
+          $0.paused = true
+          $0.position = Double(heard) / rate
+        }
+        events(.paused(position: Double(heard) / rate))
+      }
+    }
+    return nil
   }
 }

@@ -15,9 +15,12 @@ public struct QueryError: ShelfError, Equatable {
 
 /// A catalogue query parsed from the words of `shelf ls QUERY…`.
 ///
-/// Syntax: `field:value` (contains), `field:=value` (exact), `field>v`, `>=`, `<`, `<=`,
-/// ranges `field:a..b` (either end open), negation `-term`, OR with `,` (`kind:image,audio`
-/// or `kind:image,ext:wav`), and bare words searched in names, paths, tags and text.
+/// Syntax: `field:value` (a whole name for fields such as `kind` and `ext`, a shell glob for
+/// `name`, `path` and `root`, contained text for tags), `field:=value` (exact), `field>v`,
+/// `>=`, `<`, `<=`, ranges `field:a..b` (either end open), negation `-term`, OR with `,`
+/// (`kind:image,audio` or `kind:image,ext:wav`), and bare words searched in names, paths,
+/// tags and text. Values that are names compare whole because `ext:png` must never reach a
+/// `.libpng16` file that a pipeline would then rewrite.
 public struct CatalogQuery: Sendable, Equatable {
   /// Terms that must all hold; each is an OR group, possibly negated.
   public var groups: [Group]
@@ -71,32 +74,43 @@ public struct CatalogQuery: Sendable, Equatable {
 
   // MARK: Fields
 
+  /// How a field's values compare with `:`.
   enum FieldType {
-    case text, number, size, duration, time, boolean, keys
+    /// Free text (tags, comments): `:` finds the value anywhere in it.
+    case text
+    /// A name (a kind, an extension, a MIME type): `:` matches the whole value.
+    case name
+    /// A path or file name: `:` takes a shell glob over the raw bytes.
+    case glob
+    case number, size, duration, time, boolean, keys
   }
 
   struct Field {
+    /// The SQL value compared and sorted by.
     var column: String
     var type: FieldType
+    /// For globs: the BLOB holding the raw path bytes, and whether only its last component
+    /// counts.
+    var bytes: (column: String, lastComponent: Bool)? = nil
   }
 
   /// The fields a query may name, with the SQL they stand for.
   static let fields: [String: Field] = [
-    "kind": Field(column: "f.kind", type: .text),
-    "type": Field(column: "f.mime", type: .text),
-    "mime": Field(column: "f.mime", type: .text),
-    "ext": Field(column: "f.ext", type: .text),
-    "name": Field(column: "f.name", type: .text),
-    "path": Field(column: "f.path_text", type: .text),
-    "area": Field(column: "f.area", type: .text),
-    "root": Field(column: "r.path_text", type: .text),
+    "kind": Field(column: "f.kind", type: .name),
+    "type": Field(column: "f.mime", type: .name),
+    "mime": Field(column: "f.mime", type: .name),
+    "ext": Field(column: "f.ext", type: .name),
+    "name": Field(column: "f.name", type: .glob, bytes: ("f.path", true)),
+    "path": Field(column: "f.path_text", type: .glob, bytes: ("f.path", false)),
+    "area": Field(column: "f.area", type: .name),
+    "root": Field(column: "r.path_text", type: .glob, bytes: ("r.path", false)),
     "size": Field(column: "f.size", type: .size),
     "mtime": Field(column: "f.mtime_ns", type: .time),
     "modified": Field(column: "f.mtime_ns", type: .time),
     "width": Field(column: "f.width", type: .number),
     "height": Field(column: "f.height", type: .number),
     "depth": Field(column: "f.bit_depth", type: .number),
-    "color": Field(column: "f.color_type", type: .text),
+    "color": Field(column: "f.color_type", type: .name),
     "alpha": Field(column: "f.alpha", type: .boolean),
     "cgbi": Field(column: "f.cgbi", type: .boolean),
     "interlaced": Field(column: "f.interlaced", type: .boolean),
@@ -104,8 +118,8 @@ public struct CatalogQuery: Sendable, Equatable {
     "duration": Field(column: "f.duration", type: .duration),
     "rate": Field(column: "f.sample_rate", type: .number),
     "channels": Field(column: "f.channels", type: .number),
-    "format": Field(column: "coalesce(f.format, f.image_format, f.plist_format)", type: .text),
-    "codec": Field(column: "f.subtype", type: .text),
+    "format": Field(column: "coalesce(f.format, f.image_format, f.plist_format)", type: .name),
+    "codec": Field(column: "f.subtype", type: .name),
     "artist": Field(column: "f.artist", type: .text),
     "album": Field(column: "f.album", type: .text),
     "title": Field(column: "f.title", type: .text),
@@ -113,17 +127,17 @@ public struct CatalogQuery: Sendable, Equatable {
     "comment": Field(column: "f.comment", type: .text),
     "year": Field(column: "f.year", type: .number),
     "track": Field(column: "f.track_no", type: .number),
-    "encoding": Field(column: "f.encoding", type: .text),
+    "encoding": Field(column: "f.encoding", type: .name),
     "bom": Field(column: "f.bom", type: .boolean),
-    "endings": Field(column: "f.line_endings", type: .text),
+    "endings": Field(column: "f.line_endings", type: .name),
     "lines": Field(column: "f.lines", type: .number),
     "words": Field(column: "f.words", type: .number),
     "chars": Field(column: "f.chars", type: .number),
-    "plist": Field(column: "f.plist_format", type: .text),
+    "plist": Field(column: "f.plist_format", type: .name),
     "key": Field(column: "f.plist_keys", type: .keys),
     "error": Field(column: "f.error", type: .text),
     "mismatch": Field(column: "f.ext_mismatch", type: .boolean),
-    "detected": Field(column: "f.detected_by", type: .text),
+    "detected": Field(column: "f.detected_by", type: .name),
   ]
 
   /// The names a query may use, sorted.
@@ -242,7 +256,11 @@ public struct CatalogQuery: Sendable, Equatable {
         !($0.properties.isAlphabetic || $0.properties.numericType != nil)
       }
       .map { String(String.UnicodeScalarView($0)) }
-      guard !tokens.isEmpty else { return "1" }
+      // A term of punctuation alone would match every entry: with `--in-place` downstream
+      // that is dangerous, so it is refused.
+      guard !tokens.isEmpty else {
+        throw QueryError(message: "query term '\(words)' has no letters or digits to search for")
+      }
       parameters.append(.text(tokens.map { "\"" + $0 + "\"*" }.joined(separator: " ")))
       let like = SQLiteValue.text("%" + Self.escapeLike(words) + "%")
       parameters += [like, like]
@@ -255,6 +273,21 @@ public struct CatalogQuery: Sendable, Equatable {
       switch field.type {
       case .text:
         return try textSQL(column, op: op, value: value, fieldName: name, parameters: &parameters)
+      case .name:
+        let whole = name == "ext" && value.hasPrefix(".") ? String(value.dropFirst()) : value
+        return try textSQL(
+          column, op: op == .contains && !whole.isEmpty ? .exact : op, value: whole, fieldName: name,
+          parameters: &parameters)
+      case .glob:
+        guard let bytes = field.bytes, op == .contains || op == .exact || op == .notEqual else {
+          return try textSQL(column, op: op, value: value, fieldName: name, parameters: &parameters)
+        }
+        var mode: PathGlobMode = bytes.lastComponent ? [.lastComponent] : []
+        if !PathGlob.hasCapitals(value) { mode.insert(.foldCase) }
+        if op != .contains { mode.insert(.literal) }
+        parameters.append(.text(value))
+        let match = "shelf_glob(?, \(bytes.column), \(mode.rawValue))"
+        return op == .notEqual ? "NOT coalesce(\(match), 0)" : match
       case .keys:
         switch op {
         case .contains:
@@ -479,23 +512,36 @@ public struct CatalogSort: Sendable, Equatable {
   public var field: String
   public var descending: Bool
 
+  /// The directions a sort may name after its field.
+  public static let directions = ["asc", "desc"]
+
   /// Parses `FIELD` or `FIELD:desc` (also `:asc`).
   public init(_ text: String) throws {
-    var name = Substring(text.lowercased())
+    let lowered = text.lowercased()
+    var name = Substring(lowered)
     descending = false
-    if name.hasSuffix(":desc") {
-      descending = true
-      name = name.dropLast(5)
-    } else if name.hasSuffix(":asc") {
-      name = name.dropLast(4)
+    if let colon = lowered.lastIndex(of: ":") {
+      name = lowered[..<colon]
+      let direction = lowered[lowered.index(after: colon)...]
+      guard Self.directions.contains(String(direction)) else {
+        try CatalogQuery.checkField(String(name))
+        throw QueryError(
+          message: "unknown sort direction '\(direction)' (use \(Self.directions.joined(separator: " or ")))")
+      }
+      descending = direction == "desc"
     }
     field = String(name)
     try CatalogQuery.checkField(field)
   }
 
-  var sql: String {
-    let column = CatalogQuery.fields[field]!.column
-    return "\(column) IS NULL, \(column) \(descending ? "DESC" : "ASC"), +f.path"
+  /// The ORDER BY list for sorts in order of precedence (entries without a value last), ending
+  /// with the path so that ties list in a stable order.
+  static func orderBy(_ sorts: [CatalogSort]) -> String {
+    let keys = sorts.map { sort in
+      let column = CatalogQuery.fields[sort.field]!.column
+      return "\(column) IS NULL, \(column) \(sort.descending ? "DESC" : "ASC")"
+    }
+    return (keys + ["+f.path"]).joined(separator: ", ")
   }
 }
 

@@ -417,8 +417,8 @@ public final class CatalogStore {
     return Self.entry(from: statement)
   }
 
-  /// The entries matching `query`, sorted and limited.
-  public func entries(matching query: CatalogQuery, sort: CatalogSort? = nil, limit: Int? = nil) throws
+  /// The entries matching `query`, sorted (by each of `sort` in turn, then by path) and limited.
+  public func entries(matching query: CatalogQuery, sort: [CatalogSort] = [], limit: Int? = nil) throws
     -> [CatalogEntry]
   {
     var entries: [CatalogEntry] = []
@@ -429,13 +429,13 @@ public final class CatalogStore {
   /// Calls `body` for each entry matching `query`, without holding them all in memory. Without
   /// `chunkNames` (listings), only what a listing shows is decoded (see `entry(from:)`).
   public func forEachEntry(
-    matching query: CatalogQuery, sort: CatalogSort? = nil, limit: Int? = nil, chunkNames: Bool = true,
+    matching query: CatalogQuery, sort: [CatalogSort] = [], limit: Int? = nil, chunkNames: Bool = true,
     _ body: (CatalogEntry) throws -> Void
   ) throws {
     let (whereSQL, parameters) = try query.sql()
     var sql =
       "SELECT \(CatalogSchema.entryColumns) FROM files f JOIN roots r ON r.id = f.root_id WHERE \(whereSQL)"
-    sql += " ORDER BY " + (sort?.sql ?? "+f.path")
+    sql += " ORDER BY " + CatalogSort.orderBy(sort)
     if let limit { sql += " LIMIT \(max(limit, 0))" }
     let statement = try db.prepare(sql)
     try statement.bind(parameters)
@@ -443,13 +443,13 @@ public final class CatalogStore {
   }
 
   /// The paths of matching entries only (fast path for `-0` and players).
-  public func paths(matching query: CatalogQuery, sort: CatalogSort? = nil, limit: Int? = nil) throws
+  public func paths(matching query: CatalogQuery, sort: [CatalogSort] = [], limit: Int? = nil) throws
     -> [RawPath]
   {
     let (whereSQL, parameters) = try query.sql()
     var sql =
       "SELECT f.path FROM files f JOIN roots r ON r.id = f.root_id WHERE \(whereSQL) ORDER BY "
-      + (sort?.sql ?? "+f.path")
+      + CatalogSort.orderBy(sort)
     if let limit { sql += " LIMIT \(max(limit, 0))" }
     let statement = try db.prepare(sql)
     try statement.bind(parameters)

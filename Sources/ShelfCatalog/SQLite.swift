@@ -63,6 +63,7 @@ final class SQLiteConnection {
     }
     handle = db
     sqlite3_extended_result_codes(db, 1)
+    PathGlob.register(on: db)
   }
 
   deinit {

@@ -66,6 +66,8 @@ public struct TreeWalker: Sendable {
   /// The root, resolved (`realpath`).
   public let root: RawPath
   public var followLinks: Bool
+  /// False to skip files and folders whose names begin with a dot (players do, as fd does).
+  public var includeHidden: Bool
   public var excludes: ExcludeRules
   /// Absolute paths never reported (the catalogue's own files).
   public var skipPaths: Set<RawPath>
@@ -74,7 +76,8 @@ public struct TreeWalker: Sendable {
 
   /// Prepares a walk of `root`; throws when it is missing or not a folder.
   public init(
-    root: RawPath, followLinks: Bool = false, excludes: ExcludeRules = ExcludeRules(),
+    root: RawPath, followLinks: Bool = false, includeHidden: Bool = true,
+    excludes: ExcludeRules = ExcludeRules(),
     skipPaths: Set<RawPath> = []
   ) throws(FileError) {
     let resolved = try Self.realPath(root)
@@ -84,6 +87,7 @@ public struct TreeWalker: Sendable {
     }
     self.root = resolved
     self.followLinks = followLinks
+    self.includeHidden = includeHidden
     self.excludes = excludes
     self.skipPaths = skipPaths
     self.skipNames = Set(skipPaths.map { PathKey($0.lastComponent.bytes) })
@@ -105,11 +109,20 @@ public struct TreeWalker: Sendable {
     var relative: [UInt8]
   }
 
-  /// Walks the tree, calling `visit` for every regular file found (single-threaded; see
-  /// `collect` for the parallel walk).
+  /// Walks the tree, calling `visit` for every regular file found, in name order folder by
+  /// folder (a folder's files and subfolders sorted by their bytes together), so that a
+  /// playlist or a batch runs in the order `ls` would show. Single-threaded; see `collect`
+  /// for the parallel walk.
   public func walk(_ visit: (WalkedFile) throws -> Void) rethrows -> WalkSummary {
     let result = collect(threads: 1)
-    for file in result.files { try visit(file) }
+    let slash = UInt8(ascii: "/")
+    let sorted = result.files.map {
+      ($0.relative.split(separator: slash, omittingEmptySubsequences: false), $0)
+    }
+    .sorted { left, right in
+      left.0.lexicographicallyPrecedes(right.0) { $0.lexicographicallyPrecedes($1) }
+    }
+    for (_, file) in sorted { try visit(file) }
     return result.summary
   }
 
@@ -205,6 +218,7 @@ public struct TreeWalker: Sendable {
       }
       var subdirectories: [PendingFolder] = []
       for entry in entries {
+        if !includeHidden && entry.name.first == UInt8(ascii: ".") { continue }
         let relative =
           directory.relative.isEmpty ? entry.name : directory.relative + [UInt8(ascii: "/")] + entry.name
         var type = entry.type

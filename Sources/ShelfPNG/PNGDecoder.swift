@@ -120,8 +120,13 @@ public struct PNGDecoder: Sendable {
         .tooLarge(width: Int(decoded.width), height: Int(decoded.height), limit: pixelLimit))
     case Int(SHELF_PNG_TRUNCATED):
       throw PNGError(.truncated("image data ends early"))
+    case Int(SHELF_PNG_IMAGE_DATA_SHORT):
+      throw PNGError(.truncated("IDAT ends early"))
+    case Int(SHELF_PNG_BAD_COMPRESSED_DATA):
+      throw PNGError(.badImageData(text))
+    case Int(SHELF_PNG_NO_MEMORY):
+      throw PNGError(.outOfMemory)
     default:
-      if text.contains("Not enough image data") { throw PNGError(.truncated("IDAT ends early")) }
       throw PNGError(.corrupt(text.isEmpty ? "libpng error \(status)" : text))
     }
   }

@@ -14,6 +14,11 @@ public struct PNGError: ShelfError, Equatable {
     case badCRC(chunk: String)
     /// The container or the image data is malformed (libpng's or our own reason).
     case corrupt(String)
+    /// The compressed image data is not a valid zlib stream (zlib's reason, e.g. "invalid
+    /// distance too far back").
+    case badImageData(String)
+    /// The pixels need more memory than the process can have.
+    case outOfMemory
     /// The declared dimensions exceed the pixel limit; refused before allocating.
     case tooLarge(width: Int, height: Int, limit: Int)
     /// A valid file that this operation cannot handle.
@@ -36,7 +41,8 @@ public struct PNGError: ShelfError, Equatable {
   /// The same error naming `path`.
   public func at(_ path: RawPath) -> PNGError { PNGError(reason, path: path) }
 
-  public var failure: FailureKind { .badInput }
+  /// Bad data, except memory exhaustion, which says nothing about the file.
+  public var failure: FailureKind { reason == .outOfMemory ? .io : .badInput }
 
   /// The reason as a short phrase.
   public var message: String {
@@ -46,6 +52,8 @@ public struct PNGError: ShelfError, Equatable {
     case .truncated(let what): return "truncated PNG: \(what)"
     case .badCRC(let chunk): return "corrupt PNG: bad CRC in \(chunk) chunk"
     case .corrupt(let what): return "corrupt PNG: \(what)"
+    case .badImageData(let what): return "corrupt PNG: bad compressed image data (\(what))"
+    case .outOfMemory: return "not enough memory to decode the image"
     case .tooLarge(let width, let height, let limit):
       return "image too large: \(width)x\(height) exceeds the limit of \(limit) pixels"
     case .unsupported(let what): return "unsupported PNG: \(what)"

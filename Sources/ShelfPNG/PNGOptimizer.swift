@@ -13,6 +13,10 @@ public struct PNGOptimizationResult: Sendable {
   public var summary: String
   /// Whether the output is a CgBI file.
   public var isCgBI: Bool
+  /// The size of the smallest encoding made, kept or not (nil when none was made): when it is
+  /// not below `originalSize`, the input's bytes are kept and a report can say by how much
+  /// the new encoding would have grown the file.
+  public var smallestEncoding: Int?
 }
 
 /// Crushes PNG files losslessly: exact reductions, filter trials, libdeflate/zopfli, and a
@@ -27,10 +31,10 @@ public struct PNGOptimizer: Sendable {
   /// Optimizes a whole PNG (or CgBI) file held in memory.
   public func optimize(bytes: [UInt8]) throws(PNGError) -> PNGOptimizationResult {
     let decoded = try PNGDecoder(pixelLimit: options.pixelLimit).decode(bytes: bytes)
-    let unchanged = { (why: String) in
+    let unchanged = { (why: String, smallest: Int?) in
       PNGOptimizationResult(
         bytes: bytes, originalSize: bytes.count, changed: false, summary: why,
-        isCgBI: decoded.isCgBI)
+        isCgBI: decoded.isCgBI, smallestEncoding: smallest)
     }
     if decoded.isAnimated {
       // Frames are recompressed with their filtered bytes untouched, or the file is kept.
@@ -41,10 +45,10 @@ public struct PNGOptimizer: Sendable {
         output.count < bytes.count,
         let check = try? PNGDecoder(pixelLimit: options.pixelLimit).decode(bytes: output),
         check.image == decoded.image
-      else { return unchanged("animated PNG kept as it is") }
+      else { return unchanged("animated PNG kept as it is", nil) }
       return PNGOptimizationResult(
         bytes: output, originalSize: bytes.count, changed: true,
-        summary: "animated PNG, frames recompressed", isCgBI: false)
+        summary: "animated PNG, frames recompressed", isCgBI: false, smallestEncoding: output.count)
     }
 
     let output: [UInt8]
@@ -104,11 +108,11 @@ public struct PNGOptimizer: Sendable {
     }
 
     if !conversion && output.count >= bytes.count {
-      return unchanged("already optimal: no smaller encoding found (best \(output.count): \(summary))")
+      return unchanged("no smaller encoding found (best: \(summary))", output.count)
     }
     return PNGOptimizationResult(
       bytes: output, originalSize: bytes.count, changed: true, summary: summary,
-      isCgBI: writesCgBI)
+      isCgBI: writesCgBI, smallestEncoding: output.count)
   }
 
   // MARK: - Standard PNG

@@ -149,13 +149,74 @@ import Testing
     for (index, input) in inputs.enumerated().dropFirst() { #expect(Self.bytes(input) == originals[index]) }
     #expect(Self.bytes(good).count < originals[0].count)
     #expect(result.stdout.hasPrefix("Crushed 1 of 6 files: "))
-    #expect(result.stdout.hasSuffix("; 5 failed\n"))
+    #expect(result.stdout.hasSuffix("; 5 failed (bad input)\n"))
     // Only bad input: exit 65.
     let allBad = try ShelfProcess.run(["crush", "--in-place", text, badCRC])
     #expect(allBad.status == 65)
     let missing = try ShelfProcess.run(["crush", "--in-place", dir.path + "/nope.png"])
     #expect(missing.status == 66)
-    #expect(missing.stdout.hasPrefix("Crushed 0 of 1 file: "))
+    #expect(missing.stdout == "Crushed 0 of 1 file; 1 failed (missing or unreadable)\n")
+  }
+
+  @Test func everyInputFailedSaysHowManyAndWhy() throws {
+    let dir = try TemporaryDirectory()
+    let text = try dir.write("text.png", Array("hello".utf8))
+    let result = try ShelfProcess.run(["crush", "--in-place", text])
+    #expect(result.status == 65)
+    #expect(result.stdout == "Crushed 0 of 1 file; 1 failed (bad input)\n")
+    #expect(result.stderr == "error: \(text): not a PNG file (no PNG signature)\n")
+    #expect(Self.bytes(text) == Array("hello".utf8))
+    // Failures of different kinds: exit 1, each kind counted.
+    let mixed = try ShelfProcess.run(["crush", "--dry-run", text, dir.path + "/nope.png"])
+    #expect(mixed.status == 1)
+    #expect(mixed.stdout == "Would crush 0 of 2 files; 2 failed (1 missing or unreadable, 1 bad input)\n")
+  }
+
+  @Test func growthReadsGrewAndKeepsTheOriginal() throws {
+    let dir = try TemporaryDirectory()
+    let file = try dir.copy(fromRepository: Self.fixture("basn0g01.png"))
+    let original = Self.bytes(file)
+    let result = try ShelfProcess.run(["-v", "crush", "--level", "0", "--in-place", file])
+    #expect(result.status == 0)
+    let grown = try #require(Self.growthLine(result.stdout, path: file))
+    #expect(grown.hasSuffix("; kept the original"))
+    #expect(result.stdout.contains("Crushed 0 of 1 file: "))
+    #expect(!result.stdout.contains("saved -"))
+    #expect(Self.bytes(file) == original)
+  }
+
+  /// The -v line of `path` when it reads `PATH: N bytes, grew P % (S B); kept the original`.
+  private static func growthLine(_ stdout: String, path: String) -> String? {
+    stdout.split(separator: "\n").map(String.init).first {
+      $0.hasPrefix("\(path): ") && $0.contains(" bytes, grew ") && $0.contains(" % (")
+    }
+  }
+
+  @Test func noInPlaceProgressWithNoColorOnATerminal() throws {
+    let dir = try TemporaryDirectory()
+    var names: [String] = []
+    for index in 0..<3 {
+      names.append(try dir.copy(fromRepository: Self.fixture("basi6a08.png"), as: "f\(index).png"))
+    }
+    // `script` gives the crush a terminal; its transcript is what the terminal showed.
+    func transcript(_ environment: [String: String]) throws -> String {
+      let command = ([ShelfProcess.binary, "crush", "--dry-run"] + names).map { "'\($0)'" }.joined(
+        separator: " ")
+      let log = dir.path + "/typescript"
+      let pid = try ShelfProcess.spawn(
+        "/usr/bin/script", ["script", "-qec", command, log].map { Array($0.utf8) },
+        environment: environment, stdinPath: nil, stdoutPath: dir.path + "/out", stderrPath: dir.path + "/err"
+      )
+      #expect(ShelfProcess.wait(for: pid, timeout: 120) == 0)
+      return String(decoding: Self.bytes(log), as: UTF8.self)
+    }
+    let plain = try transcript(["NO_COLOR": "1", "TERM": "xterm"])
+    #expect(plain.contains("Would crush 3 of 3 files"))
+    #expect(!plain.contains("crush ["))
+    #expect(!plain.contains("\u{1B}"))
+    // Without NO_COLOR the same terminal gets the in-place bar: the check above can fail.
+    let drawn = try transcript(["NO_COLOR": "", "TERM": "xterm"])
+    #expect(drawn.contains("\r\u{1B}[2Kcrush ["))
   }
 
   @Test func everyCorruptSuiteFileIsRefused() throws {
@@ -242,25 +303,34 @@ import Testing
   }
 
   /// Starts `shelf crush --in-place file` paused just before its rename (the test hook
-  /// SHELF_TEST_PAUSE_BEFORE_RENAME) and returns once the temporary file is written and synced.
-  private static func crushPausedBeforeRename(_ file: String, in dir: TemporaryDirectory) throws -> Process {
+  /// SHELF_TEST_PAUSE_BEFORE_RENAME) and returns once the crush says it is there: its
+  /// temporary file written and synced, and `marker` created. The crush stays paused until
+  /// the marker is removed.
+  private static func crushPausedBeforeRename(
+    _ file: String, in dir: TemporaryDirectory, marker: String, stderrPath: String? = nil
+  ) throws -> Process {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: ShelfProcess.binary)
     process.arguments = ["crush", "--in-place", file]
     var environment = ProcessInfo.processInfo.environment
-    environment["SHELF_TEST_PAUSE_BEFORE_RENAME"] = "30"
+    environment["SHELF_TEST_PAUSE_BEFORE_RENAME"] = marker
     process.environment = environment
     process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let deadline = Date().addingTimeInterval(60)
-    var temporary: String?
-    while temporary == nil && Date() < deadline {
-      temporary = try FileManager.default.contentsOfDirectory(atPath: dir.path).first { $0.hasSuffix(".tmp") }
-      if temporary == nil { usleep(10_000) }
+    if let stderrPath {
+      let descriptor = open(stderrPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+      process.standardError = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+    } else {
+      process.standardError = FileHandle.nullDevice
     }
-    #expect(temporary != nil)
-    usleep(200_000)
+    try process.run()
+    let paused = ObservableWait.until(timeout: 60) {
+      FileManager.default.fileExists(atPath: marker) || !process.isRunning
+    }
+    #expect(paused && FileManager.default.fileExists(atPath: marker))
+    let temporary = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter {
+      $0.hasSuffix(".tmp")
+    }
+    #expect(temporary.count == 1)
     return process
   }
 
@@ -268,7 +338,9 @@ import Testing
     let dir = try TemporaryDirectory()
     let file = try dir.copy(fromRepository: Self.fixture("basi6a08.png"))
     let original = Self.bytes(file)
-    let process = try Self.crushPausedBeforeRename(file, in: dir)
+    let marker = dir.path + ".paused"
+    defer { try? FileManager.default.removeItem(atPath: marker) }
+    let process = try Self.crushPausedBeforeRename(file, in: dir, marker: marker)
     kill(process.processIdentifier, SIGKILL)
     process.waitUntilExit()
     #expect(process.terminationReason == .uncaughtSignal)
@@ -280,10 +352,15 @@ import Testing
     let dir = try TemporaryDirectory()
     let file = try dir.copy(fromRepository: Self.fixture("basi6a08.png"))
     let original = Self.bytes(file)
-    let process = try Self.crushPausedBeforeRename(file, in: dir)
+    let marker = dir.path + ".paused"
+    defer { try? FileManager.default.removeItem(atPath: marker) }
+    let stderr = dir.path + ".stderr"
+    defer { try? FileManager.default.removeItem(atPath: stderr) }
+    let process = try Self.crushPausedBeforeRename(file, in: dir, marker: marker, stderrPath: stderr)
     kill(process.processIdentifier, SIGTERM)
     process.waitUntilExit()
     #expect(process.terminationStatus == 130)
+    #expect(String(decoding: Self.bytes(stderr), as: UTF8.self) == "error: interrupted\n")
     #expect(Self.bytes(file) == original)
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["basi6a08.png"])
   }

@@ -62,7 +62,8 @@ import Testing
     // The file-backed device is not paced: a short run records many seconds.
     let process = try AudioE2E.Running(
       ["record", "--no-interactive", output], environment: env, in: folder.path)
-    usleep(300_000)
+    // Recording has begun (and its stop signals are handled) once samples reach the file.
+    #expect(ObservableWait.until { ObservableWait.size(output) > 44 + 8 * 44100 })
     kill(process.pid, signal)
     let status = process.wait()
     #expect(status == 0, "\(process.stderr)")
@@ -82,7 +83,7 @@ import Testing
     let output = folder.path + "/take.wav"
     let process = try AudioE2E.Running(
       ["record", "--no-interactive", output], environment: env, in: folder.path)
-    usleep(300_000)
+    #expect(ObservableWait.until { ObservableWait.size(output) > 44 + 8 * 44100 })
     kill(process.pid, SIGKILL)
     #expect(process.wait() == 128 + SIGKILL)
     let bytes = AudioE2E.bytes(output)

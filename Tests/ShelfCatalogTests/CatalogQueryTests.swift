@@ -44,7 +44,7 @@ private func parameters(_ words: [String]) throws -> [SQLiteValue] {
 @Test func negationAndOr() throws {
   #expect(
     try where_(["-kind:image,audio"])
-      == "NOT coalesce((f.kind LIKE ? ESCAPE '\\' OR f.kind LIKE ? ESCAPE '\\'), 0)")
+      == "NOT coalesce((f.kind = ? COLLATE NOCASE OR f.kind = ? COLLATE NOCASE), 0)")
   #expect(try where_(["kind:=image,ext:=wav"]) == "(f.kind = ? COLLATE NOCASE OR f.ext = ? COLLATE NOCASE)")
   #expect(
     try where_(["kind:=image", "alpha:yes"]) == "f.kind = ? COLLATE NOCASE AND coalesce(f.alpha, 0) = 1")
@@ -92,4 +92,77 @@ private func parameters(_ words: [String]) throws -> [SQLiteValue] {
   #expect(try CatalogSort("size:desc") == CatalogSort("SIZE:desc"))
   #expect(try CatalogSort("mtime").descending == false)
   #expect(throws: QueryError.self) { try CatalogSort("nosuch") }
+  #expect(throws: QueryError(message: "unknown sort direction 'down' (use asc or desc)")) {
+    try CatalogSort("size:down")
+  }
+  #expect(throws: QueryError(message: "unknown query field 'nosuch'")) { try CatalogSort("nosuch:desc") }
+}
+
+@Test func severalSortsOrderByEachInTurnThenPath() throws {
+  #expect(
+    try CatalogSort.orderBy([CatalogSort("artist"), CatalogSort("year:desc")])
+      == "f.artist IS NULL, f.artist ASC, f.year IS NULL, f.year DESC, +f.path")
+  #expect(CatalogSort.orderBy([]) == "+f.path")
+}
+
+@Test func namesMatchTheWholeValueAndTextContains() throws {
+  for field in ["ext", "kind", "area", "type", "mime", "encoding", "format", "codec", "detected", "plist"] {
+    let column = try where_(["\(field):png"])
+    #expect(column.hasSuffix(" = ? COLLATE NOCASE"), "\(field): \(column)")
+    #expect(try parameters(["\(field):png"]) == [.text("png")])
+  }
+  #expect(try parameters(["ext:.png"]) == [.text("png")])
+  for field in ["artist", "album", "title", "comment", "genre"] {
+    #expect(try where_(["\(field):beat"]).hasSuffix(" LIKE ? ESCAPE '\\'"))
+  }
+}
+
+@Test func namesAndPathsAreSmartCaseGlobsOverTheRawBytes() throws {
+  // Mode bits: 1 fold case, 2 last component only, 4 literal.
+  #expect(try where_(["name:img_*.png"]) == "shelf_glob(?, f.path, 3)")
+  #expect(try where_(["name:IMG_*.PNG"]) == "shelf_glob(?, f.path, 2)")
+  #expect(try where_(["path:*/music/*"]) == "shelf_glob(?, f.path, 1)")
+  #expect(try where_(["name:=a*b"]) == "shelf_glob(?, f.path, 7)")
+  #expect(try where_(["name!=a.png"]) == "NOT coalesce(shelf_glob(?, f.path, 7), 0)")
+  #expect(try where_(["root:/data/*"]) == "shelf_glob(?, r.path, 1)")
+}
+
+@Test func globMatching() {
+  func matches(_ pattern: String, _ subject: [UInt8], fold: Bool = true, literal: Bool = false) -> Bool {
+    PathGlob(pattern: Array(pattern.utf8), foldCase: fold, literal: literal).matches(subject)
+  }
+  #expect(matches("img_*.png", Array("IMG_0001.PNG".utf8)))
+  #expect(!matches("IMG_*.PNG", Array("img_0001.png".utf8), fold: false))
+  #expect(!matches("*.png", Array("a.libpng16".utf8)))
+  #expect(!matches("*.png", Array("a.optipng".utf8)))
+  #expect(matches("*", []))
+  #expect(matches("a*b*c", Array("aXbYbZc".utf8)))
+  #expect(!matches("a*b*c", Array("aXbYbZ".utf8)))
+  #expect(matches("?.png", Array("é.png".utf8)))
+  #expect(matches("élan*", Array("ÉLAN.wav".utf8)))
+  // Bytes that are not UTF-8: `?` takes one, literals compare byte for byte.
+  #expect(matches("bad?.png", [0x62, 0x61, 0x64, 0xFF, 0x2E, 0x70, 0x6E, 0x67]))
+  #expect(!matches("bad?.png", [0x62, 0x61, 0x64, 0xFF, 0xFE, 0x2E, 0x70, 0x6E, 0x67]))
+  #expect(matches("bad\u{FFFD}.png", [0x62, 0x61, 0x64, 0xEF, 0xBF, 0xBD, 0x2E, 0x70, 0x6E, 0x67]))
+  #expect(!matches("bad\u{FFFD}.png", [0x62, 0x61, 0x64, 0xFF, 0x2E, 0x70, 0x6E, 0x67]))
+  #expect(matches("[a-c]?[!x]", Array("b1y".utf8)))
+  #expect(!matches("[a-c]?[!x]", Array("b1x".utf8)))
+  #expect(matches("[]]", Array("]".utf8)))
+  #expect(matches("a[b", Array("a[b".utf8)))
+  #expect(matches("\\*", Array("*".utf8)))
+  #expect(!matches("\\*", Array("x".utf8)))
+  #expect(matches("a*b", Array("a*b".utf8), literal: true))
+  #expect(!matches("a*b", Array("aXb".utf8), literal: true))
+}
+
+@Test func termsWithoutWordCharactersAreUsageErrors() {
+  for term in ["\"", "(", "*", "-", ",", "\"\""] {
+    #expect(
+      throws: QueryError(
+        message: "query term '\(term == "\"\"" ? "" : term)' has no letters or digits to search for")
+    ) {
+      try CatalogQuery(arguments: [term])
+    }
+  }
+  #expect(QueryError(message: "").failure == .usage)
 }

@@ -101,16 +101,24 @@ import Testing
     #expect(error?.reason == .tooLarge(width: 60_000, height: 60_000, limit: PNGDecoder.defaultPixelLimit))
   }
 
-  @Test func corruptImageDataIsACorruptError() {
+  @Test func corruptImageDataIsTypedByZlibsReason() {
+    // A deflate block of type 3, which does not exist.
     let bytes = Synth.file([
       Synth.header(width: 4, height: 4, depth: 8, colorType: 0),
       PNGChunk("IDAT", data: [0x78, 0x01, 0xFF, 0xFF, 0xFF, 0xFF]), PNGChunk("IEND", data: []),
     ])
     let error = #expect(throws: PNGError.self) { try PNGDecoder().decode(bytes: bytes) }
-    guard case .corrupt = error?.reason else {
-      Issue.record("\(String(describing: error))")
-      return
-    }
+    #expect(error?.reason == .badImageData("invalid block type"))
+    #expect(error?.description == "corrupt PNG: bad compressed image data (invalid block type)")
+    #expect(error?.failure == .badInput)
+    // A zlib header that is not one: libpng's "IDAT: incorrect header check" becomes a code.
+    let badHeader = Synth.file([
+      Synth.header(width: 4, height: 4, depth: 8, colorType: 0),
+      PNGChunk("IDAT", data: [0x78, 0x00] + Synth.storedZlib(Array(repeating: 0, count: 20)).dropFirst(2)),
+      PNGChunk("IEND", data: []),
+    ])
+    let headerError = #expect(throws: PNGError.self) { try PNGDecoder().decode(bytes: badHeader) }
+    #expect(headerError?.reason == .badImageData("incorrect header check"))
   }
 
   @Test func errorsNameThePath() {

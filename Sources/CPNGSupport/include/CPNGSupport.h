@@ -12,7 +12,10 @@ enum {
   SHELF_PNG_LIBPNG_ERROR = 1, /* libpng rejected the data; message says why */
   SHELF_PNG_TOO_LARGE = 2,    /* width x height above the caller's pixel limit */
   SHELF_PNG_NO_MEMORY = 3,    /* the pixel buffer could not be allocated */
-  SHELF_PNG_TRUNCATED = 4     /* libpng asked for bytes past the end of the data */
+  SHELF_PNG_TRUNCATED = 4,    /* libpng asked for bytes past the end of the data */
+  SHELF_PNG_IMAGE_DATA_SHORT = 5,   /* the image data ends before the last row */
+  SHELF_PNG_BAD_COMPRESSED_DATA = 6 /* the image data is not a valid zlib stream (zlib's reason
+                                       in the message) */
 };
 
 /* A decoded image in the canonical form: RGBA, 8 or 16 bits per sample (16-bit big-endian). */
@@ -26,6 +29,9 @@ typedef struct shelf_png_decoded {
   uint8_t *pixels;    /* malloc'd; free with shelf_png_free */
   size_t pixels_size; /* width * height * 4 * sample_depth / 8 */
 } shelf_png_decoded;
+
+/* libpng reports errors as text only: the few conditions callers act on are classified here,
+   once, so that Swift decides by code. */
 
 /* Decodes a complete PNG held in memory. Every ancillary chunk except tRNS is ignored (the
    caller reads them itself), benign errors are warnings, and the pixel count is checked against

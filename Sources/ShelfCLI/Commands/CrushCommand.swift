@@ -1,14 +1,13 @@
-import Dispatch
 import ShelfCatalog
 import ShelfCore
 import ShelfPNG
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
-/// `shelf crush FILE|DIR…`: lossless PNG optimization, in place or into a folder.
+/// `shelf crush FILE|DIR…`: lossless PNG optimization, in place or into a folder. Parsing and
+/// presentation only: `PNGFileCrusher` plans, crushes and writes.
 enum CrushCommand {
   static let command = Command(
     name: "crush",
@@ -42,7 +41,10 @@ enum CrushCommand {
       exactly: only their compressed data is redone (a file is left as it is otherwise).
 
       Bad input (corrupt, truncated, bad CRC, huge dimensions, not a PNG) gives a one-line \
-      error naming the file; the batch goes on and the original is never touched.
+      error naming the file; the batch goes on and the original is never touched. The summary \
+      says how many files failed and why; when every input failed the same way, the exit \
+      status is that failure's (65 for bad data). A progress bar is drawn on a terminal, \
+      unless NO_COLOR is set.
       """,
     arguments: [
       ArgumentSpec("file", help: "PNG files, or folders to crush with -r.", repeating: true)
@@ -86,252 +88,263 @@ enum CrushCommand {
     ],
     run: run)
 
-  /// One input file and where its output goes.
-  struct Job: Sendable {
-    var input: RawPath
-    var output: RawPath?
-  }
+  /// The options of one `shelf crush`, read once from the command line.
+  struct CrushOptions {
+    var inputs: [RawPath]
+    var recursive: Bool
+    var destination: PNGCrushDestination
+    var dryRun: Bool
+    var json: Bool
+    var verbose: Bool
+    var preserve: Bool
+    var jobs: Int
+    var optimization: PNGOptimizationOptions
 
-  /// What happened to one file.
-  struct FileReport: Sendable {
-    var job: Job
-    var before: Int
-    var after: Int
-    var changed: Bool
-    var written: Bool
-    var summary: String
-    var error: (any Error)?
+    init(_ invocation: Invocation) throws(UsageError) {
+      let arguments = invocation.arguments
+      let outDir = arguments.pathValue("out-dir")
+      let inPlace = arguments.flag("in-place")
+      dryRun = arguments.flag("dry-run")
+      if outDir != nil && inPlace {
+        throw invocation.usageError("--out-dir and --in-place cannot be used together")
+      }
+      if outDir == nil && !inPlace && !dryRun {
+        throw invocation.usageError("say where results go: -o/--out-dir <dir>, --in-place or --dry-run")
+      }
+      if arguments.flag("iphone") && arguments.flag("revert-iphone") {
+        throw invocation.usageError("--iphone and --revert-iphone cannot be used together")
+      }
+      inputs = arguments.positionals.map(\.path)
+      guard !inputs.isEmpty else { throw invocation.usageError("no input files") }
+      destination = outDir.map { .folder($0) } ?? (inPlace ? .inPlace : .nowhere)
+      recursive = arguments.flag("recursive")
+      json = arguments.flag("json")
+      verbose = invocation.globals.verbose
+      preserve = arguments.flag("preserve")
+      jobs = try arguments.integer("jobs", in: 1...256) ?? max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+      optimization = PNGOptimizationOptions(
+        level: PNGOptimizationLevel(arguments.value("level") ?? "2") ?? .standard,
+        strip: PNGStripMode(rawValue: arguments.value("strip") ?? "none") ?? .none,
+        cleanTransparentColor: arguments.flag("alpha"),
+        cgbi: arguments.flag("iphone")
+          ? .convertToCgBI : arguments.flag("revert-iphone") ? .revertToStandard : .keep,
+        pixelLimit: try arguments.integer("max-pixels", in: 1...(1 << 40)) ?? PNGDecoder.defaultPixelLimit)
+    }
   }
 
   static func run(_ invocation: Invocation) async throws -> ExitStatus {
-    let arguments = invocation.arguments
+    let options = try CrushOptions(invocation)
     let console = invocation.console
-    let outDir = arguments.pathValue("out-dir")
-    let inPlace = arguments.flag("in-place")
-    let dryRun = arguments.flag("dry-run")
-    let json = arguments.flag("json")
-    let preserve = arguments.flag("preserve")
-    if outDir != nil && inPlace {
-      throw invocation.usageError("--out-dir and --in-place cannot be used together")
-    }
-    if outDir == nil && !inPlace && !dryRun {
-      throw invocation.usageError("say where results go: -o/--out-dir <dir>, --in-place or --dry-run")
-    }
-    if arguments.flag("iphone") && arguments.flag("revert-iphone") {
-      throw invocation.usageError("--iphone and --revert-iphone cannot be used together")
-    }
-    guard !arguments.positionals.isEmpty else {
-      throw invocation.usageError("no input files")
-    }
-    let cores = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
-    let jobs = try arguments.integer("jobs", in: 1...256) ?? cores
-    let pixelLimit = try arguments.integer("max-pixels", in: 1...(1 << 40)) ?? PNGDecoder.defaultPixelLimit
-    var options = PNGOptimizationOptions()
-    options.level = PNGOptimizationLevel(arguments.value("level") ?? "2") ?? .standard
-    options.strip = PNGStripMode(rawValue: arguments.value("strip") ?? "none") ?? .none
-    options.cleanTransparentColor = arguments.flag("alpha")
-    options.cgbi =
-      arguments.flag("iphone") ? .convertToCgBI : arguments.flag("revert-iphone") ? .revertToStandard : .keep
-    options.pixelLimit = pixelLimit
-
-    // Collect the files.
     var outcome = BatchOutcome()
-    var work: [Job] = []
-    for argument in arguments.positionals {
-      let path = argument.path
+    let inputs = collectInputs(options, outcome: &outcome, console: console)
+    let crusher = PNGFileCrusher(
+      settings: PNGCrushSettings(
+        destination: options.destination, dryRun: options.dryRun, preserve: options.preserve,
+        optimization: options.optimization, width: options.jobs,
+        writerBeforeRename: testPauseBeforeRename(invocation.environment)))
+    let plan = crusher.plan(inputs)
+    for refused in plan.refused { outcome.failed(refused, console: console) }
+
+    // A stop removes the temporary files being written; every target keeps its old content.
+    let signals = StopSignals { _ in
+      AtomicFileWriter.removeTemporaryFiles()
+      console.error("interrupted")
+      _exit(130)
+    }
+    defer { signals.cancel() }
+    let started = MonotonicClock.seconds()
+    let reports = await crusher.run(plan.jobs, finished: progress(of: plan.jobs.count, on: console))
+    console.clearStatus()
+    let elapsed = MonotonicClock.seconds() - started
+
+    let totals = tally(reports, outcome: &outcome, options: options, console: console)
+    if options.json {
+      console.write(json(reports, totals, elapsed: elapsed, options: options, console: console))
+    } else {
+      console.write(summary(totals, elapsed: elapsed, dryRun: options.dryRun) + "\n")
+    }
+    return outcome.exitStatus
+  }
+
+  /// The files named on the command line, and with -r the PNGs (by extension) under the
+  /// folders named, through the one tree walker; inputs that cannot be used are reported.
+  static func collectInputs(
+    _ options: CrushOptions, outcome: inout BatchOutcome, console: Console
+  ) -> [PNGCrushInput] {
+    var inputs: [PNGCrushInput] = []
+    for path in options.inputs {
       guard let status = try? FileStatus.stat(path) else {
         outcome.failed(
           FileError(path: path, reason: "no such file or directory", failure: .missingInput), console: console
         )
         continue
       }
-      if status.type == .directory {
-        guard arguments.flag("recursive") else {
+      guard status.type == .directory else {
+        inputs.append(PNGCrushInput(path: path))
+        continue
+      }
+      guard options.recursive else {
+        outcome.failed(
+          FileError(
+            path: path, reason: "is a directory (use -r to crush the PNGs inside)", failure: .missingInput),
+          console: console)
+        continue
+      }
+      do {
+        var found: [PNGCrushInput] = []
+        let summary = try TreeWalker(root: path).walk { file in
+          let relative = RawPath(bytes: file.relative)
+          guard relative.lowercasedExtension == "png" else { return }
+          found.append(PNGCrushInput(path: path.appending(relative), outputName: relative))
+        }
+        for problem in summary.unreadable {
           outcome.failed(
-            FileError(
-              path: path, reason: "is a directory (use -r to crush the PNGs inside)", failure: .missingInput),
-            console: console)
-          continue
+            FileError(path: problem.path, reason: problem.reason, failure: .missingInput), console: console)
         }
-        do {
-          let walker = try TreeWalker(root: path)
-          var found: [Job] = []
-          let summary = walker.walk { file in
-            guard RawPath(bytes: file.relative).lowercasedExtension == "png" else { return }
-            let input = path.appending(RawPath(bytes: file.relative))
-            found.append(
-              Job(input: input, output: outDir.map { $0.appending(RawPath(bytes: file.relative)) }))
-          }
-          for problem in summary.unreadable {
-            outcome.failed(
-              FileError(path: problem.path, reason: problem.reason, failure: .missingInput), console: console)
-          }
-          work += found
-        } catch {
-          outcome.failed(error, console: console)
-        }
-      } else {
-        work.append(Job(input: path, output: outDir.map { $0.appending(path.lastComponent) }))
+        inputs += found
+      } catch {
+        outcome.failed(error, console: console)
       }
     }
-    if !inPlace && !dryRun {
-      for index in work.indices where work[index].output == nil { work[index].output = work[index].input }
-    }
-    if inPlace {
-      for index in work.indices {
-        // Replacing a symbolic link would turn it into a file: write through to its target.
-        let input = work[index].input
-        let isLink = (try? FileStatus.lstat(input))?.type == .symbolicLink
-        work[index].output = isLink ? ((try? TreeWalker.realPath(input)) ?? input) : input
-      }
-    }
-    // Two inputs must not write the same output (same name from different folders).
-    var claimed = Set<RawPath>()
-    work = work.filter { job in
-      guard let output = job.output, !dryRun else { return true }
-      if claimed.insert(output).inserted { return true }
-      outcome.failed(
-        FileError(
-          path: job.input, reason: "its output \(output.escaped) is also another input's output",
-          failure: .cannotCreate), console: console)
-      return false
-    }
+    return inputs
+  }
 
-    let interrupted = TemporaryFiles.installSignalCleanup()
-    defer { interrupted.cancel() }
-    let started = MonotonicClock.seconds()
-    let fileWidth = max(1, min(jobs, work.count))
-    // Trials of one file may use every worker too: when few files remain (the biggest run
-    // first), their trials and finalists spread over the idle cores.
-    options.parallelTrials = jobs
-    let optimizer = PNGOptimizer(options: options)
-    let progress = BatchProgress(count: work.count)
-    let allJobs = work
-    let total = work.count
-    // Biggest files first, so that the last ones to finish are small and no worker idles long.
-    let order = work.indices.map { index in
-      (index, (try? FileStatus.stat(work[index].input).size) ?? 0)
-    }.sorted { $0.1 > $1.1 }.map(\.0)
-    await withTaskGroup(of: Void.self) { group in
-      var next = 0
-      func add() {
-        guard next < order.count else { return }
-        let index = order[next]
-        next += 1
-        group.addTask {
-          let report = crush(
-            allJobs[index], optimizer: optimizer, dryRun: dryRun, inPlace: inPlace, preserve: preserve)
-          let finished = progress.record(report, at: index)
-          if console.stderrIsTerminal {
-            let percent = finished * 100 / max(1, total)
-            let width = 24
-            let filled = width * finished / max(1, total)
-            let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-            console.status(
-              "crush [\(bar)] \(percent)% \(finished)/\(total) \(allJobs[index].input.lastComponent.escaped)")
-          }
-        }
-      }
-      for _ in 0..<fileWidth { add() }
-      while await group.next() != nil { add() }
+  /// Shows a progress bar as files finish, in place, where the console allows status lines
+  /// (a terminal, without NO_COLOR); elsewhere nothing.
+  static func progress(of total: Int, on console: Console) -> @Sendable (PNGCrushReport, Int) -> Void {
+    { report, finished in
+      guard console.drawsProgressInPlace else { return }
+      let width = 24
+      let filled = width * finished / max(1, total)
+      let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+      console.status(
+        "crush [\(bar)] \(finished * 100 / max(1, total))% \(finished)/\(total) "
+          + report.job.input.lastComponent.escaped)
     }
-    console.clearStatus()
-    let elapsed = MonotonicClock.seconds() - started
+  }
 
-    let results = progress.reports()
+  /// What a batch did, in numbers.
+  struct Totals {
     var before = 0
     var after = 0
     var crushed = 0
     var unchanged = 0
-    var records: [JSONValue] = []
-    for report in results {
+    var failures: [FailureKind] = []
+    var inputs: Int { crushed + unchanged + failures.count }
+  }
+
+  /// Counts the reports, reports each failure (and with -v each file) and records them in
+  /// `outcome`, which already holds the inputs that failed before a job was made.
+  static func tally(
+    _ reports: [PNGCrushReport], outcome: inout BatchOutcome, options: CrushOptions, console: Console
+  ) -> Totals {
+    var totals = Totals()
+    for report in reports {
       if let error = report.error {
         outcome.failed(error, console: console)
-      } else {
-        outcome.succeeded()
-        before += report.before
-        after += report.after
-        if report.changed { crushed += 1 } else { unchanged += 1 }
-        if invocation.globals.verbose && !json {
-          console.write(line(for: report, dryRun: dryRun) + "\n")
-        }
+        continue
       }
-      if json { records.append(record(for: report)) }
+      outcome.succeeded()
+      totals.before += report.sizeBefore
+      totals.after += report.sizeAfter
+      if report.changed { totals.crushed += 1 } else { totals.unchanged += 1 }
+      if options.verbose && !options.json { console.write(line(for: report) + "\n") }
     }
-    // Inputs that failed before a job was made (missing, not a PNG folder) count too.
-    let failed = outcome.failures.count
-    let inputs = crushed + unchanged + failed
-    let saved = before - after
-    let percent = before > 0 ? Double(saved) * 100 / Double(before) : 0
-    if json {
-      let summary: JSONValue = .object([
-        ("files", .int(Int64(inputs))), ("crushed", .int(Int64(crushed))),
-        ("unchanged", .int(Int64(unchanged))), ("failed", .int(Int64(failed))),
-        ("bytes_before", .int(Int64(before))), ("bytes_after", .int(Int64(after))),
-        ("saved_percent", .double((percent * 100).rounded() / 100)),
-        ("seconds", .double((elapsed * 1000).rounded() / 1000)), ("dry_run", .bool(dryRun)),
-      ])
-      let value: JSONValue = .object([("files", .array(records)), ("summary", summary)])
-      console.write(value.serialized(pretty: console.stdoutIsTerminal) + "\n")
-    } else {
-      var text = dryRun ? "Would crush" : "Crushed"
-      text += " \(crushed) of \(inputs) file\(inputs == 1 ? "" : "s"): "
-      text += "\(Quantities.formatByteSize(Int64(before))) -> \(Quantities.formatByteSize(Int64(after))), "
+    totals.failures = outcome.failures
+    return totals
+  }
+
+  /// The one-line summary: `Crushed 3 of 4 files: 10.0 KiB -> 8.0 KiB, saved 20.0% (2.0 KiB)
+  /// in 0.12 s; 1 already optimal`, or `Crushed 0 of 1 file; 1 failed (bad input)`.
+  static func summary(_ totals: Totals, elapsed: Double, dryRun: Bool) -> String {
+    let inputs = totals.inputs
+    var text =
+      (dryRun ? "Would crush" : "Crushed") + " \(totals.crushed) of \(inputs) file\(inputs == 1 ? "" : "s")"
+    if totals.crushed + totals.unchanged > 0 {
       text +=
-        "saved \(Quantities.formatFixed(percent, decimals: 1))% (\(Quantities.formatByteSize(Int64(saved)))) "
-      text += "in \(Quantities.formatFixed(elapsed, decimals: 2)) s"
-      if unchanged > 0 { text += "; \(unchanged) already optimal" }
-      if failed > 0 { text += "; \(failed) failed" }
-      console.write(text + "\n")
+        ": \(Quantities.formatByteSize(Int64(totals.before))) -> \(Quantities.formatByteSize(Int64(totals.after)))"
+      text += ", " + change(from: totals.before, to: totals.after)
+      text += " in \(Quantities.formatFixed(elapsed, decimals: 2)) s"
     }
-    return outcome.exitStatus
+    if totals.unchanged > 0 { text += "; \(totals.unchanged) already optimal" }
+    if !totals.failures.isEmpty { text += "; \(totals.failures.count) failed (\(why(totals.failures)))" }
+    return text
   }
 
-  /// Crushes one file: read, optimize (which verifies), write atomically.
-  static func crush(
-    _ job: Job, optimizer: PNGOptimizer, dryRun: Bool, inPlace: Bool, preserve: Bool
-  ) -> FileReport {
-    var report = FileReport(job: job, before: 0, after: 0, changed: false, written: false, summary: "")
-    do {
-      let file = try RegularFile(path: job.input)
-      let status = file.status
-      let bytes = try file.readAll(limit: PNGDecoder.fileSizeLimit)
-      report.before = bytes.count
-      let result: PNGOptimizationResult
-      do {
-        result = try optimizer.optimize(bytes: bytes)
-      } catch {
-        throw error.at(job.input)
-      }
-      report.after = result.bytes.count
-      report.changed = result.changed
-      report.summary = result.summary
-      guard !dryRun, let output = job.output else { return report }
-      if inPlace && !result.changed { return report }
-      if !inPlace, let existing = try? FileStatus.stat(output), existing.inode == status.inode,
-        existing.device == status.device, !result.changed
-      {
-        return report  // the output is the input itself and nothing changed
-      }
-      try AtomicWriter.write(
-        result.bytes, to: output, mode: inPlace || preserve ? status.mode & 0o7777 : nil,
-        modificationTime: preserve ? status.mtimeNanoseconds : nil)
-      report.written = true
-    } catch {
-      report.error = error
-    }
-    return report
+  /// `saved 20.0% (2.0 KiB)`, or `grew 1.9 % (73 B)` when the outputs are bigger (conversions).
+  static func change(from before: Int, to after: Int) -> String {
+    let difference = abs(before - after)
+    let percent = before > 0 ? Double(difference) * 100 / Double(before) : 0
+    let size = Quantities.formatByteSize(Int64(difference))
+    if after > before { return "grew \(Quantities.formatFixed(percent, decimals: 1)) % (\(size))" }
+    return "saved \(Quantities.formatFixed(percent, decimals: 1))% (\(size))"
   }
 
-  static func line(for report: FileReport, dryRun: Bool) -> String {
+  /// Why inputs failed, by kind, most frequent first: `bad input`, `2 bad input, 1 missing`.
+  static func why(_ failures: [FailureKind]) -> String {
+    var counts: [(FailureKind, Int)] = []
+    for failure in failures {
+      if let index = counts.firstIndex(where: { $0.0 == failure }) {
+        counts[index].1 += 1
+      } else {
+        counts.append((failure, 1))
+      }
+    }
+    guard counts.count > 1 else { return name(of: failures[0]) }
+    return counts.sorted { $0.1 > $1.1 }.map { "\($0.1) \(name(of: $0.0))" }.joined(separator: ", ")
+  }
+
+  static func name(of failure: FailureKind) -> String {
+    switch failure {
+    case .badInput: return "bad input"
+    case .missingInput: return "missing or unreadable"
+    case .cannotCreate: return "cannot create output"
+    case .io: return "I/O error"
+    case .busy: return "busy"
+    case .interrupted: return "interrupted"
+    case .usage: return "usage"
+    }
+  }
+
+  /// One file's line for -v.
+  static func line(for report: PNGCrushReport) -> String {
     let path = report.job.input.escaped
-    guard report.changed else { return "\(path): \(report.before) bytes, \(report.summary)" }
-    let percent = report.before > 0 ? Double(report.before - report.after) * 100 / Double(report.before) : 0
-    return
-      "\(path): \(report.before) -> \(report.after) bytes (-\(Quantities.formatFixed(percent, decimals: 1))%), \(report.summary)"
+    if report.changed {
+      let percent =
+        report.sizeBefore > 0
+        ? Double(report.sizeAfter - report.sizeBefore) * 100 / Double(report.sizeBefore) : 0
+      let sign = percent > 0 ? "+" : ""
+      return "\(path): \(report.sizeBefore) -> \(report.sizeAfter) bytes "
+        + "(\(sign)\(Quantities.formatFixed(percent, decimals: 1))%), \(report.summary)"
+    }
+    return "\(path): \(report.sizeBefore) bytes, \(keptReason(report))"
   }
 
-  static func record(for report: FileReport) -> JSONValue {
+  /// Why a file was kept: `grew 1.9 % (73 B); kept the original` when the best encoding
+  /// would have been bigger, else the optimizer's reason.
+  static func keptReason(_ report: PNGCrushReport) -> String {
+    guard let smallest = report.smallestEncoding, smallest > report.sizeBefore else { return report.summary }
+    return change(from: report.sizeBefore, to: smallest) + "; kept the original"
+  }
+
+  /// The `--json` document: every file's result and a summary.
+  static func json(
+    _ reports: [PNGCrushReport], _ totals: Totals, elapsed: Double, options: CrushOptions, console: Console
+  ) -> String {
+    let saved = totals.before - totals.after
+    let percent = totals.before > 0 ? Double(saved) * 100 / Double(totals.before) : 0
+    let summary: JSONValue = .object([
+      ("files", .int(Int64(totals.inputs))), ("crushed", .int(Int64(totals.crushed))),
+      ("unchanged", .int(Int64(totals.unchanged))), ("failed", .int(Int64(totals.failures.count))),
+      ("bytes_before", .int(Int64(totals.before))), ("bytes_after", .int(Int64(totals.after))),
+      ("saved_percent", .double((percent * 100).rounded() / 100)),
+      ("seconds", .double((elapsed * 1000).rounded() / 1000)), ("dry_run", .bool(options.dryRun)),
+    ])
+    let value: JSONValue = .object([("files", .array(reports.map(record(for:)))), ("summary", summary)])
+    return value.serialized(pretty: console.stdoutIsTerminal) + "\n"
+  }
+
+  static func record(for report: PNGCrushReport) -> JSONValue {
     var fields = JSONValue.pathFields(report.job.input)
     if let output = report.job.output { fields += JSONValue.pathFields(output, key: "output") }
     if let error = report.error {
@@ -341,135 +354,24 @@ enum CrushCommand {
     }
     fields += [
       ("status", .string(report.changed ? "crushed" : "unchanged")),
-      ("bytes_before", .int(Int64(report.before))), ("bytes_after", .int(Int64(report.after))),
-      ("written", .bool(report.written)), ("detail", .string(report.summary)),
+      ("bytes_before", .int(Int64(report.sizeBefore))), ("bytes_after", .int(Int64(report.sizeAfter))),
+      ("written", .bool(report.written)),
+      ("detail", .string(report.changed ? report.summary : keptReason(report))),
     ]
     return .object(fields)
   }
-}
 
-/// Reports of a batch, filled in by parallel tasks.
-final class BatchProgress: Sendable {
-  private let state: Mutex<(reports: [CrushCommand.FileReport?], done: Int)>
-
-  init(count: Int) { state = Mutex((Array(repeating: nil, count: count), 0)) }
-
-  /// Stores a report; returns how many files are done.
-  func record(_ report: CrushCommand.FileReport, at index: Int) -> Int {
-    state.withLock { state in
-      state.reports[index] = report
-      state.done += 1
-      return state.done
+  /// The test hook `SHELF_TEST_PAUSE_BEFORE_RENAME=MARKER`: each write, once flushed and just
+  /// before its rename, creates MARKER and waits (up to a minute) until the test removes it,
+  /// so that a test can stop a crush at its most delicate point without guessing a delay.
+  static func testPauseBeforeRename(_ environment: [String: String]) -> (@Sendable (RawPath) -> Void)? {
+    guard let marker = environment["SHELF_TEST_PAUSE_BEFORE_RENAME"], !marker.isEmpty else { return nil }
+    return { _ in
+      let created = open(marker, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+      guard created >= 0 else { return }
+      close(created)
+      let deadline = MonotonicClock.seconds() + 60
+      while access(marker, F_OK) == 0 && MonotonicClock.seconds() < deadline { usleep(10_000) }
     }
-  }
-
-  func reports() -> [CrushCommand.FileReport] { state.withLock { $0.reports.compactMap { $0 } } }
-}
-
-/// Temporary files being written, removed if the process is interrupted.
-enum TemporaryFiles {
-  static let active = Mutex<Set<RawPath>>([])
-
-  /// Removes live temporary files on SIGINT, SIGTERM or SIGHUP, then exits with 130.
-  static func installSignalCleanup() -> StopSignals {
-    StopSignals { _ in
-      let paths = active.withLock { $0 }
-      for path in paths { _ = path.withCString { unlink($0) } }
-      _exit(130)
-    }
-  }
-}
-
-/// Writes a file by way of a temporary file in the same folder: write, fsync, rename, so that
-/// readers see either the old file or the whole new one.
-enum AtomicWriter {
-  static let counter = Atomic<Int>(0)
-
-  static func write(_ bytes: [UInt8], to target: RawPath, mode: UInt32?, modificationTime: Int64?) throws {
-    let folder = target.parent
-    try Directories.make(folder)
-    let serial = counter.wrappingAdd(1, ordering: .relaxed).oldValue
-    let temporary = folder.appending(
-      RawPath(
-        bytes: Array(".".utf8) + target.lastComponent.bytes + Array(".shelf-\(getpid())-\(serial).tmp".utf8)))
-    let descriptor = temporary.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666) }
-    guard descriptor >= 0 else {
-      throw FileError(path: target, errno: errno, doing: "cannot create temporary file").asCannotCreate()
-    }
-    TemporaryFiles.active.withLock { _ = $0.insert(temporary) }
-    var closed = false
-    func discard() {
-      if !closed { close(descriptor) }
-      _ = temporary.withCString { unlink($0) }
-      TemporaryFiles.active.withLock { _ = $0.remove(temporary) }
-    }
-    do {
-      try bytes.withUnsafeBytes { raw in
-        var offset = 0
-        while offset < raw.count {
-          let written = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-          if written < 0 {
-            if errno == EINTR { continue }
-            throw FileError(path: target, errno: errno, doing: "write")
-          }
-          offset += written
-        }
-      }
-      if let mode, fchmod(descriptor, mode_t(mode)) != 0 {
-        throw FileError(path: target, errno: errno, doing: "chmod")
-      }
-      if let modificationTime {
-        var times = [
-          timespec(tv_sec: 0, tv_nsec: (1 << 30) - 2),  // UTIME_OMIT
-          timespec(
-            tv_sec: Int(modificationTime / 1_000_000_000), tv_nsec: Int(modificationTime % 1_000_000_000)),
-        ]
-        if futimens(descriptor, &times) != 0 {
-          throw FileError(path: target, errno: errno, doing: "set time")
-        }
-      }
-      while fsync(descriptor) != 0 {
-        if errno != EINTR { throw FileError(path: target, errno: errno, doing: "fsync") }
-      }
-      if let pause = CrushTestHooks.testPauseBeforeRename { usleep(useconds_t(pause * 1_000_000)) }
-      closed = true
-      if close(descriptor) != 0 && errno != EINTR {
-        throw FileError(path: target, errno: errno, doing: "close")
-      }
-      let renamed = temporary.withCString { from in target.withCString { to in rename(from, to) } }
-      guard renamed == 0 else { throw FileError(path: target, errno: errno, doing: "rename") }
-      TemporaryFiles.active.withLock { _ = $0.remove(temporary) }
-    } catch {
-      discard()
-      throw error
-    }
-    // Make the rename itself durable.
-    let directory = folder.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-    if directory >= 0 {
-      _ = fsync(directory)
-      close(directory)
-    }
-  }
-}
-
-extension FileError {
-  func asCannotCreate() -> FileError {
-    FileError(path: path, reason: reason, failure: .cannotCreate)
-  }
-}
-
-enum CrushTestHooks {
-  /// Seconds to wait between fsync and rename: lets tests kill a crush mid-write.
-  static let testPauseBeforeRename: Double? = {
-    guard let text = getenv("SHELF_TEST_PAUSE_BEFORE_RENAME") else { return nil }
-    return Double(String(cString: text))
-  }()
-}
-
-extension Error {
-  /// A PNG error renamed to `path`; other errors as they are.
-  fileprivate func at(_ path: RawPath) -> any Error {
-    if let error = self as? PNGError { return error.at(path) }
-    return self
   }
 }

@@ -17,8 +17,16 @@ enum LsCommand {
       with --jsonl one JSON object per line, with -0 the bare paths separated by NUL bytes \
       for xargs -0. Without a query every entry is listed.
 
-      Terms combine with AND; ',' between terms means OR. See QUERY SYNTAX below for the \
-      fields and operators. Exits with status 1 when nothing matches.
+      Terms combine with AND; ',' between terms means OR; '-' before a term negates it. \
+      Exits with status 1 when nothing matches. In short (the QUERY SYNTAX section of \
+      shelf-ls(1) has every field):
+
+        kind:image  ext:png    names: the whole value, any case
+        name:'IMG_*.PNG'       name, path, root: globs (* ? [a-z])
+                               case-sensitive only with capitals
+        artist:beat            tags, comment, error: contains
+        size>10M 'duration<3:00' year:1990..1999 mtime:-7d..
+        -kind:image  kind:image,audio  holiday (any word)
       """,
     arguments: [
       ArgumentSpec(
@@ -31,8 +39,10 @@ enum LsCommand {
       OptionSpec("jsonl", help: "Print one JSON record per line."),
       OptionSpec("null", short: "0", help: "Print paths separated by NUL bytes, for xargs -0."),
       OptionSpec(
-        "sort", value: "field", help: "Sort by a query field, e.g. size or mtime:desc (default: path).",
-        completion: Completion.none),
+        "sort", value: "field[:asc|:desc]",
+        help:
+          "Sort by a query field, e.g. size or mtime:desc (default: path); repeat to break ties (--sort artist --sort year).",
+        repeatable: true, completion: Completion.none),
       OptionSpec("limit", value: "n", help: "Print at most <n> entries.", completion: Completion.none),
     ],
     examples: [
@@ -53,13 +63,35 @@ enum LsCommand {
     """
     A query is a list of terms; an entry must match every term.
 
-      field:value      the field contains value (case-insensitive)
+      field:value      the field matches value (how: see below)
       field:=value     the field is exactly value
       field>v  field>=v  field<v  field<=v  field!=v
       field:a..b       a range, ends included; either end may be left out
       -term            negation: entries that do not match the term
       a,b              OR: kind:image,kind:audio or kind:image,audio
       word             searched in names, paths, audio tags, plist keys and text
+
+    How field:value matches depends on the field:
+
+      names            kind, type (MIME), mime, ext, area, format, codec, color, encoding,
+                       endings, plist, detected: the whole value, case-insensitive
+                       (ext:png is .png and .PNG, never .libpng16; ext:.png works too)
+      globs            name (the file name), path and root (whole absolute paths): a shell
+                       glob over the raw bytes: * any run of characters (also /), ? one
+                       character, [abc] [a-z] [!a-z] a set, a backslash quotes the next
+                       character; case-insensitive unless the pattern has a capital letter
+                       (as fd's smart case): name:'img_*.png' finds IMG_1.PNG, name:'IMG_*'
+                       does not find img_1.png. With := the value is taken literally.
+      text             artist, album, title, genre, comment, error: the value anywhere in
+                       the field, case-insensitive (artist:beat finds The Beatles)
+      numbers          size, mtime (modified), width, height, depth, frames, duration, rate,
+                       channels, year, track, lines, words, chars: equal, or a range
+      yes or no        alpha, cgbi, interlaced, bom, mismatch
+      key              a top-level plist key: contains; := the whole key
+
+    A field with an empty value (artist:) matches entries that have one. A word must hold a \
+    letter or a digit: a term of punctuation alone ('*', '-', ',') is a usage error (64), \
+    never a match of everything; put globs in a field (name:'*').
 
     Sizes take units (size>10M, size<=512K); durations take seconds, M:SS or units \
     (duration<3:00, duration>90s); times are UTC dates (mtime>2024-01-01, mtime:2024-05) or \
@@ -72,6 +104,9 @@ enum LsCommand {
     encoding, bom, endings (line endings), lines, words, chars, plist (xml or binary), key (a \
     top-level plist key), error, mismatch (extension disagrees with content), detected.
 
+    Sort (--sort, repeatable) by any field, ascending or with :desc; a second --sort orders \
+    entries that tie on the first (--sort artist --sort year:desc).
+
     Quote a term for the shell when it holds spaces or < and >: 'artist:The Beatles', \
     'size>10M'.
     """)
@@ -79,7 +114,7 @@ enum LsCommand {
   static func run(_ invocation: Invocation) async throws -> ExitStatus {
     let arguments = invocation.arguments
     let query = try CatalogQuery(arguments: arguments.positionals.map(\.string))
-    let sort = try arguments.value("sort").map { text in
+    let sort = try arguments.values("sort").map { text in
       do { return try CatalogSort(text) } catch { throw invocation.usageError("--sort: \(error)") }
     }
     let limit = try arguments.integer("limit", in: 0...Int.max)

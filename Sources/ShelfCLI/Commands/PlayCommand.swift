@@ -14,9 +14,12 @@ enum PlayCommand {
     abstract: "Play audio files, folders or a catalogue query through ALSA.",
     discussion: """
       Plays the items as one playlist, in order: files as given, folders recursively \
-      (audio files by extension, sorted by name), and the catalogued audio matching the \
-      remaining words, which are a query as in 'shelf ls' (kind:audio is implied; a word \
-      with a slash or an audio extension is a missing file, not a query). Anything \
+      (audio files by extension, sorted by name; hidden entries skipped; links followed only \
+      where they stay inside the folder and never twice into one folder, so a link to a \
+      parent cannot loop; FIFOs never opened), and the catalogued audio matching the \
+      remaining words, which are a query as in 'shelf ls' (kind:audio is added to the terms, \
+      so kind:image plays nothing; a query that matches nothing exits 1; a word with a slash \
+      or an audio extension is a missing file, not a query). Anything \
       libsndfile decodes plays: WAV, RF64, AIFF, FLAC, Ogg Vorbis, Opus, MP3, CAF, W64, AU \
       and more. Consecutive tracks with the same sample rate, channel count and sample \
       width play without a gap. A file that cannot be decoded is reported and skipped; the \
@@ -26,7 +29,8 @@ enum PlayCommand {
       progress bar and the volume. Keys: space pauses and resumes, left and right arrows \
       seek 5 seconds back and forward, up and down arrows change the volume by 5, n and p \
       go to the next and previous track (p restarts the track after its first 3 seconds), \
-      q quits. The terminal is restored on exit, Ctrl-C and SIGTERM.
+      q quits. The terminal is restored on exit, Ctrl-C and SIGTERM; a signal prints \
+      'interrupted' and exits 130.
 
       The volume is a software gain with a squared curve (50 is -12 dB). At 100, the \
       default, samples reach ALSA bit-exact: use the mixer of the sound card for loudness. \
@@ -50,7 +54,9 @@ enum PlayCommand {
         "volume", value: "0-100", help: "Software volume; 100 leaves samples untouched.", defaultValue: "100",
         completion: Completion.none),
       OptionSpec(
-        "start", value: "time", help: "Start the first track at this time (90, 1:30, 2m).",
+        "start", value: "time",
+        help:
+          "Start the first track at this time (90, 1:30, 2m); past its end, the track is skipped (exit 1).",
         completion: Completion.none),
       OptionSpec("shuffle", help: "Play the playlist in random order."),
       OptionSpec("repeat", help: "Start again after the last track."),
@@ -68,33 +74,33 @@ enum PlayCommand {
     run: run)
 
   static func run(_ invocation: Invocation) async throws -> ExitStatus {
-    let arguments = invocation.arguments
-    let console = invocation.console
-    let volume = try arguments.integer("volume", in: 0...100) ?? 100
-    let start = try arguments.duration("start") ?? 0
-    let json = arguments.flag("json")
-    let device = arguments.value("device") ?? "default"
-    guard !arguments.positionals.isEmpty else {
-      throw invocation.usageError("missing files, folders or a query to play")
-    }
+    let options = try PlayOptions(invocation.arguments, invocation: invocation)
+    let playlist = try PlaylistBuilder.build(options.items, invocation: invocation)
+    guard !playlist.tracks.isEmpty else { return nothingToPlay(playlist, console: invocation.console) }
+    let outcome = await play(playlist.tracks, options: options, console: invocation.console)
+    return exitStatus(outcome, playlist: playlist, json: options.json, console: invocation.console)
+  }
 
-    var failures: [FailureKind] = []
-    let tracks = try PlaylistBuilder.build(
-      arguments.positionals.map(\.path), invocation: invocation, failures: &failures)
-    guard !tracks.isEmpty else {
-      if failures.isEmpty {
-        console.error("nothing to play: no audio files found")
-        return .noInput
-      }
-      return exitStatus(failures: failures, played: 0)
-    }
+  /// The exit status when no track was found: 1 when a query matched nothing (as `ls`), else
+  /// the failures' own.
+  static func nothingToPlay(_ playlist: Playlist, console: Console) -> ExitStatus {
+    if !playlist.failures.isEmpty { return exitStatus(failures: playlist.failures, played: 0) }
+    if playlist.queryMatchedNothing { return .partialFailure }
+    console.error("nothing to play: no audio files found")
+    return .noInput
+  }
 
-    let options = PlayerOptions(
-      device: device, volume: volume, start: start, shuffle: arguments.flag("shuffle"),
-      repeatPlaylist: arguments.flag("repeat"))
-    let player = Player(tracks: tracks, options: options)
-    let interactive =
-      !json && !arguments.flag("no-interactive") && console.stdinIsTerminal && console.stderrIsTerminal
+  /// What playing produced: the player's summary and whether a signal stopped it.
+  struct Outcome {
+    var summary: PlayerSummary
+    var interrupted: Bool
+  }
+
+  /// Plays `tracks`, with keys and a status line when both ends are a terminal, until the end,
+  /// `q`, or Ctrl-C/SIGTERM/SIGHUP.
+  static func play(_ tracks: [RawPath], options: PlayOptions, console: Console) async -> Outcome {
+    let player = Player(tracks: tracks, options: options.player)
+    let interactive = options.terminalUI && console.stdinIsTerminal && console.stderrIsTerminal
     let keys = interactive ? TerminalKeyInput() : nil
     // A device or pipe that goes away must fail a write, not kill the player.
     signal(SIGPIPE, SIG_IGN)
@@ -104,23 +110,40 @@ enum PlayCommand {
       player.send(.quit)
     }
     keys?.readKeys { key in
-      switch key {
-      case .character(" "): player.send(.togglePause)
-      case .left: player.send(.seek(by: -5))
-      case .right: player.send(.seek(by: 5))
-      case .up: player.send(.changeVolume(by: 5))
-      case .down: player.send(.changeVolume(by: -5))
-      case .character("n"), .character("N"): player.send(.next)
-      case .character("p"), .character("P"): player.send(.previous)
-      case .character("q"), .character("Q"): player.send(.quit)
-      default: break
-      }
+      if let command = command(for: key) { player.send(command) }
     }
-    let done = Atomic<Bool>(false)
     let reporter = EventReporter(
-      console: console, json: json, interactive: interactive, trackCount: tracks.count)
+      console: console, json: options.json, interactive: interactive, trackCount: tracks.count)
+    let summary = await runPlayer(player, reporter: reporter, showingStatus: interactive)
+    keys?.stop()
+    keys?.restore()
+    signals.cancel()
+    console.clearStatus()
+    reporter.finish(summary)
+    return Outcome(summary: summary, interrupted: interrupted.load(ordering: .sequentiallyConsistent) != 0)
+  }
+
+  /// The player command a key stands for.
+  static func command(for key: Key) -> PlayerCommand? {
+    switch key {
+    case .character(" "): .togglePause
+    case .left: .seek(by: -5)
+    case .right: .seek(by: 5)
+    case .up: .changeVolume(by: 5)
+    case .down: .changeVolume(by: -5)
+    case .character("n"), .character("N"): .next
+    case .character("p"), .character("P"): .previous
+    case .character("q"), .character("Q"): .quit
+    default: nil
+    }
+  }
+
+  /// Runs the player on a thread of its own, redrawing the status line meanwhile.
+  static func runPlayer(_ player: Player, reporter: EventReporter, showingStatus: Bool) async -> PlayerSummary
+  {
+    let done = Atomic<Bool>(false)
     async let statusLoop: Void = {
-      guard interactive else { return }
+      guard showingStatus else { return }
       while !done.load(ordering: .sequentiallyConsistent) {
         reporter.showStatus(player.status)
         try? await Task.sleep(nanoseconds: 200_000_000)
@@ -132,19 +155,28 @@ enum PlayCommand {
       return summary
     }
     await statusLoop
-    keys?.stop()
-    keys?.restore()
-    signals.cancel()
-    console.clearStatus()
-    reporter.finish(summary)
+    return summary
+  }
 
+  /// Reports how playing ended and turns it into the exit status: the device's failure, 130
+  /// after a signal, else the batch rule over every failed item.
+  static func exitStatus(_ outcome: Outcome, playlist: Playlist, json: Bool, console: Console) -> ExitStatus {
+    let summary = outcome.summary
     if summary.underruns > 0 && !json {
       console.warning("\(summary.underruns) underrun(s): the device ran dry and playback was recovered")
     }
     // Thrown, so that the top level prints it with the command line's advice (`-D null`).
     if let error = summary.deviceError { throw error }
-    if interrupted.load(ordering: .sequentiallyConsistent) != 0 { return .interrupted }
-    return exitStatus(failures: failures + summary.failures.map(\.failure), played: summary.played)
+    if outcome.interrupted {
+      console.error("interrupted")
+      return .interrupted
+    }
+    let status = exitStatus(
+      failures: playlist.failures + summary.failures.map(\.failure), played: summary.played)
+    if status == .success && (summary.startedPastEnd || playlist.queryMatchedNothing) {
+      return .partialFailure
+    }
+    return status
   }
 
   /// 0 when everything played, the failure's own code when nothing did and every failure was
@@ -153,6 +185,31 @@ enum PlayCommand {
     guard let first = failures.first else { return .success }
     if played == 0 && failures.allSatisfy({ $0 == first }) { return ExitStatus(failure: first) }
     return .partialFailure
+  }
+}
+
+/// The options of `shelf play`, read once from the command line.
+struct PlayOptions {
+  /// Files, folders and query terms, in order.
+  var items: [RawPath]
+  /// Device, volume, start, shuffle and repeat, as the player takes them.
+  var player: PlayerOptions
+  /// One JSON object per event on stdout.
+  var json: Bool
+  /// Keys and a status line are wanted (not `--json`, not `--no-interactive`); they also need
+  /// a terminal.
+  var terminalUI: Bool
+
+  init(_ arguments: ParsedArguments, invocation: Invocation) throws {
+    player = PlayerOptions(
+      device: arguments.value("device") ?? "default",
+      volume: try arguments.integer("volume", in: 0...100) ?? 100,
+      start: try arguments.duration("start") ?? 0, shuffle: arguments.flag("shuffle"),
+      repeatPlaylist: arguments.flag("repeat"))
+    json = arguments.flag("json")
+    terminalUI = !json && !arguments.flag("no-interactive")
+    items = arguments.positionals.map(\.path)
+    guard !items.isEmpty else { throw invocation.usageError("missing files, folders or a query to play") }
   }
 }
 
@@ -214,6 +271,16 @@ final class EventReporter: Sendable {
           ])
       }
       console.error(error.description)
+    case .startPastEnd(let track, let path, let start, let duration):
+      let message =
+        "--start \(Quantities.formatDuration(start)) is past the end (\(Quantities.formatDuration(duration)))"
+      if json {
+        emit(
+          [("event", .string("error")), ("track", .int(Int64(track + 1)))] + JSONValue.pathFields(path) + [
+            ("message", .string("\(path.escaped): \(message)"))
+          ])
+      }
+      console.error("\(path.escaped): \(message)")
     case .paused(let position):
       if json { emit([("event", .string("pause")), ("position", Self.seconds(position))]) }
     case .resumed(let position):
@@ -262,34 +329,43 @@ extension String {
   fileprivate var nonEmpty: String? { isEmpty ? nil : self }
 }
 
+/// What the `play` items came to: the tracks in order, and what went wrong finding them.
+struct Playlist {
+  var tracks: [RawPath] = []
+  /// Items that were missing (already reported).
+  var failures: [FailureKind] = []
+  /// The query terms matched no catalogued audio (reported): the exit status is at least 1.
+  var queryMatchedNothing = false
+}
+
 /// Turns the `play` arguments into a list of files: files as given, folders walked for audio
 /// files, everything else a catalogue query.
 enum PlaylistBuilder {
-  static func build(_ items: [RawPath], invocation: Invocation, failures: inout [FailureKind]) throws
-    -> [RawPath]
-  {
-    var tracks: [RawPath] = []
+  static func build(_ items: [RawPath], invocation: Invocation) throws -> Playlist {
+    var playlist = Playlist()
     var queryTerms: [RawPath] = []
     for item in items {
       if let status = try? FileStatus.stat(item) {
         if status.type == .directory {
-          tracks += walk(item)
+          playlist.tracks += try audioFiles(in: item, console: invocation.console)
         } else {
-          tracks.append(item)
+          playlist.tracks.append(item)
         }
       } else if isQueryTerm(item) {
         queryTerms.append(item)
       } else {
         let error = AudioError(path: item, reason: .missingFile, message: "no such file or directory")
         invocation.console.error(error.description)
-        failures.append(error.failure)
+        playlist.failures.append(error.failure)
       }
     }
     if !queryTerms.isEmpty {
-      tracks += try CatalogPlaylist.tracks(
+      let found = try CatalogPlaylist.tracks(
         matching: queryTerms.map { $0.utf8String ?? "" }, invocation: invocation)
+      playlist.tracks += found
+      playlist.queryMatchedNothing = found.isEmpty
     }
-    return tracks
+    return playlist
   }
 
   /// A missing item is a query term (`kind:audio`, `-artist:x`, `Bach`) unless it looks like a
@@ -300,38 +376,31 @@ enum PlaylistBuilder {
     return AudioContainer(extensionOf: item) == nil
   }
 
-  /// Audio files under `folder`, recursively, sorted by name; hidden entries are skipped.
-  static func walk(_ folder: RawPath) -> [RawPath] {
-    guard let directory = folder.withCString({ opendir($0) }) else { return [] }
-    var names: [RawPath] = []
-    while let entry = readdir(directory) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        Array(raw.prefix { $0 != 0 })
-      }
-      if name.first == UInt8(ascii: ".") { continue }
-      names.append(RawPath(bytes: name))
+  /// Audio files (by extension) under `folder`, in name order folder by folder, through the
+  /// one tree walker: hidden entries are skipped, links are followed only where they stay
+  /// inside the folder and never twice into the same folder, and FIFOs are never opened. Each
+  /// path is spelled from `folder` as given.
+  static func audioFiles(in folder: RawPath, console: Console) throws -> [RawPath] {
+    let walker = try TreeWalker(root: folder, followLinks: true, includeHidden: false)
+    var found: [RawPath] = []
+    let summary = walker.walk { file in
+      let relative = RawPath(bytes: file.relative)
+      guard AudioContainer.audioExtensions.contains(relative.lowercasedExtension) else { return }
+      found.append(folder.appending(relative))
     }
-    closedir(directory)
-    var result: [RawPath] = []
-    for name in names.sorted() {
-      let path = folder.appending(name)
-      guard let status = try? FileStatus.stat(path) else { continue }
-      if status.type == .directory {
-        result += walk(path)
-      } else if status.type == .regular, AudioContainer.audioExtensions.contains(path.lowercasedExtension) {
-        result.append(path)
-      }
+    for problem in summary.unreadable {
+      console.warning("\(problem.path.escaped): \(problem.reason)")
     }
-    return result
+    return found
   }
 }
 
 /// Catalogue queries for `play`: the catalogued audio files matching the terms, by path.
 enum CatalogPlaylist {
+  /// The paths of catalogued audio matching every term (`kind:audio` is added to the terms,
+  /// so `kind:image` finds nothing); an empty result is reported.
   static func tracks(matching terms: [String], invocation: Invocation) throws -> [RawPath] {
-    var words = terms
-    if !terms.contains(where: { $0.lowercased().hasPrefix("kind:") }) { words.append("kind:audio") }
-    let query = try CatalogQuery(arguments: words)
+    let query = try CatalogQuery(arguments: terms + ["kind:audio"])
     let store: CatalogStore
     do {
       store = try CatalogStore.open(at: invocation.globals.databasePath, create: false)
@@ -342,7 +411,7 @@ enum CatalogPlaylist {
     }
     let paths = try store.paths(matching: query)
     if paths.isEmpty {
-      invocation.console.warning("no catalogued audio matches '\(terms.joined(separator: " "))'")
+      invocation.console.error("no audio matches '\(terms.joined(separator: " "))' in the catalogue")
     }
     return paths
   }

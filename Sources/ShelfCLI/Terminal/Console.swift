@@ -13,6 +13,10 @@ public final class Console: Sendable {
   public let stdinIsTerminal: Bool
   /// True when stdout may carry ANSI colour.
   public let colorEnabled: Bool
+  /// True when the progress of batch work (a crush, an index run) may be drawn in place on
+  /// stderr with `status`: a terminal, and neither `NO_COLOR` nor `TERM=dumb`, which ask for
+  /// plain output. (Interactive screens such as `play`'s status line only need a terminal.)
+  public let drawsProgressInPlace: Bool
   private let columnsOverride: Int?
   private let statusShown = Mutex(false)
 
@@ -23,6 +27,8 @@ public final class Console: Sendable {
     colorEnabled =
       stdoutIsTerminal && environment["NO_COLOR", default: ""].isEmpty
       && environment["TERM"] != "dumb"
+    drawsProgressInPlace =
+      stderrIsTerminal && environment["NO_COLOR", default: ""].isEmpty && environment["TERM"] != "dumb"
     columnsOverride = environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
   }
 

@@ -1,5 +1,6 @@
 import Dispatch
 import ShelfAudio
+import ShelfCore
 import Synchronization
 
 #if canImport(Glibc)

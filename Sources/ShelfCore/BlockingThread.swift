@@ -4,8 +4,8 @@
   import Musl
 #endif
 
-/// Runs blocking work (ALSA reads and writes, libsndfile) on a thread of its own, so that the
-/// shared async pool is never held up by a device.
+/// Runs blocking work (ALSA reads and writes, libsndfile, file I/O, a PNG crush) on a thread of
+/// its own, so that the shared async pool is never held up by a device or a long computation.
 public enum BlockingThread {
   private final class Box {
     let body: () -> Void

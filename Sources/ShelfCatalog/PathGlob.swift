@@ -1,0 +1,260 @@
+internal import CSQLite
+
+/// A shell glob (`*`, `?`, `[a-z]`, `[!…]`, `\` escapes) matched against raw path bytes.
+///
+/// File names need not be UTF-8, so matching works on units: a Unicode scalar where the bytes
+/// are valid UTF-8, a single byte where they are not (`?` takes one of either). SQLite's own
+/// GLOB is case-sensitive and reads text; this matcher folds case when asked (Unicode simple
+/// lowercase) and never loses a byte.
+struct PathGlob: Sendable, Equatable {
+  /// One element of a compiled pattern.
+  enum Element: Sendable, Equatable {
+    case unit(UInt32)
+    case anyUnit
+    case anySequence
+    case set(negated: Bool, ranges: [ClosedRange<UInt32>])
+  }
+
+  let elements: [Element]
+  let foldCase: Bool
+
+  /// Compiles `pattern`; with `literal`, every character stands for itself.
+  init(pattern: [UInt8], foldCase: Bool, literal: Bool = false) {
+    self.foldCase = foldCase
+    let units = Self.units(pattern).map { foldCase ? Self.folded($0) : $0 }
+    guard !literal else {
+      elements = units.map { .unit($0) }
+      return
+    }
+    var elements: [Element] = []
+    var index = 0
+    while index < units.count {
+      let unit = units[index]
+      switch unit {
+      case UInt32(UInt8(ascii: "*")):
+        if elements.last != .anySequence { elements.append(.anySequence) }
+      case UInt32(UInt8(ascii: "?")):
+        elements.append(.anyUnit)
+      case UInt32(UInt8(ascii: "\\")) where index + 1 < units.count:
+        index += 1
+        elements.append(.unit(units[index]))
+      case UInt32(UInt8(ascii: "[")):
+        if let (set, end) = Self.parseSet(units, from: index + 1) {
+          elements.append(set)
+          index = end
+        } else {
+          elements.append(.unit(unit))
+        }
+      default:
+        elements.append(.unit(unit))
+      }
+      index += 1
+    }
+    self.elements = elements
+  }
+
+  /// True when `pattern` holds a capital letter: fd's smart case, which makes the match
+  /// case-sensitive.
+  static func hasCapitals(_ pattern: String) -> Bool {
+    pattern.unicodeScalars.contains { $0.properties.isUppercase }
+  }
+
+  /// A `[…]` set starting after its `[`: the element and the index of its `]`, or nil when the
+  /// set is not closed (then `[` is an ordinary character).
+  private static func parseSet(_ units: [UInt32], from start: Int) -> (Element, Int)? {
+    var index = start
+    var negated = false
+    if index < units.count
+      && (units[index] == UInt32(UInt8(ascii: "!")) || units[index] == UInt32(UInt8(ascii: "^")))
+    {
+      negated = true
+      index += 1
+    }
+    var ranges: [ClosedRange<UInt32>] = []
+    var first = true
+    while index < units.count {
+      var low = units[index]
+      if low == UInt32(UInt8(ascii: "]")) && !first { return (.set(negated: negated, ranges: ranges), index) }
+      first = false
+      if low == UInt32(UInt8(ascii: "\\")) && index + 1 < units.count {
+        index += 1
+        low = units[index]
+      }
+      if index + 2 < units.count && units[index + 1] == UInt32(UInt8(ascii: "-"))
+        && units[index + 2] != UInt32(UInt8(ascii: "]"))
+      {
+        let high = units[index + 2]
+        if low <= high { ranges.append(low...high) }
+        index += 3
+      } else {
+        ranges.append(low...low)
+        index += 1
+      }
+    }
+    return nil
+  }
+
+  /// True when the whole of `subject` matches.
+  func matches(_ subject: [UInt8]) -> Bool { subject.withUnsafeBufferPointer { matches($0) } }
+
+  /// True when the whole of `subject` matches.
+  func matches(_ subject: UnsafeBufferPointer<UInt8>) -> Bool {
+    let units = Self.units(subject).map { foldCase ? Self.folded($0) : $0 }
+    var pattern = 0
+    var position = 0
+    // Where the last `*` was, and how much of the subject it has taken so far.
+    var starPattern = -1
+    var starPosition = 0
+    while position < units.count {
+      if pattern < elements.count {
+        switch elements[pattern] {
+        case .anySequence:
+          starPattern = pattern
+          starPosition = position
+          pattern += 1
+          continue
+        case .anyUnit:
+          pattern += 1
+          position += 1
+          continue
+        case .unit(let unit) where unit == units[position]:
+          pattern += 1
+          position += 1
+          continue
+        case .set(let negated, let ranges) where ranges.contains { $0.contains(units[position]) } != negated:
+          pattern += 1
+          position += 1
+          continue
+        default:
+          break
+        }
+      }
+      guard starPattern >= 0 else { return false }
+      starPosition += 1
+      position = starPosition
+      pattern = starPattern + 1
+    }
+    while pattern < elements.count && elements[pattern] == .anySequence { pattern += 1 }
+    return pattern == elements.count
+  }
+
+  /// Decodes bytes into units: scalars of valid UTF-8, and `0x110000 + byte` (outside
+  /// Unicode) for each byte that is not.
+  static func units<Bytes: RandomAccessCollection>(_ bytes: Bytes) -> [UInt32]
+  where Bytes.Element == UInt8, Bytes.Index == Int {
+    var units: [UInt32] = []
+    units.reserveCapacity(bytes.count)
+    var index = bytes.startIndex
+    while index < bytes.endIndex {
+      let lead = bytes[index]
+      if lead < 0x80 {
+        units.append(UInt32(lead))
+        index += 1
+        continue
+      }
+      let length: Int
+      var scalar: UInt32
+      var minimum: UInt32
+      switch lead {
+      case 0xC2...0xDF: (length, scalar, minimum) = (2, UInt32(lead & 0x1F), 0x80)
+      case 0xE0...0xEF: (length, scalar, minimum) = (3, UInt32(lead & 0x0F), 0x800)
+      case 0xF0...0xF4: (length, scalar, minimum) = (4, UInt32(lead & 0x07), 0x10000)
+      default: (length, scalar, minimum) = (0, 0, 0)
+      }
+      var valid = length > 0 && index + length <= bytes.endIndex
+      if valid {
+        for offset in 1..<length {
+          let byte = bytes[index + offset]
+          guard byte & 0xC0 == 0x80 else {
+            valid = false
+            break
+          }
+          scalar = scalar << 6 | UInt32(byte & 0x3F)
+        }
+      }
+      if valid && scalar >= minimum && scalar <= 0x10FFFF && !(0xD800...0xDFFF).contains(scalar) {
+        units.append(scalar)
+        index += length
+      } else {
+        units.append(0x11_0000 + UInt32(lead))
+        index += 1
+      }
+    }
+    return units
+  }
+
+  /// The simple lowercase of a unit (bytes that are not UTF-8 stay as they are).
+  static func folded(_ unit: UInt32) -> UInt32 {
+    if unit < 0x80 {
+      return unit >= 0x41 && unit <= 0x5A ? unit + 0x20 : unit
+    }
+    guard let scalar = Unicode.Scalar(unit), scalar.properties.changesWhenLowercased else { return unit }
+    let lower = scalar.properties.lowercaseMapping.unicodeScalars
+    return lower.count == 1 ? lower.first!.value : unit
+  }
+}
+
+/// What `shelf_glob(pattern, subject, mode)` compares: the mode bits of its third argument.
+struct PathGlobMode: OptionSet, Sendable {
+  let rawValue: Int32
+  /// Letters match in either case.
+  static let foldCase = PathGlobMode(rawValue: 1)
+  /// Only the part of the subject after its last `/` (a file name from a path).
+  static let lastComponent = PathGlobMode(rawValue: 2)
+  /// The pattern is a plain string, its `*` and `?` literal.
+  static let literal = PathGlobMode(rawValue: 4)
+}
+
+/// The compiled pattern SQLite keeps between rows of one statement.
+private final class CompiledGlob {
+  let glob: PathGlob
+  let mode: Int32
+  init(_ glob: PathGlob, mode: Int32) {
+    self.glob = glob
+    self.mode = mode
+  }
+}
+
+extension PathGlob {
+  /// Registers `shelf_glob(pattern TEXT, subject BLOB, mode INTEGER)` on a connection, so that
+  /// queries match paths stored as BLOBs byte for byte. It returns NULL for a NULL subject.
+  static func register(on db: OpaquePointer?) {
+    let function: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
+      context, count, values in
+      guard let values, count == 3, sqlite3_value_type(values[1]) != SQLITE_NULL else {
+        sqlite3_result_null(context)
+        return
+      }
+      let mode = sqlite3_value_int(values[2])
+      let glob: PathGlob
+      if let cached = sqlite3_get_auxdata(context, 0),
+        case let compiled = Unmanaged<CompiledGlob>.fromOpaque(cached).takeUnretainedValue(),
+        compiled.mode == mode
+      {
+        glob = compiled.glob
+      } else {
+        let length = Int(sqlite3_value_bytes(values[0]))
+        let pattern = sqlite3_value_blob(values[0]).map {
+          Array(UnsafeRawBufferPointer(start: $0, count: length))
+        }
+        let flags = PathGlobMode(rawValue: mode)
+        glob = PathGlob(
+          pattern: pattern ?? [], foldCase: flags.contains(.foldCase), literal: flags.contains(.literal))
+        sqlite3_set_auxdata(
+          context, 0, Unmanaged.passRetained(CompiledGlob(glob, mode: mode)).toOpaque(),
+          { Unmanaged<CompiledGlob>.fromOpaque($0!).release() })
+      }
+      let length = Int(sqlite3_value_bytes(values[1]))
+      let start = sqlite3_value_blob(values[1])?.assumingMemoryBound(to: UInt8.self)
+      var subject = UnsafeBufferPointer(start: start, count: start == nil ? 0 : length)
+      if PathGlobMode(rawValue: mode).contains(.lastComponent),
+        let slash = subject.lastIndex(of: UInt8(ascii: "/"))
+      {
+        subject = UnsafeBufferPointer(rebasing: subject[(slash + 1)...])
+      }
+      sqlite3_result_int(context, glob.matches(subject) ? 1 : 0)
+    }
+    sqlite3_create_function_v2(
+      db, "shelf_glob", 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil, function, nil, nil, nil)
+  }
+}

@@ -1,0 +1,213 @@
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Writes a file by way of a temporary file in the target's folder: write, fsync, rename over
+/// the target, fsync the folder. Readers see either the old file or the whole new one, and a
+/// crash or kill at any point never leaves a truncated or empty target.
+///
+/// The one writer of every pipeline that creates files (crush, record, extract). Write bytes
+/// in one call (`AtomicFileWriter.write(_:to:options:)`) or stream them (`init`, `write`
+/// any number of times, then `commit`). A writer dropped without `commit` removes its
+/// temporary file; `removeTemporaryFiles()` removes every live one when the process is stopped.
+public final class AtomicFileWriter {
+  /// How the new file is made.
+  public struct Options: Sendable {
+    /// Permission bits of the new file; nil: 0o666 less the umask, as `open` gives.
+    public var mode: UInt32?
+    /// Modification time of the new file, in nanoseconds since the epoch; nil: now.
+    public var modificationTime: Int64?
+    /// Whether missing folders above the target are created (`mkdir -p`).
+    public var createsFolders: Bool
+    /// Runs after the data is flushed and before the rename, with the temporary file's path:
+    /// lets tests stop a write at its most delicate point.
+    public var beforeRename: (@Sendable (RawPath) -> Void)?
+
+    public init(
+      mode: UInt32? = nil, modificationTime: Int64? = nil, createsFolders: Bool = true,
+      beforeRename: (@Sendable (RawPath) -> Void)? = nil
+    ) {
+      self.mode = mode
+      self.modificationTime = modificationTime
+      self.createsFolders = createsFolders
+      self.beforeRename = beforeRename
+    }
+  }
+
+  /// The file that `commit` replaces or creates.
+  public let target: RawPath
+  /// The temporary file being written, in the target's folder.
+  public let temporaryPath: RawPath
+  private let options: Options
+  private var descriptor: Int32
+  private var finished = false
+
+  /// Creates the temporary file beside `target`. Throws `.cannotCreate` when the folder
+  /// cannot be made or written, or when `target` exists and is not a regular file or a
+  /// symbolic link (a folder, a device, a FIFO is never replaced), and `.interrupted` once
+  /// `removeTemporaryFiles()` has run.
+  public init(target: RawPath, options: Options = Options()) throws(FileError) {
+    self.target = target
+    self.options = options
+    if let existing = try? FileStatus.lstat(target), existing.type != .regular, existing.type != .symbolicLink
+    {
+      throw FileError(
+        path: target, reason: "is a \(existing.type.rawValue), not a regular file", failure: .cannotCreate)
+    }
+    let folder = target.parent
+    if options.createsFolders {
+      do {
+        try Directories.make(folder)
+      } catch {
+        throw error as? FileError ?? FileError(path: folder, reason: "\(error)", failure: .cannotCreate)
+      }
+    }
+    let serial = Self.serial.wrappingAdd(1, ordering: .relaxed).oldValue
+    let name = Array(".".utf8) + target.lastComponent.bytes + Array(".shelf-\(getpid())-\(serial).tmp".utf8)
+    let temporary = folder.appending(RawPath(bytes: name))
+    temporaryPath = temporary
+    descriptor = -1
+    // Creating and registering under one lock: a stop that has already swept cannot miss it.
+    let created = Self.live.withLock { live -> Int32 in
+      guard !live.stopped else { return -2 }
+      let descriptor = temporary.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666) }
+      if descriptor >= 0 { live.paths.insert(temporary) }
+      return descriptor
+    }
+    if created == -2 {
+      finished = true
+      throw FileError(path: target, reason: "interrupted", failure: .interrupted)
+    }
+    guard created >= 0 else {
+      finished = true
+      throw FileError(path: target, errno: errno, doing: "cannot create temporary file").failing(
+        .cannotCreate)
+    }
+    descriptor = created
+  }
+
+  deinit { if !finished { discard() } }
+
+  /// Appends bytes to the temporary file, retrying short writes and EINTR.
+  public func write(_ bytes: UnsafeRawBufferPointer) throws(FileError) {
+    var offset = 0
+    while offset < bytes.count {
+      let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+      if written < 0 {
+        if errno == EINTR { continue }
+        throw FileError(path: target, errno: errno, doing: "write").failing(.io)
+      }
+      offset += written
+    }
+  }
+
+  /// Appends bytes to the temporary file.
+  public func write(_ bytes: [UInt8]) throws(FileError) {
+    let result: Result<Void, FileError> = bytes.withUnsafeBytes { raw in
+      do throws(FileError) {
+        try write(raw)
+        return .success(())
+      } catch {
+        return .failure(error)
+      }
+    }
+    try result.get()
+  }
+
+  /// Sets the mode and time, flushes the data to disk, renames the temporary file over the
+  /// target and flushes the folder, so that the rename itself survives a crash. On failure
+  /// the temporary file is removed and the target is as it was.
+  public func commit() throws(FileError) {
+    precondition(!finished, "AtomicFileWriter committed or discarded twice")
+    do throws(FileError) {
+      if let mode = options.mode, fchmod(descriptor, mode_t(mode)) != 0 {
+        throw FileError(path: target, errno: errno, doing: "chmod").failing(.io)
+      }
+      if let time = options.modificationTime {
+        var times = [
+          timespec(tv_sec: 0, tv_nsec: (1 << 30) - 2),  // UTIME_OMIT: access time unchanged
+          timespec(tv_sec: Int(time / 1_000_000_000), tv_nsec: Int(time % 1_000_000_000)),
+        ]
+        if futimens(descriptor, &times) != 0 {
+          throw FileError(path: target, errno: errno, doing: "set time").failing(.io)
+        }
+      }
+      while fsync(descriptor) != 0 {
+        if errno != EINTR { throw FileError(path: target, errno: errno, doing: "fsync").failing(.io) }
+      }
+      options.beforeRename?(temporaryPath)
+      let closing = close(descriptor)
+      descriptor = -1
+      if closing != 0 && errno != EINTR {
+        throw FileError(path: target, errno: errno, doing: "close").failing(.io)
+      }
+      let renamed = temporaryPath.withCString { from in target.withCString { to in rename(from, to) } }
+      guard renamed == 0 else {
+        throw FileError(path: target, errno: errno, doing: "rename").failing(.cannotCreate)
+      }
+    } catch {
+      discard()
+      throw error
+    }
+    finished = true
+    Self.live.withLock { _ = $0.paths.remove(temporaryPath) }
+    let folder = target.parent.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+    if folder >= 0 {
+      _ = fsync(folder)
+      close(folder)
+    }
+  }
+
+  /// Abandons the write: closes and removes the temporary file; the target is untouched.
+  public func discard() {
+    finished = true
+    if descriptor >= 0 { close(descriptor) }
+    descriptor = -1
+    _ = temporaryPath.withCString { unlink($0) }
+    Self.live.withLock { _ = $0.paths.remove(temporaryPath) }
+  }
+
+  /// Writes `bytes` as the whole new content of `target`, atomically.
+  public static func write(_ bytes: [UInt8], to target: RawPath, options: Options = Options())
+    throws(FileError)
+  {
+    let writer = try AtomicFileWriter(target: target, options: options)
+    try writer.write(bytes)
+    try writer.commit()
+  }
+
+  /// The file a write to `path` should replace: the final target of a symbolic link (so that
+  /// the link stays a link and its target gets the new content), else `path` itself.
+  public static func resolvedTarget(_ path: RawPath) -> RawPath {
+    guard (try? FileStatus.lstat(path))?.type == .symbolicLink,
+      let resolved = path.withCString({ realpath($0, nil) })
+    else { return path }
+    defer { free(resolved) }
+    return RawPath(bytes: Array(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved))))
+  }
+
+  /// Removes every temporary file still being written and refuses new ones: for a process
+  /// that is stopping (SIGINT, SIGTERM), so that no `.tmp` file outlives it. Targets are
+  /// untouched: each holds its old content or, if its rename came first, the whole new one.
+  public static func removeTemporaryFiles() {
+    live.withLock { live in
+      live.stopped = true
+      for path in live.paths { _ = path.withCString { unlink($0) } }
+      live.paths.removeAll()
+    }
+  }
+
+  private static let serial = Atomic<Int>(0)
+  private static let live = Mutex<(paths: Set<RawPath>, stopped: Bool)>(([], false))
+}
+
+extension FileError {
+  /// The same error classified as `failure`.
+  fileprivate func failing(_ failure: FailureKind) -> FileError {
+    FileError(path: path, reason: reason, failure: failure)
+  }
+}
