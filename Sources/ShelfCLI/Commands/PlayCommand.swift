@@ -165,8 +165,10 @@ enum PlayCommand {
     if summary.underruns > 0 && !json {
       console.warning("\(summary.underruns) underrun(s): the device ran dry and playback was recovered")
     }
-    // Thrown, so that the top level prints it with the command line's advice (`-D null`).
-    if let error = summary.deviceError { throw error }
+    if let error = summary.deviceError {
+      console.error(ErrorAdvice.message(for: error, command: "play"))
+      return ExitStatus(failure: error.failure)
+    }
     if outcome.interrupted {
       console.error("interrupted")
       return .interrupted
