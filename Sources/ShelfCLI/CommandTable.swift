@@ -7,6 +7,8 @@ enum CommandTable {
     InfoCommand.command,
     ShowCommand.command,
     StatsCommand.command,
+    RootsCommand.command,
+    ForgetCommand.command,
     CrushCommand.command,
     PlayCommand.command,
     RecordCommand.command,

@@ -6,10 +6,32 @@
 /// keeps no token positions (`detail = column`): bare words are matched as prefixes, ANDed,
 /// which is what `ls WORD…` needs, at about half the cost of a full index.
 enum CatalogSchema {
-  /// Bumped on every incompatible change; older catalogues are rebuilt (roots kept).
-  static let version = 4
+  /// Bumped on every schema change; writers migrate older catalogues (see `upgrades`).
+  static let version = 5
+
+  /// The first schema that carries `applicationID` and the `meta` table; older ones are
+  /// recognised by their tables.
+  static let firstIdentifiedVersion = 5
+
+  /// Written to the SQLite header (`PRAGMA application_id`, "SHLF"): it tells a shelf
+  /// catalogue from any other SQLite database without reading its tables.
+  static let applicationID: UInt32 = 0x5348_4C46
+
+  /// Key of the `meta` row naming the shelf version that last wrote the catalogue. The `meta`
+  /// table keeps this shape in every later schema, so an older shelf can name the newer one.
+  static let writerVersionKey = "shelf_version"
+
+  /// Migrations from schema `N` to `N + 1`, keyed by `N`. Schemas older than the first key
+  /// are rebuilt (roots kept).
+  static let upgrades: [Int: String] = [
+    4: """
+    ALTER TABLE roots ADD COLUMN excludes TEXT;
+    CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    """
+  ]
 
   static let create = """
+    CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS roots(
       id INTEGER PRIMARY KEY,
       path BLOB NOT NULL UNIQUE,
@@ -19,7 +41,8 @@ enum CatalogSchema {
       bundle_id TEXT,
       bundle_name TEXT,
       bundle_version TEXT,
-      last_scan_ns INTEGER
+      last_scan_ns INTEGER,
+      excludes TEXT
     );
     CREATE TABLE IF NOT EXISTS files(
       id INTEGER PRIMARY KEY,
@@ -59,6 +82,7 @@ enum CatalogSchema {
     DROP TABLE IF EXISTS files_fts;
     DROP TABLE IF EXISTS files;
     DROP TABLE IF EXISTS roots;
+    DROP TABLE IF EXISTS meta;
     """
 
   /// The columns a `CatalogEntry` is read from, in order (see `CatalogStore.entry(from:)`).

@@ -7,18 +7,71 @@ import ShelfCore
   import Musl
 #endif
 
-/// A catalogue-level failure: no catalogue yet, a newer schema, busy, and the like.
+/// A catalogue-level failure with a typed reason: the CLI turns the reason into advice (which
+/// command to run), the library only says what is wrong.
 public struct CatalogError: ShelfError, Equatable {
+  /// Why the catalogue, or a root in it, could not be used.
+  public enum Reason: Sendable, Equatable {
+    /// There is no catalogue file at the path yet.
+    case noCatalogue
+    /// The file is not a shelf catalogue: not SQLite, empty, or another program's database.
+    case notACatalogue
+    /// The catalogue has an older schema, which only a writer (under the lock) migrates.
+    case olderSchema(Int)
+    /// The catalogue was written by a newer shelf (its version, when it recorded one); `reader`
+    /// is the version of the shelf that tried to open it.
+    case newerSchema(Int, writtenBy: String?, reader: String)
+    /// Another writer holds the catalogue's lock.
+    case busy
+    /// The lock file could not be created or locked (the system's reason).
+    case cannotLock(String)
+    /// The path is not a root the catalogue knows.
+    case unknownRoot
+    /// Exclude patterns were given for a folder that lies inside the catalogued root named:
+    /// patterns belong to a root, relative to its folder.
+    case excludesBelongToRoot(RawPath)
+    /// A scan stopped on request; what it committed is kept.
+    case interrupted
+  }
+
   public var path: RawPath
-  public var reason: String
-  public var failure: FailureKind
+  public var reason: Reason
+
   /// An error about the catalogue (or root) at `path`.
-  public init(path: RawPath, reason: String, failure: FailureKind) {
+  public init(path: RawPath, reason: Reason) {
     self.path = path
     self.reason = reason
-    self.failure = failure
   }
-  public var description: String { "\(path.escaped): \(reason)" }
+
+  public var failure: FailureKind {
+    switch reason {
+    case .noCatalogue, .unknownRoot: .missingInput
+    case .notACatalogue, .olderSchema, .newerSchema, .excludesBelongToRoot: .badInput
+    case .busy: .busy
+    case .cannotLock: .cannotCreate
+    case .interrupted: .interrupted
+    }
+  }
+
+  /// What is wrong, without advice.
+  public var explanation: String {
+    switch reason {
+    case .noCatalogue: "no catalogue yet"
+    case .notACatalogue: "not a shelf catalogue"
+    case .olderSchema(let schema):
+      "the catalogue has schema \(schema), older than this shelf's schema \(CatalogSchema.version)"
+    case .newerSchema(let schema, let writer, let reader):
+      "catalogue was written by shelf \(writer ?? "of a later version") (schema \(schema)); this is shelf \(reader) (schema \(CatalogSchema.version))"
+    case .busy: "catalogue is busy: another writer holds its lock"
+    case .cannotLock(let message): "cannot lock the catalogue: \(message)"
+    case .unknownRoot: "not a catalogued root"
+    case .excludesBelongToRoot(let root):
+      "lies inside the catalogued root \(root.escaped); exclude patterns are stored with that root"
+    case .interrupted: "interrupted; what was scanned so far is kept"
+    }
+  }
+
+  public var description: String { "\(path.escaped): \(explanation)" }
 }
 
 /// A root folder the catalogue knows.
@@ -29,6 +82,26 @@ public struct CatalogRoot: Sendable, Equatable {
   public var bundle: BundleInfo?
   /// When the last scan of this root finished, in nanoseconds since the epoch.
   public var lastScanNanoseconds: Int64?
+  /// The `--exclude` patterns every scan of this root applies, until replaced.
+  public var excludes: [String] = []
+
+  /// True when the root's folder no longer exists (removed, renamed, or on a drive that is
+  /// gone): a rescan skips it rather than emptying it.
+  public var folderIsGone: Bool {
+    if case .failure(let error) = Result(catching: { () throws(FileError) in try FileStatus.stat(path) }) {
+      return error.isNoSuchFile
+    }
+    return false
+  }
+}
+
+/// A root with the number and total size of its catalogued files, for `shelf roots`.
+public struct CatalogRootListing: Sendable, Equatable {
+  public var root: CatalogRoot
+  /// How many entries the catalogue holds under the root.
+  public var files: Int
+  /// Their total size in bytes.
+  public var size: Int64
 }
 
 /// Counts, size and duration of a group of entries.
@@ -43,7 +116,12 @@ public struct CatalogGroupStats: Sendable, Equatable {
 public struct CatalogStats: Sendable, Equatable {
   public var files: Int
   public var size: Int64
+  /// The summed duration of the entries whose duration is plausible (see
+  /// `CatalogStore.longestPlausibleDuration`).
   public var duration: Double
+  /// Entries whose duration is not finite, negative or longer than a week: left out of
+  /// every duration total.
+  public var implausibleDurations: Int
   public var errors: Int
   public var mismatches: Int
   public var byKind: [CatalogGroupStats]
@@ -65,109 +143,218 @@ struct KnownFile: Sendable {
 }
 
 /// The SQLite catalogue: the one owner of its database connection (use from one thread).
+///
+/// Readers open it read-only and never change it; a writer holds the `WriterLock` for as long
+/// as the store lives, and is the only one that creates, migrates or moves aside a damaged
+/// catalogue. A file that is not a shelf catalogue is refused by both and never touched.
 public final class CatalogStore {
   /// The database file.
   public let path: RawPath
   /// Where a damaged catalogue was moved before this one was created, if that happened.
   public private(set) var movedAsideCorruptFile: RawPath?
   let db: SQLiteConnection
+  /// The writer lock, held for the life of a writer; nil for a reader.
+  private let lock: WriterLock?
   private var upsertStatement: SQLiteStatement?
   private var ftsDelete: SQLiteStatement?
   private var ftsInsert: SQLiteStatement?
 
-  private init(path: RawPath, db: SQLiteConnection) {
+  private init(path: RawPath, db: SQLiteConnection, lock: WriterLock?) {
     self.path = path
     self.db = db
+    self.lock = lock
   }
 
-  /// Opens the catalogue at `path`. With `create`, makes it (and its folder) when missing;
-  /// without, a missing catalogue is a `.missingInput` error. A file that is not a valid
-  /// catalogue is moved aside (see `movedAsideCorruptFile`) and a fresh one is created.
-  public static func open(at path: RawPath, create: Bool) throws -> CatalogStore {
-    let exists = (try? FileStatus.stat(path)) != nil
-    if !exists {
-      guard create else {
-        throw CatalogError(
-          path: path, reason: "no catalogue yet (run `shelf index FOLDER` first)", failure: .missingInput)
-      }
-      try Directories.make(path.absolute.parent)
-    }
-    do {
-      return try connect(path)
-    } catch let error as SQLiteError where error.isCorruption {
-      let aside = try moveAside(path)
-      let store = try connect(path)
-      store.movedAsideCorruptFile = aside
-      return store
-    } catch let error as CatalogError where error.failure == .badInput {
-      let aside = try moveAside(path)
-      let store = try connect(path)
-      store.movedAsideCorruptFile = aside
-      return store
-    }
+  deinit {
+    guard lock != nil else { return }
+    upsertStatement = nil
+    ftsDelete = nil
+    ftsInsert = nil
+    // Back to a rollback journal when no reader is in: a read-only connection to a WAL
+    // database has to create -wal and -shm files beside it (and cannot remove them), so
+    // readers of an idle catalogue leave nothing behind. Busy readers keep it in WAL.
+    try? db.setBusyTimeout(milliseconds: 0)
+    _ = try? db.query("PRAGMA journal_mode=DELETE")
   }
 
-  private static func connect(_ path: RawPath) throws -> CatalogStore {
-    let db = try SQLiteConnection(path: path, create: true)
-    try db.setBusyTimeout(milliseconds: 5000)
-    // Any read of a file that is not a database fails here with SQLITE_NOTADB.
-    _ = try db.query("SELECT count(*) FROM sqlite_master")
-    _ = try? db.query("PRAGMA journal_mode=WAL")
-    try db.execute(
-      "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-32768; PRAGMA temp_store=MEMORY")
-    let store = CatalogStore(path: path, db: db)
-    try store.migrate()
+  /// Opens an existing catalogue read-only, as reader commands do: nothing is created,
+  /// migrated or moved. `shelfVersion` names this shelf in the error about a newer schema.
+  public static func openForReading(at path: RawPath, shelfVersion: String) throws -> CatalogStore {
+    switch try CatalogFileIdentity.identify(path) {
+    case .missing: throw CatalogError(path: path, reason: .noCatalogue)
+    case .other: throw CatalogError(path: path, reason: .notACatalogue)
+    case .shelf: break
+    }
+    let db = try readOnlyConnection(path)
+    try db.execute("PRAGMA cache_size=-32768; PRAGMA temp_store=MEMORY")
+    let store = CatalogStore(path: path, db: db, lock: nil)
+    let schema = try store.schemaVersion()
+    if schema < CatalogSchema.version { throw CatalogError(path: path, reason: .olderSchema(schema)) }
+    if schema > CatalogSchema.version {
+      throw CatalogError(
+        path: path, reason: .newerSchema(schema, writtenBy: try store.writerVersion(), reader: shelfVersion))
+    }
     return store
   }
 
-  private func migrate() throws {
-    let version = Int(try db.query("PRAGMA user_version").first?.first?.integer ?? 0)
-    if version == CatalogSchema.version { return }
-    if version > CatalogSchema.version {
-      throw CatalogError(
-        path: path, reason: "catalogue was written by a newer shelf (schema \(version))", failure: .badInput)
-    }
-    let tables = try db.query(
-      "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'")
-    if version == 0 && !tables.isEmpty && !tables.contains(where: { $0.first?.text == "roots" }) {
-      throw CatalogError(path: path, reason: "not a shelf catalogue", failure: .badInput)
-    }
-    try db.transaction {
-      var oldRoots: [[UInt8]] = []
-      if version > 0 {
-        oldRoots = try db.query("SELECT path FROM roots").compactMap { $0.first?.bytes }
-        try db.execute(CatalogSchema.drop)
-      }
-      try db.execute(CatalogSchema.create)
-      for root in oldRoots {
-        try db.run(
-          "INSERT OR IGNORE INTO roots(path, path_text) VALUES(?, ?)",
-          [.blob(root), .text(String(decoding: root, as: UTF8.self))])
-      }
-      try db.execute("PRAGMA user_version = \(CatalogSchema.version)")
+  /// A read-only connection. A catalogue left in WAL mode (a writer that could not switch
+  /// back, or an older shelf) needs its -shm file, which SQLite cannot create in a folder the
+  /// reader may not write: then, with no -wal file (so every committed page is in the main
+  /// file, and no writer can be at work there), it is read as immutable.
+  private static func readOnlyConnection(_ path: RawPath) throws -> SQLiteConnection {
+    do {
+      let db = try SQLiteConnection(path: path, create: false, readOnly: true)
+      try db.setBusyTimeout(milliseconds: 5000)
+      _ = try db.query("SELECT count(*) FROM sqlite_master")
+      return db
+    } catch  where error.cannotSetUpReading {
+      let wal = RawPath(bytes: path.bytes + Array("-wal".utf8))
+      guard (try? FileStatus.lstat(wal)) == nil else { throw error }
+      return try SQLiteConnection(path: path, create: false, immutable: true)
     }
   }
 
-  /// Makes the folders the catalogue at `path` lives in (for the lock file and the database).
-  public static func prepareLocation(_ path: RawPath) throws {
-    try Directories.make(path.absolute.parent)
+  /// Opens the catalogue at `path` for writing: takes the writer lock (waiting up to
+  /// `lockWait` seconds), creates the catalogue when missing and `create` is set, migrates an
+  /// older schema, and records `shelfVersion` as its writer. A shelf catalogue that SQLite
+  /// finds damaged is moved aside and rebuilt (see `movedAsideCorruptFile`); a file that is
+  /// not a shelf catalogue is refused before the lock file is made. The folder must exist.
+  public static func openForWriting(
+    at path: RawPath, shelfVersion: String, lockWait: Double = 2, create: Bool = true
+  ) throws -> CatalogStore {
+    // Checked before the lock file is made beside it.
+    switch try CatalogFileIdentity.identify(path) {
+    case .other: throw CatalogError(path: path, reason: .notACatalogue)
+    case .missing where !create: throw CatalogError(path: path, reason: .noCatalogue)
+    case .missing, .shelf: break
+    }
+    let lock = try WriterLock(catalogue: path, wait: lockWait)
+    // Identified again under the lock: another writer may have created it meanwhile.
+    switch try CatalogFileIdentity.identify(path) {
+    case .other: throw CatalogError(path: path, reason: .notACatalogue)
+    case .missing:
+      guard create else { throw CatalogError(path: path, reason: .noCatalogue) }
+      try createFile(at: path, shelfVersion: shelfVersion)
+      return try connectWriter(path, lock: lock, shelfVersion: shelfVersion)
+    case .shelf:
+      do {
+        return try connectWriter(path, lock: lock, shelfVersion: shelfVersion)
+      } catch let error as SQLiteError where error.isCorruption {
+        let aside = try moveAside(path)
+        try createFile(at: path, shelfVersion: shelfVersion)
+        let store = try connectWriter(path, lock: lock, shelfVersion: shelfVersion)
+        store.movedAsideCorruptFile = aside
+        return store
+      }
+    }
+  }
+
+  /// Makes a new, empty catalogue at `path` in one step: built beside it under a temporary
+  /// name, then renamed into place, so a catalogue file is either complete or absent (an
+  /// interrupted creation never leaves an empty file that would then be refused).
+  private static func createFile(at path: RawPath, shelfVersion: String) throws {
+    let temporary = RawPath(bytes: path.bytes + Array(".new-\(getpid())".utf8))
+    defer { _ = temporary.withCString { unlink($0) } }
+    let db = try SQLiteConnection(path: temporary, create: true)
+    try db.transaction {
+      try db.execute(CatalogSchema.create)
+      try stampIdentity(db, shelfVersion: shelfVersion)
+    }
+    try db.close()
+    guard (try? FileStatus.lstat(path)) == nil else {
+      throw CatalogError(path: path, reason: .notACatalogue)
+    }
+    let result = temporary.withCString { from in path.withCString { to in rename(from, to) } }
+    guard result == 0 else { throw FileError(path: path, errno: errno, doing: "cannot create the catalogue") }
+  }
+
+  /// Marks a catalogue as shelf's, of the current schema, last written by `shelfVersion`.
+  private static func stampIdentity(_ db: SQLiteConnection, shelfVersion: String) throws {
+    try db.execute(
+      "PRAGMA application_id = \(Int32(bitPattern: CatalogSchema.applicationID)); PRAGMA user_version = \(CatalogSchema.version)"
+    )
+    try db.run(
+      "INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)",
+      [.text(CatalogSchema.writerVersionKey), .text(shelfVersion)])
+  }
+
+  private static func connectWriter(_ path: RawPath, lock: WriterLock, shelfVersion: String) throws
+    -> CatalogStore
+  {
+    let db = try SQLiteConnection(path: path, create: false)
+    try db.setBusyTimeout(milliseconds: 5000)
+    // A damaged file fails here, before anything is written to it.
+    _ = try db.query("SELECT count(*) FROM sqlite_master")
+    let store = CatalogStore(path: path, db: db, lock: nil)
+    // A newer schema is refused before anything (even the journal mode) changes.
+    let schema = try store.schemaVersion()
+    if schema > CatalogSchema.version {
+      throw CatalogError(
+        path: path, reason: .newerSchema(schema, writtenBy: try store.writerVersion(), reader: shelfVersion))
+    }
+    _ = try? db.query("PRAGMA journal_mode=WAL")
+    try db.execute(
+      "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-32768; PRAGMA temp_store=MEMORY")
+    let writer = CatalogStore(path: path, db: db, lock: lock)
+    try writer.upgrade(shelfVersion: shelfVersion)
+    return writer
+  }
+
+  /// The schema version (`PRAGMA user_version`).
+  private func schemaVersion() throws -> Int {
+    Int(try db.query("PRAGMA user_version").first?.first?.integer ?? 0)
+  }
+
+  /// The version of the shelf that last wrote the catalogue, when it recorded one.
+  private func writerVersion() throws -> String? {
+    let hasMeta = try db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'")
+    guard !hasMeta.isEmpty else { return nil }
+    return try db.query("SELECT value FROM meta WHERE key = ?", [.text(CatalogSchema.writerVersionKey)])
+      .first?.first?.text
+  }
+
+  /// Brings an older schema up to date (writers only): step by step where a migration exists,
+  /// else rebuilt keeping the roots. (A newer schema was refused, never dropped, before.)
+  private func upgrade(shelfVersion: String) throws {
+    var version = try schemaVersion()
+    if version == CatalogSchema.version {
+      if try writerVersion() != shelfVersion {
+        try db.transaction { try Self.stampIdentity(db, shelfVersion: shelfVersion) }
+      }
+      return
+    }
+    try db.transaction {
+      if CatalogSchema.upgrades[version] == nil {
+        let oldRoots = try db.query("SELECT path FROM roots").compactMap { $0.first?.bytes }
+        try db.execute(CatalogSchema.drop)
+        try db.execute(CatalogSchema.create)
+        for root in oldRoots {
+          try db.run(
+            "INSERT OR IGNORE INTO roots(path, path_text) VALUES(?, ?)",
+            [.blob(root), .text(String(decoding: root, as: UTF8.self))])
+        }
+        version = CatalogSchema.version
+      }
+      while let step = CatalogSchema.upgrades[version], version < CatalogSchema.version {
+        try db.execute(step)
+        version += 1
+      }
+      try Self.stampIdentity(db, shelfVersion: shelfVersion)
+    }
   }
 
   /// Moves this (damaged) catalogue aside and returns a fresh one in its place (see
-  /// `movedAsideCorruptFile`). Writers call this when SQLite reports corruption mid-scan.
-  public func movingAsideAndRebuilding() throws -> CatalogStore {
-    try Self.rebuild(self)
-  }
-
-  /// Closes the catalogue and reopens a fresh one after moving a damaged file aside.
-  static func rebuild(_ store: CatalogStore) throws -> CatalogStore {
-    let path = store.path
-    store.upsertStatement = nil
-    store.ftsDelete = nil
-    store.ftsInsert = nil
-    try? store.db.close()
-    let aside = try moveAside(path)
-    let fresh = try connect(path)
+  /// `movedAsideCorruptFile`), holding the same lock. Writers call this when SQLite reports
+  /// corruption mid-scan.
+  public func movingAsideAndRebuilding(shelfVersion: String) throws -> CatalogStore {
+    guard let lock else { preconditionFailure("only a writer moves the catalogue aside") }
+    upsertStatement = nil
+    ftsDelete = nil
+    ftsInsert = nil
+    try? db.close()
+    let aside = try Self.moveAside(path)
+    try Self.createFile(at: path, shelfVersion: shelfVersion)
+    let fresh = try Self.connectWriter(path, lock: lock, shelfVersion: shelfVersion)
     fresh.movedAsideCorruptFile = aside
     return fresh
   }
@@ -195,18 +382,49 @@ public final class CatalogStore {
   /// Every root the catalogue knows, in path order.
   public func roots() throws -> [CatalogRoot] {
     try db.query(
-      "SELECT id, path, is_sandbox, bundle_path, bundle_id, bundle_name, bundle_version, last_scan_ns FROM roots ORDER BY path"
-    ).map { row in
-      var bundle: BundleInfo?
-      if let bundlePath = row[3].bytes {
-        bundle = BundleInfo(
-          identifier: row[4].text, name: row[5].text, version: row[6].text,
-          bundlePath: RawPath(bytes: bundlePath))
-      }
-      return CatalogRoot(
-        id: row[0].integer ?? 0, path: RawPath(bytes: row[1].bytes ?? []), isSandbox: row[2].integer == 1,
-        bundle: bundle, lastScanNanoseconds: row[7].integer)
+      "SELECT id, path, is_sandbox, bundle_path, bundle_id, bundle_name, bundle_version, last_scan_ns, excludes FROM roots ORDER BY path"
+    ).map(Self.root(from:))
+  }
+
+  private static func root(from row: [SQLiteValue]) -> CatalogRoot {
+    var bundle: BundleInfo?
+    if let bundlePath = row[3].bytes {
+      bundle = BundleInfo(
+        identifier: row[4].text, name: row[5].text, version: row[6].text,
+        bundlePath: RawPath(bytes: bundlePath))
     }
+    return CatalogRoot(
+      id: row[0].integer ?? 0, path: RawPath(bytes: row[1].bytes ?? []), isSandbox: row[2].integer == 1,
+      bundle: bundle, lastScanNanoseconds: row[7].integer, excludes: ExcludeRules.storedPatterns(row[8].text))
+  }
+
+  /// Every root with the number and total size of its entries, in path order.
+  public func rootListings() throws -> [CatalogRootListing] {
+    let usage = try db.query("SELECT root_id, count(*), coalesce(sum(size), 0) FROM files GROUP BY root_id")
+    var byRoot: [Int64: (Int, Int64)] = [:]
+    for row in usage { byRoot[row[0].integer ?? 0] = (Int(row[1].integer ?? 0), row[2].integer ?? 0) }
+    return try roots().map { root in
+      let (files, size) = byRoot[root.id] ?? (0, 0)
+      return CatalogRootListing(root: root, files: files, size: size)
+    }
+  }
+
+  /// The catalogued root at `path`: its exact path, else the folder it resolves to now.
+  public func root(at path: RawPath) throws -> CatalogRoot? {
+    let known = try roots()
+    let absolute = path.absolute
+    if let root = known.first(where: { $0.path == absolute }) { return root }
+    guard let resolved = try? TreeWalker.realPath(absolute) else { return nil }
+    return known.first { $0.path == resolved }
+  }
+
+  /// Replaces the exclude patterns stored with a root (empty patterns are dropped; none left
+  /// clears them).
+  func setExcludes(rootID: Int64, patterns: [String]) throws {
+    let kept = patterns.filter { !$0.isEmpty }
+    try db.run(
+      "UPDATE roots SET excludes = ? WHERE id = ?",
+      [kept.isEmpty ? .null : .text(ExcludeRules.storedText(kept)), .integer(rootID)])
   }
 
   /// The id of the root at `path`, added when new.
@@ -237,20 +455,20 @@ public final class CatalogStore {
     try db.run("DELETE FROM roots WHERE id = ?", [.integer(inner)])
   }
 
-  /// Removes a root and its entries.
-  public func removeRoot(_ path: RawPath) throws -> Bool {
-    guard
-      let id = try db.query("SELECT id FROM roots WHERE path = ?", [.blob(path.bytes)]).first?.first?.integer
-    else {
-      return false
+  /// Drops a root and its entries from the catalogue (the files on disk are not touched) and
+  /// returns how many entries went; throws `.unknownRoot` when no root is at `path`.
+  @discardableResult
+  public func forgetRoot(_ path: RawPath) throws -> Int {
+    guard let root = try root(at: path) else { throw CatalogError(path: path, reason: .unknownRoot) }
+    return try db.transaction {
+      let id = SQLiteValue.integer(root.id)
+      let count =
+        try db.query("SELECT count(*) FROM files WHERE root_id = ?", [id]).first?.first?.integer ?? 0
+      try db.run("DELETE FROM files_fts WHERE rowid IN (SELECT id FROM files WHERE root_id = ?)", [id])
+      try db.run("DELETE FROM files WHERE root_id = ?", [id])
+      try db.run("DELETE FROM roots WHERE id = ?", [id])
+      return Int(count)
     }
-    try db.transaction {
-      try db.run(
-        "DELETE FROM files_fts WHERE rowid IN (SELECT id FROM files WHERE root_id = ?)", [.integer(id)])
-      try db.run("DELETE FROM files WHERE root_id = ?", [.integer(id)])
-      try db.run("DELETE FROM roots WHERE id = ?", [.integer(id)])
-    }
-    return true
   }
 
   // MARK: Files (writer side)
@@ -458,11 +676,16 @@ public final class CatalogStore {
     return paths
   }
 
-  /// Totals by kind and by area.
+  /// The longest duration (a week, in seconds) summed into totals: a longer, infinite or
+  /// negative one comes from a header that lies, and would make every total absurd.
+  public static let longestPlausibleDuration: Double = 7 * 24 * 3600
+
+  /// Totals by kind and by area; durations that are not plausible are counted, not summed.
   public func stats() throws -> CatalogStats {
+    let plausible = "CASE WHEN duration BETWEEN 0 AND \(Self.longestPlausibleDuration) THEN duration END"
     func groups(_ column: String) throws -> [CatalogGroupStats] {
       try db.query(
-        "SELECT \(column), count(*), coalesce(sum(size), 0), coalesce(sum(duration), 0) FROM files GROUP BY \(column) ORDER BY \(column)"
+        "SELECT \(column), count(*), coalesce(sum(size), 0), coalesce(sum(\(plausible)), 0) FROM files GROUP BY \(column) ORDER BY \(column)"
       ).map {
         CatalogGroupStats(
           name: $0[0].text ?? "", count: Int($0[1].integer ?? 0), size: $0[2].integer ?? 0,
@@ -470,10 +693,11 @@ public final class CatalogStore {
       }
     }
     let totals = try db.query(
-      "SELECT count(*), coalesce(sum(size), 0), coalesce(sum(duration), 0), count(error), coalesce(sum(ext_mismatch), 0) FROM files"
+      "SELECT count(*), coalesce(sum(size), 0), coalesce(sum(\(plausible)), 0), count(error), coalesce(sum(ext_mismatch), 0), count(duration) - count(\(plausible)) FROM files"
     )[0]
     return CatalogStats(
       files: Int(totals[0].integer ?? 0), size: totals[1].integer ?? 0, duration: totals[2].real ?? 0,
+      implausibleDurations: Int(totals[5].integer ?? 0),
       errors: Int(totals[3].integer ?? 0), mismatches: Int(totals[4].integer ?? 0),
       byKind: try groups("kind"), byArea: try groups("area"), roots: try roots())
   }
@@ -525,4 +749,54 @@ public final class CatalogStore {
     return entry
   }
 
+}
+
+/// What a file at a catalogue path is, told without changing it: from the SQLite header
+/// (magic, `application_id`, `user_version`) and, for catalogues written before shelf stamped
+/// its `application_id`, from their tables read through an immutable connection (which takes
+/// no locks and creates no files).
+enum CatalogFileIdentity: Equatable {
+  case missing
+  /// A shelf catalogue (possibly damaged past its header).
+  case shelf
+  /// Anything else: not SQLite, empty, or another program's database.
+  case other
+
+  /// The schemas that predate the `application_id` stamp.
+  static let unstampedSchemas = 1..<CatalogSchema.firstIdentifiedVersion
+
+  static func identify(_ path: RawPath) throws -> CatalogFileIdentity {
+    let status: FileStatus
+    switch Result(catching: { () throws(FileError) in try FileStatus.stat(path) }) {
+    case .success(let found): status = found
+    case .failure(let error):
+      if error.isNoSuchFile { return .missing }
+      throw error
+    }
+    guard status.type == .regular else { return .other }
+    let header = try RegularFile(path: path).read(count: 100)
+    guard header.count == 100, header.starts(with: Array("SQLite format 3".utf8) + [0]) else {
+      return .other
+    }
+    func bigEndian(at offset: Int) -> UInt32 {
+      header[offset..<offset + 4].reduce(0) { $0 << 8 | UInt32($1) }
+    }
+    let applicationID = bigEndian(at: 68)
+    if applicationID == CatalogSchema.applicationID { return .shelf }
+    guard applicationID == 0, unstampedSchemas.contains(Int(bigEndian(at: 60))) else { return .other }
+    do {
+      let db = try SQLiteConnection(path: path, create: false, immutable: true)
+      func columns(_ table: String) throws -> Set<String> {
+        Set(
+          try db.query("SELECT name FROM pragma_table_info(?)", [.text(table)]).compactMap { $0.first?.text })
+      }
+      let shelfColumns =
+        try columns("roots").isSuperset(of: ["id", "path", "path_text", "last_scan_ns"])
+        && columns("files").isSuperset(of: ["root_id", "path", "extractor_version", "ext_mismatch"])
+      return shelfColumns ? .shelf : .other
+    } catch {
+      // Unreadable tables in an unstamped file: nothing shows it is ours.
+      return .other
+    }
+  }
 }

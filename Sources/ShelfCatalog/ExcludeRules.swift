@@ -19,6 +19,9 @@ public struct ExcludeRules: Sendable {
     var directoriesOnly: Bool
     /// The relative path of the folder whose `.shelfignore` holds the rule (empty for options).
     var base: [UInt8]
+    /// Where the walk starts, relative to the folder the rule was written for (a root's
+    /// patterns applied to a scan of one of its sub-folders); empty when they are the same.
+    var walkStart: [UInt8] = []
   }
 
   var rules: [Rule] = []
@@ -26,6 +29,22 @@ public struct ExcludeRules: Sendable {
   /// Rules from `--exclude` options.
   public init(patterns: [String] = []) {
     for pattern in patterns { add(Array(pattern.utf8), base: []) }
+  }
+
+  /// A root's patterns for a walk that starts at `walkStart` (relative to the root): path
+  /// patterns still match paths relative to the root.
+  init(patterns: [String], walkStart: [UInt8]) {
+    self.init(patterns: patterns)
+    for index in rules.indices { rules[index].walkStart = walkStart }
+  }
+
+  /// Patterns as a root stores them: one per line (a pattern holds no line break).
+  static func storedText(_ patterns: [String]) -> String { patterns.joined(separator: "\n") }
+
+  /// The patterns of a root's stored text (none when NULL).
+  static func storedPatterns(_ text: String?) -> [String] {
+    guard let text, !text.isEmpty else { return [] }
+    return text.split(separator: "\n").map(String.init)
   }
 
   /// True when there are no rules.
@@ -69,7 +88,8 @@ public struct ExcludeRules: Sendable {
     for rule in rules {
       if rule.directoriesOnly && !isDirectory { continue }
       if rule.anchored {
-        var subject = relative[...]
+        var subject =
+          rule.walkStart.isEmpty ? relative[...] : (rule.walkStart + [UInt8(ascii: "/")] + relative)[...]
         if !rule.base.isEmpty {
           guard relative.starts(with: rule.base + [UInt8(ascii: "/")]) else { continue }
           subject = relative[(rule.base.count + 1)...]

@@ -22,8 +22,9 @@ struct PathKey: Hashable, Sendable {
 public struct IndexOptions: Sendable {
   /// Ignore what is known and re-extract every file.
   public var full = false
-  /// `--exclude` globs.
-  public var excludes: [String] = []
+  /// `--exclude` globs that replace the ones stored with the root (an empty list clears
+  /// them); nil scans with the stored ones.
+  public var excludes: [String]?
   /// Files extracted at once.
   public var jobs = 2
   /// Follow symbolic links that stay inside the root.
@@ -42,7 +43,7 @@ public struct IndexOptions: Sendable {
   /// keeping every batch already committed.
   public var shouldStop: @Sendable () -> Bool = { false }
 
-  /// The defaults: incremental, no excludes, 2 jobs, links not followed.
+  /// The defaults: incremental, the root's stored excludes, 2 jobs, links not followed.
   public init() {}
 }
 
@@ -102,97 +103,163 @@ public final class Indexer {
     var known: KnownFile?
   }
 
+  /// The root a scan writes to and what the scan needs to know about it.
+  private struct ScanTarget {
+    /// The folder walked (resolved).
+    var scanned: RawPath
+    /// The catalogued root that holds it: itself, or a root that contains it.
+    var rootPath: RawPath
+    var rootID: Int64
+    /// The walked folder relative to `rootPath` (empty when they are the same).
+    var subtree: [UInt8]
+    var layout: SandboxLayout
+    var bundle: BundleInfo?
+    var excludes: ExcludeRules
+    /// When the scan started (seconds since the epoch) and the newest timestamps trusted.
+    var start: Double
+    var untrustedAfter: Int64
+
+    /// A walked file's sandbox area, from its path relative to the catalogue root.
+    func area(_ file: WalkedFile) -> String {
+      layout.area(of: subtree.isEmpty ? file.relative : subtree + [UInt8(ascii: "/")] + file.relative)
+    }
+
+    /// Whether a file's timestamps are old enough to trust on the next scan.
+    func trusted(_ status: FileStatus) -> Bool {
+      status.mtimeNanoseconds < untrustedAfter && status.ctimeNanoseconds < untrustedAfter
+    }
+  }
+
+  /// The catalogue's knowledge sorted against what the walk found.
+  private struct Classification {
+    /// New, changed or untrusted files to read.
+    var work: [Work] = []
+    /// Vanished entries matched to a new path by device, inode, size and mtime.
+    var moves: [(KnownFile, WalkedFile)] = []
+    /// Entries whose files are gone.
+    var removed: [KnownFile] = []
+    var unchanged = 0
+  }
+
   /// Scans one root (adding it when new) and returns what happened.
   public func index(root: RawPath, progress: (IndexProgress) -> Void = { _ in }) async throws
     -> RootScanSummary
   {
-    let walker = try TreeWalker(
-      root: root.absolute, followLinks: options.followLinks,
-      excludes: ExcludeRules(patterns: options.excludes),
-      skipPaths: skipPaths)
-    // A folder inside a catalogued root is scanned as part of that root (its areas and bundle
-    // are the root's); a new root that contains catalogued roots takes them over.
-    let scanned = walker.root
+    let target = try prepareTarget(root)
+    var summary = RootScanSummary(root: target.scanned)
+    summary.isSandbox = target.layout.isSandbox
+    summary.bundle = target.bundle
+    let knownTask = loadKnownFiles(target)
+    progress(IndexProgress(root: target.scanned, phase: .walking, done: 0, total: 0))
+    let found = try await walk(target, into: &summary)
+    let classification = classify(found, known: try await knownTask.value, summary: &summary)
+    try applyRemovalsAndMoves(classification, target, into: &summary)
+    try await extractAndStore(classification.work, target, into: &summary, progress: progress)
+    try store.transaction {
+      try store.updateRoot(
+        id: target.rootID, layout: target.layout, bundle: target.bundle, scannedAt: Int64(target.start * 1e9))
+    }
+    return summary
+  }
+
+  /// Finds (or adds) the catalogue root for `root` and records its layout, bundle and
+  /// excludes. A folder inside a catalogued root is scanned as part of that root (its areas,
+  /// bundle and excludes are the root's); a new root that contains catalogued roots takes
+  /// them over.
+  private func prepareTarget(_ root: RawPath) throws -> ScanTarget {
+    let scanned = try TreeWalker.realPath(root.absolute)
     let knownRoots = try store.roots()
     let container = knownRoots.filter { scanned.bytes.starts(with: $0.path.bytes + [UInt8(ascii: "/")]) }
       .max { $0.path.bytes.count < $1.path.bytes.count }
+    if let container, options.excludes != nil {
+      throw CatalogError(path: scanned, reason: .excludesBelongToRoot(container.path))
+    }
     let rootPath = container?.path ?? scanned
     let subtree: [UInt8] = container == nil ? [] : Array(scanned.bytes.dropFirst(rootPath.bytes.count + 1))
     let inner =
       container == nil
       ? knownRoots.filter { $0.path.bytes.starts(with: scanned.bytes + [UInt8(ascii: "/")]) } : []
-    var summary = RootScanSummary(root: scanned)
-    let scanStart = CatalogQuery.currentTime()
-    let untrustedAfter = Int64((scanStart - options.recentWindow) * 1e9)
-    func trusted(_ status: FileStatus) -> Bool {
-      status.mtimeNanoseconds < untrustedAfter && status.ctimeNanoseconds < untrustedAfter
-    }
-
+    let stored = knownRoots.first { $0.path == rootPath }?.excludes ?? []
+    let patterns = options.excludes ?? stored
+    let start = CatalogQuery.currentTime()
     let layout = SandboxLayout.detect(root: rootPath)
     let bundle = layout.bundleInfo(root: rootPath)
-    summary.isSandbox = layout.isSandbox
-    summary.bundle = bundle
     let rootID = try store.transaction {
       let id = try store.rootID(for: rootPath)
       try store.updateRoot(id: id, layout: layout, bundle: bundle, scannedAt: nil)
+      if let replaced = options.excludes { try store.setExcludes(rootID: id, patterns: replaced) }
       for root in inner { try store.mergeRoot(root.id, into: id) }
       return id
     }
-    /// A walked file's path relative to the catalogue root, for its area.
-    func area(_ file: WalkedFile) -> String {
-      layout.area(of: subtree.isEmpty ? file.relative : subtree + [UInt8(ascii: "/")] + file.relative)
-    }
-    // What is known loads on a connection of its own while the tree is walked.
+    return ScanTarget(
+      scanned: scanned, rootPath: rootPath, rootID: rootID, subtree: subtree, layout: layout, bundle: bundle,
+      excludes: ExcludeRules(patterns: patterns, walkStart: subtree), start: start,
+      untrustedAfter: Int64((start - options.recentWindow) * 1e9))
+  }
+
+  /// What is known about the root's files, loaded on a connection of its own while the tree
+  /// is walked.
+  private func loadKnownFiles(_ target: ScanTarget) -> Task<[PathKey: KnownFile], any Error> {
     let catalogue = store.path
-    let knownTask = Task.detached { () throws -> [PathKey: KnownFile] in
-      let reader = try SQLiteConnection(path: catalogue, create: false)
+    let rootID = target.rootID
+    let partial = !target.subtree.isEmpty
+    let prefix = target.scanned.bytes + [UInt8(ascii: "/")]
+    return Task.detached { () throws -> [PathKey: KnownFile] in
+      let reader = try SQLiteConnection(path: catalogue, create: false, readOnly: true)
       try reader.setBusyTimeout(milliseconds: 5000)
       let known = try CatalogStore.knownFiles(db: reader, rootID: rootID)
-      guard container != nil else { return known }
+      guard partial else { return known }
       // Only the scanned folder's entries are this scan's business.
-      let prefix = scanned.bytes + [UInt8(ascii: "/")]
       return known.filter { $0.key.bytes.starts(with: prefix) }
     }
+  }
 
-    // 1. Walk (on as many threads as extraction gets), then classify each file.
-    let interrupted = CatalogError(
-      path: scanned,
-      reason: "interrupted; what was scanned so far is kept (run shelf index again to finish)",
-      failure: .interrupted)
-    progress(IndexProgress(root: scanned, phase: .walking, done: 0, total: 0))
+  private func interrupted(_ target: ScanTarget) -> CatalogError {
+    CatalogError(path: target.scanned, reason: .interrupted)
+  }
+
+  /// Walks the folder (on as many threads as extraction gets).
+  private func walk(_ target: ScanTarget, into summary: inout RootScanSummary) async throws -> [WalkedFile] {
+    let walker = try TreeWalker(
+      root: target.scanned, followLinks: options.followLinks, excludes: target.excludes, skipPaths: skipPaths)
     let walked = await BlockingThread.run { [walker, options] in
       walker.collect(threads: max(1, options.jobs), shouldStop: options.shouldStop)
     }
-    if walked.stopped { throw interrupted }
-    let found = walked.files
+    if walked.stopped { throw interrupted(target) }
     summary.walk = walked.summary
     summary.unreadable = summary.walk.unreadable
-    var known = try await knownTask.value
-    summary.files = found.count
-    var work: [Work] = []
+    summary.files = walked.files.count
+    return walked.files
+  }
+
+  /// Sorts the walked files into unchanged, to read, moved and removed.
+  private func classify(
+    _ found: [WalkedFile], known loaded: [PathKey: KnownFile], summary: inout RootScanSummary
+  ) -> Classification {
+    var known = loaded
+    var result = Classification()
     var fresh: [WalkedFile] = []
     for file in found {
-      if let entry = known.removeValue(forKey: PathKey(file.path.bytes)) {
-        let status = file.status
-        let same =
-          entry.size == status.size && entry.mtime == status.mtimeNanoseconds
-          && entry.ctime == status.ctimeNanoseconds
-          && entry.inode == status.inode && entry.device == status.device
-        if same && entry.trusted && entry.extractorVersion == MetadataExtractor.version && !options.full {
-          summary.unchanged += 1
-        } else {
-          // Changed, read by an older extractor, asked for (--full), or read last time while
-          // its timestamps were too fresh to trust.
-          work.append(Work(file: file, known: entry))
-        }
-      } else {
+      guard let entry = known.removeValue(forKey: PathKey(file.path.bytes)) else {
         fresh.append(file)
+        continue
+      }
+      let status = file.status
+      let same =
+        entry.size == status.size && entry.mtime == status.mtimeNanoseconds
+        && entry.ctime == status.ctimeNanoseconds
+        && entry.inode == status.inode && entry.device == status.device
+      if same && entry.trusted && entry.extractorVersion == MetadataExtractor.version && !options.full {
+        result.unchanged += 1
+      } else {
+        // Changed, read by an older extractor, asked for (--full), or read last time while
+        // its timestamps were too fresh to trust.
+        result.work.append(Work(file: file, known: entry))
       }
     }
-    // 2. Moves: a vanished entry with the same device, inode, size and mtime as a new file.
+    // Moves: a vanished entry with the same device, inode, size and mtime as a new file.
     var vanishedByInode: [[UInt64]: KnownFile] = [:]
     for entry in known.values { vanishedByInode[[entry.device, entry.inode]] = entry }
-    var moves: [(KnownFile, WalkedFile)] = []
     for file in fresh {
       if !options.full, let entry = vanishedByInode[[file.status.device, file.status.inode]],
         entry.size == file.status.size, entry.mtime == file.status.mtimeNanoseconds,
@@ -200,31 +267,45 @@ public final class Indexer {
       {
         vanishedByInode[[file.status.device, file.status.inode]] = nil
         known[PathKey(entry.path.bytes)] = nil
-        moves.append((entry, file))
+        result.moves.append((entry, file))
       } else {
-        work.append(Work(file: file, known: nil))
+        result.work.append(Work(file: file, known: nil))
       }
     }
-    // 3. Removals and moves in one transaction.
+    result.removed = Array(known.values)
+    summary.unchanged = result.unchanged
+    return result
+  }
+
+  /// Removals and moves, in one transaction.
+  private func applyRemovalsAndMoves(
+    _ classification: Classification, _ target: ScanTarget, into summary: inout RootScanSummary
+  ) throws {
     try store.transaction {
-      for entry in known.values {
+      for entry in classification.removed {
         try store.deleteFile(id: entry.id)
         summary.removed += 1
       }
-      for (entry, file) in moves {
+      for (entry, file) in classification.moves {
         try store.moveFile(
-          id: entry.id, to: file.path, area: area(file), status: file.status,
-          trusted: trusted(file.status))
+          id: entry.id, to: file.path, area: target.area(file), status: file.status,
+          trusted: target.trusted(file.status))
         summary.moved += 1
       }
     }
-    // 4. Extraction in parallel, writes in batches of committed transactions.
+  }
+
+  /// Extracts in parallel and writes in batches of committed transactions; the extraction
+  /// of the next batch overlaps the (single-threaded) writing of this one.
+  private func extractAndStore(
+    _ work: [Work], _ target: ScanTarget, into summary: inout RootScanSummary,
+    progress: (IndexProgress) -> Void
+  ) async throws {
     let total = work.count
     var done = 0
-    progress(IndexProgress(root: scanned, phase: .extracting, done: 0, total: total))
+    progress(IndexProgress(root: target.scanned, phase: .extracting, done: 0, total: total))
     let jobs = max(1, options.jobs)
     let batchSize = max(1, options.batchSize)
-    // Extraction of the next batch overlaps the (single-threaded) writing of this one.
     func startBatch(_ start: Int) -> (batch: [Work], task: Task<[Result<Extraction, OpenFailure>], Never>)? {
       guard start < work.count else { return nil }
       let batch = Array(work[start..<min(work.count, start + batchSize)])
@@ -241,50 +322,7 @@ public final class Indexer {
       next = startBatch(start)
       try store.transaction(continuing: true) {
         for (item, result) in zip(batch, results) {
-          let file = item.file
-          var entry: CatalogEntry
-          var searchText = ""
-          var isTrusted = trusted(file.status)
-          switch result {
-          case .success(let extraction):
-            entry = CatalogEntry(
-              path: file.path, root: rootPath, area: area(file),
-              kind: extraction.sniff.kind,
-              mime: extraction.sniff.mime, detectedBy: extraction.sniff.detectedBy,
-              extensionMismatch: extraction.sniff.extensionMismatch, size: extraction.status.size,
-              mtimeNanoseconds: extraction.status.mtimeNanoseconds,
-              ctimeNanoseconds: extraction.status.ctimeNanoseconds,
-              inode: extraction.status.inode, device: extraction.status.device, error: extraction.error,
-              image: extraction.image, audio: extraction.audio, text: extraction.text, plist: extraction.plist
-            )
-            searchText = extraction.searchText
-            if let error = extraction.error {
-              summary.extractionErrors.append(WalkProblem(path: file.path, reason: error))
-            }
-          case .failure(let failure):
-            if failure.vanished {
-              if let id = item.known?.id {
-                try store.deleteFile(id: id)
-                summary.removed += 1
-              }
-              continue
-            }
-            summary.unreadable.append(WalkProblem(path: file.path, reason: failure.reason))
-            let guess = ContentSniffer.kindForExtension(file.path.lowercasedExtension)
-            entry = CatalogEntry(
-              path: file.path, root: rootPath, area: area(file),
-              kind: guess?.kind ?? .other,
-              mime: guess?.mime ?? "application/octet-stream", detectedBy: .extension,
-              extensionMismatch: false,
-              size: file.status.size, mtimeNanoseconds: file.status.mtimeNanoseconds,
-              ctimeNanoseconds: file.status.ctimeNanoseconds, inode: file.status.inode,
-              device: file.status.device,
-              error: failure.reason)
-            isTrusted = false
-          }
-          try store.upsert(
-            entry, rootID: rootID, trusted: isTrusted, searchText: searchText, isNew: item.known == nil)
-          if item.known == nil { summary.added += 1 } else { summary.updated += 1 }
+          try storeResult(result, of: item, target, into: &summary)
         }
       }
       done += batch.count
@@ -293,17 +331,64 @@ public final class Indexer {
         try store.commitPending()
         lastCommit = CatalogQuery.currentTime()
       }
-      progress(IndexProgress(root: scanned, phase: .extracting, done: done, total: total))
+      progress(IndexProgress(root: target.scanned, phase: .extracting, done: done, total: total))
       if options.pauseAfterBatch > 0 { usleep(UInt32(options.pauseAfterBatch * 1e6)) }
       if stopping {
         next?.task.cancel()
-        throw interrupted
+        throw interrupted(target)
       }
     }
-    try store.transaction {
-      try store.updateRoot(id: rootID, layout: layout, bundle: bundle, scannedAt: Int64(scanStart * 1e9))
+  }
+
+  /// Writes one file's extraction (or its failure) to the catalogue.
+  private func storeResult(
+    _ result: Result<Extraction, OpenFailure>, of item: Work, _ target: ScanTarget,
+    into summary: inout RootScanSummary
+  ) throws {
+    let file = item.file
+    var entry: CatalogEntry
+    var searchText = ""
+    var isTrusted = target.trusted(file.status)
+    switch result {
+    case .success(let extraction):
+      entry = CatalogEntry(
+        path: file.path, root: target.rootPath, area: target.area(file),
+        kind: extraction.sniff.kind,
+        mime: extraction.sniff.mime, detectedBy: extraction.sniff.detectedBy,
+        extensionMismatch: extraction.sniff.extensionMismatch, size: extraction.status.size,
+        mtimeNanoseconds: extraction.status.mtimeNanoseconds,
+        ctimeNanoseconds: extraction.status.ctimeNanoseconds,
+        inode: extraction.status.inode, device: extraction.status.device, error: extraction.error,
+        image: extraction.image, audio: extraction.audio, text: extraction.text, plist: extraction.plist
+      )
+      searchText = extraction.searchText
+      if let error = extraction.error {
+        summary.extractionErrors.append(WalkProblem(path: file.path, reason: error))
+      }
+    case .failure(let failure):
+      if failure.vanished {
+        if let id = item.known?.id {
+          try store.deleteFile(id: id)
+          summary.removed += 1
+        }
+        return
+      }
+      summary.unreadable.append(WalkProblem(path: file.path, reason: failure.reason))
+      let guess = ContentSniffer.kindForExtension(file.path.lowercasedExtension)
+      entry = CatalogEntry(
+        path: file.path, root: target.rootPath, area: target.area(file),
+        kind: guess?.kind ?? .other,
+        mime: guess?.mime ?? "application/octet-stream", detectedBy: .extension,
+        extensionMismatch: false,
+        size: file.status.size, mtimeNanoseconds: file.status.mtimeNanoseconds,
+        ctimeNanoseconds: file.status.ctimeNanoseconds, inode: file.status.inode,
+        device: file.status.device,
+        error: failure.reason)
+      isTrusted = false
     }
-    return summary
+    try store.upsert(
+      entry, rootID: target.rootID, trusted: isTrusted, searchText: searchText, isNew: item.known == nil)
+    if item.known == nil { summary.added += 1 } else { summary.updated += 1 }
   }
 
   /// Catalogues one file that lies inside a known root (a finished recording, say) and returns
@@ -378,7 +463,7 @@ public final class Indexer {
       return .success(
         try MetadataExtractor.extract(path: item.openPath, followLinks: false, expected: item.status))
     } catch let error as FileError {
-      return .failure(OpenFailure(reason: error.reason, vanished: error.reason.contains("no such file")))
+      return .failure(OpenFailure(reason: error.reason, vanished: error.isNoSuchFile))
     } catch let error as ExtractionFailure {
       return .failure(OpenFailure(reason: error.reason, vanished: error.reason == "replaced while scanning"))
     } catch {

@@ -27,6 +27,12 @@ public struct SQLiteError: ShelfError, Equatable {
     code & 0xFF == SQLITE_CORRUPT || code & 0xFF == SQLITE_NOTADB
   }
 
+  /// True when a read-only connection could not set up its shared-memory file (SQLite's
+  /// `SQLITE_READONLY` or `SQLITE_CANTOPEN` family).
+  var cannotSetUpReading: Bool {
+    code & 0xFF == SQLITE_READONLY || code & 0xFF == SQLITE_CANTOPEN
+  }
+
   public var description: String { "\(path.escaped): catalogue database error: \(message) (\(call))" }
 }
 
@@ -48,14 +54,22 @@ final class SQLiteConnection {
   let path: RawPath
   private var handle: OpaquePointer?
 
-  /// Opens (creating when asked) the database at `path`.
-  init(path: RawPath, create: Bool, readOnly: Bool = false) throws(SQLiteError) {
+  /// Opens (creating when asked) the database at `path`. `readOnly` opens with
+  /// `SQLITE_OPEN_READONLY`; `immutable` also tells SQLite the file cannot change, so it takes
+  /// no locks and creates no -wal or -shm file beside it (for looking at a file that may not
+  /// be ours).
+  init(path: RawPath, create: Bool, readOnly: Bool = false, immutable: Bool = false) throws(SQLiteError) {
     self.path = path
     var flags = SQLITE_OPEN_NOMUTEX
-    flags |= readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
-    if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
+    flags |= readOnly || immutable ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
+    if create && !readOnly && !immutable { flags |= SQLITE_OPEN_CREATE }
+    var name = path.bytes
+    if immutable {
+      flags |= SQLITE_OPEN_URI
+      name = Array("file:".utf8) + Self.percentEncoded(path.absolute.bytes) + Array("?immutable=1".utf8)
+    }
     var db: OpaquePointer?
-    let code = path.withCString { sqlite3_open_v2($0, &db, flags, nil) }
+    let code = RawPath(bytes: name).withCString { sqlite3_open_v2($0, &db, flags, nil) }
     if code != SQLITE_OK {
       let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
       sqlite3_close_v2(db)
@@ -64,6 +78,24 @@ final class SQLiteConnection {
     handle = db
     sqlite3_extended_result_codes(db, 1)
     PathGlob.register(on: db)
+  }
+
+  /// A path as the path part of a `file:` URI: every byte but unreserved ones and `/`
+  /// percent-encoded.
+  private static func percentEncoded(_ bytes: [UInt8]) -> [UInt8] {
+    let hex = Array("0123456789ABCDEF".utf8)
+    var result: [UInt8] = []
+    for byte in bytes {
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+        UInt8(ascii: "~"), UInt8(ascii: "/"):
+        result.append(byte)
+      default:
+        result += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+      }
+    }
+    return result
   }
 
   deinit {

@@ -7,7 +7,9 @@ import ShelfCore
 #endif
 
 /// The catalogue's single-writer lock: an `flock` on `<catalogue>.lock`, held for the life of
-/// the value. Readers never take it (SQLite's WAL lets them read while a scan writes).
+/// the value. Readers never take it, nor create its file: SQLite's WAL lets them read while a
+/// scan writes. The lock file is made only once the catalogue is known to be shelf's (or
+/// missing), so a file that is not a catalogue never gets one beside it.
 public final class WriterLock {
   private let descriptor: Int32
   /// The lock file.
@@ -18,24 +20,18 @@ public final class WriterLock {
     path = RawPath(bytes: catalogue.bytes + Array(".lock".utf8))
     let fd = path.withCString { open($0, O_RDWR | O_CREAT | O_CLOEXEC, 0o644) }
     guard fd >= 0 else {
-      throw CatalogError(
-        path: path, reason: "cannot create the catalogue lock: \(String(cString: strerror(errno)))",
-        failure: .cannotCreate)
+      throw CatalogError(path: path, reason: .cannotLock(String(cString: strerror(errno)).lowercased()))
     }
     let deadline = MonotonicClock.seconds() + wait
     while flock(fd, LOCK_EX | LOCK_NB) != 0 {
       let code = errno
       guard code == EWOULDBLOCK || code == EINTR else {
         close(fd)
-        throw CatalogError(
-          path: path, reason: "cannot lock the catalogue: \(String(cString: strerror(code)))", failure: .io)
+        throw CatalogError(path: path, reason: .cannotLock(String(cString: strerror(code)).lowercased()))
       }
       if MonotonicClock.seconds() >= deadline {
         close(fd)
-        throw CatalogError(
-          path: catalogue,
-          reason: "catalogue is busy: another `shelf index` is writing it (try again when it has finished)",
-          failure: .busy)
+        throw CatalogError(path: catalogue, reason: .busy)
       }
       usleep(50_000)
     }

@@ -11,16 +11,21 @@ public struct FileError: ShelfError, Equatable {
   /// A short reason, e.g. "no such file or directory" or "is a FIFO, not a regular file".
   public var reason: String
   public var failure: FailureKind
+  /// The `errno` of the failed system call, when one failed: callers decide by it (a file
+  /// that vanished, a folder that is gone) rather than by the wording of `reason`.
+  public var code: Int32?
 
-  public init(path: RawPath, reason: String, failure: FailureKind) {
+  public init(path: RawPath, reason: String, failure: FailureKind, code: Int32? = nil) {
     self.path = path
     self.reason = reason
     self.failure = failure
+    self.code = code
   }
 
   /// An error from a failed system call, classified by `errno`.
   public init(path: RawPath, errno code: Int32, doing action: String? = nil) {
     self.path = path
+    self.code = code
     let message = String(cString: strerror(code)).lowercased()
     self.reason = action.map { "\($0): \(message)" } ?? message
     switch code {
@@ -28,6 +33,9 @@ public struct FileError: ShelfError, Equatable {
     default: self.failure = .io
     }
   }
+
+  /// True when the path (or a folder on the way to it) does not exist.
+  public var isNoSuchFile: Bool { code == ENOENT || code == ENOTDIR }
 
   public var description: String { "\(path.escaped): \(reason)" }
 }

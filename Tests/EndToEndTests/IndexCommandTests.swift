@@ -202,7 +202,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     #expect(Date().timeIntervalSince(started) >= 0.5)
     #expect(
       second.stderr
-        == "error: \(database): catalogue is busy: another `shelf index` is writing it (try again when it has finished)\n"
+        == "error: \(database): catalogue is busy: another `shelf index` or `shelf forget` is writing it (try again when it has finished)\n"
     )
     #expect(second.stdout.isEmpty)
   }
@@ -320,17 +320,27 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     #expect(chmod(root + "/locked", 0o755) == 0)
   }
 
-  @Test func corruptCatalogueIsMovedAsideAndRebuilt() throws {
+  @Test func damagedShelfCatalogueIsMovedAsideByIndexOnly() throws {
     let scratch = try TemporaryDirectory()
     let root = try scratch.copy(fromRepository: "SampleMedia/Library", as: "Library")
-    let database = try scratch.write("catalog.sqlite", Array(repeating: 0x5A, count: 8192))
+    let database = scratch.path + "/catalog.sqlite"
+    #expect(try ShelfProcess.run(["--db", database, "index", root]).status == 0)
+    // Keep shelf's header, damage every page after it.
+    var damaged = try CatalogueFiles.bytes(database)
+    for index in 100..<damaged.count { damaged[index] = 0xEE }
+    try Data(damaged).write(to: URL(fileURLWithPath: database))
+    let files = try CatalogueFiles.names(scratch.path)
+    let reader = try ShelfProcess.run(["--db", database, "ls"])
+    #expect(reader.status == 65)
+    #expect(try CatalogueFiles.bytes(database) == damaged)
+    #expect(try CatalogueFiles.names(scratch.path) == files)
     let result = try ShelfProcess.run(["--db", database, "index", root])
     #expect(result.status == 0)
     #expect(
       result.stderr
         == "warning: \(database): the catalogue was damaged; moved it to \(database).corrupt and rebuilt it\n"
     )
-    #expect(FileManager.default.fileExists(atPath: database + ".corrupt"))
+    #expect(try CatalogueFiles.bytes(database + ".corrupt") == damaged)
     #expect(try ShelfProcess.run(["--db", database, "ls", "-0"]).stdoutBytes.filter { $0 == 0 }.count == 5)
   }
 
@@ -404,5 +414,182 @@ final class BackgroundShelf {
     process.waitUntilExit()
     return process.terminationReason == .uncaughtSignal
       ? 128 + process.terminationStatus : process.terminationStatus
+  }
+}
+
+/// Reading the files beside a catalogue, to show a command left them as they were.
+enum CatalogueFiles {
+  static func bytes(_ path: String) throws -> [UInt8] {
+    Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+  }
+
+  static func names(_ folder: String) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+  }
+
+  /// A valid, empty SQLite database of one page, as another program might leave it.
+  static let emptySQLiteDatabase: [UInt8] = {
+    var page = [UInt8](repeating: 0, count: 4096)
+    let header: [UInt8] =
+      Array("SQLite format 3".utf8) + [0, 0x10, 0x00, 1, 1, 0, 64, 32, 32]
+      + [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4]
+    page.replaceSubrange(0..<header.count, with: header)
+    page[56 + 3] = 1  // UTF-8
+    page[92 + 3] = 1  // version-valid-for
+    page[100] = 0x0D  // an empty table leaf: no cells, content area at the page end
+    page[105] = 0x10
+    return page
+  }()
+
+  /// Replaces the big-endian 32-bit header field at `offset` (60: user_version, 68: application_id).
+  static func patchHeader(_ path: String, offset: Int, value: UInt32) throws {
+    var data = try bytes(path)
+    for index in 0..<4 { data[offset + index] = UInt8(truncatingIfNeeded: value >> (24 - 8 * index)) }
+    try Data(data).write(to: URL(fileURLWithPath: path))
+  }
+}
+
+/// Readers never change a catalogue, and a file that is not one is never touched.
+@Suite struct CatalogueSafetyTests {
+  @Test func aFileThatIsNotACatalogueIsRefusedAndLeftUntouched() throws {
+    let scratch = try TemporaryDirectory()
+    let root = try scratch.copy(fromRepository: "SampleMedia/tmp", as: "tmp")
+    let foreign = scratch.path + "/foreign.sqlite"
+    #expect(try ShelfProcess.run(["--db", foreign, "index", root]).status == 0)
+    // Another program's database: tables of its own and its own application_id.
+    try CatalogueFiles.patchHeader(foreign, offset: 68, value: 0x4142_4344)
+    let candidates = [
+      try scratch.write("notes.txt", Array("shopping: milk, eggs\n".utf8)),
+      try scratch.write("empty.sqlite", []),
+      try scratch.write("garbage.sqlite", Array(repeating: 0x5A, count: 8192)),
+      try scratch.write("blank.sqlite", CatalogueFiles.emptySQLiteDatabase),
+      foreign,
+    ]
+    for file in candidates {
+      let before = try CatalogueFiles.bytes(file)
+      let files = try CatalogueFiles.names(scratch.path)
+      for command in [["ls"], ["stats"], ["roots"], ["index", root], ["index"], ["forget", root]] {
+        let result = try ShelfProcess.run(["--db", file] + command)
+        #expect(result.status == 65, "\(file) \(command)")
+        #expect(result.stderr == "error: \(file): not a shelf catalogue\n", "\(file) \(command)")
+      }
+      #expect(try CatalogueFiles.bytes(file) == before, "\(file)")
+      #expect(try CatalogueFiles.names(scratch.path) == files, "\(file)")
+    }
+  }
+
+  @Test func readersLeaveTheCatalogueAndItsFolderAsTheyWere() throws {
+    let scratch = try TemporaryDirectory()
+    let root = try scratch.copy(fromRepository: "SampleMedia/Library", as: "Library")
+    try FileManager.default.createDirectory(atPath: scratch.path + "/db", withIntermediateDirectories: false)
+    let database = scratch.path + "/db/catalog.sqlite"
+    #expect(try ShelfProcess.run(["--db", database, "index", root]).status == 0)
+    let before = try CatalogueFiles.bytes(database)
+    let files = try CatalogueFiles.names(scratch.path + "/db")
+    #expect(files == ["catalog.sqlite", "catalog.sqlite.lock"])
+    for command in [
+      ["ls"], ["ls", "--json"], ["stats"], ["roots"],
+      ["info", root + "/Preferences/com.example.shelfdemo.plist"],
+    ] {
+      let result = try ShelfProcess.run(["--db", database] + command)
+      #expect(result.status == 0, "\(command): \(result.stderr)")
+      #expect(try CatalogueFiles.bytes(database) == before, "\(command)")
+      #expect(try CatalogueFiles.names(scratch.path + "/db") == files, "\(command)")
+    }
+  }
+
+  @Test func anOlderSchemaIsUpgradedOnlyByIndex() throws {
+    let scratch = try TemporaryDirectory()
+    let root = try scratch.copy(fromRepository: "SampleMedia/tmp", as: "tmp")
+    let database = scratch.path + "/catalog.sqlite"
+    #expect(try ShelfProcess.run(["--db", database, "index", root]).status == 0)
+    // As schema 4 catalogues were stamped: no application_id.
+    try CatalogueFiles.patchHeader(database, offset: 60, value: 4)
+    try CatalogueFiles.patchHeader(database, offset: 68, value: 0)
+    let before = try CatalogueFiles.bytes(database)
+    for command in [["ls"], ["stats"], ["roots"]] {
+      let result = try ShelfProcess.run(["--db", database] + command)
+      #expect(result.status == 65)
+      #expect(
+        result.stderr
+          == "error: \(database): the catalogue has schema 4, older than this shelf's schema 5: run 'shelf index' to upgrade the catalogue\n"
+      )
+    }
+    #expect(try CatalogueFiles.bytes(database) == before)
+  }
+
+  @Test func aNewerSchemaNamesTheShelfThatWroteIt() throws {
+    let scratch = try TemporaryDirectory()
+    let root = try scratch.copy(fromRepository: "SampleMedia/tmp", as: "tmp")
+    let database = scratch.path + "/catalog.sqlite"
+    #expect(try ShelfProcess.run(["--db", database, "index", root]).status == 0)
+    let version = String(try ShelfProcess.run(["--version"]).stdout.dropFirst("shelf ".count).dropLast())
+    #expect(!version.isEmpty)
+    let later = String(version.map { $0.isNumber ? "9" : $0 })
+    // Made by a later shelf: schema 6, its version in the meta table.
+    var bytes = try CatalogueFiles.bytes(database)
+    let recorded = Array(("shelf_version" + version).utf8)
+    let replacement = Array(("shelf_version" + later).utf8)
+    var found = 0
+    for at in 0...(bytes.count - recorded.count) where bytes[at..<at + recorded.count].elementsEqual(recorded)
+    {
+      bytes.replaceSubrange(at..<at + recorded.count, with: replacement)
+      found += 1
+    }
+    #expect(found > 0)
+    try Data(bytes).write(to: URL(fileURLWithPath: database))
+    try CatalogueFiles.patchHeader(database, offset: 60, value: 6)
+    let before = try CatalogueFiles.bytes(database)
+    for command in [["ls"], ["index"]] {
+      let result = try ShelfProcess.run(["--db", database] + command)
+      #expect(result.status == 65)
+      #expect(
+        result.stderr
+          == "error: \(database): catalogue was written by shelf \(later) (schema 6); this is shelf \(version) (schema 5)\n"
+      )
+    }
+    #expect(try CatalogueFiles.bytes(database) == before)
+  }
+
+  @Test func aNamedCatalogueNeedsItsFolderTheDefaultOneGetsIt() throws {
+    let scratch = try TemporaryDirectory()
+    let root = try scratch.copy(fromRepository: "SampleMedia/tmp", as: "tmp")
+    let result = try ShelfProcess.run(["--db", scratch.path + "/nope/dir/x.sqlite", "index", root])
+    #expect(result.status == 73)
+    #expect(result.stderr == "error: \(scratch.path)/nope/dir: no such folder for the catalogue\n")
+    #expect(!FileManager.default.fileExists(atPath: scratch.path + "/nope"))
+    let fromEnvironment = try ShelfProcess.run(
+      ["index", root], environment: ["SHELF_DB": scratch.path + "/nope/y.sqlite"])
+    #expect(fromEnvironment.status == 73)
+    #expect(!FileManager.default.fileExists(atPath: scratch.path + "/nope"))
+    let byDefault = try ShelfProcess.run(
+      ["index", root], environment: ["XDG_DATA_HOME": scratch.path + "/data", "SHELF_DB": ""])
+    #expect(byDefault.status == 0)
+    #expect(FileManager.default.fileExists(atPath: scratch.path + "/data/shelf/catalog.sqlite"))
+  }
+
+  @Test func aReaderReadsACatalogueInAFolderItCannotWrite() throws {
+    let scratch = try TemporaryDirectory()
+    let root = try scratch.copy(fromRepository: "SampleMedia/tmp", as: "tmp")
+    try FileManager.default.createDirectory(atPath: scratch.path + "/db", withIntermediateDirectories: false)
+    let database = scratch.path + "/db/catalog.sqlite"
+    #expect(try ShelfProcess.run(["--db", database, "index", root]).status == 0)
+    let expected = try ShelfProcess.run(["--db", database, "ls", "-0"]).stdoutBytes
+    // As left in WAL mode (header bytes 18 and 19 are 2) with no -wal or -shm beside it: a
+    // read-only connection cannot create the -shm in a folder it may not write.
+    var bytes = try CatalogueFiles.bytes(database)
+    bytes[18] = 2
+    bytes[19] = 2
+    try Data(bytes).write(to: URL(fileURLWithPath: database))
+    #expect(chmod(scratch.path, 0o755) == 0 && chmod(scratch.path + "/db", 0o555) == 0)
+    defer { _ = chmod(scratch.path + "/db", 0o755) }
+    // Root may write anywhere: run as nobody then.
+    let launcher = getuid() == 0 ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
+    let files = try CatalogueFiles.names(scratch.path + "/db")
+    let result = try ShelfProcess.run(["--db", database, "ls", "-0"], launcher: launcher)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdoutBytes == expected)
+    #expect(try CatalogueFiles.bytes(database) == bytes)
+    #expect(try CatalogueFiles.names(scratch.path + "/db") == files)
   }
 }

@@ -211,16 +211,15 @@ import Testing
     }
   }
 
-  @Test func aDamagedCatalogueIsMovedAsideWithAWarning() throws {
+  @Test func aFileThatIsNotACatalogueIsLeftUntouched() throws {
     let scratch = try TemporaryDirectory()
-    let database = try scratch.write("catalog.sqlite", Array(repeating: 0x33, count: 4096))
+    let garbage = Array(repeating: UInt8(0x33), count: 4096)
+    let database = try scratch.write("catalog.sqlite", garbage)
     let file = SampleMediaManifest.path(of: try #require(SampleMediaManifest.entries.first))
     let result = try ShelfProcess.run(["--db", database, "info", file])
     #expect(result.status == 0)
-    #expect(
-      result.stderr
-        == "warning: \(database): the catalogue was damaged; moved it to \(database).corrupt and started an empty one\n"
-    )
-    #expect(FileManager.default.fileExists(atPath: database + ".corrupt"))
+    #expect(result.stderr.isEmpty)
+    #expect(FileManager.default.contents(atPath: database) == Data(garbage))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == ["catalog.sqlite"])
   }
 }

@@ -69,4 +69,35 @@ import Testing
     let result = try ShelfProcess.run(["--db", scratch.path + "/x.sqlite", "stats"])
     #expect(result.status == 66)
   }
+
+  /// An 8-bit mono PCM WAV of `count` samples at `rate` Hz.
+  private func wav(rate: UInt32, count: Int) -> [UInt8] {
+    func le32(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+    func le16(_ value: UInt16) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
+    return Array("RIFF".utf8) + le32(UInt32(36 + count)) + Array("WAVEfmt ".utf8) + le32(16) + le16(1)
+      + le16(1) + le32(rate) + le32(rate) + le16(1) + le16(8) + Array("data".utf8) + le32(UInt32(count))
+      + [UInt8](repeating: 128, count: count)
+  }
+
+  @Test func aDurationOverAWeekIsCountedNotSummed() throws {
+    let scratch = try TemporaryDirectory()
+    // 700,000 samples at 1 Hz: eight days, more than any real recording in a catalogue.
+    _ = try scratch.write("m/long.wav", wav(rate: 1, count: 700_000))
+    _ = try scratch.write("m/second.wav", wav(rate: 8000, count: 8000))
+    let database = scratch.path + "/catalog.sqlite"
+    #expect(try ShelfProcess.run(["--db", database, "index", scratch.path + "/m"]).status == 0)
+    let result = try ShelfProcess.run(["--db", database, "stats", "--json"])
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdoutBytes)) as? [String: Any])
+    #expect(object["duration"] as? Double == 1)
+    #expect(object["implausible_durations"] as? Int == 1)
+    let byKind = try #require(object["by_kind"] as? [String: [String: Any]])
+    #expect(byKind["audio"]?["duration"] as? Double == 1)
+    let text = try ShelfProcess.run(["--db", database, "stats"]).stdout
+    #expect(
+      text.contains(
+        "\n1 with an implausible duration (not finite, negative or over a week): left out of the durations\n")
+    )
+    #expect(text.contains("audio      2  691 KiB      0:01\n"))
+  }
 }

@@ -9,7 +9,19 @@ import Testing
 #endif
 
 private func makeStore(_ scratch: TemporaryDirectory) throws -> CatalogStore {
-  try CatalogStore.open(at: RawPath(scratch.path + "/catalog.sqlite"), create: true)
+  try CatalogStore.openForWriting(at: RawPath(scratch.path + "/catalog.sqlite"), shelfVersion: "1.0")
+}
+
+extension TemporaryDirectory {
+  /// The bytes of a file in the folder.
+  fileprivate func read(_ relative: String) throws -> [UInt8] {
+    try RegularFile(path: RawPath(path + "/" + relative)).readAll(limit: 1 << 30)
+  }
+
+  /// The names in the folder, sorted.
+  fileprivate func list() throws -> [String] {
+    try TreeWalker.list(RawPath(path)).map { String(decoding: $0.name, as: UTF8.self) }.sorted()
+  }
 }
 
 private func index(
@@ -174,32 +186,55 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
   #expect(try store.roots().first?.bundle?.identifier == "com.example.app")
 }
 
-@Test func corruptCatalogueIsMovedAsideAndRebuilt() throws {
+@Test func garbageIsNotACatalogueAndIsLeftUntouched() throws {
   let scratch = try TemporaryDirectory()
-  let path = try scratch.write("catalog.sqlite", Array(repeating: 0x41, count: 4096))
-  let store = try CatalogStore.open(at: RawPath(path), create: true)
-  #expect(store.movedAsideCorruptFile == RawPath(path + ".corrupt"))
+  let contents = Array(repeating: UInt8(0x41), count: 4096)
+  let path = try scratch.write("catalog.sqlite", contents)
+  for open in [
+    { try CatalogStore.openForWriting(at: RawPath(path), shelfVersion: "1.0") },
+    { try CatalogStore.openForReading(at: RawPath(path), shelfVersion: "1.0") },
+  ] {
+    #expect(throws: CatalogError(path: RawPath(path), reason: .notACatalogue)) { _ = try open() }
+  }
+  #expect(try scratch.read("catalog.sqlite") == contents)
+  #expect(try scratch.list() == ["catalog.sqlite"])
+}
+
+@Test func damagedShelfCatalogueIsMovedAsideOnlyByAWriter() throws {
+  let scratch = try TemporaryDirectory()
+  let path = RawPath(scratch.path + "/catalog.sqlite")
+  do {
+    let store = try CatalogStore.openForWriting(at: path, shelfVersion: "1.0")
+    _ = try store.rootID(for: RawPath("/some/root"))
+  }
+  // Keep the header (ours), damage every page after it.
+  var bytes = try scratch.read("catalog.sqlite")
+  for index in 100..<bytes.count { bytes[index] = 0xEE }
+  try scratch.write("catalog.sqlite", bytes)
+  #expect(throws: SQLiteError.self) {
+    _ = try CatalogStore.openForReading(at: path, shelfVersion: "1.0").roots()
+  }
+  #expect(try scratch.read("catalog.sqlite") == bytes)
+  let store = try CatalogStore.openForWriting(at: path, shelfVersion: "1.0")
+  #expect(store.movedAsideCorruptFile == RawPath(scratch.path + "/catalog.sqlite.corrupt"))
   #expect(try store.roots().isEmpty)
-  #expect((try? FileStatus.stat(RawPath(path + ".corrupt")))?.size == 4096)
+  #expect(try scratch.read("catalog.sqlite.corrupt") == bytes)
 }
 
 @Test func missingCatalogueIsAnErrorForReaders() throws {
   let scratch = try TemporaryDirectory()
-  #expect(throws: CatalogError.self) {
-    try CatalogStore.open(at: RawPath(scratch.path + "/none.sqlite"), create: false)
+  let path = RawPath(scratch.path + "/none.sqlite")
+  #expect(throws: CatalogError(path: path, reason: .noCatalogue)) {
+    try CatalogStore.openForReading(at: path, shelfVersion: "1.0")
   }
+  #expect(try scratch.list().isEmpty)
 }
 
 @Test func writerLockIsExclusive() throws {
   let scratch = try TemporaryDirectory()
   let catalogue = RawPath(scratch.path + "/c.sqlite")
   let first = try WriterLock(catalogue: catalogue, wait: 0)
-  #expect(
-    throws: CatalogError(
-      path: catalogue,
-      reason: "catalogue is busy: another `shelf index` is writing it (try again when it has finished)",
-      failure: .busy)
-  ) {
+  #expect(throws: CatalogError(path: catalogue, reason: .busy)) {
     _ = try WriterLock(catalogue: catalogue, wait: 0.1)
   }
   withExtendedLifetime(first) {}
@@ -222,13 +257,119 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
   let scratch = try TemporaryDirectory()
   let path = RawPath(scratch.path + "/catalog.sqlite")
   do {
-    let store = try CatalogStore.open(at: path, create: true)
+    let store = try CatalogStore.openForWriting(at: path, shelfVersion: "1.0")
     _ = try store.rootID(for: RawPath("/some/root"))
-    try store.db.execute("PRAGMA user_version = 1")
+    try store.db.execute("PRAGMA user_version = 1; PRAGMA application_id = 0")
   }
-  let reopened = try CatalogStore.open(at: path, create: true)
+  let reopened = try CatalogStore.openForWriting(at: path, shelfVersion: "1.0")
   #expect(try reopened.roots().map(\.path) == [RawPath("/some/root")])
   #expect(try reopened.db.query("PRAGMA user_version").first?.first?.integer == Int64(CatalogSchema.version))
+}
+
+/// Turns a current catalogue into one as shelf wrote it with schema 4: no `meta` table, no
+/// `excludes` column, no `application_id`.
+private func makeSchema4(_ path: RawPath) throws {
+  let db = try SQLiteConnection(path: path, create: false)
+  try db.execute(
+    "ALTER TABLE roots DROP COLUMN excludes; DROP TABLE meta; PRAGMA application_id = 0; PRAGMA user_version = 4"
+  )
+  try db.close()
+}
+
+@Test func schema4IsRefusedByReadersAndMigratedByTheWriterKeepingEntries() async throws {
+  let scratch = try TemporaryDirectory()
+  try scratch.write("m/a.txt", Array("a\n".utf8))
+  let path = RawPath(scratch.path + "/catalog.sqlite")
+  do {
+    let store = try makeStore(scratch)
+    _ = try await index(store, scratch.path + "/m")
+  }
+  try makeSchema4(path)
+  let before = try scratch.read("catalog.sqlite")
+  #expect(throws: CatalogError(path: path, reason: .olderSchema(4))) {
+    try CatalogStore.openForReading(at: path, shelfVersion: "1.0")
+  }
+  #expect(try scratch.read("catalog.sqlite") == before)
+  #expect(try scratch.list() == ["catalog.sqlite", "catalog.sqlite.lock", "m"])
+  let store = try CatalogStore.openForWriting(at: path, shelfVersion: "1.0")
+  #expect(try names(store) == ["a.txt"])
+  #expect(try store.roots().map(\.excludes) == [[]])
+  #expect(try store.db.query("PRAGMA user_version").first?.first?.integer == Int64(CatalogSchema.version))
+}
+
+@Test func newerSchemaNamesTheShelfThatWroteIt() throws {
+  let scratch = try TemporaryDirectory()
+  let path = RawPath(scratch.path + "/catalog.sqlite")
+  do {
+    let store = try CatalogStore.openForWriting(at: path, shelfVersion: "9.1")
+    try store.db.execute("PRAGMA user_version = \(CatalogSchema.version + 1)")
+  }
+  let before = try scratch.read("catalog.sqlite")
+  let expected = CatalogError(
+    path: path, reason: .newerSchema(CatalogSchema.version + 1, writtenBy: "9.1", reader: "1.0"))
+  #expect(throws: expected) { try CatalogStore.openForReading(at: path, shelfVersion: "1.0") }
+  #expect(throws: expected) { try CatalogStore.openForWriting(at: path, shelfVersion: "1.0") }
+  #expect(
+    expected.description
+      == "\(path.escaped): catalogue was written by shelf 9.1 (schema \(CatalogSchema.version + 1)); this is shelf 1.0 (schema \(CatalogSchema.version))"
+  )
+  #expect(try scratch.read("catalog.sqlite") == before)
+}
+
+@Test func excludesAreStoredWithTheRootUntilReplaced() async throws {
+  let scratch = try TemporaryDirectory()
+  try scratch.write("m/keep.txt", Array("k\n".utf8))
+  try scratch.write("m/skip.tmp", Array("s\n".utf8))
+  try scratch.write("m/Library/Caches/c.txt", Array("c\n".utf8))
+  try scratch.write("m/Library/l.txt", Array("l\n".utf8))
+  let store = try makeStore(scratch)
+  _ = try await index(store, scratch.path + "/m") { $0.excludes = ["*.tmp", "Library/Caches"] }
+  #expect(try names(store) == ["l.txt", "keep.txt"])
+  // A plain rescan, and a scan of a folder inside the root, keep applying them.
+  _ = try await index(store, scratch.path + "/m")
+  _ = try await index(store, scratch.path + "/m/Library")
+  #expect(try names(store) == ["l.txt", "keep.txt"])
+  #expect(try store.roots().map(\.excludes) == [["*.tmp", "Library/Caches"]])
+  await #expect(throws: CatalogError.self) {
+    _ = try await index(store, scratch.path + "/m/Library") { $0.excludes = ["*.txt"] }
+  }
+  _ = try await index(store, scratch.path + "/m") { $0.excludes = ["*.txt"] }
+  #expect(try names(store) == ["skip.tmp"])
+  _ = try await index(store, scratch.path + "/m") { $0.excludes = [""] }
+  #expect(try store.roots().map(\.excludes) == [[]])
+  #expect(try names(store) == ["c.txt", "l.txt", "keep.txt", "skip.tmp"])
+}
+
+@Test func forgettingARootDropsOnlyItsEntries() async throws {
+  let scratch = try TemporaryDirectory()
+  try scratch.write("a/x.txt", Array("x\n".utf8))
+  try scratch.write("b/y.txt", Array("y\n".utf8))
+  let store = try makeStore(scratch)
+  _ = try await index(store, scratch.path + "/a")
+  _ = try await index(store, scratch.path + "/b")
+  #expect(try store.forgetRoot(RawPath(scratch.path + "/a")) == 1)
+  #expect(try names(store) == ["y.txt"])
+  #expect(try scratch.read("a/x.txt") == Array("x\n".utf8))
+  #expect(throws: CatalogError(path: RawPath(scratch.path + "/a"), reason: .unknownRoot)) {
+    try store.forgetRoot(RawPath(scratch.path + "/a"))
+  }
+  #expect(try store.rootListings().map { [$0.files, Int($0.size)] } == [[1, 2]])
+}
+
+@Test func implausibleDurationsAreCountedNotSummed() async throws {
+  let scratch = try TemporaryDirectory()
+  try scratch.write("m/a.txt", Array("a\n".utf8))
+  try scratch.write("m/b.txt", Array("b\n".utf8))
+  try scratch.write("m/c.txt", Array("c\n".utf8))
+  let store = try makeStore(scratch)
+  _ = try await index(store, scratch.path + "/m")
+  try store.db.execute(
+    "UPDATE files SET duration = 90 WHERE name = 'a.txt'; UPDATE files SET duration = 9e999 WHERE name = 'b.txt'; UPDATE files SET duration = 700000 WHERE name = 'c.txt'"
+  )
+  let stats = try store.stats()
+  #expect(stats.duration == 90)
+  #expect(stats.implausibleDurations == 2)
+  #expect(stats.byKind.map(\.duration) == [90])
 }
 
 @Test func oneFileInsideAKnownRootIsCatalogued() async throws {

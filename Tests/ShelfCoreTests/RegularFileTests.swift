@@ -39,7 +39,8 @@ import Testing
   }
   #expect(
     throws: FileError(
-      path: RawPath(folder + "/none"), reason: "no such file or directory", failure: .missingInput)
+      path: RawPath(folder + "/none"), reason: "no such file or directory", failure: .missingInput,
+      code: ENOENT)
   ) {
     try RegularFile(path: RawPath(folder + "/none"))
   }

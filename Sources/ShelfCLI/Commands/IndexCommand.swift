@@ -36,7 +36,16 @@ enum IndexCommand {
 
       Only one index runs on a catalogue at a time: a second one waits briefly, then exits \
       with status 75. ls, info and stats keep working while an index runs. A damaged \
-      catalogue file is moved aside with a warning and rebuilt.
+      shelf catalogue is moved aside with a warning and rebuilt; a file that is not a shelf \
+      catalogue is refused (status 65) and left untouched. A catalogue written by an older \
+      shelf is upgraded in place. With --db, the catalogue's folder must exist (status 73); \
+      only the default catalogue's folder is created.
+
+      --exclude patterns are stored with the roots named and apply to every later rescan, \
+      until --exclude is given again for that root (--exclude '' clears them); shelf roots \
+      lists them. Without ROOT, every catalogued root is rescanned with its own patterns; a \
+      root whose folder is gone is skipped with a warning and its entries stay (status 1), \
+      until shelf forget or index --prune drops them.
       """,
     arguments: [
       ArgumentSpec(
@@ -48,13 +57,18 @@ enum IndexCommand {
       OptionSpec(
         "exclude", value: "glob",
         help:
-          "Skip files and folders matching <glob> (a name, or a path relative to the root when it holds a slash); may be repeated.",
+          "Skip files and folders matching <glob> (a name, or a path relative to the root when it holds a slash); may be repeated. Stored with each ROOT named and applied to every later rescan; given again, replaces them ('' clears them).",
         repeatable: true, completion: Completion.none),
       OptionSpec(
         "jobs", short: "j", value: "n",
         help: "Read files with <n> workers (default: the number of processors).",
         completion: Completion.none),
       OptionSpec("follow-links", help: "Follow symbolic links that resolve inside the root."),
+      OptionSpec(
+        "prune",
+        help:
+          "Forget the catalogued roots whose folder is gone (those named, or every one) instead of skipping them."
+      ),
       OptionSpec(
         "progress", value: "when",
         help: "Show a progress bar with files/s and time left: auto (on a terminal), always or never.",
@@ -67,65 +81,74 @@ enum IndexCommand {
         "shelf index --exclude '*.tmp' --exclude Library/Caches ~/Media",
         "Catalogue a folder, skipping temporary files and caches."),
       Example("shelf --db /tmp/test.sqlite index SampleMedia", "Index into a throwaway catalogue."),
+      Example("shelf index --prune", "Rescan every root, forgetting those whose folder is gone."),
     ],
     run: run)
 
+  /// The options of one `shelf index` run, read once from the command line and environment.
+  struct Options {
+    /// How each root is scanned.
+    var scan = IndexOptions()
+    /// The folders named; empty rescans every catalogued root.
+    var roots: [RawPath]
+    /// `--prune`: forget roots whose folder is gone instead of skipping them.
+    var prune: Bool
+    /// `--progress`: auto, always or never.
+    var progress: String
+    /// How long to wait for another writer (`SHELF_LOCK_WAIT`, for tests).
+    var lockWait: Double
+
+    init(_ invocation: Invocation) throws {
+      let arguments = invocation.arguments
+      roots = arguments.positionals.map(\.path)
+      prune = arguments.flag("prune")
+      progress = arguments.value("progress") ?? "auto"
+      scan.full = arguments.flag("full")
+      if arguments.flag("exclude") {
+        guard !roots.isEmpty else {
+          throw invocation.usageError("--exclude needs a ROOT: patterns are stored with the roots named")
+        }
+        scan.excludes = arguments.values("exclude")
+      }
+      scan.followLinks = arguments.flag("follow-links")
+      scan.jobs =
+        try arguments.integer("jobs", in: 1...256) ?? max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+      // Knobs for tests: the window in which fresh timestamps are not trusted, the batch size,
+      // a pause after each batch (to interrupt a scan part way) and the writer-lock wait.
+      let environment = invocation.environment
+      if let window = environment["SHELF_TRUST_WINDOW"].flatMap(Double.init), window >= 0 {
+        scan.recentWindow = window
+      }
+      if let batch = environment["SHELF_INDEX_BATCH"].flatMap(Int.init), batch > 0 {
+        scan.batchSize = batch
+        scan.commitInterval = 0
+      }
+      if let pause = environment["SHELF_INDEX_PAUSE"].flatMap(Double.init), pause >= 0 {
+        scan.pauseAfterBatch = pause
+      }
+      lockWait = environment["SHELF_LOCK_WAIT"].flatMap(Double.init) ?? 2
+    }
+  }
+
   static func run(_ invocation: Invocation) async throws -> ExitStatus {
-    let arguments = invocation.arguments
+    var options = try Options(invocation)
     let console = invocation.console
-    var options = IndexOptions()
-    options.full = arguments.flag("full")
-    options.excludes = arguments.values("exclude")
-    options.followLinks = arguments.flag("follow-links")
-    options.jobs =
-      try arguments.integer("jobs", in: 1...256) ?? max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-    // Knobs for tests: the window in which fresh timestamps are not trusted, the batch size,
-    // a pause after each batch (to interrupt a scan part way) and the writer-lock wait.
-    let environment = invocation.environment
-    if let window = environment["SHELF_TRUST_WINDOW"].flatMap(Double.init), window >= 0 {
-      options.recentWindow = window
-    }
-    if let batch = environment["SHELF_INDEX_BATCH"].flatMap(Int.init), batch > 0 {
-      options.batchSize = batch
-      options.commitInterval = 0
-    }
-    if let pause = environment["SHELF_INDEX_PAUSE"].flatMap(Double.init), pause >= 0 {
-      options.pauseAfterBatch = pause
-    }
-    let lockWait = environment["SHELF_LOCK_WAIT"].flatMap(Double.init) ?? 2
     // Ctrl-C and SIGTERM stop after the batch being written: committed work is kept.
     let stop = StopRequest()
     let signals = StopSignals { _ in stop.request() }
     defer { signals.cancel() }
-    options.shouldStop = { stop.isRequested }
-    let progressMode = arguments.value("progress") ?? "auto"
-    let showProgress = progressMode == "always" || (progressMode == "auto" && console.stderrIsTerminal)
-    let databasePath = invocation.globals.databasePath
+    options.scan.shouldStop = { stop.isRequested }
+    let showProgress =
+      options.progress == "always" || (options.progress == "auto" && console.stderrIsTerminal)
 
-    try CatalogStore.prepareLocation(databasePath)
-    let lock = try WriterLock(catalogue: databasePath, wait: lockWait)
-    defer { withExtendedLifetime(lock) {} }
-    var store = try CatalogStore.open(at: databasePath, create: true)
-    func warnDamaged(_ store: CatalogStore) {
-      if let aside = store.movedAsideCorruptFile {
-        console.warning(
-          "\(databasePath.escaped): the catalogue was damaged; moved it to \(aside.escaped) and rebuilt it")
-      }
-    }
-    warnDamaged(store)
-
-    var roots = arguments.positionals.map(\.path)
-    if roots.isEmpty {
-      roots = try store.roots().map(\.path)
-      if roots.isEmpty {
-        throw invocation.usageError("no roots in the catalogue yet: give a folder to index")
-      }
-    }
+    var store = try invocation.openCatalogueForWriting(lockWait: options.lockWait)
+    warnIfRebuilt(store, console: console)
+    let (roots, skippedGone) = try rootsToScan(options, store: store, invocation: invocation)
     var outcome = BatchOutcome()
     var rebuilt = false
     var pending = roots[...]
     while let root = pending.first {
-      let indexer = Indexer(store: store, options: options)
+      let indexer = Indexer(store: store, options: options.scan)
       do {
         let summary = try await indexer.index(root: root) { progress in
           guard showProgress else { return }
@@ -140,8 +163,8 @@ enum IndexCommand {
         console.clearStatus()
         rebuilt = true
         let known = (try? store.roots().map(\.path)) ?? []
-        store = try store.movingAsideAndRebuilding()
-        warnDamaged(store)
+        store = try store.movingAsideAndRebuilding(shelfVersion: ShelfInfo.version)
+        warnIfRebuilt(store, console: console)
         outcome = BatchOutcome()
         var all = roots
         for path in known where !all.contains(path) { all.append(path) }
@@ -149,13 +172,58 @@ enum IndexCommand {
       } catch {
         console.clearStatus()
         if let error = error as? any ShelfError, error.failure == .busy || error.failure == .interrupted {
-          throw error
+          throw AdvisedCatalogError.advising(error)
         }
-        outcome.failed(error, console: console)
+        outcome.failed(AdvisedCatalogError.advising(error), console: console)
         pending = pending.dropFirst()
       }
     }
-    return outcome.exitStatus
+    // A skipped root is a partial failure, whatever happened to the others.
+    return skippedGone ? .partialFailure : outcome.exitStatus
+  }
+
+  private static func warnIfRebuilt(_ store: CatalogStore, console: Console) {
+    if let aside = store.movedAsideCorruptFile {
+      console.warning(
+        "\(store.path.escaped): the catalogue was damaged; moved it to \(aside.escaped) and rebuilt it")
+    }
+  }
+
+  /// The folders to scan: those named, else every catalogued root. A catalogued root whose
+  /// folder is gone is skipped with a warning (its entries stay), or forgotten with --prune.
+  private static func rootsToScan(_ options: Options, store: CatalogStore, invocation: Invocation) throws
+    -> (roots: [RawPath], skippedGone: Bool)
+  {
+    let console = invocation.console
+    var gone: [CatalogRoot] = []
+    var roots = options.roots
+    if roots.isEmpty {
+      let known = try store.roots()
+      if known.isEmpty {
+        throw invocation.usageError("no roots in the catalogue yet: give a folder to index")
+      }
+      for root in known {
+        if root.folderIsGone { gone.append(root) } else { roots.append(root.path) }
+      }
+    } else if options.prune {
+      for path in roots {
+        if let root = try store.root(at: path), root.folderIsGone { gone.append(root) }
+      }
+      roots.removeAll { path in gone.contains { $0.path == path.absolute } }
+    }
+    for root in gone {
+      if options.prune {
+        let count = try store.forgetRoot(root.path)
+        console.write(
+          "\(root.path.escaped): folder is gone; forgot the root and its \(count) entr\(count == 1 ? "y" : "ies")\n"
+        )
+      } else {
+        console.warning(
+          "\(root.path.escaped): folder is gone; skipped (its entries stay until 'shelf forget' or 'index --prune')"
+        )
+      }
+    }
+    return (roots, !options.prune && !gone.isEmpty)
   }
 
   /// Progress state kept between callbacks (the callback runs on the indexing task only).

@@ -50,12 +50,7 @@ enum InfoCommand {
     let json = invocation.arguments.flag("json")
     let inputs = invocation.arguments.positionals
     // The catalogue is optional here: without one, files are read live.
-    let store = try? CatalogStore.open(at: invocation.globals.databasePath, create: false)
-    if let store, let aside = store.movedAsideCorruptFile {
-      invocation.console.warning(
-        "\(store.path.escaped): the catalogue was damaged; moved it to \(aside.escaped) and started an empty one"
-      )
-    }
+    let store = try? invocation.openCatalogueForReading()
     var outcome = BatchOutcome()
     var records: [JSONValue] = []
     var first = true

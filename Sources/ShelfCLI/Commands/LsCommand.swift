@@ -122,12 +122,7 @@ enum LsCommand {
     if modes.count > 1 {
       throw invocation.usageError("--\(modes[0]) and --\(modes[1]) cannot be combined")
     }
-    let store = try CatalogStore.open(at: invocation.globals.databasePath, create: false)
-    if let aside = store.movedAsideCorruptFile {
-      invocation.console.warning(
-        "\(store.path.escaped): the catalogue was damaged; moved it to \(aside.escaped) and started an empty one"
-      )
-    }
+    let store = try invocation.openCatalogueForReading()
     let console = invocation.console
     var count = 0
     if arguments.flag("null") {

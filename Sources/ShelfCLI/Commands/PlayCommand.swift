@@ -405,11 +405,14 @@ enum CatalogPlaylist {
     let query = try CatalogQuery(arguments: terms + ["kind:audio"])
     let store: CatalogStore
     do {
-      store = try CatalogStore.open(at: invocation.globals.databasePath, create: false)
-    } catch let error as CatalogError where error.failure == .missingInput {
+      store = try CatalogStore.openForReading(
+        at: invocation.globals.databasePath, shelfVersion: ShelfInfo.version)
+    } catch let error as CatalogError where error.reason == .noCatalogue {
       throw AudioError(
         subject: terms.joined(separator: " "), reason: .missingFile,
         message: "no such file or folder, and no catalogue to search (run 'shelf index FOLDER' first)")
+    } catch {
+      throw AdvisedCatalogError.advising(error)
     }
     let paths = try store.paths(matching: query)
     if paths.isEmpty {

@@ -154,11 +154,8 @@ enum RecordCommand {
     let database = invocation.globals.databasePath
     guard (try? FileStatus.stat(database)) != nil else { return }
     do {
-      let lock = try WriterLock(catalogue: database, wait: 2)
-      let entry = try withExtendedLifetime(lock) {
-        let store = try CatalogStore.open(at: database, create: false)
-        return try Indexer(store: store, options: IndexOptions()).indexFile(output)
-      }
+      let store = try invocation.openCatalogueForWriting(lockWait: 2, create: false)
+      let entry = try Indexer(store: store, options: IndexOptions()).indexFile(output)
       if entry != nil { invocation.console.note("Catalogued \(output.escaped)") }
     } catch {
       invocation.console.warning("the recording was not catalogued: \(error)")

@@ -11,6 +11,10 @@ enum StatsCommand {
       kind (image, audio, text, plist, other) and by sandbox area (bundle, documents, \
       preferences, caches, library, tmp, other), then the catalogued roots with their \
       application bundle, if any, and when they were last scanned.
+
+      A duration that is not finite, negative or longer than a week comes from a header that \
+      lies: it is left out of every total, and the number of such files is printed \
+      (implausible_durations in --json). The catalogue is opened read-only.
       """,
     options: [
       OptionSpec("json", help: "Print the summary as one JSON object.")
@@ -21,15 +25,20 @@ enum StatsCommand {
     ],
     run: run)
 
-  static func run(_ invocation: Invocation) async throws -> ExitStatus {
-    let store = try CatalogStore.open(at: invocation.globals.databasePath, create: false)
-    if let aside = store.movedAsideCorruptFile {
-      invocation.console.warning(
-        "\(store.path.escaped): the catalogue was damaged; moved it to \(aside.escaped) and started an empty one"
-      )
+  /// The options of one `shelf stats` run.
+  struct Options {
+    /// `--json`: one JSON object instead of tables.
+    var json: Bool
+
+    init(_ arguments: ParsedArguments) {
+      json = arguments.flag("json")
     }
-    let stats = try store.stats()
-    if invocation.arguments.flag("json") {
+  }
+
+  static func run(_ invocation: Invocation) async throws -> ExitStatus {
+    let options = Options(invocation.arguments)
+    let stats = try invocation.openCatalogueForReading().stats()
+    if options.json {
       invocation.console.write(json(stats).serialized(pretty: invocation.console.stdoutIsTerminal) + "\n")
     } else {
       invocation.console.write(text(stats))
@@ -71,6 +80,7 @@ enum StatsCommand {
     return .object([
       ("files", .int(Int64(stats.files))), ("size", .int(stats.size)), ("duration", .double(stats.duration)),
       ("errors", .int(Int64(stats.errors))), ("extension_mismatches", .int(Int64(stats.mismatches))),
+      ("implausible_durations", .int(Int64(stats.implausibleDurations))),
       ("by_kind", groups(stats.byKind)), ("by_area", groups(stats.byArea)), ("roots", .array(roots)),
     ])
   }
@@ -98,6 +108,13 @@ enum StatsCommand {
     if stats.errors > 0 || stats.mismatches > 0 {
       lines += [
         "", "\(stats.errors) with extraction errors, \(stats.mismatches) with a misleading extension",
+      ]
+    }
+    if stats.implausibleDurations > 0 {
+      let count = stats.implausibleDurations
+      lines += [
+        "",
+        "\(count) with an implausible duration (not finite, negative or over a week): left out of the durations",
       ]
     }
     if !stats.roots.isEmpty {

@@ -5,6 +5,9 @@ public struct GlobalOptions: Sendable {
   /// The catalogue database: `--db`, else `SHELF_DB`, else
   /// `$XDG_DATA_HOME/shelf/catalog.sqlite` (`~/.local/share/shelf/catalog.sqlite`).
   public let databasePath: RawPath
+  /// True when the catalogue was named (`--db` or `SHELF_DB`): only the default catalogue's
+  /// folder is created automatically; a named one's folder must exist.
+  public let databasePathIsExplicit: Bool
   /// `-v`: print details (skipped files, per-file errors in a scan).
   public let verbose: Bool
 
@@ -21,13 +24,17 @@ public struct GlobalOptions: Sendable {
     verbose = parsed.flag("verbose")
     if let db = parsed.pathValue("db") {
       databasePath = db
+      databasePathIsExplicit = true
     } else if let db = environment["SHELF_DB"], !db.isEmpty {
       databasePath = RawPath(db)
+      databasePathIsExplicit = true
     } else if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
       databasePath = RawPath(data).appending("shelf/catalog.sqlite")
+      databasePathIsExplicit = false
     } else {
       let home = environment["HOME"] ?? "/"
       databasePath = RawPath(home).appending(".local/share/shelf/catalog.sqlite")
+      databasePathIsExplicit = false
     }
   }
 }

@@ -1,0 +1,75 @@
+import ShelfCatalog
+import ShelfCore
+
+/// `shelf roots`: the catalogued roots with their file count, size, last scan and excludes.
+enum RootsCommand {
+  static let command = Command(
+    name: "roots",
+    abstract: "List the catalogued roots.",
+    discussion: """
+      Prints each catalogued root: its path, the number and total size of its catalogued \
+      files, when it was last scanned and the --exclude patterns stored with it. A root whose \
+      folder is gone is marked so; shelf index skips it until shelf forget or index --prune \
+      drops it. The catalogue is opened read-only.
+      """,
+    options: [
+      OptionSpec("json", help: "Print the roots as a JSON array.")
+    ],
+    examples: [
+      Example("shelf roots", "List the roots."),
+      Example("shelf roots --json | jq -r '.[].path'", "The roots' paths, one per line."),
+    ],
+    run: run)
+
+  /// The options of one `shelf roots` run.
+  struct Options {
+    /// `--json`: a JSON array instead of a table.
+    var json: Bool
+
+    init(_ arguments: ParsedArguments) {
+      json = arguments.flag("json")
+    }
+  }
+
+  static func run(_ invocation: Invocation) async throws -> ExitStatus {
+    let options = Options(invocation.arguments)
+    let listings = try invocation.openCatalogueForReading().rootListings()
+    let console = invocation.console
+    if options.json {
+      console.write(JSONValue.array(listings.map(json)).serialized(pretty: console.stdoutIsTerminal) + "\n")
+    } else if !listings.isEmpty {
+      console.write(text(listings))
+    }
+    return .success
+  }
+
+  static func json(_ listing: CatalogRootListing) -> JSONValue {
+    let root = listing.root
+    var fields = JSONValue.pathFields(root.path)
+    fields += [
+      ("files", .int(Int64(listing.files))), ("size", .int(listing.size)),
+      ("last_scan", root.lastScanNanoseconds.map { .string(CatalogPresentation.isoDate($0)) } ?? .null),
+      ("excludes", .array(root.excludes.map { .string($0) })), ("folder_gone", .bool(root.folderIsGone)),
+    ]
+    return .object(fields)
+  }
+
+  static func text(_ listings: [CatalogRootListing]) -> String {
+    var rows = [["root", "files", "size", "last scan", "excludes"]]
+    for listing in listings {
+      let root = listing.root
+      rows.append([
+        root.path.escaped + (root.folderIsGone ? " (folder gone)" : ""), "\(listing.files)",
+        Quantities.formatByteSize(listing.size),
+        root.lastScanNanoseconds.map(CatalogPresentation.isoDate) ?? "never",
+        root.excludes.joined(separator: " "),
+      ])
+    }
+    let lines = TableRenderer(alignments: [.left, .right, .right, .left, .left]).render(rows).map { line in
+      var trimmed = Substring(line)
+      while trimmed.last == " " { trimmed = trimmed.dropLast() }
+      return String(trimmed)
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+}
