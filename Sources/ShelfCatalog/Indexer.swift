@@ -465,7 +465,7 @@ public final class Indexer {
     } catch let error as FileError {
       return .failure(OpenFailure(reason: error.reason, vanished: error.isNoSuchFile))
     } catch let error as ExtractionFailure {
-      return .failure(OpenFailure(reason: error.reason, vanished: error.reason == "replaced while scanning"))
+      return .failure(OpenFailure(reason: error.reason, vanished: error.cause == .replacedWhileScanning))
     } catch {
       return .failure(OpenFailure(reason: "\(error)", vanished: false))
     }

@@ -1,6 +1,10 @@
 import ShelfAudio
 import ShelfCore
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// What extracting one file found: its kind, the facts its headers give, or why that failed.
 public struct Extraction: Sendable {
   public var sniff: SniffResult
@@ -15,11 +19,22 @@ public struct Extraction: Sendable {
   public var searchText: String
 }
 
-/// Why a file could not be opened for extraction at all.
-public struct ExtractionFailure: ShelfError {
+/// Why a file could not be opened for extraction at all (beyond the `FileError`s of opening).
+public struct ExtractionFailure: ShelfError, Equatable {
+  /// The cause, as a code the indexer can decide by.
+  public enum Cause: Sendable, Equatable {
+    /// The path now names another file than the one the walk saw (renamed or replaced).
+    case replacedWhileScanning
+  }
   public var path: RawPath
-  public var reason: String
-  public var failure: FailureKind
+  public var cause: Cause
+  public var failure: FailureKind { .io }
+  /// The cause in words.
+  public var reason: String {
+    switch cause {
+    case .replacedWhileScanning: return "replaced while scanning"
+    }
+  }
   public var description: String { "\(path.escaped): \(reason)" }
 }
 
@@ -35,15 +50,72 @@ public enum MetadataExtractor {
   public static func extract(path: RawPath, followLinks: Bool = false, expected: FileStatus? = nil) throws
     -> Extraction
   {
-    let file: RegularFile
-    do {
-      file = try RegularFile(path: path, followLinks: followLinks)
-    }
+    let file = try RegularFile(path: path, followLinks: followLinks)
     if let expected, expected.inode != file.status.inode || expected.device != file.status.device {
-      throw ExtractionFailure(path: path, reason: "replaced while scanning", failure: .io)
+      throw ExtractionFailure(path: path, cause: .replacedWhileScanning)
     }
+    return try extract(file, fileExtension: path.lowercasedExtension)
+  }
+
+  /// Extracts the facts of a stream such as standard input, exactly as for a file: its bytes
+  /// are spooled into a temporary file in `temporaryFolder` that is unlinked as soon as it is
+  /// created (nothing is left behind, even when the process is killed), then read through
+  /// `/proc/self/fd` like any other file. `name` stands for the stream in errors.
+  ///
+  /// Throws a `FileError` when the stream is empty, larger than `limit` bytes or unreadable,
+  /// or when the temporary file cannot be written.
+  public static func extract(
+    stream descriptor: Int32, name: RawPath, temporaryFolder: RawPath, limit: Int64
+  ) throws -> Extraction {
+    var template = temporaryFolder.bytes + Array("/shelf-stream-XXXXXX".utf8) + [0]
+    let spool = template.withUnsafeMutableBytes { raw in
+      mkstemp(raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+    }
+    guard spool >= 0 else {
+      let code = errno
+      throw FileError(
+        path: temporaryFolder, reason: "cannot create a temporary file: \(String(cString: strerror(code)))",
+        failure: .cannotCreate)
+    }
+    defer { close(spool) }
+    let spoolPath = RawPath(bytes: Array(template.dropLast()))
+    _ = spoolPath.withCString { unlink($0) }
+    var total: Int64 = 0
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw FileError(path: name, errno: errno, doing: "read failed")
+      }
+      if count == 0 { break }
+      total += Int64(count)
+      guard total <= limit else {
+        throw FileError(
+          path: name, reason: "input larger than the \(Quantities.formatByteSize(limit)) limit",
+          failure: .badInput)
+      }
+      var written = 0
+      while written < count {
+        let result = chunk.withUnsafeBytes { write(spool, $0.baseAddress! + written, count - written) }
+        if result < 0 {
+          if errno == EINTR { continue }
+          throw FileError(path: spoolPath, errno: errno, doing: "cannot write a temporary file")
+        }
+        written += result
+      }
+    }
+    guard total > 0 else { throw FileError(path: name, reason: "empty input", failure: .badInput) }
+    let file = try RegularFile(path: RawPath("/proc/self/fd/\(spool)"), followLinks: true)
+    return try extract(file, fileExtension: "")
+  }
+
+  /// Extracts the facts of an open file; `fileExtension` (lowercased, no dot) only breaks
+  /// ties when the content is not conclusive.
+  public static func extract(_ file: RegularFile, fileExtension: String) throws -> Extraction {
+    let path = file.path
     let prefix = try file.read(count: ContentSniffer.preferredPrefixLength, at: 0)
-    let sniff = ContentSniffer.sniff(prefix: prefix, fileExtension: path.lowercasedExtension)
+    let sniff = ContentSniffer.sniff(prefix: prefix, fileExtension: fileExtension)
     var result = Extraction(
       sniff: sniff, status: file.status, image: nil, audio: nil, text: nil, plist: nil, error: nil,
       searchText: "")

@@ -49,7 +49,45 @@ import Testing
       "input", Array("<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><dict/></plist>\n".utf8))
     let result = try ShelfProcess.run(["info", "--json", "-"], stdinPath: input)
     #expect(result.status == 0)
-    #expect(result.stdout.contains(#""path":"-","kind":"plist","mime":"application/x-plist""#))
+    #expect(
+      result.stdout
+        == #"{"path":"-","area":"other","kind":"plist","mime":"application/x-plist","size":59,"detected_by":"content","catalogued":false,"plist":{"format":"xml","root":"dictionary","keys":[]}}"#
+        + "\n")
+  }
+
+  /// `info FILE`'s lines without those that name the file itself (path, time, extension).
+  private func factLines(_ text: String) -> [Substring] {
+    text.split(separator: "\n").filter {
+      !$0.hasPrefix("path:") && !$0.hasPrefix("modified:") && !$0.hasPrefix("detected by:")
+    }
+  }
+
+  @Test(arguments: [
+    "Documents/gradient-rgba.png", "Documents/tone-440-mono.wav", "Documents/Notes/welcome-utf8.txt",
+  ])
+  func standardInputGetsEveryFactAFileGets(_ relative: String) throws {
+    let scratch = try TemporaryDirectory()
+    let database = scratch.path + "/none.sqlite"
+    let file = ShelfProcess.repositoryRoot.appendingPathComponent("SampleMedia/" + relative).path
+    let direct = try ShelfProcess.run(["--db", database, "info", file])
+    // Through a real pipe, as `cat FILE | shelf info -` gives it.
+    let piped = try ShelfProcess.run(
+      ["--db", database, "info", "-"], environment: ["TMPDIR": scratch.path, "SHELF_INPUT": file],
+      launcher: ["sh", "-c", #"cat "$SHELF_INPUT" | "$0" "$@""#])
+    #expect(direct.status == 0)
+    #expect(piped.status == 0)
+    #expect(piped.stderr.isEmpty)
+    #expect(piped.stdout.hasPrefix("path:         -\n"))
+    #expect(factLines(piped.stdout) == factLines(direct.stdout))
+    #expect(factLines(direct.stdout).count >= 8)
+    // The spooled copy is gone.
+    #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty)
+  }
+
+  @Test func emptyStandardInputIsBadInput() throws {
+    let result = try ShelfProcess.run(["info", "-"])
+    #expect(result.status == 65)
+    #expect(result.stderr == "error: -: empty input\n")
   }
 
   @Test func missingFileExits66WithOneLine() throws {

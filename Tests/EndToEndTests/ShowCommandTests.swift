@@ -73,27 +73,43 @@ import Testing
         """)
   }
 
-  @Test func imagePreviewWithoutColourUsesShades() throws {
-    let result = try ShelfProcess.run(["show", "--width", "16", sample("Documents/checker-gray.png")])
-    #expect(result.status == 0)
-    #expect(
-      result.stdout == """
-          **  ##..#%.:%%
-        **  ##..##..%%::
-          *#..##..%%::%%
-        ** .##..%%::%%::
-          ##..#%.:%%::@@
-        ##..##..%%::%@--
-        ..##..%%::%%:-@@
-        ##..%%::%%::@@--
-        32×32
-
-        """)
+  /// What `shelf show ARGUMENTS` draws on a tmux terminal, with `environment` (env syntax),
+  /// once it has exited 0.
+  private func terminalScreen(_ arguments: String, environment: String) throws -> String {
+    let script =
+      "env -u COLUMNS \(environment) \(ShelfProcess.binary) show \(arguments); echo EXIT=$?; sleep 60"
+    let tmux = try AudioE2E.Tmux(script, width: 80, height: 24)
+    let screen = tmux.waitFor("EXIT=")
+    #expect(screen.contains("EXIT=0"))
+    return screen
   }
 
-  @Test func imagePreviewInTrueColourHalfBlocks() throws {
-    let result = try ShelfProcess.run(
-      ["show", "--width", "80", sample("Documents/holiday.jpg")], environment: ["NO_COLOR": ""])
+  @Test func imagePreviewWithoutColourUsesShades() throws {
+    for environment in ["NO_COLOR=1", "-u NO_COLOR"] {
+      let option = environment == "NO_COLOR=1" ? "" : "--color never"
+      let screen = try terminalScreen(
+        "\(option) --width 16 \(sample("Documents/checker-gray.png"))", environment: environment)
+      #expect(
+        screen.hasPrefix(
+          """
+            **  ##..#%.:%%
+          **  ##..##..%%::
+            *#..##..%%::%%
+          ** .##..%%::%%::
+            ##..#%.:%%::@@
+          ##..##..%%::%@--
+          ..##..%%::%%:-@@
+          ##..%%::%%::@@--
+          32×32
+
+          """), "\(environment): \(screen)")
+    }
+  }
+
+  @Test func imagePreviewInTrueColourHalfBlocksWithColorAlways() throws {
+    let result = try ShelfProcess.run([
+      "show", "--color", "always", "--width", "80", sample("Documents/holiday.jpg"),
+    ])
     #expect(result.status == 0)
     let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
     // 32×24 pixels fit: 12 rows of 32 cells, each cell two pixels (▀: top fg, bottom bg).
@@ -104,6 +120,50 @@ import Testing
       #expect(line.hasSuffix("\u{1B}[0m"))
     }
     #expect(lines[0].hasPrefix("\u{1B}[38;2;200;0;40m\u{1B}[48;2;200;0;40m▀"))
+  }
+
+  @Test func aPipeGetsPlainFactsAndNoEscapeSequences() throws {
+    let path = sample("Documents/holiday.jpg")
+    for options in [[], ["--color", "auto"], ["--color", "never"]] {
+      let result = try ShelfProcess.run(["show"] + options + [path], environment: ["NO_COLOR": ""])
+      #expect(result.status == 0)
+      #expect(result.stdoutBytes == Array("\(path): image/png, 32×24\n".utf8), "\(options)")
+    }
+    let audio = try ShelfProcess.run(
+      ["show", sample("Documents/tone-440-mono.wav")], environment: ["NO_COLOR": ""])
+    #expect(audio.status == 0)
+    #expect(!audio.stdoutBytes.contains(0x1B))
+    let bad = try ShelfProcess.run(["show", "--color", "sometimes", path])
+    #expect(bad.status == 64)
+  }
+
+  @Test(arguments: [
+    "Documents/holiday.jpg", "Documents/tone-440-mono.wav", "Documents/Notes/welcome-utf8.txt",
+    "Library/Application Support/index.bin",
+  ])
+  func jsonGivesTheFactsOfEveryKindAsInfoDoes(_ relative: String) throws {
+    let scratch = try TemporaryDirectory()
+    let database = scratch.path + "/none.sqlite"
+    let shown = try ShelfProcess.run(["--db", database, "show", "--json", sample(relative)])
+    let described = try ShelfProcess.run(["--db", database, "info", "--json", sample(relative)])
+    #expect(shown.status == 0)
+    #expect(shown.stderr.isEmpty)
+    let record = try JSONSerialization.jsonObject(with: Data(shown.stdoutBytes)) as? NSDictionary
+    let expected = try JSONSerialization.jsonObject(with: Data(described.stdoutBytes)) as? NSDictionary
+    #expect(record != nil)
+    #expect(record == expected)
+  }
+
+  @Test func jsonOfADamagedFileShowsWhatWasReadAndExits65() throws {
+    let scratch = try TemporaryDirectory()
+    let whole = try Data(contentsOf: URL(fileURLWithPath: sample("Documents/gradient-rgba.png")))
+    let cut = try scratch.write("cut.png", Array(whole.prefix(40)))
+    let result = try ShelfProcess.run(["show", "--json", cut])
+    #expect(result.status == 65)
+    #expect(result.stderr == "error: \(cut): truncated PNG: no IEND chunk\n")
+    let record = try JSONSerialization.jsonObject(with: Data(result.stdoutBytes)) as? [String: Any]
+    #expect(record?["error"] as? String == "truncated PNG: no IEND chunk")
+    #expect((record?["image"] as? [String: Any])?["width"] as? Int == 64)
   }
 
   @Test func audioSummaryAndWaveform() throws {

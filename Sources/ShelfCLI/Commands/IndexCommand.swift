@@ -233,14 +233,16 @@ enum IndexCommand {
   private static func showProgress(_ progress: IndexProgress, console: Console) {
     let now = MonotonicClock.seconds()
     if progress.phase == .extracting && progress.done == 0 { started = now }
-    // In place on a terminal ten times a second; as plain lines elsewhere, once a second.
-    let interval = console.stderrIsTerminal ? 0.1 : 1.0
+    // In place on a terminal ten times a second; as plain lines once a second elsewhere and
+    // when NO_COLOR asks for no escape sequences.
+    let inPlace = console.drawsProgressInPlace
+    let interval = inPlace ? 0.1 : 1.0
     guard now - lastShown >= interval || progress.done == progress.total else { return }
     lastShown = now
     let name = progress.root.lastComponent.escaped
     if progress.phase == .walking {
       let line = "\(name): walking… \(progress.done) files"
-      console.stderrIsTerminal ? console.status(line) : console.note(line)
+      inPlace ? console.status(line) : console.note(line)
       return
     }
     let elapsed = max(now - started, 0.001)
@@ -253,7 +255,7 @@ enum IndexCommand {
     if rate > 0 && progress.done < progress.total {
       line += ", ETA " + Quantities.formatDuration(Double(progress.total - progress.done) / rate)
     }
-    console.stderrIsTerminal ? console.status(line) : console.note(line)
+    inPlace ? console.status(line) : console.note(line)
   }
 
   private static func report(_ summary: RootScanSummary, console: Console, verbose: Bool) {

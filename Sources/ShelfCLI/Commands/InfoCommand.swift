@@ -20,6 +20,10 @@ enum InfoCommand {
       format and tags, text encoding and counts, plist format and keys). A file that is not \
       catalogued, or that changed since it was, is read live from its headers.
 
+      '-' reads standard input (up to 1 GiB) into a temporary file that is unlinked at once, \
+      and reports every fact a file gets, without a name, a modification time or an \
+      extension to break ties.
+
       Directories, FIFOs, sockets and devices are refused without being opened for reading, \
       and so are empty files (exit 66 and 65). A file whose header is truncated or corrupt is \
       shown with what could be read and its error, and counts as bad input (exit 65). Paths \
@@ -47,79 +51,76 @@ enum InfoCommand {
   static let standardInputLimit: Int64 = 1 << 30
 
   static func run(_ invocation: Invocation) async throws -> ExitStatus {
-    let json = invocation.arguments.flag("json")
-    let inputs = invocation.arguments.positionals
+    let options = InfoOptions(invocation)
+    let console = invocation.console
+    let interrupts = InterruptExit.install()
+    defer { interrupts.cancel() }
     // The catalogue is optional here: without one, files are read live.
     let store = try? invocation.openCatalogueForReading()
     var outcome = BatchOutcome()
     var records: [JSONValue] = []
     var first = true
-    for input in inputs {
+    for input in options.inputs {
       do {
-        let description = try describe(input, store: store)
+        let description =
+          input.string == "-"
+          ? try describeStandardInput(temporaryFolder: options.temporaryFolder)
+          : try describe(path: input.path, store: store)
         // What could be read is still shown; a header that failed to parse (a truncated
         // or corrupt file) is bad input all the same.
-        if let reason = description.entry?.error {
-          outcome.failed(
-            FileError(path: input.path, reason: reason, failure: .badInput), console: invocation.console)
+        if let reason = description.entry.error {
+          outcome.failed(FileError(path: input.path, reason: reason, failure: .badInput), console: console)
         } else {
           outcome.succeeded()
         }
-        if json {
+        if options.json {
           records.append(description.json)
         } else {
-          if !first { invocation.console.write("\n") }
-          invocation.console.write(description.text)
+          if !first { console.write("\n") }
+          console.write(description.text)
         }
         first = false
       } catch {
-        outcome.failed(error, console: invocation.console)
+        outcome.failed(error, console: console)
       }
     }
-    if json && !records.isEmpty {
-      let value = inputs.count == 1 ? records[0] : .array(records)
-      invocation.console.write(value.serialized(pretty: invocation.console.stdoutIsTerminal) + "\n")
+    if options.json && !records.isEmpty {
+      let value = options.inputs.count == 1 ? records[0] : .array(records)
+      console.write(value.serialized(pretty: console.stdoutIsTerminal) + "\n")
     }
     return outcome.exitStatus
   }
 
   /// What `info` reports about one input.
   struct Description {
+    /// The file's absolute path; nil for standard input.
     var path: RawPath?
-    var sniff: SniffResult
-    var size: Int64
     /// The catalogue entry, or a live extraction shaped like one.
-    var entry: CatalogEntry?
+    var entry: CatalogEntry
     var catalogued = false
 
     var json: JSONValue {
-      if let entry { return CatalogPresentation.record(entry, catalogued: catalogued) }
-      var fields = path.map { JSONValue.pathFields($0) } ?? [("path", .string("-"))]
-      fields += [
-        ("kind", .string(sniff.kind.rawValue)), ("mime", .string(sniff.mime)),
-        ("size", .int(size)), ("detected_by", .string(sniff.detectedBy.rawValue)),
-      ]
-      if sniff.extensionMismatch { fields.append(("extension_mismatch", .bool(true))) }
-      return .object(fields)
+      let record = CatalogPresentation.record(entry, catalogued: catalogued)
+      // A stream has no name and no modification time of its own.
+      guard path == nil, case .object(let fields) = record else { return record }
+      return .object(fields.filter { $0.0 != "mtime" })
     }
 
     var text: String {
       var rows: [[String]] = [
-        ["path:", path?.escaped ?? "-"], ["kind:", sniff.kind.rawValue], ["mime:", sniff.mime],
-        ["size:", "\(Quantities.formatByteSize(size)) (\(size) bytes)"],
-        ["detected by:", sniff.detectedBy.rawValue],
+        ["path:", path?.escaped ?? "-"], ["kind:", entry.kind.rawValue], ["mime:", entry.mime],
+        ["size:", "\(Quantities.formatByteSize(entry.size)) (\(entry.size) bytes)"],
+        ["detected by:", entry.detectedBy.rawValue],
       ]
-      if sniff.extensionMismatch { rows.append(["warning:", "the extension does not match the content"]) }
-      if let entry {
-        rows.append(["modified:", CatalogPresentation.isoDate(entry.mtimeNanoseconds)])
-        if catalogued, let root = entry.root {
-          rows.append(["catalogue:", "root \(root.escaped), area \(entry.area)"])
-        } else {
-          rows.append(["catalogue:", "not catalogued (read live)"])
-        }
-        rows += Self.factRows(entry)
-        if let error = entry.error { rows.append(["error:", error]) }
+      if entry.extensionMismatch { rows.append(["warning:", "the extension does not match the content"]) }
+      if path != nil { rows.append(["modified:", CatalogPresentation.isoDate(entry.mtimeNanoseconds)]) }
+      if catalogued, let root = entry.root {
+        rows.append(["catalogue:", "root \(root.escaped), area \(entry.area)"])
+      } else {
+        rows.append(["catalogue:", "not catalogued (read live)"])
       }
+      rows += Self.factRows(entry)
+      if let error = entry.error { rows.append(["error:", error]) }
       return TableRenderer(alignments: [.left, .left]).render(rows).map { line in
         var trimmed = Substring(line)
         while trimmed.last == " " { trimmed = trimmed.dropLast() }
@@ -172,33 +173,30 @@ enum InfoCommand {
     }
   }
 
-  static func describe(_ input: CommandLineArgument, store: CatalogStore?) throws -> Description {
-    if input.string == "-" {
-      let bytes = try readStandardInput()
-      guard !bytes.isEmpty else {
-        throw FileError(path: RawPath("-"), reason: "standard input is empty", failure: .badInput)
-      }
-      let sniff = ContentSniffer.sniff(
-        prefix: Array(bytes.prefix(ContentSniffer.preferredPrefixLength)), fileExtension: "")
-      return Description(path: nil, sniff: sniff, size: Int64(bytes.count))
-    }
-    let file = try RegularFile(path: input.path)
+  /// Describes standard input with every fact a file gets: it is spooled to an unlinked
+  /// temporary file and read as one.
+  static func describeStandardInput(temporaryFolder: RawPath) throws -> Description {
+    let extraction = try MetadataExtractor.extract(
+      stream: STDIN_FILENO, name: RawPath("-"), temporaryFolder: temporaryFolder, limit: standardInputLimit)
+    return Description(path: nil, entry: liveEntry(extraction, path: RawPath("-"), area: "other"))
+  }
+
+  /// The catalogue's entry for a file when it is current, else the facts read live.
+  static func describe(path: RawPath, store: CatalogStore?) throws -> Description {
+    let file = try RegularFile(path: path)
     guard file.status.size > 0 else {
-      throw FileError(path: input.path, reason: "file is empty", failure: .badInput)
+      throw FileError(path: path, reason: "file is empty", failure: .badInput)
     }
-    let absolute = input.path.absolute
+    let absolute = path.absolute
     // The catalogue knows files by their resolved path.
     let resolved = (try? TreeWalker.realPath(absolute)) ?? absolute
     if let store, let entry = (try? store.entry(path: absolute)) ?? (try? store.entry(path: resolved)),
       entry.size == file.status.size, entry.mtimeNanoseconds == file.status.mtimeNanoseconds,
       entry.extractorVersion == MetadataExtractor.version
     {
-      let sniff = SniffResult(
-        kind: entry.kind, mime: entry.mime, detectedBy: entry.detectedBy,
-        extensionMismatch: entry.extensionMismatch)
       var shown = entry
       shown.path = absolute
-      return Description(path: absolute, sniff: sniff, size: entry.size, entry: shown, catalogued: true)
+      return Description(path: absolute, entry: shown, catalogued: true)
     }
     let extraction = try MetadataExtractor.extract(path: absolute, followLinks: true)
     // Inside a catalogued root (but not catalogued yet, or changed since), the area still
@@ -211,33 +209,33 @@ enum InfoCommand {
       area = SandboxLayout.detect(root: root.path).area(
         of: Array(resolved.bytes.dropFirst(root.path.bytes.count + 1)))
     }
-    let entry = CatalogEntry(
-      path: absolute, root: nil, area: area, kind: extraction.sniff.kind, mime: extraction.sniff.mime,
+    return Description(path: absolute, entry: liveEntry(extraction, path: absolute, area: area))
+  }
+
+  /// An entry shaped like the catalogue's from facts read live.
+  static func liveEntry(_ extraction: Extraction, path: RawPath, area: String) -> CatalogEntry {
+    CatalogEntry(
+      path: path, root: nil, area: area, kind: extraction.sniff.kind, mime: extraction.sniff.mime,
       detectedBy: extraction.sniff.detectedBy, extensionMismatch: extraction.sniff.extensionMismatch,
       size: extraction.status.size, mtimeNanoseconds: extraction.status.mtimeNanoseconds,
       ctimeNanoseconds: extraction.status.ctimeNanoseconds, inode: extraction.status.inode,
       device: extraction.status.device, error: extraction.error, image: extraction.image,
-      audio: extraction.audio,
-      text: extraction.text, plist: extraction.plist)
-    return Description(path: absolute, sniff: extraction.sniff, size: extraction.status.size, entry: entry)
+      audio: extraction.audio, text: extraction.text, plist: extraction.plist)
   }
+}
 
-  /// Reads standard input to its end (up to `standardInputLimit` bytes).
-  private static func readStandardInput() throws -> [UInt8] {
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress!, $0.count) }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw FileError(path: RawPath("-"), errno: errno, doing: "read failed")
-      }
-      if count == 0 { break }
-      bytes += chunk[..<count]
-      guard Int64(bytes.count) <= standardInputLimit else {
-        throw FileError(path: RawPath("-"), reason: "standard input is larger than 1 GiB", failure: .badInput)
-      }
-    }
-    return bytes
+/// The options of one `shelf info`, read once from the command line.
+struct InfoOptions {
+  /// The files to describe; `-` is standard input.
+  var inputs: [CommandLineArgument]
+  var json: Bool
+  /// Where standard input is spooled: `$TMPDIR`, else `/tmp`.
+  var temporaryFolder: RawPath
+
+  /// Reads the options.
+  init(_ invocation: Invocation) {
+    inputs = invocation.arguments.positionals
+    json = invocation.arguments.flag("json")
+    temporaryFolder = RawPath(invocation.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp")
   }
 }

@@ -11,11 +11,23 @@ enum LsCommand {
     name: "ls",
     abstract: "List catalogued files that match a query.",
     discussion: """
-      Prints the catalogue entries matching every QUERY term: on a terminal an aligned table \
-      of path, kind, size and the kind's key facts (width×height for images, duration for \
-      audio, encoding and lines for text, format for plists); with --json one JSON array, \
-      with --jsonl one JSON object per line, with -0 the bare paths separated by NUL bytes \
-      for xargs -0. Without a query every entry is listed.
+      Prints the catalogue entries matching every QUERY term: an aligned table of path, kind, \
+      size and the kind's key facts (width×height for images, duration for audio, encoding \
+      and lines for text, format for plists); with --json one JSON array, with --jsonl one \
+      JSON object per line, with -0 the bare absolute paths separated by NUL bytes for \
+      xargs -0, with --format one line per entry from a template. Without a query every \
+      entry is listed.
+
+      Table paths are relative to the current folder when it is inside the entry's root (as \
+      fd prints them), absolute otherwise. On a terminal the table has a header row, fits the \
+      width (long paths lose their middle to '…') and paths are coloured by kind, or by \
+      LS_COLORS' *.ext, ln, ex and fi entries where they apply; NO_COLOR turns colour off. \
+      Into a pipe rows are whole, with no header and no escape sequences.
+
+      A --format template names fields in braces: '{artist} - {title} ({duration})'. Fields \
+      are the query fields and the --json keys; {path} is absolute, {size} in bytes, \
+      {duration} M:SS and {seconds} in seconds; a field the entry lacks prints as nothing; \
+      '{{' and '}}' are literal braces. An unknown field is a usage error.
 
       Terms combine with AND; ',' between terms means OR; '-' before a term negates it. \
       Exits with status 1 when nothing matches. In short (the QUERY SYNTAX section of \
@@ -39,6 +51,11 @@ enum LsCommand {
       OptionSpec("jsonl", help: "Print one JSON record per line."),
       OptionSpec("null", short: "0", help: "Print paths separated by NUL bytes, for xargs -0."),
       OptionSpec(
+        "format", short: "f", value: "template",
+        help:
+          "Print one line per entry from <template>, e.g. '{artist} - {title} ({duration})': fields as in the query language or --json.",
+        completion: Completion.none),
+      OptionSpec(
         "sort", value: "field[:asc|:desc]",
         help:
           "Sort by a query field, e.g. size or mtime:desc (default: path); repeat to break ties (--sort artist --sort year).",
@@ -53,6 +70,7 @@ enum LsCommand {
         "shelf ls -kind:image,kind:audio area:documents", "Documents that are neither images nor audio."),
       Example("shelf ls holiday", "Files whose name, path, tags or text mention holiday."),
       Example("shelf ls -0 ext:png | xargs -0 shelf crush --in-place", "Crush every catalogued PNG."),
+      Example("shelf ls -f '{artist} - {title} ({duration})' kind:audio", "One line per song, for scripts."),
     ],
     manSections: [querySyntax],
     acceptsNegatedTerms: true,
@@ -112,70 +130,183 @@ enum LsCommand {
     """)
 
   static func run(_ invocation: Invocation) async throws -> ExitStatus {
+    let options = try LsOptions(invocation)
+    let interrupts = InterruptExit.install()
+    defer { interrupts.cancel() }
+    let store = try invocation.openCatalogueForReading()
+    let count: Int
+    switch options.output {
+    case .nullSeparated: count = try writePaths(store, options, console: invocation.console)
+    case .jsonLines: count = try writeJSONLines(store, options, console: invocation.console)
+    case .json: count = try writeJSON(store, options, console: invocation.console)
+    case .template(let template): count = try write(template, store, options, console: invocation.console)
+    case .table(let long):
+      count = try writeTable(
+        store, options, long: long, console: invocation.console, environment: invocation.environment)
+    }
+    return count == 0 ? .partialFailure : .success
+  }
+
+  /// `-0`: the bare absolute paths, NUL after each.
+  static func writePaths(_ store: CatalogStore, _ options: LsOptions, console: Console) throws -> Int {
+    var count = 0
+    var out: [UInt8] = []
+    for path in try store.paths(matching: options.query, sort: options.sort, limit: options.limit) {
+      out += path.bytes
+      out.append(0)
+      count += 1
+      if out.count > 1 << 16 {
+        console.writeBytes(out)
+        out.removeAll(keepingCapacity: true)
+      }
+    }
+    console.writeBytes(out)
+    return count
+  }
+
+  /// `--jsonl`: one JSON record per line.
+  static func writeJSONLines(_ store: CatalogStore, _ options: LsOptions, console: Console) throws -> Int {
+    var count = 0
+    var out = ""
+    try store.forEachEntry(matching: options.query, sort: options.sort, limit: options.limit) { entry in
+      out += CatalogPresentation.record(entry).serialized() + "\n"
+      count += 1
+      if out.utf8.count > 1 << 16 {
+        console.write(out)
+        out = ""
+      }
+    }
+    console.write(out)
+    return count
+  }
+
+  /// `--json`: one JSON array.
+  static func writeJSON(_ store: CatalogStore, _ options: LsOptions, console: Console) throws -> Int {
+    var records: [JSONValue] = []
+    try store.forEachEntry(matching: options.query, sort: options.sort, limit: options.limit) {
+      records.append(CatalogPresentation.record($0))
+    }
+    console.write(JSONValue.array(records).serialized(pretty: console.stdoutIsTerminal) + "\n")
+    return records.count
+  }
+
+  /// `--format TEMPLATE`: the template filled in per entry, one line each, exact bytes.
+  static func write(
+    _ template: ListingTemplate, _ store: CatalogStore, _ options: LsOptions, console: Console
+  ) throws -> Int {
+    var count = 0
+    var out: [UInt8] = []
+    try store.forEachEntry(matching: options.query, sort: options.sort, limit: options.limit) { entry in
+      out += template.render(entry)
+      out.append(0x0A)
+      count += 1
+      if out.count > 1 << 16 {
+        console.writeBytes(out)
+        out.removeAll(keepingCapacity: true)
+      }
+    }
+    console.writeBytes(out)
+    return count
+  }
+
+  /// The table: path, kind, (with -l MIME type, area, time), size and key facts.
+  static func writeTable(
+    _ store: CatalogStore, _ options: LsOptions, long: Bool, console: Console, environment: [String: String]
+  ) throws -> Int {
+    let paths = ListingPaths(currentFolder: currentFolder(), roots: try store.roots().map(\.path))
+    let colors = console.colorEnabled ? PathColors(lsColors: environment["LS_COLORS"]) : nil
+    var rows: [ListingRow] = []
+    try store.forEachEntry(
+      matching: options.query, sort: options.sort, limit: options.limit, chunkNames: false
+    ) { entry in
+      var cells = [entry.kind.rawValue]
+      if long { cells += [entry.mime, entry.area, CatalogPresentation.isoDate(entry.mtimeNanoseconds)] }
+      cells += [Quantities.formatByteSize(entry.size), CatalogPresentation.keyFacts(entry)]
+      if long, let error = entry.error {
+        cells[cells.count - 1] += (cells[cells.count - 1].isEmpty ? "" : "  ") + "error: " + error
+      }
+      let style = colors.flatMap { colors in
+        let status = colors.needsFileModes ? try? FileStatus.lstat(entry.path) : nil
+        return colors.style(
+          path: entry.path, kind: entry.kind, failed: entry.error != nil,
+          isLink: status?.type == .symbolicLink, isExecutable: (status?.mode ?? 0) & 0o111 != 0)
+      }
+      rows.append(
+        ListingRow(
+          path: CatalogPresentation.display(paths.shown(entry.path)), style: style, cells: cells))
+    }
+    if !rows.isEmpty {
+      var columns = [ListingColumn(header: "KIND", rightAligned: false)]
+      if long {
+        columns += [
+          ListingColumn(header: "MIME", rightAligned: false),
+          ListingColumn(header: "AREA", rightAligned: false),
+          ListingColumn(header: "MODIFIED", rightAligned: false),
+        ]
+      }
+      columns += [
+        ListingColumn(header: "SIZE", rightAligned: true),
+        ListingColumn(header: "FACTS", rightAligned: false),
+      ]
+      let layout = ListingLayout(columns: columns, isTerminal: console.stdoutIsTerminal, width: console.width)
+      layout.render(rows) { console.write($0) }
+    }
+    return rows.count
+  }
+
+  /// The current folder as `getcwd` gives it (symbolic links resolved), or nil when unknown.
+  static func currentFolder() -> RawPath? {
+    guard let pointer = getcwd(nil, 0) else { return nil }
+    defer { free(pointer) }
+    return RawPath(bytes: Array(UnsafeRawBufferPointer(start: pointer, count: strlen(pointer))))
+  }
+}
+
+/// The options of one `shelf ls`, read once from the command line.
+struct LsOptions {
+  /// How the matching entries are printed.
+  enum Output {
+    /// The table (with `-l`, its long form).
+    case table(long: Bool)
+    case template(ListingTemplate)
+    case json
+    case jsonLines
+    case nullSeparated
+  }
+
+  var query: CatalogQuery
+  /// Sort keys, primary first; empty sorts by path.
+  var sort: [CatalogSort]
+  var limit: Int?
+  var output: Output
+
+  /// Reads and checks the options; conflicting output modes are a usage error.
+  init(_ invocation: Invocation) throws {
     let arguments = invocation.arguments
-    let query = try CatalogQuery(arguments: arguments.positionals.map(\.string))
-    let sort = try arguments.values("sort").map { text in
+    query = try CatalogQuery(arguments: arguments.positionals.map(\.string))
+    sort = try arguments.values("sort").map { text in
       do { return try CatalogSort(text) } catch { throw invocation.usageError("--sort: \(error)") }
     }
-    let limit = try arguments.integer("limit", in: 0...Int.max)
-    let modes = ["json", "jsonl", "null"].filter { arguments.flag($0) }
+    limit = try arguments.integer("limit", in: 0...Int.max)
+    let modes = ["json", "jsonl", "null", "format"].filter { arguments.flag($0) }
     if modes.count > 1 {
       throw invocation.usageError("--\(modes[0]) and --\(modes[1]) cannot be combined")
     }
-    let store = try invocation.openCatalogueForReading()
-    let console = invocation.console
-    var count = 0
-    if arguments.flag("null") {
-      var out: [UInt8] = []
-      for path in try store.paths(matching: query, sort: sort, limit: limit) {
-        out += path.bytes
-        out.append(0)
-        count += 1
-        if out.count > 1 << 16 {
-          console.writeBytes(out)
-          out.removeAll(keepingCapacity: true)
-        }
-      }
-      console.writeBytes(out)
-    } else if arguments.flag("jsonl") {
-      var out = ""
-      try store.forEachEntry(matching: query, sort: sort, limit: limit) { entry in
-        out += CatalogPresentation.record(entry).serialized() + "\n"
-        count += 1
-        if out.utf8.count > 1 << 16 {
-          console.write(out)
-          out = ""
-        }
-      }
-      console.write(out)
-    } else if arguments.flag("json") {
-      var records: [JSONValue] = []
-      try store.forEachEntry(matching: query, sort: sort, limit: limit) {
-        records.append(CatalogPresentation.record($0))
-      }
-      count = records.count
-      console.write(JSONValue.array(records).serialized(pretty: console.stdoutIsTerminal) + "\n")
-    } else {
-      let long = arguments.flag("long")
-      var rows: [[String]] = []
-      try store.forEachEntry(matching: query, sort: sort, limit: limit, chunkNames: false) { entry in
-        var row = [CatalogPresentation.display(entry.path), entry.kind.rawValue]
-        if long { row += [entry.mime, entry.area, CatalogPresentation.isoDate(entry.mtimeNanoseconds)] }
-        row += [Quantities.formatByteSize(entry.size), CatalogPresentation.keyFacts(entry)]
-        if long, let error = entry.error {
-          row[row.count - 1] += (row[row.count - 1].isEmpty ? "" : "  ") + "error: " + error
-        }
-        rows.append(row)
-      }
-      count = rows.count
-      if !rows.isEmpty {
-        var rightAligned = [false, false]
-        if long { rightAligned += [false, false, false] }
-        rightAligned += [true, false]
-        CatalogPresentation.table(rows, rightAligned: rightAligned) { console.write($0) }
-      }
+    if modes.first == "format" && arguments.flag("long") {
+      throw invocation.usageError("--format and --long cannot be combined")
     }
-    return count == 0 ? .partialFailure : .success
+    switch modes.first {
+    case "json": output = .json
+    case "jsonl": output = .jsonLines
+    case "null": output = .nullSeparated
+    case "format":
+      do {
+        output = .template(try ListingTemplate(arguments.value("format") ?? ""))
+      } catch {
+        throw invocation.usageError("--format: \(error.reason)")
+      }
+    default: output = .table(long: arguments.flag("long"))
+    }
   }
 }
 

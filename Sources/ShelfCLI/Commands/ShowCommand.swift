@@ -21,44 +21,67 @@ enum ShowCommand {
       as base64, dates as ISO-8601 text).
 
       Images are drawn as a true-colour preview of half-block characters sized to the terminal \
-      (PNG, including iPhone-optimized CgBI files); with NO_COLOR set, as grey shades of ASCII. \
-      Other image formats show their facts only.
+      (PNG, including iPhone-optimized CgBI files); with NO_COLOR set or --color never, as grey \
+      shades of ASCII. Into a pipe only the image's facts are printed (no preview, no escape \
+      sequences) unless --color always asks for the colour preview. Other image formats show \
+      their facts only.
 
       Audio is summarised (format, duration, rate, channels, tags) with a waveform line of the \
       peak level across the file.
+
+      With --json, property lists are printed as JSON and every other kind of file as its \
+      facts (the JSON record of shelf info --json), never as a preview.
       """,
     arguments: [ArgumentSpec("path", help: "The file to show.")],
     options: [
-      OptionSpec("json", help: "Print a property list as JSON."),
+      OptionSpec(
+        "json",
+        help:
+          "Print a property list as JSON; for every other kind, its facts as JSON (the record of shelf info --json), without a preview."
+      ),
       OptionSpec(
         "width", value: "columns",
         help: "Draw images and waveforms <columns> wide (default: the terminal width).",
         completion: Completion.none),
+      OptionSpec(
+        "color", value: "when",
+        help:
+          "Colour the image preview: auto (on a terminal unless NO_COLOR is set), always or never.",
+        choices: ["auto", "always", "never"], defaultValue: "auto"),
     ],
     examples: [
       Example("shelf show Documents/Notes/welcome-utf8.txt", "Show a note, converted to UTF-8."),
       Example("shelf show Demo.app/Info.plist", "Pretty-print a binary property list."),
       Example("shelf show --json Library/Preferences/com.example.plist | jq .", "A plist as JSON."),
       Example("shelf show Demo.app/AppIcon60x60@2x.png", "Preview an image in the terminal."),
+      Example("shelf show --json Documents/tone-440-mono.wav", "An audio file's facts as JSON."),
     ],
     run: run)
 
   static func run(_ invocation: Invocation) async throws -> ExitStatus {
-    guard let input = invocation.arguments.positionals.first else {
-      throw invocation.usageError("missing <path>")
-    }
+    let options = try ShowOptions(invocation)
     let console = invocation.console
-    let path = input.path
+    let interrupts = InterruptExit.install()
+    defer { interrupts.cancel() }
+    let path = options.path
     let file = try RegularFile(path: path)
     guard file.status.size > 0 else {
       throw FileError(path: path, reason: "file is empty", failure: .badInput)
     }
-    let width = try invocation.arguments.integer("width", in: 4...1000) ?? max(console.width, 4)
     let prefix = try file.read(count: ContentSniffer.preferredPrefixLength)
     let sniff = ContentSniffer.sniff(prefix: prefix, fileExtension: path.lowercasedExtension)
+    if options.json && sniff.kind != .plist {
+      // The facts info --json gives, with its verdict: a header that failed to parse is
+      // still shown, and is bad input all the same.
+      let description = try InfoCommand.describe(path: path, store: nil)
+      console.write(description.json.serialized(pretty: true) + "\n")
+      guard let reason = description.entry.error else { return .success }
+      console.error("\(path.escaped): \(reason)")
+      return .dataError
+    }
     switch sniff.kind {
     case .text:
-      try showText(file, console: console, environment: invocation.environment)
+      try showText(file, console: console, environment: invocation.environment, interrupts: interrupts)
     case .plist:
       let plist: PropertyList
       do {
@@ -66,7 +89,7 @@ enum ShowCommand {
       } catch let error as HeaderError {
         throw FileError(path: path, reason: error.reason, failure: .badInput)
       }
-      if invocation.arguments.flag("json") {
+      if options.json {
         console.write(json(plist.root).serialized(pretty: true) + "\n")
       } else {
         var out = ""
@@ -74,11 +97,9 @@ enum ShowCommand {
         console.write(out + "\n")
       }
     case .image:
-      try showImage(
-        path: path, mime: sniff.mime, file: file, console: console, width: width,
-        environment: invocation.environment)
+      try showImage(path: path, mime: sniff.mime, file: file, console: console, options: options)
     case .audio:
-      try showAudio(path: path, console: console, width: width)
+      try showAudio(path: path, console: console, width: options.width ?? max(console.width, 4))
     case .other:
       console.write(
         "\(path.escaped): \(sniff.mime), \(Quantities.formatByteSize(file.status.size)); no preview for this kind of file\n"
@@ -89,7 +110,9 @@ enum ShowCommand {
 
   // MARK: Text
 
-  static func showText(_ file: RegularFile, console: Console, environment: [String: String]) throws {
+  static func showText(
+    _ file: RegularFile, console: Console, environment: [String: String], interrupts: InterruptExit
+  ) throws {
     let (text, _) = try TextAnalyzer.readText(file, limit: 256 << 20)
     var output = text
     if console.stdoutIsTerminal {
@@ -110,7 +133,10 @@ enum ShowCommand {
     }
     if let last = output.utf8.last, last != 0x0A { output += "\n" }
     let lineCount = output.utf8.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-    if console.stdoutIsTerminal && lineCount >= console.height, page(output, environment: environment) {
+    // The pager in the foreground answers Ctrl-C itself; shelf waits for it to quit.
+    if console.stdoutIsTerminal && lineCount >= console.height,
+      interrupts.ignoring({ page(output, environment: environment) })
+    {
       return
     }
     console.write(output)
@@ -229,18 +255,20 @@ enum ShowCommand {
   // MARK: Images
 
   static func showImage(
-    path: RawPath, mime: String, file: RegularFile, console: Console, width: Int,
-    environment: [String: String]
+    path: RawPath, mime: String, file: RegularFile, console: Console, options: ShowOptions
   ) throws {
     let facts = try? ImageHeaderReader.read(file, mime: mime)
-    guard mime == "image/png" else {
+    let color = options.color.enabled(console)
+    // Into a pipe: plain facts, unless the colour preview is asked for.
+    guard mime == "image/png", console.stdoutIsTerminal || options.color == .always else {
       var line = "\(path.escaped): \(mime)"
       if let facts { line += ", \(facts.width)×\(facts.height)" }
-      console.write(line + "; no preview (only PNG images are decoded)\n")
+      line += mime == "image/png" ? "\n" : "; no preview (only PNG images are decoded)\n"
+      console.write(line)
       return
     }
     let image = try PNGDecoder().preview(path: path)
-    let color = environment["NO_COLOR", default: ""].isEmpty && environment["TERM"] != "dumb"
+    let width = options.width ?? max(console.width, 4)
     let maxRows = console.stdoutIsTerminal ? max(console.height - 2, 4) : 40
     console.write(render(image, columns: width, maxRows: maxRows, color: color))
     console.write("\(image.width)×\(image.height)\n")
@@ -364,5 +392,38 @@ enum ShowCommand {
       }
     }
     return peaks
+  }
+}
+
+/// The options of one `shelf show`, read once from the command line.
+struct ShowOptions {
+  /// When the image preview is drawn in colour.
+  enum ColorChoice: String {
+    case auto, always, never
+
+    /// `auto` colours on a terminal (stdout) unless `NO_COLOR` is set or `TERM` is `dumb`.
+    func enabled(_ console: Console) -> Bool {
+      switch self {
+      case .always: true
+      case .never: false
+      case .auto: console.colorEnabled
+      }
+    }
+  }
+
+  var path: RawPath
+  var json: Bool
+  /// Columns for images and waveforms; nil means the terminal's width.
+  var width: Int?
+  var color: ColorChoice
+
+  /// Reads and checks the options.
+  init(_ invocation: Invocation) throws {
+    let arguments = invocation.arguments
+    guard let input = arguments.positionals.first else { throw invocation.usageError("missing <path>") }
+    path = input.path
+    json = arguments.flag("json")
+    width = try arguments.integer("width", in: 4...1000)
+    color = arguments.value("color").flatMap(ColorChoice.init(rawValue:)) ?? .auto
   }
 }

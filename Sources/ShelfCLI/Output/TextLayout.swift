@@ -32,6 +32,48 @@ public enum TextLayout {
       return total + (wide ? 2 : 1)
     }
   }
+
+  /// `text` cut to `width` columns by replacing its middle with `…`, so both the start and the
+  /// end of a long path stay readable (`Documents/Pho…/IMG_0001.PNG`).
+  public static func truncateMiddle(_ text: String, to width: Int) -> String {
+    guard displayWidth(text) > width else { return text }
+    guard width > 1 else { return width == 1 ? "…" : "" }
+    let characters = Array(text)
+    let headRoom = (width - 1) / 2
+    let tailRoom = width - 1 - headRoom
+    var head = ""
+    var used = 0
+    for character in characters {
+      let cell = displayWidth(String(character))
+      if used + cell > headRoom { break }
+      head.append(character)
+      used += cell
+    }
+    var tail: [Character] = []
+    used = 0
+    for character in characters.reversed() {
+      let cell = displayWidth(String(character))
+      if used + cell > tailRoom { break }
+      tail.append(character)
+      used += cell
+    }
+    return head + "…" + String(tail.reversed())
+  }
+
+  /// `text` cut to `width` columns, its end replaced with `…`.
+  public static func truncateEnd(_ text: String, to width: Int) -> String {
+    guard displayWidth(text) > width else { return text }
+    guard width > 1 else { return width == 1 ? "…" : "" }
+    var head = ""
+    var used = 0
+    for character in text {
+      let cell = displayWidth(String(character))
+      if used + cell > width - 1 { break }
+      head.append(character)
+      used += cell
+    }
+    return head + "…"
+  }
 }
 
 /// Renders rows as aligned columns, the way `ls -l` and `fd -l` line up their output.

@@ -1,0 +1,215 @@
+import ShelfCatalog
+import ShelfCore
+
+/// One row of the `ls` table before layout: the path as shown, its colour, and the other cells.
+struct ListingRow {
+  /// The path as printed (relative or absolute, escaped for the terminal).
+  var path: String
+  /// The SGR code the path is drawn in, when colour is on.
+  var style: String?
+  /// The cells after the path, one per column.
+  var cells: [String]
+}
+
+/// A column of the `ls` table after the path.
+struct ListingColumn {
+  var header: String
+  var rightAligned: Bool
+}
+
+/// Lays the `ls` table out for its destination. Into a pipe the rows are exact and whole (no
+/// header, no colour, no cut); on a terminal a header row leads, the table fits `width` (long
+/// paths lose their middle to `…`, the last column its end) and paths carry their colour.
+///
+/// Width and terminal-ness are parameters, not read from the process, so tests can lay out
+/// for any screen.
+struct ListingLayout {
+  var columns: [ListingColumn]
+  var isTerminal: Bool
+  /// The terminal's width in columns (ignored for a pipe).
+  var width: Int
+
+  /// The header of the path column.
+  static let pathHeader = "PATH"
+  /// The fewest columns a path is cut down to.
+  static let minimumPathWidth = 16
+
+  /// Renders `rows`, handing out text in blocks of about 64 KiB.
+  func render(_ rows: [ListingRow], write: (String) -> Void) {
+    guard isTerminal else {
+      let table = rows.map { [$0.path] + $0.cells }
+      CatalogPresentation.table(table, rightAligned: [false] + columns.map(\.rightAligned), write: write)
+      return
+    }
+    let header = ListingRow(path: Self.pathHeader, style: nil, cells: columns.map(\.header))
+    let widths = fittedWidths([header] + rows)
+    var out = ""
+    for row in [header] + rows {
+      out += line(row, widths: widths) + "\n"
+      if out.utf8.count >= 1 << 16 {
+        write(out)
+        out = ""
+      }
+    }
+    write(out)
+  }
+
+  /// Column widths that fit the terminal: the middle columns keep their width; the path and
+  /// the last column (the facts) share the rest, each getting what it needs up to half, the
+  /// path no less than `minimumPathWidth`.
+  func fittedWidths(_ rows: [ListingRow]) -> [Int] {
+    var widths = [Int](repeating: 0, count: columns.count + 1)
+    for row in rows {
+      for (index, cell) in ([row.path] + row.cells).enumerated() where index < widths.count {
+        widths[index] = max(widths[index], TextLayout.displayWidth(cell))
+      }
+    }
+    guard widths.count > 1, widths.reduce(0, +) + 2 * columns.count > width else { return widths }
+    let last = widths.count - 1
+    let room = width - widths[1..<last].reduce(0, +) - 2 * columns.count
+    let pathNeed = widths[0]
+    let lastNeed = widths[last]
+    var path: Int
+    if pathNeed <= room / 2 {
+      path = pathNeed
+    } else if lastNeed <= room / 2 {
+      path = room - lastNeed
+    } else {
+      path = room - room / 2
+    }
+    path = max(path, min(pathNeed, Self.minimumPathWidth))
+    widths[0] = path
+    widths[last] = max(1, min(lastNeed, room - path))
+    return widths
+  }
+
+  /// One row, padded to `widths`, cut where a cell is wider, trailing spaces trimmed.
+  private func line(_ row: ListingRow, widths: [Int]) -> String {
+    let cells = [row.path] + row.cells
+    var out = ""
+    var pendingSpaces = 0
+    for index in 0..<min(cells.count, widths.count) {
+      var cell = cells[index]
+      if TextLayout.displayWidth(cell) > widths[index] {
+        cell =
+          index == 0
+          ? TextLayout.truncateMiddle(cell, to: widths[index])
+          : TextLayout.truncateEnd(cell, to: widths[index])
+      }
+      let padding = widths[index] - TextLayout.displayWidth(cell)
+      let rightAligned = index > 0 && columns[index - 1].rightAligned
+      if index > 0 { pendingSpaces += 2 }
+      if rightAligned { pendingSpaces += padding }
+      if !cell.isEmpty {
+        out += String(repeating: " ", count: pendingSpaces)
+        if index == 0, let style = row.style {
+          out += "\u{1B}[\(style)m\(cell)\u{1B}[0m"
+        } else {
+          out += cell
+        }
+        pendingSpaces = 0
+      }
+      if !rightAligned { pendingSpaces += padding }
+    }
+    return out
+  }
+}
+
+/// Paths as `ls` shows them: relative to the current folder when it is inside a catalogued
+/// root and the entry is under that root (as fd prints them), absolute otherwise.
+struct ListingPaths {
+  /// The current folder (physical, as `getcwd` gives it), when it lies inside a root.
+  let currentFolder: RawPath?
+  /// The innermost root holding the current folder.
+  let root: RawPath?
+
+  /// Paths relative to `currentFolder` for entries of the root that holds it; nil or a folder
+  /// outside every root shows paths absolute.
+  init(currentFolder: RawPath?, roots: [RawPath]) {
+    let root = currentFolder.flatMap { folder in
+      roots.filter { Self.contains($0, folder) }.max { $0.bytes.count < $1.bytes.count }
+    }
+    self.root = root
+    self.currentFolder = root == nil ? nil : currentFolder
+  }
+
+  /// `path` as shown.
+  func shown(_ path: RawPath) -> RawPath {
+    guard let currentFolder, let root, Self.contains(root, path) else { return path }
+    let here = Self.components(currentFolder)
+    let there = Self.components(path)
+    var common = 0
+    while common < here.count && common < there.count - 1 && here[common] == there[common] { common += 1 }
+    var bytes: [UInt8] = []
+    for _ in common..<here.count { bytes += Array("../".utf8) }
+    bytes += there[common...].joined(separator: [UInt8(ascii: "/")])
+    return RawPath(bytes: bytes)
+  }
+
+  /// True when `inner` is `outer` or lies under it.
+  static func contains(_ outer: RawPath, _ inner: RawPath) -> Bool {
+    let base = outer.bytes.last == UInt8(ascii: "/") ? outer.bytes : outer.bytes + [UInt8(ascii: "/")]
+    return inner.bytes == outer.bytes || inner.bytes.starts(with: base)
+  }
+
+  private static func components(_ path: RawPath) -> [[UInt8]] {
+    path.bytes.split(separator: UInt8(ascii: "/")).map(Array.init)
+  }
+}
+
+/// Colours for paths in listings: `LS_COLORS`' entries where they apply to a catalogued file
+/// (`ln` for a symbolic link, `ex` for an executable, `*.ext` and other name suffixes, `fi`),
+/// else a colour per kind, so images, audio and plists stand apart.
+struct PathColors {
+  /// Name suffixes (lowercased, e.g. `.png`) and their SGR codes, longest first.
+  private(set) var suffixes: [([UInt8], String)] = []
+  private(set) var link: String?
+  private(set) var executable: String?
+  private(set) var file: String?
+
+  /// The colour of each kind when `LS_COLORS` says nothing about a file.
+  static let kindStyles: [FileKind: String] = [.image: "35", .audio: "36", .plist: "33"]
+  /// Entries whose facts could not be read.
+  static let errorStyle = "31"
+
+  /// Reads an `LS_COLORS` value (`di=01;34:ln=01;36:*.png=01;35:…`); nil or empty uses the
+  /// kind colours alone.
+  init(lsColors: String?) {
+    for entry in (lsColors ?? "").split(separator: ":") {
+      guard let equals = entry.firstIndex(of: "=") else { continue }
+      let key = entry[..<equals]
+      let code = String(entry[entry.index(after: equals)...])
+      guard !code.isEmpty, code.allSatisfy({ $0.isNumber || $0 == ";" }) else { continue }
+      switch key {
+      case "ln": link = code
+      case "ex": executable = code
+      case "fi": file = code
+      default:
+        if key.hasPrefix("*") && key.count > 1 {
+          suffixes.append((Array(key.dropFirst().lowercased().utf8), code))
+        }
+      }
+    }
+    suffixes.sort { $0.0.count > $1.0.count }
+  }
+
+  /// True when `ln` or `ex` is set, so a file's mode must be looked at to colour it.
+  var needsFileModes: Bool { link != nil || executable != nil }
+
+  /// The SGR code for a file, in GNU ls's order: a link, an executable, its name suffix,
+  /// then its kind.
+  func style(path: RawPath, kind: FileKind, failed: Bool, isLink: Bool, isExecutable: Bool) -> String? {
+    if isLink, let link { return link }
+    if isExecutable, let executable { return executable }
+    if !suffixes.isEmpty {
+      let name = path.lastComponent.bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+      if let match = suffixes.first(where: {
+        name.count >= $0.0.count && name.reversed().starts(with: $0.0.reversed())
+      }) {
+        return match.1
+      }
+    }
+    if failed { return Self.errorStyle }
+    return Self.kindStyles[kind] ?? file
+  }
+}

@@ -1,0 +1,151 @@
+import ShelfCatalog
+import ShelfCore
+
+/// A line template for `ls --format`, such as `{artist} - {title} ({duration})`: scripts get
+/// exactly the fields they ask for, one line per entry, as beets' `ls -f` gives them.
+///
+/// Fields are named as in the query language or as the keys of `ls --json`; a field an entry
+/// lacks prints as nothing. `{{` and `}}` stand for literal braces.
+struct ListingTemplate {
+  /// A piece of the template: literal bytes or a field to fill in.
+  enum Part: Equatable {
+    case literal([UInt8])
+    case field(String)
+  }
+
+  let parts: [Part]
+
+  /// Why a template was refused, e.g. `unknown field 'foo'`.
+  struct Invalid: Error, Equatable {
+    let reason: String
+  }
+
+  /// Parses `text`; an unknown field or an unclosed brace is refused.
+  init(_ text: String) throws(Invalid) {
+    var parts: [Part] = []
+    var literal: [UInt8] = []
+    var bytes = Array(text.utf8)[...]
+    while let byte = bytes.popFirst() {
+      if byte == UInt8(ascii: "{") && bytes.first == UInt8(ascii: "{") {
+        bytes = bytes.dropFirst()
+        literal.append(byte)
+      } else if byte == UInt8(ascii: "}") && bytes.first == UInt8(ascii: "}") {
+        bytes = bytes.dropFirst()
+        literal.append(byte)
+      } else if byte == UInt8(ascii: "{") {
+        guard let close = bytes.firstIndex(of: UInt8(ascii: "}")) else {
+          throw Invalid(reason: "unclosed '{' (write '{{' for a literal brace)")
+        }
+        let name = String(decoding: bytes[..<close], as: UTF8.self).trimmingSpaces
+        guard Self.fields[name] != nil else {
+          var reason = "unknown field '\(name)'"
+          if let near = Suggestions.closest(to: name, among: Self.fieldNames) {
+            reason += "; did you mean '\(near)'?"
+          }
+          throw Invalid(reason: reason)
+        }
+        if !literal.isEmpty { parts.append(.literal(literal)) }
+        literal = []
+        parts.append(.field(name))
+        bytes = bytes[(close + 1)...]
+      } else if byte == UInt8(ascii: "}") {
+        throw Invalid(reason: "unmatched '}' (write '}}' for a literal brace)")
+      } else {
+        literal.append(byte)
+      }
+    }
+    if !literal.isEmpty { parts.append(.literal(literal)) }
+    self.parts = parts
+  }
+
+  /// The template filled in for `entry`, without a line end.
+  func render(_ entry: CatalogEntry) -> [UInt8] {
+    var out: [UInt8] = []
+    for part in parts {
+      switch part {
+      case .literal(let bytes): out += bytes
+      case .field(let name): out += Self.fields[name]?(entry) ?? []
+      }
+    }
+    return out
+  }
+
+  /// Every field name a template may use, sorted.
+  static var fieldNames: [String] { fields.keys.sorted() }
+
+  private typealias Field = @Sendable (CatalogEntry) -> [UInt8]?
+
+  private static func text(_ value: String?) -> [UInt8]? { value.map { Array($0.utf8) } }
+  private static func number(_ value: (some BinaryInteger)?) -> [UInt8]? { value.map { Array("\($0)".utf8) } }
+  private static func yesNo(_ value: Bool?) -> [UInt8]? { value.map { Array(($0 ? "yes" : "no").utf8) } }
+
+  /// The fields by name: the query language's names and the `--json` keys for the same fact.
+  private static let fields: [String: Field] = {
+    var table: [String: Field] = [
+      "path": { $0.path.bytes },
+      "name": { $0.path.lastComponent.bytes },
+      "ext": { entry in
+        let ext = entry.path.lowercasedExtension
+        return ext.isEmpty ? nil : Array(ext.utf8)
+      },
+      "root": { $0.root?.bytes },
+      "area": { text($0.area) },
+      "kind": { text($0.kind.rawValue) },
+      "mime": { text($0.mime) },
+      "size": { number($0.size) },
+      "mtime": { text(CatalogPresentation.isoDate($0.mtimeNanoseconds)) },
+      "detected_by": { text($0.detectedBy.rawValue) },
+      "extension_mismatch": { yesNo($0.extensionMismatch) },
+      "error": { text($0.error) },
+      "width": { number($0.image?.width) },
+      "height": { number($0.image?.height) },
+      "bit_depth": { number($0.image?.bitDepth) },
+      "color_type": { text($0.image?.colorType) },
+      "alpha": { yesNo($0.image?.alpha) },
+      "interlaced": { yesNo($0.image?.interlaced) },
+      "cgbi": { yesNo($0.image?.cgbi) },
+      "frames": { entry in number(entry.image?.frames.map(Int64.init) ?? entry.audio?.frames) },
+      "format": { text($0.audio?.format ?? $0.image?.format ?? $0.plist?.format) },
+      "duration": { entry in text(entry.audio.map { Quantities.formatDuration($0.duration) }) },
+      "seconds": { entry in text(entry.audio.map { Quantities.formatFixed($0.duration, decimals: 3) }) },
+      "sample_rate": { number($0.audio?.sampleRate) },
+      "channels": { number($0.audio?.channels) },
+      "codec": { text($0.audio?.subtype) },
+      "title": { text($0.audio?.title) },
+      "artist": { text($0.audio?.artist) },
+      "album": { text($0.audio?.album) },
+      "date": { text($0.audio?.date) },
+      "year": { number($0.audio?.year) },
+      "track": { text($0.audio?.track) },
+      "genre": { text($0.audio?.genre) },
+      "comment": { text($0.audio?.comment) },
+      "encoding": { text($0.text?.encoding.rawValue) },
+      "bom": { yesNo($0.text?.bom) },
+      "line_endings": { text($0.text?.lineEndings) },
+      "lines": { number($0.text?.lines) },
+      "words": { number($0.text?.words) },
+      "chars": { number($0.text?.chars) },
+      "first_line": { text($0.text?.firstLine) },
+      "plist": { text($0.plist?.format) },
+      "keys": { entry in text(entry.plist.map { $0.keys.joined(separator: " ") }) },
+    ]
+    // The query language's names for the same facts.
+    let aliases = [
+      "type": "mime", "modified": "mtime", "detected": "detected_by", "mismatch": "extension_mismatch",
+      "depth": "bit_depth", "color": "color_type", "rate": "sample_rate", "endings": "line_endings",
+      "key": "keys",
+    ]
+    for (alias, name) in aliases { table[alias] = table[name] }
+    return table
+  }()
+}
+
+extension String {
+  /// The string without leading and trailing spaces.
+  fileprivate var trimmingSpaces: String {
+    var text = Substring(self)
+    while text.first == " " { text = text.dropFirst() }
+    while text.last == " " { text = text.dropLast() }
+    return String(text)
+  }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import ShelfTestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// How `ls` presents entries: relative paths, templates, and the table on a terminal.
+@Suite struct LsOutputTests {
+  /// Runs shelf on the sample's catalogue from `folder` (through `env -C`).
+  private func run(_ sample: IndexedSample, in folder: String, _ arguments: [String]) throws -> ShelfResult {
+    try ShelfProcess.run(["--db", sample.database] + arguments, launcher: ["-C", folder])
+  }
+
+  @Test func pathsAreRelativeToTheCurrentFolderInsideTheRoot() throws {
+    let sample = try IndexedSample()
+    var result = try run(
+      sample, in: sample.root + "/Documents", ["ls", "ext:flac,ext:plist", "area:documents,area:bundle"])
+    #expect(result.status == 0)
+    #expect(
+      result.stdoutBytes
+        == Array(
+          """
+          ../Demo.app/Info.plist  plist   665 B  binary dictionary 15 keys
+          chord-stereo.flac       audio  64 KiB  0:02 flac 44100 Hz 2 ch  Shelf Test Signals – C Major Chord
+          recent-items.plist      plist   209 B  binary array
+          settings.plist          plist   683 B  xml dictionary 5 keys
+
+          """.utf8))
+    // Outside every root, paths stay absolute; -0 and --json keep absolute paths everywhere.
+    result = try run(sample, in: sample.scratch.path, ["ls", "name:=settings.plist"])
+    #expect(result.stdout == "\(sample.root)/Documents/settings.plist  plist  683 B  xml dictionary 5 keys\n")
+    result = try run(sample, in: sample.root + "/Documents", ["ls", "-0", "name:=settings.plist"])
+    #expect(result.stdoutBytes == Array("\(sample.root)/Documents/settings.plist".utf8) + [0])
+  }
+
+  @Test func pipesGetWholeLinesWithoutHeaderOrEscapesWhateverTheWidth() throws {
+    let sample = try IndexedSample()
+    let result = try ShelfProcess.run(
+      ["--db", sample.database, "ls", "name:=chord-stereo.flac"],
+      environment: ["COLUMNS": "40", "NO_COLOR": "", "LS_COLORS": "*.flac=01;32"])
+    #expect(
+      result.stdoutBytes
+        == Array(
+          "\(sample.root)/Documents/chord-stereo.flac  audio  64 KiB  0:02 flac 44100 Hz 2 ch  Shelf Test Signals – C Major Chord\n"
+            .utf8))
+  }
+
+  @Test func formatTemplatesFillFieldsAndLeaveMissingOnesEmpty() throws {
+    let sample = try IndexedSample()
+    var result = try sample.run(["ls", "--format", "{artist} - {title} ({duration})", "kind:audio"])
+    #expect(result.status == 0)
+    #expect(
+      result.stdoutBytes
+        == Array(
+          """
+          Shelf Test Signals - Four Beeps (0:02)
+          Shelf Test Signals - C Major Chord (0:02)
+          Shelf Test Signals - Sweep 220-880 Hz (0:01)
+          Shelf Test Signals - A440 Tone (0:01)
+
+          """.utf8))
+    result = try sample.run([
+      "ls", "-f", "{name}|{width}×{height}|{lines} {encoding}|{{{size}}}", "area:preferences,ext:txt",
+    ])
+    #expect(
+      result.stdout == """
+        cafe-latin1.txt|×|4 latin-1|{117}
+        readme-crlf.txt|×|3 ascii|{68}
+        shopping-utf16le.txt|×|4 utf-16le|{138}
+        welcome-utf8.txt|×|6 utf-8|{228}
+        com.example.shelfdemo.display.plist|×| |{422}
+        com.example.shelfdemo.plist|×| |{178}
+        upload.part.txt|×|1 ascii|{31}
+
+        """)
+    result = try sample.run(["ls", "-f", "{path}", "name:=rgb16.png"])
+    #expect(result.stdout == "\(sample.root)/Documents/rgb16.png\n")
+  }
+
+  @Test func unknownTemplateFieldsAndConflictingModesAreUsageErrors() throws {
+    let sample = try IndexedSample()
+    var result = try sample.run(["ls", "--format", "{artst} - {title}"])
+    #expect(result.status == 64)
+    #expect(result.stdout.isEmpty)
+    #expect(result.stderr.hasPrefix("error: --format: unknown field 'artst'; did you mean 'artist'?\n"))
+    result = try sample.run(["ls", "--format", "{title}", "--json"])
+    #expect(result.status == 64)
+    #expect(result.stderr.hasPrefix("error: --json and --format cannot be combined\n"))
+    result = try sample.run(["ls", "--format", "{title}", "-l"])
+    #expect(result.status == 64)
+    #expect(result.stderr.hasPrefix("error: --format and --long cannot be combined\n"))
+  }
+
+  /// The lines `ls` draws on a tmux terminal `width` columns wide, with their escapes, once
+  /// it has exited 0.
+  private func terminalLines(_ sample: IndexedSample, width: Int, environment: String, query: String) throws
+    -> [String]
+  {
+    let script =
+      "cd \(sample.root)/Documents && env -u COLUMNS \(environment) \(ShelfProcess.binary) --db \(sample.database) ls \(query); echo EXIT=$?; sleep 60"
+    let tmux = try AudioE2E.Tmux(script, width: width, height: 20)
+    #expect(tmux.waitFor("EXIT=").contains("EXIT=0"))
+    let result = try AudioE2E.tool(["tmux", "-S", tmux.socket, "capture-pane", "-e", "-p", "-t", tmux.name])
+    let lines = String(decoding: result.stdout, as: UTF8.self).split(separator: "\n").map(String.init)
+    return Array(lines.prefix { !$0.contains("EXIT=") })
+  }
+
+  @Test func terminalsGetAHeaderRowsFittedToTheWidthAndColourByKind() throws {
+    let sample = try IndexedSample()
+    let lines = try terminalLines(
+      sample, width: 60, environment: "-u NO_COLOR -u LS_COLORS",
+      query: "ext:flac,ext:plist area:documents,area:bundle")
+    // A header; paths in their kind's colour; the facts cut to fit 60 columns.
+    #expect(
+      lines == [
+        "PATH                    KIND     SIZE  FACTS",
+        "\u{1B}[33m../Demo.app/Info.plist\u{1B}[39m  plist   665 B  binary dictionary 15…",
+        "\u{1B}[36mchord-stereo.flac\u{1B}[39m       audio  64 KiB  0:02 flac 44100 Hz 2…",
+        "\u{1B}[33mrecent-items.plist\u{1B}[39m      plist   209 B  binary array",
+        "\u{1B}[33msettings.plist\u{1B}[39m          plist   683 B  xml dictionary 5 keys",
+      ])
+  }
+
+  @Test func terminalsCutLongPathsInTheMiddleAndFollowLSColorsAndNOCOLOR() throws {
+    let sample = try IndexedSample()
+    var lines = try terminalLines(
+      sample, width: 50, environment: "-u NO_COLOR LS_COLORS='*.plist=04'", query: "area:preferences")
+    // tmux redraws SGR 04 followed by a reset as 4, then resets of each attribute.
+    #expect(
+      lines == [
+        "PATH               KIND    SIZE  FACTS",
+        "\u{1B}[4m../Libra…ay.plist\u{1B}[0m\u{1B}[39m\u{1B}[49m  plist  422 B  xml dictionary 4…",
+        "\u{1B}[4m../Libra…mo.plist\u{1B}[0m\u{1B}[39m\u{1B}[49m  plist  178 B  binary dictionar…",
+      ])
+    lines = try terminalLines(sample, width: 50, environment: "NO_COLOR=1", query: "area:preferences")
+    #expect(
+      lines == [
+        "PATH               KIND    SIZE  FACTS",
+        "../Libra…ay.plist  plist  422 B  xml dictionary 4…",
+        "../Libra…mo.plist  plist  178 B  binary dictionar…",
+      ])
+  }
+}
