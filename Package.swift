@@ -28,16 +28,23 @@ let package = Package(
     .systemLibrary(
       name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
     .systemLibrary(name: "CZopfli", providers: [.apt(["libzopfli-dev"])]),
+    .systemLibrary(
+      name: "CFFmpeg", pkgConfig: "libavformat",
+      providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev"])]),
     // Small C targets for constructs Swift cannot call.
     .target(name: "CPNGSupport", dependencies: ["CPNG"]),
     .target(name: "CALSASupport", dependencies: ["CALSA"]),
+    .target(
+      name: "CFFmpegSupport", dependencies: ["CFFmpeg"], linkerSettings: [.linkedLibrary("avutil")]),
 
     // Swift libraries.
     .target(name: "ShelfCore"),
     .target(
       name: "ShelfPNG",
       dependencies: ["ShelfCore", "CPNG", "CPNGSupport", "CDeflate", "CZopfli"]),
-    .target(name: "ShelfAudio", dependencies: ["ShelfCore", "CSndFile", "CALSA", "CALSASupport"]),
+    .target(
+      name: "ShelfAudio",
+      dependencies: ["ShelfCore", "CSndFile", "CALSA", "CALSASupport", "CFFmpeg", "CFFmpegSupport"]),
     .target(
       name: "ShelfCatalog", dependencies: ["ShelfCore", "ShelfPNG", "ShelfAudio", "CSQLite"]),
     .target(

@@ -7,8 +7,9 @@ set -euo pipefail
 packages=(
   # C libraries shelf links against
   libasound2-dev libsndfile1-dev libpng-dev libsqlite3-dev libdeflate-dev libzopfli-dev
+  libavformat-dev libavcodec-dev libavutil-dev libswresample-dev
   # tools the tests use
-  tmux alsa-utils sox libsox-fmt-all python3 man-db file zsh fish util-linux
+  tmux alsa-utils sox libsox-fmt-all python3 man-db file zsh fish util-linux ffmpeg
 )
 
 missing=()
