@@ -37,7 +37,7 @@ public enum MediaFileInfo: Sendable, Equatable {
   ///
   /// Throws `FFmpegError` when FFmpeg cannot open the file, or it has neither audio nor video.
   /// A file cut short is not an error: its facts cover what is present and say why
-  /// (`AudioFileInfo.truncation`).
+  /// (`AudioFileInfo.defect`).
   public static func read(_ file: RegularFile) throws(FFmpegError) -> MediaFileInfo {
     let input: FFmpegInput
     do {
@@ -124,6 +124,17 @@ public enum MediaFileInfo: Sendable, Equatable {
       }
       frames = scanned.frames
       truncation = scanned.truncation
+    } else if container == "wav", let chunk = try? WAVDataChunk.find(in: file),
+      let defect = chunk.truncation(of: file), let bits = audio.bitsPerSample, audio.codec.hasPrefix("pcm_")
+    {
+      // FFmpeg takes a WAV's length from its data chunk's header; count what the file holds.
+      let frameBytes = Int64(channels * ((bits + 7) / 8))
+      frames = max(0, file.status.size - chunk.offset) / frameBytes
+      return AudioFileInfo(
+        duration: Double(frames) / Double(rate), sampleRate: rate, channels: channels, frames: frames,
+        formatName: container, encodingName: audio.codecDescription, bitsPerSample: bits,
+        isLossless: audio.isLossless, tags: tags, codec: audio.codec, bitrate: bitrate, hasArtwork: artwork,
+        defect: defect)
     } else {
       frames = declaredFrames(input, audio: audio, rate: rate)
       if let present = input.presentDuration(stream: audio.index, fileSize: file.status.size) {
@@ -142,7 +153,7 @@ public enum MediaFileInfo: Sendable, Equatable {
       duration: Double(frames) / Double(rate), sampleRate: rate, channels: channels, frames: frames,
       formatName: container, encodingName: audio.codecDescription, bitsPerSample: audio.bitsPerSample,
       isLossless: audio.isLossless, tags: tags, codec: audio.codec, bitrate: bitrate, hasArtwork: artwork,
-      truncation: truncation)
+      defect: truncation.map { AudioError(path: path, reason: .damaged, message: $0) })
   }
 
   /// Samples per channel as decoding yields them: iTunes' gapless count (`iTunSMPB`), else

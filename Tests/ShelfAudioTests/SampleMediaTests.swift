@@ -48,7 +48,7 @@ import Testing
         #expect(info.tags.disc == facts["disc"] as? Int, "\(path)")
         #expect(info.tags.discTotal == facts["disc_total"] as? Int, "\(path)")
         #expect(info.hasArtwork == facts["artwork"] as? Bool, "\(path)")
-        #expect(info.truncation == nil, "\(path)")
+        #expect(info.defect == nil, "\(path)")
       }
     }
   }
