@@ -390,7 +390,8 @@ enum CatalogPresentation {
     return .object(fields)
   }
 
-  /// The short facts of a table row: `120×120 rgba`, `0:02 44100 Hz 2 ch`, `utf-8 6 lines`.
+  /// The short facts of a table row: `120×120 rgba`, `0:02 44100 Hz 2 ch`, `0:01 1920×1080 h264
+  /// 90° +aac`, `utf-8 6 lines`.
   static func keyFacts(_ entry: CatalogEntry) -> String {
     if let image = entry.image {
       var text = "\(image.width)×\(image.height)"
@@ -405,6 +406,12 @@ enum CatalogPresentation {
         "\(Quantities.formatDuration(audio.duration)) \(audio.format) \(audio.sampleRate) Hz \(audio.channels) ch"
       let who = [audio.artist, audio.title].compactMap { $0 }.joined(separator: " – ")
       if !who.isEmpty { text += "  " + who }
+      return text
+    }
+    if let video = entry.video {
+      var text = "\(Quantities.formatDuration(video.duration)) \(video.width)×\(video.height) \(video.codec)"
+      if video.rotation != 0 { text += " \(video.rotation)°" }
+      if let sound = video.audioCodec { text += " +\(sound)" }
       return text
     }
     if let text = entry.text {
