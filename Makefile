@@ -13,7 +13,7 @@ BASH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
-.PHONY: all setup build release install uninstall test lint demo man sample-media bench-png bench-audio bench-index clean
+.PHONY: all setup build release install uninstall test lint demo man sample-media bench-png bench-audio bench-index bench-index-media clean
 
 all: build
 
@@ -71,6 +71,10 @@ bench-audio: release
 
 bench-index: release
 	bash scripts/bench-index.sh $(RELEASE_BIN)
+
+# shelf index of 2,000 M4A/MP3 files against today's MP3 path, ffprobe and exiftool.
+bench-index-media: release
+	bash scripts/bench-index-media.sh $(RELEASE_BIN)
 
 clean:
 	rm -rf .build

@@ -135,6 +135,10 @@ public enum MediaFileInfo: Sendable, Equatable {
         formatName: container, encodingName: audio.codecDescription, bitsPerSample: bits,
         isLossless: audio.isLossless, tags: tags, codec: audio.codec, bitrate: bitrate, hasArtwork: artwork,
         defect: defect)
+    } else if container == "caf", let valid = try? IFFChunks.cafValidFrames(file) {
+      // CAF's packet table counts the frames that are real (priming and remainder left out);
+      // FFmpeg counts whole packets.
+      frames = valid
     } else {
       frames = declaredFrames(input, audio: audio, rate: rate)
       if let present = input.presentDuration(stream: audio.index, fileSize: file.status.size) {
@@ -195,8 +199,30 @@ public enum MediaFileInfo: Sendable, Equatable {
   }
 }
 
-/// Finds the `ID3 ` chunk of a RIFF (WAV) or IFF (AIFF) file, where ID3v2 tags live in them.
+/// Finds chunks that FFmpeg reads only in part: the `ID3 ` chunk of a RIFF (WAV) or IFF (AIFF)
+/// file, where ID3v2 tags live in them, and a CAF file's packet table.
 enum IFFChunks {
+  /// The valid frames a CAF file's `pakt` chunk counts (`mNumberValidFrames`), or nil when there
+  /// is no packet table (PCM) or it says 0. Walks at most 1,000 chunk headers.
+  static func cafValidFrames(_ file: RegularFile) throws -> Int64? {
+    var offset: Int64 = 8
+    for _ in 0..<1000 {
+      let header = try file.read(count: 12, at: offset)
+      guard header.count == 12 else { return nil }
+      let size = header[4..<12].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+      if String(decoding: header[0..<4], as: UTF8.self) == "pakt" {
+        let body = try file.read(count: 16, at: offset + 12)
+        guard body.count == 16 else { return nil }
+        let valid = body[8..<16].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+        return valid > 0 ? valid : nil
+      }
+      guard size >= 0 else { return nil }
+      offset += 12 + size
+      if offset >= file.status.size { return nil }
+    }
+    return nil
+  }
+
   /// The chunk's bytes (the whole ID3 tag), or nil when there is none. Walks at most 1,000
   /// chunk headers and reads at most 16 MiB.
   static func id3Chunk(_ file: RegularFile, bigEndian: Bool) throws -> [UInt8]? {
