@@ -50,8 +50,8 @@ enum MP3Scanner {
     var truncation: String? = nil
     var misses = 0
     while offset + 4 <= end {
-      guard let bytes = try? reader.bytes(at: offset, count: 4),
-        let frame = parse(bytes[0], bytes[1], bytes[2], bytes[3]), frame.isCompatible(with: header)
+      guard let bytes = try reader.fourBytes(at: offset), let frame = parse(bytes.0, bytes.1, bytes.2, bytes.3),
+        frame.isCompatible(with: header)
       else {
         // Junk between frames: look for the next header, but not through a whole file of junk.
         misses += 1
@@ -248,11 +248,23 @@ struct ChunkedReader {
 
   /// Up to `count` bytes at `offset` (fewer at the end of the file).
   mutating func bytes(at offset: Int64, count: Int) throws -> [UInt8] {
+    try slide(to: offset, count: count)
+    let start = Int(offset - windowStart)
+    return Array(window[start..<min(window.count, start + count)])
+  }
+
+  /// The four bytes at `offset` (a frame header) without allocating; nil past the end.
+  mutating func fourBytes(at offset: Int64) throws -> (UInt8, UInt8, UInt8, UInt8)? {
+    try slide(to: offset, count: 4)
+    let start = Int(offset - windowStart)
+    guard start + 4 <= window.count else { return nil }
+    return (window[start], window[start + 1], window[start + 2], window[start + 3])
+  }
+
+  private mutating func slide(to offset: Int64, count: Int) throws {
     if offset < windowStart || offset + Int64(count) > windowStart + Int64(window.count) {
       windowStart = offset
       window = try file.read(count: max(65536, count), at: offset)
     }
-    let start = Int(offset - windowStart)
-    return Array(window[start..<min(window.count, start + count)])
   }
 }
