@@ -1062,6 +1062,13 @@ def main():
     args = ap.parse_args()
     if shutil.which("sox") is None:
         raise SystemExit("make-sample-media: sox is missing: apt-get install sox libsox-fmt-all")
+    for tool in ("ffmpeg", "ffprobe", "lame"):
+        if shutil.which(tool) is None:
+            raise SystemExit("make-sample-media: %s is missing: apt-get install ffmpeg lame" % tool)
+    try:
+        import mutagen  # noqa: F401  (tags of the phone and music-library media)
+    except ImportError:
+        raise SystemExit("make-sample-media: mutagen is missing: pip install mutagen")
     if os.path.isdir(args.out):
         shutil.rmtree(args.out)
     os.makedirs(args.out)
