@@ -27,9 +27,11 @@ public struct AudioFileInfo: Sendable, Equatable {
   public var bitrate: Int? = nil
   /// True when cover art is embedded.
   public var hasArtwork: Bool = false
-  /// Why the file holds less than its header promises (e.g. `truncated: …`): `frames` and
-  /// `duration` then count what is present. Nil for a whole file.
-  public var truncation: String? = nil
+  /// A defect found while reading that left the facts above valid for what the file holds: a
+  /// file cut short (a WAV data chunk, an MP4 sample table or a Xing header that promises more
+  /// than the file has, a last MP3 or AMR frame cut off). `frames` and `duration` then count
+  /// what is present.
+  public var defect: AudioError? = nil
 
   /// Reads the format and tags of the audio file at `path` (a video's sound track is read as
   /// audio).

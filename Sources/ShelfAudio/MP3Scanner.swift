@@ -13,15 +13,13 @@ enum MP3Scanner {
     var frames: Int64
     var sampleRate: Int
     var channels: Int
-    /// Bytes of audio frames, for the average bit rate.
-    var audioBytes: Int64
     /// Why fewer frames are present than the file promises (a cut-off last frame, or fewer
     /// frames than the Xing header counts); nil for a whole file.
     var truncation: String?
     /// MPEG audio frames counted (the Xing/Info frame excluded).
     var mpegFrames: Int64
-    /// Samples per channel in those frames, before any trimming.
-    var audioSamples: Int64
+    /// The frames' bit rates averaged over their samples (exactly the nominal rate for CBR).
+    var bitrate: Int
   }
 
   /// Scans `file`. Returns nil when no run of MPEG audio frames is found (an MP3 of only a tag).
@@ -48,12 +46,12 @@ enum MP3Scanner {
     }
     var mpegFrames: Int64 = 0
     var samples: Int64 = 0
-    var audioBytes: Int64 = 0
+    var bitSum: Int64 = 0
     var truncation: String? = nil
     var misses = 0
     while offset + 4 <= end {
-      guard let bytes = try? reader.bytes(at: offset, count: 4),
-        let frame = parse(bytes[0], bytes[1], bytes[2], bytes[3]), frame.isCompatible(with: header)
+      guard let bytes = try reader.fourBytes(at: offset), let frame = parse(bytes.0, bytes.1, bytes.2, bytes.3),
+        frame.isCompatible(with: header)
       else {
         // Junk between frames: look for the next header, but not through a whole file of junk.
         misses += 1
@@ -68,7 +66,7 @@ enum MP3Scanner {
       misses = 0
       mpegFrames += 1
       samples += Int64(frame.samples)
-      audioBytes += Int64(frame.length)
+      bitSum += Int64(frame.bitrate) * Int64(frame.samples)
       offset += Int64(frame.length)
     }
     if truncation == nil, let declaredFrames, declaredFrames > mpegFrames {
@@ -78,8 +76,9 @@ enum MP3Scanner {
     // A cut file keeps its delay trimmed but has no padding left to drop.
     let frames = truncation == nil ? trimmed : max(samples - Int64(delay), 0)
     return Result(
-      frames: frames, sampleRate: header.rate, channels: header.channels, audioBytes: audioBytes,
-      truncation: truncation, mpegFrames: mpegFrames, audioSamples: samples)
+      frames: frames, sampleRate: header.rate, channels: header.channels,
+      truncation: truncation, mpegFrames: mpegFrames,
+      bitrate: samples > 0 ? Int(bitSum / samples) : 0)
   }
 
   /// Where the audio ends: before an ID3v1 tag and an APEv2 tag at the end of the file.
@@ -180,6 +179,7 @@ enum MP3Scanner {
   }
 
   struct Header {
+    var bitrate: Int
     var length: Int
     var samples: Int
     var rate: Int
@@ -231,7 +231,8 @@ enum MP3Scanner {
     }
     guard length > 4 else { return nil }
     return Header(
-      length: length, samples: samples, rate: rate, channels: (b3 >> 6) == 3 ? 1 : 2, mpeg1: mpeg1,
+      bitrate: bitrate, length: length, samples: samples, rate: rate, channels: (b3 >> 6) == 3 ? 1 : 2,
+      mpeg1: mpeg1,
       versionBits: versionBits, layer: layer)
   }
 }
@@ -247,11 +248,23 @@ struct ChunkedReader {
 
   /// Up to `count` bytes at `offset` (fewer at the end of the file).
   mutating func bytes(at offset: Int64, count: Int) throws -> [UInt8] {
+    try slide(to: offset, count: count)
+    let start = Int(offset - windowStart)
+    return Array(window[start..<min(window.count, start + count)])
+  }
+
+  /// The four bytes at `offset` (a frame header) without allocating; nil past the end.
+  mutating func fourBytes(at offset: Int64) throws -> (UInt8, UInt8, UInt8, UInt8)? {
+    try slide(to: offset, count: 4)
+    let start = Int(offset - windowStart)
+    guard start + 4 <= window.count else { return nil }
+    return (window[start], window[start + 1], window[start + 2], window[start + 3])
+  }
+
+  private mutating func slide(to offset: Int64, count: Int) throws {
     if offset < windowStart || offset + Int64(count) > windowStart + Int64(window.count) {
       windowStart = offset
       window = try file.read(count: max(65536, count), at: offset)
     }
-    let start = Int(offset - windowStart)
-    return Array(window[start..<min(window.count, start + count)])
   }
 }

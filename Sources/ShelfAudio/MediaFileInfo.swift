@@ -37,9 +37,16 @@ public enum MediaFileInfo: Sendable, Equatable {
   ///
   /// Throws `FFmpegError` when FFmpeg cannot open the file, or it has neither audio nor video.
   /// A file cut short is not an error: its facts cover what is present and say why
-  /// (`AudioFileInfo.truncation`).
+  /// (`AudioFileInfo.defect`).
   public static func read(_ file: RegularFile) throws(FFmpegError) -> MediaFileInfo {
-    let input = try FFmpegInput(file: file)
+    let input: FFmpegInput
+    do {
+      input = try FFmpegInput(file: file)
+    } catch  where error.failure == .badInput && isOnlyAnID3Tag(file) {
+      throw FFmpegError(
+        path: file.path, call: error.call, code: error.code, message: "only an ID3 tag: no MPEG audio frames",
+        failure: .badInput)
+    }
     if let video = input.videoStream {
       return .video(videoInfo(input, video: video))
     }
@@ -49,6 +56,17 @@ public enum MediaFileInfo: Sendable, Equatable {
         failure: .badInput)
     }
     return .audio(try audioInfo(input, audio: audio, file: file))
+  }
+
+  /// True for an MP3 that holds an ID3v2 tag and no audio after it (FFmpeg's own message for
+  /// it, about a failed seek, would not say so).
+  static func isOnlyAnID3Tag(_ file: RegularFile) -> Bool {
+    guard let head = try? file.read(count: 10, at: 0), ID3Reader.tagSize(head) != nil else { return false }
+    do {
+      return try MP3Scanner.scan(file) == nil
+    } catch {
+      return false
+    }
   }
 
   private static func videoInfo(_ input: FFmpegInput, video: FFmpegStream) -> VideoFileInfo {
@@ -99,9 +117,28 @@ public enum MediaFileInfo: Sendable, Equatable {
       }
       frames = scanned.frames
       truncation = scanned.truncation
-      if scanned.audioSamples > 0 {
-        bitrate = Int(scanned.audioBytes * 8 * Int64(scanned.sampleRate) / scanned.audioSamples)
+      if scanned.bitrate > 0 { bitrate = scanned.bitrate }
+    } else if container == "amr" || container == "amrnb" || container == "amrwb" {
+      guard let scanned = try? AMRScanner.scan(file), scanned.frames > 0 else {
+        throw FFmpegError(path: path, call: "read", code: -22, message: "no AMR frames", failure: .badInput)
       }
+      frames = scanned.frames
+      truncation = scanned.truncation
+    } else if container == "wav", let chunk = try? WAVDataChunk.find(in: file),
+      let defect = chunk.truncation(of: file), let bits = audio.bitsPerSample, audio.codec.hasPrefix("pcm_")
+    {
+      // FFmpeg takes a WAV's length from its data chunk's header; count what the file holds.
+      let frameBytes = Int64(channels * ((bits + 7) / 8))
+      frames = max(0, file.status.size - chunk.offset) / frameBytes
+      return AudioFileInfo(
+        duration: Double(frames) / Double(rate), sampleRate: rate, channels: channels, frames: frames,
+        formatName: container, encodingName: audio.codecDescription, bitsPerSample: bits,
+        isLossless: audio.isLossless, tags: tags, codec: audio.codec, bitrate: bitrate, hasArtwork: artwork,
+        defect: defect)
+    } else if container == "caf", let valid = try? IFFChunks.cafValidFrames(file) {
+      // CAF's packet table counts the frames that are real (priming and remainder left out);
+      // FFmpeg counts whole packets.
+      frames = valid
     } else {
       frames = declaredFrames(input, audio: audio, rate: rate)
       if let present = input.presentDuration(stream: audio.index, fileSize: file.status.size) {
@@ -120,7 +157,7 @@ public enum MediaFileInfo: Sendable, Equatable {
       duration: Double(frames) / Double(rate), sampleRate: rate, channels: channels, frames: frames,
       formatName: container, encodingName: audio.codecDescription, bitsPerSample: audio.bitsPerSample,
       isLossless: audio.isLossless, tags: tags, codec: audio.codec, bitrate: bitrate, hasArtwork: artwork,
-      truncation: truncation)
+      defect: truncation.map { AudioError(path: path, reason: .damaged, message: $0) })
   }
 
   /// Samples per channel as decoding yields them: iTunes' gapless count (`iTunSMPB`), else
@@ -162,8 +199,30 @@ public enum MediaFileInfo: Sendable, Equatable {
   }
 }
 
-/// Finds the `ID3 ` chunk of a RIFF (WAV) or IFF (AIFF) file, where ID3v2 tags live in them.
+/// Finds chunks that FFmpeg reads only in part: the `ID3 ` chunk of a RIFF (WAV) or IFF (AIFF)
+/// file, where ID3v2 tags live in them, and a CAF file's packet table.
 enum IFFChunks {
+  /// The valid frames a CAF file's `pakt` chunk counts (`mNumberValidFrames`), or nil when there
+  /// is no packet table (PCM) or it says 0. Walks at most 1,000 chunk headers.
+  static func cafValidFrames(_ file: RegularFile) throws -> Int64? {
+    var offset: Int64 = 8
+    for _ in 0..<1000 {
+      let header = try file.read(count: 12, at: offset)
+      guard header.count == 12 else { return nil }
+      let size = header[4..<12].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+      if String(decoding: header[0..<4], as: UTF8.self) == "pakt" {
+        let body = try file.read(count: 16, at: offset + 12)
+        guard body.count == 16 else { return nil }
+        let valid = body[8..<16].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+        return valid > 0 ? valid : nil
+      }
+      guard size >= 0 else { return nil }
+      offset += 12 + size
+      if offset >= file.status.size { return nil }
+    }
+    return nil
+  }
+
   /// The chunk's bytes (the whole ID3 tag), or nil when there is none. Walks at most 1,000
   /// chunk headers and reads at most 16 MiB.
   static func id3Chunk(_ file: RegularFile, bigEndian: Bool) throws -> [UInt8]? {

@@ -42,7 +42,7 @@ public struct ExtractionFailure: ShelfError, Equatable {
 /// Opens one regular file safely, sniffs it and reads the facts of its kind from headers only.
 public enum MetadataExtractor {
   /// Bumped whenever an extractor reads more or better, so that rescans re-extract old entries.
-  public static let version = 2
+  public static let version = 3
 
   /// Extracts the facts of the file at `path`. With `followLinks` false a final symbolic link
   /// is refused (`O_NOFOLLOW`); FIFOs, sockets and devices are never opened.
@@ -131,10 +131,6 @@ public enum MetadataExtractor {
         let analysis = try TextAnalyzer.analyze(file, encoding: encoding)
         result.text = analysis.facts
         result.searchText = analysis.searchText
-        if analysis.truncated {
-          result.error =
-            "text longer than \(TextAnalyzer.countLimit >> 20) MiB: counts cover the first \(TextAnalyzer.countLimit >> 20) MiB"
-        }
       case .plist:
         let plist = try PropertyList.parse(file)
         result.plist = plist.facts
@@ -182,7 +178,7 @@ public enum MetadataExtractor {
         subtype: info.encodingName,
         tags: info.tags, codec: info.codec, bitrate: info.bitrate, artwork: info.hasArtwork)
       result.audio = facts
-      result.error = info.truncation
+      result.error = info.defect.map { reason(of: "\($0)", path: file.path) }
       result.searchText = [
         facts.title, facts.artist, facts.album, facts.tags.albumArtist, facts.genre, facts.comment,
         facts.date,

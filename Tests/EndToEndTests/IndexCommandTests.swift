@@ -66,7 +66,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     #expect(sample.indexResult.stderr == "")
     #expect(
       sample.indexResult.stdout == """
-        \(sample.root): 27 files (27 new, 0 updated, 0 unchanged, 0 moved, 0 removed)
+        \(sample.root): 34 files (34 new, 0 updated, 0 unchanged, 0 moved, 0 removed)
           sandbox: Demo.app (com.example.shelfdemo, Shelf Demo, version 1.0)
 
         """)
@@ -89,7 +89,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     #expect(result.status == 0)
     #expect(
       result.stdout.hasPrefix(
-        "\(sample.root): 27 files (0 new, 0 updated, 27 unchanged, 0 moved, 0 removed)\n"))
+        "\(sample.root): 34 files (0 new, 0 updated, 34 unchanged, 0 moved, 0 removed)\n"))
 
     let documents = sample.root + "/Documents"
     #expect(rename(documents + "/holiday.jpg", documents + "/holiday-moved.jpg") == 0)
@@ -99,7 +99,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     result = try sample.run(["index", sample.root])
     #expect(
       result.stdout.hasPrefix(
-        "\(sample.root): 27 files (1 new, 1 updated, 24 unchanged, 1 moved, 1 removed)\n"))
+        "\(sample.root): 34 files (1 new, 1 updated, 31 unchanged, 1 moved, 1 removed)\n"))
     let records = try sample.records()
     #expect(records["Documents/holiday-moved.jpg"]?["kind"] as? String == "image")
     #expect(records["Documents/holiday.jpg"] == nil)
@@ -109,7 +109,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     result = try sample.run(["index", "--full"])
     #expect(
       result.stdout.hasPrefix(
-        "\(sample.root): 27 files (0 new, 27 updated, 0 unchanged, 0 moved, 0 removed)\n"))
+        "\(sample.root): 34 files (0 new, 34 updated, 0 unchanged, 0 moved, 0 removed)\n"))
   }
 
   @Test func catalogueOptionBeforeOrAfterTheCommandAndFromTheEnvironment() throws {
@@ -341,7 +341,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
         == "warning: \(database): the catalogue was damaged; moved it to \(database).corrupt and rebuilt it\n"
     )
     #expect(try CatalogueFiles.bytes(database + ".corrupt") == damaged)
-    #expect(try ShelfProcess.run(["--db", database, "ls", "-0"]).stdoutBytes.filter { $0 == 0 }.count == 5)
+    #expect(try ShelfProcess.run(["--db", database, "ls", "-0"]).stdoutBytes.filter { $0 == 0 }.count == 6)
   }
 
   @Test func missingRootIsAnErrorAndOthersAreStillScanned() throws {
@@ -362,7 +362,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     ])
     #expect(result.status == 0)
     #expect(result.stderr.contains("SampleMedia "))
-    #expect(result.stderr.contains("27/27 files"))
+    #expect(result.stderr.contains("34/34 files"))
     #expect(result.stderr.contains(" files/s"))
     let quiet = try ShelfProcess.run(["--db", scratch.path + "/c.sqlite", "index", root])
     #expect(quiet.stderr.isEmpty)
@@ -512,7 +512,7 @@ enum CatalogueFiles {
       #expect(result.status == 65)
       #expect(
         result.stderr
-          == "error: \(database): the catalogue has schema 4, older than this shelf's schema 5: run 'shelf index' to upgrade the catalogue\n"
+          == "error: \(database): the catalogue has schema 4, older than this shelf's schema 6: run 'shelf index' to upgrade the catalogue\n"
       )
     }
     #expect(try CatalogueFiles.bytes(database) == before)
@@ -526,7 +526,7 @@ enum CatalogueFiles {
     let version = String(try ShelfProcess.run(["--version"]).stdout.dropFirst("shelf ".count).dropLast())
     #expect(!version.isEmpty)
     let later = String(version.map { $0.isNumber ? "9" : $0 })
-    // Made by a later shelf: schema 6, its version in the meta table.
+    // Made by a later shelf: schema 7, its version in the meta table.
     var bytes = try CatalogueFiles.bytes(database)
     let recorded = Array(("shelf_version" + version).utf8)
     let replacement = Array(("shelf_version" + later).utf8)
@@ -538,14 +538,14 @@ enum CatalogueFiles {
     }
     #expect(found > 0)
     try Data(bytes).write(to: URL(fileURLWithPath: database))
-    try CatalogueFiles.patchHeader(database, offset: 60, value: 6)
+    try CatalogueFiles.patchHeader(database, offset: 60, value: 7)
     let before = try CatalogueFiles.bytes(database)
     for command in [["ls"], ["index"]] {
       let result = try ShelfProcess.run(["--db", database] + command)
       #expect(result.status == 65)
       #expect(
         result.stderr
-          == "error: \(database): catalogue was written by shelf \(later) (schema 6); this is shelf \(version) (schema 5)\n"
+          == "error: \(database): catalogue was written by shelf \(later) (schema 7); this is shelf \(version) (schema 6)\n"
       )
     }
     #expect(try CatalogueFiles.bytes(database) == before)

@@ -273,6 +273,7 @@ private func makeSchema4(_ path: RawPath) throws {
   try db.execute(
     "ALTER TABLE roots DROP COLUMN excludes; DROP TABLE meta; PRAGMA application_id = 0; PRAGMA user_version = 4"
   )
+  try dropSchema6Columns(db)
   try db.close()
 }
 

@@ -91,8 +91,8 @@ enum LsCommand {
 
     How field:value matches depends on the field:
 
-      names            kind, type (MIME), mime, ext, area, format, codec, color, encoding,
-                       endings, plist, detected: the whole value, case-insensitive
+      names            kind, type (MIME), mime, ext, area, format, codec, audio_codec, color,
+                       encoding, endings, plist, detected: the whole value, case-insensitive
                        (ext:png is .png and .PNG, never .libpng16; ext:.png works too)
       globs            name (the file name), path and root (whole absolute paths): a shell
                        glob over the raw bytes: * any run of characters (also /), ? one
@@ -100,11 +100,13 @@ enum LsCommand {
                        character; case-insensitive unless the pattern has a capital letter
                        (as fd's smart case): name:'img_*.png' finds IMG_1.PNG, name:'IMG_*'
                        does not find img_1.png. With := the value is taken literally.
-      text             artist, album, title, genre, comment, error: the value anywhere in
-                       the field, case-insensitive (artist:beat finds The Beatles)
+      text             artist, album, album_artist, title, genre, comment, taken, error: the
+                       value anywhere in the field, case-insensitive (artist:beat finds The
+                       Beatles)
       numbers          size, mtime (modified), width, height, depth, frames, duration, rate,
-                       channels, year, track, lines, words, chars: equal, or a range
-      yes or no        alpha, cgbi, interlaced, bom, mismatch
+                       channels, bitrate, year, track, track_total, disc, disc_total, fps,
+                       rotation, lines, words, chars: equal, or a range
+      yes or no        alpha, cgbi, interlaced, artwork, bom, mismatch
       key              a top-level plist key: contains; := the whole key
 
     A field with an empty value (artist:) matches entries that have one. A word must hold a \
@@ -114,12 +116,14 @@ enum LsCommand {
     Sizes take units (size>10M, size<=512K); durations take seconds, M:SS or units \
     (duration<3:00, duration>90s); times are UTC dates (mtime>2024-01-01, mtime:2024-05) or \
     relative to now (mtime:-7d.. for the last seven days, -12h, -2w, -30min, -1y). Booleans \
-    take yes or no (alpha:yes, cgbi:no).
+    take yes or no (alpha:yes, cgbi:no). Bit rates take k and M (bitrate>256k, bitrate:1.4M).
 
     Fields: kind, type (MIME), ext, name, path, area, root, size, mtime, width, height, depth \
     (bits per sample), color (color type), alpha, cgbi, interlaced, frames, duration, rate \
-    (sample rate), channels, format, codec, artist, album, title, genre, comment, year, track, \
-    encoding, bom, endings (line endings), lines, words, chars, plist (xml or binary), key (a \
+    (sample rate), channels, format, codec (FFmpeg's name: aac, alac, mp3, flac, h264…), \
+    audio_codec (a video's sound), bitrate (bits/s), artist, album, album_artist, title, genre, \
+    comment, year, track, track_total, disc, disc_total, artwork (cover art embedded), fps \
+    (frame_rate), rotation (degrees clockwise), taken (when a video was filmed), encoding, bom, endings (line endings), lines, words, chars, plist (xml or binary), key (a \
     top-level plist key), error, mismatch (extension disagrees with content), detected.
 
     Sort (--sort, repeatable) by any field, ascending or with :desc; a second --sort orders \
@@ -150,33 +154,24 @@ enum LsCommand {
   /// `-0`: the bare absolute paths, NUL after each.
   static func writePaths(_ store: CatalogStore, _ options: LsOptions, console: Console) throws -> Int {
     var count = 0
-    var out: [UInt8] = []
-    for path in try store.paths(matching: options.query, sort: options.sort, limit: options.limit) {
-      out += path.bytes
-      out.append(0)
-      count += 1
-      if out.count > 1 << 16 {
-        console.writeBytes(out)
-        out.removeAll(keepingCapacity: true)
+    try console.writeInBlocks { emit in
+      for path in try store.paths(matching: options.query, sort: options.sort, limit: options.limit) {
+        emit(path.bytes + [0])
+        count += 1
       }
     }
-    console.writeBytes(out)
     return count
   }
 
   /// `--jsonl`: one JSON record per line.
   static func writeJSONLines(_ store: CatalogStore, _ options: LsOptions, console: Console) throws -> Int {
     var count = 0
-    var out = ""
-    try store.forEachEntry(matching: options.query, sort: options.sort, limit: options.limit) { entry in
-      out += CatalogPresentation.record(entry).serialized() + "\n"
-      count += 1
-      if out.utf8.count > 1 << 16 {
-        console.write(out)
-        out = ""
+    try console.writeInBlocks { emit in
+      try store.forEachEntry(matching: options.query, sort: options.sort, limit: options.limit) { entry in
+        emit(Array((CatalogPresentation.record(entry).serialized() + "\n").utf8))
+        count += 1
       }
     }
-    console.write(out)
     return count
   }
 
@@ -195,17 +190,12 @@ enum LsCommand {
     _ template: ListingTemplate, _ store: CatalogStore, _ options: LsOptions, console: Console
   ) throws -> Int {
     var count = 0
-    var out: [UInt8] = []
-    try store.forEachEntry(matching: options.query, sort: options.sort, limit: options.limit) { entry in
-      out += template.render(entry)
-      out.append(0x0A)
-      count += 1
-      if out.count > 1 << 16 {
-        console.writeBytes(out)
-        out.removeAll(keepingCapacity: true)
+    try console.writeInBlocks { emit in
+      try store.forEachEntry(matching: options.query, sort: options.sort, limit: options.limit) { entry in
+        emit(template.render(entry) + [0x0A])
+        count += 1
       }
     }
-    console.writeBytes(out)
     return count
   }
 
@@ -400,7 +390,8 @@ enum CatalogPresentation {
     return .object(fields)
   }
 
-  /// The short facts of a table row: `120×120 rgba`, `0:02 44100 Hz 2 ch`, `utf-8 6 lines`.
+  /// The short facts of a table row: `120×120 rgba`, `0:02 44100 Hz 2 ch`, `0:01 1920×1080 h264
+  /// 90° +aac`, `utf-8 6 lines`.
   static func keyFacts(_ entry: CatalogEntry) -> String {
     if let image = entry.image {
       var text = "\(image.width)×\(image.height)"
@@ -415,6 +406,12 @@ enum CatalogPresentation {
         "\(Quantities.formatDuration(audio.duration)) \(audio.format) \(audio.sampleRate) Hz \(audio.channels) ch"
       let who = [audio.artist, audio.title].compactMap { $0 }.joined(separator: " – ")
       if !who.isEmpty { text += "  " + who }
+      return text
+    }
+    if let video = entry.video {
+      var text = "\(Quantities.formatDuration(video.duration)) \(video.width)×\(video.height) \(video.codec)"
+      if video.rotation != 0 { text += " \(video.rotation)°" }
+      if let sound = video.audioCodec { text += " +\(sound)" }
       return text
     }
     if let text = entry.text {

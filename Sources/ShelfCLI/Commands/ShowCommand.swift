@@ -366,7 +366,7 @@ enum ShowCommand {
     ] {
       if let value { lines.append("  \(label): \(value)") }
     }
-    if let truncation = info.truncation { lines.append("  warning: \(truncation)") }
+    if let defect = info.defect { lines.append("  warning: \(defect.message)") }
     console.write(lines.joined(separator: "\n") + "\n")
     let columns = max(8, width - 2)
     // The waveform is drawn from what libsndfile decodes; formats only FFmpeg reads (M4A, AMR,

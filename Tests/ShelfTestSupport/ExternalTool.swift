@@ -2,16 +2,17 @@ import Foundation
 
 /// The independent tools the audio tests check shelf against (ffmpeg, ffprobe, lame, mutagen),
 /// run with their output captured.
-enum ExternalTool {
-  struct Outcome {
-    var status: Int32
-    var stdout: Data
-    var stderr: String
+public enum ExternalTool {
+  /// What a tool printed and how it exited.
+  public struct Outcome: Sendable {
+    public var status: Int32
+    public var stdout: Data
+    public var stderr: String
   }
 
   /// Runs `arguments` (found through PATH) and waits for it.
   @discardableResult
-  static func run(_ arguments: [String]) throws -> Outcome {
+  public static func run(_ arguments: [String]) throws -> Outcome {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = arguments
@@ -28,13 +29,13 @@ enum ExternalTool {
   }
 
   /// Runs ffmpeg quietly, overwriting its output; fails the test's set-up when ffmpeg fails.
-  static func ffmpeg(_ arguments: [String]) throws {
+  public static func ffmpeg(_ arguments: [String]) throws {
     let outcome = try run(["ffmpeg", "-nostdin", "-v", "error", "-y"] + arguments)
     guard outcome.status == 0 else { throw ToolFailure(tool: "ffmpeg", message: outcome.stderr) }
   }
 
   /// ffprobe's JSON description of a file's format and streams.
-  static func ffprobe(_ path: String) throws -> [String: Any] {
+  public static func ffprobe(_ path: String) throws -> [String: Any] {
     let outcome = try run(["ffprobe", "-v", "error", "-of", "json", "-show_format", "-show_streams", path])
     guard outcome.status == 0,
       let json = try JSONSerialization.jsonObject(with: outcome.stdout) as? [String: Any]
@@ -42,9 +43,10 @@ enum ExternalTool {
     return json
   }
 
-  struct ToolFailure: Error, CustomStringConvertible {
-    var tool: String
-    var message: String
-    var description: String { "\(tool) failed: \(message)" }
+  /// A tool that failed while a test set up its input.
+  public struct ToolFailure: Error, CustomStringConvertible {
+    public var tool: String
+    public var message: String
+    public var description: String { "\(tool) failed: \(message)" }
   }
 }
