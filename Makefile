@@ -3,7 +3,7 @@ SWIFT ?= swift
 RELEASE_BIN = .build/release/shelf
 DEBUG_BIN = .build/debug/shelf
 
-.PHONY: all setup build release test lint demo man sample-media bench-png bench-audio bench-index clean
+.PHONY: all setup build release test lint demo man sample-media sample-backups bench-png bench-audio bench-index clean
 
 all: build
 
@@ -39,6 +39,11 @@ man: setup
 # Regenerates SampleMedia/ and its facts manifest (the CgBI sample needs a built shelf).
 sample-media: build
 	python3 scripts/make-sample-media.py --shelf $(DEBUG_BIN)
+	python3 scripts/make-backups.py
+
+# Regenerates SampleMedia/Backups (one small backup per era) and its facts.
+sample-backups:
+	python3 scripts/make-backups.py
 
 bench-png: release
 	bash scripts/bench-png.sh $(RELEASE_BIN)
