@@ -209,7 +209,12 @@ public final class Backup: Sendable {
     case .mbdb: stored = folder.appending(record.entry.fileID)
     case .mdinfo: stored = folder.appending(record.entry.fileID + ".mddata")
     case .mdbackup:
-      let data = try LegacyManifest.mdbackupData(folder.appending(record.entry.fileID + ".mdbackup"))
+      let data: [UInt8]
+      do {
+        data = try LegacyManifest.mdbackupData(folder.appending(record.entry.fileID + ".mdbackup"))
+      } catch {
+        throw BackupError(path: path, reason: error.reason)
+      }
       try data.withUnsafeBytes { try sink($0) }
       return
     }
@@ -218,9 +223,9 @@ public final class Backup: Sendable {
       file = try RegularFile(path: stored, followLinks: false)
     } catch {
       if error.isNoSuchFile {
-        // An empty file may have no stored copy at all.
-        if expected == 0 && record.fileKey == nil { return }
-        throw BackupError(path: path, reason: .missingStoredFile(fileID: record.entry.fileID))
+        // An empty file of a manifest era may have no stored copy at all.
+        if expected == 0 && record.fileKey == nil && info.format != .mdinfo { return }
+        throw BackupError(path: path, reason: .missingStoredFile(name: stored.lastComponent.escaped))
       }
       throw BackupError(path: path, reason: .io("\(stored.escaped): \(error.reason)"))
     }

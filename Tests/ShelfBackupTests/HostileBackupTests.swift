@@ -92,7 +92,25 @@ import Testing
     try FileManager.default.removeItem(atPath: folder + "/" + stored)
     #expect(
       throws: BackupError(
-        path: victim.cataloguePath(in: RawPath(folder)), reason: .missingStoredFile(fileID: victim.fileID))
+        path: victim.cataloguePath(in: RawPath(folder)), reason: .missingStoredFile(name: victim.fileID))
+    ) { try backup.contents(of: victim) }
+    for entry in files where entry != victim {
+      #expect(try backup.contents(of: entry).count == Int(entry.size))
+    }
+  }
+
+  @Test(arguments: ["mdinfo", "mdbackup"])
+  func missingLegacyDataIsOneErrorAndTheRestRead(_ era: String) throws {
+    let scratch = try TemporaryDirectory()
+    let folder = try SampleBackups.copy(era, into: scratch)
+    let backup = try Backup(folder: RawPath(folder), password: nil)
+    let files = try backup.entries().entries
+    let victim = try #require(files.first { $0.relativePath.escaped.hasSuffix(".wav") })
+    let stored = victim.fileID + (era == "mdinfo" ? ".mddata" : ".mdbackup")
+    try FileManager.default.removeItem(atPath: folder + "/" + stored)
+    #expect(
+      throws: BackupError(
+        path: victim.cataloguePath(in: RawPath(folder)), reason: .missingStoredFile(name: stored))
     ) { try backup.contents(of: victim) }
     for entry in files where entry != victim {
       #expect(try backup.contents(of: entry).count == Int(entry.size))
