@@ -86,19 +86,23 @@ ERAS = {
 
 def seeded(label, length):
     """Deterministic bytes for keys, salts and UUIDs (test data, not secrets)."""
-    out = b""
-    counter = 0
-    while len(out) < length:
-        out += hashlib.sha256(f"shelf-backup:{label}:{counter}".encode()).digest()
-        counter += 1
-    return out[:length]
+    blocks = (length + 31) // 32
+    return b"".join(hashlib.sha256(f"shelf-backup:{label}:{n}".encode()).digest() for n in range(blocks))[:length]
 
 
 def file_id(domain, path):
     return hashlib.sha1(f"{domain}-{path}".encode()).hexdigest()
 
 
+# A video-sized file for tests of reading in chunks (--large): 2.5 MiB and 7 bytes, so it spans
+# several read chunks and ends in a partial AES block.
+LARGE_SOURCE = "large:IMG_0002.MOV"
+LARGE_SIZE = (5 << 19) + 7
+
+
 def read_sample(source):
+    if source == LARGE_SOURCE:
+        return seeded("large-video", LARGE_SIZE)
     with open(os.path.join(SAMPLES, source), "rb") as fh:
         return fh.read()
 
@@ -462,6 +466,8 @@ def main():
     ap.add_argument("--era", choices=sorted(ERAS), help="build only this era, into --out itself")
     ap.add_argument("--hostile", choices=["unsafe-paths", "absurd-iterations"],
                     help="with --era: add escaping rows and links, or a keybag asking for 4e9 rounds")
+    ap.add_argument("--large", metavar="COPY",
+                    help="with --era: add a 2.5 MiB video, and write its content to COPY for comparison")
     args = ap.parse_args()
     if args.era:
         files, links, options = FILES, LINKS, None
@@ -469,6 +475,9 @@ def main():
             files, links = FILES + HOSTILE_FILES, LINKS + HOSTILE_LINKS
         elif args.hostile == "absurd-iterations":
             options = {"iterations": 4_000_000_000}
+        if args.large:
+            files = files + [("CameraRollDomain", "Media/DCIM/100APPLE/IMG_0002.MOV", LARGE_SOURCE, 3)]
+            write(args.large, read_sample(LARGE_SOURCE))
         build(args.out, args.era, files, links, options)
         return 0
     if os.path.exists(args.out):

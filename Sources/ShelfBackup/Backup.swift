@@ -318,11 +318,11 @@ public final class Backup: Sendable {
       }
       if chunk.isEmpty { break }
       offset += Int64(chunk.count)
-      guard chunk.withUnsafeBytes({ decryptor.update($0, into: &plain) }) else {
+      guard let produced = chunk.withUnsafeBytes({ decryptor.update($0, into: &plain) }) else {
         throw BackupError(path: path, reason: .badCiphertext("decryption failed"))
       }
-      total += Int64(plain.count)
-      try plain.withUnsafeBytes { try sink($0) }
+      total += Int64(produced)
+      try plain.withUnsafeBytes { try sink(UnsafeRawBufferPointer(rebasing: $0.prefix(produced))) }
     }
     guard offset == size else {
       throw BackupError(path: path, reason: .io("stored file shrank while being read"))
