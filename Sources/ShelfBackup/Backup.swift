@@ -241,7 +241,7 @@ public final class Backup: Sendable {
     while offset < file.status.size {
       let chunk: [UInt8]
       do {
-        chunk = try file.read(count: Self.chunkSize, at: offset)
+        chunk = try file.read(count: Int(min(Int64(Self.chunkSize), file.status.size - offset)), at: offset)
       } catch {
         throw BackupError(path: path, reason: .io(error.reason))
       }
@@ -312,7 +312,7 @@ public final class Backup: Sendable {
     while offset < size {
       let chunk: [UInt8]
       do {
-        chunk = try file.read(count: chunkSize, at: offset)
+        chunk = try file.read(count: Int(min(Int64(chunkSize), size - offset)), at: offset)
       } catch {
         throw BackupError(path: path, reason: .io(error.reason))
       }
