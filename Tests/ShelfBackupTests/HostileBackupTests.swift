@@ -220,6 +220,14 @@ import Testing
       throws: BackupError(
         path: RawPath(folder), reason: .absurdIterationCount(field: "ITER", count: 4_000_000_000))
     ) { try Backup(folder: RawPath(folder), password: password) }
+    let error = try #require(throws: BackupError.self) {
+      try Backup(folder: RawPath(folder), password: password)
+    }
+    #expect(error.failure == .badInput)
+    #expect(
+      error.description
+        == "\(folder): keybag asks for 4000000000 ITER key-derivation rounds, outside the accepted 1 to 20000000"
+    )
   }
 
   @Test func ciphertextNotAMultipleOf16IsRefused() throws {
