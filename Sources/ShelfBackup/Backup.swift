@@ -13,6 +13,7 @@ import Synchronization
 public final class Backup: Sendable {
   /// The backup folder as given.
   public let folder: RawPath
+  /// The device, iOS version, date and state the backup records.
   public let info: BackupInfo
   private let source: Source
   /// The unwrapped protection-class keys of an encrypted backup (wiped when released).
@@ -131,6 +132,7 @@ public final class Backup: Sendable {
     self.salvageProblem = salvageProblem
   }
 
+  /// True when the backup was made with a password (its files are decrypted on reading).
   public var isEncrypted: Bool { info.isEncrypted }
 
   /// Every entry (files, folders, links). Problems with single rows (an unsafe path, a damaged

@@ -43,6 +43,7 @@ public struct BackupError: ShelfError, Equatable {
   public var path: RawPath
   public var reason: Reason
 
+  /// An error about `path` (a backup folder, a file of it, or an entry's catalogued path).
   public init(path: RawPath, reason: Reason) {
     self.path = path
     self.reason = reason
