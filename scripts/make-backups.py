@@ -465,7 +465,8 @@ def main():
     ap.add_argument("--facts", default=os.path.join(ROOT, "Tests", "Fixtures", "sample-backups.json"))
     ap.add_argument("--era", choices=sorted(ERAS), help="build only this era, into --out itself")
     ap.add_argument("--hostile", choices=["unsafe-paths", "absurd-iterations"],
-                    help="with --era: add escaping rows and links, or a keybag asking for 4e9 rounds")
+                    help="with --era: add escaping rows, links pointing out and (Manifest.db) a row without"
+                         " its record; or a keybag asking for 4e9 rounds")
     ap.add_argument("--large", metavar="COPY",
                     help="with --era: add a 2.5 MiB video, and write its content to COPY for comparison")
     args = ap.parse_args()
@@ -479,6 +480,13 @@ def main():
             files = files + [("CameraRollDomain", "Media/DCIM/100APPLE/IMG_0002.MOV", LARGE_SOURCE, 3)]
             write(args.large, read_sample(LARGE_SOURCE))
         build(args.out, args.era, files, links, options)
+        if args.hostile == "unsafe-paths" and ERAS[args.era]["format"] == "manifest-db" and not ERAS[args.era]["encrypted"]:
+            # A row without its MBFile record.
+            db = sqlite3.connect(os.path.join(args.out, "Manifest.db"))
+            path = "Library/Voicemail/2.ogg"
+            db.execute("INSERT INTO Files VALUES (?, 'HomeDomain', ?, 1, NULL)", (file_id("HomeDomain", path), path))
+            db.commit()
+            db.close()
         return 0
     if os.path.exists(args.out):
         shutil.rmtree(args.out)
