@@ -19,7 +19,8 @@ public protocol AudioDecoder: AnyObject {
   var tags: AudioTags { get }
   /// Reads up to `frames` interleaved frames of `type` into `buffer`; returns how many were
   /// read, 0 at the end of the stream. Throws `.damaged` when the stream fails part way.
-  func read(into buffer: UnsafeMutableRawPointer, frames: Int, as type: PCMSampleType) throws(AudioError) -> Int
+  func read(into buffer: UnsafeMutableRawPointer, frames: Int, as type: PCMSampleType) throws(AudioError)
+    -> Int
   /// Moves to `frame` (clamped to the stream), so that the next `read` starts exactly there.
   func seek(toFrame frame: Int64) throws(AudioError)
   /// Releases the file and the decoder now rather than at `deinit`.
@@ -69,7 +70,7 @@ public enum AudioDecoders {
   public static func open(_ file: RegularFile) throws(AudioError) -> any AudioDecoder {
     do {
       return try AudioFileReader(file: file)
-    } catch where error.reason != .missingFile && error.reason != .emptyFile {
+    } catch  where error.reason != .missingFile && error.reason != .emptyFile {
       // Content that is plainly something else (a PNG, a PDF…) keeps libsndfile's naming of it.
       if SndFile.sniffedNotAudio(file) != nil { throw error }
       // libsndfile does not know it, or knows the container but not the codec inside (Speex

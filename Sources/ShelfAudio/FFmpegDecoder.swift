@@ -239,7 +239,8 @@ public final class FFmpegDecoder: AudioDecoder {
         more = try input.readPacket(into: packet)
       } catch {
         // A cut-off or damaged file: hand out what the decoder still holds, then say why.
-        readFailure = AudioError(path: path, reason: .damaged, message: "damaged audio file: \(error.message)")
+        readFailure = AudioError(
+          path: path, reason: .damaged, message: "damaged audio file: \(error.message)")
         more = false
       }
       if !more {

@@ -61,7 +61,8 @@ public final class M4AFileWriter: RecordingFileWriter {
     pendingFloat = Array(repeating: [], count: channels)
     pendingInt = Array(repeating: [], count: channels)
     storedFormat = codec == .aac ? .float : (sampleFormat == .s16 ? .s16 : .s24)
-    encoderFormat = codec == .aac ? AV_SAMPLE_FMT_FLTP : (storedFormat == .s16 ? AV_SAMPLE_FMT_S16P : AV_SAMPLE_FMT_S32P)
+    encoderFormat =
+      codec == .aac ? AV_SAMPLE_FMT_FLTP : (storedFormat == .s16 ? AV_SAMPLE_FMT_S16P : AV_SAMPLE_FMT_S32P)
     var flags = O_RDWR | O_CREAT | O_CLOEXEC
     flags |= overwrite ? O_TRUNC : O_EXCL
     descriptor = path.withCString { open($0, flags, 0o644) }
@@ -113,7 +114,9 @@ public final class M4AFileWriter: RecordingFileWriter {
     }
     try check("avcodec_open2", .unsupported) { avcodec_open2(context, encoderCodec, nil) }
     let stream = avformat_new_stream(muxer, nil)
-    guard let stream else { throw AudioError(path: path, reason: .writeFailed, message: "cannot add a stream") }
+    guard let stream else {
+      throw AudioError(path: path, reason: .writeFailed, message: "cannot add a stream")
+    }
     self.stream = stream
     try check("avcodec_parameters_from_context", .writeFailed) {
       avcodec_parameters_from_context(stream.pointee.codecpar, context)
@@ -175,7 +178,9 @@ public final class M4AFileWriter: RecordingFileWriter {
     guard !finished, frames > 0 else { return }
     let samples = frames * channels
     if codecName == .aac {
-      for channel in 0..<channels { pendingFloat[channel].reserveCapacity(pendingFloat[channel].count + frames) }
+      for channel in 0..<channels {
+        pendingFloat[channel].reserveCapacity(pendingFloat[channel].count + frames)
+      }
       switch type {
       case .int16:
         let p = buffer.assumingMemoryBound(to: Int16.self)
@@ -232,14 +237,18 @@ public final class M4AFileWriter: RecordingFileWriter {
       for channel in 0..<channels {
         let plane = UnsafeMutableRawPointer(frame.pointee.extended_data[channel]!)
         if codecName == .aac {
-          pendingFloat[channel].withUnsafeBytes { plane.copyMemory(from: $0.baseAddress!, byteCount: count * 4) }
+          pendingFloat[channel].withUnsafeBytes {
+            plane.copyMemory(from: $0.baseAddress!, byteCount: count * 4)
+          }
           pendingFloat[channel].removeFirst(count)
         } else if encoderFormat == AV_SAMPLE_FMT_S16P {
           let out = plane.assumingMemoryBound(to: Int16.self)
           for i in 0..<count { out[i] = Int16(truncatingIfNeeded: pendingInt[channel][i]) }
           pendingInt[channel].removeFirst(count)
         } else {
-          pendingInt[channel].withUnsafeBytes { plane.copyMemory(from: $0.baseAddress!, byteCount: count * 4) }
+          pendingInt[channel].withUnsafeBytes {
+            plane.copyMemory(from: $0.baseAddress!, byteCount: count * 4)
+          }
           pendingInt[channel].removeFirst(count)
         }
       }
@@ -281,7 +290,8 @@ public final class M4AFileWriter: RecordingFileWriter {
     descriptor = -1
     if closed != 0 {
       throw AudioError(
-        path: path, reason: .writeFailed, message: "cannot close: \(String(cString: strerror(errno)).lowercased())")
+        path: path, reason: .writeFailed,
+        message: "cannot close: \(String(cString: strerror(errno)).lowercased())")
     }
   }
 
@@ -289,7 +299,8 @@ public final class M4AFileWriter: RecordingFileWriter {
   private func checkIO() throws(AudioError) {
     guard let io = output?.pointee.pb, io.pointee.error < 0 else { return }
     throw AudioError(
-      path: path, reason: .writeFailed, message: "write failed: \(String(cString: strerror(-io.pointee.error)).lowercased())")
+      path: path, reason: .writeFailed,
+      message: "write failed: \(String(cString: strerror(-io.pointee.error)).lowercased())")
   }
 
   /// Runs one FFmpeg call through the one checking helper; a failure becomes an `AudioError`
@@ -306,7 +317,9 @@ public final class M4AFileWriter: RecordingFileWriter {
 
 /// FFmpeg's write callback: the descriptor travels in the opaque pointer (plus one, so that it
 /// is never null). Retries interrupted and short writes; returns a negative errno on failure.
-private func writeToDescriptor(_ opaque: UnsafeMutableRawPointer?, _ buffer: UnsafeMutablePointer<UInt8>?, _ size: Int32)
+private func writeToDescriptor(
+  _ opaque: UnsafeMutableRawPointer?, _ buffer: UnsafeMutablePointer<UInt8>?, _ size: Int32
+)
   -> Int32
 {
   guard let opaque, let buffer else { return -EINVAL }

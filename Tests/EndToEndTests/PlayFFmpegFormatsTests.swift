@@ -12,7 +12,8 @@ import Testing
 /// DSF have no encoder in Debian's ffmpeg, so no file of theirs can be made here.)
 @Suite struct PlayFFmpegFormatsTests {
   /// Makes `name` with ffmpeg from a 2-second stereo sweep with noise.
-  static func make(_ folder: TemporaryDirectory, _ name: String, _ options: [String], rate: Int = 44100) throws
+  static func make(_ folder: TemporaryDirectory, _ name: String, _ options: [String], rate: Int = 44100)
+    throws
     -> String
   {
     let path = folder.path + "/" + name
@@ -33,11 +34,14 @@ import Testing
   /// ffprobe's duration × rate of the first audio stream.
   static func probedFrames(_ path: String) throws -> Int {
     let result = try AudioE2E.tool([
-      "ffprobe", "-v", "error", "-select_streams", "a:0", "-show_entries", "stream=duration,sample_rate", "-of",
+      "ffprobe", "-v", "error", "-select_streams", "a:0", "-show_entries", "stream=duration,sample_rate",
+      "-of",
       "csv=p=0", path,
     ])
-    let fields = String(decoding: result.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-      .split(separator: ",")
+    let fields = String(decoding: result.stdout, as: UTF8.self).trimmingCharacters(
+      in: .whitespacesAndNewlines
+    )
+    .split(separator: ",")
     guard fields.count == 2, let rate = Double(fields[0]), let duration = Double(fields[1]) else { return -1 }
     return Int((rate * duration).rounded())
   }
@@ -161,7 +165,9 @@ import Testing
 
     // moov up front (faststart), the samples cut off: what is present plays, then one line.
     let fast = folder.path + "/fast.m4a"
-    let made = try AudioE2E.tool(["ffmpeg", "-v", "error", "-i", whole, "-c", "copy", "-movflags", "faststart", fast])
+    let made = try AudioE2E.tool([
+      "ffmpeg", "-v", "error", "-i", whole, "-c", "copy", "-movflags", "faststart", fast,
+    ])
     #expect(made.status == 0)
     let fastBytes = AudioE2E.bytes(fast)
     let shortened = try folder.write("short.m4a", Array(fastBytes.prefix(fastBytes.count / 2)))

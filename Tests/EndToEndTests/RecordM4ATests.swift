@@ -22,7 +22,8 @@ import Testing
   /// ffprobe's `key=value` lines for the first audio stream.
   static func probe(_ path: String, _ entries: String) throws -> [String: String] {
     let result = try AudioE2E.tool([
-      "ffprobe", "-v", "error", "-select_streams", "a:0", "-show_entries", entries, "-of", "default=nw=1", path,
+      "ffprobe", "-v", "error", "-select_streams", "a:0", "-show_entries", entries, "-of", "default=nw=1",
+      path,
     ])
     var values: [String: String] = [:]
     for line in String(decoding: result.stdout, as: UTF8.self).split(separator: "\n") {
@@ -107,7 +108,8 @@ import Testing
   @Test func killNineLeavesAnAACMemoThatDecodes() throws {
     let (folder, env) = try setUp()
     let output = folder.path + "/memo.m4a"
-    let process = try AudioE2E.Running(["record", "--no-interactive", output], environment: env, in: folder.path)
+    let process = try AudioE2E.Running(
+      ["record", "--no-interactive", output], environment: env, in: folder.path)
     #expect(ObservableWait.until { ObservableWait.size(output) > 80_000 })
     kill(process.pid, SIGKILL)
     #expect(process.wait() == 128 + SIGKILL)
@@ -116,7 +118,9 @@ import Testing
       "ffprobe", "-v", "error", "-count_packets", "-select_streams", "a:0", "-show_entries",
       "stream=nb_read_packets", "-of", "csv=p=0", output,
     ])
-    let count = Int(String(decoding: counted.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    let count =
+      Int(String(decoding: counted.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+      ?? 0
     #expect(packets["codec_name"] == "aac")
     // 128 kbit/s is 16 kB a second: more than four seconds were written, every packet decodes.
     #expect(count >= 4 * 43)

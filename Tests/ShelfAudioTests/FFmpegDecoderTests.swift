@@ -144,7 +144,9 @@ func rawBytes<T>(_ samples: [T]) -> [UInt8] {
 
   /// A seek lands on the exact sample: for lossless codecs what follows equals the full
   /// decode from there, bit for bit.
-  @Test(arguments: [("alac.m4a", "alac"), ("audio.wv", "wavpack"), ("audio.tta", "tta"), ("flac.mp4", "flac")])
+  @Test(arguments: [
+    ("alac.m4a", "alac"), ("audio.wv", "wavpack"), ("audio.tta", "tta"), ("flac.mp4", "flac"),
+  ])
   func seeksToTheExactSampleLosslessly(_ name: String, _ codec: String) throws {
     let folder = try TemporaryDirectory()
     let extra = codec == "flac" ? ["-strict", "-2"] : []

@@ -54,7 +54,8 @@ enum RecordCommand {
         "format", short: "t", value: "type", help: "File format (default: from OUTPUT's extension).",
         choices: AudioContainer.allCases.map(\.rawValue)),
       OptionSpec(
-        "codec", value: "codec", help: "The codec where the format offers a choice (m4a: aac, alac; caf: pcm, alac).",
+        "codec", value: "codec",
+        help: "The codec where the format offers a choice (m4a: aac, alac; caf: pcm, alac).",
         choices: RecordingCodec.allCases.map(\.rawValue)),
       OptionSpec(
         "duration", short: "d", value: "time", help: "Stop after this long (90, 1:30, 1h30m).",
