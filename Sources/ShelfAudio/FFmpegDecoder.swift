@@ -222,7 +222,7 @@ public final class FFmpegDecoder: AudioDecoder {
     while true {
       let received = avcodec_receive_frame(codec, frame)
       if received == 0 {
-        if try accept(frame) { return true }
+        if accept(frame) { return true }
         continue
       }
       if received == shelf_averror_eof || (received == shelf_averror_eagain && draining) {
@@ -267,7 +267,7 @@ public final class FFmpegDecoder: AudioDecoder {
 
   /// Places a freshly decoded frame for `read`: aligned after a seek, trimmed of samples still
   /// to discard. False when nothing of it is to be heard.
-  private func accept(_ frame: UnsafeMutablePointer<AVFrame>) throws(AudioError) -> Bool {
+  private func accept(_ frame: UnsafeMutablePointer<AVFrame>) -> Bool {
     let count = Int64(frame.pointee.nb_samples)
     let stamp = frame.pointee.best_effort_timestamp
     if origin == nil {
@@ -368,14 +368,11 @@ public final class FFmpegDecoder: AudioDecoder {
     guard fields.count >= 4, fields[1] >= 0, fields[3] > 0 else { return nil }
     return (fields[1], fields[3])
   }
-
-  static func codecName(_ id: AVCodecID) -> String {
-    avcodec_get_name(id).map { String(cString: $0) } ?? "unknown"
-  }
 }
 
 /// Converts decoded frames to another sample type through libswresample, at the same rate and
-/// channel layout (the player asks for this only when the device cannot take the codec's type).
+/// with the stream's channel count (the player asks for another type only when the device
+/// cannot take the codec's own).
 private final class SampleConverter {
   private var context: OpaquePointer?
   private let sourceFormat: Int32
