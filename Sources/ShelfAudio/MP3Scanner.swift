@@ -50,7 +50,8 @@ enum MP3Scanner {
     var truncation: String? = nil
     var misses = 0
     while offset + 4 <= end {
-      guard let bytes = try reader.fourBytes(at: offset), let frame = parse(bytes.0, bytes.1, bytes.2, bytes.3),
+      guard let bytes = try reader.fourBytes(at: offset),
+        let frame = parse(bytes.0, bytes.1, bytes.2, bytes.3),
         frame.isCompatible(with: header)
       else {
         // Junk between frames: look for the next header, but not through a whole file of junk.

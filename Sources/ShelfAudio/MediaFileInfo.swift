@@ -41,7 +41,7 @@ public enum MediaFileInfo: Sendable, Equatable {
   public static func read(_ file: RegularFile) throws(FFmpegError) -> MediaFileInfo {
     let input: FFmpegInput
     do {
-      input = try FFmpegInput(file: file)
+      input = try FFmpegInput(file: file, probing: .whenHeadersAreIncomplete)
     } catch  where error.failure == .badInput && isOnlyAnID3Tag(file) {
       throw FFmpegError(
         path: file.path, call: error.call, code: error.code, message: "only an ID3 tag: no MPEG audio frames",
@@ -74,9 +74,18 @@ public enum MediaFileInfo: Sendable, Equatable {
     return VideoFileInfo(
       duration: input.duration ?? video.duration ?? 0, width: video.width ?? 0, height: video.height ?? 0,
       codec: video.codec, frameRate: video.frameRate, rotation: video.rotation, audioCodec: audio?.codec,
-      sampleRate: audio?.sampleRate, channels: audio?.channels, bitrate: input.bitrate,
+      sampleRate: audio?.sampleRate, channels: audio?.channels,
+      bitrate: input.bitrate
+        ?? averageBitrate(size: input.fileSize, seconds: input.duration ?? video.duration),
       taken: takenDate(input.tags), tags: TagMapping.tags(from: [input.tags], vorbisJoined: false),
       formatName: input.formatName)
+  }
+
+  /// The file's bits per second over its length, as FFmpeg estimates it when the headers do not
+  /// say (container overhead included).
+  static func averageBitrate(size: Int64, seconds: Double?) -> Int? {
+    guard let seconds, seconds > 0 else { return nil }
+    return Int((Double(size) * 8 / seconds).rounded())
   }
 
   /// Apple's own creation date first (it keeps the local time zone), then the container's.
@@ -152,6 +161,9 @@ public enum MediaFileInfo: Sendable, Equatable {
     if let id3 = try? id3Tag(container: container, file: file) {
       tags = id3.tags.filled(from: tags)
       artwork = artwork || id3.hasPicture
+    }
+    if bitrate == nil {
+      bitrate = averageBitrate(size: file.status.size, seconds: Double(frames) / Double(rate))
     }
     return AudioFileInfo(
       duration: Double(frames) / Double(rate), sampleRate: rate, channels: channels, frames: frames,
