@@ -221,6 +221,8 @@ public final class FFmpegInput {
     /// length, unknown (raw streams such as AC-3 or ADTS AAC): cataloguing an MP4, FLAC, WAV,
     /// Ogg or MP3 with a Xing header then reads its headers only.
     case whenHeadersAreIncomplete
+    /// Never: the caller reads what it needs itself (shelf counts MP3 and AMR frames).
+    case never
   }
 
   /// The path the file was opened from (for messages).
@@ -244,7 +246,7 @@ public final class FFmpegInput {
 
   /// Opens and probes the regular file at `path` (refusing FIFOs, devices and folders).
   public convenience init(
-    path: RawPath, limits: Limits = .standard, probing: StreamProbing = .always
+    path: RawPath, limits: Limits = .standard, probing: StreamProbing = .always, demuxer: String? = nil
   ) throws(FFmpegError) {
     let file: RegularFile
     do {
@@ -253,13 +255,13 @@ public final class FFmpegInput {
       throw FFmpegError(
         path: path, call: "open", code: -(error.code ?? EIO), message: error.reason, failure: error.failure)
     }
-    try self.init(file: file, limits: limits, probing: probing)
+    try self.init(file: file, limits: limits, probing: probing, demuxer: demuxer)
   }
 
   /// Opens and probes a file already open; reads through a duplicate of its descriptor, so the
   /// caller keeps its `RegularFile`.
   public convenience init(
-    file: RegularFile, limits: Limits = .standard, probing: StreamProbing = .always
+    file: RegularFile, limits: Limits = .standard, probing: StreamProbing = .always, demuxer: String? = nil
   ) throws(FFmpegError) {
     let descriptor: Int32
     do {
@@ -268,13 +270,16 @@ public final class FFmpegInput {
       throw FFmpegError(
         path: file.path, call: "dup", code: -(error.code ?? EIO), message: error.reason, failure: .io)
     }
-    try self.init(descriptor: descriptor, path: file.path, limits: limits, probing: probing)
+    try self.init(descriptor: descriptor, path: file.path, limits: limits, probing: probing, demuxer: demuxer)
   }
 
   /// Opens and probes the file open as `descriptor`, which this input owns from now on (it is
   /// closed when the input goes away, or before this throws). `path` names the file in errors.
+  /// `demuxer` (FFmpeg's short name, e.g. `mp3`, `mov`) skips FFmpeg's own recognition, for a
+  /// caller that recognised the content already; nil lets FFmpeg probe the content.
   public init(
-    descriptor: Int32, path: RawPath, limits: Limits = .standard, probing: StreamProbing = .always
+    descriptor: Int32, path: RawPath, limits: Limits = .standard, probing: StreamProbing = .always,
+    demuxer: String? = nil
   ) throws(FFmpegError) {
     FFmpegLibrary.prepare()
     self.path = path
@@ -287,14 +292,17 @@ public final class FFmpegInput {
     allocated.pointee.probesize = limits.probeSize
     allocated.pointee.max_analyze_duration = limits.analyzeDuration
     var opening: UnsafeMutablePointer<AVFormatContext>? = allocated
-    // No file name: the container is recognised by content alone (avformat_open_input frees
-    // the context itself when it fails).
-    try FFmpegError.check("avformat_open_input", path: path) { avformat_open_input(&opening, "", nil, nil) }
+    // No file name: the container is recognised by content alone, or named by a caller that
+    // sniffed the content already (avformat_open_input frees the context itself when it fails).
+    let format = demuxer.flatMap { av_find_input_format($0) }
+    try FFmpegError.check("avformat_open_input", path: path) {
+      avformat_open_input(&opening, "", format, nil)
+    }
     guard let opened = opening else {
       throw FFmpegError(path: path, call: "avformat_open_input", code: -ENOMEM)
     }
     do {
-      if probing == .always || !Self.headersAreComplete(opened) {
+      if probing == .always || (probing == .whenHeadersAreIncomplete && !Self.headersAreComplete(opened)) {
         try FFmpegError.check("avformat_find_stream_info", path: path) {
           avformat_find_stream_info(opened, nil)
         }

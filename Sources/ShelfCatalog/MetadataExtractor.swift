@@ -166,7 +166,9 @@ public enum MetadataExtractor {
   /// in the end: an MP4 or Matroska file without a picture stream is audio, an audio container
   /// holding a real video stream is video.
   static func readMedia(_ file: RegularFile, prefix: [UInt8], into result: inout Extraction) throws {
-    switch try MediaFileInfo.read(file) {
+    // The content named the container: FFmpeg need not recognise it again.
+    let recognised = result.sniff.detectedBy == .extension ? nil : result.sniff.mime
+    switch try MediaFileInfo.read(file, mime: recognised) {
     case .audio(let info):
       if result.sniff.kind == .video {
         result.sniff.kind = .audio
