@@ -400,8 +400,8 @@ public final class FFmpegInput {
     return stream.pointee.time_base
   }
 
-  /// True when every audio stream has its rate and channels, every video stream its size, and
-  /// some length is known.
+  /// True when every audio stream has its rate and channels, every video stream (but cover
+  /// art) its size, and some length is known.
   private static func headersAreComplete(_ context: UnsafeMutablePointer<AVFormatContext>) -> Bool {
     let count = Int(context.pointee.nb_streams)
     guard count > 0 else { return false }
@@ -414,7 +414,9 @@ public final class FFmpegInput {
       case AVMEDIA_TYPE_AUDIO:
         guard parameters.sample_rate > 0, parameters.ch_layout.nb_channels > 0 else { return false }
       case AVMEDIA_TYPE_VIDEO:
-        guard parameters.width > 0, parameters.height > 0 else { return false }
+        // Cover art is sized only by decoding it; nothing shelf describes depends on it.
+        let isCoverArt = Int32(stream.pointee.disposition) & AV_DISPOSITION_ATTACHED_PIC != 0
+        guard isCoverArt || (parameters.width > 0 && parameters.height > 0) else { return false }
       default: break
       }
       if stream.pointee.duration != shelf_av_nopts_value && stream.pointee.duration > 0 { lengthKnown = true }
