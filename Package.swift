@@ -29,6 +29,8 @@ let package = Package(
       name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
     .systemLibrary(name: "CZopfli", providers: [.apt(["libzopfli-dev"])]),
     .systemLibrary(
+      name: "CUchardet", pkgConfig: "uchardet", providers: [.apt(["libuchardet-dev"])]),
+    .systemLibrary(
       name: "CFFmpeg", pkgConfig: "libavformat",
       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev"])]),
     // Small C targets for constructs Swift cannot call.
@@ -46,7 +48,8 @@ let package = Package(
       name: "ShelfAudio",
       dependencies: ["ShelfCore", "CSndFile", "CALSA", "CALSASupport", "CFFmpeg", "CFFmpegSupport"]),
     .target(
-      name: "ShelfCatalog", dependencies: ["ShelfCore", "ShelfPNG", "ShelfAudio", "CSQLite"]),
+      name: "ShelfCatalog",
+      dependencies: ["ShelfCore", "ShelfPNG", "ShelfAudio", "CSQLite", "CUchardet"]),
     .target(
       name: "ShelfCLI", dependencies: ["ShelfCore", "ShelfCatalog", "ShelfPNG", "ShelfAudio"]),
     .executableTarget(name: "shelf", dependencies: ["ShelfCLI"]),

@@ -114,8 +114,7 @@ public enum MetadataExtractor {
   /// ties when the content is not conclusive.
   public static func extract(_ file: RegularFile, fileExtension: String) throws -> Extraction {
     let path = file.path
-    let prefix = try file.read(count: ContentSniffer.preferredPrefixLength, at: 0)
-    let sniff = ContentSniffer.sniff(prefix: prefix, fileExtension: fileExtension)
+    let sniff = try ContentSniffer.sniff(file, fileExtension: fileExtension)
     var result = Extraction(
       sniff: sniff, status: file.status, image: nil, audio: nil, text: nil, plist: nil, error: nil,
       searchText: "")
@@ -129,14 +128,10 @@ public enum MetadataExtractor {
         result.searchText = [facts.title, facts.artist, facts.album, facts.genre, facts.comment, facts.date]
           .compactMap { $0 }.joined(separator: "\n")
       case .text:
-        guard let encoding = TextSniffer.detectEncoding(prefix) else { break }
+        guard let encoding = sniff.textEncoding else { break }
         let analysis = try TextAnalyzer.analyze(file, encoding: encoding)
         result.text = analysis.facts
         result.searchText = analysis.searchText
-        if analysis.truncated {
-          result.error =
-            "text longer than \(TextAnalyzer.countLimit >> 20) MiB: counts cover the first \(TextAnalyzer.countLimit >> 20) MiB"
-        }
       case .plist:
         let plist = try PropertyList.parse(file)
         result.plist = plist.facts

@@ -13,9 +13,13 @@ enum ShowCommand {
     name: "show",
     abstract: "Render a file for the terminal: text, plist, image preview or audio summary.",
     discussion: """
-      Text is converted to UTF-8 from its encoding (ASCII, UTF-8, UTF-16 with or without BOM, \
-      Latin-1) and, on a terminal, paged through $PAGER (less by default) when it is longer \
-      than the screen; control characters are shown escaped on a terminal.
+      Text is decoded from its encoding (the one shelf info reports: UTF-8, UTF-16 and UTF-32, \
+      ISO-8859, Windows, KOI8, Mac, Shift_JIS, EUC, ISO-2022, GB18030, Big5 and more) to the \
+      terminal's encoding (UTF-8 unless LC_ALL, LC_CTYPE or LANG names another codeset) and, on \
+      a terminal, paged through $PAGER (less by default) when it is longer than the screen. \
+      Control characters other than tab and line feed are shown in caret notation (^[ for \
+      escape; a carriage return before a line feed is dropped), bytes that do not decode as \
+      \\xNN. With --raw the file's bytes are printed unchanged, whatever its kind.
 
       Property lists (XML or binary) are pretty-printed, or printed as JSON with --json (data \
       as base64, dates as ISO-8601 text).
@@ -39,6 +43,7 @@ enum ShowCommand {
         help:
           "Print a property list as JSON; for every other kind, its facts as JSON (the record of shelf info --json), without a preview."
       ),
+      OptionSpec("raw", help: "Print the file's bytes unchanged, without decoding or escaping."),
       OptionSpec(
         "width", value: "columns",
         help: "Draw images and waveforms <columns> wide (default: the terminal width).",
@@ -68,8 +73,11 @@ enum ShowCommand {
     guard file.status.size > 0 else {
       throw FileError(path: path, reason: "file is empty", failure: .badInput)
     }
-    let prefix = try file.read(count: ContentSniffer.preferredPrefixLength)
-    let sniff = ContentSniffer.sniff(prefix: prefix, fileExtension: path.lowercasedExtension)
+    if options.raw {
+      try showRaw(file, console: console)
+      return .success
+    }
+    let sniff = try ContentSniffer.sniff(file, fileExtension: path.lowercasedExtension)
     if options.json && sniff.kind != .plist {
       // The facts info --json gives, with its verdict: a header that failed to parse is
       // still shown, and is bad input all the same.
@@ -81,7 +89,9 @@ enum ShowCommand {
     }
     switch sniff.kind {
     case .text:
-      try showText(file, console: console, environment: invocation.environment, interrupts: interrupts)
+      try showText(
+        file, encoding: sniff.textEncoding, console: console, environment: invocation.environment,
+        interrupts: interrupts)
     case .plist:
       let plist: PropertyList
       do {
@@ -110,28 +120,72 @@ enum ShowCommand {
 
   // MARK: Text
 
+  /// Copies the file's bytes to stdout in blocks.
+  static func showRaw(_ file: RegularFile, console: Console) throws {
+    var offset: Int64 = 0
+    while offset < file.status.size {
+      let block = try file.read(count: 1 << 20, at: offset)
+      if block.isEmpty { break }
+      console.writeBytes(block)
+      offset += Int64(block.count)
+    }
+  }
+
   static func showText(
-    _ file: RegularFile, console: Console, environment: [String: String], interrupts: InterruptExit
+    _ file: RegularFile, encoding: DetectedEncoding?, console: Console, environment: [String: String],
+    interrupts: InterruptExit
   ) throws {
-    let (text, _) = try TextAnalyzer.readText(file, limit: 256 << 20)
-    var output = text
-    if console.stdoutIsTerminal {
-      // Keep the terminal safe from escape sequences in the file.
-      var safe = ""
-      safe.reserveCapacity(text.utf8.count)
-      for scalar in text.unicodeScalars {
-        if scalar.value < 0x20 && scalar != "\n" && scalar != "\t" || scalar.value == 0x7F
-          || (0x80..<0xA0).contains(scalar.value)
-        {
-          if scalar == "\r" { continue }
-          safe += "\\x" + String(scalar.value, radix: 16)
-        } else {
-          safe.unicodeScalars.append(scalar)
-        }
+    let detected = encoding ?? DetectedEncoding(encoding: .utf8, bom: false)
+    let decoder = try TextDecoder(detected.encoding)
+    var output = ""
+    var offset = Int64(detected.bomLength)
+    var scalars: [UInt32] = []
+    var afterCR = false
+    while offset < file.status.size {
+      let block = try file.read(count: 1 << 20, at: offset)
+      if block.isEmpty { break }
+      offset += Int64(block.count)
+      scalars.removeAll(keepingCapacity: true)
+      decoder.decode(block[...], final: offset >= file.status.size, into: &scalars)
+      for value in scalars {
+        if afterCR && value != 0x0A { output += "^M" }
+        afterCR = value == 0x0D
+        appendVisible(value, to: &output)
       }
-      output = safe
+    }
+    if afterCR { output += "^M" }
+    if let codeset = TerminalCodeset.nonUTF8(environment) {
+      console.writeBytes(TextTranscoder.encode(output, to: codeset))
+      return
     }
     if let last = output.utf8.last, last != 0x0A { output += "\n" }
+    try page(output, console: console, environment: environment, interrupts: interrupts)
+  }
+
+  /// One decoded character as the terminal may print it: controls in caret notation
+  /// (`^[`, `^?`; C1 controls as `M-^[`), an undecodable byte as `\xNN`; a carriage return is
+  /// left to the caller (dropped before a line feed).
+  static func appendVisible(_ value: UInt32, to output: inout String) {
+    if value >= TextDecoder.invalidByteBase {
+      let byte = value - TextDecoder.invalidByteBase
+      output += "\\x" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16)
+    } else if value == 0x0D {
+      return
+    } else if value == 0x0A || value == 0x09 || (value >= 0x20 && value < 0x7F) || value >= 0xA0 {
+      output.unicodeScalars.append(Unicode.Scalar(value) ?? "\u{FFFD}")
+    } else if value == 0x7F {
+      output += "^?"
+    } else if value >= 0x80 {
+      output += "M-^" + String(Unicode.Scalar(UInt8(value - 0x80 + 0x40)))
+    } else {
+      output += "^" + String(Unicode.Scalar(UInt8(value + 0x40)))
+    }
+  }
+
+  /// Writes text to stdout, through the pager when it is longer than the terminal.
+  static func page(
+    _ output: String, console: Console, environment: [String: String], interrupts: InterruptExit
+  ) throws {
     let lineCount = output.utf8.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
     // The pager in the foreground answers Ctrl-C itself; shelf waits for it to quit.
     if console.stdoutIsTerminal && lineCount >= console.height,
@@ -413,6 +467,8 @@ struct ShowOptions {
 
   var path: RawPath
   var json: Bool
+  /// Print the bytes as they are.
+  var raw: Bool
   /// Columns for images and waveforms; nil means the terminal's width.
   var width: Int?
   var color: ColorChoice
@@ -423,7 +479,24 @@ struct ShowOptions {
     guard let input = arguments.positionals.first else { throw invocation.usageError("missing <path>") }
     path = input.path
     json = arguments.flag("json")
+    raw = arguments.flag("raw")
+    if raw && json { throw invocation.usageError("--raw and --json cannot be combined") }
     width = try arguments.integer("width", in: 4...1000)
     color = arguments.value("color").flatMap(ColorChoice.init(rawValue:)) ?? .auto
+  }
+}
+
+/// The codeset the terminal expects, from the locale variables.
+enum TerminalCodeset {
+  /// The codeset named by `LC_ALL`, `LC_CTYPE` or `LANG` (the first set) when it is not UTF-8;
+  /// nil for UTF-8 and for the C/POSIX locale, which a modern terminal shows as UTF-8.
+  static func nonUTF8(_ environment: [String: String]) -> String? {
+    let locale = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap { environment[$0] }.first {
+      !$0.isEmpty
+    }
+    guard let locale, let dot = locale.firstIndex(of: ".") else { return nil }
+    let codeset = locale[locale.index(after: dot)...].prefix { $0 != "@" }
+    let normalized = codeset.lowercased().filter { $0 != "-" && $0 != "_" }
+    return normalized == "utf8" || normalized.isEmpty ? nil : String(codeset)
   }
 }
