@@ -241,7 +241,7 @@ public enum TextSniffer {
     let odd = zeros[1] + zeros[3]
     if odd > even * 2 { candidates.append(.utf16le) }
     if even > odd * 2 { candidates.append(.utf16be) }
-    for encoding in candidates where isUnicode(sample, encoding, skipping: 0) {
+    for encoding in candidates where isUnicode(sample, encoding, skipping: 0, needsASCII: true) {
       return DetectedEncoding(encoding: encoding, bom: false)
     }
     return nil
@@ -249,10 +249,15 @@ public enum TextSniffer {
 
   /// True when every segment decodes as `encoding` (UTF-16 or UTF-32) to text: valid scalars,
   /// no noncharacters U+FFFE/U+FFFF, no disallowed controls. A unit cut at a segment's end, and
-  /// a surrogate cut at a segment's edge, are allowed.
-  static func isUnicode(_ sample: TextSample, _ encoding: TextEncoding, skipping: Int) -> Bool {
+  /// a surrogate cut at a segment's edge, are allowed. Without a byte-order mark
+  /// (`needsASCII`), at least one character must be ASCII (a space, a line break, a digit…),
+  /// as in any real text, so that a few binary bytes do not pass.
+  static func isUnicode(
+    _ sample: TextSample, _ encoding: TextEncoding, skipping: Int, needsASCII: Bool = false
+  ) -> Bool {
     let size = encoding.unitSize
     let little = encoding == .utf16le || encoding == .utf32le
+    var sawASCII = !needsASCII
     for (number, segment) in sample.segments.enumerated() {
       var index = number == 0 ? skipping : 0
       var pendingHigh = false
@@ -283,9 +288,10 @@ public enum TextSniffer {
           return false
         }
         if value == 0xFFFE || value == 0xFFFF || !isTextScalar(value) { return false }
+        if value >= 0x09 && value < 0x7F { sawASCII = true }
       }
     }
-    return true
+    return sawASCII
   }
 
   // MARK: UTF-8
@@ -390,7 +396,7 @@ public enum TextSniffer {
       [.iso8859_2, .windows1250], [.iso8859_5, .windows1251], [.iso8859_6, .windows1256],
       [.iso8859_7, .windows1253], [.iso8859_8, .windows1255], [.iso8859_9, .windows1254],
       [.iso8859_13, .windows1257], [.iso8859_11, .tis620], [.koi8r, .koi8u],
-      [.macCentralEurope, .macintosh],
+      [.macCentralEurope, .macintosh, .latin1], [.ibm852, .latin1, .windows1252],
     ]
     guard let group = groups.first(where: { $0.contains(encoding) }) else { return [encoding] }
     return [encoding] + group.filter { $0 != encoding }

@@ -18,7 +18,8 @@ enum ShowCommand {
       terminal's encoding (UTF-8 unless LC_ALL, LC_CTYPE or LANG names another codeset) and, on \
       a terminal, paged through $PAGER (less by default) when it is longer than the screen. \
       Control characters other than tab and line feed are shown in caret notation (^[ for \
-      escape; a carriage return before a line feed is dropped), bytes that do not decode as \
+      escape; a carriage return before a line feed is kept into a pipe and dropped on a \
+      terminal), bytes that do not decode as \
       \\xNN. With --raw the file's bytes are printed unchanged, whatever its kind.
 
       Property lists (XML or binary) are pretty-printed, or printed as JSON with --json (data \
@@ -148,7 +149,14 @@ enum ShowCommand {
       scalars.removeAll(keepingCapacity: true)
       decoder.decode(block[...], final: offset >= file.status.size, into: &scalars)
       for value in scalars {
-        if afterCR && value != 0x0A { output += "^M" }
+        if afterCR {
+          // A line ending CR LF stays one into a pipe and becomes LF on a terminal.
+          if value != 0x0A {
+            output += "^M"
+          } else if !console.stdoutIsTerminal {
+            output += "\r"
+          }
+        }
         afterCR = value == 0x0D
         appendVisible(value, to: &output)
       }
