@@ -2,7 +2,9 @@
 # Text-encoding benchmark: builds a multilingual corpus (Debian's translated man pages, the
 # installed programs' translated messages and CPython's cjkencodings samples, converted into
 # the legacy encodings of each language) and scores `shelf info`, `uchardet` and
-# `file --mime-encoding` side by side by exact decoded text. Usage: bench-text.sh SHELF [CORPUS]
+# `file --mime-encoding` side by side by exact decoded text; then times `shelf index` of 20,000
+# small text files, against BASELINE (an older shelf binary) when that variable is set.
+# Usage: bench-text.sh SHELF [CORPUS]
 set -euo pipefail
 shelf=${1:?usage: bench-text.sh SHELF [CORPUS]}
 corpus=${2:-${TMPDIR:-/tmp}/shelf-bench-text}
@@ -13,4 +15,5 @@ for package in manpages-ru manpages-pl manpages-ja manpages-zh manpages-de manpa
   status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)
   [[ "$status" == "install ok installed" ]] || echo "note: $package is not installed: the corpus has less text" >&2
 done
-python3 "$(dirname "$0")/bench_text.py" --shelf "$shelf" --corpus "$corpus"
+python3 "$(dirname "$0")/bench_text.py" --shelf "$shelf" --corpus "$corpus" \
+  ${BASELINE:+--baseline "$BASELINE"}

@@ -305,10 +305,43 @@ def run_tools(shelf, corpus, names):
     return results, facts, times
 
 
+def index_speed(shelf, baseline, corpus, names, count=20000):
+    """Times `shelf index` of `count` small text files (the corpus's files up to 40 KB, copied
+    round-robin), against `baseline` (an older shelf) when given."""
+    folder = os.path.join(corpus, "index-tree")
+    if not os.path.isdir(folder):
+        small = [name for name in names if os.path.getsize(os.path.join(corpus, name)) <= 40000]
+        for number in range(count):
+            name = small[number % len(small)]
+            sub = os.path.join(folder, f"d{number // 500:03}")
+            os.makedirs(sub, exist_ok=True)
+            with open(os.path.join(corpus, name), "rb") as source, \
+                    open(os.path.join(sub, f"{number:05}-{name}"), "wb") as out:
+                out.write(source.read())
+    times = {}
+    for label, binary in (("shelf", shelf), ("baseline", baseline)):
+        if not binary:
+            continue
+        database = os.path.join(corpus, f"index-{label}.sqlite")
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(database + suffix):
+                os.remove(database + suffix)
+        start = time.monotonic()
+        subprocess.run([binary, "--db", database, "index", folder], capture_output=True,
+                       env=dict(os.environ, SHELF_TRUST_WINDOW="0"))
+        times[label] = time.monotonic() - start
+    if "baseline" in times:
+        print(f"index of {count} text files: shelf / baseline = "
+              f"{times['shelf'] / times['baseline']:.2f}x (same machine, same run)")
+    else:
+        print(f"index of {count} text files: {times['shelf']:.1f} s (no --baseline given)")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--shelf", required=True)
     parser.add_argument("--corpus", required=True)
+    parser.add_argument("--baseline", help="an older shelf binary to compare index speed with")
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
     truth_path = os.path.join(args.corpus, "truth.json")
@@ -356,6 +389,7 @@ def main():
         print("  miscounted", line)
     for name in other[:20]:
         print("  other", name)
+    index_speed(args.shelf, args.baseline, args.corpus, names)
     if args.verbose:
         for tool in ["shelf", "uchardet", "file"]:
             for name in wrong.get(tool, []):
