@@ -30,5 +30,19 @@ fi
 
 echo "installing: ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# When another apt or dpkg runs (unattended-upgrades, a second `make`), wait for it up to
+# 5 minutes instead of failing: apt waits for the dpkg lock itself (DPkg::Lock::Timeout); the
+# package-lists lock of `apt-get update` is retried here until the same deadline.
+lock_timeout=300
+deadline=$((SECONDS + lock_timeout))
+until update_output=$(apt-get -o DPkg::Lock::Timeout=$lock_timeout update -qq 2>&1); do
+  if [[ "$update_output" == *"Could not get lock"* ]] && ((SECONDS < deadline)); then
+    echo "waiting for another apt to finish (up to $((deadline - SECONDS)) s more)" >&2
+    sleep 5
+    continue
+  fi
+  echo "$update_output" >&2
+  exit 1
+done
+apt-get -o DPkg::Lock::Timeout=$lock_timeout install -y -qq --no-install-recommends \
+  "${missing[@]}" >/dev/null
