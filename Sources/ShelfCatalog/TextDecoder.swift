@@ -51,7 +51,8 @@ public final class TextDecoder {
         output.withUnsafeMutableBytes { target in
           var inPointer: UnsafeMutablePointer<CChar>? = source.baseAddress
           var inLeft = 1
-          var outPointer: UnsafeMutablePointer<CChar>? = target.baseAddress!.assumingMemoryBound(to: CChar.self)
+          var outPointer: UnsafeMutablePointer<CChar>? = target.baseAddress!.assumingMemoryBound(
+            to: CChar.self)
           var outLeft = target.count
           let result = iconv(handle, &inPointer, &inLeft, &outPointer, &outLeft)
           // A byte held back to compose with a following mark comes out on the flush.

@@ -44,6 +44,18 @@ import Testing
     #expect(result.stderr.isEmpty)
   }
 
+  @Test func showWritesTheTerminalsCodeset() throws {
+    // A KOI8-R locale gets the KOI8-R note back byte for byte, and the Shift_JIS note's
+    // Japanese, which KOI8-R cannot hold, as question marks.
+    let koi8 = try ShelfProcess.run(
+      ["show", sample("letter-koi8r.txt")], environment: ["LC_ALL": "ru_RU.KOI8-R"])
+    #expect(koi8.status == 0)
+    #expect(koi8.stdoutBytes == Array(try Data(contentsOf: URL(fileURLWithPath: sample("letter-koi8r.txt")))))
+    let japanese = try ShelfProcess.run(
+      ["show", sample("trip-shiftjis.txt")], environment: ["LANG": "ru_RU.KOI8-R"])
+    #expect(japanese.stdout.hasPrefix("?????\n"))
+  }
+
   @Test func showRawPrintsTheBytesUnchanged() throws {
     for note in Self.notes {
       let result = try ShelfProcess.run(["show", "--raw", sample(note.file)])
