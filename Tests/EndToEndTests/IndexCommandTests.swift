@@ -66,7 +66,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     #expect(sample.indexResult.stderr == "")
     #expect(
       sample.indexResult.stdout == """
-        \(sample.root): 27 files (27 new, 0 updated, 0 unchanged, 0 moved, 0 removed)
+        \(sample.root): 33 files (33 new, 0 updated, 0 unchanged, 0 moved, 0 removed)
           sandbox: Demo.app (com.example.shelfdemo, Shelf Demo, version 1.0)
 
         """)
@@ -89,7 +89,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     #expect(result.status == 0)
     #expect(
       result.stdout.hasPrefix(
-        "\(sample.root): 27 files (0 new, 0 updated, 27 unchanged, 0 moved, 0 removed)\n"))
+        "\(sample.root): 33 files (0 new, 0 updated, 33 unchanged, 0 moved, 0 removed)\n"))
 
     let documents = sample.root + "/Documents"
     #expect(rename(documents + "/holiday.jpg", documents + "/holiday-moved.jpg") == 0)
@@ -99,7 +99,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     result = try sample.run(["index", sample.root])
     #expect(
       result.stdout.hasPrefix(
-        "\(sample.root): 27 files (1 new, 1 updated, 24 unchanged, 1 moved, 1 removed)\n"))
+        "\(sample.root): 33 files (1 new, 1 updated, 30 unchanged, 1 moved, 1 removed)\n"))
     let records = try sample.records()
     #expect(records["Documents/holiday-moved.jpg"]?["kind"] as? String == "image")
     #expect(records["Documents/holiday.jpg"] == nil)
@@ -109,7 +109,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     result = try sample.run(["index", "--full"])
     #expect(
       result.stdout.hasPrefix(
-        "\(sample.root): 27 files (0 new, 27 updated, 0 unchanged, 0 moved, 0 removed)\n"))
+        "\(sample.root): 33 files (0 new, 33 updated, 0 unchanged, 0 moved, 0 removed)\n"))
   }
 
   @Test func catalogueOptionBeforeOrAfterTheCommandAndFromTheEnvironment() throws {
@@ -362,7 +362,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     ])
     #expect(result.status == 0)
     #expect(result.stderr.contains("SampleMedia "))
-    #expect(result.stderr.contains("27/27 files"))
+    #expect(result.stderr.contains("33/33 files"))
     #expect(result.stderr.contains(" files/s"))
     let quiet = try ShelfProcess.run(["--db", scratch.path + "/c.sqlite", "index", root])
     #expect(quiet.stderr.isEmpty)

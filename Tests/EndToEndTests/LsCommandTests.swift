@@ -45,7 +45,7 @@ import Testing
     #expect(try paths(sample, ["duration<1.5"]) == ["Documents/tone-440-mono.wav"])
     #expect(
       try paths(sample, ["size>60K"]) == ["Documents/chord-stereo.flac", "Documents/tone-440-mono.wav"])
-    #expect(try paths(sample, ["kind:audio,text"]).count == 10)
+    #expect(try paths(sample, ["kind:audio,text"]).count == 16)
     #expect(try paths(sample, ["-kind:image", "-kind:audio,text"]).count == 7)
     #expect(try paths(sample, ["key:=CFBundleIdentifier"]) == ["Demo.app/Info.plist"])
     #expect(

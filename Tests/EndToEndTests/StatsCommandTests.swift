@@ -46,17 +46,17 @@ import Testing
         image     10   18 KiB
         other      1  2.0 KiB
         plist      6  2.5 KiB
-        text       6    811 B
-        total     27  216 KiB      0:06
+        text      12  2.0 KiB
+        total     33  217 KiB      0:06
 
         area         files     size  duration
         bundle           2  5.2 KiB
         caches           1    421 B
-        documents       19  207 KiB      0:06
+        documents       25  208 KiB      0:06
         library          2  2.4 KiB
         preferences      2    600 B
         tmp              1     31 B
-        total           27  216 KiB      0:06
+        total           33  217 KiB      0:06
 
         """))
     #expect(
