@@ -57,12 +57,8 @@ public enum TextAnalyzer {
     }
     counter.finish()
     let text = displayText(head)
-    var firstLine = ""
-    for character in text.unicodeScalars {
-      if character == "\n" || character == "\r" { break }
-      firstLine.unicodeScalars.append(character)
-      if firstLine.unicodeScalars.count >= 400 { break }
-    }
+    var firstLine = String(
+      String.UnicodeScalarView(text.unicodeScalars.prefix { $0 != "\n" && $0 != "\r" }.prefix(400)))
     firstLine = firstLine.trimmingWhitespace()
     if firstLine.count > 200 { firstLine = String(firstLine.prefix(200)) }
     let searchText = searchTerms(text, limit: searchTextLimit * 4)
@@ -74,12 +70,27 @@ public enum TextAnalyzer {
 
   /// Scalar values from `TextDecoder` as a string, an undecodable byte as U+FFFD.
   static func displayText(_ scalars: [UInt32]) -> String {
-    var text = ""
-    text.unicodeScalars.reserveCapacity(scalars.count)
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(scalars.count + scalars.count / 2)
     for value in scalars {
-      text.unicodeScalars.append(Unicode.Scalar(value) ?? "\u{FFFD}")
+      switch value {
+      case 0..<0x80:
+        bytes.append(UInt8(value))
+      case 0x80..<0x800:
+        bytes += [UInt8(0xC0 | value >> 6), UInt8(0x80 | value & 0x3F)]
+      case 0x800..<0x1_0000:
+        bytes += [UInt8(0xE0 | value >> 12), UInt8(0x80 | value >> 6 & 0x3F), UInt8(0x80 | value & 0x3F)]
+      case 0x1_0000...0x10_FFFF:
+        bytes += [
+          UInt8(0xF0 | value >> 18), UInt8(0x80 | value >> 12 & 0x3F), UInt8(0x80 | value >> 6 & 0x3F),
+          UInt8(0x80 | value & 0x3F),
+        ]
+      default:
+        bytes += [0xEF, 0xBF, 0xBD]  // U+FFFD for an undecodable byte
+      }
     }
-    return text
+    // Surrogate values never come out of TextDecoder; String repairs them if they did.
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// The distinct words of the first `limit` bytes of `text`, in order of first appearance,

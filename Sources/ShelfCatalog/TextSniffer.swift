@@ -381,8 +381,12 @@ public enum TextSniffer {
     // uchardet had no answer that decodes: the best-looking of the multi-byte encodings that
     // decode (clean decoding is strong evidence for them), else of the single-byte ones.
     let untried = fallbacks.filter { !tried.contains($0) }
-    return bestOf(untried.filter { !$0.isSingleByte }, sample: sample, preferring: nil)
-      ?? bestOf(untried.filter(\.isSingleByte), sample: sample, preferring: nil)
+    if let multiByte = best(of: untried.filter { !$0.isSingleByte }, sample: sample, preferring: nil),
+      multiByte.score > 0
+    {
+      return multiByte.encoding
+    }
+    return bestOf(untried.filter(\.isSingleByte), sample: sample, preferring: nil)
   }
 
   private static let shortSample = 64 << 10
@@ -414,6 +418,15 @@ public enum TextSniffer {
   private static func bestOf(
     _ candidates: [TextEncoding], sample: TextSample, preferring: TextEncoding?
   ) -> TextEncoding? {
+    best(of: candidates, sample: sample, preferring: preferring)?.encoding
+  }
+
+  private static func best(
+    of candidates: [TextEncoding], sample: TextSample, preferring: TextEncoding?
+  ) -> (encoding: TextEncoding, score: Int)? {
+    if candidates.count == 1, preferring != nil, let only = candidates.first {
+      return decodesAsText(sample, only) ? (only, 1) : nil
+    }
     var best: (encoding: TextEncoding, score: Int)?
     for candidate in candidates {
       guard let score = wordScore(sample, candidate) else { continue }
@@ -421,20 +434,20 @@ public enum TextSniffer {
         best = (candidate, score)
       }
     }
-    return best?.encoding
+    return best
   }
 
   /// True when the sample decodes in `encoding` to text.
   static func decodesAsText(_ sample: TextSample, _ encoding: TextEncoding) -> Bool {
-    wordScore(sample, encoding) != nil
+    wordScore(sample, encoding, scoring: false) != nil
   }
 
   /// Decodes the sample in `encoding`: nil when a byte does not decode or a control character
   /// comes out; else how word-like its non-ASCII characters are: +2 for a letter next to a
-  /// letter, −3 for a symbol or punctuation mark inside a word, −1 for a capital after a small
-  /// letter. Segments after the first start after their first byte below 0x30, which in every
+  /// letter, −3 for a symbol or punctuation mark inside a word or a non-Latin letter beside an
+  /// ASCII letter, −1 for a capital after a small letter. Segments after the first start after their first byte below 0x30, which in every
   /// supported byte-oriented encoding begins a character.
-  static func wordScore(_ sample: TextSample, _ encoding: TextEncoding) -> Int? {
+  static func wordScore(_ sample: TextSample, _ encoding: TextEncoding, scoring: Bool = true) -> Int? {
     guard let decoder = try? TextDecoder(encoding) else { return nil }
     var score = 0
     for (number, segment) in sample.segments.enumerated() {
@@ -455,24 +468,76 @@ public enum TextSniffer {
       guard !scalars.contains(where: { $0 >= TextDecoder.invalidByteBase || !isTextScalar($0) }) else {
         return nil
       }
-      score += wordScore(scalars)
+      if scoring { score += wordScore(scalars) }
     }
     return score
   }
 
+  /// What `wordScore` needs to know of a character, looked up once per distinct character.
+  private struct LetterClass {
+    var isLetter: Bool
+    var isASCIILetter: Bool
+    var isUpper: Bool
+    var isLower: Bool
+    var isMark: Bool
+
+    init(_ value: UInt32) {
+      guard let scalar = Unicode.Scalar(value) else {
+        self.init(isLetter: false, isASCIILetter: false, isUpper: false, isLower: false, isMark: false)
+        return
+      }
+      if scalar.isASCII {
+        let lower = value | 0x20
+        let letter = lower >= 0x61 && lower <= 0x7A
+        self.init(
+          isLetter: letter, isASCIILetter: letter, isUpper: letter && value < 0x60,
+          isLower: letter && value >= 0x60, isMark: false)
+        return
+      }
+      let properties = scalar.properties
+      self.init(
+        isLetter: properties.isAlphabetic, isASCIILetter: false, isUpper: properties.isUppercase,
+        isLower: properties.isLowercase, isMark: properties.generalCategory == .nonspacingMark)
+    }
+
+    init(isLetter: Bool, isASCIILetter: Bool, isUpper: Bool, isLower: Bool, isMark: Bool) {
+      self.isLetter = isLetter
+      self.isASCIILetter = isASCIILetter
+      self.isUpper = isUpper
+      self.isLower = isLower
+      self.isMark = isMark
+    }
+  }
+
+  /// Scores at most `scoredLength` characters of a segment: enough to tell encodings apart.
+  private static let scoredLength = 64 << 10
+
   private static func wordScore(_ scalars: [UInt32]) -> Int {
+    var classes: [UInt32: LetterClass] = [:]
+    func letterClass(_ value: UInt32) -> LetterClass {
+      if let known = classes[value] { return known }
+      let found = LetterClass(value)
+      classes[value] = found
+      return found
+    }
     var score = 0
-    for index in scalars.indices where scalars[index] >= 0x80 {
-      guard let scalar = Unicode.Scalar(scalars[index]) else { continue }
-      let before = index > 0 ? Unicode.Scalar(scalars[index - 1]) : nil
-      let after = index + 1 < scalars.count ? Unicode.Scalar(scalars[index + 1]) : nil
-      let letterBefore = before?.properties.isAlphabetic ?? false
-      let letterAfter = after?.properties.isAlphabetic ?? false
-      guard letterBefore || letterAfter else { continue }
-      if scalar.properties.isAlphabetic {
+    let end = min(scalars.count, scoredLength)
+    for index in 0..<end where scalars[index] >= 0x80 {
+      let before = index > 0 ? letterClass(scalars[index - 1]) : nil
+      let after = index + 1 < end ? letterClass(scalars[index + 1]) : nil
+      guard before?.isLetter == true || after?.isLetter == true else { continue }
+      let current = letterClass(scalars[index])
+      if current.isLetter {
+        // A letter of another script than Latin glued to an ASCII letter ("ci漢n") is what a
+        // Latin text decoded as a CJK encoding looks like, not real text.
+        let asciiLetterBeside = before?.isASCIILetter == true || after?.isASCIILetter == true
+        if asciiLetterBeside && scalars[index] >= 0x250 {
+          score -= 3
+          continue
+        }
         score += 2
-        if scalar.properties.isUppercase && (before?.properties.isLowercase ?? false) { score -= 1 }
-      } else if scalar.properties.generalCategory != .nonspacingMark {
+        if current.isUpper && before?.isLower == true { score -= 1 }
+      } else if !current.isMark {
         score -= 3
       }
     }
