@@ -364,7 +364,8 @@ def main():
     total_bytes = sum(len(value) for value in data.values())
     print(f"corpus: {len(names)} files, {total_bytes / 1e6:.1f} MB, "
           f"{len(set(truth.values()))} encodings ({args.corpus})")
-    print(f"{'tool':10} {'right':>7} {'of':>5} {'%':>6}  {'time ratio':>10}")
+    legacy = [name for name in names if "-utf-" not in name]
+    print(f"{'tool':10} {'right':>7} {'of':>5} {'%':>6}  {'legacy %':>8} {'time ratio':>10}")
     wrong = {}
     for tool in ["shelf", "uchardet", "file"]:
         right = 0
@@ -373,8 +374,11 @@ def main():
                 right += 1
             else:
                 wrong.setdefault(tool, []).append(name)
+        legacy_right = len([name for name in legacy if name not in wrong.get(tool, [])])
         ratio = times[tool] / times["uchardet"] if times["uchardet"] else 0
-        print(f"{tool:10} {right:7} {len(names):5} {100 * right / len(names):6.1f}  {ratio:9.2f}x")
+        print(f"{tool:10} {right:7} {len(names):5} {100 * right / len(names):6.1f}  "
+              f"{100 * legacy_right / len(legacy):8.1f} {ratio:9.2f}x")
+    print(f"(legacy: the {len(legacy)} files in neither UTF-8, UTF-16 nor UTF-32)")
     other = [name for name in names if results["shelf"].get(name) == "other"]
     miscounted = []
     for name in names:

@@ -509,8 +509,6 @@ public enum TextSniffer {
     }
   }
 
-  /// Scores at most `scoredLength` characters of a segment: enough to tell encodings apart.
-  private static let scoredLength = 64 << 10
 
   private static func wordScore(_ scalars: [UInt32]) -> Int {
     var classes: [UInt32: LetterClass] = [:]
@@ -521,7 +519,7 @@ public enum TextSniffer {
       return found
     }
     var score = 0
-    let end = min(scalars.count, scoredLength)
+    let end = scalars.count
     for index in 0..<end where scalars[index] >= 0x80 {
       let before = index > 0 ? letterClass(scalars[index - 1]) : nil
       let after = index + 1 < end ? letterClass(scalars[index + 1]) : nil
