@@ -509,7 +509,6 @@ public enum TextSniffer {
     }
   }
 
-
   private static func wordScore(_ scalars: [UInt32]) -> Int {
     var classes: [UInt32: LetterClass] = [:]
     func letterClass(_ value: UInt32) -> LetterClass {
