@@ -377,6 +377,17 @@ enum CatalogPresentation {
           ])
         ))
     }
+    if let backup = entry.backup {
+      fields.append(
+        (
+          "backup",
+          .object([
+            ("domain", .string(backup.domain)), ("app", string(backup.app)),
+            ("file_id", .string(backup.fileID)),
+            ("protection_class", int(backup.protectionClass)), ("mode", .int(Int64(backup.mode))),
+          ])
+        ))
+    }
     return .object(fields)
   }
 
