@@ -303,6 +303,7 @@ enum CrushCommand {
     case .busy: return "busy"
     case .interrupted: return "interrupted"
     case .usage: return "usage"
+    case .noPermission: return "no permission"
     }
   }
 
