@@ -52,7 +52,7 @@ let package = Package(
       name: "ShelfCatalog",
       dependencies: ["ShelfCore", "ShelfPNG", "ShelfAudio", "ShelfBackup", "CSQLite"]),
     .target(
-      name: "ShelfCLI", dependencies: ["ShelfCore", "ShelfCatalog", "ShelfPNG", "ShelfAudio"]),
+      name: "ShelfCLI", dependencies: ["ShelfCore", "ShelfCatalog", "ShelfPNG", "ShelfAudio", "ShelfBackup"]),
     .executableTarget(name: "shelf", dependencies: ["ShelfCLI"]),
 
     // Tests, with one small support library (temporary folders) that they share.

@@ -1,3 +1,4 @@
+public import ShelfBackup
 import ShelfCore
 import Synchronization
 
@@ -20,8 +21,6 @@ public struct CatalogExtractError: ShelfError, Equatable {
     /// The entry's path would leave the output folder (`..`, an absolute or empty part, a NUL)
     /// or pass through a symbolic link in it.
     case unsafePath(String)
-    /// The entry is a symbolic link: reported, never followed or recreated.
-    case symbolicLink(RawPath?)
   }
 
   /// The catalogued path of the entry.
@@ -36,7 +35,7 @@ public struct CatalogExtractError: ShelfError, Equatable {
   public var failure: FailureKind {
     switch reason {
     case .outputDiffers, .outputNotAFile, .outputClaimed: .cannotCreate
-    case .unsafePath, .symbolicLink: .badInput
+    case .unsafePath: .badInput
     }
   }
 
@@ -47,8 +46,6 @@ public struct CatalogExtractError: ShelfError, Equatable {
     case .outputNotAFile(let output, let type): "\(output.escaped) is a \(type.rawValue); not replaced"
     case .outputClaimed(let output): "its output \(output.escaped) is also another entry's output"
     case .unsafePath(let why): "unsafe path (\(why)); not extracted"
-    case .symbolicLink(let target):
-      "symbolic link" + (target.map { " to \($0.escaped)" } ?? "") + "; not followed, not extracted"
     }
   }
 
@@ -56,13 +53,15 @@ public struct CatalogExtractError: ShelfError, Equatable {
 }
 
 /// Where an extracted file's bytes come from.
-public enum CatalogExtractSource: Sendable, Equatable {
+public enum CatalogExtractSource: Sendable {
   /// A file on disk (an entry of an ordinary root), read as it is now.
   case file(RawPath)
+  /// A file of an iPhone backup, decrypted as it is read when the backup is encrypted.
+  case backupEntry(Backup, BackupEntry)
 }
 
 /// One catalogued file to extract and the file it becomes.
-public struct CatalogExtractJob: Sendable, Equatable {
+public struct CatalogExtractJob: Sendable {
   /// The catalogued path (what reports name).
   public var path: RawPath
   public var source: CatalogExtractSource
@@ -72,11 +71,12 @@ public struct CatalogExtractJob: Sendable, Equatable {
   public var modified: Int64
 }
 
-/// The jobs of a batch, and the entries refused while planning (unsafe names, outputs that
-/// another entry claims).
+/// The jobs of a batch, and what was refused while planning: entries with unsafe names or
+/// outputs that another entry claims, entries their backup no longer holds, and backups that
+/// could not be opened (a wrong password: one error for all of the backup's entries).
 public struct CatalogExtractPlan: Sendable {
   public var jobs: [CatalogExtractJob] = []
-  public var refused: [CatalogExtractError] = []
+  public var refused: [any ShelfError] = []
 }
 
 /// What happened to one file.
@@ -135,13 +135,36 @@ public struct CatalogExtractor: Sendable {
 
   public init(settings: CatalogExtractSettings) { self.settings = settings }
 
-  /// Names every entry's output. Entries with unsafe names, and entries whose output another
-  /// entry already claimed, are refused.
-  public func plan(_ entries: [CatalogEntry]) -> CatalogExtractPlan {
+  /// Names every entry's output and finds its content: a file on disk, or for an entry of an
+  /// iPhone backup its manifest entry through `backups` (which opens each backup once).
+  /// Entries with unsafe names, entries whose output another entry already claimed, and the
+  /// entries of a backup that cannot be opened are refused.
+  public func plan(_ entries: [CatalogEntry], backups: BackupEntryResolver) -> CatalogExtractPlan {
     var plan = CatalogExtractPlan()
     var claimed = Set<RawPath>()
     var flatNames = Set<[UInt8]>()
+    var unopened = Set<RawPath>()
     for entry in entries {
+      var source = CatalogExtractSource.file(entry.path)
+      var modified = entry.mtimeNanoseconds
+      if entry.backup != nil, let root = entry.root {
+        if unopened.contains(root) { continue }
+        do {
+          guard let (backup, backupEntry) = try backups.entry(at: entry.path, in: root) else {
+            plan.refused.append(
+              FileError(
+                path: entry.path, reason: "no longer in the backup's manifest", failure: .missingInput))
+            continue
+          }
+          source = .backupEntry(backup, backupEntry)
+          modified = backupEntry.modified
+        } catch {
+          unopened.insert(root)
+          plan.refused.append(
+            error as? any ShelfError ?? FileError(path: root, reason: "\(error)", failure: .io))
+          continue
+        }
+      }
       let relative: [[UInt8]]
       do {
         relative = try Self.safeComponents(of: entry)
@@ -161,8 +184,7 @@ public struct CatalogExtractor: Sendable {
         continue
       }
       plan.jobs.append(
-        CatalogExtractJob(
-          path: entry.path, source: .file(entry.path), output: output, modified: entry.mtimeNanoseconds))
+        CatalogExtractJob(path: entry.path, source: source, output: output, modified: modified))
     }
     return plan
   }
@@ -280,16 +302,46 @@ public struct CatalogExtractor: Sendable {
 
 /// The bytes of one job's source, opened once: compared with an existing output and copied.
 private struct ExtractContent {
-  let file: RegularFile
-  var size: Int64 { file.status.size }
+  private enum Origin {
+    case file(RegularFile)
+    case backup(Backup, BackupEntry)
+  }
+
+  private let origin: Origin
+  /// The content's size in bytes.
+  let size: Int64
   /// The source's own modification time, when it has one (a file on disk, read as it is now).
-  var modified: Int64? { file.status.mtimeNanoseconds }
+  let modified: Int64?
 
   static let chunk = 1 << 20
 
   init(_ source: CatalogExtractSource) throws {
     switch source {
-    case .file(let path): file = try RegularFile(path: path, followLinks: false)
+    case .file(let path):
+      let file = try RegularFile(path: path, followLinks: false)
+      origin = .file(file)
+      size = file.status.size
+      modified = file.status.mtimeNanoseconds
+    case .backupEntry(let backup, let entry):
+      origin = .backup(backup, entry)
+      size = entry.size
+      modified = nil
+    }
+  }
+
+  /// Hands the content to `sink` a chunk at a time.
+  func read(into sink: (UnsafeRawBufferPointer) throws -> Void) throws {
+    switch origin {
+    case .file(let file):
+      var offset: Int64 = 0
+      while true {
+        let bytes = try file.read(count: Self.chunk, at: offset)
+        if bytes.isEmpty { break }
+        try bytes.withUnsafeBytes { try sink($0) }
+        offset += Int64(bytes.count)
+      }
+    case .backup(let backup, let entry):
+      try backup.read(entry, into: sink)
     }
   }
 
@@ -299,24 +351,18 @@ private struct ExtractContent {
       return false
     }
     var offset: Int64 = 0
-    while offset < size {
-      let mine = try file.read(count: Self.chunk, at: offset)
-      let theirs = try other.read(count: Self.chunk, at: offset)
-      if mine != theirs { return false }
-      if mine.isEmpty { break }
-      offset += Int64(mine.count)
+    var same = true
+    try read { chunk in
+      guard same else { return }
+      let theirs = try other.read(count: chunk.count, at: offset)
+      same = theirs.elementsEqual(chunk)
+      offset += Int64(chunk.count)
     }
-    return true
+    return same && offset == size
   }
 
   func copy(into writer: AtomicFileWriter) throws {
-    var offset: Int64 = 0
-    while true {
-      let bytes = try file.read(count: Self.chunk, at: offset)
-      if bytes.isEmpty { break }
-      try writer.write(bytes)
-      offset += Int64(bytes.count)
-    }
+    try read { chunk in try writer.write(chunk) }
   }
 }
 

@@ -99,7 +99,7 @@ enum ExtractCommand {
         destination: options.destination, flat: options.flat, force: options.force, width: options.jobs,
         writerBeforeRename: CrushCommand.testPauseBeforeRename(invocation.environment)))
     var outcome = BatchOutcome()
-    let plan = extractor.plan(entries)
+    let plan = extractor.plan(entries, backups: BackupPasswordInput(invocation).resolver())
     for refused in plan.refused { outcome.failed(Advised(refused), console: console) }
 
     // A stop removes the temporary files being written; every output is whole or absent.
@@ -182,7 +182,9 @@ enum ExtractCommand {
     var failure: FailureKind { error.failure }
 
     var description: String {
-      guard let extract = error as? CatalogExtractError else { return error.description }
+      guard let extract = error as? CatalogExtractError else {
+        return String(describing: AdvisedBackupError.advising(error))
+      }
       switch extract.reason {
       case .outputDiffers: return extract.description + " (--force replaces it)"
       case .outputClaimed: return extract.description + " (--flat gives each file a name of its own)"

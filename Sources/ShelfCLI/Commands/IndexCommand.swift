@@ -138,6 +138,10 @@ enum IndexCommand {
     let signals = StopSignals { _ in stop.request() }
     defer { signals.cancel() }
     options.scan.shouldStop = { stop.isRequested }
+    let passwords = BackupPasswordInput(invocation)
+    options.scan.backupPassword = { folder in try passwords.password(for: folder) }
+    options.scan.temporaryFolder = RawPath(
+      invocation.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp")
     let showProgress =
       options.progress == "always" || (options.progress == "auto" && console.stderrIsTerminal)
 
@@ -155,8 +159,13 @@ enum IndexCommand {
           Self.showProgress(progress, console: console)
         }
         console.clearStatus()
-        outcome.succeeded()
         report(summary, console: console, verbose: invocation.globals.verbose)
+        // A backup's unreadable rows and files: one line each, the rest catalogued, exit 1.
+        outcome.succeeded()
+        for problem in summary.problems {
+          outcome.failed(
+            FileError(path: problem.path, reason: problem.reason, failure: .badInput), console: console)
+        }
         pending = pending.dropFirst()
       } catch let error as SQLiteError where error.isCorruption && !rebuilt {
         // Damage found part way: move the file aside, start afresh and scan every root again.
@@ -174,7 +183,7 @@ enum IndexCommand {
         if let error = error as? any ShelfError, error.failure == .busy || error.failure == .interrupted {
           throw AdvisedCatalogError.advising(error)
         }
-        outcome.failed(AdvisedCatalogError.advising(error), console: console)
+        outcome.failed(AdvisedBackupError.advising(AdvisedCatalogError.advising(error)), console: console)
         pending = pending.dropFirst()
       }
     }
@@ -196,7 +205,8 @@ enum IndexCommand {
   {
     let console = invocation.console
     var gone: [CatalogRoot] = []
-    var roots = options.roots
+    // A folder of backups (MobileSync/Backup) stands for each backup in it.
+    var roots = options.roots.flatMap(Indexer.roots(for:))
     if roots.isEmpty {
       let known = try store.roots()
       if known.isEmpty {
@@ -278,6 +288,9 @@ enum IndexCommand {
     if summary.walk.excluded > 0 { notes.append("\(summary.walk.excluded) excluded") }
     if !notes.isEmpty { line += "; " + notes.joined(separator: ", ") }
     console.write(line + "\n")
+    if let backup = summary.backup {
+      console.write("  backup: " + BackupPresentation.describe(backup) + "\n")
+    }
     if let bundle = summary.bundle {
       var text = "  sandbox: \(bundle.bundlePath.escaped)"
       let details = [bundle.identifier, bundle.name, bundle.version.map { "version \($0)" }].compactMap { $0 }

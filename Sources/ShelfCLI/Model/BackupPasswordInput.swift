@@ -1,4 +1,5 @@
 import ShelfBackup
+import ShelfCatalog
 import ShelfCore
 import Synchronization
 
@@ -24,8 +25,10 @@ final class BackupPasswordInput: Sendable {
     console = invocation.console
   }
 
-  /// The environment variable that holds a password.
-  static let environmentVariable = "SHELF_BACKUP_PASSWORD"
+  /// A resolver of catalogued backup paths that asks this input for passwords.
+  func resolver() -> BackupEntryResolver {
+    BackupEntryResolver { folder in try self.password(for: folder) }
+  }
 
   /// The password for the backup at `backup`; nil when none was given and nobody can be
   /// asked (the backup then reports that it needs one). Throws when the password file
@@ -33,26 +36,33 @@ final class BackupPasswordInput: Sendable {
   func password(for backup: RawPath) throws(FileError) -> BackupPassword? {
     let result = answer.withLock { stored -> Result<BackupPassword?, FileError> in
       if let stored { return stored }
-      let fresh = Result { () throws(FileError) in try read(for: backup) }
+      let fresh = Result { () throws(FileError) in try obtain(for: backup) }
       stored = fresh
       return fresh
     }
     return try result.get()
   }
 
-  private func read(for backup: RawPath) throws(FileError) -> BackupPassword? {
+  private func obtain(for backup: RawPath) throws(FileError) -> BackupPassword? {
     if let file {
       var bytes = try RegularFile(path: file).readAll(limit: 1 << 16)
       // The first line: a file written by `echo` ends with a line break that is no part of it.
       if let end = bytes.firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) {
         bytes.replaceSubrange(end..., with: [])
       }
-      defer { bytes.withUnsafeMutableBytes { _ = memset($0.baseAddress, 0, $0.count) } }
+      defer { Self.wipe(&bytes) }
       return BackupPassword(bytes: bytes)
     }
     if let environmentPassword { return BackupPassword(bytes: Array(environmentPassword.utf8)) }
     guard console.stdinIsTerminal && console.stderrIsTerminal else { return nil }
     return prompt("Password for the encrypted backup \(backup.escaped): ")
+  }
+
+  /// Overwrites a copy of the password before its memory is released.
+  private static func wipe(_ bytes: inout [UInt8]) {
+    bytes.withUnsafeMutableBytes { raw in
+      if let base = raw.baseAddress { memset(base, 0, raw.count) }
+    }
   }
 
   /// Reads one line from the terminal with echo turned off (restored afterwards).
@@ -78,7 +88,25 @@ final class BackupPasswordInput: Sendable {
       if count <= 0 || byte == 0x0A || byte == 0x0D { break }
       bytes.append(byte)
     }
-    defer { bytes.withUnsafeMutableBytes { _ = memset($0.baseAddress, 0, $0.count) } }
+    defer { Self.wipe(&bytes) }
     return bytes.isEmpty ? nil : BackupPassword(bytes: bytes)
+  }
+}
+
+/// A backup error with the CLI's advice: how to give the password it needs.
+struct AdvisedBackupError: ShelfError {
+  let error: BackupError
+
+  /// `error` with advice when it is a `BackupError` that needs it, else `error` itself.
+  static func advising(_ error: any Error) -> any Error {
+    guard let backup = error as? BackupError, backup.reason == .passwordRequired else { return error }
+    return AdvisedBackupError(error: backup)
+  }
+
+  var failure: FailureKind { error.failure }
+
+  var description: String {
+    error.description
+      + " (give --password-file FILE, set SHELF_BACKUP_PASSWORD, or run on a terminal to be asked)"
   }
 }
