@@ -10,12 +10,10 @@ import ShelfCore
 /// only through its descriptor (`/proc/self/fd/N`), so nothing is left behind even when the
 /// process is killed. Holds bytes that exist nowhere as a file of their own (standard input,
 /// the decrypted content of a backup entry) for the readers that need a file.
-public final class SpooledFile {
+public final class SpooledFile: Sendable {
   private let descriptor: Int32
   /// The path that reaches the file while this value lives: `/proc/self/fd/N`.
   public let path: RawPath
-  /// Bytes written so far.
-  public private(set) var size: Int64 = 0
 
   /// The folder for spooled content: `/dev/shm` (memory) when it exists, else `fallback`.
   public static func preferredFolder(fallback: RawPath) -> RawPath {
@@ -57,7 +55,6 @@ public final class SpooledFile {
       }
       offset += written
     }
-    size += Int64(bytes.count)
   }
 
   /// Opens the content for reading, as any regular file.

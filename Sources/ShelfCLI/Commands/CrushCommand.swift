@@ -136,7 +136,8 @@ enum CrushCommand {
     let options = try CrushOptions(invocation)
     let console = invocation.console
     var outcome = BatchOutcome()
-    let inputs = collectInputs(options, outcome: &outcome, console: console)
+    let backupFiles = BackupEntryFiles(invocation)
+    let inputs = collectInputs(options, backupFiles: backupFiles, outcome: &outcome, console: console)
     let crusher = PNGFileCrusher(
       settings: PNGCrushSettings(
         destination: options.destination, dryRun: options.dryRun, preserve: options.preserve,
@@ -169,10 +170,29 @@ enum CrushCommand {
   /// The files named on the command line, and with -r the PNGs (by extension) under the
   /// folders named, through the one tree walker; inputs that cannot be used are reported.
   static func collectInputs(
-    _ options: CrushOptions, outcome: inout BatchOutcome, console: Console
+    _ options: CrushOptions, backupFiles: BackupEntryFiles, outcome: inout BatchOutcome, console: Console
   ) -> [PNGCrushInput] {
     var inputs: [PNGCrushInput] = []
     for path in options.inputs {
+      if BackupEntryFiles.isBackupEntryPath(path) {
+        // A backup entry, read (decrypted) from the backup; the backup itself is never written.
+        guard case .folder = options.destination else {
+          outcome.failed(
+            FileError(
+              path: path, reason: "is a file inside an iPhone backup, which is never written (use -o DIR)",
+              failure: .cannotCreate), console: console)
+          continue
+        }
+        do {
+          if let readable = try backupFiles.readablePath(path) {
+            inputs.append(PNGCrushInput(path: readable, outputName: path.lastComponent))
+            continue
+          }
+        } catch {
+          outcome.failed(AdvisedBackupError.advising(error), console: console)
+          continue
+        }
+      }
       guard let status = try? FileStatus.stat(path) else {
         outcome.failed(
           FileError(path: path, reason: "no such file or directory", failure: .missingInput), console: console

@@ -60,12 +60,14 @@ enum InfoCommand {
     var outcome = BatchOutcome()
     var records: [JSONValue] = []
     var first = true
+    let backupFiles = BackupEntryFiles(invocation)
     for input in options.inputs {
       do {
         let description =
           input.string == "-"
           ? try describeStandardInput(temporaryFolder: options.temporaryFolder)
-          : try describe(path: input.path, store: store)
+          : try describeBackupEntry(input.path, store: store, files: backupFiles)
+            ?? describe(path: input.path, store: store)
         // What could be read is still shown; a header that failed to parse (a truncated
         // or corrupt file) is bad input all the same.
         if let reason = description.entry.error {
@@ -81,7 +83,7 @@ enum InfoCommand {
         }
         first = false
       } catch {
-        outcome.failed(error, console: console)
+        outcome.failed(AdvisedBackupError.advising(error), console: console)
       }
     }
     if options.json && !records.isEmpty {
@@ -164,6 +166,12 @@ enum InfoCommand {
         rows.append(["words:", "\(text.words)"])
         rows.append(["characters:", "\(text.chars)"])
         if !text.firstLine.isEmpty { rows.append(["first line:", RawPath(text.firstLine).escaped]) }
+      }
+      if let backup = entry.backup {
+        rows.append(["domain:", backup.domain])
+        if let app = backup.app { rows.append(["app:", app]) }
+        rows.append(["file id:", backup.fileID])
+        if let protection = backup.protectionClass { rows.append(["protection:", "class \(protection)"]) }
       }
       if let plist = entry.plist {
         rows.append(["plist:", "\(plist.format), \(plist.root) root"])

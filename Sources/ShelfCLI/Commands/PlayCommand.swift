@@ -75,9 +75,12 @@ enum PlayCommand {
 
   static func run(_ invocation: Invocation) async throws -> ExitStatus {
     let options = try PlayOptions(invocation.arguments, invocation: invocation)
-    let playlist = try PlaylistBuilder.build(options.items, invocation: invocation)
+    var playlist = try PlaylistBuilder.build(options.items, invocation: invocation)
+    let backupFiles = BackupEntryFiles(invocation)
+    playlist.readBackupEntries(through: backupFiles, console: invocation.console)
     guard !playlist.tracks.isEmpty else { return nothingToPlay(playlist, console: invocation.console) }
-    let outcome = await play(playlist.tracks, options: options, console: invocation.console)
+    let outcome = await play(
+      playlist.tracks, options: options, console: invocation.console, names: backupFiles)
     return exitStatus(outcome, playlist: playlist, json: options.json, console: invocation.console)
   }
 
@@ -98,7 +101,9 @@ enum PlayCommand {
 
   /// Plays `tracks`, with keys and a status line when both ends are a terminal, until the end,
   /// `q`, or Ctrl-C/SIGTERM/SIGHUP.
-  static func play(_ tracks: [RawPath], options: PlayOptions, console: Console) async -> Outcome {
+  static func play(_ tracks: [RawPath], options: PlayOptions, console: Console, names: BackupEntryFiles) async
+    -> Outcome
+  {
     let player = Player(tracks: tracks, options: options.player)
     let interactive = options.terminalUI && console.stdinIsTerminal && console.stderrIsTerminal
     let keys = interactive ? TerminalKeyInput() : nil
@@ -113,7 +118,7 @@ enum PlayCommand {
       if let command = command(for: key) { player.send(command) }
     }
     let reporter = EventReporter(
-      console: console, json: options.json, interactive: interactive, trackCount: tracks.count)
+      console: console, json: options.json, interactive: interactive, trackCount: tracks.count, names: names)
     let summary = await runPlayer(player, reporter: reporter, showingStatus: interactive)
     keys?.stop()
     keys?.restore()
@@ -223,7 +228,11 @@ final class EventReporter: Sendable {
   let interactive: Bool
   let trackCount: Int
 
-  init(console: Console, json: Bool, interactive: Bool, trackCount: Int) {
+  /// Gives spooled backup entries their catalogued paths in every message.
+  let names: BackupEntryFiles
+
+  init(console: Console, json: Bool, interactive: Bool, trackCount: Int, names: BackupEntryFiles) {
+    self.names = names
     self.console = console
     self.json = json
     self.interactive = interactive
@@ -238,7 +247,8 @@ final class EventReporter: Sendable {
     .double((value * 1000).rounded() / 1000)
   }
 
-  func report(_ event: PlayerEvent) {
+  func report(_ original: PlayerEvent) {
+    let event = names.naming(original)
     switch event {
     case .started(let track, let path, let info):
       if json {
@@ -310,7 +320,7 @@ final class EventReporter: Sendable {
     guard interactive, let number = status.trackNumber else { return }
     let name =
       [status.artist, status.title].compactMap { $0 }.joined(separator: " - ").nonEmpty
-      ?? status.path?.lastComponent.escaped ?? ""
+      ?? status.path.map { names.name(of: $0) }?.lastComponent.escaped ?? ""
     let elapsed = Quantities.formatDuration(status.position)
     let total = status.duration > 0 ? Quantities.formatDuration(status.duration) : "-:--"
     let bar: String
@@ -353,6 +363,8 @@ enum PlaylistBuilder {
         } else {
           playlist.tracks.append(item)
         }
+      } else if BackupEntryFiles.isBackupEntryPath(item) {
+        playlist.tracks.append(item)
       } else if isQueryTerm(item) {
         queryTerms.append(item)
       } else {
