@@ -60,6 +60,7 @@ let package = Package(
     .testTarget(name: "ShelfCoreTests", dependencies: ["ShelfCore", "ShelfTestSupport"]),
     .testTarget(name: "ShelfPNGTests", dependencies: ["ShelfPNG", "ShelfTestSupport"]),
     .testTarget(name: "ShelfAudioTests", dependencies: ["ShelfAudio", "ShelfTestSupport"]),
+    .testTarget(name: "ShelfBackupTests", dependencies: ["ShelfBackup", "ShelfTestSupport"]),
     .testTarget(name: "ShelfCatalogTests", dependencies: ["ShelfCatalog", "ShelfTestSupport"]),
     .testTarget(name: "ShelfCLITests", dependencies: ["ShelfCLI"]),
     .testTarget(name: "EndToEndTests", dependencies: ["shelf", "ShelfTestSupport"]),
