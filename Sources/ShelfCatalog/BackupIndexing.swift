@@ -1,6 +1,10 @@
 import ShelfBackup
 import ShelfCore
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 extension BackupRootFacts {
   /// The facts a backup's Info.plist, Manifest.plist and Status.plist give.
   init(_ info: BackupInfo) {
@@ -96,6 +100,7 @@ extension Indexer {
         lastCommit = CatalogQuery.currentTime()
       }
       progress(IndexProgress(root: folder, phase: .extracting, done: done, total: work.count))
+      if options.pauseAfterBatch > 0 { usleep(UInt32(options.pauseAfterBatch * 1e6)) }
       if stopping { throw CatalogError(path: folder, reason: .interrupted) }
     }
     try store.transaction {
