@@ -132,3 +132,85 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: out + "/Documents/sub/b.txt"))
   }
 }
+
+/// `shelf extract` of backup entries, and `info`, `show`, `play` and `crush` reading them by
+/// their catalogued paths: decrypted, byte for byte.
+@Suite struct BackupExtractTests {
+  @Test func everyEraIsExtractedByteForByteUnderDomainAndPath() throws {
+    let copy = try SampleBackupCopy()
+    #expect(try copy.run(["index", copy.folder]).status == 0)
+    let listing = try copy.run(["ls", "--json"])
+    let records = try JSONSerialization.jsonObject(with: Data(listing.stdoutBytes)) as? [[String: Any]] ?? []
+    for era in SampleBackupCopy.eras {
+      let out = copy.scratch.file("out/" + era)
+      let result = try copy.run(["extract", "root:\(copy.backup(era))", "-o", out])
+      #expect(result.status == 0, "\(era): \(result.stderr)")
+      #expect(result.stdout.hasPrefix("Extracted 5 of 5 files ("), "\(era)")
+      for file in SampleBackupCopy.files where file.era == era {
+        let written = out + "/" + file.domain + "/" + file.path
+        let bytes = FileManager.default.contents(atPath: written).map { [UInt8]($0) }
+        #expect(bytes == SampleBackupCopy.sampleBytes(file.source), "\(era): \(file.path)")
+        let catalogued = copy.backup(era) + "/" + file.domain + "/" + file.path
+        let mtime = records.first { $0["path"] as? String == catalogued }?["mtime"] as? String
+        var st = stat()
+        #expect(stat(written, &st) == 0)
+        let seconds = Int64(st.st_mtim.tv_sec)
+        #expect(
+          mtime.map { Self.epochSeconds($0) } == seconds, "\(era): \(file.path) keeps the manifest's time")
+      }
+    }
+  }
+
+  static func epochSeconds(_ iso: String) -> Int64 {
+    let formatter = ISO8601DateFormatter()
+    return Int64(formatter.date(from: iso)?.timeIntervalSince1970 ?? -1)
+  }
+
+  @Test func anEncryptedBackupNeedsItsPasswordToExtract() throws {
+    let copy = try SampleBackupCopy()
+    #expect(try copy.run(["index", copy.backup("mbdb-encrypted")]).status == 0)
+    let out = copy.scratch.file("out")
+    let wrong = try copy.run(["extract", "kind:audio", "-o", out], password: "wrong")
+    #expect(wrong.status == 77)
+    #expect(
+      wrong.stderr == "error: \(copy.backup("mbdb-encrypted")): wrong password for this encrypted backup\n")
+    #expect(!FileManager.default.fileExists(atPath: out), "nothing written")
+    let right = try copy.run(["extract", "--flat", "kind:audio", "-o", out])
+    #expect(right.status == 0)
+    #expect(
+      FileManager.default.contents(atPath: out + "/1.ogg").map { [UInt8]($0) }
+        == SampleBackupCopy.sampleBytes("Documents/sweep-stereo.ogg"))
+  }
+
+  @Test func infoShowPlayAndCrushReadAnEntryByItsCataloguedPath() throws {
+    let copy = try SampleBackupCopy()
+    let backup = copy.backup("manifest-db-encrypted")
+    let image = backup + "/CameraRollDomain/Media/DCIM/100APPLE/IMG_0001.PNG"
+    let info = try copy.run(["info", "--json", image])
+    #expect(info.status == 0, "\(info.stderr)")
+    let record = try JSONSerialization.jsonObject(with: Data(info.stdoutBytes)) as? [String: Any] ?? [:]
+    #expect(record["path"] as? String == image)
+    #expect((record["image"] as? [String: Any])?["width"] as? Int == 64)
+    #expect((record["backup"] as? [String: Any])?["domain"] as? String == "CameraRollDomain")
+    let locked = try copy.run(["info", image], password: "wrong")
+    #expect(locked.status == 77)
+
+    let note = try copy.run(["show", backup + "/AppDomain-com.example.notes/Documents/welcome.txt"])
+    #expect(note.status == 0)
+    #expect(note.stdoutBytes == SampleBackupCopy.sampleBytes("Documents/Notes/welcome-utf8.txt"))
+
+    let crushed = try copy.run(["crush", "-o", copy.scratch.file("crushed"), image])
+    #expect(crushed.status == 0, "\(crushed.stderr)")
+    let output = FileManager.default.contents(atPath: copy.scratch.file("crushed/IMG_0001.PNG")) ?? Data()
+    #expect(
+      output.count > 0 && output.count < SampleBackupCopy.sampleBytes("Documents/gradient-rgba.png").count)
+    let inPlace = try copy.run(["crush", "--in-place", image])
+    #expect(inPlace.status == 73)
+
+    let voicemail = backup + "/HomeDomain/Library/Voicemail/1.ogg"
+    let played = try copy.run(["play", "--json", "-D", "null", voicemail])
+    #expect(played.status == 0, "\(played.stderr)")
+    #expect(played.stdout.contains("{\"event\":\"start\",\"track\":1,\"path\":\"\(voicemail)\""))
+    #expect(played.stdout.contains("\"played\":1,\"failed\":0"))
+  }
+}
