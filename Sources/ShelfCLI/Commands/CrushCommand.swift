@@ -35,6 +35,10 @@ enum CrushCommand {
       -r) keep their path relative to it; every input gets an output, a plain copy when it \
       cannot be made smaller.
 
+      A catalogued path inside an iPhone backup (BACKUP/DOMAIN/relativePath) is read from the \
+      backup, decrypted when need be; it can only be crushed with --out-dir (the backup is \
+      never written).
+
       iPhone-optimized PNGs (CgBI, as Xcode's pngcrush -iphone writes them) stay CgBI and are \
       recompressed; --revert-iphone turns them into standard PNGs and --iphone writes CgBI \
       (premultiplied BGRA, raw deflate) from 8-bit images. Animated PNGs keep every frame \

@@ -20,6 +20,10 @@ enum InfoCommand {
       format and tags, text encoding and counts, plist format and keys). A file that is not \
       catalogued, or that changed since it was, is read live from its headers.
 
+      A catalogued path inside an iPhone backup (BACKUP/DOMAIN/relativePath, see shelf index) \
+      is described from the catalogue, or from its content read (and decrypted) from the \
+      backup when it is not catalogued.
+
       '-' reads standard input (up to 1 GiB) into a temporary file that is unlinked at once, \
       and reports every fact a file gets, without a name, a modification time or an \
       extension to break ties.

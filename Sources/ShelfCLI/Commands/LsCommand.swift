@@ -120,7 +120,9 @@ enum LsCommand {
     (bits per sample), color (color type), alpha, cgbi, interlaced, frames, duration, rate \
     (sample rate), channels, format, codec, artist, album, title, genre, comment, year, track, \
     encoding, bom, endings (line endings), lines, words, chars, plist (xml or binary), key (a \
-    top-level plist key), error, mismatch (extension disagrees with content), detected.
+    top-level plist key), error, mismatch (extension disagrees with content), detected; for \
+    iPhone backup entries domain (CameraRollDomain, AppDomain-…), app (a bundle identifier), \
+    file_id (the stored name) and protection (the data-protection class).
 
     Sort (--sort, repeatable) by any field, ascending or with :desc; a second --sort orders \
     entries that tie on the first (--sort artist --sort year:desc).

@@ -23,7 +23,9 @@ enum PlayCommand {
       libsndfile decodes plays: WAV, RF64, AIFF, FLAC, Ogg Vorbis, Opus, MP3, CAF, W64, AU \
       and more. Consecutive tracks with the same sample rate, channel count and sample \
       width play without a gap. A file that cannot be decoded is reported and skipped; the \
-      playlist goes on, and the exit status is 1 when some tracks failed.
+      playlist goes on, and the exit status is 1 when some tracks failed. Entries of iPhone \
+      backups (a catalogued BACKUP/DOMAIN/relativePath, or a query such as area:voicemail) \
+      play from their content, read and decrypted into private temporary files.
 
       On a terminal a status line shows the title and artist, the elapsed and total time, a \
       progress bar and the volume. Keys: space pauses and resumes, left and right arrows \

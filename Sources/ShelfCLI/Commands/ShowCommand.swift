@@ -29,6 +29,10 @@ enum ShowCommand {
       Audio is summarised (format, duration, rate, channels, tags) with a waveform line of the \
       peak level across the file.
 
+      A catalogued path inside an iPhone backup (BACKUP/DOMAIN/relativePath) is shown from its \
+      content, read and decrypted from the backup into a private temporary file that is \
+      removed at once; the backup is never written.
+
       With --json, property lists are printed as JSON and every other kind of file as its \
       facts (the JSON record of shelf info --json), never as a preview.
       """,
