@@ -3,7 +3,7 @@ SWIFT ?= swift
 RELEASE_BIN = .build/release/shelf
 DEBUG_BIN = .build/debug/shelf
 
-.PHONY: all setup build release test lint demo man sample-media bench-png bench-audio bench-index clean
+.PHONY: all setup build release test lint demo man sample-media bench-png bench-audio bench-index bench-backup clean
 
 all: build
 
@@ -48,6 +48,9 @@ bench-audio: release
 
 bench-index: release
 	bash scripts/bench-index.sh $(RELEASE_BIN)
+
+bench-backup: release
+	bash scripts/bench-backup.sh $(RELEASE_BIN)
 
 clean:
 	rm -rf .build
