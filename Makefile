@@ -2,8 +2,18 @@
 SWIFT ?= swift
 RELEASE_BIN = .build/release/shelf
 DEBUG_BIN = .build/debug/shelf
+# Where `make install` puts shelf: PREFIX/bin, PREFIX/share/man/man1 and the completion folders
+# each shell searches under PREFIX/share. `make install PREFIX=~/.local` needs no root.
+PREFIX ?= /usr/local
+# A `~` the shell left unexpanded (zsh does not expand it after `=`) means $HOME.
+override PREFIX := $(patsubst ~/%,$(HOME)/%,$(PREFIX))
+BINDIR = $(DESTDIR)$(PREFIX)/bin
+MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
+BASH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ZSH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+FISH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
-.PHONY: all setup build release test lint demo man sample-media bench-png bench-audio bench-index bench-backup clean
+.PHONY: all setup build release install uninstall test lint demo man sample-media sample-backups bench-png bench-audio bench-index bench-backup clean
 
 all: build
 
@@ -17,13 +27,26 @@ release: setup
 	$(SWIFT) build -c release
 
 # The whole test suite: unit tests per library, end-to-end tests of the built binary,
-# man-page and help sync, and the formatting lint.
+# man-page and help sync, the formatting lint and the man-page check; the last line says
+# "N passed, N failed" (scripts/test.sh), and the target fails when a test or check failed.
 test: setup
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
-	$(MAKE) --no-print-directory lint
-	@warnings=$$(man --warnings -l man/*.1 2>&1 >/dev/null); \
-	  if [ -n "$$warnings" ]; then echo "$$warnings"; exit 1; fi
+	@SWIFT=$(SWIFT) bash scripts/test.sh
+
+# Installs the release binary, the man pages and the bash, zsh and fish completions.
+install: release
+	install -d $(BINDIR) $(MANDIR) $(BASH_COMPLETIONS) $(ZSH_COMPLETIONS) $(FISH_COMPLETIONS)
+	install -m 755 $(RELEASE_BIN) $(BINDIR)/shelf
+	install -m 644 man/*.1 $(MANDIR)/
+	$(RELEASE_BIN) completions bash > $(BASH_COMPLETIONS)/shelf
+	$(RELEASE_BIN) completions zsh > $(ZSH_COMPLETIONS)/_shelf
+	$(RELEASE_BIN) completions fish > $(FISH_COMPLETIONS)/shelf.fish
+	@echo "installed $(BINDIR)/shelf"
+
+# Removes exactly what `make install` put there (same PREFIX).
+uninstall:
+	rm -f $(BINDIR)/shelf $(BASH_COMPLETIONS)/shelf $(ZSH_COMPLETIONS)/_shelf $(FISH_COMPLETIONS)/shelf.fish
+	rm -f $(addprefix $(MANDIR)/,$(notdir $(wildcard man/*.1)))
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
@@ -39,6 +62,11 @@ man: setup
 # Regenerates SampleMedia/ and its facts manifest (the CgBI sample needs a built shelf).
 sample-media: build
 	python3 scripts/make-sample-media.py --shelf $(DEBUG_BIN)
+	python3 scripts/make-backups.py
+
+# Regenerates SampleMedia/Backups (one small backup per era) and its facts.
+sample-backups:
+	python3 scripts/make-backups.py
 
 bench-png: release
 	bash scripts/bench-png.sh $(RELEASE_BIN)

@@ -85,12 +85,23 @@ final class PCMHandle {
         device: device, reason: .deviceBusy, message: "device is busy (in use by another program)")
     case EACCES, EPERM:
       return AudioError(device: device, reason: .device, message: "permission denied")
+    case _ where !hasSoundCard():
+      // `hw:0` on a machine without cards fails with EINVAL ("Cannot get card index"): the
+      // device is missing all the same.
+      return AudioError(
+        device: device, reason: .noSuchDevice, message: "no such ALSA device (the system has no sound card)")
     default:
       let detail = lastALSAMessage()
       return AudioError(
         device: device, reason: .device,
         message: "cannot open: \(String(cString: snd_strerror(code)))\(detail.isEmpty ? "" : " (\(detail))")")
     }
+  }
+
+  /// True when ALSA knows at least one sound card (plugins such as `null` and `file` need none).
+  static func hasSoundCard() -> Bool {
+    var card: Int32 = -1
+    return snd_card_next(&card) == 0 && card >= 0
   }
 
   /// The checking helper: a negative ALSA return becomes an `AudioError` naming the device.

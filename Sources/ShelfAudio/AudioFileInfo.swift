@@ -20,6 +20,9 @@ public struct AudioFileInfo: Sendable, Equatable {
   public var isLossless: Bool
   /// Title, artist, album, date, track, genre, comment (from ID3 for MP3).
   public var tags: AudioTags
+  /// A defect found while reading that left the facts above valid for what the file holds:
+  /// a WAV data chunk that declares more bytes than the file has (see `AudioFileReader.defect`).
+  public var defect: AudioError? = nil
 
   /// Reads the format and tags of the audio file at `path`.
   ///
@@ -41,6 +44,7 @@ public struct AudioFileInfo: Sendable, Equatable {
     return AudioFileInfo(
       duration: format.duration, sampleRate: format.sampleRate, channels: format.channels,
       frames: format.frames, formatName: format.formatName, encodingName: format.encodingName,
-      bitsPerSample: format.bitsPerSample, isLossless: format.isLossless, tags: reader.tags)
+      bitsPerSample: format.bitsPerSample, isLossless: format.isLossless, tags: reader.tags,
+      defect: reader.defect)
   }
 }

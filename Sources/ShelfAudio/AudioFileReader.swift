@@ -12,6 +12,9 @@ public final class AudioFileReader {
   public let format: AudioStreamFormat
   /// The preferred buffer type for bit-exact output of this file's samples.
   public let naturalSampleType: PCMSampleType
+  /// A defect that did not stop the file being read: a WAV whose data chunk declares more
+  /// bytes than the file holds. `format` and `read` give the frames present.
+  public let defect: AudioError?
 
   private var handle: OpaquePointer?
   /// The open file: libsndfile reads a duplicate of its descriptor, MP3 length and tags are
@@ -78,6 +81,9 @@ public final class AudioFileReader {
       formatName: SndFile.name(ofFormat: majorFormat), encodingName: SndFile.name(ofFormat: sub),
       isLossless: !AudioFileReader.lossySubtypes.contains(sub), bitsPerSample: AudioFileReader.bits(sub))
     naturalSampleType = AudioFileReader.naturalType(sub)
+    let major = info.format & SndFile.typeMask
+    let isWAV = [SF_FORMAT_WAV, SF_FORMAT_WAVEX, SF_FORMAT_RF64].contains { Int32($0) == major }
+    defect = isWAV ? (try? WAVDataChunk.find(in: file))??.truncation(of: file) : nil
   }
 
   deinit { if let handle { sf_close(handle) } }

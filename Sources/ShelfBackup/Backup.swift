@@ -17,6 +17,8 @@ public final class Backup: Sendable {
   private let source: Source
   /// The unwrapped protection-class keys of an encrypted backup (wiped when released).
   private let classKeys: [Int64: SecretKey]
+  /// Why Manifest.db could only be read in part (it is truncated), reported with the entries.
+  private let salvageProblem: BackupError?
 
   private enum Source: Sendable {
     case database(LockedDatabase)
@@ -78,6 +80,7 @@ public final class Backup: Sendable {
       format: format, info: infoPlist, manifest: manifestPlist, status: statusPlist, isEncrypted: isEncrypted)
 
     var classKeys: [Int64: SecretKey] = [:]
+    var salvageProblem: BackupError?
     if isEncrypted {
       guard let password else { throw BackupError(path: folder, reason: .passwordRequired) }
       guard case .data(let keybagBytes)? = manifestPlist["BackupKeyBag"] else {
@@ -101,7 +104,14 @@ public final class Backup: Sendable {
         let bytes = try Self.decrypt(path: path, key: wrapped, classKeys: classKeys, expectedSize: nil)
         source = .database(LockedDatabase(try ManifestDatabase(bytes: bytes, path: path)))
       } else {
-        source = .database(LockedDatabase(try ManifestDatabase(file: path)))
+        do {
+          source = .database(LockedDatabase(try ManifestDatabase(file: path)))
+        } catch {
+          // A truncated Manifest.db: read what is left of it, and say it was cut short.
+          guard let salvaged = ManifestDatabase(salvaging: path) else { throw error }
+          source = .database(LockedDatabase(salvaged))
+          salvageProblem = error
+        }
       }
     case .mbdb:
       let path = folder.appending("Manifest.mbdb")
@@ -111,13 +121,14 @@ public final class Backup: Sendable {
       } catch {
         throw BackupError(path: path, reason: .io(error.reason))
       }
-      let (records, problems) = MBDBManifest.records(bytes, folder: folder, manifestPath: path)
+      let (records, problems) = try MBDBManifest.records(bytes, folder: folder, manifestPath: path)
       var index: [String: Int] = [:]
       for (position, record) in records.enumerated() { index[record.entry.fileID] = position }
       source = .mbdb(records, problems, index)
     case .mdinfo: source = .mdinfo
     case .mdbackup: source = .mdbackup
     }
+    self.salvageProblem = salvageProblem
   }
 
   public var isEncrypted: Bool { info.isEncrypted }
@@ -127,6 +138,10 @@ public final class Backup: Sendable {
   /// the rest of the backup stays readable; an unfinished backup is the first problem.
   public func entries() throws -> (entries: [BackupEntry], problems: [BackupError]) {
     var (records, problems) = allRecords()
+    // One line per problem: the scan's own "breaks off" problem, else why the file was salvaged.
+    if let salvageProblem, !problems.contains(where: { $0.path == salvageProblem.path }) {
+      problems.insert(salvageProblem, at: 0)
+    }
     if info.isFinished == false { problems.insert(BackupError(path: folder, reason: .unfinished), at: 0) }
     let entries = records.map(\.entry)
     records.removeAll()
@@ -194,7 +209,12 @@ public final class Backup: Sendable {
     case .mbdb: stored = folder.appending(record.entry.fileID)
     case .mdinfo: stored = folder.appending(record.entry.fileID + ".mddata")
     case .mdbackup:
-      let data = try LegacyManifest.mdbackupData(folder.appending(record.entry.fileID + ".mdbackup"))
+      let data: [UInt8]
+      do {
+        data = try LegacyManifest.mdbackupData(folder.appending(record.entry.fileID + ".mdbackup"))
+      } catch {
+        throw BackupError(path: path, reason: error.reason)
+      }
       try data.withUnsafeBytes { try sink($0) }
       return
     }
@@ -203,9 +223,9 @@ public final class Backup: Sendable {
       file = try RegularFile(path: stored, followLinks: false)
     } catch {
       if error.isNoSuchFile {
-        // An empty file may have no stored copy at all.
-        if expected == 0 && record.fileKey == nil { return }
-        throw BackupError(path: path, reason: .missingStoredFile(fileID: record.entry.fileID))
+        // An empty file of a manifest era may have no stored copy at all.
+        if expected == 0 && record.fileKey == nil && info.format != .mdinfo { return }
+        throw BackupError(path: path, reason: .missingStoredFile(name: stored.lastComponent.escaped))
       }
       throw BackupError(path: path, reason: .io("\(stored.escaped): \(error.reason)"))
     }

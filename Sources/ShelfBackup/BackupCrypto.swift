@@ -51,7 +51,11 @@ enum BackupCrypto {
       }
     }
     defer { SecretBytes.wipe(&out) }
-    guard ok, length + finalLength == Int32(wrapped.count - 8) else { return nil }
+    guard ok, length + finalLength == Int32(wrapped.count - 8) else {
+      // A failed integrity check is an expected answer (a wrong password), not an error to keep.
+      ERR_clear_error()
+      return nil
+    }
     return SecretKey(Array(out[0..<Int(length + finalLength)]))
   }
 

@@ -26,8 +26,8 @@ public struct BackupError: ShelfError, Equatable {
     case unfinished
     /// A manifest row names a path that would escape its domain (`..`, absolute, NUL).
     case unsafePath(RawPath)
-    /// The stored file of an entry is missing.
-    case missingStoredFile(fileID: String)
+    /// The stored file of an entry (named here as in the backup folder) is missing.
+    case missingStoredFile(name: String)
     /// The stored file is not a multiple of 16 bytes, or its padding is wrong, or it does not
     /// decrypt (a damaged key).
     case badCiphertext(String)
@@ -73,7 +73,7 @@ public struct BackupError: ShelfError, Equatable {
     case .corruptManifest(let why): why
     case .unfinished: "backup is unfinished (Status.plist says it is still being written)"
     case .unsafePath(let path): "manifest path escapes its domain: \(path.escaped)"
-    case .missingStoredFile(let fileID): "stored file \(fileID) is missing from the backup"
+    case .missingStoredFile(let name): "stored file \(name) is missing from the backup"
     case .badCiphertext(let why): why
     case .sizeMismatch(let expected, let actual):
       "content is \(actual) bytes but the manifest says \(expected)"

@@ -138,8 +138,11 @@ enum LegacyManifest {
       file = try RegularFile(path: path, followLinks: false)
       bytes = try file.readAll(limit: limit)
     } catch {
-      throw BackupError(
-        path: path, reason: error.isNoSuchFile ? .corruptManifest("missing") : .io(error.reason))
+      let reason: BackupError.Reason =
+        error.isNoSuchFile
+        ? .missingStoredFile(name: path.lastComponent.escaped)
+        : error.failure == .badInput ? .corruptManifest(error.reason) : .io(error.reason)
+      throw BackupError(path: path, reason: reason)
     }
     do {
       return (try PropertyList.parse(bytes).root, file.status)

@@ -8,16 +8,15 @@ enum MBDBManifest {
   /// The largest Manifest.mbdb read (a phone with a million files has one of about 200 MB).
   static let sizeLimit: Int64 = 1 << 30
 
-  /// Every record; a record cut off by the end of the file ends the list with a problem.
-  static func records(_ bytes: [UInt8], folder: RawPath, manifestPath: RawPath) -> (
+  /// Every record; a record cut off by the end of the file ends the list with a problem. A
+  /// file without the `mbdb\x05\x00` header is no manifest at all, and is thrown.
+  static func records(_ bytes: [UInt8], folder: RawPath, manifestPath: RawPath) throws(BackupError) -> (
     records: [ManifestRecord], problems: [BackupError]
   ) {
     var records: [ManifestRecord] = []
     var problems: [BackupError] = []
     guard bytes.starts(with: Array("mbdb".utf8) + [5, 0]) else {
-      return (
-        [], [BackupError(path: manifestPath, reason: .corruptManifest("Manifest.mbdb has no mbdb header"))]
-      )
+      throw BackupError(path: manifestPath, reason: .corruptManifest("Manifest.mbdb has no mbdb header"))
     }
     var reader = Reader(bytes: bytes, offset: 6)
     while reader.offset < bytes.count {

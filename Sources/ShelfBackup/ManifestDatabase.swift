@@ -41,6 +41,30 @@ final class ManifestDatabase {
     try check()
   }
 
+  /// The largest truncated Manifest.db read into memory to salvage its rows.
+  static let salvageLimit: Int64 = 1 << 30
+
+  /// Opens what is left of a truncated Manifest.db: SQLite refuses a file shorter than its
+  /// header says, so the file is read into memory, cut to whole pages and its header's page
+  /// count set to match; rows on lost pages then end the scan with a problem. Nil when even
+  /// that does not open.
+  convenience init?(salvaging path: RawPath) {
+    guard var bytes = try? RegularFile(path: path, followLinks: false).readAll(limit: Self.salvageLimit),
+      bytes.count >= 100, bytes.starts(with: Array("SQLite format 3".utf8) + [0])
+    else { return nil }
+    let declared = Int(bytes[16]) << 8 | Int(bytes[17])
+    let pageSize = declared == 1 ? 65536 : declared
+    guard pageSize >= 512, pageSize.nonzeroBitCount == 1, bytes.count >= pageSize else { return nil }
+    let pages = bytes.count / pageSize
+    bytes.removeSubrange((pages * pageSize)...)
+    for index in 0..<4 {
+      bytes[28 + index] = UInt8(truncatingIfNeeded: pages >> (8 * (3 - index)))
+      // SQLite trusts the header's page count only when "version-valid-for" matches the change counter.
+      bytes[92 + index] = bytes[24 + index]
+    }
+    try? self.init(bytes: bytes, path: path)
+  }
+
   deinit { sqlite3_close_v2(handle) }
 
   /// Confirms the file is a database with a Files table (an encrypted Manifest.db read without
@@ -58,7 +82,7 @@ final class ManifestDatabase {
     return BackupError(path: path, reason: .corruptManifest("\(context): \(message)"))
   }
 
-  /// Every row, in fileID order; a row that cannot be understood is a problem, and a
+  /// Every row, in table order (so a truncated file yields the rows on its surviving pages); a row that cannot be understood is a problem, and a
   /// database that breaks off part way (truncated, damaged) ends the list with one.
   func records(folder: RawPath) -> (records: [ManifestRecord], problems: [BackupError]) {
     rows(where: "", bind: nil, folder: folder)
@@ -78,7 +102,7 @@ final class ManifestDatabase {
     var records: [ManifestRecord] = []
     var problems: [BackupError] = []
     var statement: OpaquePointer?
-    let sql = "SELECT fileID, domain, relativePath, flags, file FROM Files" + clause + " ORDER BY fileID"
+    let sql = "SELECT fileID, domain, relativePath, flags, file FROM Files" + clause
     guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else {
       return ([], [error("cannot read Manifest.db")])
     }

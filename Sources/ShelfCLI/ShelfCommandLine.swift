@@ -38,6 +38,9 @@ public enum ShelfCommandLine {
       let renderer = HelpRenderer(commands: commands, width: helpWidth)
       console.write(command.map(renderer.help(for:)) ?? renderer.rootHelp())
       return .success
+    case .helpOfHelp:
+      console.write(HelpRenderer(commands: commands, width: helpWidth).helpOfHelp())
+      return .success
     case .run(let command, let parsed):
       let invocation = Invocation(
         command: command, arguments: parsed,
@@ -49,7 +52,7 @@ public enum ShelfCommandLine {
         reportUsage(error, console: console)
         return .usage
       } catch let error as any ShelfError {
-        console.error(error.description)
+        console.error(ErrorAdvice.message(for: error, command: command.name))
         return ExitStatus(failure: error.failure)
       } catch {
         console.error(String(describing: error))
@@ -61,7 +64,12 @@ public enum ShelfCommandLine {
   /// Prints a usage error: the message, the usage line and a hint.
   private static func reportUsage(_ error: UsageError, console: Console) {
     console.error(error.message)
-    if let name = error.commandName, let command = CommandTable.commands.first(where: { $0.name == name }) {
+    if error.commandName == HelpTopic.name {
+      console.note("usage: \(HelpTopic.usage)")
+      console.note("hint: run 'shelf help --help' for more information")
+    } else if let name = error.commandName,
+      let command = CommandTable.commands.first(where: { $0.name == name })
+    {
       console.note("usage: \(command.usage)")
       console.note("hint: run 'shelf \(name) --help' for more information")
     } else {

@@ -227,25 +227,11 @@ public struct CatalogQuery: Sendable, Equatable {
 
   static func checkField(_ name: String) throws {
     guard fields[name] == nil else { return }
-    let suggestion = fields.keys.min { editDistance($0, name) < editDistance($1, name) }
     var message = "unknown query field '\(name)'"
-    if let suggestion, editDistance(suggestion, name) <= 2 { message += " (did you mean '\(suggestion)'?)" }
-    throw QueryError(message: message)
-  }
-
-  static func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a)
-    let b = Array(b)
-    var previous = Array(0...b.count)
-    for i in 1...max(a.count, 1) where !a.isEmpty {
-      var current = [i] + Array(repeating: 0, count: b.count)
-      for j in 1...max(b.count, 1) where !b.isEmpty {
-        current[j] = min(
-          previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-      }
-      previous = current
+    if let suggestion = Suggestions.closest(to: name, among: fields.keys.sorted()) {
+      message += " (did you mean '\(suggestion)'?)"
     }
-    return previous[b.count]
+    throw QueryError(message: message)
   }
 
   // MARK: SQL

@@ -41,7 +41,7 @@ public struct ExtractionFailure: ShelfError, Equatable {
 /// Opens one regular file safely, sniffs it and reads the facts of its kind from headers only.
 public enum MetadataExtractor {
   /// Bumped whenever an extractor reads more or better, so that rescans re-extract old entries.
-  public static let version = 1
+  public static let version = 2
 
   /// Extracts the facts of the file at `path`. With `followLinks` false a final symbolic link
   /// is refused (`O_NOFOLLOW`); FIFOs, sockets and devices are never opened.
@@ -104,8 +104,9 @@ public enum MetadataExtractor {
       case .image:
         result.image = try ImageHeaderReader.read(file, mime: sniff.mime)
       case .audio:
-        let facts = try readAudio(file, mime: sniff.mime)
+        let (facts, defect) = try readAudio(file, mime: sniff.mime)
         result.audio = facts
+        if let defect { result.error = reason(of: "\(defect)", path: path) }
         result.searchText = [facts.title, facts.artist, facts.album, facts.genre, facts.comment, facts.date]
           .compactMap { $0 }.joined(separator: "\n")
       case .text:
@@ -113,10 +114,6 @@ public enum MetadataExtractor {
         let analysis = try TextAnalyzer.analyze(file, encoding: encoding)
         result.text = analysis.facts
         result.searchText = analysis.searchText
-        if analysis.truncated {
-          result.error =
-            "text longer than \(TextAnalyzer.countLimit >> 20) MiB: counts cover the first \(TextAnalyzer.countLimit >> 20) MiB"
-        }
       case .plist:
         let plist = try PropertyList.parse(file)
         result.plist = plist.facts
@@ -148,7 +145,8 @@ public enum MetadataExtractor {
     return message
   }
 
-  static func readAudio(_ file: RegularFile, mime: String) throws -> AudioFacts {
+  /// The facts of an audio file, and a defect that left them valid for what the file holds.
+  static func readAudio(_ file: RegularFile, mime: String) throws -> (AudioFacts, AudioError?) {
     let info = try AudioFileInfo.read(file)
     let format: String
     let upper = info.formatName.uppercased()
@@ -166,8 +164,9 @@ public enum MetadataExtractor {
     case "audio/basic": format = "au"
     default: format = String(mime.split(separator: "/").last ?? "audio")
     }
-    return AudioFacts(
+    let facts = AudioFacts(
       duration: info.duration, sampleRate: info.sampleRate, channels: info.channels, frames: info.frames,
       format: format, subtype: info.encodingName, tags: info.tags)
+    return (facts, info.defect)
   }
 }

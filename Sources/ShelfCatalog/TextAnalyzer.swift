@@ -5,21 +5,21 @@
 #endif
 
 /// Counts lines, words and characters of a text file, finds its line endings and first line, and
-/// extracts a capped amount of its text for full-text search, in bounded time and memory.
+/// extracts a capped amount of its text for full-text search, in bounded memory.
+///
+/// The counts stream over the whole file in blocks of `blockSize`, whatever its size: a count
+/// of part of a file would be a fact that lies.
 public enum TextAnalyzer {
-  /// At most this many bytes are read and counted; longer files get counts of this much and an
-  /// error saying so.
-  public static let countLimit: Int64 = 32 << 20
   /// At most this many bytes of a file's text are searchable (its first words).
   public static let searchTextLimit = 8 << 10
+  /// Bytes read and counted at a time: the memory the counts need, however long the file.
+  public static let blockSize = 1 << 20
 
   /// The result of analysing a text file.
   public struct Analysis: Sendable {
     public var facts: TextFacts
     /// The beginning of the text, decoded to Swift, for the full-text index.
     public var searchText: String
-    /// Set when the file was longer than `countLimit`.
-    public var truncated: Bool
   }
 
   /// Analyses `source` in the given encoding (found by `TextSniffer`).
@@ -31,12 +31,12 @@ public enum TextAnalyzer {
     let little = detected.encoding == .utf16le
     let charsByLead = detected.encoding == .utf8
     var offset = Int64(detected.bomLength)
-    let end = min(source.size, countLimit)
+    let end = source.size
     var carry: UInt8?
     var head: [UInt8] = []
     let headLimit = searchTextLimit + 4
     while offset < end {
-      let chunk = try source.read(count: Int(min(1 << 20, end - offset)), at: offset)
+      let chunk = try source.read(count: Int(min(Int64(blockSize), end - offset)), at: offset)
       if chunk.isEmpty { break }
       offset += Int64(chunk.count)
       if head.count < headLimit { head += chunk.prefix(headLimit - head.count) }
@@ -74,7 +74,7 @@ public enum TextAnalyzer {
     let facts = TextFacts(
       encoding: detected.encoding, bom: detected.bom, lineEndings: counter.lineEndings,
       lines: counter.lines, words: counter.words, chars: counter.chars, firstLine: firstLine)
-    return Analysis(facts: facts, searchText: searchText, truncated: source.size > countLimit)
+    return Analysis(facts: facts, searchText: searchText)
   }
 
   /// The distinct words of the first `limit` bytes of `text`, in order of first appearance,

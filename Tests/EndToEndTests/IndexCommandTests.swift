@@ -16,6 +16,8 @@ final class IndexedSample {
   init() throws {
     scratch = try TemporaryDirectory()
     root = try scratch.copy(fromRepository: "SampleMedia")
+    // The sample backups have facts and tests of their own (Tests/Fixtures/sample-backups.json).
+    try FileManager.default.removeItem(atPath: root + "/Backups")
     database = scratch.path + "/catalog.sqlite"
     indexResult = try ShelfProcess.run(
       ["--db", database, "index", root], environment: ["SHELF_TRUST_WINDOW": "0"])
@@ -357,6 +359,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
   @Test func progressAlwaysReportsRateWhenPiped() throws {
     let scratch = try TemporaryDirectory()
     let root = try scratch.copy(fromRepository: "SampleMedia")
+    try FileManager.default.removeItem(atPath: root + "/Backups")
     let result = try ShelfProcess.run([
       "--db", scratch.path + "/c.sqlite", "index", "--progress", "always", root,
     ])

@@ -379,7 +379,10 @@ enum AudioE2E {
 
     let device = try ShelfProcess.run(["play", "-D", "nosuchdevice", "--no-interactive", good])
     #expect(device.status == 66)
-    #expect(device.stderr.hasSuffix("error: device nosuchdevice: no such ALSA device\n"))
+    #expect(
+      device.stderr.hasSuffix(
+        "error: device nosuchdevice: no such ALSA device (no sound card? try -D null, or -D file:/path/out.wav)\n"
+      ))
 
     let typo = try ShelfProcess.run(
       ["--db", folder.path + "/none.sqlite", "play", "Musci"], environment: env)

@@ -146,7 +146,10 @@ import Testing
     let device = try ShelfProcess.run(
       ["record", "-D", "nosuchdevice", "-d", "1", folder.path + "/a.wav"], environment: env)
     #expect(device.status == 66)
-    #expect(device.stderr == "error: device nosuchdevice: no such ALSA device\n")
+    #expect(
+      device.stderr
+        == "error: device nosuchdevice: no such ALSA device (no sound card? try -D null, which records silence)\n"
+    )
     #expect(!FileManager.default.fileExists(atPath: folder.path + "/a.wav"))
 
     let opus = try ShelfProcess.run(["record", "-d", "1", folder.path + "/a.opus"], environment: env)

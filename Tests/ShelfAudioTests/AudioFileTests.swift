@@ -252,6 +252,73 @@ private func writeAndReopen<Sample: AudioSample>(
     #expect(error?.failure == .badInput)
   }
 
+  /// The offset of the first sample byte of a RIFF/RF64 file's `data` chunk.
+  private static func dataOffset(_ bytes: [UInt8]) throws -> Int {
+    let id = Array("data".utf8)
+    let start = try #require((12..<(bytes.count - 8)).first { Array(bytes[$0..<($0 + 4)]) == id })
+    return start + 8
+  }
+
+  @Test func wavCutShortReportsTheFramesPresentAndItsTruncation() throws {
+    let folder = try TemporaryDirectory()
+    let signal = testSignal16(frames: 1000)
+    try writeWAV16(folder.file("full.wav"), signal)
+    let full = readBytes(folder.file("full.wav"))
+    let offset = try Self.dataOffset(full)
+    writeBytes(folder.file("cut.wav"), Array(full.prefix(offset + 1000)))
+
+    let reader = try AudioFileReader(path: folder.raw("cut.wav"))
+    #expect(reader.format.frames == 250)
+    let samples: [Int16] = try reader.readAll()
+    #expect(samples == Array(signal.prefix(500)))
+    let expected = "\(folder.file("cut.wav")): truncated: data chunk declares 4000 bytes, file holds 1000"
+    #expect(reader.defect?.description == expected)
+    #expect(reader.defect?.failure == .badInput)
+    let info = try AudioFileInfo.read(path: folder.raw("cut.wav"))
+    #expect(info.frames == 250)
+    #expect(info.defect?.description == expected)
+
+    #expect(try AudioFileInfo.read(path: folder.raw("full.wav")).defect == nil)
+  }
+
+  @Test func wavWithItsLengthMarkedUnknownIsNotTruncated() throws {
+    // Tools that stream a WAV to a pipe write 0xFFFFFFFF as the data size.
+    let folder = try TemporaryDirectory()
+    try writeWAV16(folder.file("full.wav"), testSignal16(frames: 100))
+    var bytes = readBytes(folder.file("full.wav"))
+    let offset = try Self.dataOffset(bytes)
+    bytes.replaceSubrange((offset - 4)..<offset, with: [0xFF, 0xFF, 0xFF, 0xFF])
+    writeBytes(folder.file("streamed.wav"), bytes)
+    let info = try AudioFileInfo.read(path: folder.raw("streamed.wav"))
+    #expect(info.frames == 100)
+    #expect(info.defect == nil)
+  }
+
+  @Test func rf64CutShortIsTruncatedByItsDS64Size() throws {
+    func le(_ value: Int, _ count: Int) -> [UInt8] {
+      (0..<count).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+    }
+    let declared = 4000
+    let present = 1000
+    let fmt =
+      Array("fmt ".utf8) + le(16, 4) + le(1, 2) + le(2, 2) + le(44100, 4) + le(176_400, 4) + le(4, 2)
+      + le(16, 2)
+    let ds64 =
+      Array("ds64".utf8) + le(28, 4) + le(4 + 36 + fmt.count + 8 + declared, 8) + le(declared, 8)
+      + le(1000, 8) + le(0, 4)
+    let header = Array("RF64".utf8) + [0xFF, 0xFF, 0xFF, 0xFF] + Array("WAVE".utf8) + ds64 + fmt
+    let bytes =
+      header + Array("data".utf8) + [0xFF, 0xFF, 0xFF, 0xFF]
+      + littleEndianBytes(testSignal16(frames: present / 4))
+    let folder = try TemporaryDirectory()
+    writeBytes(folder.file("cut.wav"), bytes)
+    let info = try AudioFileInfo.read(path: folder.raw("cut.wav"))
+    #expect(info.frames == 250)
+    #expect(
+      info.defect?.description
+        == "\(folder.file("cut.wav")): truncated: data chunk declares 4000 bytes, file holds 1000")
+  }
+
   @Test func truncatedFLACStopsWithAnError() throws {
     let folder = try TemporaryDirectory()
     let writer = try AudioFileWriter(

@@ -136,12 +136,24 @@ private func parsedOptions(_ words: [String]) throws -> ParsedArguments {
     Issue.record("no arguments did not show help")
   }
   if case .version = try parse(["--version"]).0 {} else { Issue.record("--version not recognised") }
+  if case .version = try parse(["-V"]).0 {} else { Issue.record("-V not recognised") }
+  for words in [["help", "help"], ["help", "--help"], ["help", "-h"]] {
+    if case .helpOfHelp = try parse(words).0 {
+    } else {
+      Issue.record("\(words) did not show the help of help")
+    }
+  }
+  if case .help(let command) = try parse(["help", "ls", "--help"]).0 {
+    #expect(command?.name == "ls")
+  } else {
+    Issue.record("help ls --help did not ask for help")
+  }
 }
 
-@Test func suggestionDistanceCountsTranspositionsAsOneEdit() {
-  #expect(Suggestions.distance("idnex", "index") == 1)
-  #expect(Suggestions.closest(to: "stast", among: ["stats", "show"]) == "stats")
-  #expect(Suggestions.closest(to: "zzzzzz", among: ["stats", "show"]) == nil)
+@Test func globalOptionsWithoutACommandAreAUsageError() {
+  #expect(throws: UsageError("missing <command> after the global options")) { try parse(["--db", "x"]) }
+  #expect(throws: UsageError("unknown command 'nosuch'")) { try parse(["help", "nosuch"]) }
+  #expect(throws: UsageError("unexpected argument 'x'", command: "help")) { try parse(["help", "ls", "x"]) }
 }
 
 @Test func optionValuesKeepTheirExactBytes() throws {

@@ -1,4 +1,6 @@
+import Foundation
 import ShelfCore
+import ShelfTestSupport
 import Testing
 
 @testable import ShelfCatalog
@@ -60,14 +62,58 @@ private struct RepeatedBytes: ByteSource {
   }
 }
 
-@Test func gigabyteSingleLineIsBounded() throws {
-  let source = RepeatedBytes(size: 1 << 30)
+@Test func singleLineLongerThanAnyBlockIsCountedWhole() throws {
+  // 96 MiB of one line, never held in memory: every character counts, the first line is capped.
+  let source = RepeatedBytes(size: 96 << 20)
   let analysis = try TextAnalyzer.analyze(source, encoding: DetectedEncoding(encoding: .ascii, bom: false))
-  #expect(analysis.truncated)
-  #expect(analysis.facts.chars == Int(TextAnalyzer.countLimit))
+  #expect(analysis.facts.chars == 96 << 20)
+  #expect(analysis.facts.words == 1)
   #expect(analysis.facts.lines == 1)
   #expect(analysis.facts.firstLine.count == 200)
   #expect(analysis.searchText.utf8.count <= TextAnalyzer.searchTextLimit)
+}
+
+/// Counts newlines and whitespace-separated words with `wc`, independently of shelf.
+private func wordCount(_ path: String) throws -> (lines: Int, words: Int) {
+  let process = Process()
+  let pipe = Pipe()
+  process.executableURL = URL(fileURLWithPath: "/usr/bin/wc")
+  process.arguments = ["-l", "-w", path]
+  process.environment = ["LC_ALL": "C"]
+  process.standardOutput = pipe
+  try process.run()
+  let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+  process.waitUntilExit()
+  let fields = output.split(separator: " ").compactMap { Int($0) }
+  return (fields[0], fields[1])
+}
+
+@Test func a73MiBTextIsCountedExactlyAndIsNotBadInput() throws {
+  let scratch = try TemporaryDirectory()
+  // Lines of 0 to 12 words, different lengths, written a megabyte at a time.
+  var block: [UInt8] = []
+  var line = 0
+  while block.count < 1 << 20 {
+    let words = (0..<(line % 13)).map { "w\(($0 * 7 + line) % 1000)" }
+    block += Array((words.joined(separator: line % 3 == 0 ? "\t" : " ") + "\n").utf8)
+    line += 1
+  }
+  let path = scratch.file("big.txt")
+  #expect(FileManager.default.createFile(atPath: path, contents: nil))
+  let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+  for _ in 0..<73 { try handle.write(contentsOf: block) }
+  try handle.close()
+  let size = Int64(block.count) * 73
+  #expect(size > 73 << 20)
+
+  let extraction = try MetadataExtractor.extract(path: RawPath(path))
+  #expect(extraction.error == nil)
+  let facts = try #require(extraction.text)
+  let expected = try wordCount(path)
+  #expect(facts.lines == expected.lines)
+  #expect(facts.lines == line * 73)
+  #expect(facts.words == expected.words)
+  #expect(facts.chars == Int(size))
 }
 
 // MARK: Property lists

@@ -173,7 +173,7 @@ enum PlayCommand {
       console.warning("\(summary.underruns) underrun(s): the device ran dry and playback was recovered")
     }
     if let error = summary.deviceError {
-      console.error(error.description)
+      console.error(ErrorAdvice.message(for: error, command: "play"))
       return ExitStatus(failure: error.failure)
     }
     if outcome.interrupted {

@@ -14,7 +14,7 @@ struct CompletionScriptWriter {
     }
   }
 
-  private var names: [String] { commands.map(\.name) + ["help"] }
+  private var names: [String] { commands.map(\.name) + [HelpTopic.name] }
 
   private func optionWords(_ specs: [OptionSpec]) -> [String] {
     specs.flatMap { spec in ["--" + spec.long] + (spec.short.map { ["-\($0)"] } ?? []) }
@@ -83,7 +83,7 @@ struct CompletionScriptWriter {
     for command in commands {
       out += "    '\(command.name):\(zshQuote(command.abstract, colons: true))'\n"
     }
-    out += "    'help:Show help for a command.'\n  )\n"
+    out += "    '\(HelpTopic.name):\(HelpTopic.abstract)'\n  )\n"
     out += "  _arguments -C \\\n"
     for spec in GlobalOptions.specs { out += "    \(zshOption(spec)) \\\n" }
     out += "    '1: :->command' \\\n    '*:: :->arguments'\n"
@@ -144,7 +144,7 @@ struct CompletionScriptWriter {
       out +=
         "complete -c shelf -n __fish_use_subcommand -a \(command.name) -d \(fishQuote(command.abstract))\n"
     }
-    out += "complete -c shelf -n __fish_use_subcommand -a help -d 'Show help for a command.'\n"
+    out += "complete -c shelf -n __fish_use_subcommand -a \(HelpTopic.name) -d '\(HelpTopic.abstract)'\n"
     out +=
       "complete -c shelf -n '__fish_seen_subcommand_from help' -a '\(commands.map(\.name).joined(separator: " "))'\n"
     for spec in GlobalOptions.specs { out += fishOption(spec, condition: nil) }

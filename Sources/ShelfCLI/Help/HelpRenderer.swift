@@ -16,7 +16,7 @@ struct HelpRenderer {
     for command in commands {
       out += entry(command.name, command.abstract) + "\n"
     }
-    out += entry("help", "Show help for a command.") + "\n\n"
+    out += entry(HelpTopic.name, HelpTopic.abstract) + "\n\n"
     out += "GLOBAL OPTIONS:\n" + options(GlobalOptions.specs) + "\n"
     out += "EXIT STATUS:\n"
     for (status, meaning) in ExitStatus.documented {
@@ -53,6 +53,23 @@ struct HelpRenderer {
       out += "\n"
     }
     out += "  See 'man shelf-\(command.name)' for the full manual.\n"
+    return out
+  }
+
+  /// The help of `help` itself (`shelf help help`, `shelf help --help`).
+  func helpOfHelp() -> String {
+    var out = "OVERVIEW: \(HelpTopic.abstract)\n\n"
+    out += TextLayout.wrap(HelpTopic.discussion, width: width) + "\n\n"
+    out += "USAGE: \(HelpTopic.usage)\n\n"
+    out += "ARGUMENTS:\n" + entry("<command>", HelpTopic.argumentHelp) + "\n\n"
+    out +=
+      "COMMANDS:\n" + TextLayout.wrap(commands.map(\.name).joined(separator: " "), width: width, indent: 2)
+    out += "\n\nEXAMPLES:\n"
+    for example in HelpTopic.examples {
+      out += "  " + example.commandLine + "\n"
+      out += TextLayout.wrap(example.explanation, width: width, indent: 6) + "\n"
+    }
+    out += "\n  See 'man shelf' for the full manual.\n"
     return out
   }
 

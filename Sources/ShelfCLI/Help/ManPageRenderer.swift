@@ -19,7 +19,7 @@ struct ManPageRenderer {
       out += ".TP\n.B \(command.name)\n\(Self.escape(command.abstract))\n"
       out += "See \\fBshelf\\-\(command.name)\\fR(1).\n"
     }
-    out += ".TP\n.B help\nShow help for a command.\n"
+    out += ".TP\n.B \(HelpTopic.name)\n\(HelpTopic.abstract)\n"
     out += ".SH GLOBAL OPTIONS\n" + options(GlobalOptions.specs)
     out += exitStatus()
     out += ".SH ENVIRONMENT\n"

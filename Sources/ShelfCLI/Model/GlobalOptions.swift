@@ -24,7 +24,7 @@ public struct GlobalOptions: Sendable {
     ),
     OptionSpec("verbose", short: "v", help: "Print details, such as each file skipped or failed."),
     OptionSpec("help", short: "h", help: "Show help information."),
-    OptionSpec("version", help: "Show the version."),
+    OptionSpec("version", short: "V", help: "Show the version."),
   ]
 
   init(parsed: ParsedArguments, environment: [String: String]) {

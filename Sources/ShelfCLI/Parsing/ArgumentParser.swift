@@ -4,6 +4,8 @@ import ShelfCore
 enum ParseResult: Sendable {
   case run(Command, ParsedArguments)
   case help(Command?)
+  /// `shelf help help`, `shelf help --help`: the help of the help command itself.
+  case helpOfHelp
   case version
 }
 
@@ -29,13 +31,16 @@ struct ArgumentParser {
     }
     if globals.flag("help") { return .help(nil) }
     if globals.flag("version") { return .version }
-    guard index < arguments.count else { return .help(nil) }
+    guard index < arguments.count else {
+      // `shelf` alone shows the overview; `shelf --db X` alone forgot the command.
+      if index == 0 { return .help(nil) }
+      throw UsageError("missing <command> after the global options")
+    }
 
     let name = arguments[index].string
     index += 1
-    if name == "help" {
-      guard index < arguments.count else { return .help(nil) }
-      return .help(try command(named: arguments[index].string))
+    if name == HelpTopic.name {
+      return try parseHelp(Array(arguments[index...]))
     }
     let command = try command(named: name)
     var parsed = ParsedArguments(commandName: command.name)
@@ -64,10 +69,26 @@ struct ArgumentParser {
     return .run(command, parsed)
   }
 
+  /// `shelf help [<command>]`: the overview, a command's page, or (for `help help` and
+  /// `help --help`) the page of `help` itself.
+  private func parseHelp(_ arguments: [CommandLineArgument]) throws(UsageError) -> ParseResult {
+    let asksForHelp = arguments.contains { $0.string == "--help" || $0.string == "-h" }
+    let topics = arguments.filter { $0.string != "--help" && $0.string != "-h" }
+    if let option = topics.first(where: { Self.looksLikeOption($0.string) }) {
+      throw UsageError("unknown option '\(option.string)'", command: HelpTopic.name)
+    }
+    if topics.count > 1 {
+      throw UsageError("unexpected argument '\(topics[1].path.escaped)'", command: HelpTopic.name)
+    }
+    guard let topic = topics.first else { return asksForHelp ? .helpOfHelp : .help(nil) }
+    if topic.string == HelpTopic.name { return .helpOfHelp }
+    return .help(try command(named: topic.string))
+  }
+
   private func command(named name: String) throws(UsageError) -> Command {
     if let command = commands.first(where: { $0.name == name }) { return command }
     var message = "unknown command '\(name)'"
-    if let suggestion = Suggestions.closest(to: name, among: commands.map(\.name)) {
+    if let suggestion = Suggestions.closest(to: name, among: commands.map(\.name) + [HelpTopic.name]) {
       message += "; did you mean '\(suggestion)'?"
     }
     throw UsageError(message)

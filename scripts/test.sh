@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Runs the already built test suite, then the formatting lint and the man-page check, and ends
+# with one line: "N passed, N failed". The exit status is non-zero when a test or a check
+# failed, so `make test` still fails. Usage: SWIFT=swift scripts/test.sh [swift test options]
+set -uo pipefail
+swift=${SWIFT:-swift}
+cd "$(dirname "$0")/.."
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+"$swift" test --skip-build "$@" 2>&1 | tee "$log"
+tests_status=${PIPESTATUS[0]}
+
+checks_status=0
+"${MAKE:-make}" --no-print-directory lint SWIFT="$swift" || checks_status=1
+warnings=$(man --warnings -l man/*.1 2>&1 >/dev/null)
+if [[ -n "$warnings" ]]; then
+  echo "$warnings"
+  checks_status=1
+fi
+
+# Swift Testing prints one "✔ Test NAME passed after …" or "✘ Test NAME failed after …" line
+# per test function; XCTest prints "Test Case '…' passed (…)" or "failed (…)" per test.
+read -r passed failed < <(
+  sed 's/\x1b\[[0-9;]*m//g' "$log" | awk '
+    /Test run with/ { next }
+    /^[^ ]+ Test .* passed after/ { passed++ }
+    /^[^ ]+ Test .* failed after/ { failed++ }
+    /^Test Case .* passed \(/ { passed++ }
+    /^Test Case .* failed \(/ { failed++ }
+    END { print passed + 0, failed + 0 }')
+
+summary="$passed passed, $failed failed"
+if ((tests_status != 0 && failed == 0)); then
+  summary+=" (swift test exited with status $tests_status)"
+fi
+if ((checks_status != 0)); then summary+="; the lint or man-page check failed (above)"; fi
+echo "$summary"
+if ((tests_status != 0)); then exit "$tests_status"; fi
+exit "$checks_status"
