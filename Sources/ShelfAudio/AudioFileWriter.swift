@@ -50,7 +50,7 @@ public final class AudioFileWriter {
     guard fd >= 0 else {
       let code = errno
       if code == EEXIST {
-        throw AudioError(path: path, reason: .exists, message: "file exists (use --force to overwrite)")
+        throw AudioError(path: path, reason: .exists, message: "file exists")
       }
       throw AudioError(
         path: path, reason: .cannotCreate,

@@ -96,7 +96,7 @@ public final class Recorder: Sendable {
     let request = self.request
     if !request.overwrite, (try? FileStatus.lstat(request.output)) != nil {
       throw AudioError(
-        path: request.output, reason: .exists, message: "file exists (use --force to overwrite)")
+        path: request.output, reason: .exists, message: "file exists")
     }
     let capture = try ALSACapture(
       device: request.device, sampleRate: request.sampleRate, channels: request.channels,

@@ -35,6 +35,14 @@ enum ShelfProcess {
     return folder.appendingPathComponent("shelf").path
   }()
 
+  /// The `XDG_DATA_HOME` every spawned shelf gets unless a test sets its own, so that a test
+  /// run never reads or writes the default catalogue of the user running it.
+  static let isolatedDataHome: String = {
+    var template = Array((NSTemporaryDirectory() + "/shelf-test-data-XXXXXX").utf8CString)
+    guard let made = mkdtemp(&template) else { return NSTemporaryDirectory() + "/shelf-test-data" }
+    return String(cString: made)
+  }()
+
   /// Runs shelf with string arguments.
   static func run(
     _ arguments: [String], environment: [String: String] = [:], stdinPath: String? = nil,
@@ -87,6 +95,9 @@ extension ShelfProcess {
     posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     var merged = ProcessInfo.processInfo.environment
     merged["NO_COLOR"] = "1"
+    // Never the user's catalogue: the default one lives in this run's own data folder.
+    merged["SHELF_DB"] = nil
+    merged["XDG_DATA_HOME"] = isolatedDataHome
     for (key, value) in environment { merged[key] = value }
     let argv = argvBytes.map(cString) + [nil]
     let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]

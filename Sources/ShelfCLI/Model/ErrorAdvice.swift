@@ -12,12 +12,13 @@ enum ErrorAdvice {
 
   /// The advice for an error met by `command`, in parentheses, or nil.
   static func advice(for error: any ShelfError, command: String) -> String? {
-    guard let audio = error as? AudioError, audio.reason == .noSuchDevice else { return nil }
-    switch command {
-    case "play": return "(no sound card? try -D null, or -D file:/path/out.wav)"
+    guard let audio = error as? AudioError else { return nil }
+    switch (audio.reason, command) {
+    case (.noSuchDevice, "play"): return "(no sound card? try -D null, or -D file:/path/out.wav)"
     // ALSA's file plugin saves what is captured but cannot feed a recording from a file by
     // name: only null (silence) works without a card.
-    case "record": return "(no sound card? try -D null, which records silence)"
+    case (.noSuchDevice, "record"): return "(no sound card? try -D null, which records silence)"
+    case (.exists, "record"): return "(use --force to overwrite)"
     default: return nil
     }
   }
