@@ -190,7 +190,10 @@ final class SampleBackupCopy {
       ShelfProcess.binary, ([ShelfProcess.binary] + arguments).map { Array($0.utf8) },
       environment: ["SHELF_INDEX_BATCH": "1", "SHELF_INDEX_PAUSE": "0.05", "SHELF_BACKUP_PASSWORD": ""],
       stdinPath: nil, stdoutPath: out, stderrPath: err)
-    let commandLine = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline").map { [UInt8]($0) } ?? []
+    // /proc files report a size of 0: read to the end through a handle.
+    let commandLine =
+      (try? FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/\(pid)/cmdline")))
+      .map { [UInt8]($0.readDataToEndOfFile()) } ?? []
     let status = ShelfProcess.wait(for: pid, timeout: 60)
     #expect(
       status == 0, "\(String(decoding: FileManager.default.contents(atPath: err) ?? Data(), as: UTF8.self))")

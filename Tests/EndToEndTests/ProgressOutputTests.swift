@@ -23,6 +23,7 @@ import Testing
   @Test func noColorOnATerminalGetsPlainProgressLines() throws {
     let scratch = try TemporaryDirectory()
     let root = try scratch.copy(fromRepository: "SampleMedia")
+    try FileManager.default.removeItem(atPath: root + "/Backups")
     let command =
       "NO_COLOR=1 \(ShelfProcess.binary) --db \(scratch.path)/c.sqlite index \(root) > /dev/null"
     let bytes = try onTerminal(command, scratch: scratch)
