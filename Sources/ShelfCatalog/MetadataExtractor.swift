@@ -67,7 +67,7 @@ public enum MetadataExtractor {
   public static func extract(
     stream descriptor: Int32, name: RawPath, temporaryFolder: RawPath, limit: Int64
   ) throws -> Extraction {
-    let spool = try SpooledFile(in: temporaryFolder)
+    let spool = try SpooledFile(in: temporaryFolder, label: "stream")
     var total: Int64 = 0
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {

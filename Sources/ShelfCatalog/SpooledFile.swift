@@ -24,9 +24,10 @@ public final class SpooledFile: Sendable {
     return fallback
   }
 
-  /// Creates the file in `folder` (mode 0600) and unlinks it.
-  public init(in folder: RawPath) throws(FileError) {
-    var template = folder.bytes + Array("/.shelf-spool-XXXXXX".utf8) + [0]
+  /// Creates the file in `folder` (mode 0600), named `shelf-LABEL-XXXXXX` for the moment
+  /// before it is unlinked (and in `/proc/self/fd` listings, where it shows as deleted).
+  public init(in folder: RawPath, label: String = "spool") throws(FileError) {
+    var template = folder.bytes + Array("/shelf-\(label)-XXXXXX".utf8) + [0]
     let created = template.withUnsafeMutableBytes { raw in
       mkstemp(raw.baseAddress!.assumingMemoryBound(to: CChar.self))
     }
