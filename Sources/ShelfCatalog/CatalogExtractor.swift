@@ -227,9 +227,9 @@ public struct CatalogExtractor: Sendable {
     }
   }
 
-  /// Extracts every job, `settings.width` at a time, each on a thread of its own. `finished`
-  /// is called as each file is done with its report and the count done so far. Returns the
-  /// reports in the order of `jobs`.
+  /// Extracts every job, `settings.width` at a time, each on a thread of its own, then flushes
+  /// the new files to disk at once. `finished` is called as each file is done with its report
+  /// and the count done so far. Returns the reports in the order of `jobs`.
   public func run(
     _ jobs: [CatalogExtractJob],
     finished: @escaping @Sendable (CatalogExtractReport, Int) -> Void = { _, _ in }
@@ -248,7 +248,10 @@ public struct CatalogExtractor: Sendable {
         }
       }
     }
-    return reports.all()
+    let all = reports.all()
+    // New files were written without a flush each: one flush makes them all durable.
+    if all.contains(where: { $0.outcome == .extracted }) { AtomicFileWriter.flushWrittenFiles() }
+    return all
   }
 
   /// Extracts one file: the output is checked (same bytes: left; other bytes: replaced only
@@ -269,10 +272,13 @@ public struct CatalogExtractor: Sendable {
         }
         if !settings.force { throw CatalogExtractError(path: job.path, reason: .outputDiffers(job.output)) }
       }
+      // A new file is flushed with the whole batch (`run`); a file replaced is flushed at once.
+      let replacing = (try? FileStatus.lstat(job.output)) != nil
       let writer = try AtomicFileWriter(
         target: job.output,
         options: AtomicFileWriter.Options(
-          modificationTime: content.modified ?? job.modified, beforeRename: settings.writerBeforeRename))
+          modificationTime: content.modified ?? job.modified, flushesEachFile: replacing,
+          beforeRename: settings.writerBeforeRename))
       try content.copy(into: writer)
       try writer.commit()
       report.outcome = .extracted
