@@ -61,35 +61,35 @@ PLAIN=$WORK/manifest-db
 ENCRYPTED=$WORK/manifest-db-encrypted
 BYTES=$(du -sb "$PLAIN" | cut -f1)
 
-# --- one run of each contender, best of three ------------------------------------------------
-seconds() { python3 -c 'import sys,time; print(f"{time.monotonic():.6f}")'; }
-best() { # best NAME COMMAND...: the shortest of three runs, in seconds
-  local name=$1
-  shift
-  local top=""
+# --- one run of each contender, best of three (wall and CPU seconds) ----------------------------
+# measure COMMAND...: prints "WALL CPU" (CPU = user + system of every process it ran).
+measure() {
+  local TIMEFORMAT='%R %U %S' line
+  line=$({ time "$@" >/dev/null 2>&1; } 2>&1)
+  python3 -c "r,u,s='$line'.split(); print(f'{float(r):.3f} {float(u)+float(s):.3f}')"
+}
+# best PREPARE COMMAND: the shortest wall and CPU time of three runs, PREPARE run untimed first.
+best() {
+  local prepare=$1 run=$2 wall="" cpu=""
   for _ in 1 2 3; do
     rm -rf "$WORK/out" "$WORK/db.sqlite"*
-    local start end
-    start=$(seconds)
-    "$@" >/dev/null
-    end=$(seconds)
-    top=$(python3 -c "a='$top'; b=$end-$start; print(f'{b:.3f}' if not a or b < float(a) else a)")
+    "$prepare" >/dev/null 2>&1
+    read -r w c < <(measure "$run")
+    wall=$(python3 -c "a='$wall'; print('$w' if not a or $w < float(a) else a)")
+    cpu=$(python3 -c "a='$cpu'; print('$c' if not a or $c < float(a) else a)")
   done
-  printf '%s' "$top"
+  printf '%s %s\n' "$wall" "$cpu"
 }
 
-shelf_plain() {
-  "$SHELF" --db "$WORK/db.sqlite" index "$PLAIN"
-  "$SHELF" --db "$WORK/db.sqlite" extract "root:$PLAIN" -o "$WORK/out"
-}
+nothing() { :; }
+index_plain() { "$SHELF" --db "$WORK/db.sqlite" index "$PLAIN"; }
+index_encrypted() { SHELF_BACKUP_PASSWORD=$PASSWORD "$SHELF" --db "$WORK/db.sqlite" index "$ENCRYPTED"; }
 shelf_plain_extract() { "$SHELF" --db "$WORK/db.sqlite" extract "root:$PLAIN" -o "$WORK/out"; }
-shelf_encrypted() {
-  SHELF_BACKUP_PASSWORD=$PASSWORD "$SHELF" --db "$WORK/db.sqlite" index "$ENCRYPTED"
-  SHELF_BACKUP_PASSWORD=$PASSWORD "$SHELF" --db "$WORK/db.sqlite" extract "root:$ENCRYPTED" -o "$WORK/out"
-}
+shelf_plain() { index_plain && shelf_plain_extract; }
 shelf_encrypted_extract() {
   SHELF_BACKUP_PASSWORD=$PASSWORD "$SHELF" --db "$WORK/db.sqlite" extract "root:$ENCRYPTED" -o "$WORK/out"
 }
+shelf_encrypted() { index_encrypted && shelf_encrypted_extract; }
 copy_plain() { cp -r "$PLAIN" "$WORK/out"; }
 decrypt_python() {
   python3 - "$ENCRYPTED" "$WORK/out" "$PASSWORD" <<'PY'
@@ -99,45 +99,34 @@ backup = EncryptedBackup(backup_directory=sys.argv[1], passphrase=sys.argv[3])
 backup.extract_files(relative_paths_like="%", output_folder=sys.argv[2], preserve_folders=True, domain_subfolders=True)
 PY
 }
-# extract alone needs a catalogue made once beforehand (best() clears it for the others).
-with_index() { # with_index BACKUP FUNCTION: index once, then time only FUNCTION
-  local backup=$1 run=$2 top=""
-  for _ in 1 2 3; do
-    rm -rf "$WORK/out" "$WORK/db.sqlite"*
-    SHELF_BACKUP_PASSWORD=$PASSWORD "$SHELF" --db "$WORK/db.sqlite" index "$backup" >/dev/null
-    local start end
-    start=$(seconds)
-    "$run" >/dev/null
-    end=$(seconds)
-    top=$(python3 -c "a='$top'; b=$end-$start; print(f'{b:.3f}' if not a or b < float(a) else a)")
-  done
-  printf '%s' "$top"
-}
 
-echo "backup: $FILES files, $((BYTES / 1048576)) MB ($(nproc) cores; best of 3; the machine may be shared)"
-cp_time=$(best cp copy_plain)
-plain_all=$(best shelf shelf_plain)
-plain_extract=$(with_index "$PLAIN" shelf_plain_extract)
-python_time=$(best python decrypt_python)
-enc_all=$(best shelf shelf_encrypted)
-enc_extract=$(with_index "$ENCRYPTED" shelf_encrypted_extract)
+echo "backup: $FILES files, $((BYTES / 1048576)) MB; $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg); best of 3"
+read -r cp_wall cp_cpu < <(best nothing copy_plain)
+read -r plain_wall plain_cpu < <(best nothing shelf_plain)
+read -r plainx_wall plainx_cpu < <(best index_plain shelf_plain_extract)
+read -r py_wall py_cpu < <(best nothing decrypt_python)
+read -r enc_wall enc_cpu < <(best nothing shelf_encrypted)
+read -r encx_wall encx_cpu < <(best index_encrypted shelf_encrypted_extract)
 
 # Every recovered file is checked once: shelf's output equals the decryptor's, byte for byte.
 rm -rf "$WORK/out" "$WORK/check" "$WORK/db.sqlite"*
-shelf_encrypted >/dev/null
+shelf_encrypted >/dev/null 2>&1
 mv "$WORK/out" "$WORK/check"
 decrypt_python
 diff -r "$WORK/check" "$WORK/out" >/dev/null && same="identical" || same="DIFFERENT"
 
 ratio() { python3 -c "print(f'{$1/$2:.2f}')"; }
-printf '\n%-58s %9s %9s\n' "plain backup" "seconds" "vs cp -r"
-printf '%-58s %9s %9s\n' "cp -r of the stored files" "$cp_time" "1.00"
-printf '%-58s %9s %9s\n' "shelf extract (catalogue made beforehand)" "$plain_extract" "$(ratio "$plain_extract" "$cp_time")"
-printf '%-58s %9s %9s\n' "shelf index + shelf extract" "$plain_all" "$(ratio "$plain_all" "$cp_time")"
-printf '\n%-58s %9s %9s\n' "encrypted backup" "seconds" "speed-up"
-printf '%-58s %9s %9s\n' "iphone_backup_decrypt extract_files" "$python_time" "1.00"
-printf '%-58s %9s %9s\n' "shelf extract (catalogue made beforehand)" "$enc_extract" "$(ratio "$python_time" "$enc_extract")"
-printf '%-58s %9s %9s\n' "shelf index + shelf extract" "$enc_all" "$(ratio "$python_time" "$enc_all")"
+row() { printf '%-44s %8s %8s %8s %8s\n' "$@"; }
+echo
+row "plain backup" "wall s" "vs cp" "CPU s" "vs cp"
+row "cp -r of the stored files" "$cp_wall" "1.00" "$cp_cpu" "1.00"
+row "shelf extract (catalogue made beforehand)" "$plainx_wall" "$(ratio "$plainx_wall" "$cp_wall")" "$plainx_cpu" "$(ratio "$plainx_cpu" "$cp_cpu")"
+row "shelf index + shelf extract" "$plain_wall" "$(ratio "$plain_wall" "$cp_wall")" "$plain_cpu" "$(ratio "$plain_cpu" "$cp_cpu")"
+echo
+row "encrypted backup" "wall s" "speed-up" "CPU s" "less"
+row "iphone_backup_decrypt extract_files" "$py_wall" "1.00" "$py_cpu" "1.00"
+row "shelf extract (catalogue made beforehand)" "$encx_wall" "$(ratio "$py_wall" "$encx_wall")" "$encx_cpu" "$(ratio "$py_cpu" "$encx_cpu")"
+row "shelf index + shelf extract" "$enc_wall" "$(ratio "$py_wall" "$enc_wall")" "$enc_cpu" "$(ratio "$py_cpu" "$enc_cpu")"
 echo
 echo "shelf's and iphone_backup_decrypt's extracted trees: $same"
 rm -rf "$WORK/out" "$WORK/check" "$WORK/db.sqlite"*
