@@ -86,19 +86,23 @@ ERAS = {
 
 def seeded(label, length):
     """Deterministic bytes for keys, salts and UUIDs (test data, not secrets)."""
-    out = b""
-    counter = 0
-    while len(out) < length:
-        out += hashlib.sha256(f"shelf-backup:{label}:{counter}".encode()).digest()
-        counter += 1
-    return out[:length]
+    blocks = (length + 31) // 32
+    return b"".join(hashlib.sha256(f"shelf-backup:{label}:{n}".encode()).digest() for n in range(blocks))[:length]
 
 
 def file_id(domain, path):
     return hashlib.sha1(f"{domain}-{path}".encode()).hexdigest()
 
 
+# A video-sized file for tests of reading in chunks (--large): 2.5 MiB and 7 bytes, so it spans
+# several read chunks and ends in a partial AES block.
+LARGE_SOURCE = "large:IMG_0002.MOV"
+LARGE_SIZE = (5 << 19) + 7
+
+
 def read_sample(source):
+    if source == LARGE_SOURCE:
+        return seeded("large-video", LARGE_SIZE)
     with open(os.path.join(SAMPLES, source), "rb") as fh:
         return fh.read()
 
@@ -461,7 +465,10 @@ def main():
     ap.add_argument("--facts", default=os.path.join(ROOT, "Tests", "Fixtures", "sample-backups.json"))
     ap.add_argument("--era", choices=sorted(ERAS), help="build only this era, into --out itself")
     ap.add_argument("--hostile", choices=["unsafe-paths", "absurd-iterations"],
-                    help="with --era: add escaping rows and links, or a keybag asking for 4e9 rounds")
+                    help="with --era: add escaping rows, links pointing out and (Manifest.db) a row without"
+                         " its record; or a keybag asking for 4e9 rounds")
+    ap.add_argument("--large", metavar="COPY",
+                    help="with --era: add a 2.5 MiB video, and write its content to COPY for comparison")
     args = ap.parse_args()
     if args.era:
         files, links, options = FILES, LINKS, None
@@ -469,7 +476,17 @@ def main():
             files, links = FILES + HOSTILE_FILES, LINKS + HOSTILE_LINKS
         elif args.hostile == "absurd-iterations":
             options = {"iterations": 4_000_000_000}
+        if args.large:
+            files = files + [("CameraRollDomain", "Media/DCIM/100APPLE/IMG_0002.MOV", LARGE_SOURCE, 3)]
+            write(args.large, read_sample(LARGE_SOURCE))
         build(args.out, args.era, files, links, options)
+        if args.hostile == "unsafe-paths" and ERAS[args.era]["format"] == "manifest-db" and not ERAS[args.era]["encrypted"]:
+            # A row without its MBFile record.
+            db = sqlite3.connect(os.path.join(args.out, "Manifest.db"))
+            path = "Library/Voicemail/2.ogg"
+            db.execute("INSERT INTO Files VALUES (?, 'HomeDomain', ?, 1, NULL)", (file_id("HomeDomain", path), path))
+            db.commit()
+            db.close()
         return 0
     if os.path.exists(args.out):
         shutil.rmtree(args.out)

@@ -13,6 +13,7 @@ import Synchronization
 public final class Backup: Sendable {
   /// The backup folder as given.
   public let folder: RawPath
+  /// The device, iOS version, date and state the backup records.
   public let info: BackupInfo
   private let source: Source
   /// The unwrapped protection-class keys of an encrypted backup (wiped when released).
@@ -131,6 +132,7 @@ public final class Backup: Sendable {
     self.salvageProblem = salvageProblem
   }
 
+  /// True when the backup was made with a password (its files are decrypted on reading).
   public var isEncrypted: Bool { info.isEncrypted }
 
   /// Every entry (files, folders, links). Problems with single rows (an unsafe path, a damaged
@@ -241,7 +243,7 @@ public final class Backup: Sendable {
     while offset < file.status.size {
       let chunk: [UInt8]
       do {
-        chunk = try file.read(count: Self.chunkSize, at: offset)
+        chunk = try file.read(count: Int(min(Int64(Self.chunkSize), file.status.size - offset)), at: offset)
       } catch {
         throw BackupError(path: path, reason: .io(error.reason))
       }
@@ -312,17 +314,17 @@ public final class Backup: Sendable {
     while offset < size {
       let chunk: [UInt8]
       do {
-        chunk = try file.read(count: chunkSize, at: offset)
+        chunk = try file.read(count: Int(min(Int64(chunkSize), size - offset)), at: offset)
       } catch {
         throw BackupError(path: path, reason: .io(error.reason))
       }
       if chunk.isEmpty { break }
       offset += Int64(chunk.count)
-      guard chunk.withUnsafeBytes({ decryptor.update($0, into: &plain) }) else {
+      guard let produced = chunk.withUnsafeBytes({ decryptor.update($0, into: &plain) }) else {
         throw BackupError(path: path, reason: .badCiphertext("decryption failed"))
       }
-      total += Int64(plain.count)
-      try plain.withUnsafeBytes { try sink($0) }
+      total += Int64(produced)
+      try plain.withUnsafeBytes { try sink(UnsafeRawBufferPointer(rebasing: $0.prefix(produced))) }
     }
     guard offset == size else {
       throw BackupError(path: path, reason: .io("stored file shrank while being read"))

@@ -92,21 +92,18 @@ final class CBCDecryptor {
 
   deinit { EVP_CIPHER_CTX_free(context) }
 
-  /// Decrypts a chunk (any length); the plaintext lags one block behind, for the padding.
-  func update(_ input: UnsafeRawBufferPointer, into output: inout [UInt8]) -> Bool {
-    output.removeAll(keepingCapacity: true)
-    guard input.count > 0 else { return true }
-    let capacity = input.count + 16
-    if output.capacity < capacity { output.reserveCapacity(capacity) }
+  /// Decrypts a chunk (any length) into `output`, grown as needed and reused between chunks,
+  /// and returns how many plaintext bytes it now starts with (they lag one block behind, for
+  /// the padding); nil when OpenSSL fails.
+  func update(_ input: UnsafeRawBufferPointer, into output: inout [UInt8]) -> Int? {
+    guard let source = input.baseAddress, input.count > 0 else { return 0 }
+    if output.count < input.count + 16 { output = [UInt8](repeating: 0, count: input.count + 16) }
     var length: Int32 = 0
-    let ok = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer -> Bool in
-      let result = EVP_DecryptUpdate(
-        context, buffer.baseAddress, &length, input.baseAddress!.assumingMemoryBound(to: UInt8.self),
-        Int32(input.count))
-      if result == 1 { output.append(contentsOf: buffer[0..<Int(length)]) }
-      return result == 1
+    let result = output.withUnsafeMutableBufferPointer { buffer in
+      EVP_DecryptUpdate(
+        context, buffer.baseAddress, &length, source.assumingMemoryBound(to: UInt8.self), Int32(input.count))
     }
-    return ok
+    return result == 1 ? Int(length) : nil
   }
 
   /// The last plaintext block, without its padding; nil when the padding is wrong.

@@ -17,7 +17,7 @@ public struct BackupError: ShelfError, Equatable {
     case badPropertyList(String)
     /// The keybag in Manifest.plist is damaged.
     case corruptKeybag(String)
-    /// The keybag asks for more PBKDF2 rounds than `Keybag.iterationLimit` (a hostile backup
+    /// The keybag asks for no PBKDF2 rounds or more than `Keybag.iterationLimit` (a hostile backup
     /// could otherwise keep the reader busy for days).
     case absurdIterationCount(field: String, count: Int64)
     /// Manifest.db, Manifest.mbdb or an mdinfo/mdbackup record is truncated or damaged.
@@ -43,6 +43,7 @@ public struct BackupError: ShelfError, Equatable {
   public var path: RawPath
   public var reason: Reason
 
+  /// An error about `path` (a backup folder, a file of it, or an entry's catalogued path).
   public init(path: RawPath, reason: Reason) {
     self.path = path
     self.reason = reason
@@ -69,7 +70,7 @@ public struct BackupError: ShelfError, Equatable {
     case .badPropertyList(let why): why
     case .corruptKeybag(let why): "corrupt keybag in Manifest.plist: \(why)"
     case .absurdIterationCount(let field, let count):
-      "keybag asks for \(count) \(field) key-derivation rounds, more than the limit of \(Keybag.iterationLimit)"
+      "keybag asks for \(count) \(field) key-derivation rounds, outside the accepted 1 to \(Keybag.iterationLimit)"
     case .corruptManifest(let why): why
     case .unfinished: "backup is unfinished (Status.plist says it is still being written)"
     case .unsafePath(let path): "manifest path escapes its domain: \(path.escaped)"

@@ -15,18 +15,24 @@ public enum BackupFormat: String, Sendable {
 /// Facts about a backup from its Info.plist, Manifest.plist and Status.plist, so that `stats`
 /// and `roots` can say which device it came from and whether it is complete.
 public struct BackupInfo: Sendable, Equatable {
+  /// The name the owner gave the device, e.g. `Anna's iPhone`.
   public var deviceName: String?
+  /// The model identifier, e.g. `iPhone15,2`.
   public var productType: String?
+  /// The iOS version at backup time, e.g. `17.5`.
   public var iosVersion: String?
   /// When the backup was made, ISO-8601 (UTC).
   public var date: String?
+  /// True when the backup is password-protected.
   public var isEncrypted: Bool
   /// False while iTunes or Finder is still writing the backup; nil when there is no Status.plist.
   public var isFinished: Bool?
   /// The bundle identifiers of the installed applications.
   public var apps: [String]
+  /// The era of the backup's manifest.
   public var format: BackupFormat
 
+  /// Facts as read from the backup's plists.
   public init(
     deviceName: String? = nil, productType: String? = nil, iosVersion: String? = nil, date: String? = nil,
     isEncrypted: Bool, isFinished: Bool? = nil, apps: [String] = [], format: BackupFormat
@@ -56,6 +62,7 @@ public struct BackupEntry: Sendable, Equatable {
   public var relativePath: RawPath
   /// The SHA-1 hex name the file is stored under (or the mdinfo/mdbackup base name).
   public var fileID: String
+  /// File, folder or symbolic link.
   public var type: BackupEntryType
   /// The size of the file's content in bytes (decrypted, without padding).
   public var size: Int64
@@ -70,6 +77,7 @@ public struct BackupEntry: Sendable, Equatable {
   /// The application's bundle identifier for `AppDomain-…` and `AppDomainPlugin-…` domains.
   public var app: String?
 
+  /// An entry as a manifest row describes it; `app` is derived from the domain.
   public init(
     domain: String, relativePath: RawPath, fileID: String, type: BackupEntryType, size: Int64, mode: UInt32,
     modified: Int64, protectionClass: Int? = nil, linkTarget: RawPath? = nil

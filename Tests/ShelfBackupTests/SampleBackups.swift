@@ -94,14 +94,18 @@ enum SampleBackups {
     return destination
   }
 
-  /// Builds a backup with the project's generator (`--era`, `--hostile`) inside `scratch`.
-  static func generate(_ era: String, hostile: String?, into scratch: TemporaryDirectory) throws -> String {
+  /// Builds a backup with the project's generator (`--era`, `--hostile`) inside `scratch`; with
+  /// `largeCopy`, the backup also holds a 2.5 MiB video whose content is written there.
+  static func generate(
+    _ era: String, hostile: String?, largeCopy: String? = nil, into scratch: TemporaryDirectory
+  ) throws -> String {
     let destination = scratch.file(era + "-" + (hostile ?? "plain"))
     var arguments = [
       repositoryRoot.appendingPathComponent("scripts/make-backups.py").path, "--era", era, "--out",
       destination,
     ]
     if let hostile { arguments += ["--hostile", hostile] }
+    if let largeCopy { arguments += ["--large", largeCopy] }
     let result = try Python.run(arguments)
     guard result.status == 0 else { throw GeneratorFailure(message: result.stderr) }
     return destination

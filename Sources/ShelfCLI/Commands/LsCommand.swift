@@ -152,33 +152,24 @@ enum LsCommand {
   /// `-0`: the bare absolute paths, NUL after each.
   static func writePaths(_ store: CatalogStore, _ options: LsOptions, console: Console) throws -> Int {
     var count = 0
-    var out: [UInt8] = []
-    for path in try store.paths(matching: options.query, sort: options.sort, limit: options.limit) {
-      out += path.bytes
-      out.append(0)
-      count += 1
-      if out.count > 1 << 16 {
-        console.writeBytes(out)
-        out.removeAll(keepingCapacity: true)
+    try console.writeInBlocks { emit in
+      for path in try store.paths(matching: options.query, sort: options.sort, limit: options.limit) {
+        emit(path.bytes + [0])
+        count += 1
       }
     }
-    console.writeBytes(out)
     return count
   }
 
   /// `--jsonl`: one JSON record per line.
   static func writeJSONLines(_ store: CatalogStore, _ options: LsOptions, console: Console) throws -> Int {
     var count = 0
-    var out = ""
-    try store.forEachEntry(matching: options.query, sort: options.sort, limit: options.limit) { entry in
-      out += CatalogPresentation.record(entry).serialized() + "\n"
-      count += 1
-      if out.utf8.count > 1 << 16 {
-        console.write(out)
-        out = ""
+    try console.writeInBlocks { emit in
+      try store.forEachEntry(matching: options.query, sort: options.sort, limit: options.limit) { entry in
+        emit(Array((CatalogPresentation.record(entry).serialized() + "\n").utf8))
+        count += 1
       }
     }
-    console.write(out)
     return count
   }
 
@@ -197,17 +188,12 @@ enum LsCommand {
     _ template: ListingTemplate, _ store: CatalogStore, _ options: LsOptions, console: Console
   ) throws -> Int {
     var count = 0
-    var out: [UInt8] = []
-    try store.forEachEntry(matching: options.query, sort: options.sort, limit: options.limit) { entry in
-      out += template.render(entry)
-      out.append(0x0A)
-      count += 1
-      if out.count > 1 << 16 {
-        console.writeBytes(out)
-        out.removeAll(keepingCapacity: true)
+    try console.writeInBlocks { emit in
+      try store.forEachEntry(matching: options.query, sort: options.sort, limit: options.limit) { entry in
+        emit(template.render(entry) + [0x0A])
+        count += 1
       }
     }
-    console.writeBytes(out)
     return count
   }
 
