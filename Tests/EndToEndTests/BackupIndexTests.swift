@@ -274,6 +274,23 @@ final class SampleBackupCopy {
     #expect(listing.stdoutBytes.filter { $0 == 0 }.count == 4)
   }
 
+  @Test func anUnfinishedBackupIsOneLineAndStillCatalogued() throws {
+    let copy = try SampleBackupCopy()
+    let backup = copy.backup("manifest-db")
+    let status = URL(fileURLWithPath: backup + "/Status.plist")
+    var plist =
+      try PropertyListSerialization.propertyList(from: Data(contentsOf: status), format: nil)
+      as? [String: Any] ?? [:]
+    plist["SnapshotState"] = "uploading"
+    try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0).write(to: status)
+    let result = try copy.run(["index", backup])
+    #expect(result.status == 1)
+    #expect(
+      result.stderr
+        == "error: \(backup): backup is unfinished (Status.plist says it is still being written)\n")
+    #expect(result.stdout.hasPrefix("\(backup): 5 files (5 new, "))
+  }
+
   @Test func escapingNamesAreProblemsAndNeverExtractedOutside() throws {
     let copy = try SampleBackupCopy()
     let hostile = copy.scratch.file("hostile/backup")
