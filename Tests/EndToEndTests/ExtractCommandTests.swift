@@ -199,8 +199,9 @@ import Testing
     #expect(note.status == 0)
     #expect(note.stdoutBytes == SampleBackupCopy.sampleBytes("Documents/Notes/welcome-utf8.txt"))
 
-    let crushed = try copy.run(["crush", "-o", copy.scratch.file("crushed"), image])
+    let crushed = try copy.run(["-v", "crush", "-o", copy.scratch.file("crushed"), image])
     #expect(crushed.status == 0, "\(crushed.stderr)")
+    #expect(crushed.stdout.hasPrefix("\(image): 3745 -> "), "reported by its catalogued path")
     let output = FileManager.default.contents(atPath: copy.scratch.file("crushed/IMG_0001.PNG")) ?? Data()
     #expect(
       output.count > 0 && output.count < SampleBackupCopy.sampleBytes("Documents/gradient-rgba.png").count)

@@ -158,7 +158,11 @@ enum CrushCommand {
     }
     defer { signals.cancel() }
     let started = MonotonicClock.seconds()
-    let reports = await crusher.run(plan.jobs, finished: progress(of: plan.jobs.count, on: console))
+    let showProgress = progress(of: plan.jobs.count, on: console)
+    let reports = await crusher.run(plan.jobs) { report, done in
+      showProgress(backupFiles.naming(report), done)
+    }
+    .map(backupFiles.naming)
     console.clearStatus()
     let elapsed = MonotonicClock.seconds() - started
 

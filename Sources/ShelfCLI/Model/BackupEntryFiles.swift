@@ -2,6 +2,7 @@ import ShelfAudio
 import ShelfBackup
 import ShelfCatalog
 import ShelfCore
+import ShelfPNG
 import Synchronization
 
 /// Readable files for the catalogued paths of iPhone backup entries given where a file is
@@ -109,4 +110,28 @@ extension Playlist {
     }
     tracks = kept
   }
+}
+
+extension BackupEntryFiles {
+  /// The report with a spooled backup entry named by its catalogued path, in its error too.
+  func naming(_ report: PNGCrushReport) -> PNGCrushReport {
+    let name = name(of: report.job.input)
+    guard name != report.job.input else { return report }
+    var named = report
+    named.job.input = name
+    if let error = report.error {
+      named.error = RenamedError(error: error, spooled: report.job.input, name: name)
+    }
+    return named
+  }
+}
+
+/// An error about a spooled file, told with the catalogued path the file stands for.
+private struct RenamedError: ShelfError {
+  let error: any ShelfError
+  let spooled: RawPath
+  let name: RawPath
+
+  var failure: FailureKind { error.failure }
+  var description: String { error.description.replacing(spooled.escaped, with: name.escaped) }
 }
