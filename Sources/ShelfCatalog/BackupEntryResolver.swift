@@ -36,15 +36,12 @@ public final class BackupEntryResolver: Sendable {
     let error: any Error
   }
 
+  /// A resolver that asks `password` for the password of each encrypted backup it opens.
   public init(password: @escaping PasswordSource) { self.password = password }
 
-  /// Opens the backup at `folder` (its resolved path, as the catalogue knows it), once: an
-  /// encrypted backup asks `password` first. Throws the backup's error (a wrong password,
-  /// not a backup) the first and every later time.
-  public func backup(at folder: RawPath) throws -> Backup {
-    try openedBackup(folder).backup
-  }
-
+  /// The backup at `folder` (its resolved path, as the catalogue knows it) with its entries,
+  /// opened once: an encrypted backup asks `password` first. Throws the backup's error (a
+  /// wrong password, not a backup) the first and every later time.
   private func openedBackup(_ folder: RawPath) throws -> OpenedBackup {
     let result = opened.withLock { known -> Result<OpenedBackup, BackupOpenFailure> in
       if let result = known[folder] { return result }

@@ -27,6 +27,7 @@ public struct CatalogExtractError: ShelfError, Equatable {
   public var path: RawPath
   public var reason: Reason
 
+  /// An error about the entry catalogued at `path`.
   public init(path: RawPath, reason: Reason) {
     self.path = path
     self.reason = reason
@@ -97,6 +98,7 @@ public struct CatalogExtractReport: Sendable {
   public var bytes: Int64 = 0
   public var error: (any ShelfError)?
 
+  /// A report of a job not done yet (it counts as failed until `extract` fills it in).
   public init(job: CatalogExtractJob) { self.job = job }
 }
 
@@ -113,6 +115,7 @@ public struct CatalogExtractSettings: Sendable {
   /// Passed to every `AtomicFileWriter` (tests stop a write before its rename through it).
   public var writerBeforeRename: (@Sendable (RawPath) -> Void)?
 
+  /// Settings for extracting into `destination` (2 files at a time, nothing replaced).
   public init(
     destination: RawPath, flat: Bool = false, force: Bool = false, width: Int = 2,
     writerBeforeRename: (@Sendable (RawPath) -> Void)? = nil
@@ -133,6 +136,7 @@ public struct CatalogExtractSettings: Sendable {
 public struct CatalogExtractor: Sendable {
   public var settings: CatalogExtractSettings
 
+  /// An extractor with these settings.
   public init(settings: CatalogExtractSettings) { self.settings = settings }
 
   /// Names every entry's output and finds its content: a file on disk, or for an entry of an
