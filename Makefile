@@ -13,7 +13,7 @@ BASH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
-.PHONY: all setup build release install uninstall test lint demo man sample-media bench-png bench-audio bench-index bench-text clean
+.PHONY: all setup build release install uninstall test lint demo man sample-media sample-backups bench-png bench-audio bench-index bench-backup bench-text clean
 
 all: build
 
@@ -62,6 +62,11 @@ man: setup
 # Regenerates SampleMedia/ and its facts manifest (the CgBI sample needs a built shelf).
 sample-media: build
 	python3 scripts/make-sample-media.py --shelf $(DEBUG_BIN)
+	python3 scripts/make-backups.py
+
+# Regenerates SampleMedia/Backups (one small backup per era) and its facts.
+sample-backups:
+	python3 scripts/make-backups.py
 
 bench-png: release
 	bash scripts/bench-png.sh $(RELEASE_BIN)
@@ -71,6 +76,9 @@ bench-audio: release
 
 bench-index: release
 	bash scripts/bench-index.sh $(RELEASE_BIN)
+
+bench-backup: release
+	bash scripts/bench-backup.sh $(RELEASE_BIN)
 
 bench-text: release
 	bash scripts/bench-text.sh $(RELEASE_BIN)

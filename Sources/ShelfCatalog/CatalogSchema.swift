@@ -7,7 +7,7 @@
 /// which is what `ls WORD…` needs, at about half the cost of a full index.
 enum CatalogSchema {
   /// Bumped on every schema change; writers migrate older catalogues (see `upgrades`).
-  static let version = 5
+  static let version = 6
 
   /// The first schema that carries `applicationID` and the `meta` table; older ones are
   /// recognised by their tables.
@@ -27,7 +27,20 @@ enum CatalogSchema {
     4: """
     ALTER TABLE roots ADD COLUMN excludes TEXT;
     CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-    """
+    """,
+    5: """
+    ALTER TABLE roots ADD COLUMN backup_device TEXT;
+    ALTER TABLE roots ADD COLUMN backup_product TEXT;
+    ALTER TABLE roots ADD COLUMN backup_ios TEXT;
+    ALTER TABLE roots ADD COLUMN backup_date TEXT;
+    ALTER TABLE roots ADD COLUMN backup_encrypted INTEGER;
+    ALTER TABLE roots ADD COLUMN backup_format TEXT;
+    ALTER TABLE files ADD COLUMN backup_domain TEXT;
+    ALTER TABLE files ADD COLUMN backup_app TEXT;
+    ALTER TABLE files ADD COLUMN backup_file_id TEXT;
+    ALTER TABLE files ADD COLUMN backup_protection INTEGER;
+    ALTER TABLE files ADD COLUMN backup_mode INTEGER;
+    """,
   ]
 
   static let create = """
@@ -42,7 +55,9 @@ enum CatalogSchema {
       bundle_name TEXT,
       bundle_version TEXT,
       last_scan_ns INTEGER,
-      excludes TEXT
+      excludes TEXT,
+      backup_device TEXT, backup_product TEXT, backup_ios TEXT, backup_date TEXT,
+      backup_encrypted INTEGER, backup_format TEXT
     );
     CREATE TABLE IF NOT EXISTS files(
       id INTEGER PRIMARY KEY,
@@ -71,7 +86,9 @@ enum CatalogSchema {
       track_no INTEGER, genre TEXT, comment TEXT,
       encoding TEXT, bom INTEGER, line_endings TEXT, lines INTEGER, words INTEGER, chars INTEGER,
       first_line TEXT,
-      plist_format TEXT, plist_root TEXT, plist_keys TEXT
+      plist_format TEXT, plist_root TEXT, plist_keys TEXT,
+      backup_domain TEXT, backup_app TEXT, backup_file_id TEXT, backup_protection INTEGER,
+      backup_mode INTEGER
     );
     CREATE VIRTUAL TABLE IF NOT EXISTS files_fts USING fts5(
       tags, body, tokenize = "unicode61 remove_diacritics 2", detail = column
@@ -94,6 +111,7 @@ enum CatalogSchema {
     f.duration, f.sample_rate, f.channels, f.audio_frames, f.format, f.subtype, f.title, f.artist,
     f.album, f.date, f.track, f.genre, f.comment,
     f.encoding, f.bom, f.line_endings, f.lines, f.words, f.chars, f.first_line,
-    f.plist_format, f.plist_root, f.plist_keys
+    f.plist_format, f.plist_root, f.plist_keys,
+    f.backup_domain, f.backup_app, f.backup_file_id, f.backup_protection, f.backup_mode
     """
 }

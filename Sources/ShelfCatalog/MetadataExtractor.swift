@@ -67,19 +67,7 @@ public enum MetadataExtractor {
   public static func extract(
     stream descriptor: Int32, name: RawPath, temporaryFolder: RawPath, limit: Int64
   ) throws -> Extraction {
-    var template = temporaryFolder.bytes + Array("/shelf-stream-XXXXXX".utf8) + [0]
-    let spool = template.withUnsafeMutableBytes { raw in
-      mkstemp(raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-    }
-    guard spool >= 0 else {
-      let code = errno
-      throw FileError(
-        path: temporaryFolder, reason: "cannot create a temporary file: \(String(cString: strerror(code)))",
-        failure: .cannotCreate)
-    }
-    defer { close(spool) }
-    let spoolPath = RawPath(bytes: Array(template.dropLast()))
-    _ = spoolPath.withCString { unlink($0) }
+    let spool = try SpooledFile(in: temporaryFolder, label: "stream")
     var total: Int64 = 0
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
@@ -95,18 +83,10 @@ public enum MetadataExtractor {
           path: name, reason: "input larger than the \(Quantities.formatByteSize(limit)) limit",
           failure: .badInput)
       }
-      var written = 0
-      while written < count {
-        let result = chunk.withUnsafeBytes { write(spool, $0.baseAddress! + written, count - written) }
-        if result < 0 {
-          if errno == EINTR { continue }
-          throw FileError(path: spoolPath, errno: errno, doing: "cannot write a temporary file")
-        }
-        written += result
-      }
+      try chunk.withUnsafeBytes { try spool.write(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
     }
     guard total > 0 else { throw FileError(path: name, reason: "empty input", failure: .badInput) }
-    let file = try RegularFile(path: RawPath("/proc/self/fd/\(spool)"), followLinks: true)
+    let file = try spool.open()
     return try extract(file, fileExtension: "")
   }
 

@@ -16,6 +16,8 @@ final class IndexedSample {
   init() throws {
     scratch = try TemporaryDirectory()
     root = try scratch.copy(fromRepository: "SampleMedia")
+    // The sample backups have facts and tests of their own (Tests/Fixtures/sample-backups.json).
+    try FileManager.default.removeItem(atPath: root + "/Backups")
     database = scratch.path + "/catalog.sqlite"
     indexResult = try ShelfProcess.run(
       ["--db", database, "index", root], environment: ["SHELF_TRUST_WINDOW": "0"])
@@ -357,6 +359,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
   @Test func progressAlwaysReportsRateWhenPiped() throws {
     let scratch = try TemporaryDirectory()
     let root = try scratch.copy(fromRepository: "SampleMedia")
+    try FileManager.default.removeItem(atPath: root + "/Backups")
     let result = try ShelfProcess.run([
       "--db", scratch.path + "/c.sqlite", "index", "--progress", "always", root,
     ])
@@ -512,7 +515,7 @@ enum CatalogueFiles {
       #expect(result.status == 65)
       #expect(
         result.stderr
-          == "error: \(database): the catalogue has schema 4, older than this shelf's schema 5: run 'shelf index' to upgrade the catalogue\n"
+          == "error: \(database): the catalogue has schema 4, older than this shelf's schema 6: run 'shelf index' to upgrade the catalogue\n"
       )
     }
     #expect(try CatalogueFiles.bytes(database) == before)
@@ -538,14 +541,14 @@ enum CatalogueFiles {
     }
     #expect(found > 0)
     try Data(bytes).write(to: URL(fileURLWithPath: database))
-    try CatalogueFiles.patchHeader(database, offset: 60, value: 6)
+    try CatalogueFiles.patchHeader(database, offset: 60, value: 7)
     let before = try CatalogueFiles.bytes(database)
     for command in [["ls"], ["index"]] {
       let result = try ShelfProcess.run(["--db", database] + command)
       #expect(result.status == 65)
       #expect(
         result.stderr
-          == "error: \(database): catalogue was written by shelf \(later) (schema 6); this is shelf \(version) (schema 5)\n"
+          == "error: \(database): catalogue was written by shelf \(later) (schema 7); this is shelf \(version) (schema 6)\n"
       )
     }
     #expect(try CatalogueFiles.bytes(database) == before)

@@ -23,6 +23,8 @@ import Testing
   @Test func noColorOnATerminalGetsPlainProgressLines() throws {
     let scratch = try TemporaryDirectory()
     let root = try scratch.copy(fromRepository: "SampleMedia")
+    // The sample backups have facts and tests of their own (Tests/Fixtures/sample-backups.json).
+    try FileManager.default.removeItem(atPath: root + "/Backups")
     let command =
       "NO_COLOR=1 \(ShelfProcess.binary) --db \(scratch.path)/c.sqlite index \(root) > /dev/null"
     let bytes = try onTerminal(command, scratch: scratch)

@@ -120,7 +120,9 @@ enum LsCommand {
     (bits per sample), color (color type), alpha, cgbi, interlaced, frames, duration, rate \
     (sample rate), channels, format, codec, artist, album, title, genre, comment, year, track, \
     encoding, bom, endings (line endings), lines, words, chars, plist (xml or binary), key (a \
-    top-level plist key), error, mismatch (extension disagrees with content), detected.
+    top-level plist key), error, mismatch (extension disagrees with content), detected; for \
+    iPhone backup entries domain (CameraRollDomain, AppDomain-…), app (a bundle identifier), \
+    file_id (the stored name) and protection (the data-protection class).
 
     Sort (--sort, repeatable) by any field, ascending or with :desc; a second --sort orders \
     entries that tie on the first (--sort artist --sort year:desc).
@@ -150,33 +152,24 @@ enum LsCommand {
   /// `-0`: the bare absolute paths, NUL after each.
   static func writePaths(_ store: CatalogStore, _ options: LsOptions, console: Console) throws -> Int {
     var count = 0
-    var out: [UInt8] = []
-    for path in try store.paths(matching: options.query, sort: options.sort, limit: options.limit) {
-      out += path.bytes
-      out.append(0)
-      count += 1
-      if out.count > 1 << 16 {
-        console.writeBytes(out)
-        out.removeAll(keepingCapacity: true)
+    try console.writeInBlocks { emit in
+      for path in try store.paths(matching: options.query, sort: options.sort, limit: options.limit) {
+        emit(path.bytes + [0])
+        count += 1
       }
     }
-    console.writeBytes(out)
     return count
   }
 
   /// `--jsonl`: one JSON record per line.
   static func writeJSONLines(_ store: CatalogStore, _ options: LsOptions, console: Console) throws -> Int {
     var count = 0
-    var out = ""
-    try store.forEachEntry(matching: options.query, sort: options.sort, limit: options.limit) { entry in
-      out += CatalogPresentation.record(entry).serialized() + "\n"
-      count += 1
-      if out.utf8.count > 1 << 16 {
-        console.write(out)
-        out = ""
+    try console.writeInBlocks { emit in
+      try store.forEachEntry(matching: options.query, sort: options.sort, limit: options.limit) { entry in
+        emit(Array((CatalogPresentation.record(entry).serialized() + "\n").utf8))
+        count += 1
       }
     }
-    console.write(out)
     return count
   }
 
@@ -195,17 +188,12 @@ enum LsCommand {
     _ template: ListingTemplate, _ store: CatalogStore, _ options: LsOptions, console: Console
   ) throws -> Int {
     var count = 0
-    var out: [UInt8] = []
-    try store.forEachEntry(matching: options.query, sort: options.sort, limit: options.limit) { entry in
-      out += template.render(entry)
-      out.append(0x0A)
-      count += 1
-      if out.count > 1 << 16 {
-        console.writeBytes(out)
-        out.removeAll(keepingCapacity: true)
+    try console.writeInBlocks { emit in
+      try store.forEachEntry(matching: options.query, sort: options.sort, limit: options.limit) { entry in
+        emit(template.render(entry) + [0x0A])
+        count += 1
       }
     }
-    console.writeBytes(out)
     return count
   }
 
@@ -374,6 +362,17 @@ enum CatalogPresentation {
           .object([
             ("format", .string(plist.format)), ("root", .string(plist.root)),
             ("keys", .array(plist.keys.map { .string($0) })),
+          ])
+        ))
+    }
+    if let backup = entry.backup {
+      fields.append(
+        (
+          "backup",
+          .object([
+            ("domain", .string(backup.domain)), ("app", string(backup.app)),
+            ("file_id", .string(backup.fileID)),
+            ("protection_class", int(backup.protectionClass)), ("mode", .int(Int64(backup.mode))),
           ])
         ))
     }

@@ -34,6 +34,10 @@ enum ShowCommand {
       Audio is summarised (format, duration, rate, channels, tags) with a waveform line of the \
       peak level across the file.
 
+      A catalogued path inside an iPhone backup (BACKUP/DOMAIN/relativePath) is shown from its \
+      content, read and decrypted from the backup into a private temporary file that is \
+      removed at once; the backup is never written.
+
       With --json, property lists are printed as JSON and every other kind of file as its \
       facts (the JSON record of shelf info --json), never as a preview.
       """,
@@ -70,7 +74,15 @@ enum ShowCommand {
     let interrupts = InterruptExit.install()
     defer { interrupts.cancel() }
     let path = options.path
-    let file = try RegularFile(path: path)
+    // A backup entry's catalogued path is read from the backup (decrypted) through a spool.
+    let backupFiles = BackupEntryFiles(invocation)
+    let source: RawPath
+    do {
+      source = try backupFiles.readablePath(path) ?? path
+    } catch {
+      throw AdvisedBackupError.advising(error)
+    }
+    let file = try RegularFile(path: source)
     guard file.status.size > 0 else {
       throw FileError(path: path, reason: "file is empty", failure: .badInput)
     }
@@ -82,7 +94,9 @@ enum ShowCommand {
     if options.json && sniff.kind != .plist {
       // The facts info --json gives, with its verdict: a header that failed to parse is
       // still shown, and is bad input all the same.
-      let description = try InfoCommand.describe(path: path, store: nil)
+      let description =
+        try InfoCommand.describeBackupEntry(path, store: nil, files: backupFiles)
+        ?? InfoCommand.describe(path: path, store: nil)
       console.write(description.json.serialized(pretty: true) + "\n")
       guard let reason = description.entry.error else { return .success }
       console.error("\(path.escaped): \(reason)")
@@ -108,9 +122,11 @@ enum ShowCommand {
         console.write(out + "\n")
       }
     case .image:
-      try showImage(path: path, mime: sniff.mime, file: file, console: console, options: options)
+      try showImage(
+        path: path, source: source, mime: sniff.mime, file: file, console: console, options: options)
     case .audio:
-      try showAudio(path: path, console: console, width: options.width ?? max(console.width, 4))
+      try showAudio(
+        path: path, source: source, console: console, width: options.width ?? max(console.width, 4))
     case .other:
       console.write(
         "\(path.escaped): \(sniff.mime), \(Quantities.formatByteSize(file.status.size)); no preview for this kind of file\n"
@@ -317,7 +333,7 @@ enum ShowCommand {
   // MARK: Images
 
   static func showImage(
-    path: RawPath, mime: String, file: RegularFile, console: Console, options: ShowOptions
+    path: RawPath, source: RawPath, mime: String, file: RegularFile, console: Console, options: ShowOptions
   ) throws {
     let facts = try? ImageHeaderReader.read(file, mime: mime)
     let color = options.color.enabled(console)
@@ -329,7 +345,7 @@ enum ShowCommand {
       console.write(line)
       return
     }
-    let image = try PNGDecoder().preview(path: path)
+    let image = try PNGDecoder().preview(path: source)
     let width = options.width ?? max(console.width, 4)
     let maxRows = console.stdoutIsTerminal ? max(console.height - 2, 4) : 40
     console.write(render(image, columns: width, maxRows: maxRows, color: color))
@@ -393,8 +409,9 @@ enum ShowCommand {
 
   // MARK: Audio
 
-  static func showAudio(path: RawPath, console: Console, width: Int) throws {
-    let info = try AudioFileInfo.read(path: path)
+  /// The summary and waveform of the audio at `source`, named `path`.
+  static func showAudio(path: RawPath, source: RawPath, console: Console, width: Int) throws {
+    let info = try AudioFileInfo.read(path: source)
     var lines = ["\(path.escaped)"]
     lines.append(
       "  \(info.formatName), \(info.encodingName), \(info.sampleRate) Hz, \(info.channels) channel\(info.channels == 1 ? "" : "s")"
@@ -410,7 +427,7 @@ enum ShowCommand {
     }
     console.write(lines.joined(separator: "\n") + "\n")
     let columns = max(8, width - 2)
-    let peaks = try waveform(path: path, columns: columns)
+    let peaks = try waveform(path: source, columns: columns)
     let levels = Array(" ▁▂▃▄▅▆▇█")
     let line = peaks.map { levels[min(levels.count - 1, Int(($0 * Float(levels.count - 1)).rounded(.up)))] }
     console.write("  " + String(line) + "\n")

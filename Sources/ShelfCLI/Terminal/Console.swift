@@ -67,6 +67,20 @@ public final class Console: Sendable {
     Self.writeAll(STDOUT_FILENO, bytes)
   }
 
+  /// Calls `body` with a function that queues bytes for stdout, writing them in blocks of
+  /// 64 KiB and the rest at the end: long listings stream without a system call per line.
+  public func writeInBlocks(_ body: (_ emit: ([UInt8]) -> Void) throws -> Void) rethrows {
+    var pending: [UInt8] = []
+    try body { bytes in
+      pending += bytes
+      if pending.count > 1 << 16 {
+        writeBytes(pending)
+        pending.removeAll(keepingCapacity: true)
+      }
+    }
+    writeBytes(pending)
+  }
+
   /// Prints `error: <message>` to stderr.
   public func error(_ message: String) {
     clearStatus()
