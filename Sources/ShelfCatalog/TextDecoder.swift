@@ -1,3 +1,5 @@
+import ShelfCore
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
