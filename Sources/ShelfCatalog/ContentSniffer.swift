@@ -53,6 +53,7 @@ public enum ContentSniffer {
     var sample: TextSample?
     return try sniff(prefix: prefix, fileExtension: fileExtension) {
       if let sample { return sample }
+      if TextSniffer.prefixRulesOutText(prefix) { return TextSample(prefix, reachesEnd: false) }
       let read = try TextSample(reading: source)
       sample = read
       return read

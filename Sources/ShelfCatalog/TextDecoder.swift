@@ -18,8 +18,6 @@ public final class TextDecoder {
   public static let invalidByteBase: UInt32 = 0x11_0000
 
   public let encoding: TextEncoding
-  /// How many bytes did not decode so far.
-  public private(set) var invalidBytes = 0
   private let converter: iconv_t?
   /// For single-byte encodings: each byte's scalar value (or an invalid-byte mark), so that
   /// every byte is one character (iconv would compose Vietnamese and Hebrew marks).
@@ -83,9 +81,7 @@ public final class TextDecoder {
     if let table {
       output.reserveCapacity(output.count + input.count)
       for byte in input {
-        let value = table[Int(byte)]
-        if value >= Self.invalidByteBase { invalidBytes += 1 }
-        output.append(value)
+        output.append(table[Int(byte)])
       }
     } else if converter == nil {
       decodeUTF8(input, final: final, into: &output)
@@ -204,7 +200,6 @@ public final class TextDecoder {
 
   @inline(__always)
   private func invalid(_ byte: UInt8, into output: inout [UInt32]) {
-    invalidBytes += 1
     output.append(Self.invalidByteBase + UInt32(byte))
   }
 }

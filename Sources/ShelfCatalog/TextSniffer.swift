@@ -223,6 +223,25 @@ public enum TextSniffer {
     return legacy(sample).map { DetectedEncoding(encoding: $0, bom: false) }
   }
 
+  /// True when a file's first bytes already rule text out, whatever follows: no byte-order
+  /// mark, and zero bytes that are not UTF-16/32, or control characters text does not hold
+  /// (escape aside, which ISO-2022 uses with its shift controls). Saves reading a binary
+  /// file's whole sample.
+  public static func prefixRulesOutText(_ prefix: [UInt8]) -> Bool {
+    if byteOrderMarks.contains(where: { prefix.starts(with: $0.0) })
+      || prefix.starts(with: [0xEF, 0xBB, 0xBF])
+    {
+      return false
+    }
+    guard !prefix.contains(0x1B) else { return false }
+    if prefix.contains(0) {
+      var zeros = [0, 0, 0, 0]
+      for (index, byte) in prefix.enumerated() where byte == 0 { zeros[index & 3] += 1 }
+      return unicodeWithoutMark(TextSample(prefix, reachesEnd: false), zeros: zeros) == nil
+    }
+    return prefix.contains { $0 < 0x20 && !isTextControlOK(UInt32($0)) }
+  }
+
   private static let byteOrderMarks: [([UInt8], TextEncoding)] = [
     ([0xFF, 0xFE, 0, 0], .utf32le), ([0, 0, 0xFE, 0xFF], .utf32be), ([0xFF, 0xFE], .utf16le),
     ([0xFE, 0xFF], .utf16be),

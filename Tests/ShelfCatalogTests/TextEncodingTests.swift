@@ -262,3 +262,12 @@ func realTextIsDetectedDecodedCountedAndSearchable(_ index: Int) throws {
   #expect(
     ContentSniffer.sniff(prefix: Array("P3 is the third point\n".utf8), fileExtension: "txt").kind == .text)
 }
+
+@Test func aBinaryPrefixRulesTextOutWithoutReadingFurther() throws {
+  #expect(TextSniffer.prefixRulesOutText([0x7F, 0x45, 0x4C, 0x46, 2, 1, 1, 0, 0, 0]))
+  #expect(TextSniffer.prefixRulesOutText(Array("abc\u{01}def".utf8)))
+  // UTF-16 without a mark, ISO-2022-KR's shift controls after an escape, plain text: read on.
+  #expect(!TextSniffer.prefixRulesOutText(try iconv("Привет, мир!\n", to: "UTF-16LE")))
+  #expect(!TextSniffer.prefixRulesOutText(try iconv(try #require(sentences["ko"]), to: "ISO-2022-KR")))
+  #expect(!TextSniffer.prefixRulesOutText(Array("plain text\n".utf8)))
+}
