@@ -197,15 +197,30 @@ public enum TextSniffer {
     var escapes = 0
     var badControls = 0
     for segment in sample.segments {
-      for (index, byte) in segment.enumerated() {
-        if byte >= 0x80 {
-          highBytes += 1
-        } else if byte < 0x20 {
-          if byte == 0 {
-            zeros[index & 3] += 1
+      segment.withUnsafeBufferPointer { bytes in
+        var index = 0
+        while index < bytes.count {
+          // Eight printable ASCII bytes at a time, the common case: no high bit, none below
+          // 0x20 (subtracting borrows into such a byte's high bit), none at 0x7F (adding one
+          // carries into it).
+          if index + 8 <= bytes.count {
+            let word = UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)
+            let high: UInt64 = 0x8080_8080_8080_8080
+            if (word | (word &- 0x2020_2020_2020_2020) | (word &+ 0x0101_0101_0101_0101)) & high == 0 {
+              index += 8
+              continue
+            }
+          }
+          let byte = bytes[index]
+          index += 1
+          if byte &- 0x20 < 0x5F { continue }  // printable ASCII
+          if byte >= 0x80 {
+            highBytes += 1
+          } else if byte == 0 {
+            zeros[(index - 1) & 3] += 1
           } else if byte == 0x1B {
             escapes += 1
-          } else if !isTextControlOK(UInt32(byte)) {
+          } else if byte < 0x20 && !isTextControlOK(UInt32(byte)) {
             badControls += 1
           }
         }

@@ -234,6 +234,14 @@ func realTextIsDetectedDecodedCountedAndSearchable(_ index: Int) throws {
 @Test func controlCharactersOutsideTextAreBinary() {
   #expect(TextSniffer.detectEncoding(TextSample(Array("abc\u{01}def".utf8))) == nil)
   #expect(TextSniffer.detectEncoding(TextSample(Array("Grüße\u{02}".utf8))) == nil)
+  // DEL, or a control anywhere in a long run of printable ASCII, is seen too.
+  for offset in 0..<17 {
+    var bytes = Array(String(repeating: "printable ", count: 4).utf8)
+    bytes[offset] = 0x7F
+    #expect(TextSniffer.detectEncoding(TextSample(bytes)) == nil, "DEL at \(offset)")
+    bytes[offset] = 0x03
+    #expect(TextSniffer.detectEncoding(TextSample(bytes)) == nil, "ETX at \(offset)")
+  }
   // A C1 control is not UTF-8 text (these bytes are windows-1250 text, "cafÂ…").
   #expect(TextSniffer.detectEncoding(TextSample(Array("caf\u{85}".utf8)))?.encoding != .utf8)
   // Tab, form feed, escape and bell are.
