@@ -220,7 +220,7 @@ public enum TextSniffer {
             zeros[(index - 1) & 3] += 1
           } else if byte == 0x1B {
             escapes += 1
-          } else if byte < 0x20 && !isTextControlOK(UInt32(byte)) {
+          } else if !isTextControlOK(UInt32(byte)) {
             badControls += 1
           }
         }
@@ -254,7 +254,7 @@ public enum TextSniffer {
       for (index, byte) in prefix.enumerated() where byte == 0 { zeros[index & 3] += 1 }
       return unicodeWithoutMark(TextSample(prefix, reachesEnd: false), zeros: zeros) == nil
     }
-    return prefix.contains { $0 < 0x20 && !isTextControlOK(UInt32($0)) }
+    return prefix.contains { $0 < 0x80 && !isTextControlOK(UInt32($0)) }
   }
 
   private static let byteOrderMarks: [([UInt8], TextEncoding)] = [
