@@ -13,7 +13,7 @@ BASH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
-.PHONY: all setup build release install uninstall test lint demo man sample-media bench-png bench-audio bench-index bench-index-media clean
+.PHONY: all setup build release install uninstall test lint demo man sample-media sample-backups bench-png bench-audio bench-index bench-index-media bench-backup bench-text clean
 
 all: build
 
@@ -62,6 +62,11 @@ man: setup
 # Regenerates SampleMedia/ and its facts manifest (the CgBI sample needs a built shelf).
 sample-media: build
 	python3 scripts/make-sample-media.py --shelf $(DEBUG_BIN)
+	python3 scripts/make-backups.py
+
+# Regenerates SampleMedia/Backups (one small backup per era) and its facts.
+sample-backups:
+	python3 scripts/make-backups.py
 
 bench-png: release
 	bash scripts/bench-png.sh $(RELEASE_BIN)
@@ -75,6 +80,12 @@ bench-index: release
 # shelf index of 2,000 M4A/MP3 files against today's MP3 path, ffprobe and exiftool.
 bench-index-media: release
 	bash scripts/bench-index-media.sh $(RELEASE_BIN)
+
+bench-backup: release
+	bash scripts/bench-backup.sh $(RELEASE_BIN)
+
+bench-text: release
+	bash scripts/bench-text.sh $(RELEASE_BIN)
 
 clean:
 	rm -rf .build

@@ -4,7 +4,7 @@ import PackageDescription
 /// `shelf`: catalogue, crush, play and record the media in an app sandbox or any media folder.
 ///
 /// The executable is thin; the CLI library parses arguments and talks to the user; the
-/// domain libraries (catalogue, PNG, audio) return values and throw typed errors; the C
+/// domain libraries (catalogue, PNG, audio, backups) return values and throw typed errors; the C
 /// libraries come in through system-library targets, plus two small C targets for what
 /// Swift cannot call (libpng's setjmp error handling, ALSA's variadic error callback).
 let package = Package(
@@ -14,6 +14,7 @@ let package = Package(
     .library(name: "ShelfCore", targets: ["ShelfCore"]),
     .library(name: "ShelfPNG", targets: ["ShelfPNG"]),
     .library(name: "ShelfAudio", targets: ["ShelfAudio"]),
+    .library(name: "ShelfBackup", targets: ["ShelfBackup"]),
     .library(name: "ShelfCatalog", targets: ["ShelfCatalog"]),
     .library(name: "ShelfCLI", targets: ["ShelfCLI"]),
   ],
@@ -29,8 +30,11 @@ let package = Package(
       name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
     .systemLibrary(name: "CZopfli", providers: [.apt(["libzopfli-dev"])]),
     .systemLibrary(
+      name: "CUchardet", pkgConfig: "uchardet", providers: [.apt(["libuchardet-dev"])]),
+    .systemLibrary(
       name: "CFFmpeg", pkgConfig: "libavformat",
       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev"])]),
+    .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
     // Small C targets for constructs Swift cannot call.
     .target(name: "CPNGSupport", dependencies: ["CPNG"]),
     .target(name: "CALSASupport", dependencies: ["CALSA"]),
@@ -45,10 +49,12 @@ let package = Package(
     .target(
       name: "ShelfAudio",
       dependencies: ["ShelfCore", "CSndFile", "CALSA", "CALSASupport", "CFFmpeg", "CFFmpegSupport"]),
+    .target(name: "ShelfBackup", dependencies: ["ShelfCore", "CSQLite", "CCrypto"]),
     .target(
-      name: "ShelfCatalog", dependencies: ["ShelfCore", "ShelfPNG", "ShelfAudio", "CSQLite"]),
+      name: "ShelfCatalog",
+      dependencies: ["ShelfCore", "ShelfPNG", "ShelfAudio", "ShelfBackup", "CSQLite", "CUchardet"]),
     .target(
-      name: "ShelfCLI", dependencies: ["ShelfCore", "ShelfCatalog", "ShelfPNG", "ShelfAudio"]),
+      name: "ShelfCLI", dependencies: ["ShelfCore", "ShelfCatalog", "ShelfPNG", "ShelfAudio", "ShelfBackup"]),
     .executableTarget(name: "shelf", dependencies: ["ShelfCLI"]),
 
     // Tests, with one small support library (temporary folders) that they share.
@@ -56,6 +62,7 @@ let package = Package(
     .testTarget(name: "ShelfCoreTests", dependencies: ["ShelfCore", "ShelfTestSupport"]),
     .testTarget(name: "ShelfPNGTests", dependencies: ["ShelfPNG", "ShelfTestSupport"]),
     .testTarget(name: "ShelfAudioTests", dependencies: ["ShelfAudio", "ShelfTestSupport"]),
+    .testTarget(name: "ShelfBackupTests", dependencies: ["ShelfBackup", "ShelfTestSupport"]),
     .testTarget(name: "ShelfCatalogTests", dependencies: ["ShelfCatalog", "ShelfTestSupport"]),
     .testTarget(name: "ShelfCLITests", dependencies: ["ShelfCLI"]),
     .testTarget(name: "EndToEndTests", dependencies: ["shelf", "ShelfTestSupport"]),

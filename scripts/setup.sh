@@ -7,11 +7,33 @@ set -euo pipefail
 packages=(
   # C libraries shelf links against
   libasound2-dev libsndfile1-dev libpng-dev libsqlite3-dev libdeflate-dev libzopfli-dev
-  libavformat-dev libavcodec-dev libavutil-dev libswresample-dev
+  libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libssl-dev libuchardet-dev
   # tools the tests use
   tmux alsa-utils sox libsox-fmt-all python3 man-db file zsh fish util-linux ffmpeg
   libimage-exiftool-perl lame
+  # the backup generator's encrypting side, and pip for the independent backup readers below
+  python3-cryptography python3-pip
 )
+
+# PyPI modules the tests use (module name = package name): independent iPhone-backup readers
+# that the backup tests compare shelf against.
+python_modules=(pyiosbackup iphone_backup_decrypt)
+
+install_python_modules() {
+  local missing_modules=()
+  for module in "${python_modules[@]}"; do
+    python3 -c "import $module" 2>/dev/null || missing_modules+=("$module")
+  done
+  ((${#missing_modules[@]} == 0)) && return 0
+  if [[ $(id -u) -ne 0 ]]; then
+    echo "the tests need these PyPI packages: ${missing_modules[*]}" >&2
+    echo "run:  python3 -m pip install ${missing_modules[*]}" >&2
+    return 1
+  fi
+  echo "installing from PyPI: ${missing_modules[*]}" >&2
+  python3 -m pip install --quiet "${missing_modules[@]}" 2>/dev/null \
+    || python3 -m pip install --quiet --break-system-packages "${missing_modules[@]}"
+}
 
 missing=()
 for package in "${packages[@]}"; do
@@ -20,7 +42,8 @@ for package in "${packages[@]}"; do
 done
 
 if ((${#missing[@]} == 0)); then
-  exit 0
+  install_python_modules
+  exit $?
 fi
 
 if [[ $(id -u) -ne 0 ]]; then
@@ -47,3 +70,4 @@ until update_output=$(apt-get -o DPkg::Lock::Timeout=$lock_timeout update -qq 2>
 done
 apt-get -o DPkg::Lock::Timeout=$lock_timeout install -y -qq --no-install-recommends \
   "${missing[@]}" >/dev/null
+install_python_modules

@@ -26,12 +26,22 @@ extension RegularFile: ByteSource {
   public var size: Int64 { status.size }
 }
 
-/// Why a header could not be read: a reason without the path (the caller adds it).
-public struct HeaderError: Error, Equatable, CustomStringConvertible {
-  public var reason: String
-  /// An error with a short reason, e.g. `truncated GIF: header cut off`.
-  public init(_ reason: String) { self.reason = reason }
-  public var description: String { reason }
+extension PropertyList {
+  /// Parses an XML or binary plist from a file or other byte source, refusing huge ones.
+  public static func parse(_ source: any ByteSource) throws -> PropertyList {
+    guard source.size <= sizeLimit else {
+      throw HeaderError("property list larger than \(sizeLimit >> 20) MiB")
+    }
+    let bytes = try source.read(count: Int(source.size), at: 0)
+    return try parse(bytes)
+  }
+
+  /// The catalogue facts: format, root type, top-level keys.
+  public var facts: PlistFacts {
+    var keys: [String] = []
+    if case .dictionary(let pairs) = root { keys = pairs.map(\.0) }
+    return PlistFacts(format: format, root: root.typeName, keys: keys)
+  }
 }
 
 /// Little helpers for reading integers out of byte arrays, bounds-checked.

@@ -16,6 +16,8 @@ public enum FailureKind: Sendable, Equatable {
   case interrupted
   /// The request itself was malformed (bad option value found late): exit 64.
   case usage
+  /// Access was refused: a wrong or missing password for an encrypted backup: exit 77.
+  case noPermission
 }
 
 /// An error of one of shelf's libraries: a one-line description naming the file and the reason,

@@ -16,6 +16,8 @@ final class IndexedSample {
   init() throws {
     scratch = try TemporaryDirectory()
     root = try scratch.copy(fromRepository: "SampleMedia")
+    // The sample backups have facts and tests of their own (Tests/Fixtures/sample-backups.json).
+    try FileManager.default.removeItem(atPath: root + "/Backups")
     database = scratch.path + "/catalog.sqlite"
     indexResult = try ShelfProcess.run(
       ["--db", database, "index", root], environment: ["SHELF_TRUST_WINDOW": "0"])
@@ -66,7 +68,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     #expect(sample.indexResult.stderr == "")
     #expect(
       sample.indexResult.stdout == """
-        \(sample.root): 34 files (34 new, 0 updated, 0 unchanged, 0 moved, 0 removed)
+        \(sample.root): 40 files (40 new, 0 updated, 0 unchanged, 0 moved, 0 removed)
           sandbox: Demo.app (com.example.shelfdemo, Shelf Demo, version 1.0)
 
         """)
@@ -89,7 +91,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     #expect(result.status == 0)
     #expect(
       result.stdout.hasPrefix(
-        "\(sample.root): 34 files (0 new, 0 updated, 34 unchanged, 0 moved, 0 removed)\n"))
+        "\(sample.root): 40 files (0 new, 0 updated, 40 unchanged, 0 moved, 0 removed)\n"))
 
     let documents = sample.root + "/Documents"
     #expect(rename(documents + "/holiday.jpg", documents + "/holiday-moved.jpg") == 0)
@@ -99,7 +101,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     result = try sample.run(["index", sample.root])
     #expect(
       result.stdout.hasPrefix(
-        "\(sample.root): 34 files (1 new, 1 updated, 31 unchanged, 1 moved, 1 removed)\n"))
+        "\(sample.root): 40 files (1 new, 1 updated, 37 unchanged, 1 moved, 1 removed)\n"))
     let records = try sample.records()
     #expect(records["Documents/holiday-moved.jpg"]?["kind"] as? String == "image")
     #expect(records["Documents/holiday.jpg"] == nil)
@@ -109,7 +111,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     result = try sample.run(["index", "--full"])
     #expect(
       result.stdout.hasPrefix(
-        "\(sample.root): 34 files (0 new, 34 updated, 0 unchanged, 0 moved, 0 removed)\n"))
+        "\(sample.root): 40 files (0 new, 40 updated, 0 unchanged, 0 moved, 0 removed)\n"))
   }
 
   @Test func catalogueOptionBeforeOrAfterTheCommandAndFromTheEnvironment() throws {
@@ -357,12 +359,13 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
   @Test func progressAlwaysReportsRateWhenPiped() throws {
     let scratch = try TemporaryDirectory()
     let root = try scratch.copy(fromRepository: "SampleMedia")
+    try FileManager.default.removeItem(atPath: root + "/Backups")
     let result = try ShelfProcess.run([
       "--db", scratch.path + "/c.sqlite", "index", "--progress", "always", root,
     ])
     #expect(result.status == 0)
     #expect(result.stderr.contains("SampleMedia "))
-    #expect(result.stderr.contains("34/34 files"))
+    #expect(result.stderr.contains("40/40 files"))
     #expect(result.stderr.contains(" files/s"))
     let quiet = try ShelfProcess.run(["--db", scratch.path + "/c.sqlite", "index", root])
     #expect(quiet.stderr.isEmpty)

@@ -17,6 +17,8 @@ public struct ExitStatus: Equatable, Sendable, CustomStringConvertible {
   public static let ioError = ExitStatus(code: 74)
   /// The catalogue is busy (another writer holds it).
   public static let busy = ExitStatus(code: 75)
+  /// Access refused: a wrong or missing password for an encrypted backup.
+  public static let noPermission = ExitStatus(code: 77)
   public static let interrupted = ExitStatus(code: 130)
 
   /// The exit status for a kind of failure.
@@ -29,6 +31,7 @@ public struct ExitStatus: Equatable, Sendable, CustomStringConvertible {
     case .busy: self = .busy
     case .interrupted: self = .interrupted
     case .usage: self = .usage
+    case .noPermission: self = .noPermission
     }
   }
 
@@ -47,6 +50,7 @@ public struct ExitStatus: Equatable, Sendable, CustomStringConvertible {
     (.cannotCreate, "An output file or folder cannot be created."),
     (.ioError, "Input/output error: reading or writing failed part way, device gone."),
     (.busy, "The catalogue is busy: another shelf index holds it."),
+    (.noPermission, "Permission denied: wrong or missing password for an encrypted backup."),
     (.interrupted, "Interrupted by Ctrl-C or SIGTERM."),
   ]
 }

@@ -1,5 +1,3 @@
-import ShelfCore
-
 /// A property-list value, as XML and binary plists hold them.
 public indirect enum PlistValue: Sendable, Equatable {
   case string(String)
@@ -65,16 +63,18 @@ public indirect enum PlistValue: Sendable, Equatable {
 }
 
 /// A parsed property list and the format it came in.
+///
+/// It lives in ShelfCore because both the catalogue (plist facts, bundle identities) and the
+/// backup reader (Info.plist, keybags, NSKeyedArchiver records) parse property lists.
 public struct PropertyList: Sendable {
   /// `xml` or `binary`.
   public var format: String
   public var root: PlistValue
 
-  /// The catalogue facts: format, root type, top-level keys.
-  public var facts: PlistFacts {
-    var keys: [String] = []
-    if case .dictionary(let pairs) = root { keys = pairs.map(\.0) }
-    return PlistFacts(format: format, root: root.typeName, keys: keys)
+  /// Wraps a parsed root value.
+  public init(format: String, root: PlistValue) {
+    self.format = format
+    self.root = root
   }
 
   /// The largest property list parsed whole.
@@ -83,15 +83,6 @@ public struct PropertyList: Sendable {
   public static let valueLimit = 2_000_000
   /// The deepest nesting accepted.
   public static let depthLimit = 512
-
-  /// Parses an XML or binary plist.
-  public static func parse(_ source: any ByteSource) throws -> PropertyList {
-    guard source.size <= sizeLimit else {
-      throw HeaderError("property list larger than \(sizeLimit >> 20) MiB")
-    }
-    let bytes = try source.read(count: Int(source.size), at: 0)
-    return try parse(bytes)
-  }
 
   /// Parses an XML or binary plist held in memory.
   public static func parse(_ bytes: [UInt8]) throws -> PropertyList {
@@ -121,9 +112,9 @@ struct BinaryPlistParser {
     let trailer = bytes.count - 32
     offsetSize = Int(bytes[trailer + 6])
     refSize = Int(bytes[trailer + 7])
-    guard let count = bytes.be64(trailer + 8), let top = bytes.be64(trailer + 16),
-      let table = bytes.be64(trailer + 24)
-    else { throw HeaderError("truncated binary plist") }
+    let count = sized(trailer + 8, 8)
+    let top = sized(trailer + 16, 8)
+    let table = sized(trailer + 24, 8)
     guard (1...8).contains(offsetSize), (1...8).contains(refSize) else {
       throw HeaderError("corrupt binary plist: bad integer sizes in trailer")
     }

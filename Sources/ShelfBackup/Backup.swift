@@ -1,0 +1,400 @@
+import ShelfCore
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// An iPhone backup folder of any era, opened read-only: its facts, its entries by real name,
+/// and each file's content, decrypted when the backup is encrypted. Nothing in the backup
+/// folder is ever written (Manifest.db is opened immutable, or decrypted in memory).
+public final class Backup: Sendable {
+  /// The backup folder as given.
+  public let folder: RawPath
+  /// The device, iOS version, date and state the backup records.
+  public let info: BackupInfo
+  private let source: Source
+  /// The unwrapped protection-class keys of an encrypted backup (wiped when released).
+  private let classKeys: [Int64: SecretKey]
+  /// Why Manifest.db could only be read in part (it is truncated), reported with the entries.
+  private let salvageProblem: BackupError?
+
+  private enum Source: Sendable {
+    case database(LockedDatabase)
+    case mbdb([ManifestRecord], [BackupError], [String: Int])
+    case mdinfo
+    case mdbackup
+  }
+
+  /// The size of the chunks read from stored files.
+  static let chunkSize = 1 << 20
+
+  /// True when `folder` holds a backup of any era: Info.plist and a manifest (Manifest.db,
+  /// Manifest.mbdb, or `*.mdinfo` / `*.mdbackup` files).
+  public static func isBackup(_ folder: RawPath) -> Bool {
+    guard isRegular(folder.appending("Info.plist")) else { return false }
+    return format(of: folder) != nil
+  }
+
+  /// The backups one level inside `folder` (such as MobileSync/Backup), sorted by name.
+  public static func backups(in folder: RawPath) -> [RawPath] {
+    guard let directory = folder.withCString({ opendir($0) }) else { return [] }
+    defer { closedir(directory) }
+    var found: [RawPath] = []
+    while let item = readdir(directory) {
+      let name = withUnsafeBytes(of: item.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+      guard name != [0x2E], name != [0x2E, 0x2E] else { continue }
+      let child = folder.appending(RawPath(bytes: name))
+      guard (try? FileStatus.lstat(child))?.type == .directory, isBackup(child) else { continue }
+      found.append(child)
+    }
+    return found.sorted()
+  }
+
+  private static func isRegular(_ path: RawPath) -> Bool {
+    (try? FileStatus.lstat(path))?.type == .regular
+  }
+
+  private static func format(of folder: RawPath) -> BackupFormat? {
+    if isRegular(folder.appending("Manifest.db")) { return .manifestDB }
+    if isRegular(folder.appending("Manifest.mbdb")) { return .mbdb }
+    if LegacyManifest.hasFiles(in: folder, suffix: "mdinfo") { return .mdinfo }
+    if LegacyManifest.hasFiles(in: folder, suffix: "mdbackup") { return .mdbackup }
+    return nil
+  }
+
+  /// Opens the backup. An encrypted backup needs `password`: the keybag is unlocked here, and a
+  /// wrong password is reported (`.wrongPassword`) before any stored file is read.
+  public init(folder: RawPath, password: BackupPassword?) throws(BackupError) {
+    self.folder = folder
+    guard Self.isRegular(folder.appending("Info.plist")), let format = Self.format(of: folder) else {
+      throw BackupError(path: folder, reason: .notABackup)
+    }
+    let infoPlist = try Self.plist(folder.appending("Info.plist"), required: true) ?? .null
+    let manifestPlist = try Self.plist(folder.appending("Manifest.plist"), required: false) ?? .null
+    let statusPlist = try Self.plist(folder.appending("Status.plist"), required: false)
+    let isEncrypted =
+      (format == .manifestDB || format == .mbdb) && manifestPlist["IsEncrypted"] == .boolean(true)
+    info = Self.info(
+      format: format, info: infoPlist, manifest: manifestPlist, status: statusPlist, isEncrypted: isEncrypted)
+
+    var classKeys: [Int64: SecretKey] = [:]
+    var salvageProblem: BackupError?
+    if isEncrypted {
+      guard let password else { throw BackupError(path: folder, reason: .passwordRequired) }
+      guard case .data(let keybagBytes)? = manifestPlist["BackupKeyBag"] else {
+        throw BackupError(path: folder, reason: .corruptKeybag("Manifest.plist has no BackupKeyBag"))
+      }
+      do throws(BackupError.Reason) {
+        classKeys = try Keybag(keybagBytes).unlock(with: password)
+      } catch {
+        throw BackupError(path: folder, reason: error)
+      }
+    }
+    self.classKeys = classKeys
+
+    switch format {
+    case .manifestDB:
+      let path = folder.appending("Manifest.db")
+      if isEncrypted, case .data(let manifestKey)? = manifestPlist["ManifestKey"] {
+        guard let wrapped = WrappedFileKey(manifestKey) else {
+          throw BackupError(path: folder, reason: .corruptKeybag("ManifestKey is not a wrapped key"))
+        }
+        let bytes = try Self.decrypt(path: path, key: wrapped, classKeys: classKeys, expectedSize: nil)
+        source = .database(LockedDatabase(try ManifestDatabase(bytes: bytes, path: path)))
+      } else {
+        do {
+          source = .database(LockedDatabase(try ManifestDatabase(file: path)))
+        } catch {
+          // A truncated Manifest.db: read what is left of it, and say it was cut short.
+          guard let salvaged = ManifestDatabase(salvaging: path) else { throw error }
+          source = .database(LockedDatabase(salvaged))
+          salvageProblem = error
+        }
+      }
+    case .mbdb:
+      let path = folder.appending("Manifest.mbdb")
+      let bytes: [UInt8]
+      do {
+        bytes = try RegularFile(path: path, followLinks: false).readAll(limit: MBDBManifest.sizeLimit)
+      } catch {
+        throw BackupError(path: path, reason: .io(error.reason))
+      }
+      let (records, problems) = try MBDBManifest.records(bytes, folder: folder, manifestPath: path)
+      var index: [String: Int] = [:]
+      for (position, record) in records.enumerated() { index[record.entry.fileID] = position }
+      source = .mbdb(records, problems, index)
+    case .mdinfo: source = .mdinfo
+    case .mdbackup: source = .mdbackup
+    }
+    self.salvageProblem = salvageProblem
+  }
+
+  /// True when the backup was made with a password (its files are decrypted on reading).
+  public var isEncrypted: Bool { info.isEncrypted }
+
+  /// Every entry (files, folders, links). Problems with single rows (an unsafe path, a damaged
+  /// record, a manifest that breaks off) are returned beside the entries rather than thrown, so
+  /// the rest of the backup stays readable; an unfinished backup is the first problem.
+  public func entries() throws -> (entries: [BackupEntry], problems: [BackupError]) {
+    var (records, problems) = allRecords()
+    // One line per problem: the scan's own "breaks off" problem, else why the file was salvaged.
+    if let salvageProblem, !problems.contains(where: { $0.path == salvageProblem.path }) {
+      problems.insert(salvageProblem, at: 0)
+    }
+    if info.isFinished == false { problems.insert(BackupError(path: folder, reason: .unfinished), at: 0) }
+    let entries = records.map(\.entry)
+    records.removeAll()
+    return (entries, problems)
+  }
+
+  private func allRecords() -> (records: [ManifestRecord], problems: [BackupError]) {
+    switch source {
+    case .database(let database): database.mutex.withLock { $0.records(folder: folder) }
+    case .mbdb(let records, let problems, _): (records, problems)
+    case .mdinfo: LegacyManifest.mdinfoRecords(folder: folder)
+    case .mdbackup: LegacyManifest.mdbackupRecords(folder: folder)
+    }
+  }
+
+  /// The manifest's own record of an entry's fileID: its size and key come from the backup,
+  /// not from the caller.
+  private func record(of entry: BackupEntry) throws(BackupError) -> ManifestRecord {
+    let path = entry.cataloguePath(in: folder)
+    switch source {
+    case .database(let database):
+      let found = try database.mutex.withLock { (database) throws(BackupError) -> ManifestRecord? in
+        try database.record(fileID: entry.fileID.lowercased(), folder: folder)
+      }
+      guard let found else {
+        throw BackupError(path: path, reason: .corruptManifest("not in the backup's manifest"))
+      }
+      return found
+    case .mbdb(let records, _, let index):
+      guard let position = index[entry.fileID.lowercased()] else {
+        throw BackupError(path: path, reason: .corruptManifest("not in the backup's manifest"))
+      }
+      return records[position]
+    case .mdinfo, .mdbackup:
+      guard !entry.fileID.utf8.contains(UInt8(ascii: "/")), !entry.fileID.isEmpty, entry.fileID != "..",
+        entry.fileID != "."
+      else { throw BackupError(path: path, reason: .corruptManifest("bad file name \(entry.fileID)")) }
+      return ManifestRecord(entry: entry, fileKey: nil)
+    }
+  }
+
+  /// The decrypted content of a file entry, in memory (the caller bounds the size).
+  public func contents(of entry: BackupEntry) throws -> [UInt8] {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(Int(max(0, min(entry.size, 1 << 30))))
+    try read(entry) { bytes.append(contentsOf: $0) }
+    return bytes
+  }
+
+  /// Streams the decrypted content of a file entry to `sink`, a chunk at a time. The size is
+  /// checked against the manifest (before reading for plain files, at the end for encrypted
+  /// ones, whose padding is checked too): on a throw, what the sink got must be discarded.
+  public func read(_ entry: BackupEntry, into sink: (UnsafeRawBufferPointer) throws -> Void) throws {
+    let path = entry.cataloguePath(in: folder)
+    guard entry.type == .file else { throw BackupError(path: path, reason: .notAFile(entry.type)) }
+    let record = try record(of: entry)
+    guard record.entry.type == .file else {
+      throw BackupError(path: path, reason: .notAFile(record.entry.type))
+    }
+    let expected = record.entry.size
+    let stored: RawPath
+    switch info.format {
+    case .manifestDB:
+      stored = folder.appending(String(record.entry.fileID.prefix(2))).appending(record.entry.fileID)
+    case .mbdb: stored = folder.appending(record.entry.fileID)
+    case .mdinfo: stored = folder.appending(record.entry.fileID + ".mddata")
+    case .mdbackup:
+      let data: [UInt8]
+      do {
+        data = try LegacyManifest.mdbackupData(folder.appending(record.entry.fileID + ".mdbackup"))
+      } catch {
+        throw BackupError(path: path, reason: error.reason)
+      }
+      try data.withUnsafeBytes { try sink($0) }
+      return
+    }
+    let file: RegularFile
+    do {
+      file = try RegularFile(path: stored, followLinks: false)
+    } catch {
+      if error.isNoSuchFile {
+        // An empty file of a manifest era may have no stored copy at all.
+        if expected == 0 && record.fileKey == nil && info.format != .mdinfo { return }
+        throw BackupError(path: path, reason: .missingStoredFile(name: stored.lastComponent.escaped))
+      }
+      throw BackupError(path: path, reason: .io("\(stored.escaped): \(error.reason)"))
+    }
+    if let fileKey = record.fileKey, isEncrypted {
+      try Self.decrypt(
+        file, key: fileKey, classKeys: classKeys, expectedSize: expected, reportAs: path, into: sink)
+      return
+    }
+    if info.format != .mdinfo && file.status.size != expected {
+      throw BackupError(path: path, reason: .sizeMismatch(expected: expected, actual: file.status.size))
+    }
+    var offset: Int64 = 0
+    while offset < file.status.size {
+      let chunk: [UInt8]
+      do {
+        chunk = try file.read(count: Int(min(Int64(Self.chunkSize), file.status.size - offset)), at: offset)
+      } catch {
+        throw BackupError(path: path, reason: .io(error.reason))
+      }
+      if chunk.isEmpty { break }
+      try chunk.withUnsafeBytes { try sink($0) }
+      offset += Int64(chunk.count)
+    }
+  }
+
+  // MARK: Decryption
+
+  /// Decrypts a whole stored file into memory (the encrypted Manifest.db).
+  private static func decrypt(
+    path: RawPath, key: WrappedFileKey, classKeys: [Int64: SecretKey], expectedSize: Int64?
+  ) throws(BackupError) -> [UInt8] {
+    let file: RegularFile
+    do {
+      file = try RegularFile(path: path, followLinks: false)
+    } catch {
+      throw BackupError(path: path, reason: .io(error.reason))
+    }
+    var bytes: [UInt8] = []
+    do {
+      try decrypt(file, key: key, classKeys: classKeys, expectedSize: expectedSize, reportAs: path) {
+        bytes.append(contentsOf: $0)
+      }
+    } catch let error as BackupError {
+      throw error
+    } catch {
+      throw BackupError(path: path, reason: .io(String(describing: error)))
+    }
+    return bytes
+  }
+
+  /// Unwraps the file's key with its class key and decrypts the stored file chunk by chunk,
+  /// checking its length, its padding and (when known) its size.
+  private static func decrypt(
+    _ file: RegularFile, key: WrappedFileKey, classKeys: [Int64: SecretKey], expectedSize: Int64?,
+    reportAs path: RawPath, into sink: (UnsafeRawBufferPointer) throws -> Void
+  ) throws {
+    guard let classKey = classKeys[key.protectionClass] else {
+      throw BackupError(
+        path: path, reason: .badCiphertext("no key for protection class \(key.protectionClass) in the keybag")
+      )
+    }
+    guard let fileKey = BackupCrypto.unwrap(key.wrapped, with: classKey) else {
+      throw BackupError(path: path, reason: .badCiphertext("the file's key does not unwrap (damaged key)"))
+    }
+    let size = file.status.size
+    guard size > 0, size % 16 == 0 else {
+      throw BackupError(
+        path: path,
+        reason: .badCiphertext("encrypted content is \(size) bytes, not a positive multiple of 16"))
+    }
+    if let expectedSize, size != (expectedSize / 16 + 1) * 16 {
+      throw BackupError(
+        path: path,
+        reason: .badCiphertext("encrypted content is \(size) bytes, wrong for the manifest's \(expectedSize)")
+      )
+    }
+    guard let decryptor = CBCDecryptor(key: fileKey) else {
+      throw BackupError(path: path, reason: .badCiphertext("OpenSSL refused the file's key"))
+    }
+    var plain: [UInt8] = []
+    defer { SecretBytes.wipe(&plain) }
+    var offset: Int64 = 0
+    var total: Int64 = 0
+    while offset < size {
+      let chunk: [UInt8]
+      do {
+        chunk = try file.read(count: Int(min(Int64(chunkSize), size - offset)), at: offset)
+      } catch {
+        throw BackupError(path: path, reason: .io(error.reason))
+      }
+      if chunk.isEmpty { break }
+      offset += Int64(chunk.count)
+      guard let produced = chunk.withUnsafeBytes({ decryptor.update($0, into: &plain) }) else {
+        throw BackupError(path: path, reason: .badCiphertext("decryption failed"))
+      }
+      total += Int64(produced)
+      try plain.withUnsafeBytes { try sink(UnsafeRawBufferPointer(rebasing: $0.prefix(produced))) }
+    }
+    guard offset == size else {
+      throw BackupError(path: path, reason: .io("stored file shrank while being read"))
+    }
+    guard let last = decryptor.finish() else {
+      throw BackupError(
+        path: path, reason: .badCiphertext("bad padding after decryption (damaged file or key)"))
+    }
+    total += Int64(last.count)
+    if let expectedSize, total != expectedSize {
+      throw BackupError(path: path, reason: .sizeMismatch(expected: expectedSize, actual: total))
+    }
+    try last.withUnsafeBytes { try sink($0) }
+  }
+
+  // MARK: Property lists
+
+  /// Parses one of the backup's own plists; nil when it is absent and not required.
+  private static func plist(_ path: RawPath, required: Bool) throws(BackupError) -> PlistValue? {
+    if !required && (try? FileStatus.lstat(path)) == nil { return nil }
+    do {
+      return try LegacyManifest.readPlist(path, limit: PropertyList.sizeLimit)
+    } catch {
+      throw BackupError(path: path, reason: .badPropertyList(error.explanation))
+    }
+  }
+
+  private static func info(
+    format: BackupFormat, info: PlistValue, manifest: PlistValue, status: PlistValue?, isEncrypted: Bool
+  ) -> BackupInfo {
+    let lockdown = manifest["Lockdown"]
+    var apps: [String] = []
+    if case .array(let installed)? = info["Installed Applications"] {
+      apps = installed.compactMap(\.stringValue)
+    }
+    if case .dictionary(let pairs)? = manifest["Applications"] {
+      for (identifier, _) in pairs where !apps.contains(identifier) { apps.append(identifier) }
+    }
+    var finished: Bool?
+    if let status {
+      finished = status["SnapshotState"]?.stringValue.map { $0 == "finished" } ?? true
+    }
+    return BackupInfo(
+      deviceName: info["Device Name"]?.stringValue ?? lockdown?["DeviceName"]?.stringValue,
+      productType: info["Product Type"]?.stringValue ?? lockdown?["ProductType"]?.stringValue,
+      iosVersion: info["Product Version"]?.stringValue ?? lockdown?["ProductVersion"]?.stringValue,
+      date: isoDate(status?["Date"]) ?? isoDate(info["Last Backup Date"]) ?? isoDate(manifest["Date"]),
+      isEncrypted: isEncrypted, isFinished: finished, apps: apps, format: format)
+  }
+
+  /// A plist date as ISO-8601 UTC (`2024-05-01T10:00:00Z`).
+  static func isoDate(_ value: PlistValue?) -> String? {
+    switch value {
+    case .dateText(let text)?: return text
+    case .date(let seconds)?:
+      var time = time_t(seconds.rounded(.down) + 978_307_200)
+      var parts = tm()
+      guard gmtime_r(&time, &parts) != nil else { return nil }
+      func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+      return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
+        + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+    default: return nil
+    }
+  }
+}
+
+/// The Manifest.db connection behind a lock, so that one open backup can serve several
+/// threads (the connection itself is used by one at a time).
+private final class LockedDatabase: Sendable {
+  let mutex: Mutex<ManifestDatabase>
+
+  init(_ database: sending ManifestDatabase) { mutex = Mutex(database) }
+}

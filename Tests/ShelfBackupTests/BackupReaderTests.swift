@@ -1,0 +1,128 @@
+import Foundation
+import ShelfBackup
+import ShelfCore
+import ShelfTestSupport
+import Testing
+
+/// Every era's reader against the facts the generator recorded: device facts, every entry by
+/// its real name, and every file's content byte for byte (decrypted for encrypted backups).
+@Suite struct BackupReaderTests {
+  @Test func fixtureDescribesEveryEra() {
+    #expect(SampleBackups.eras.allSatisfy { SampleBackups.facts($0) != nil })
+  }
+
+  @Test(arguments: SampleBackups.eras)
+  func readsInfoOfEachEra(_ era: String) throws {
+    let facts = try #require(SampleBackups.facts(era))
+    let backup = try SampleBackups.open(era)
+    #expect(backup.info.format.rawValue == facts.format)
+    #expect(backup.isEncrypted == facts.encrypted)
+    #expect(backup.info.deviceName == facts.deviceName)
+    #expect(backup.info.productType == facts.productType)
+    #expect(backup.info.iosVersion == facts.iosVersion)
+    #expect(backup.info.date == facts.date)
+    #expect(backup.info.isFinished == facts.finished)
+    #expect(backup.info.apps == facts.apps)
+  }
+
+  @Test(arguments: SampleBackups.eras)
+  func listsEveryEntryByRealName(_ era: String) throws {
+    let facts = try #require(SampleBackups.facts(era))
+    let (entries, problems) = try SampleBackups.open(era).entries()
+    #expect(problems.isEmpty, "\(problems)")
+    #expect(entries.count == facts.entries.count)
+    let byID = Dictionary(entries.map { ($0.fileID, $0) }, uniquingKeysWith: { first, _ in first })
+    for expected in facts.entries {
+      let entry = try #require(byID[expected.fileID], "\(expected.domain)/\(expected.path)")
+      #expect(entry.domain == expected.domain)
+      #expect(entry.relativePath == RawPath(expected.path))
+      #expect(entry.type.rawValue == expected.type)
+      #expect(entry.size == Int64(expected.size))
+      #expect(entry.linkTarget == expected.target.map(RawPath.init))
+      if expected.type == "file" { #expect(entry.protectionClass == expected.protectionClass) }
+      #expect(entry.app == (expected.domain.hasPrefix("AppDomain-") ? "com.example.notes" : nil))
+    }
+  }
+
+  @Test(arguments: SampleBackups.eras)
+  func recoversEveryFileByteForByte(_ era: String) throws {
+    let facts = try #require(SampleBackups.facts(era))
+    let backup = try SampleBackups.open(era)
+    let (entries, _) = try backup.entries()
+    let files = entries.filter { $0.type == .file }
+    #expect(files.count == 5)
+    for entry in files {
+      let expected = try #require(facts.entries.first { $0.fileID == entry.fileID })
+      let original = try SampleBackups.sample(try #require(expected.source))
+      #expect(try backup.contents(of: entry) == original, "\(entry.domain)/\(entry.relativePath)")
+      var streamed: [UInt8] = []
+      var chunks = 0
+      try backup.read(entry) { chunk in
+        streamed += chunk
+        chunks += 1
+      }
+      #expect(streamed == original)
+      #expect(chunks >= 1)
+    }
+  }
+
+  @Test(arguments: ["manifest-db", "manifest-db-encrypted", "mbdb", "mbdb-encrypted", "mdinfo", "mdbackup"])
+  func streamsALargeFileInChunks(_ era: String) throws {
+    let scratch = try TemporaryDirectory()
+    let copy = scratch.file("IMG_0002.MOV")
+    let folder = try SampleBackups.generate(era, hostile: nil, largeCopy: copy, into: scratch)
+    let expected = Array(try Data(contentsOf: URL(fileURLWithPath: copy)))
+    #expect(expected.count == 2_621_447)
+    let backup = try Backup(folder: RawPath(folder), password: SampleBackups.password(for: era))
+    let video = try #require(
+      try backup.entries().entries.first { $0.relativePath == RawPath("Media/DCIM/100APPLE/IMG_0002.MOV") })
+    #expect(video.size == Int64(expected.count))
+    var streamed: [UInt8] = []
+    var chunks = 0
+    try backup.read(video) { chunk in
+      streamed += chunk
+      chunks += 1
+    }
+    #expect(streamed == expected)
+    // The reader's chunks are 1 MiB (mdbackup holds the data in its plist, read whole).
+    #expect(chunks >= (era == "mdbackup" ? 1 : 3))
+    #expect(try backup.contents(of: video) == expected)
+  }
+
+  @Test func cataloguePathIsBackupDomainAndRelativePath() throws {
+    let entry = BackupEntry(
+      domain: "CameraRollDomain", relativePath: RawPath("Media/DCIM/100APPLE/IMG_0001.HEIC"),
+      fileID: String(repeating: "a", count: 40), type: .file, size: 1, mode: 0o100644, modified: 0)
+    #expect(
+      entry.cataloguePath(in: RawPath("/b/00008110"))
+        == RawPath("/b/00008110/CameraRollDomain/Media/DCIM/100APPLE/IMG_0001.HEIC"))
+    #expect(BackupEntry.app(ofDomain: "AppDomain-com.example.notes") == "com.example.notes")
+    #expect(
+      BackupEntry.app(ofDomain: "AppDomainPlugin-com.example.notes.widget") == "com.example.notes.widget")
+    #expect(BackupEntry.app(ofDomain: "AppDomainGroup-group.com.apple.VoiceMemos.shared") == nil)
+    #expect(BackupEntry.app(ofDomain: "HomeDomain") == nil)
+  }
+
+  @Test func findsBackupsInAFolderOfBackups() throws {
+    let folder = RawPath(SampleBackups.repositoryRoot.appendingPathComponent("SampleMedia/Backups").path)
+    #expect(Backup.backups(in: folder).map { $0.lastComponent.escaped } == SampleBackups.eras.sorted())
+    #expect(!Backup.isBackup(folder))
+    #expect(Backup.isBackup(RawPath(SampleBackups.folder("mdinfo"))))
+    #expect(
+      !Backup.isBackup(RawPath(SampleBackups.repositoryRoot.appendingPathComponent("SampleMedia").path)))
+  }
+
+  @Test func notABackupIsATypedError() throws {
+    let folder = RawPath(SampleBackups.repositoryRoot.appendingPathComponent("SampleMedia/Documents").path)
+    #expect(throws: BackupError(path: folder, reason: .notABackup)) {
+      try Backup(folder: folder, password: nil)
+    }
+  }
+
+  @Test func passwordNeverPrints() {
+    let password = BackupPassword(bytes: Array("hunter2".utf8))
+    #expect(String(describing: password) == "<password>")
+    #expect(String(reflecting: password) == "<password>")
+    #expect("\(password)" == "<password>")
+  }
+}
