@@ -30,6 +30,8 @@ let package = Package(
       name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
     .systemLibrary(name: "CZopfli", providers: [.apt(["libzopfli-dev"])]),
     .systemLibrary(
+      name: "CUchardet", pkgConfig: "uchardet", providers: [.apt(["libuchardet-dev"])]),
+    .systemLibrary(
       name: "CFFmpeg", pkgConfig: "libavformat",
       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev"])]),
     .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
@@ -50,9 +52,9 @@ let package = Package(
     .target(name: "ShelfBackup", dependencies: ["ShelfCore", "CSQLite", "CCrypto"]),
     .target(
       name: "ShelfCatalog",
-      dependencies: ["ShelfCore", "ShelfPNG", "ShelfAudio", "ShelfBackup", "CSQLite"]),
+      dependencies: ["ShelfCore", "ShelfPNG", "ShelfAudio", "ShelfBackup", "CSQLite", "CUchardet"]),
     .target(
-      name: "ShelfCLI", dependencies: ["ShelfCore", "ShelfCatalog", "ShelfPNG", "ShelfAudio"]),
+      name: "ShelfCLI", dependencies: ["ShelfCore", "ShelfCatalog", "ShelfPNG", "ShelfAudio", "ShelfBackup"]),
     .executableTarget(name: "shelf", dependencies: ["ShelfCLI"]),
 
     // Tests, with one small support library (temporary folders) that they share.

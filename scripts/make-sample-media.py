@@ -438,10 +438,11 @@ def mp3_finish(data, samples, tags):
 
 def text_facts(raw, encoding, bom):
     codec = {"ascii": "ascii", "utf-8": "utf-8", "utf-16le": "utf-16-le", "utf-16be": "utf-16-be",
-             "latin-1": "latin-1"}[encoding]
+             "utf-32le": "utf-32-le", "latin-1": "latin-1", "windows-1251": "cp1251", "koi8-r": "koi8-r",
+             "shift_jis": "cp932", "gb18030": "gb18030"}[encoding]
     body = raw
     if bom:
-        body = raw[{"utf-8": 3, "utf-16le": 2, "utf-16be": 2}[encoding]:]
+        body = raw[{"utf-8": 3, "utf-16le": 2, "utf-16be": 2, "utf-32le": 4}[encoding]:]
     text = body.decode(codec)
     crlf = text.count("\r\n")
     cr = text.count("\r") - crlf
@@ -452,6 +453,55 @@ def text_facts(raw, encoding, bom):
     last_open = bool(text) and not text.endswith(("\n", "\r"))
     return {"encoding": encoding, "bom": bom, "line_endings": endings,
             "lines": breaks + (1 if last_open else 0), "words": len(text.split()), "chars": len(text)}
+
+
+# Notes in legacy encodings and BOM-less or UTF-32 Unicode: real sentences in each language.
+NOTE_WINDOWS_1251 = """Список дел на выходные
+Купить хлеб, молоко и свежие овощи на рынке.
+Позвонить бабушке и поздравить её с днём рождения.
+Дочитать книгу, которую мне подарили друзья прошлой зимой.
+"""
+
+NOTE_KOI8_R = """Письмо другу
+Привет, Саша! Как твои дела? У нас всё хорошо.
+Летом мы собираемся поехать на море всей семьёй.
+Напиши, когда будешь свободен, и мы встретимся.
+"""
+
+NOTE_SHIFT_JIS = """旅行の予定
+来週の月曜日に京都へ行きます。
+お寺を見学して、夜は友達と一緒に食事をする予定です。
+天気が良ければ、嵐山まで足を延ばしたいと思います。
+"""
+
+NOTE_GB18030 = """会议记录
+今天下午三点在会议室讨论了新产品的发布计划。
+大家一致认为应该先在北京和上海进行试点。
+下次会议定于下周三上午十点召开。
+"""
+
+NOTE_UTF16BE = """Σημειώσεις για το ταξίδι
+Το πλοίο για τη Σαντορίνη φεύγει στις οκτώ το πρωί.
+Πρέπει να κλείσουμε δωμάτιο στο ξενοδοχείο πριν από την Παρασκευή.
+"""
+
+NOTE_UTF32LE = """오늘의 할 일
+아침에 공원에서 산책을 했습니다.
+오후에는 도서관에 가서 책을 빌릴 예정입니다.
+저녁에는 가족과 함께 김치찌개를 먹었습니다.
+"""
+
+
+def add_encoded_notes(box):
+    """Notes in windows-1251, KOI8-R, Shift_JIS, GB18030, UTF-16BE without BOM and UTF-32LE with
+    BOM, as people's old notes are: shelf detects, counts, indexes and shows each."""
+    box.text("Documents/Notes/todo-windows1251.txt", NOTE_WINDOWS_1251.encode("cp1251"), "windows-1251")
+    box.text("Documents/Notes/letter-koi8r.txt", NOTE_KOI8_R.encode("koi8-r"), "koi8-r")
+    box.text("Documents/Notes/trip-shiftjis.txt", NOTE_SHIFT_JIS.encode("cp932"), "shift_jis")
+    box.text("Documents/Notes/minutes-gb18030.txt", NOTE_GB18030.encode("gb18030"), "gb18030")
+    box.text("Documents/Notes/ferry-utf16be.txt", NOTE_UTF16BE.encode("utf-16-be"), "utf-16be")
+    box.text("Documents/Notes/today-utf32le.txt", b"\xff\xfe\x00\x00" + NOTE_UTF32LE.encode("utf-32-le"),
+             "utf-32le", bom=True)
 
 
 NOTE_UTF8 = """Welcome to Shelf
@@ -953,6 +1003,7 @@ def build(root, work, shelf=None):
     box.text("Documents/Notes/cafe-latin1.txt", NOTE_LATIN1.encode("latin-1"), "latin-1")
     box.text("Documents/Notes/readme-crlf.txt", NOTE_CRLF.encode("ascii"), "ascii")
     box.text("Documents/Notes/release-notes.md", NOTE_MD.encode("utf-8"), "utf-8", mime="text/markdown")
+    add_encoded_notes(box)
     # Documents: plists
     box.plist("Documents/settings.plist", DOC_SETTINGS, "xml")
     box.plist("Documents/recent-items.plist", DOC_RECENT, "binary")

@@ -213,8 +213,22 @@ public final class FFmpegInput {
     public static let standard = Limits(probeSize: 5_000_000, analyzeDuration: 5_000_000)
   }
 
+  /// Whether `avformat_find_stream_info` (which reads packets and opens decoders) runs.
+  public enum StreamProbing: Sendable, Equatable {
+    /// Always: the codec parameters a decoder needs are complete.
+    case always
+    /// Only when the headers leave a stream's rate, channels or picture size, or every
+    /// length, unknown (raw streams such as AC-3 or ADTS AAC): cataloguing an MP4, FLAC, WAV,
+    /// Ogg or MP3 with a Xing header then reads its headers only.
+    case whenHeadersAreIncomplete
+    /// Never: the caller reads what it needs itself (shelf counts MP3 and AMR frames).
+    case never
+  }
+
   /// The path the file was opened from (for messages).
   public let path: RawPath
+  /// The file's size in bytes when opened.
+  public var fileSize: Int64 { io.size }
   /// FFmpeg's short name(s) of the container, e.g. `mov,mp4,m4a,3gp,3g2,mj2`, `mp3`, `ogg`.
   public let formatName: String
   /// Length in seconds as the container (or the probe) reports it.
@@ -231,7 +245,9 @@ public final class FFmpegInput {
   private let io: DescriptorIO
 
   /// Opens and probes the regular file at `path` (refusing FIFOs, devices and folders).
-  public convenience init(path: RawPath, limits: Limits = .standard) throws(FFmpegError) {
+  public convenience init(
+    path: RawPath, limits: Limits = .standard, probing: StreamProbing = .always, demuxer: String? = nil
+  ) throws(FFmpegError) {
     let file: RegularFile
     do {
       file = try RegularFile(path: path)
@@ -239,12 +255,14 @@ public final class FFmpegInput {
       throw FFmpegError(
         path: path, call: "open", code: -(error.code ?? EIO), message: error.reason, failure: error.failure)
     }
-    try self.init(file: file, limits: limits)
+    try self.init(file: file, limits: limits, probing: probing, demuxer: demuxer)
   }
 
   /// Opens and probes a file already open; reads through a duplicate of its descriptor, so the
   /// caller keeps its `RegularFile`.
-  public convenience init(file: RegularFile, limits: Limits = .standard) throws(FFmpegError) {
+  public convenience init(
+    file: RegularFile, limits: Limits = .standard, probing: StreamProbing = .always, demuxer: String? = nil
+  ) throws(FFmpegError) {
     let descriptor: Int32
     do {
       descriptor = try file.duplicateDescriptor()
@@ -252,12 +270,17 @@ public final class FFmpegInput {
       throw FFmpegError(
         path: file.path, call: "dup", code: -(error.code ?? EIO), message: error.reason, failure: .io)
     }
-    try self.init(descriptor: descriptor, path: file.path, limits: limits)
+    try self.init(descriptor: descriptor, path: file.path, limits: limits, probing: probing, demuxer: demuxer)
   }
 
   /// Opens and probes the file open as `descriptor`, which this input owns from now on (it is
   /// closed when the input goes away, or before this throws). `path` names the file in errors.
-  public init(descriptor: Int32, path: RawPath, limits: Limits = .standard) throws(FFmpegError) {
+  /// `demuxer` (FFmpeg's short name, e.g. `mp3`, `mov`) skips FFmpeg's own recognition, for a
+  /// caller that recognised the content already; nil lets FFmpeg probe the content.
+  public init(
+    descriptor: Int32, path: RawPath, limits: Limits = .standard, probing: StreamProbing = .always,
+    demuxer: String? = nil
+  ) throws(FFmpegError) {
     FFmpegLibrary.prepare()
     self.path = path
     io = try DescriptorIO(descriptor: descriptor, path: path)
@@ -269,15 +292,20 @@ public final class FFmpegInput {
     allocated.pointee.probesize = limits.probeSize
     allocated.pointee.max_analyze_duration = limits.analyzeDuration
     var opening: UnsafeMutablePointer<AVFormatContext>? = allocated
-    // No file name: the container is recognised by content alone (avformat_open_input frees
-    // the context itself when it fails).
-    try FFmpegError.check("avformat_open_input", path: path) { avformat_open_input(&opening, "", nil, nil) }
+    // No file name: the container is recognised by content alone, or named by a caller that
+    // sniffed the content already (avformat_open_input frees the context itself when it fails).
+    let format = demuxer.flatMap { av_find_input_format($0) }
+    try FFmpegError.check("avformat_open_input", path: path) {
+      avformat_open_input(&opening, "", format, nil)
+    }
     guard let opened = opening else {
       throw FFmpegError(path: path, call: "avformat_open_input", code: -ENOMEM)
     }
     do {
-      try FFmpegError.check("avformat_find_stream_info", path: path) {
-        avformat_find_stream_info(opened, nil)
+      if probing == .always || (probing == .whenHeadersAreIncomplete && !Self.headersAreComplete(opened)) {
+        try FFmpegError.check("avformat_find_stream_info", path: path) {
+          avformat_find_stream_info(opened, nil)
+        }
       }
     } catch {
       opening = opened
@@ -385,6 +413,30 @@ public final class FFmpegInput {
     return stream.pointee.time_base
   }
 
+  /// True when every audio stream has its rate and channels, every video stream (but cover
+  /// art) its size, and some length is known.
+  private static func headersAreComplete(_ context: UnsafeMutablePointer<AVFormatContext>) -> Bool {
+    let count = Int(context.pointee.nb_streams)
+    guard count > 0 else { return false }
+    var lengthKnown = context.pointee.duration != shelf_av_nopts_value && context.pointee.duration > 0
+    for index in 0..<count {
+      guard let stream = context.pointee.streams[index] else { return false }
+      let parameters = stream.pointee.codecpar.pointee
+      if parameters.codec_id == AV_CODEC_ID_NONE { return false }
+      switch parameters.codec_type {
+      case AVMEDIA_TYPE_AUDIO:
+        guard parameters.sample_rate > 0, parameters.ch_layout.nb_channels > 0 else { return false }
+      case AVMEDIA_TYPE_VIDEO:
+        // Cover art is sized only by decoding it; nothing shelf describes depends on it.
+        let isCoverArt = Int32(stream.pointee.disposition) & AV_DISPOSITION_ATTACHED_PIC != 0
+        guard isCoverArt || (parameters.width > 0 && parameters.height > 0) else { return false }
+      default: break
+      }
+      if stream.pointee.duration != shelf_av_nopts_value && stream.pointee.duration > 0 { lengthKnown = true }
+    }
+    return lengthKnown
+  }
+
   private static func describe(_ stream: UnsafeMutablePointer<AVStream>, index: Int) -> FFmpegStream {
     let parameters = stream.pointee.codecpar.pointee
     let type: FFmpegStream.MediaType
@@ -453,6 +505,8 @@ public final class FFmpegInput {
 private final class DescriptorIO {
   let context: UnsafeMutablePointer<AVIOContext>
   private let source: DescriptorSource
+  /// The file's size (from `fstat`), or -1 when unknown.
+  var size: Int64 { source.size }
 
   /// Takes ownership of `descriptor` (closed when this goes away, or before this throws).
   init(descriptor: Int32, path: RawPath) throws(FFmpegError) {

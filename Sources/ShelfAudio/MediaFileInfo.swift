@@ -38,10 +38,17 @@ public enum MediaFileInfo: Sendable, Equatable {
   /// Throws `FFmpegError` when FFmpeg cannot open the file, or it has neither audio nor video.
   /// A file cut short is not an error: its facts cover what is present and say why
   /// (`AudioFileInfo.defect`).
-  public static func read(_ file: RegularFile) throws(FFmpegError) -> MediaFileInfo {
+  ///
+  /// `mime` is the type the content was recognised as (`audio/mpeg`, `audio/mp4`, …), when the
+  /// caller sniffed it: FFmpeg then skips its own recognition, and for MP3 and AMR, whose frames
+  /// shelf counts itself, its stream analysis too.
+  public static func read(_ file: RegularFile, mime: String? = nil) throws(FFmpegError) -> MediaFileInfo {
     let input: FFmpegInput
+    let demuxer = mime.flatMap { demuxers[$0] }
+    let probing: FFmpegInput.StreamProbing =
+      demuxer == "mp3" || demuxer == "amr" ? .never : .whenHeadersAreIncomplete
     do {
-      input = try FFmpegInput(file: file)
+      input = try FFmpegInput(file: file, probing: probing, demuxer: demuxer)
     } catch  where error.failure == .badInput && isOnlyAnID3Tag(file) {
       throw FFmpegError(
         path: file.path, call: error.call, code: error.code, message: "only an ID3 tag: no MPEG audio frames",
@@ -74,9 +81,28 @@ public enum MediaFileInfo: Sendable, Equatable {
     return VideoFileInfo(
       duration: input.duration ?? video.duration ?? 0, width: video.width ?? 0, height: video.height ?? 0,
       codec: video.codec, frameRate: video.frameRate, rotation: video.rotation, audioCodec: audio?.codec,
-      sampleRate: audio?.sampleRate, channels: audio?.channels, bitrate: input.bitrate,
+      sampleRate: audio?.sampleRate, channels: audio?.channels,
+      bitrate: input.bitrate
+        ?? averageBitrate(size: input.fileSize, seconds: input.duration ?? video.duration),
       taken: takenDate(input.tags), tags: TagMapping.tags(from: [input.tags], vorbisJoined: false),
       formatName: input.formatName)
+  }
+
+  /// FFmpeg's demuxer for each MIME type shelf recognises by content.
+  static let demuxers: [String: String] = [
+    "audio/mpeg": "mp3", "audio/mp4": "mov", "video/mp4": "mov", "video/quicktime": "mov",
+    "video/x-m4v": "mov", "video/3gpp": "mov", "audio/flac": "flac", "audio/ogg": "ogg", "video/ogg": "ogg",
+    "audio/wav": "wav", "audio/aiff": "aiff", "audio/amr": "amr", "audio/amr-wb": "amr",
+    "audio/x-matroska": "matroska", "video/x-matroska": "matroska", "video/webm": "matroska",
+    "audio/x-wavpack": "wv", "audio/x-ape": "ape", "audio/x-ms-wma": "asf", "audio/x-caf": "caf",
+    "audio/x-dsf": "dsf", "audio/ac3": "ac3", "audio/eac3": "eac3", "video/x-msvideo": "avi",
+  ]
+
+  /// The file's bits per second over its length, as FFmpeg estimates it when the headers do not
+  /// say (container overhead included).
+  static func averageBitrate(size: Int64, seconds: Double?) -> Int? {
+    guard let seconds, seconds > 0 else { return nil }
+    return Int((Double(size) * 8 / seconds).rounded())
   }
 
   /// Apple's own creation date first (it keeps the local time zone), then the container's.
@@ -95,33 +121,43 @@ public enum MediaFileInfo: Sendable, Equatable {
     -> AudioFileInfo
   {
     let path = file.path
-    let rate = audio.sampleRate ?? 0
-    let channels = audio.channels ?? 0
+    var rate = audio.sampleRate ?? 0
+    var channels = audio.channels ?? 0
+    let container = input.formatName
+    var mp3: MP3Scanner.Result? = nil
+    var amr: AMRScanner.Result? = nil
+    if container == "mp3" {
+      guard let scanned = try? MP3Scanner.scan(file) else {
+        let message = isOnlyAnID3Tag(file) ? "only an ID3 tag: no MPEG audio frames" : "no MPEG audio frames"
+        throw FFmpegError(path: path, call: "read", code: -22, message: message, failure: .badInput)
+      }
+      mp3 = scanned
+      rate = scanned.sampleRate
+      channels = scanned.channels
+    } else if container == "amr" {
+      guard let scanned = try? AMRScanner.scan(file), scanned.frames > 0 else {
+        throw FFmpegError(path: path, call: "read", code: -22, message: "no AMR frames", failure: .badInput)
+      }
+      amr = scanned
+      rate = scanned.sampleRate
+      channels = 1
+    }
     guard rate > 0, channels > 0 else {
       throw FFmpegError(
         path: path, call: "avformat_find_stream_info", code: -22,
         message: "damaged audio file: no channels or sample rate", failure: .badInput)
     }
-    let container = input.formatName
     let isVorbisFamily = container == "ogg" || container == "flac"
     var tags = TagMapping.tags(from: [input.tags, audio.tags], vorbisJoined: isVorbisFamily)
     var artwork = input.hasAttachedPicture
     var frames: Int64
     var bitrate = audio.bitrate ?? input.bitrate
     var truncation: String? = nil
-    if container == "mp3" {
-      guard let scanned = try? MP3Scanner.scan(file) else {
-        throw FFmpegError(
-          path: path, call: "read", code: -22, message: "no MPEG audio frames (only a tag?)",
-          failure: .badInput)
-      }
+    if let scanned = mp3 {
       frames = scanned.frames
       truncation = scanned.truncation
       if scanned.bitrate > 0 { bitrate = scanned.bitrate }
-    } else if container == "amr" || container == "amrnb" || container == "amrwb" {
-      guard let scanned = try? AMRScanner.scan(file), scanned.frames > 0 else {
-        throw FFmpegError(path: path, call: "read", code: -22, message: "no AMR frames", failure: .badInput)
-      }
+    } else if let scanned = amr {
       frames = scanned.frames
       truncation = scanned.truncation
     } else if container == "wav", let chunk = try? WAVDataChunk.find(in: file),
@@ -152,6 +188,9 @@ public enum MediaFileInfo: Sendable, Equatable {
     if let id3 = try? id3Tag(container: container, file: file) {
       tags = id3.tags.filled(from: tags)
       artwork = artwork || id3.hasPicture
+    }
+    if bitrate == nil {
+      bitrate = averageBitrate(size: file.status.size, seconds: Double(frames) / Double(rate))
     }
     return AudioFileInfo(
       duration: Double(frames) / Double(rate), sampleRate: rate, channels: channels, frames: frames,

@@ -10,6 +10,7 @@ enum CommandTable {
     RootsCommand.command,
     ForgetCommand.command,
     CrushCommand.command,
+    ExtractCommand.command,
     PlayCommand.command,
     RecordCommand.command,
     DevicesCommand.command,

@@ -200,6 +200,53 @@ public struct BundleInfo: Sendable, Equatable {
   }
 }
 
+/// Where an entry of an iPhone backup comes from: its domain and name in the manifest.
+public struct BackupFacts: Sendable, Equatable {
+  /// The backup domain, e.g. `CameraRollDomain` or `AppDomain-com.example.notes`.
+  public var domain: String
+  /// The application's bundle identifier, for an app's domain.
+  public var app: String?
+  /// The name the file is stored under in the backup (a SHA-1 hex for modern backups).
+  public var fileID: String
+  /// The data-protection class, for files of encrypted backups.
+  public var protectionClass: Int?
+  /// The Unix mode the phone recorded, type bits included.
+  public var mode: UInt32
+
+  public init(domain: String, app: String?, fileID: String, protectionClass: Int?, mode: UInt32) {
+    self.domain = domain
+    self.app = app
+    self.fileID = fileID
+    self.protectionClass = protectionClass
+    self.mode = mode
+  }
+}
+
+/// What a backup root is: the device it came from and how it was written.
+public struct BackupRootFacts: Sendable, Equatable {
+  public var deviceName: String?
+  /// The model identifier, e.g. `iPhone12,1`.
+  public var productType: String?
+  public var iosVersion: String?
+  /// When the backup was made (ISO-8601).
+  public var date: String?
+  public var isEncrypted: Bool
+  /// The manifest era: `manifest-db`, `mbdb`, `mdinfo` or `mdbackup`.
+  public var format: String
+
+  public init(
+    deviceName: String?, productType: String?, iosVersion: String?, date: String?, isEncrypted: Bool,
+    format: String
+  ) {
+    self.deviceName = deviceName
+    self.productType = productType
+    self.iosVersion = iosVersion
+    self.date = date
+    self.isEncrypted = isEncrypted
+    self.format = format
+  }
+}
+
 /// Everything the catalogue knows about one file.
 public struct CatalogEntry: Sendable, Equatable {
   /// The absolute path.
@@ -224,6 +271,8 @@ public struct CatalogEntry: Sendable, Equatable {
   public var video: VideoFacts?
   public var text: TextFacts?
   public var plist: PlistFacts?
+  /// For an entry of an iPhone backup, its domain and stored name.
+  public var backup: BackupFacts?
   /// The version of the extractors that produced the facts.
   public var extractorVersion: Int
 
@@ -232,7 +281,8 @@ public struct CatalogEntry: Sendable, Equatable {
     detectedBy: DetectionMethod, extensionMismatch: Bool, size: Int64, mtimeNanoseconds: Int64,
     ctimeNanoseconds: Int64 = 0, inode: UInt64 = 0, device: UInt64 = 0, error: String? = nil,
     image: ImageFacts? = nil, audio: AudioFacts? = nil, text: TextFacts? = nil,
-    plist: PlistFacts? = nil, video: VideoFacts? = nil, extractorVersion: Int = MetadataExtractor.version
+    plist: PlistFacts? = nil, backup: BackupFacts? = nil, video: VideoFacts? = nil,
+    extractorVersion: Int = MetadataExtractor.version
   ) {
     self.path = path
     self.root = root
@@ -251,6 +301,7 @@ public struct CatalogEntry: Sendable, Equatable {
     self.audio = audio
     self.text = text
     self.plist = plist
+    self.backup = backup
     self.video = video
     self.extractorVersion = extractorVersion
   }

@@ -151,6 +151,10 @@ public struct CatalogQuery: Sendable, Equatable {
     "error": Field(column: "f.error", type: .text),
     "mismatch": Field(column: "f.ext_mismatch", type: .boolean),
     "detected": Field(column: "f.detected_by", type: .name),
+    "domain": Field(column: "f.backup_domain", type: .name),
+    "app": Field(column: "f.backup_app", type: .name),
+    "file_id": Field(column: "f.backup_file_id", type: .name),
+    "protection": Field(column: "f.backup_protection", type: .number),
   ]
 
   /// The names a query may use, sorted.

@@ -7,7 +7,7 @@
 /// which is what `ls WORD…` needs, at about half the cost of a full index.
 enum CatalogSchema {
   /// Bumped on every schema change; writers migrate older catalogues (see `upgrades`).
-  static let version = 6
+  static let version = 7
 
   /// The first schema that carries `applicationID` and the `meta` table; older ones are
   /// recognised by their tables.
@@ -28,9 +28,22 @@ enum CatalogSchema {
     ALTER TABLE roots ADD COLUMN excludes TEXT;
     CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
     """,
+    5: """
+    ALTER TABLE roots ADD COLUMN backup_device TEXT;
+    ALTER TABLE roots ADD COLUMN backup_product TEXT;
+    ALTER TABLE roots ADD COLUMN backup_ios TEXT;
+    ALTER TABLE roots ADD COLUMN backup_date TEXT;
+    ALTER TABLE roots ADD COLUMN backup_encrypted INTEGER;
+    ALTER TABLE roots ADD COLUMN backup_format TEXT;
+    ALTER TABLE files ADD COLUMN backup_domain TEXT;
+    ALTER TABLE files ADD COLUMN backup_app TEXT;
+    ALTER TABLE files ADD COLUMN backup_file_id TEXT;
+    ALTER TABLE files ADD COLUMN backup_protection INTEGER;
+    ALTER TABLE files ADD COLUMN backup_mode INTEGER;
+    """,
     // Media facts: codec, bit rate, album artist, disc and totals, cover art; video facts.
     // Entries extracted before keep NULLs until a rescan (the extractor version went up).
-    5: """
+    6: """
     ALTER TABLE files ADD COLUMN codec TEXT;
     ALTER TABLE files ADD COLUMN bitrate INTEGER;
     ALTER TABLE files ADD COLUMN album_artist TEXT;
@@ -57,7 +70,9 @@ enum CatalogSchema {
       bundle_name TEXT,
       bundle_version TEXT,
       last_scan_ns INTEGER,
-      excludes TEXT
+      excludes TEXT,
+      backup_device TEXT, backup_product TEXT, backup_ios TEXT, backup_date TEXT,
+      backup_encrypted INTEGER, backup_format TEXT
     );
     CREATE TABLE IF NOT EXISTS files(
       id INTEGER PRIMARY KEY,
@@ -87,6 +102,8 @@ enum CatalogSchema {
       encoding TEXT, bom INTEGER, line_endings TEXT, lines INTEGER, words INTEGER, chars INTEGER,
       first_line TEXT,
       plist_format TEXT, plist_root TEXT, plist_keys TEXT,
+      backup_domain TEXT, backup_app TEXT, backup_file_id TEXT, backup_protection INTEGER,
+      backup_mode INTEGER,
       codec TEXT, bitrate INTEGER, album_artist TEXT, disc INTEGER, disc_total INTEGER,
       track_total INTEGER, artwork INTEGER, frame_rate REAL, rotation INTEGER, audio_codec TEXT,
       taken TEXT
@@ -113,6 +130,7 @@ enum CatalogSchema {
     f.album, f.date, f.track, f.genre, f.comment,
     f.encoding, f.bom, f.line_endings, f.lines, f.words, f.chars, f.first_line,
     f.plist_format, f.plist_root, f.plist_keys,
+    f.backup_domain, f.backup_app, f.backup_file_id, f.backup_protection, f.backup_mode,
     f.codec, f.bitrate, f.album_artist, f.disc, f.disc_total, f.track_total, f.artwork, f.frame_rate,
     f.rotation, f.audio_codec, f.taken
     """

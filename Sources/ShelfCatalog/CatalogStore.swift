@@ -84,6 +84,8 @@ public struct CatalogRoot: Sendable, Equatable {
   public var lastScanNanoseconds: Int64?
   /// The `--exclude` patterns every scan of this root applies, until replaced.
   public var excludes: [String] = []
+  /// For an iPhone backup, the device and how the backup was written.
+  public var backup: BackupRootFacts?
 
   /// True when the root's folder no longer exists (removed, renamed, or on a drive that is
   /// gone): a rescan skips it rather than emptying it.
@@ -382,7 +384,7 @@ public final class CatalogStore {
   /// Every root the catalogue knows, in path order.
   public func roots() throws -> [CatalogRoot] {
     try db.query(
-      "SELECT id, path, is_sandbox, bundle_path, bundle_id, bundle_name, bundle_version, last_scan_ns, excludes FROM roots ORDER BY path"
+      "SELECT id, path, is_sandbox, bundle_path, bundle_id, bundle_name, bundle_version, last_scan_ns, excludes, backup_device, backup_product, backup_ios, backup_date, backup_encrypted, backup_format FROM roots ORDER BY path"
     ).map(Self.root(from:))
   }
 
@@ -393,9 +395,16 @@ public final class CatalogStore {
         identifier: row[4].text, name: row[5].text, version: row[6].text,
         bundlePath: RawPath(bytes: bundlePath))
     }
+    var backup: BackupRootFacts?
+    if let format = row[14].text {
+      backup = BackupRootFacts(
+        deviceName: row[9].text, productType: row[10].text, iosVersion: row[11].text, date: row[12].text,
+        isEncrypted: row[13].integer == 1, format: format)
+    }
     return CatalogRoot(
       id: row[0].integer ?? 0, path: RawPath(bytes: row[1].bytes ?? []), isSandbox: row[2].integer == 1,
-      bundle: bundle, lastScanNanoseconds: row[7].integer, excludes: ExcludeRules.storedPatterns(row[8].text))
+      bundle: bundle, lastScanNanoseconds: row[7].integer, excludes: ExcludeRules.storedPatterns(row[8].text),
+      backup: backup)
   }
 
   /// Every root with the number and total size of its entries, in path order.
@@ -445,6 +454,16 @@ public final class CatalogStore {
         .from(layout.isSandbox), bundle.map { .blob($0.bundlePath.bytes) } ?? .null,
         .from(bundle?.identifier),
         .from(bundle?.name), .from(bundle?.version), .from(scannedAt), .integer(id),
+      ])
+  }
+
+  /// Records what a backup root is (device, iOS version, date, encryption, era).
+  func updateBackupRoot(id: Int64, facts: BackupRootFacts) throws {
+    try db.run(
+      "UPDATE roots SET backup_device = ?, backup_product = ?, backup_ios = ?, backup_date = ?, backup_encrypted = ?, backup_format = ? WHERE id = ?",
+      [
+        .from(facts.deviceName), .from(facts.productType), .from(facts.iosVersion), .from(facts.date),
+        .from(facts.isEncrypted), .text(facts.format), .integer(id),
       ])
   }
 
@@ -510,6 +529,7 @@ public final class CatalogStore {
     "date", "year", "track", "track_no", "genre", "comment",
     "encoding", "bom", "line_endings", "lines", "words", "chars", "first_line",
     "plist_format", "plist_root", "plist_keys",
+    "backup_domain", "backup_app", "backup_file_id", "backup_protection", "backup_mode",
     "codec", "bitrate", "album_artist", "disc", "disc_total", "track_total", "artwork", "frame_rate",
     "rotation", "audio_codec", "taken",
   ]
@@ -560,6 +580,8 @@ public final class CatalogStore {
       .from(text?.encoding.rawValue), .from(text?.bom), .from(text?.lineEndings), .from(text?.lines),
       .from(text?.words), .from(text?.chars), .from(text?.firstLine),
       .from(plist?.format), .from(plist?.root), plist.map { .text($0.keys.joined(separator: "\n")) } ?? .null,
+      .from(entry.backup?.domain), .from(entry.backup?.app), .from(entry.backup?.fileID),
+      .from(entry.backup?.protectionClass), .from(entry.backup.map { Int($0.mode) }),
       .from(audio?.codec ?? video?.codec), .from(audio?.bitrate ?? video?.bitrate),
       .from(audio?.tags.albumArtist),
       .from(audio?.tags.disc), .from(audio?.tags.discTotal), .from(audio?.tags.trackTotal),
@@ -738,36 +760,41 @@ public final class CatalogStore {
       ctimeNanoseconds: s.integer(at: 9) ?? 0,
       inode: UInt64(bitPattern: s.integer(at: 10) ?? 0), device: UInt64(bitPattern: s.integer(at: 11) ?? 0),
       error: text(12), extractorVersion: int(13) ?? 0)
-    let kind = entry.kind
-    if kind == .video, let width = int(14), let height = int(15) {
+    // The media columns follow the backup columns (47–51).
+    if entry.kind == .video, let width = int(14), let height = int(15) {
       entry.video = VideoFacts(
-        duration: s.value(at: 24).real ?? 0, width: width, height: height, codec: text(47) ?? "",
-        frameRate: s.value(at: 54).real, rotation: int(55) ?? 0, audioCodec: text(56), sampleRate: int(25),
-        channels: int(26), bitrate: int(48), taken: text(57), format: text(28) ?? "", title: text(30))
-      return entry
-    }
-    if let width = int(14), let height = int(15) {
-      entry.image = ImageFacts(
-        format: full ? text(22) ?? "" : "", width: width, height: height, bitDepth: int(16),
-        colorType: text(17),
-        alpha: bool(18), interlaced: bool(19), cgbi: bool(20), frames: int(21),
-        chunks: full ? (text(23) ?? "").split(separator: " ").map(String.init) : [])
-    }
-    if let rate = int(25) {
-      entry.audio = AudioFacts(
-        duration: s.value(at: 24).real ?? 0, sampleRate: rate, channels: int(26) ?? 0,
-        frames: s.integer(at: 27) ?? 0, format: text(28) ?? "", subtype: full ? text(29) : nil,
-        tags: AudioTags(
-          title: text(30), artist: text(31), album: full ? text(32) : nil, date: full ? text(33) : nil,
-          track: full ? text(34) : nil, genre: full ? text(35) : nil, comment: full ? text(36) : nil,
-          albumArtist: full ? text(49) : nil, trackTotal: full ? int(52) : nil, disc: full ? int(50) : nil,
-          discTotal: full ? int(51) : nil),
-        codec: text(47), bitrate: int(48), artwork: bool(53) ?? false)
+        duration: s.value(at: 24).real ?? 0, width: width, height: height, codec: text(52) ?? "",
+        frameRate: s.value(at: 59).real, rotation: int(60) ?? 0, audioCodec: text(61), sampleRate: int(25),
+        channels: int(26), bitrate: int(53), taken: text(62), format: text(28) ?? "", title: text(30))
+    } else {
+      if let width = int(14), let height = int(15) {
+        entry.image = ImageFacts(
+          format: full ? text(22) ?? "" : "", width: width, height: height, bitDepth: int(16),
+          colorType: text(17),
+          alpha: bool(18), interlaced: bool(19), cgbi: bool(20), frames: int(21),
+          chunks: full ? (text(23) ?? "").split(separator: " ").map(String.init) : [])
+      }
+      if let rate = int(25) {
+        entry.audio = AudioFacts(
+          duration: s.value(at: 24).real ?? 0, sampleRate: rate, channels: int(26) ?? 0,
+          frames: s.integer(at: 27) ?? 0, format: text(28) ?? "", subtype: full ? text(29) : nil,
+          tags: AudioTags(
+            title: text(30), artist: text(31), album: full ? text(32) : nil, date: full ? text(33) : nil,
+            track: full ? text(34) : nil, genre: full ? text(35) : nil, comment: full ? text(36) : nil,
+            albumArtist: full ? text(54) : nil, trackTotal: full ? int(57) : nil, disc: full ? int(55) : nil,
+            discTotal: full ? int(56) : nil),
+          codec: text(52), bitrate: int(53), artwork: bool(58) ?? false)
+      }
     }
     if let encoding = text(37).flatMap(TextEncoding.init(rawValue:)) {
       entry.text = TextFacts(
         encoding: encoding, bom: bool(38) ?? false, lineEndings: text(39) ?? "none", lines: int(40) ?? 0,
         words: full ? int(41) ?? 0 : 0, chars: full ? int(42) ?? 0 : 0, firstLine: full ? text(43) ?? "" : "")
+    }
+    if let domain = text(47) {
+      entry.backup = BackupFacts(
+        domain: domain, app: text(48), fileID: text(49) ?? "", protectionClass: int(50),
+        mode: UInt32(truncatingIfNeeded: s.integer(at: 51) ?? 0))
     }
     if let format = text(44) {
       let keys = text(46) ?? ""

@@ -23,13 +23,19 @@ public struct SniffResult: Sendable, Equatable {
   public var detectedBy: DetectionMethod
   /// True when the content was recognised and the extension names another type.
   public var extensionMismatch: Bool
+  /// The encoding of a text file, as `TextSniffer` decided it.
+  public var textEncoding: DetectedEncoding?
 
   /// Creates a result.
-  public init(kind: FileKind, mime: String, detectedBy: DetectionMethod, extensionMismatch: Bool) {
+  public init(
+    kind: FileKind, mime: String, detectedBy: DetectionMethod, extensionMismatch: Bool,
+    textEncoding: DetectedEncoding? = nil
+  ) {
     self.kind = kind
     self.mime = mime
     self.detectedBy = detectedBy
     self.extensionMismatch = extensionMismatch
+    self.textEncoding = textEncoding
   }
 }
 
@@ -39,9 +45,32 @@ public enum ContentSniffer {
   /// How many leading bytes `sniff` wants to see for a confident answer.
   public static let preferredPrefixLength = 8192
 
+  /// Sniffs a file from its content and its extension (with or without the dot, any case):
+  /// magic numbers in its first `preferredPrefixLength` bytes, else whether it is text, decided
+  /// from a `TextSample` (the whole file up to 1 MiB, evenly spaced samples beyond).
+  public static func sniff(_ source: any ByteSource, fileExtension: String) throws -> SniffResult {
+    let prefix = try source.read(count: preferredPrefixLength, at: 0)
+    var sample: TextSample?
+    return try sniff(prefix: prefix, fileExtension: fileExtension) {
+      if let sample { return sample }
+      if TextSniffer.prefixRulesOutText(prefix) { return TextSample(prefix, reachesEnd: false) }
+      let read = try TextSample(reading: source)
+      sample = read
+      return read
+    }
+  }
+
   /// Sniffs a file from its first bytes (ideally `preferredPrefixLength` of them, fewer when the
-  /// file is shorter) and its extension (with or without the dot, any case).
+  /// file is shorter) and its extension (with or without the dot, any case); text is decided
+  /// from these bytes alone.
   public static func sniff(prefix: [UInt8], fileExtension: String) -> SniffResult {
+    let sample = TextSample(prefix, reachesEnd: prefix.count < preferredPrefixLength)
+    return sniff(prefix: prefix, fileExtension: fileExtension) { sample }
+  }
+
+  private static func sniff(
+    prefix: [UInt8], fileExtension: String, textSample: () throws -> TextSample
+  ) rethrows -> SniffResult {
     var ext = fileExtension.lowercased()
     if ext.hasPrefix(".") { ext.removeFirst() }
     let byExtension = extensionTable[ext]
@@ -51,7 +80,11 @@ public enum ContentSniffer {
         kind: .other, mime: "application/x-empty", detectedBy: .content, extensionMismatch: false)
     }
 
-    switch detect(prefix, extensionHint: byExtension) {
+    switch try detect(prefix, textSample: textSample) {
+    case .text(let encoding):
+      var result = decided(kind: .text, mime: "text/plain", byExtension: byExtension, ext: ext)
+      result.textEncoding = encoding
+      return result
     case .strong(let kind, let mime):
       return decided(kind: kind, mime: mime, byExtension: byExtension, ext: ext)
     case .weak(let kind, let mime):
@@ -119,6 +152,7 @@ public enum ContentSniffer {
   }
 
   private enum Detection {
+    case text(DetectedEncoding)
     case strong(FileKind, String)
     case weak(FileKind, String)
     case none
@@ -126,7 +160,7 @@ public enum ContentSniffer {
 
   // MARK: - Magic numbers
 
-  private static func detect(_ p: [UInt8], extensionHint: (kind: FileKind, mime: String)?)
+  private static func detect(_ p: [UInt8], textSample: () throws -> TextSample) rethrows
     -> Detection
   {
     // Images.
@@ -147,6 +181,8 @@ public enum ContentSniffer {
     }
     if matchesRIFF(p, form: "WEBP") { return .strong(.image, "image/webp") }
     if let ftyp = isoBrand(p) { return ftyp }
+    if let netpbm = netpbm(p) { return netpbm }
+    if p.starts(with: Array("/* XPM */".utf8)) { return .strong(.image, "image/x-xpixmap") }
 
     // Audio.
     if matchesRIFF(p, form: "WAVE") { return .strong(.audio, "audio/wav") }
@@ -209,15 +245,34 @@ public enum ContentSniffer {
     }
 
     // A UTF-16 byte-order mark looks like an MPEG frame sync: settle text first.
-    if p.starts(with: [0xFF, 0xFE]), TextSniffer.detectEncoding(p) != nil {
-      return .strong(.text, "text/plain")
+    if p.starts(with: [0xFF, 0xFE]), let encoding = TextSniffer.detectEncoding(try textSample()) {
+      return .text(encoding)
     }
     // MPEG audio without a tag: frame sync with a plausible header.
     if let mpeg = mpegAudio(p, at: 0) { return mpeg }
 
-    // Text last: anything else that decodes cleanly.
-    if TextSniffer.detectEncoding(p) != nil { return .strong(.text, "text/plain") }
+    // Text last: anything else that decodes cleanly, judged over the whole sample, so that
+    // binary data after a text header (FITS, PostScript, a PDF) is seen.
+    if let encoding = TextSniffer.detectEncoding(try textSample()) { return .text(encoding) }
     return .none
+  }
+
+  /// Netpbm images (PBM, PGM, PPM, PAM), plain (ASCII) or raw: `P1`–`P7`, then white space and
+  /// a width or a comment. `file(1)` calls the plain ones text; they are images.
+  private static func netpbm(_ p: [UInt8]) -> Detection? {
+    guard p.count >= 4, p[0] == 0x50, (0x31...0x37).contains(p[1]),
+      [0x20, 0x09, 0x0A, 0x0D].contains(p[2])
+    else { return nil }
+    var index = 2
+    while index < p.count, [0x20, 0x09, 0x0A, 0x0D].contains(p[index]) { index += 1 }
+    guard index < p.count, p[index] == 0x23 || (0x30...0x39).contains(p[index]) || p[1] == 0x37
+    else { return nil }
+    let mimes = [
+      "image/x-portable-bitmap", "image/x-portable-graymap", "image/x-portable-pixmap",
+    ]
+    let type = Int(p[1] - 0x31)
+    if type == 6 { return .strong(.image, "image/x-portable-arbitrarymap") }
+    return .strong(.image, mimes[type % 3])
   }
 
   private static let w64RIFF: [UInt8] = [
@@ -454,6 +509,11 @@ public enum ContentSniffer {
     add(.image, "image/heic", ["heic", "heics"])
     add(.image, "image/heif", ["heif", "heifs", "hif"])
     add(.image, "image/avif", ["avif"])
+    add(.image, "image/x-portable-bitmap", ["pbm"])
+    add(.image, "image/x-portable-graymap", ["pgm"])
+    add(.image, "image/x-portable-pixmap", ["ppm", "pnm"])
+    add(.image, "image/x-portable-arbitrarymap", ["pam"])
+    add(.image, "image/x-xpixmap", ["xpm"])
     add(.audio, "audio/wav", ["wav", "wave", "rf64", "bwf"])
     add(.audio, "audio/x-w64", ["w64"])
     add(.audio, "audio/aiff", ["aif", "aiff", "aifc"])

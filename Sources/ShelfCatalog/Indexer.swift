@@ -1,4 +1,5 @@
 import ShelfAudio
+public import ShelfBackup
 import ShelfCore
 import Synchronization
 
@@ -42,6 +43,11 @@ public struct IndexOptions: Sendable {
   /// Asked between batches (and during the walk): true stops the scan with `.interrupted`,
   /// keeping every batch already committed.
   public var shouldStop: @Sendable () -> Bool = { false }
+  /// Asked for the password of an encrypted iPhone backup when one is met (nil: none to give,
+  /// and the backup reports that it needs one).
+  public var backupPassword: @Sendable (RawPath) throws -> BackupPassword? = { _ in nil }
+  /// Where the content of backup files is spooled when `/dev/shm` is not available.
+  public var temporaryFolder = RawPath("/tmp")
 
   /// The defaults: incremental, the root's stored excludes, 2 jobs, links not followed.
   public init() {}
@@ -74,6 +80,11 @@ public struct RootScanSummary: Sendable {
   public var walk = WalkSummary()
   public var isSandbox = false
   public var bundle: BundleInfo?
+  /// For an iPhone backup: the device, iOS version, date and encryption.
+  public var backup: BackupRootFacts?
+  /// Problems that leave part of the root out (one line each): for a backup, manifest rows it
+  /// cannot give and files that cannot be read. The rest is catalogued.
+  public var problems: [WalkProblem] = []
 }
 
 /// Scans roots into the catalogue incrementally: unchanged files (size, mtime, ctime, inode)
@@ -145,6 +156,7 @@ public final class Indexer {
   public func index(root: RawPath, progress: (IndexProgress) -> Void = { _ in }) async throws
     -> RootScanSummary
   {
+    if Backup.isBackup(root) { return try await indexBackup(root, progress: progress) }
     let target = try prepareTarget(root)
     var summary = RootScanSummary(root: target.scanned)
     summary.isSandbox = target.layout.isSandbox
@@ -454,7 +466,7 @@ public final class Indexer {
   }
 
   /// A shared counter handing out batch positions to the worker threads.
-  private final class NextIndex: Sendable {
+  final class NextIndex: Sendable {
     private let value = Atomic<Int>(0)
     func take() -> Int { value.add(1, ordering: .relaxed).oldValue }
   }

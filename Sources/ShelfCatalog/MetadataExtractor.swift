@@ -42,7 +42,7 @@ public struct ExtractionFailure: ShelfError, Equatable {
 /// Opens one regular file safely, sniffs it and reads the facts of its kind from headers only.
 public enum MetadataExtractor {
   /// Bumped whenever an extractor reads more or better, so that rescans re-extract old entries.
-  public static let version = 3
+  public static let version = 4
 
   /// Extracts the facts of the file at `path`. With `followLinks` false a final symbolic link
   /// is refused (`O_NOFOLLOW`); FIFOs, sockets and devices are never opened.
@@ -68,19 +68,7 @@ public enum MetadataExtractor {
   public static func extract(
     stream descriptor: Int32, name: RawPath, temporaryFolder: RawPath, limit: Int64
   ) throws -> Extraction {
-    var template = temporaryFolder.bytes + Array("/shelf-stream-XXXXXX".utf8) + [0]
-    let spool = template.withUnsafeMutableBytes { raw in
-      mkstemp(raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-    }
-    guard spool >= 0 else {
-      let code = errno
-      throw FileError(
-        path: temporaryFolder, reason: "cannot create a temporary file: \(String(cString: strerror(code)))",
-        failure: .cannotCreate)
-    }
-    defer { close(spool) }
-    let spoolPath = RawPath(bytes: Array(template.dropLast()))
-    _ = spoolPath.withCString { unlink($0) }
+    let spool = try SpooledFile(in: temporaryFolder, label: "stream")
     var total: Int64 = 0
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
@@ -96,18 +84,10 @@ public enum MetadataExtractor {
           path: name, reason: "input larger than the \(Quantities.formatByteSize(limit)) limit",
           failure: .badInput)
       }
-      var written = 0
-      while written < count {
-        let result = chunk.withUnsafeBytes { write(spool, $0.baseAddress! + written, count - written) }
-        if result < 0 {
-          if errno == EINTR { continue }
-          throw FileError(path: spoolPath, errno: errno, doing: "cannot write a temporary file")
-        }
-        written += result
-      }
+      try chunk.withUnsafeBytes { try spool.write(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
     }
     guard total > 0 else { throw FileError(path: name, reason: "empty input", failure: .badInput) }
-    let file = try RegularFile(path: RawPath("/proc/self/fd/\(spool)"), followLinks: true)
+    let file = try spool.open()
     return try extract(file, fileExtension: "")
   }
 
@@ -115,8 +95,7 @@ public enum MetadataExtractor {
   /// ties when the content is not conclusive.
   public static func extract(_ file: RegularFile, fileExtension: String) throws -> Extraction {
     let path = file.path
-    let prefix = try file.read(count: ContentSniffer.preferredPrefixLength, at: 0)
-    let sniff = ContentSniffer.sniff(prefix: prefix, fileExtension: fileExtension)
+    let sniff = try ContentSniffer.sniff(file, fileExtension: fileExtension)
     var result = Extraction(
       sniff: sniff, status: file.status, image: nil, audio: nil, text: nil, plist: nil, error: nil,
       searchText: "")
@@ -125,9 +104,9 @@ public enum MetadataExtractor {
       case .image:
         result.image = try ImageHeaderReader.read(file, mime: sniff.mime)
       case .audio, .video:
-        try readMedia(file, prefix: prefix, into: &result)
+        try readMedia(file, into: &result)
       case .text:
-        guard let encoding = TextSniffer.detectEncoding(prefix) else { break }
+        guard let encoding = sniff.textEncoding else { break }
         let analysis = try TextAnalyzer.analyze(file, encoding: encoding)
         result.text = analysis.facts
         result.searchText = analysis.searchText
@@ -165,8 +144,11 @@ public enum MetadataExtractor {
   /// Reads the facts of an audio or video file through FFmpeg. The content decides the kind
   /// in the end: an MP4 or Matroska file without a picture stream is audio, an audio container
   /// holding a real video stream is video.
-  static func readMedia(_ file: RegularFile, prefix: [UInt8], into result: inout Extraction) throws {
-    switch try MediaFileInfo.read(file) {
+  static func readMedia(_ file: RegularFile, into result: inout Extraction) throws {
+    let prefix = try file.read(count: 4, at: 0)
+    // The content named the container: FFmpeg need not recognise it again.
+    let recognised = result.sniff.detectedBy == .extension ? nil : result.sniff.mime
+    switch try MediaFileInfo.read(file, mime: recognised) {
     case .audio(let info):
       if result.sniff.kind == .video {
         result.sniff.kind = .audio

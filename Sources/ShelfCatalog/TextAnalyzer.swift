@@ -5,20 +5,25 @@
 #endif
 
 /// Counts lines, words and characters of a text file, finds its line endings and first line, and
-/// extracts a capped amount of its text for full-text search, in bounded memory.
+/// extracts the decoded text of its beginning for full-text search, in bounded memory.
 ///
 /// The counts stream over the whole file in blocks of `blockSize`, whatever its size: a count
-/// of part of a file would be a fact that lies.
+/// of part of a file would be a fact that lies. Characters are Unicode scalar values of the
+/// decoded text (an undecodable byte counts as one). Words follow the rule of `wc -w` in a UTF-8
+/// locale (GNU coreutils 9.1): a word is a run of characters between white space, where white
+/// space is tab, line feed, vertical tab, form feed, carriage return, space, the no-break spaces
+/// U+00A0, U+2007, U+202F, U+2060, and U+1680, U+2000–U+200A, U+205F, U+3000; so a line of
+/// Chinese or Japanese without spaces is one word, as `wc -w` counts it.
 public enum TextAnalyzer {
-  /// At most this many bytes of a file's text are searchable (its first words).
-  public static let searchTextLimit = 8 << 10
+  /// The first this many bytes of a file are decoded (to UTF-8) for the full-text index.
+  public static let searchTextLimit = 64 << 10
   /// Bytes read and counted at a time: the memory the counts need, however long the file.
   public static let blockSize = 1 << 20
 
   /// The result of analysing a text file.
   public struct Analysis: Sendable {
     public var facts: TextFacts
-    /// The beginning of the text, decoded to Swift, for the full-text index.
+    /// The distinct words of the beginning of the text, for the full-text index.
     public var searchText: String
   }
 
@@ -27,54 +32,65 @@ public enum TextAnalyzer {
     -> Analysis
   {
     var counter = Counter()
-    let utf16 = detected.encoding == .utf16le || detected.encoding == .utf16be
-    let little = detected.encoding == .utf16le
-    let charsByLead = detected.encoding == .utf8
+    let decoder = try TextDecoder(detected.encoding)
     var offset = Int64(detected.bomLength)
     let end = source.size
-    var carry: UInt8?
-    var head: [UInt8] = []
-    let headLimit = searchTextLimit + 4
+    var head: [UInt32] = []
+    var scalars: [UInt32] = []
+    scalars.reserveCapacity(blockSize)
     while offset < end {
       let chunk = try source.read(count: Int(min(Int64(blockSize), end - offset)), at: offset)
       if chunk.isEmpty { break }
+      let headBytes = max(0, min(Int64(searchTextLimit) - offset, Int64(chunk.count)))
       offset += Int64(chunk.count)
-      if head.count < headLimit { head += chunk.prefix(headLimit - head.count) }
-      if utf16 {
-        var index = 0
-        var bytes = chunk
-        if let pending = carry {
-          bytes.insert(pending, at: 0)
-          carry = nil
-        }
-        while index + 1 < bytes.count {
-          let unit =
-            little
-            ? UInt32(bytes[index]) | UInt32(bytes[index + 1]) << 8
-            : UInt32(bytes[index]) << 8 | UInt32(bytes[index + 1])
-          counter.feed(unit, isChar: !(0xDC00...0xDFFF).contains(unit))
-          index += 2
-        }
-        if index < bytes.count { carry = bytes[index] }
+      scalars.removeAll(keepingCapacity: true)
+      if headBytes > 0 && headBytes < Int64(chunk.count) {
+        // Decode the searchable beginning apart, so that it ends where the limit falls.
+        decoder.decode(chunk[..<Int(headBytes)], final: false, into: &scalars)
+        head += scalars
+        decoder.decode(chunk[Int(headBytes)...], final: offset >= end, into: &scalars)
       } else {
-        counter.feedBytes(chunk, utf8: charsByLead)
+        decoder.decode(chunk[...], final: offset >= end, into: &scalars)
+        if headBytes > 0 { head += scalars }
       }
+      counter.feed(scalars)
     }
     counter.finish()
-    let text = decode(head, encoding: detected.encoding)
-    var firstLine = ""
-    for character in text.unicodeScalars {
-      if character == "\n" || character == "\r" { break }
-      firstLine.unicodeScalars.append(character)
-      if firstLine.unicodeScalars.count >= 400 { break }
-    }
+    let text = displayText(head)
+    var firstLine = String(
+      String.UnicodeScalarView(text.unicodeScalars.prefix { $0 != "\n" && $0 != "\r" }.prefix(400)))
     firstLine = firstLine.trimmingWhitespace()
     if firstLine.count > 200 { firstLine = String(firstLine.prefix(200)) }
-    let searchText = searchTerms(text, limit: searchTextLimit)
+    let searchText = searchTerms(text, limit: searchTextLimit * 4)
     let facts = TextFacts(
       encoding: detected.encoding, bom: detected.bom, lineEndings: counter.lineEndings,
       lines: counter.lines, words: counter.words, chars: counter.chars, firstLine: firstLine)
     return Analysis(facts: facts, searchText: searchText)
+  }
+
+  /// Scalar values from `TextDecoder` as a string, an undecodable byte as U+FFFD.
+  static func displayText(_ scalars: [UInt32]) -> String {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(scalars.count + scalars.count / 2)
+    for value in scalars {
+      switch value {
+      case 0..<0x80:
+        bytes.append(UInt8(value))
+      case 0x80..<0x800:
+        bytes += [UInt8(0xC0 | value >> 6), UInt8(0x80 | value & 0x3F)]
+      case 0x800..<0x1_0000:
+        bytes += [UInt8(0xE0 | value >> 12), UInt8(0x80 | value >> 6 & 0x3F), UInt8(0x80 | value & 0x3F)]
+      case 0x1_0000...0x10_FFFF:
+        bytes += [
+          UInt8(0xF0 | value >> 18), UInt8(0x80 | value >> 12 & 0x3F), UInt8(0x80 | value >> 6 & 0x3F),
+          UInt8(0x80 | value & 0x3F),
+        ]
+      default:
+        bytes += [0xEF, 0xBF, 0xBD]  // U+FFFD for an undecodable byte
+      }
+    }
+    // Surrogate values never come out of TextDecoder; String repairs them if they did.
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// The distinct words of the first `limit` bytes of `text`, in order of first appearance,
@@ -142,50 +158,6 @@ public enum TextAnalyzer {
     byte >= 0x80 || (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
   }
 
-  /// Decodes bytes (without BOM) in `encoding`, replacing invalid sequences.
-  public static func decode(_ bytes: [UInt8], encoding: TextEncoding) -> String {
-    switch encoding {
-    case .ascii, .utf8:
-      var slice = bytes[...]
-      // Drop a sequence cut off at the end.
-      var back = 0
-      while back < 3, back < slice.count, slice[slice.endIndex - 1 - back] & 0xC0 == 0x80 { back += 1 }
-      if back < slice.count {
-        let lead = slice[slice.endIndex - 1 - back]
-        let needed = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
-        if needed > back + 1 { slice = slice.dropLast(back + 1) }
-      }
-      return String(decoding: slice, as: UTF8.self)
-    case .latin1:
-      var text = ""
-      text.unicodeScalars.reserveCapacity(bytes.count)
-      for byte in bytes { text.unicodeScalars.append(Unicode.Scalar(byte)) }
-      return text
-    case .utf16le, .utf16be:
-      var units: [UInt16] = []
-      units.reserveCapacity(bytes.count / 2)
-      var index = 0
-      while index + 1 < bytes.count {
-        units.append(
-          encoding == .utf16le
-            ? UInt16(bytes[index]) | UInt16(bytes[index + 1]) << 8
-            : UInt16(bytes[index]) << 8 | UInt16(bytes[index + 1]))
-        index += 2
-      }
-      if let last = units.last, (0xD800...0xDBFF).contains(last) { units.removeLast() }
-      return String(decoding: units, as: UTF16.self)
-    }
-  }
-
-  /// Reads a whole text file (up to `limit` bytes) and converts it to a Swift string.
-  public static func readText(_ source: any ByteSource, limit: Int64) throws -> (String, DetectedEncoding?) {
-    let bytes = try source.read(count: Int(min(source.size, limit)), at: 0)
-    guard let detected = TextSniffer.detectEncoding(Array(bytes.prefix(8192))) else {
-      return (String(decoding: bytes, as: UTF8.self), nil)
-    }
-    return (decode(Array(bytes.dropFirst(detected.bomLength)), encoding: detected.encoding), detected)
-  }
-
   private struct Counter {
     var chars = 0
     var words = 0
@@ -197,38 +169,8 @@ public enum TextAnalyzer {
     var afterCR = false
     var lineHasContent = false
 
-    @inline(__always)
-    mutating func feed(_ unit: UInt32, isChar: Bool) {
-      if isChar { chars += 1 }
-      switch unit {
-      case 0x0A:
-        if afterCR { crlf += 1; cr -= 1 } else { lf += 1; lines += 1 }
-        afterCR = false
-        inWord = false
-        lineHasContent = false
-        return
-      case 0x0D:
-        cr += 1
-        lines += 1
-        afterCR = true
-        inWord = false
-        lineHasContent = false
-        return
-      case 0x20, 0x09, 0x0B, 0x0C:
-        inWord = false
-      default:
-        if !inWord && isChar {
-          words += 1
-          inWord = true
-        }
-      }
-      afterCR = false
-      lineHasContent = true
-    }
-
-    /// The byte-oriented encodings' fast path (ASCII, UTF-8, Latin-1): the same rules as
-    /// `feed`, with the state in locals and one table lookup per byte.
-    mutating func feedBytes(_ bytes: [UInt8], utf8: Bool) {
+    /// Counts decoded scalar values, with the state in locals for speed.
+    mutating func feed(_ scalars: [UInt32]) {
       var chars = self.chars
       var words = self.words
       var lines = self.lines
@@ -238,47 +180,35 @@ public enum TextAnalyzer {
       var inWord = self.inWord
       var afterCR = self.afterCR
       var lineHasContent = self.lineHasContent
-      let classes = utf8 ? Self.utf8Classes : Self.latin1Classes
-      classes.withUnsafeBufferPointer { table in
-        bytes.withUnsafeBufferPointer { buffer in
-          for byte in buffer {
-            switch table[Int(byte)] {
-            case 0:  // the first byte of a character that is not a space
-              chars += 1
-              if !inWord {
-                words += 1
-                inWord = true
-              }
-              afterCR = false
-              lineHasContent = true
-            case 1:  // a UTF-8 continuation byte
-              afterCR = false
-              lineHasContent = true
-            case 2:  // space, tab, vertical tab, form feed
-              chars += 1
-              inWord = false
-              afterCR = false
-              lineHasContent = true
-            case 3:  // line feed
-              chars += 1
-              if afterCR {
-                crlf += 1
-                cr -= 1
-              } else {
-                lf += 1
-                lines += 1
-              }
-              afterCR = false
-              inWord = false
-              lineHasContent = false
-            default:  // carriage return
-              chars += 1
-              cr += 1
+      scalars.withUnsafeBufferPointer { buffer in
+        for value in buffer {
+          chars += 1
+          if value == 0x0A {
+            if afterCR {
+              crlf += 1
+              cr -= 1
+            } else {
+              lf += 1
               lines += 1
-              afterCR = true
-              inWord = false
-              lineHasContent = false
             }
+            afterCR = false
+            inWord = false
+            lineHasContent = false
+          } else if value == 0x0D {
+            cr += 1
+            lines += 1
+            afterCR = true
+            inWord = false
+            lineHasContent = false
+          } else {
+            if Self.isSpace(value) {
+              inWord = false
+            } else if !inWord {
+              words += 1
+              inWord = true
+            }
+            afterCR = false
+            lineHasContent = true
           }
         }
       }
@@ -293,17 +223,15 @@ public enum TextAnalyzer {
       self.lineHasContent = lineHasContent
     }
 
-    static let latin1Classes: [UInt8] = (0..<256).map { byte in
-      switch byte {
-      case 0x0A: 3
-      case 0x0D: 4
-      case 0x20, 0x09, 0x0B, 0x0C: 2
-      default: 0
+    /// White space as `wc -w` separates words by in a UTF-8 locale (line feed and carriage
+    /// return are handled before).
+    @inline(__always)
+    static func isSpace(_ value: UInt32) -> Bool {
+      if value < 0x80 { return value == 0x20 || (0x09...0x0D).contains(value) }
+      switch value {
+      case 0xA0, 0x1680, 0x2000...0x200A, 0x202F, 0x205F, 0x2060, 0x3000: return true
+      default: return false
       }
-    }
-
-    static let utf8Classes: [UInt8] = (0..<256).map { byte in
-      byte & 0xC0 == 0x80 ? 1 : latin1Classes[byte]
     }
 
     mutating func finish() {

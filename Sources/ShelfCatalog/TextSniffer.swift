@@ -1,10 +1,108 @@
-/// The character encodings the catalogue recognises in text files.
+internal import CUchardet
+
+/// The character encodings the catalogue recognises in text files, by their lower-case
+/// IANA/WHATWG names (`latin-1` names ISO-8859-1).
 public enum TextEncoding: String, Sendable, CaseIterable {
   case ascii
   case utf8 = "utf-8"
   case utf16le = "utf-16le"
   case utf16be = "utf-16be"
+  case utf32le = "utf-32le"
+  case utf32be = "utf-32be"
   case latin1 = "latin-1"
+  case iso8859_2 = "iso-8859-2"
+  case iso8859_3 = "iso-8859-3"
+  case iso8859_4 = "iso-8859-4"
+  case iso8859_5 = "iso-8859-5"
+  case iso8859_6 = "iso-8859-6"
+  case iso8859_7 = "iso-8859-7"
+  case iso8859_8 = "iso-8859-8"
+  case iso8859_9 = "iso-8859-9"
+  case iso8859_10 = "iso-8859-10"
+  case iso8859_11 = "iso-8859-11"
+  case iso8859_13 = "iso-8859-13"
+  case iso8859_14 = "iso-8859-14"
+  case iso8859_15 = "iso-8859-15"
+  case iso8859_16 = "iso-8859-16"
+  case windows1250 = "windows-1250"
+  case windows1251 = "windows-1251"
+  case windows1252 = "windows-1252"
+  case windows1253 = "windows-1253"
+  case windows1254 = "windows-1254"
+  case windows1255 = "windows-1255"
+  case windows1256 = "windows-1256"
+  case windows1257 = "windows-1257"
+  case windows1258 = "windows-1258"
+  case koi8r = "koi8-r"
+  case koi8u = "koi8-u"
+  case ibm852
+  case ibm855
+  case ibm866
+  case macintosh
+  case macCyrillic = "x-mac-cyrillic"
+  case macCentralEurope = "x-mac-ce"
+  case tis620 = "tis-620"
+  case viscii
+  case shiftJIS = "shift_jis"
+  case eucJP = "euc-jp"
+  case iso2022JP = "iso-2022-jp"
+  case eucKR = "euc-kr"
+  case iso2022KR = "iso-2022-kr"
+  case johab
+  case gb18030
+  case iso2022CN = "iso-2022-cn"
+  case big5
+  case eucTW = "euc-tw"
+
+  /// The name glibc's iconv decodes it by: the superset WHATWG decodes the name as, where
+  /// there is one, since files labelled with the name hold the superset in practice.
+  var iconvName: String {
+    switch self {
+    case .ascii: "US-ASCII"
+    case .latin1: "ISO-8859-1"
+    case .macCyrillic: "MAC-CYRILLIC"
+    case .macCentralEurope: "MAC-CENTRALEUROPE"
+    case .tis620: "CP874"
+    case .shiftJIS: "CP932"
+    case .iso2022JP: "ISO-2022-JP-2"
+    case .eucKR: "CP949"
+    case .big5: "BIG5-HKSCS"
+    default: rawValue.uppercased()
+    }
+  }
+
+  /// True for the encodings of one byte per character, decoded through a table.
+  var isSingleByte: Bool {
+    switch self {
+    case .ascii, .utf8, .utf16le, .utf16be, .utf32le, .utf32be, .shiftJIS, .eucJP, .iso2022JP, .eucKR,
+      .iso2022KR, .johab, .gb18030, .iso2022CN, .big5, .eucTW:
+      false
+    default: true
+    }
+  }
+
+  /// Bytes per code unit: 2 or 4 for UTF-16 and UTF-32, 1 for the byte-oriented encodings.
+  var unitSize: Int {
+    switch self {
+    case .utf16le, .utf16be: 2
+    case .utf32le, .utf32be: 4
+    default: 1
+    }
+  }
+
+  /// The encoding uchardet 0.0.7 means by `name` (its upper-case names and aliases).
+  static func fromUchardet(_ name: String) -> TextEncoding? {
+    let lower = name.lowercased()
+    switch lower {
+    case "iso-8859-1": return .latin1
+    case "uhc", "cp949": return .eucKR
+    case "mac-cyrillic": return .macCyrillic
+    case "mac-centraleurope": return .macCentralEurope
+    case "gb2312", "gbk": return .gb18030
+    case "euc-tw": return .eucTW
+    default: return TextEncoding(rawValue: lower)
+    }
+  }
 }
 
 /// An encoding found in a text file, and whether a byte-order mark announced it.
@@ -20,83 +118,247 @@ public struct DetectedEncoding: Sendable, Equatable {
   /// The length of the byte-order mark in bytes (0 when none).
   public var bomLength: Int {
     guard bom else { return 0 }
-    return encoding == .utf8 ? 3 : 2
+    return encoding == .utf8 ? 3 : encoding.unitSize
   }
 }
 
-/// Decides whether bytes are text, and in which encoding.
-public enum TextSniffer {
-  /// The encoding of `bytes` when they look like text, else nil (binary).
-  ///
-  /// `bytes` may be a prefix of a longer file: a multi-byte sequence cut at the end is allowed.
-  public static func detectEncoding(_ bytes: [UInt8]) -> DetectedEncoding? {
-    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
-      return isUTF8(bytes[3...]) ? DetectedEncoding(encoding: .utf8, bom: true) : nil
-    }
-    if bytes.starts(with: [0xFF, 0xFE]) && !bytes.starts(with: [0xFF, 0xFE, 0, 0]) {
-      return isUTF16(bytes[2...], littleEndian: true)
-        ? DetectedEncoding(encoding: .utf16le, bom: true) : nil
-    }
-    if bytes.starts(with: [0xFE, 0xFF]) {
-      return isUTF16(bytes[2...], littleEndian: false)
-        ? DetectedEncoding(encoding: .utf16be, bom: true) : nil
-    }
-    if bytes.isEmpty { return nil }
-    if bytes.contains(0) {
-      // UTF-16 without a byte-order mark: ASCII-range text leaves every other byte zero.
-      guard bytes.count >= 4 else { return nil }
-      var zeroEven = 0
-      var zeroOdd = 0
-      for (index, byte) in bytes.enumerated() where byte == 0 {
-        if index & 1 == 0 { zeroEven += 1 } else { zeroOdd += 1 }
-      }
-      let half = bytes.count / 2
-      if zeroOdd * 10 >= half * 6 && zeroEven == 0 && isUTF16(bytes[...], littleEndian: true) {
-        return DetectedEncoding(encoding: .utf16le, bom: false)
-      }
-      if zeroEven * 10 >= half * 6 && zeroOdd == 0 && isUTF16(bytes[...], littleEndian: false) {
-        return DetectedEncoding(encoding: .utf16be, bom: false)
-      }
-      return nil
-    }
-    var highBytes = 0
-    for byte in bytes {
-      if byte >= 0x80 {
-        highBytes += 1
-      } else if !isTextControlOK(UInt32(byte)) {
-        return nil
-      }
-    }
-    if highBytes == 0 { return DetectedEncoding(encoding: .ascii, bom: false) }
-    if isUTF8(bytes[...]) { return DetectedEncoding(encoding: .utf8, bom: false) }
-    // Latin-1 (or Windows-1252): mostly ASCII, with accented letters here and there.
-    guard highBytes * 10 <= bytes.count * 3 else { return nil }
-    for byte in bytes where [0x81, 0x8D, 0x8F, 0x90, 0x9D].contains(byte) { return nil }
-    return DetectedEncoding(encoding: .latin1, bom: false)
+/// The bytes an encoding is decided from: the whole file up to `wholeFileLimit`, else
+/// `segmentCount` evenly spaced segments from its start to its end, so that a first
+/// non-ASCII byte late in a long file, or binary data after a text header, is seen.
+public struct TextSample: Sendable {
+  /// Files up to this size are sampled whole.
+  public static let wholeFileLimit = 1 << 20
+  /// Longer files are sampled in this many segments…
+  public static let segmentCount = 16
+  /// …of this many bytes each.
+  public static let segmentLength = 64 << 10
+
+  /// The segments, in file order; the first starts at offset 0.
+  public var segments: [[UInt8]]
+  /// True when the segments are the whole file (its last byte is the last byte of the file).
+  public var reachesEnd: Bool
+
+  /// A sample of bytes held in memory; `reachesEnd` false when they are only a file's prefix.
+  public init(_ bytes: [UInt8], reachesEnd: Bool = true) {
+    segments = [bytes]
+    self.reachesEnd = reachesEnd
   }
 
-  /// Control characters that appear in real text: tab, line feed, vertical tab, form feed,
-  /// carriage return, backspace, escape (terminal colours) and the DOS end-of-file mark.
-  static func isTextControlOK(_ value: UInt32) -> Bool {
-    if value >= 0x20 && value != 0x7F { return true }
-    return value == 0x09 || value == 0x0A || value == 0x0B || value == 0x0C || value == 0x0D
-      || value == 0x08 || value == 0x1B || value == 0x1A
+  /// Reads the sample of `source`; segment offsets are multiples of 4, so that UTF-16 and
+  /// UTF-32 code units stay aligned.
+  public init(reading source: any ByteSource) throws {
+    reachesEnd = true
+    if source.size <= Int64(Self.wholeFileLimit) {
+      segments = [try source.read(count: Int(source.size), at: 0)]
+      return
+    }
+    let span = source.size - Int64(Self.segmentLength)
+    segments = []
+    for index in 0..<Self.segmentCount {
+      var offset = span * Int64(index) / Int64(Self.segmentCount - 1)
+      if index < Self.segmentCount - 1 { offset &= ~3 }
+      segments.append(try source.read(count: Self.segmentLength, at: offset))
+    }
+  }
+
+  var isEmpty: Bool { segments.allSatisfy(\.isEmpty) }
+  var first: [UInt8] { segments.first ?? [] }
+}
+
+/// Decides whether bytes are text, and in which encoding.
+///
+/// The order: a byte-order mark; zero bytes (UTF-32 or UTF-16 without a mark, by where the
+/// zeros fall, or binary); strict UTF-8; ASCII (with ISO-2022 escapes, the 7-bit CJK
+/// encodings); then uchardet (Mozilla's detector) for the legacy encodings, its answer refined
+/// within families it confuses (ISO-8859 and Windows code pages, Latin-1/Latin-9/Mac Roman,
+/// KOI8-R/KOI8-U) and checked: bytes that do not decode in the winning encoding, or decode to
+/// control characters other than tab, line feed, vertical tab, form feed, carriage return,
+/// backspace, bell, escape and the DOS end-of-file mark, are not text.
+public enum TextSniffer {
+  /// The encoding of `bytes` when they look like text, else nil (binary). `bytes` may be a
+  /// prefix of a longer file: a multi-byte sequence cut at the end is allowed.
+  public static func detectEncoding(_ bytes: [UInt8]) -> DetectedEncoding? {
+    detectEncoding(TextSample(bytes, reachesEnd: false))
+  }
+
+  /// The encoding of the sampled file when it looks like text, else nil.
+  public static func detectEncoding(_ sample: TextSample) -> DetectedEncoding? {
+    if sample.isEmpty { return nil }
+    let first = sample.first
+    if first.starts(with: [0xEF, 0xBB, 0xBF]) {
+      return isUTF8(sample, skipping: 3) ? DetectedEncoding(encoding: .utf8, bom: true) : nil
+    }
+    for (mark, encoding) in byteOrderMarks where first.starts(with: mark) {
+      return isUnicode(sample, encoding, skipping: mark.count)
+        ? DetectedEncoding(encoding: encoding, bom: true) : nil
+    }
+    var zeros = [0, 0, 0, 0]
+    var highBytes = 0
+    var escapes = 0
+    var badControls = 0
+    for segment in sample.segments {
+      segment.withUnsafeBufferPointer { bytes in
+        var index = 0
+        while index < bytes.count {
+          // Eight printable ASCII bytes at a time, the common case: no high bit, none below
+          // 0x20 (subtracting borrows into such a byte's high bit), none at 0x7F (adding one
+          // carries into it).
+          if index + 8 <= bytes.count {
+            let word = UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)
+            let high: UInt64 = 0x8080_8080_8080_8080
+            if (word | (word &- 0x2020_2020_2020_2020) | (word &+ 0x0101_0101_0101_0101)) & high == 0 {
+              index += 8
+              continue
+            }
+          }
+          let byte = bytes[index]
+          index += 1
+          if byte &- 0x20 < 0x5F { continue }  // printable ASCII
+          if byte >= 0x80 {
+            highBytes += 1
+          } else if byte == 0 {
+            zeros[(index - 1) & 3] += 1
+          } else if byte == 0x1B {
+            escapes += 1
+          } else if !isTextControlOK(UInt32(byte)) {
+            badControls += 1
+          }
+        }
+      }
+    }
+    if zeros != [0, 0, 0, 0] { return unicodeWithoutMark(sample, zeros: zeros) }
+    if highBytes == 0 {
+      if escapes > 0, let sevenBit = sevenBitCJK(sample) {
+        return DetectedEncoding(encoding: sevenBit, bom: false)
+      }
+      return badControls == 0 ? DetectedEncoding(encoding: .ascii, bom: false) : nil
+    }
+    if badControls > 0 { return nil }
+    if isUTF8(sample, skipping: 0) { return DetectedEncoding(encoding: .utf8, bom: false) }
+    return legacy(sample).map { DetectedEncoding(encoding: $0, bom: false) }
+  }
+
+  /// True when a file's first bytes already rule text out, whatever follows: no byte-order
+  /// mark, and zero bytes that are not UTF-16/32, or control characters text does not hold
+  /// (escape aside, which ISO-2022 uses with its shift controls). Saves reading a binary
+  /// file's whole sample.
+  public static func prefixRulesOutText(_ prefix: [UInt8]) -> Bool {
+    if byteOrderMarks.contains(where: { prefix.starts(with: $0.0) })
+      || prefix.starts(with: [0xEF, 0xBB, 0xBF])
+    {
+      return false
+    }
+    guard !prefix.contains(0x1B) else { return false }
+    if prefix.contains(0) {
+      var zeros = [0, 0, 0, 0]
+      for (index, byte) in prefix.enumerated() where byte == 0 { zeros[index & 3] += 1 }
+      return unicodeWithoutMark(TextSample(prefix, reachesEnd: false), zeros: zeros) == nil
+    }
+    return prefix.contains { $0 < 0x80 && !isTextControlOK(UInt32($0)) }
+  }
+
+  private static let byteOrderMarks: [([UInt8], TextEncoding)] = [
+    ([0xFF, 0xFE, 0, 0], .utf32le), ([0, 0, 0xFE, 0xFF], .utf32be), ([0xFF, 0xFE], .utf16le),
+    ([0xFE, 0xFF], .utf16be),
+  ]
+
+  // MARK: Unicode forms
+
+  /// UTF-32 or UTF-16 without a byte-order mark. ASCII-range characters in UTF-16 leave their
+  /// high byte zero, so the zeros fall on one parity (odd offsets in little-endian); in UTF-32
+  /// every unit's top byte is zero. The bytes must then decode as valid text.
+  private static func unicodeWithoutMark(_ sample: TextSample, zeros: [Int]) -> DetectedEncoding? {
+    var candidates: [TextEncoding] = []
+    if zeros[3] > 0 && zeros[2] > 0 { candidates.append(.utf32le) }
+    if zeros[0] > 0 && zeros[1] > 0 { candidates.append(.utf32be) }
+    let even = zeros[0] + zeros[2]
+    let odd = zeros[1] + zeros[3]
+    if odd > even * 2 { candidates.append(.utf16le) }
+    if even > odd * 2 { candidates.append(.utf16be) }
+    for encoding in candidates where isUnicode(sample, encoding, skipping: 0, needsASCII: true) {
+      return DetectedEncoding(encoding: encoding, bom: false)
+    }
+    return nil
+  }
+
+  /// True when every segment decodes as `encoding` (UTF-16 or UTF-32) to text: valid scalars,
+  /// no noncharacters U+FFFE/U+FFFF, no disallowed controls. A unit cut at a segment's end, and
+  /// a surrogate cut at a segment's edge, are allowed. Without a byte-order mark
+  /// (`needsASCII`), at least one character must be ASCII (a space, a line break, a digit…),
+  /// as in any real text, so that a few binary bytes do not pass.
+  static func isUnicode(
+    _ sample: TextSample, _ encoding: TextEncoding, skipping: Int, needsASCII: Bool = false
+  ) -> Bool {
+    let size = encoding.unitSize
+    let little = encoding == .utf16le || encoding == .utf32le
+    var sawASCII = !needsASCII
+    for (number, segment) in sample.segments.enumerated() {
+      var index = number == 0 ? skipping : 0
+      var pendingHigh = false
+      var units = 0
+      while index + size <= segment.count {
+        var value: UInt32 = 0
+        for offset in 0..<size {
+          let byte = UInt32(segment[index + (little ? size - 1 - offset : offset)])
+          value = value << 8 | byte
+        }
+        index += size
+        units += 1
+        if size == 2 {
+          if pendingHigh {
+            guard (0xDC00...0xDFFF).contains(value) else { return false }
+            pendingHigh = false
+            continue
+          }
+          if (0xD800...0xDBFF).contains(value) {
+            pendingHigh = true
+            continue
+          }
+          if (0xDC00...0xDFFF).contains(value) {
+            if units == 1 && number > 0 { continue }
+            return false
+          }
+        } else if value > 0x10FFFF || (0xD800...0xDFFF).contains(value) {
+          return false
+        }
+        if value == 0xFFFE || value == 0xFFFF || !isTextScalar(value) { return false }
+        if value >= 0x09 && value < 0x7F { sawASCII = true }
+      }
+    }
+    return sawASCII
+  }
+
+  // MARK: UTF-8
+
+  /// True when every segment is valid UTF-8 without disallowed control characters. Segments
+  /// other than the first may start inside a character; every segment may end inside one
+  /// unless it is the end of the file.
+  static func isUTF8(_ sample: TextSample, skipping: Int) -> Bool {
+    for (number, segment) in sample.segments.enumerated() {
+      var start = number == 0 ? skipping : 0
+      if number > 0 {
+        while start < min(segment.count, 3) && segment[start] & 0xC0 == 0x80 { start += 1 }
+      }
+      let cutAllowed = !(sample.reachesEnd && number == sample.segments.count - 1)
+      if !isUTF8(segment[start...], cutAllowed: cutAllowed) { return false }
+    }
+    return true
   }
 
   /// True when the bytes are valid UTF-8 without disallowed control characters, allowing a
-  /// sequence cut off in the last three bytes.
-  static func isUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
+  /// sequence cut off in the last three bytes when `cutAllowed`.
+  static func isUTF8(_ bytes: ArraySlice<UInt8>, cutAllowed: Bool = true) -> Bool {
     var index = bytes.startIndex
     let end = bytes.endIndex
     while index < end {
       let lead = bytes[index]
       if lead < 0x80 {
-        if !isTextControlOK(UInt32(lead)) { return false }
+        if lead < 0x20 && !isTextControlOK(UInt32(lead)) { return false }
         index += 1
         continue
       }
       let length: Int
-      var minimum: UInt32
+      let minimum: UInt32
       switch lead {
       case 0xC2...0xDF: length = 2; minimum = 0x80
       case 0xE0...0xEF: length = 3; minimum = 0x800
@@ -105,44 +367,248 @@ public enum TextSniffer {
       }
       var value = UInt32(lead) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
       for offset in 1..<length {
-        if index + offset >= end { return true }  // cut off at the end of the prefix
+        if index + offset >= end { return cutAllowed }
         let byte = bytes[index + offset]
         guard byte & 0xC0 == 0x80 else { return false }
         value = value << 6 | UInt32(byte & 0x3F)
       }
       if value < minimum || value > 0x10FFFF || (0xD800...0xDFFF).contains(value) { return false }
-      if value >= 0x80 && value < 0xA0 { return false }  // C1 controls: not text
-      minimum = 0
+      if value < 0xA0 { return false }  // C1 controls: not text
       index += length
     }
     return true
   }
 
-  /// True when the bytes decode as UTF-16 text: paired surrogates, no NUL, few controls.
-  static func isUTF16(_ bytes: ArraySlice<UInt8>, littleEndian: Bool) -> Bool {
-    var index = bytes.startIndex
-    let end = bytes.endIndex
-    var pendingHigh = false
-    var units = 0
-    while index + 1 < end {
-      let a = UInt16(bytes[index])
-      let b = UInt16(bytes[index + 1])
-      let unit = littleEndian ? a | b << 8 : a << 8 | b
-      index += 2
-      units += 1
-      if pendingHigh {
-        guard (0xDC00...0xDFFF).contains(unit) else { return false }
-        pendingHigh = false
-        continue
-      }
-      if (0xD800...0xDBFF).contains(unit) {
-        pendingHigh = true
-        continue
-      }
-      if (0xDC00...0xDFFF).contains(unit) { return false }
-      if unit == 0xFFFE || unit == 0xFFFF { return false }
-      if !isTextControlOK(UInt32(unit)) || (0x80..<0xA0).contains(unit) { return false }
+  // MARK: Seven-bit CJK
+
+  /// ISO-2022-JP/KR/CN: ASCII bytes with escape sequences, as uchardet
+  /// recognises them, confirmed by decoding.
+  private static func sevenBitCJK(_ sample: TextSample) -> TextEncoding? {
+    guard let named = CharsetDetector.detect(sample).flatMap(TextEncoding.fromUchardet),
+      [.iso2022JP, .iso2022KR, .iso2022CN].contains(named),
+      decodesAsText(sample, named)
+    else { return nil }
+    return named
+  }
+
+  // MARK: Legacy encodings
+
+  /// The legacy encoding of a sample with high bytes that is not UTF-8.
+  private static func legacy(_ sample: TextSample) -> TextEncoding? {
+    var tried: Set<TextEncoding> = []
+    var answers: [TextEncoding] = []
+    if let named = CharsetDetector.detect(sample).flatMap(TextEncoding.fromUchardet) {
+      answers.append(named)
     }
-    return true
+    // A sample cut shorter sometimes gets an answer where the whole one got none.
+    if answers.isEmpty, sample.segments.count > 1 || sample.first.count > shortSample {
+      let short = TextSample(Array(sample.first.prefix(shortSample)), reachesEnd: false)
+      if let named = CharsetDetector.detect(short).flatMap(TextEncoding.fromUchardet) {
+        answers.append(named)
+      }
+    }
+    for answer in answers {
+      let candidates = family(of: answer).filter { !tried.contains($0) }
+      tried.formUnion(candidates)
+      if let best = bestOf(candidates, sample: sample, preferring: answer) { return best }
+    }
+    // uchardet had no answer that decodes: the best-looking of the multi-byte encodings that
+    // decode (clean decoding is strong evidence for them), else of the single-byte ones.
+    let untried = fallbacks.filter { !tried.contains($0) }
+    if let multiByte = best(of: untried.filter { !$0.isSingleByte }, sample: sample, preferring: nil),
+      multiByte.score > 0
+    {
+      return multiByte.encoding
+    }
+    return bestOf(untried.filter(\.isSingleByte), sample: sample, preferring: nil)
+  }
+
+  private static let shortSample = 64 << 10
+
+  /// The encodings uchardet tells apart poorly from `encoding`, it first: an ISO-8859 part and
+  /// its Windows code page (the same letters, plus punctuation in 0x80–0x9F), Latin-1, Latin-9
+  /// and Mac Roman, Mac Central European and Mac Roman, KOI8-R and KOI8-U.
+  static func family(of encoding: TextEncoding) -> [TextEncoding] {
+    let groups: [[TextEncoding]] = [
+      [.latin1, .windows1252, .iso8859_15, .macintosh],
+      [.iso8859_2, .windows1250], [.iso8859_5, .windows1251], [.iso8859_6, .windows1256],
+      [.iso8859_7, .windows1253], [.iso8859_8, .windows1255], [.iso8859_9, .windows1254],
+      [.iso8859_13, .windows1257], [.iso8859_11, .tis620], [.koi8r, .koi8u],
+      [.macCentralEurope, .macintosh, .latin1], [.ibm852, .latin1, .windows1252],
+    ]
+    guard let group = groups.first(where: { $0.contains(encoding) }) else { return [encoding] }
+    return [encoding] + group.filter { $0 != encoding }
+  }
+
+  /// Tried, best-looking first, when uchardet names nothing that decodes.
+  static let fallbacks: [TextEncoding] = [
+    .johab, .eucKR, .shiftJIS, .eucJP, .gb18030, .big5, .eucTW, .windows1252, .windows1250,
+    .windows1251, .koi8r, .windows1253, .windows1255, .windows1256, .windows1257, .windows1254,
+    .windows1258, .tis620, .macintosh, .ibm866,
+  ]
+
+  /// Of `candidates`, the one whose decoding of the sample looks most like words (letters
+  /// beside letters rather than symbols); `preferring` wins ties. Nil when none decodes.
+  private static func bestOf(
+    _ candidates: [TextEncoding], sample: TextSample, preferring: TextEncoding?
+  ) -> TextEncoding? {
+    best(of: candidates, sample: sample, preferring: preferring)?.encoding
+  }
+
+  private static func best(
+    of candidates: [TextEncoding], sample: TextSample, preferring: TextEncoding?
+  ) -> (encoding: TextEncoding, score: Int)? {
+    if candidates.count == 1, preferring != nil, let only = candidates.first {
+      return decodesAsText(sample, only) ? (only, 1) : nil
+    }
+    var best: (encoding: TextEncoding, score: Int)?
+    for candidate in candidates {
+      guard let score = wordScore(sample, candidate) else { continue }
+      if best == nil || score > best!.score || (score == best!.score && candidate == preferring) {
+        best = (candidate, score)
+      }
+    }
+    return best
+  }
+
+  /// True when the sample decodes in `encoding` to text.
+  static func decodesAsText(_ sample: TextSample, _ encoding: TextEncoding) -> Bool {
+    wordScore(sample, encoding, scoring: false) != nil
+  }
+
+  /// Decodes the sample in `encoding`: nil when a byte does not decode or a control character
+  /// comes out; else how word-like its non-ASCII characters are: +2 for a letter next to a
+  /// letter, −3 for a symbol or punctuation mark inside a word or a non-Latin letter beside an
+  /// ASCII letter, −1 for a capital after a small letter. Segments after the first start after their first byte below 0x30, which in every
+  /// supported byte-oriented encoding begins a character.
+  static func wordScore(_ sample: TextSample, _ encoding: TextEncoding, scoring: Bool = true) -> Int? {
+    guard let decoder = try? TextDecoder(encoding) else { return nil }
+    var score = 0
+    for (number, segment) in sample.segments.enumerated() {
+      var start = 0
+      if number > 0 {
+        guard let boundary = segment.firstIndex(where: { $0 < 0x30 }) else { continue }
+        start = boundary + 1
+      }
+      var scalars: [UInt32] = []
+      scalars.reserveCapacity(segment.count - start)
+      let isLast = sample.reachesEnd && number == sample.segments.count - 1
+      decoder.decode(segment[start...], final: isLast, into: &scalars)
+      decoder.decode([][...], final: true, into: &scalars)
+      // An incomplete character cut at the end of a segment is not an error.
+      if !isLast {
+        while let last = scalars.last, last >= TextDecoder.invalidByteBase { scalars.removeLast() }
+      }
+      guard !scalars.contains(where: { $0 >= TextDecoder.invalidByteBase || !isTextScalar($0) }) else {
+        return nil
+      }
+      if scoring { score += wordScore(scalars) }
+    }
+    return score
+  }
+
+  /// What `wordScore` needs to know of a character, looked up once per distinct character.
+  private struct LetterClass {
+    var isLetter: Bool
+    var isASCIILetter: Bool
+    var isUpper: Bool
+    var isLower: Bool
+    var isMark: Bool
+
+    init(_ value: UInt32) {
+      guard let scalar = Unicode.Scalar(value) else {
+        self.init(isLetter: false, isASCIILetter: false, isUpper: false, isLower: false, isMark: false)
+        return
+      }
+      if scalar.isASCII {
+        let lower = value | 0x20
+        let letter = lower >= 0x61 && lower <= 0x7A
+        self.init(
+          isLetter: letter, isASCIILetter: letter, isUpper: letter && value < 0x60,
+          isLower: letter && value >= 0x60, isMark: false)
+        return
+      }
+      let properties = scalar.properties
+      self.init(
+        isLetter: properties.isAlphabetic, isASCIILetter: false, isUpper: properties.isUppercase,
+        isLower: properties.isLowercase, isMark: properties.generalCategory == .nonspacingMark)
+    }
+
+    init(isLetter: Bool, isASCIILetter: Bool, isUpper: Bool, isLower: Bool, isMark: Bool) {
+      self.isLetter = isLetter
+      self.isASCIILetter = isASCIILetter
+      self.isUpper = isUpper
+      self.isLower = isLower
+      self.isMark = isMark
+    }
+  }
+
+  private static func wordScore(_ scalars: [UInt32]) -> Int {
+    var classes: [UInt32: LetterClass] = [:]
+    func letterClass(_ value: UInt32) -> LetterClass {
+      if let known = classes[value] { return known }
+      let found = LetterClass(value)
+      classes[value] = found
+      return found
+    }
+    var score = 0
+    let end = scalars.count
+    for index in 0..<end where scalars[index] >= 0x80 {
+      let before = index > 0 ? letterClass(scalars[index - 1]) : nil
+      let after = index + 1 < end ? letterClass(scalars[index + 1]) : nil
+      guard before?.isLetter == true || after?.isLetter == true else { continue }
+      let current = letterClass(scalars[index])
+      if current.isLetter {
+        // A letter of another script than Latin glued to an ASCII letter ("ci漢n") is what a
+        // Latin text decoded as a CJK encoding looks like, not real text.
+        let asciiLetterBeside = before?.isASCIILetter == true || after?.isASCIILetter == true
+        if asciiLetterBeside && scalars[index] >= 0x250 {
+          score -= 3
+          continue
+        }
+        score += 2
+        if current.isUpper && before?.isLower == true { score -= 1 }
+      } else if !current.isMark {
+        score -= 3
+      }
+    }
+    return score
+  }
+
+  // MARK: Control characters
+
+  /// Control characters that appear in real text: tab, line feed, vertical tab, form feed,
+  /// carriage return, backspace, bell, escape (terminal colours; `file(1)` allows the same)
+  /// and the DOS end-of-file mark.
+  static func isTextControlOK(_ value: UInt32) -> Bool {
+    if value >= 0x20 && value != 0x7F { return true }
+    return value == 0x07 || value == 0x09 || value == 0x0A || value == 0x0B || value == 0x0C || value == 0x0D
+      || value == 0x08 || value == 0x1B || value == 0x1A
+  }
+
+  /// A decoded character that text holds: no C0 controls but the ones above, no DEL, no C1.
+  @inline(__always)
+  static func isTextScalar(_ value: UInt32) -> Bool {
+    if value < 0x20 { return isTextControlOK(value) }
+    return value < 0x7F || value >= 0xA0
+  }
+}
+
+/// uchardet, Mozilla's universal charset detector: one detector per call, fed the sample.
+enum CharsetDetector {
+  /// uchardet's name for the sample's encoding, or nil when it has none.
+  static func detect(_ sample: TextSample) -> String? {
+    guard let detector = uchardet_new() else { return nil }
+    defer { uchardet_delete(detector) }
+    for segment in sample.segments where !segment.isEmpty {
+      let status = segment.withUnsafeBufferPointer { buffer in
+        buffer.withMemoryRebound(to: CChar.self) { uchardet_handle_data(detector, $0.baseAddress, $0.count) }
+      }
+      if status != 0 { return nil }
+    }
+    uchardet_data_end(detector)
+    guard let name = uchardet_get_charset(detector) else { return nil }
+    let text = String(cString: name)
+    return text.isEmpty ? nil : text
   }
 }

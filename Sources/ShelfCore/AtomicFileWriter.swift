@@ -23,17 +23,23 @@ public final class AtomicFileWriter {
     public var modificationTime: Int64?
     /// Whether missing folders above the target are created (`mkdir -p`).
     public var createsFolders: Bool
+    /// Whether `commit` flushes the file and its folder to disk before and after the rename.
+    /// A batch that creates many new files (nothing of the user's is replaced) may leave the
+    /// flushing to one `flushWrittenFiles()` at its end: the rename still makes each file
+    /// appear whole or not at all to readers and after a kill.
+    public var flushesEachFile: Bool
     /// Runs after the data is flushed and before the rename, with the temporary file's path:
     /// lets tests stop a write at its most delicate point.
     public var beforeRename: (@Sendable (RawPath) -> Void)?
 
     public init(
       mode: UInt32? = nil, modificationTime: Int64? = nil, createsFolders: Bool = true,
-      beforeRename: (@Sendable (RawPath) -> Void)? = nil
+      flushesEachFile: Bool = true, beforeRename: (@Sendable (RawPath) -> Void)? = nil
     ) {
       self.mode = mode
       self.modificationTime = modificationTime
       self.createsFolders = createsFolders
+      self.flushesEachFile = flushesEachFile
       self.beforeRename = beforeRename
     }
   }
@@ -136,7 +142,7 @@ public final class AtomicFileWriter {
           throw FileError(path: target, errno: errno, doing: "set time").failing(.io)
         }
       }
-      while fsync(descriptor) != 0 {
+      while options.flushesEachFile && fsync(descriptor) != 0 {
         if errno != EINTR { throw FileError(path: target, errno: errno, doing: "fsync").failing(.io) }
       }
       options.beforeRename?(temporaryPath)
@@ -155,6 +161,7 @@ public final class AtomicFileWriter {
     }
     finished = true
     Self.live.withLock { _ = $0.paths.remove(temporaryPath) }
+    guard options.flushesEachFile else { return }
     let folder = target.parent.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
     if folder >= 0 {
       _ = fsync(folder)
@@ -178,6 +185,12 @@ public final class AtomicFileWriter {
     let writer = try AtomicFileWriter(target: target, options: options)
     try writer.write(bytes)
     try writer.commit()
+  }
+
+  /// Flushes everything written to disk (`sync`; Glibc exports no `syncfs` to Swift): the end
+  /// of a batch written without `flushesEachFile`.
+  public static func flushWrittenFiles() {
+    sync()
   }
 
   /// The file a write to `path` should replace: the final target of a symbolic link (so that

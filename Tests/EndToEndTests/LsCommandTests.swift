@@ -55,7 +55,7 @@ import Testing
         "Documents/chord-stereo.flac",
         "Documents/tone-440-mono.wav",
       ])
-    #expect(try paths(sample, ["kind:audio,text"]).count == 16)
+    #expect(try paths(sample, ["kind:audio,text"]).count == 22)
     #expect(try paths(sample, ["-kind:image", "-kind:audio,text"]).count == 8)
     #expect(try paths(sample, ["key:=CFBundleIdentifier"]) == ["Demo.app/Info.plist"])
     #expect(

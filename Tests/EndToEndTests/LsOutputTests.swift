@@ -74,8 +74,14 @@ import Testing
     #expect(
       result.stdout == """
         cafe-latin1.txt|×|4 latin-1|{117}
+        ferry-utf16be.txt|×|3 utf-16be|{288}
+        letter-koi8r.txt|×|4 koi8-r|{157}
+        minutes-gb18030.txt|×|4 gb18030|{128}
         readme-crlf.txt|×|3 ascii|{68}
         shopping-utf16le.txt|×|4 utf-16le|{138}
+        today-utf32le.txt|×|4 utf-32le|{316}
+        todo-windows1251.txt|×|4 windows-1251|{178}
+        trip-shiftjis.txt|×|4 shift_jis|{146}
         welcome-utf8.txt|×|6 utf-8|{228}
         com.example.shelfdemo.display.plist|×| |{422}
         com.example.shelfdemo.plist|×| |{178}

@@ -48,18 +48,18 @@ import Testing
         image     10   18 KiB
         other      1  2.0 KiB
         plist      6  2.5 KiB
-        text       6    811 B
+        text      12  2.0 KiB
         video      1   31 KiB      0:01
-        total     34  538 KiB      0:17
+        total     40  540 KiB      0:17
 
         area         files     size  duration
         bundle           2  5.2 KiB
         caches           1    421 B
-        documents       25  527 KiB      0:15
+        documents       31  528 KiB      0:15
         library          3  5.5 KiB      0:02
         preferences      2    600 B
         tmp              1     31 B
-        total           34  538 KiB      0:17
+        total           40  540 KiB      0:17
 
         """))
     #expect(

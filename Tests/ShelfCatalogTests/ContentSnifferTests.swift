@@ -166,7 +166,8 @@ private func oggPage(_ packet: [UInt8]) -> [UInt8] {
   #expect(
     sniff(bytes("hello\nworld\n"), "txt")
       == SniffResult(
-        kind: .text, mime: "text/plain", detectedBy: .contentAndExtension, extensionMismatch: false))
+        kind: .text, mime: "text/plain", detectedBy: .contentAndExtension, extensionMismatch: false,
+        textEncoding: DetectedEncoding(encoding: .ascii, bom: false)))
   #expect(sniff(bytes("Grüße aus Köln\r\n"), "md").kind == .text)
   #expect(sniff([0xEF, 0xBB, 0xBF] + bytes("bom"), "").kind == .text)
   #expect(sniff([0xFF, 0xFE, 0x68, 0, 0x69, 0, 0x0A, 0]).kind == .text)
@@ -227,7 +228,9 @@ private func oggPage(_ packet: [UInt8]) -> [UInt8] {
 @Test func textWithMediaExtensionIsFlagged() {
   #expect(
     sniff(bytes("not really a picture\n"), "png")
-      == SniffResult(kind: .text, mime: "text/plain", detectedBy: .content, extensionMismatch: true))
+      == SniffResult(
+        kind: .text, mime: "text/plain", detectedBy: .content, extensionMismatch: true,
+        textEncoding: DetectedEncoding(encoding: .ascii, bom: false)))
 }
 
 @Test func emptyFile() {

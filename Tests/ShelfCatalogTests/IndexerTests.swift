@@ -266,15 +266,50 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
   #expect(try reopened.db.query("PRAGMA user_version").first?.first?.integer == Int64(CatalogSchema.version))
 }
 
+/// Turns a current catalogue into one as shelf wrote it with schema 5: no backup columns and no
+/// media columns.
+private func makeSchema5(_ path: RawPath) throws {
+  let db = try SQLiteConnection(path: path, create: false)
+  let rootColumns = [
+    "backup_device", "backup_product", "backup_ios", "backup_date", "backup_encrypted", "backup_format",
+  ]
+  let fileColumns = ["backup_domain", "backup_app", "backup_file_id", "backup_protection", "backup_mode"]
+  try db.execute(
+    (rootColumns.map { "ALTER TABLE roots DROP COLUMN \($0);" }
+      + fileColumns.map { "ALTER TABLE files DROP COLUMN \($0);" })
+      .joined(separator: " ") + " PRAGMA user_version = 5")
+  try dropSchema7Columns(db)
+  try db.close()
+}
+
 /// Turns a current catalogue into one as shelf wrote it with schema 4: no `meta` table, no
-/// `excludes` column, no `application_id`.
+/// `excludes` column, no `application_id` (and none of schema 5's later columns).
 private func makeSchema4(_ path: RawPath) throws {
+  try makeSchema5(path)
   let db = try SQLiteConnection(path: path, create: false)
   try db.execute(
     "ALTER TABLE roots DROP COLUMN excludes; DROP TABLE meta; PRAGMA application_id = 0; PRAGMA user_version = 4"
   )
-  try dropSchema6Columns(db)
   try db.close()
+}
+
+@Test func schema5IsMigratedWithBackupColumnsKeepingEntries() async throws {
+  let scratch = try TemporaryDirectory()
+  try scratch.write("m/a.txt", Array("a\n".utf8))
+  let path = RawPath(scratch.path + "/catalog.sqlite")
+  do {
+    let store = try makeStore(scratch)
+    _ = try await index(store, scratch.path + "/m")
+  }
+  try makeSchema5(path)
+  #expect(throws: CatalogError(path: path, reason: .olderSchema(5))) {
+    try CatalogStore.openForReading(at: path, shelfVersion: "1.0")
+  }
+  let store = try CatalogStore.openForWriting(at: path, shelfVersion: "1.0")
+  #expect(try names(store) == ["a.txt"])
+  #expect(try store.roots().map(\.backup) == [nil])
+  #expect(try store.db.query("SELECT count(backup_domain) FROM files").first?.first?.integer == 0)
+  #expect(try store.db.query("PRAGMA user_version").first?.first?.integer == Int64(CatalogSchema.version))
 }
 
 @Test func schema4IsRefusedByReadersAndMigratedByTheWriterKeepingEntries() async throws {

@@ -5,8 +5,8 @@ import Testing
 
 @testable import ShelfCatalog
 
-/// Turns a schema-6 catalogue back into schema 5 shape (the media columns removed).
-func dropSchema6Columns(_ db: SQLiteConnection) throws {
+/// Turns a schema-7 catalogue back into schema 6 shape (the media columns removed).
+func dropSchema7Columns(_ db: SQLiteConnection) throws {
   for column in [
     "codec", "bitrate", "album_artist", "disc", "disc_total", "track_total", "artwork", "frame_rate",
     "rotation",
@@ -25,9 +25,8 @@ func dropSchema6Columns(_ db: SQLiteConnection) throws {
   static func indexedCopy() async throws -> (TemporaryDirectory, CatalogStore) {
     let scratch = try TemporaryDirectory()
     try FileManager.default.copyItem(atPath: sampleMedia, toPath: scratch.file("media"))
-    // The backups' stored files (main's SampleMedia/Backups) are copies of SampleMedia's own
-    // clips under hashed names: not part of this test's library.
-    try? FileManager.default.removeItem(atPath: scratch.file("media/Backups"))
+    // The sample backups are catalogued by their own tests.
+    try FileManager.default.removeItem(atPath: scratch.file("media/Backups"))
     let store = try CatalogStore.openForWriting(at: scratch.raw("catalog.sqlite"), shelfVersion: "1.0")
     var options = IndexOptions()
     options.recentWindow = 0
@@ -94,16 +93,16 @@ func dropSchema6Columns(_ db: SQLiteConnection) throws {
     #expect(stats.byKind.contains { $0.name == "video" && $0.count == 1 })
   }
 
-  @Test func aSchema5CatalogueMigratesAndARescanFillsTheNewFacts() async throws {
+  @Test func aSchema6CatalogueMigratesAndARescanFillsTheNewFacts() async throws {
     let scratch: TemporaryDirectory
     do {
       let (copy, store) = try await Self.indexedCopy()
       scratch = copy
-      try dropSchema6Columns(store.db)
-      try store.db.execute("UPDATE files SET extractor_version = 1; PRAGMA user_version = 5")
+      try dropSchema7Columns(store.db)
+      try store.db.execute("UPDATE files SET extractor_version = 3; PRAGMA user_version = 6")
     }
     let path = scratch.raw("catalog.sqlite")
-    #expect(throws: CatalogError(path: path, reason: .olderSchema(5))) {
+    #expect(throws: CatalogError(path: path, reason: .olderSchema(6))) {
       try CatalogStore.openForReading(at: path, shelfVersion: "1.0")
     }
     let upgraded = try CatalogStore.openForWriting(at: path, shelfVersion: "1.0")

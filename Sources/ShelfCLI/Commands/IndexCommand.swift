@@ -28,6 +28,21 @@ enum IndexCommand {
       recognised: each file gets its area (bundle, documents, preferences, caches, library, \
       tmp, other) and the bundle's Info.plist gives the root an identifier, name and version.
 
+      An iPhone backup folder (iTunes or Finder, any era: Manifest.db, Manifest.mbdb, .mdinfo \
+      or .mdbackup files beside Info.plist) is catalogued by real names: each file is \
+      BACKUP/DOMAIN/relativePath (e.g. BACKUP/CameraRollDomain/Media/DCIM/100APPLE/IMG_0001.HEIC), \
+      with its domain, app, stored name, protection class and mode (the domain:, app:, \
+      file_id: and protection: query fields) and an area: camera-roll, recordings (Voice \
+      Memos), voicemail, attachments (Messages), and documents, preferences, caches, library \
+      or tmp inside an app's container. A folder of backups (such as MobileSync/Backup) makes \
+      each backup a root. Kinds and facts come from the content, decrypted in memory for an \
+      encrypted backup, whose password comes from --password-file, SHELF_BACKUP_PASSWORD or a \
+      prompt on a terminal (a missing or wrong password: status 77, nothing read). Nothing in \
+      the backup folder is ever written. Manifest rows that cannot be used (names that \
+      escape their domain, damaged records) and files that cannot be read (a missing stored \
+      file, a bad ciphertext) are reported one line each and the rest is catalogued (status \
+      1); symbolic links in a backup are counted, never followed.
+
       Symbolic links are not followed unless --follow-links is given, and then only when they \
       resolve inside the root (loops are detected). FIFOs, sockets and devices are never \
       opened. Folders with a .shelfignore file skip the globs listed in it, one per line. \
@@ -81,6 +96,9 @@ enum IndexCommand {
         "shelf index --exclude '*.tmp' --exclude Library/Caches ~/Media",
         "Catalogue a folder, skipping temporary files and caches."),
       Example("shelf --db /tmp/test.sqlite index SampleMedia", "Index into a throwaway catalogue."),
+      Example(
+        "shelf --password-file pw.txt index ~/Library/Application\\ Support/MobileSync/Backup",
+        "Catalogue every iPhone backup on a Mac, encrypted ones too."),
       Example("shelf index --prune", "Rescan every root, forgetting those whose folder is gone."),
     ],
     run: run)
@@ -138,6 +156,10 @@ enum IndexCommand {
     let signals = StopSignals { _ in stop.request() }
     defer { signals.cancel() }
     options.scan.shouldStop = { stop.isRequested }
+    let passwords = BackupPasswordInput(invocation)
+    options.scan.backupPassword = { folder in try passwords.password(for: folder) }
+    options.scan.temporaryFolder = RawPath(
+      invocation.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp")
     let showProgress =
       options.progress == "always" || (options.progress == "auto" && console.stderrIsTerminal)
 
@@ -155,8 +177,13 @@ enum IndexCommand {
           Self.showProgress(progress, console: console)
         }
         console.clearStatus()
-        outcome.succeeded()
         report(summary, console: console, verbose: invocation.globals.verbose)
+        // A backup's unreadable rows and files: one line each, the rest catalogued, exit 1.
+        outcome.succeeded()
+        for problem in summary.problems {
+          outcome.failed(
+            FileError(path: problem.path, reason: problem.reason, failure: .badInput), console: console)
+        }
         pending = pending.dropFirst()
       } catch let error as SQLiteError where error.isCorruption && !rebuilt {
         // Damage found part way: move the file aside, start afresh and scan every root again.
@@ -174,7 +201,7 @@ enum IndexCommand {
         if let error = error as? any ShelfError, error.failure == .busy || error.failure == .interrupted {
           throw AdvisedCatalogError.advising(error)
         }
-        outcome.failed(AdvisedCatalogError.advising(error), console: console)
+        outcome.failed(AdvisedBackupError.advising(AdvisedCatalogError.advising(error)), console: console)
         pending = pending.dropFirst()
       }
     }
@@ -196,7 +223,8 @@ enum IndexCommand {
   {
     let console = invocation.console
     var gone: [CatalogRoot] = []
-    var roots = options.roots
+    // A folder of backups (MobileSync/Backup) stands for each backup in it.
+    var roots = options.roots.flatMap(Indexer.roots(for:))
     if roots.isEmpty {
       let known = try store.roots()
       if known.isEmpty {
@@ -278,6 +306,9 @@ enum IndexCommand {
     if summary.walk.excluded > 0 { notes.append("\(summary.walk.excluded) excluded") }
     if !notes.isEmpty { line += "; " + notes.joined(separator: ", ") }
     console.write(line + "\n")
+    if let backup = summary.backup {
+      console.write("  backup: " + BackupPresentation.describe(backup) + "\n")
+    }
     if let bundle = summary.bundle {
       var text = "  sandbox: \(bundle.bundlePath.escaped)"
       let details = [bundle.identifier, bundle.name, bundle.version.map { "version \($0)" }].compactMap { $0 }

@@ -20,6 +20,10 @@ enum InfoCommand {
       format and tags, text encoding and counts, plist format and keys). A file that is not \
       catalogued, or that changed since it was, is read live from its headers.
 
+      A catalogued path inside an iPhone backup (BACKUP/DOMAIN/relativePath, see shelf index) \
+      is described from the catalogue, or from its content read (and decrypted) from the \
+      backup when it is not catalogued.
+
       '-' reads standard input (up to 1 GiB) into a temporary file that is unlinked at once, \
       and reports every fact a file gets, without a name, a modification time or an \
       extension to break ties.
@@ -60,12 +64,14 @@ enum InfoCommand {
     var outcome = BatchOutcome()
     var records: [JSONValue] = []
     var first = true
+    let backupFiles = BackupEntryFiles(invocation)
     for input in options.inputs {
       do {
         let description =
           input.string == "-"
           ? try describeStandardInput(temporaryFolder: options.temporaryFolder)
-          : try describe(path: input.path, store: store)
+          : try describeBackupEntry(input.path, store: store, files: backupFiles)
+            ?? describe(path: input.path, store: store)
         // What could be read is still shown; a header that failed to parse (a truncated
         // or corrupt file) is bad input all the same.
         if let reason = description.entry.error {
@@ -81,7 +87,7 @@ enum InfoCommand {
         }
         first = false
       } catch {
-        outcome.failed(error, console: console)
+        outcome.failed(AdvisedBackupError.advising(error), console: console)
       }
     }
     if options.json && !records.isEmpty {
@@ -202,6 +208,12 @@ enum InfoCommand {
         rows.append(["words:", "\(text.words)"])
         rows.append(["characters:", "\(text.chars)"])
         if !text.firstLine.isEmpty { rows.append(["first line:", RawPath(text.firstLine).escaped]) }
+      }
+      if let backup = entry.backup {
+        rows.append(["domain:", backup.domain])
+        if let app = backup.app { rows.append(["app:", app]) }
+        rows.append(["file id:", backup.fileID])
+        if let protection = backup.protectionClass { rows.append(["protection:", "class \(protection)"]) }
       }
       if let plist = entry.plist {
         rows.append(["plist:", "\(plist.format), \(plist.root) root"])

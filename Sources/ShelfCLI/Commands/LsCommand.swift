@@ -123,8 +123,11 @@ enum LsCommand {
     (sample rate), channels, format, codec (FFmpeg's name: aac, alac, mp3, flac, h264…), \
     audio_codec (a video's sound), bitrate (bits/s), artist, album, album_artist, title, genre, \
     comment, year, track, track_total, disc, disc_total, artwork (cover art embedded), fps \
-    (frame_rate), rotation (degrees clockwise), taken (when a video was filmed), encoding, bom, endings (line endings), lines, words, chars, plist (xml or binary), key (a \
-    top-level plist key), error, mismatch (extension disagrees with content), detected.
+    (frame_rate), rotation (degrees clockwise), taken (when a video was filmed), encoding, bom, \
+    endings (line endings), lines, words, chars, plist (xml or binary), key (a top-level plist \
+    key), error, mismatch (extension disagrees with content), detected; for iPhone backup entries \
+    domain (CameraRollDomain, AppDomain-…), app (a bundle identifier), file_id (the stored name) \
+    and protection (the data-protection class).
 
     Sort (--sort, repeatable) by any field, ascending or with :desc; a second --sort orders \
     entries that tie on the first (--sort artist --sort year:desc).
@@ -384,6 +387,17 @@ enum CatalogPresentation {
           .object([
             ("format", .string(plist.format)), ("root", .string(plist.root)),
             ("keys", .array(plist.keys.map { .string($0) })),
+          ])
+        ))
+    }
+    if let backup = entry.backup {
+      fields.append(
+        (
+          "backup",
+          .object([
+            ("domain", .string(backup.domain)), ("app", string(backup.app)),
+            ("file_id", .string(backup.fileID)),
+            ("protection_class", int(backup.protectionClass)), ("mode", .int(Int64(backup.mode))),
           ])
         ))
     }

@@ -29,7 +29,9 @@ enum PlayCommand {
       same sample rate, channel count and sample width play without a gap. A file that \
       cannot be decoded is reported and skipped (a video without sound: 'no audio track'); \
       the playlist goes on, and the exit status is 1 when some tracks failed (65 when the \
-      only track could not be decoded).
+      only track could not be decoded). Entries of iPhone backups (a catalogued \
+      BACKUP/DOMAIN/relativePath, or a query such as area:voicemail) play from their \
+      content, read and decrypted into private temporary files.
 
       On a terminal a status line shows the title and artist, the elapsed and total time, a \
       progress bar and the volume. Keys: space pauses and resumes, left and right arrows \
@@ -83,9 +85,12 @@ enum PlayCommand {
 
   static func run(_ invocation: Invocation) async throws -> ExitStatus {
     let options = try PlayOptions(invocation.arguments, invocation: invocation)
-    let playlist = try PlaylistBuilder.build(options.items, invocation: invocation)
+    var playlist = try PlaylistBuilder.build(options.items, invocation: invocation)
+    let backupFiles = BackupEntryFiles(invocation)
+    playlist.readBackupEntries(through: backupFiles, console: invocation.console)
     guard !playlist.tracks.isEmpty else { return nothingToPlay(playlist, console: invocation.console) }
-    let outcome = await play(playlist.tracks, options: options, console: invocation.console)
+    let outcome = await play(
+      playlist.tracks, options: options, console: invocation.console, names: backupFiles)
     return exitStatus(outcome, playlist: playlist, json: options.json, console: invocation.console)
   }
 
@@ -106,7 +111,9 @@ enum PlayCommand {
 
   /// Plays `tracks`, with keys and a status line when both ends are a terminal, until the end,
   /// `q`, or Ctrl-C/SIGTERM/SIGHUP.
-  static func play(_ tracks: [RawPath], options: PlayOptions, console: Console) async -> Outcome {
+  static func play(_ tracks: [RawPath], options: PlayOptions, console: Console, names: BackupEntryFiles) async
+    -> Outcome
+  {
     let player = Player(tracks: tracks, options: options.player)
     let interactive = options.terminalUI && console.stdinIsTerminal && console.stderrIsTerminal
     let keys = interactive ? TerminalKeyInput() : nil
@@ -121,7 +128,7 @@ enum PlayCommand {
       if let command = command(for: key) { player.send(command) }
     }
     let reporter = EventReporter(
-      console: console, json: options.json, interactive: interactive, trackCount: tracks.count)
+      console: console, json: options.json, interactive: interactive, trackCount: tracks.count, names: names)
     let summary = await runPlayer(player, reporter: reporter, showingStatus: interactive)
     keys?.stop()
     keys?.restore()
@@ -231,7 +238,11 @@ final class EventReporter: Sendable {
   let interactive: Bool
   let trackCount: Int
 
-  init(console: Console, json: Bool, interactive: Bool, trackCount: Int) {
+  /// Gives spooled backup entries their catalogued paths in every message.
+  let names: BackupEntryFiles
+
+  init(console: Console, json: Bool, interactive: Bool, trackCount: Int, names: BackupEntryFiles) {
+    self.names = names
     self.console = console
     self.json = json
     self.interactive = interactive
@@ -246,7 +257,8 @@ final class EventReporter: Sendable {
     .double((value * 1000).rounded() / 1000)
   }
 
-  func report(_ event: PlayerEvent) {
+  func report(_ original: PlayerEvent) {
+    let event = names.naming(original)
     switch event {
     case .started(let track, let path, let info):
       if json {
@@ -318,7 +330,7 @@ final class EventReporter: Sendable {
     guard interactive, let number = status.trackNumber else { return }
     let name =
       [status.artist, status.title].compactMap { $0 }.joined(separator: " - ").nonEmpty
-      ?? status.path?.lastComponent.escaped ?? ""
+      ?? status.path.map { names.name(of: $0) }?.lastComponent.escaped ?? ""
     let elapsed = Quantities.formatDuration(status.position)
     let total = status.duration > 0 ? Quantities.formatDuration(status.duration) : "-:--"
     let bar: String
@@ -361,6 +373,8 @@ enum PlaylistBuilder {
         } else {
           playlist.tracks.append(item)
         }
+      } else if BackupEntryFiles.isBackupEntryPath(item) {
+        playlist.tracks.append(item)
       } else if isQueryTerm(item) {
         queryTerms.append(item)
       } else {

@@ -10,7 +10,9 @@ enum RootsCommand {
       Prints each catalogued root: its path, the number and total size of its catalogued \
       files, when it was last scanned and the --exclude patterns stored with it. A root whose \
       folder is gone is marked so; shelf index skips it until shelf forget or index --prune \
-      drops it. The catalogue is opened read-only.
+      drops it. An iPhone backup's root is followed by a line naming the device, its iOS \
+      version, the backup's date and whether it is encrypted. The catalogue is opened \
+      read-only.
       """,
     options: [
       OptionSpec("json", help: "Print the roots as a JSON array.")
@@ -51,6 +53,7 @@ enum RootsCommand {
       ("last_scan", root.lastScanNanoseconds.map { .string(CatalogPresentation.isoDate($0)) } ?? .null),
       ("excludes", .array(root.excludes.map { .string($0) })), ("folder_gone", .bool(root.folderIsGone)),
     ]
+    if let backup = root.backup { fields.append(("backup", BackupPresentation.json(backup))) }
     return .object(fields)
   }
 
@@ -70,6 +73,11 @@ enum RootsCommand {
       while trimmed.last == " " { trimmed = trimmed.dropLast() }
       return String(trimmed)
     }
-    return lines.joined(separator: "\n") + "\n"
+    var text = lines.joined(separator: "\n") + "\n"
+    for listing in listings {
+      guard let backup = listing.root.backup else { continue }
+      text += "\(listing.root.path.escaped): backup of \(BackupPresentation.describe(backup))\n"
+    }
+    return text
   }
 }

@@ -13,9 +13,14 @@ enum ShowCommand {
     name: "show",
     abstract: "Render a file for the terminal: text, plist, image preview or audio summary.",
     discussion: """
-      Text is converted to UTF-8 from its encoding (ASCII, UTF-8, UTF-16 with or without BOM, \
-      Latin-1) and, on a terminal, paged through $PAGER (less by default) when it is longer \
-      than the screen; control characters are shown escaped on a terminal.
+      Text is decoded from its encoding (the one shelf info reports: UTF-8, UTF-16 and UTF-32, \
+      ISO-8859, Windows, KOI8, Mac, Shift_JIS, EUC, ISO-2022, GB18030, Big5 and more) to the \
+      terminal's encoding (UTF-8 unless LC_ALL, LC_CTYPE or LANG names another codeset) and, on \
+      a terminal, paged through $PAGER (less by default) when it is longer than the screen. \
+      Control characters other than tab and line feed are shown in caret notation (^[ for \
+      escape; a carriage return before a line feed is kept into a pipe and dropped on a \
+      terminal), bytes that do not decode as \
+      \\xNN. With --raw the file's bytes are printed unchanged, whatever its kind.
 
       Property lists (XML or binary) are pretty-printed, or printed as JSON with --json (data \
       as base64, dates as ISO-8601 text).
@@ -29,6 +34,10 @@ enum ShowCommand {
       Audio is summarised (format, duration, rate, channels, tags) with a waveform line of the \
       peak level across the file.
 
+      A catalogued path inside an iPhone backup (BACKUP/DOMAIN/relativePath) is shown from its \
+      content, read and decrypted from the backup into a private temporary file that is \
+      removed at once; the backup is never written.
+
       With --json, property lists are printed as JSON and every other kind of file as its \
       facts (the JSON record of shelf info --json), never as a preview.
       """,
@@ -39,6 +48,7 @@ enum ShowCommand {
         help:
           "Print a property list as JSON; for every other kind, its facts as JSON (the record of shelf info --json), without a preview."
       ),
+      OptionSpec("raw", help: "Print the file's bytes unchanged, without decoding or escaping."),
       OptionSpec(
         "width", value: "columns",
         help: "Draw images and waveforms <columns> wide (default: the terminal width).",
@@ -64,16 +74,29 @@ enum ShowCommand {
     let interrupts = InterruptExit.install()
     defer { interrupts.cancel() }
     let path = options.path
-    let file = try RegularFile(path: path)
+    // A backup entry's catalogued path is read from the backup (decrypted) through a spool.
+    let backupFiles = BackupEntryFiles(invocation)
+    let source: RawPath
+    do {
+      source = try backupFiles.readablePath(path) ?? path
+    } catch {
+      throw AdvisedBackupError.advising(error)
+    }
+    let file = try RegularFile(path: source)
     guard file.status.size > 0 else {
       throw FileError(path: path, reason: "file is empty", failure: .badInput)
     }
-    let prefix = try file.read(count: ContentSniffer.preferredPrefixLength)
-    let sniff = ContentSniffer.sniff(prefix: prefix, fileExtension: path.lowercasedExtension)
+    if options.raw {
+      try showRaw(file, console: console)
+      return .success
+    }
+    let sniff = try ContentSniffer.sniff(file, fileExtension: path.lowercasedExtension)
     if options.json && sniff.kind != .plist {
       // The facts info --json gives, with its verdict: a header that failed to parse is
       // still shown, and is bad input all the same.
-      let description = try InfoCommand.describe(path: path, store: nil)
+      let description =
+        try InfoCommand.describeBackupEntry(path, store: nil, files: backupFiles)
+        ?? InfoCommand.describe(path: path, store: nil)
       console.write(description.json.serialized(pretty: true) + "\n")
       guard let reason = description.entry.error else { return .success }
       console.error("\(path.escaped): \(reason)")
@@ -81,7 +104,9 @@ enum ShowCommand {
     }
     switch sniff.kind {
     case .text:
-      try showText(file, console: console, environment: invocation.environment, interrupts: interrupts)
+      try showText(
+        file, encoding: sniff.textEncoding, console: console, environment: invocation.environment,
+        interrupts: interrupts)
     case .plist:
       let plist: PropertyList
       do {
@@ -97,11 +122,15 @@ enum ShowCommand {
         console.write(out + "\n")
       }
     case .image:
-      try showImage(path: path, mime: sniff.mime, file: file, console: console, options: options)
+      try showImage(
+        path: path, source: source, mime: sniff.mime, file: file, console: console, options: options)
     case .audio:
-      try showAudio(path: path, console: console, width: options.width ?? max(console.width, 4))
+      try showAudio(
+        path: path, source: source, console: console, width: options.width ?? max(console.width, 4))
     case .video:
-      let description = try InfoCommand.describe(path: path, store: nil)
+      let description =
+        try InfoCommand.describeBackupEntry(path, store: nil, files: backupFiles)
+        ?? InfoCommand.describe(path: path, store: nil)
       if let reason = description.entry.error, description.entry.video == nil {
         throw FileError(path: path, reason: reason, failure: .badInput)
       }
@@ -124,28 +153,79 @@ enum ShowCommand {
 
   // MARK: Text
 
+  /// Copies the file's bytes to stdout in blocks.
+  static func showRaw(_ file: RegularFile, console: Console) throws {
+    var offset: Int64 = 0
+    while offset < file.status.size {
+      let block = try file.read(count: 1 << 20, at: offset)
+      if block.isEmpty { break }
+      console.writeBytes(block)
+      offset += Int64(block.count)
+    }
+  }
+
   static func showText(
-    _ file: RegularFile, console: Console, environment: [String: String], interrupts: InterruptExit
+    _ file: RegularFile, encoding: DetectedEncoding?, console: Console, environment: [String: String],
+    interrupts: InterruptExit
   ) throws {
-    let (text, _) = try TextAnalyzer.readText(file, limit: 256 << 20)
-    var output = text
-    if console.stdoutIsTerminal {
-      // Keep the terminal safe from escape sequences in the file.
-      var safe = ""
-      safe.reserveCapacity(text.utf8.count)
-      for scalar in text.unicodeScalars {
-        if scalar.value < 0x20 && scalar != "\n" && scalar != "\t" || scalar.value == 0x7F
-          || (0x80..<0xA0).contains(scalar.value)
-        {
-          if scalar == "\r" { continue }
-          safe += "\\x" + String(scalar.value, radix: 16)
-        } else {
-          safe.unicodeScalars.append(scalar)
+    let detected = encoding ?? DetectedEncoding(encoding: .utf8, bom: false)
+    let decoder = try TextDecoder(detected.encoding)
+    var output = ""
+    var offset = Int64(detected.bomLength)
+    var scalars: [UInt32] = []
+    var afterCR = false
+    while offset < file.status.size {
+      let block = try file.read(count: 1 << 20, at: offset)
+      if block.isEmpty { break }
+      offset += Int64(block.count)
+      scalars.removeAll(keepingCapacity: true)
+      decoder.decode(block[...], final: offset >= file.status.size, into: &scalars)
+      for value in scalars {
+        if afterCR {
+          // A line ending CR LF stays one into a pipe and becomes LF on a terminal.
+          if value != 0x0A {
+            output += "^M"
+          } else if !console.stdoutIsTerminal {
+            output += "\r"
+          }
         }
+        afterCR = value == 0x0D
+        appendVisible(value, to: &output)
       }
-      output = safe
+    }
+    if afterCR { output += "^M" }
+    if let codeset = TerminalCodeset.nonUTF8(environment) {
+      console.writeBytes(TextTranscoder.encode(output, to: codeset))
+      return
     }
     if let last = output.utf8.last, last != 0x0A { output += "\n" }
+    try page(output, console: console, environment: environment, interrupts: interrupts)
+  }
+
+  /// One decoded character as the terminal may print it: controls in caret notation
+  /// (`^[`, `^?`; C1 controls as `M-^[`), an undecodable byte as `\xNN`; a carriage return is
+  /// left to the caller (dropped before a line feed).
+  static func appendVisible(_ value: UInt32, to output: inout String) {
+    if value >= TextDecoder.invalidByteBase {
+      let byte = value - TextDecoder.invalidByteBase
+      output += "\\x" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16)
+    } else if value == 0x0D {
+      return
+    } else if value == 0x0A || value == 0x09 || (value >= 0x20 && value < 0x7F) || value >= 0xA0 {
+      output.unicodeScalars.append(Unicode.Scalar(value) ?? "\u{FFFD}")
+    } else if value == 0x7F {
+      output += "^?"
+    } else if value >= 0x80 {
+      output += "M-^" + String(Unicode.Scalar(UInt8(value - 0x80 + 0x40)))
+    } else {
+      output += "^" + String(Unicode.Scalar(UInt8(value + 0x40)))
+    }
+  }
+
+  /// Writes text to stdout, through the pager when it is longer than the terminal.
+  static func page(
+    _ output: String, console: Console, environment: [String: String], interrupts: InterruptExit
+  ) throws {
     let lineCount = output.utf8.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
     // The pager in the foreground answers Ctrl-C itself; shelf waits for it to quit.
     if console.stdoutIsTerminal && lineCount >= console.height,
@@ -269,7 +349,7 @@ enum ShowCommand {
   // MARK: Images
 
   static func showImage(
-    path: RawPath, mime: String, file: RegularFile, console: Console, options: ShowOptions
+    path: RawPath, source: RawPath, mime: String, file: RegularFile, console: Console, options: ShowOptions
   ) throws {
     let facts = try? ImageHeaderReader.read(file, mime: mime)
     let color = options.color.enabled(console)
@@ -281,7 +361,7 @@ enum ShowCommand {
       console.write(line)
       return
     }
-    let image = try PNGDecoder().preview(path: path)
+    let image = try PNGDecoder().preview(path: source)
     let width = options.width ?? max(console.width, 4)
     let maxRows = console.stdoutIsTerminal ? max(console.height - 2, 4) : 40
     console.write(render(image, columns: width, maxRows: maxRows, color: color))
@@ -345,8 +425,9 @@ enum ShowCommand {
 
   // MARK: Audio
 
-  static func showAudio(path: RawPath, console: Console, width: Int) throws {
-    let info = try AudioFileInfo.read(path: path)
+  /// The summary and waveform of the audio at `source`, named `path`.
+  static func showAudio(path: RawPath, source: RawPath, console: Console, width: Int) throws {
+    let info = try AudioFileInfo.read(path: source)
     var lines = ["\(path.escaped)"]
     lines.append(
       "  \(info.formatName), \(info.encodingName), \(info.sampleRate) Hz, \(info.channels) channel\(info.channels == 1 ? "" : "s")"
@@ -373,7 +454,7 @@ enum ShowCommand {
     // WMA, …) show their facts without one.
     let peaks: [Float]
     do {
-      peaks = try waveform(path: path, columns: columns)
+      peaks = try waveform(path: source, columns: columns)
     } catch let error as AudioError where error.reason == .unrecognised || error.reason == .unsupported {
       return
     }
@@ -441,6 +522,8 @@ struct ShowOptions {
 
   var path: RawPath
   var json: Bool
+  /// Print the bytes as they are.
+  var raw: Bool
   /// Columns for images and waveforms; nil means the terminal's width.
   var width: Int?
   var color: ColorChoice
@@ -451,7 +534,24 @@ struct ShowOptions {
     guard let input = arguments.positionals.first else { throw invocation.usageError("missing <path>") }
     path = input.path
     json = arguments.flag("json")
+    raw = arguments.flag("raw")
+    if raw && json { throw invocation.usageError("--raw and --json cannot be combined") }
     width = try arguments.integer("width", in: 4...1000)
     color = arguments.value("color").flatMap(ColorChoice.init(rawValue:)) ?? .auto
+  }
+}
+
+/// The codeset the terminal expects, from the locale variables.
+enum TerminalCodeset {
+  /// The codeset named by `LC_ALL`, `LC_CTYPE` or `LANG` (the first set) when it is not UTF-8;
+  /// nil for UTF-8 and for the C/POSIX locale, which a modern terminal shows as UTF-8.
+  static func nonUTF8(_ environment: [String: String]) -> String? {
+    let locale = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap { environment[$0] }.first {
+      !$0.isEmpty
+    }
+    guard let locale, let dot = locale.firstIndex(of: ".") else { return nil }
+    let codeset = locale[locale.index(after: dot)...].prefix { $0 != "@" }
+    let normalized = codeset.lowercased().filter { $0 != "-" && $0 != "_" }
+    return normalized == "utf8" || normalized.isEmpty ? nil : String(codeset)
   }
 }

@@ -10,7 +10,8 @@ enum StatsCommand {
       Prints the number of files, their total size and the total duration of the audio and video, by \
       kind (image, audio, video, text, plist, other) and by sandbox area (bundle, documents, \
       preferences, caches, library, tmp, other), then the catalogued roots with their \
-      application bundle, if any, and when they were last scanned.
+      application bundle, if any (for an iPhone backup: the device, iOS version, date and \
+      whether it is encrypted), and when they were last scanned.
 
       A duration that is not finite, negative or longer than a week comes from a header that \
       lies: it is left out of every total, and the number of such files is printed \
@@ -73,6 +74,7 @@ enum StatsCommand {
             ])
           ))
       }
+      if let backup = root.backup { fields.append(("backup", BackupPresentation.json(backup))) }
       fields.append(
         ("last_scan", root.lastScanNanoseconds.map { .string(CatalogPresentation.isoDate($0)) } ?? .null))
       return .object(fields)
@@ -128,6 +130,8 @@ enum StatsCommand {
             + (details.isEmpty ? "" : ", " + details.joined(separator: ", ")) + ")"
         } else if root.isSandbox {
           line += "  (sandbox)"
+        } else if let backup = root.backup {
+          line += "  (backup: \(BackupPresentation.describe(backup)))"
         }
         if let scanned = root.lastScanNanoseconds {
           line += "  scanned \(CatalogPresentation.isoDate(scanned))"

@@ -8,6 +8,8 @@ public struct GlobalOptions: Sendable {
   /// True when the catalogue was named (`--db` or `SHELF_DB`): only the default catalogue's
   /// folder is created automatically; a named one's folder must exist.
   public let databasePathIsExplicit: Bool
+  /// `--password-file`: where the password of encrypted iPhone backups is read from.
+  public let passwordFile: RawPath?
   /// `-v`: print details (skipped files, per-file errors in a scan).
   public let verbose: Bool
 
@@ -15,6 +17,11 @@ public struct GlobalOptions: Sendable {
     OptionSpec(
       "db", value: "path",
       help: "Use the catalogue at <path> (default: $SHELF_DB, else $XDG_DATA_HOME/shelf/catalog.sqlite)."),
+    OptionSpec(
+      "password-file", value: "file",
+      help:
+        "Read the password of encrypted iPhone backups from <file> (else $SHELF_BACKUP_PASSWORD, else a prompt on a terminal)."
+    ),
     OptionSpec("verbose", short: "v", help: "Print details, such as each file skipped or failed."),
     OptionSpec("help", short: "h", help: "Show help information."),
     OptionSpec("version", short: "V", help: "Show the version."),
@@ -22,6 +29,7 @@ public struct GlobalOptions: Sendable {
 
   init(parsed: ParsedArguments, environment: [String: String]) {
     verbose = parsed.flag("verbose")
+    passwordFile = parsed.pathValue("password-file")
     if let db = parsed.pathValue("db") {
       databasePath = db
       databasePathIsExplicit = true

@@ -142,12 +142,17 @@ struct ListingTemplate {
       "first_line": { text($0.text?.firstLine) },
       "plist": { text($0.plist?.format) },
       "keys": { entry in text(entry.plist.map { $0.keys.joined(separator: " ") }) },
+      "domain": { text($0.backup?.domain) },
+      "app": { text($0.backup?.app) },
+      "file_id": { text($0.backup?.fileID) },
+      "protection_class": { number($0.backup?.protectionClass) },
+      "mode": { entry in text(entry.backup.map { "0" + String($0.mode, radix: 8) }) },
     ]
     // The query language's names for the same facts.
     let aliases = [
       "type": "mime", "modified": "mtime", "detected": "detected_by", "mismatch": "extension_mismatch",
       "depth": "bit_depth", "color": "color_type", "rate": "sample_rate", "endings": "line_endings",
-      "key": "keys",
+      "key": "keys", "protection": "protection_class",
       "fps": "frame_rate",
     ]
     for (alias, name) in aliases { table[alias] = table[name] }

@@ -1,0 +1,137 @@
+import ShelfAudio
+import ShelfBackup
+import ShelfCatalog
+import ShelfCore
+import ShelfPNG
+import Synchronization
+
+/// Readable files for the catalogued paths of iPhone backup entries given where a file is
+/// expected (`info`, `show`, `play`, `crush`): such a path exists only in the catalogue, so
+/// its content is read from the backup (decrypted) into a private spooled file that lives as
+/// long as this value. Paths that exist on disk are used as they are.
+final class BackupEntryFiles: Sendable {
+  private let resolver: BackupEntryResolver
+  private let temporaryFolder: RawPath
+  /// The spooled files, kept open for the command's life, by their readable path, with the
+  /// catalogued path each stands for.
+  private let spooled = Mutex<[RawPath: (file: SpooledFile, name: RawPath)]>([:])
+
+  init(_ invocation: Invocation) {
+    resolver = BackupPasswordInput(invocation).resolver()
+    temporaryFolder = RawPath(invocation.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp")
+  }
+
+  /// True when nothing exists at `path` and a folder above it is an iPhone backup.
+  static func isBackupEntryPath(_ path: RawPath) -> Bool {
+    guard case .failure(let error) = Result(catching: { () throws(FileError) in try FileStatus.lstat(path) }),
+      error.isNoSuchFile
+    else { return false }
+    return BackupEntryResolver.locate(path) != nil
+  }
+
+  /// A readable path for `path`: the spooled content of the backup entry it names, or nil
+  /// when it names none (it exists on disk, or lies in no backup). Throws the backup's errors
+  /// (a wrong password, a missing stored file).
+  func readablePath(_ path: RawPath) throws -> RawPath? {
+    try spool(path)?.path
+  }
+
+  /// The backup entry `path` names and the readable path of its spooled content; nil when
+  /// `path` names none.
+  func spool(_ path: RawPath) throws -> (entry: BackupEntry, path: RawPath)? {
+    guard Self.isBackupEntryPath(path),
+      let (entry, file) = try resolver.spool(path, temporaryFolder: temporaryFolder)
+    else { return nil }
+    spooled.withLock { $0[file.path] = (file, path) }
+    return (entry, file.path)
+  }
+
+  /// The catalogued path a readable path stands for (itself when it is not spooled).
+  func name(of path: RawPath) -> RawPath {
+    spooled.withLock { $0[path]?.name } ?? path
+  }
+
+  /// The event with the paths of spooled files given as the catalogued paths they stand for.
+  func naming(_ event: PlayerEvent) -> PlayerEvent {
+    switch event {
+    case .started(let track, let path, let info): .started(track: track, path: name(of: path), info: info)
+    case .finished(let track, let path): .finished(track: track, path: name(of: path))
+    case .failed(let track, let path, let error): .failed(track: track, path: name(of: path), error: error)
+    case .startPastEnd(let track, let path, let start, let duration):
+      .startPastEnd(track: track, path: name(of: path), start: start, duration: duration)
+    default: event
+    }
+  }
+}
+
+extension InfoCommand {
+  /// Describes a backup entry named by its catalogued path: the catalogue's entry when it has
+  /// one (nothing is read), else the facts of its content read from the backup. Nil when
+  /// `path` names no backup entry.
+  static func describeBackupEntry(_ path: RawPath, store: CatalogStore?, files: BackupEntryFiles) throws
+    -> Description?
+  {
+    guard BackupEntryFiles.isBackupEntryPath(path), let (_, cataloguePath) = BackupEntryResolver.locate(path)
+    else { return nil }
+    if let store, let entry = try? store.entry(path: cataloguePath) {
+      return Description(path: cataloguePath, entry: entry, catalogued: true)
+    }
+    guard let (backupEntry, readable) = try files.spool(path) else { return nil }
+    let extraction = try MetadataExtractor.extract(
+      RegularFile(path: readable), fileExtension: backupEntry.relativePath.lowercasedExtension)
+    var entry = liveEntry(
+      extraction, path: cataloguePath,
+      area: BackupLayout.area(domain: backupEntry.domain, relativePath: backupEntry.relativePath.bytes))
+    entry.size = backupEntry.size
+    entry.mtimeNanoseconds = backupEntry.modified
+    entry.inode = 0
+    entry.device = 0
+    entry.ctimeNanoseconds = 0
+    entry.backup = BackupFacts(
+      domain: backupEntry.domain, app: backupEntry.app, fileID: backupEntry.fileID,
+      protectionClass: backupEntry.protectionClass, mode: backupEntry.mode)
+    return Description(path: cataloguePath, entry: entry)
+  }
+}
+
+extension Playlist {
+  /// Replaces the catalogued paths of backup entries (from a query or named) with their
+  /// spooled content; an entry that cannot be read is reported and dropped.
+  mutating func readBackupEntries(through files: BackupEntryFiles, console: Console) {
+    var kept: [RawPath] = []
+    for track in tracks {
+      do {
+        kept.append(try files.readablePath(track) ?? track)
+      } catch {
+        let advised = AdvisedBackupError.advising(error)
+        console.error(String(describing: advised))
+        failures.append((advised as? any ShelfError)?.failure ?? .io)
+      }
+    }
+    tracks = kept
+  }
+}
+
+extension BackupEntryFiles {
+  /// The report with a spooled backup entry named by its catalogued path, in its error too.
+  func naming(_ report: PNGCrushReport) -> PNGCrushReport {
+    let name = name(of: report.job.input)
+    guard name != report.job.input else { return report }
+    var named = report
+    named.job.input = name
+    if let error = report.error {
+      named.error = RenamedError(error: error, spooled: report.job.input, name: name)
+    }
+    return named
+  }
+}
+
+/// An error about a spooled file, told with the catalogued path the file stands for.
+private struct RenamedError: ShelfError {
+  let error: any ShelfError
+  let spooled: RawPath
+  let name: RawPath
+
+  var failure: FailureKind { error.failure }
+  var description: String { error.description.replacing(spooled.escaped, with: name.escaped) }
+}

@@ -1,0 +1,112 @@
+import ShelfBackup
+import ShelfCatalog
+import ShelfCore
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Where the password of an encrypted backup comes from: `--password-file FILE`, else
+/// `SHELF_BACKUP_PASSWORD`, else a prompt without echo when a person sits at a terminal.
+///
+/// Asked only when an encrypted backup is met, and at most once a run (every later backup
+/// gets the same answer). The password never goes to stdout, to an error line or to the
+/// command line (where `ps` would show it).
+final class BackupPasswordInput: Sendable {
+  private let file: RawPath?
+  private let environmentPassword: String?
+  private let console: Console
+  private let answer = Mutex<Result<BackupPassword?, FileError>?>(nil)
+
+  init(_ invocation: Invocation) {
+    file = invocation.globals.passwordFile
+    environmentPassword = invocation.environment["SHELF_BACKUP_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
+    console = invocation.console
+  }
+
+  /// A resolver of catalogued backup paths that asks this input for passwords.
+  func resolver() -> BackupEntryResolver {
+    BackupEntryResolver { folder in try self.password(for: folder) }
+  }
+
+  /// The password for the backup at `backup`; nil when none was given and nobody can be
+  /// asked (the backup then reports that it needs one). Throws when the password file
+  /// cannot be read.
+  func password(for backup: RawPath) throws(FileError) -> BackupPassword? {
+    let result = answer.withLock { stored -> Result<BackupPassword?, FileError> in
+      if let stored { return stored }
+      let fresh = Result { () throws(FileError) in try obtain(for: backup) }
+      stored = fresh
+      return fresh
+    }
+    return try result.get()
+  }
+
+  private func obtain(for backup: RawPath) throws(FileError) -> BackupPassword? {
+    if let file {
+      var bytes = try RegularFile(path: file).readAll(limit: 1 << 16)
+      // The first line: a file written by `echo` ends with a line break that is no part of it.
+      if let end = bytes.firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) {
+        bytes.replaceSubrange(end..., with: [])
+      }
+      defer { Self.wipe(&bytes) }
+      return BackupPassword(bytes: bytes)
+    }
+    if let environmentPassword { return BackupPassword(bytes: Array(environmentPassword.utf8)) }
+    guard console.stdinIsTerminal && console.stderrIsTerminal else { return nil }
+    return prompt("Password for the encrypted backup \(backup.escaped): ")
+  }
+
+  /// Overwrites a copy of the password before its memory is released.
+  private static func wipe(_ bytes: inout [UInt8]) {
+    bytes.withUnsafeMutableBytes { raw in
+      if let base = raw.baseAddress { memset(base, 0, raw.count) }
+    }
+  }
+
+  /// Reads one line from the terminal with echo turned off (restored afterwards).
+  private func prompt(_ text: String) -> BackupPassword? {
+    console.clearStatus()
+    Console.writeAll(STDERR_FILENO, Array(text.utf8))
+    var saved = termios()
+    let canHide = tcgetattr(STDIN_FILENO, &saved) == 0
+    if canHide {
+      var quiet = saved
+      quiet.c_lflag &= ~tcflag_t(ECHO)
+      tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
+    }
+    defer {
+      if canHide { tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
+      Console.writeAll(STDERR_FILENO, Array("\n".utf8))
+    }
+    var bytes: [UInt8] = []
+    var byte: UInt8 = 0
+    while true {
+      let count = read(STDIN_FILENO, &byte, 1)
+      if count < 0 && errno == EINTR { continue }
+      if count <= 0 || byte == 0x0A || byte == 0x0D { break }
+      bytes.append(byte)
+    }
+    defer { Self.wipe(&bytes) }
+    return bytes.isEmpty ? nil : BackupPassword(bytes: bytes)
+  }
+}
+
+/// A backup error with the CLI's advice: how to give the password it needs.
+struct AdvisedBackupError: ShelfError {
+  let error: BackupError
+
+  /// `error` with advice when it is a `BackupError` that needs it, else `error` itself.
+  static func advising(_ error: any Error) -> any Error {
+    guard let backup = error as? BackupError, backup.reason == .passwordRequired else { return error }
+    return AdvisedBackupError(error: backup)
+  }
+
+  var failure: FailureKind { error.failure }
+
+  var description: String {
+    error.description
+      + " (give --password-file FILE, set SHELF_BACKUP_PASSWORD, or run on a terminal to be asked)"
+  }
+}

@@ -1,0 +1,206 @@
+import ShelfBackup
+import ShelfCore
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension BackupRootFacts {
+  /// The facts a backup's Info.plist, Manifest.plist and Status.plist give.
+  init(_ info: BackupInfo) {
+    self.init(
+      deviceName: info.deviceName, productType: info.productType, iosVersion: info.iosVersion,
+      date: info.date,
+      isEncrypted: info.isEncrypted, format: info.format.rawValue)
+  }
+}
+
+extension Indexer {
+  /// The roots a folder named to `index` stands for: a folder of iPhone backups (such as
+  /// MobileSync/Backup) stands for each backup in it; any other folder for itself.
+  public static func roots(for folder: RawPath) -> [RawPath] {
+    if Backup.isBackup(folder) { return [folder] }
+    let backups = Backup.backups(in: folder)
+    return backups.isEmpty ? [folder] : backups
+  }
+
+  /// Catalogues an iPhone backup by the real names of its files: each file entry becomes
+  /// `BACKUP/DOMAIN/relativePath`, its kind and facts read from its (decrypted) content
+  /// through a spooled private file. Entries whose size and time the catalogue already has are
+  /// not read again; entries gone from the manifest leave. Rows the manifest cannot give and
+  /// files that cannot be read are the summary's `problems`; the rest is catalogued.
+  func indexBackup(_ root: RawPath, progress: (IndexProgress) -> Void) async throws -> RootScanSummary {
+    let folder = try TreeWalker.realPath(root.absolute)
+    let backup = try openBackup(folder)
+    let start = CatalogQuery.currentTime()
+    var summary = RootScanSummary(root: folder)
+    let facts = BackupRootFacts(backup.info)
+    summary.backup = facts
+    let rootID = try store.transaction {
+      let id = try store.rootID(for: folder)
+      try store.updateRoot(
+        id: id, layout: SandboxLayout(isSandbox: false, bundleName: nil), bundle: nil, scannedAt: nil)
+      try store.updateBackupRoot(id: id, facts: facts)
+      return id
+    }
+    progress(IndexProgress(root: folder, phase: .walking, done: 0, total: 0))
+    let listed = await BlockingThread.run { Result { try backup.entries() } }
+    let (entries, problems) = try listed.get()
+    summary.problems = problems.map { WalkProblem(path: $0.path, reason: $0.explanation) }
+    let files = entries.filter { $0.type == .file }
+    summary.walk.skippedLinks = entries.count { $0.type == .symlink }
+    summary.files = files.count
+
+    var known = try store.knownFiles(rootID: rootID)
+    var work: [(entry: BackupEntry, knownID: Int64?)] = []
+    for entry in files {
+      let path = entry.cataloguePath(in: folder)
+      guard let old = known.removeValue(forKey: PathKey(path.bytes)) else {
+        work.append((entry, nil))
+        continue
+      }
+      if !options.full && old.size == entry.size && old.mtime == entry.modified
+        && old.extractorVersion == MetadataExtractor.version
+      {
+        summary.unchanged += 1
+      } else {
+        work.append((entry, old.id))
+      }
+    }
+    try store.transaction {
+      for gone in known.values {
+        try store.deleteFile(id: gone.id)
+        summary.removed += 1
+      }
+    }
+
+    defer { store.rollbackPending() }
+    let batchSize = max(1, options.batchSize)
+    let spoolFolder = SpooledFile.preferredFolder(fallback: options.temporaryFolder)
+    var lastCommit = CatalogQuery.currentTime()
+    var done = 0
+    progress(IndexProgress(root: folder, phase: .extracting, done: 0, total: work.count))
+    while done < work.count {
+      let batch = Array(work[done..<min(work.count, done + batchSize)])
+      let results = await Self.extractBackupFiles(
+        batch.map(\.entry), from: backup, spoolFolder: spoolFolder, jobs: options.jobs)
+      try store.transaction(continuing: true) {
+        for (item, result) in zip(batch, results) {
+          let entry = try catalogueEntry(item.entry, result, folder: folder, summary: &summary)
+          try store.upsert(
+            entry.entry, rootID: rootID, trusted: true, searchText: entry.searchText,
+            isNew: item.knownID == nil)
+          if item.knownID == nil { summary.added += 1 } else { summary.updated += 1 }
+        }
+      }
+      done += batch.count
+      let stopping = options.shouldStop()
+      if done == work.count || stopping || CatalogQuery.currentTime() - lastCommit >= options.commitInterval {
+        try store.commitPending()
+        lastCommit = CatalogQuery.currentTime()
+      }
+      progress(IndexProgress(root: folder, phase: .extracting, done: done, total: work.count))
+      if options.pauseAfterBatch > 0 { usleep(UInt32(options.pauseAfterBatch * 1e6)) }
+      if stopping { throw CatalogError(path: folder, reason: .interrupted) }
+    }
+    try store.transaction {
+      try store.updateRoot(
+        id: rootID, layout: SandboxLayout(isSandbox: false, bundleName: nil), bundle: nil,
+        scannedAt: Int64(start * 1e9))
+    }
+    return summary
+  }
+
+  /// Opens a backup; an encrypted one asks `options.backupPassword` for its password.
+  private func openBackup(_ folder: RawPath) throws -> Backup {
+    do {
+      return try Backup(folder: folder, password: nil)
+    } catch let error where error.reason == .passwordRequired {
+      guard let password = try options.backupPassword(folder) else { throw error }
+      return try Backup(folder: folder, password: password)
+    }
+  }
+
+  /// The catalogue entry of a backup file: facts from its content, or its error (a missing
+  /// stored file, a bad ciphertext) with a kind guessed from its name, which is a problem.
+  private func catalogueEntry(
+    _ file: BackupEntry, _ result: Result<Extraction, BackupReadFailure>, folder: RawPath,
+    summary: inout RootScanSummary
+  ) throws -> (entry: CatalogEntry, searchText: String) {
+    let path = file.cataloguePath(in: folder)
+    let area = BackupLayout.area(domain: file.domain, relativePath: file.relativePath.bytes)
+    let backup = BackupFacts(
+      domain: file.domain, app: file.app, fileID: file.fileID, protectionClass: file.protectionClass,
+      mode: file.mode)
+    switch result {
+    case .success(let extraction):
+      if let error = extraction.error {
+        summary.extractionErrors.append(WalkProblem(path: path, reason: error))
+      }
+      let entry = CatalogEntry(
+        path: path, root: folder, area: area, kind: extraction.sniff.kind, mime: extraction.sniff.mime,
+        detectedBy: extraction.sniff.detectedBy, extensionMismatch: extraction.sniff.extensionMismatch,
+        size: file.size, mtimeNanoseconds: file.modified, error: extraction.error, image: extraction.image,
+        audio: extraction.audio, text: extraction.text, plist: extraction.plist, backup: backup,
+        video: extraction.video)
+      return (entry, extraction.searchText)
+    case .failure(let failure):
+      summary.problems.append(WalkProblem(path: path, reason: failure.reason))
+      let guess = ContentSniffer.kindForExtension(file.relativePath.lowercasedExtension)
+      let entry = CatalogEntry(
+        path: path, root: folder, area: area, kind: guess?.kind ?? .other,
+        mime: guess?.mime ?? "application/octet-stream", detectedBy: .extension, extensionMismatch: false,
+        size: file.size, mtimeNanoseconds: file.modified, error: failure.reason, backup: backup)
+      return (entry, "")
+    }
+  }
+
+  /// Why a backup file's content could not be read.
+  struct BackupReadFailure: Error {
+    var reason: String
+  }
+
+  /// Reads a batch of backup files on `jobs` threads of their own: each file's content is
+  /// spooled to a private file and its facts extracted from there. Keeps the batch's order.
+  private static func extractBackupFiles(
+    _ batch: [BackupEntry], from backup: Backup, spoolFolder: RawPath, jobs: Int
+  ) async -> [Result<Extraction, BackupReadFailure>] {
+    let workers = max(1, min(jobs, batch.count))
+    let counter = NextIndex()
+    return await withTaskGroup(of: [(Int, Result<Extraction, BackupReadFailure>)].self) { group in
+      for _ in 0..<workers {
+        group.addTask {
+          await BlockingThread.run {
+            var done: [(Int, Result<Extraction, BackupReadFailure>)] = []
+            while case let index = counter.take(), index < batch.count {
+              done.append((index, extractBackupFile(batch[index], from: backup, spoolFolder: spoolFolder)))
+            }
+            return done
+          }
+        }
+      }
+      var results = [Result<Extraction, BackupReadFailure>?](repeating: nil, count: batch.count)
+      for await part in group {
+        for (index, result) in part { results[index] = result }
+      }
+      return results.map { $0! }
+    }
+  }
+
+  private static func extractBackupFile(_ entry: BackupEntry, from backup: Backup, spoolFolder: RawPath)
+    -> Result<Extraction, BackupReadFailure>
+  {
+    do {
+      let spool = try SpooledFile(in: spoolFolder)
+      try backup.read(entry) { try spool.write($0) }
+      return .success(
+        try MetadataExtractor.extract(spool.open(), fileExtension: entry.relativePath.lowercasedExtension))
+    } catch let error as BackupError {
+      return .failure(BackupReadFailure(reason: error.explanation))
+    } catch let error as FileError {
+      return .failure(BackupReadFailure(reason: error.reason))
+    } catch {
+      return .failure(BackupReadFailure(reason: "\(error)"))
+    }
+  }
+}

@@ -1,0 +1,399 @@
+public import ShelfBackup
+import ShelfCore
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Why a catalogued file was not extracted; the CLI adds advice (which option changes it).
+public struct CatalogExtractError: ShelfError, Equatable {
+  /// The reasons, typed so that the CLI can advise.
+  public enum Reason: Sendable, Equatable {
+    /// The output exists with other content and replacing was not allowed.
+    case outputDiffers(RawPath)
+    /// The output exists and is not a regular file (a folder, a device): never replaced.
+    case outputNotAFile(RawPath, FileType)
+    /// Another entry of the batch already writes this output.
+    case outputClaimed(RawPath)
+    /// The entry's path would leave the output folder (`..`, an absolute or empty part, a NUL)
+    /// or pass through a symbolic link in it.
+    case unsafePath(String)
+  }
+
+  /// The catalogued path of the entry.
+  public var path: RawPath
+  public var reason: Reason
+
+  /// An error about the entry catalogued at `path`.
+  public init(path: RawPath, reason: Reason) {
+    self.path = path
+    self.reason = reason
+  }
+
+  public var failure: FailureKind {
+    switch reason {
+    case .outputDiffers, .outputNotAFile, .outputClaimed: .cannotCreate
+    case .unsafePath: .badInput
+    }
+  }
+
+  /// What is wrong, without advice.
+  public var explanation: String {
+    switch reason {
+    case .outputDiffers(let output): "\(output.escaped) exists with different content; not replaced"
+    case .outputNotAFile(let output, let type): "\(output.escaped) is a \(type.rawValue); not replaced"
+    case .outputClaimed(let output): "its output \(output.escaped) is also another entry's output"
+    case .unsafePath(let why): "unsafe path (\(why)); not extracted"
+    }
+  }
+
+  public var description: String { "\(path.escaped): \(explanation)" }
+}
+
+/// Where an extracted file's bytes come from.
+public enum CatalogExtractSource: Sendable {
+  /// A file on disk (an entry of an ordinary root), read as it is now.
+  case file(RawPath)
+  /// A file of an iPhone backup, decrypted as it is read when the backup is encrypted.
+  case backupEntry(Backup, BackupEntry)
+}
+
+/// One catalogued file to extract and the file it becomes.
+public struct CatalogExtractJob: Sendable {
+  /// The catalogued path (what reports name).
+  public var path: RawPath
+  public var source: CatalogExtractSource
+  /// The file written.
+  public var output: RawPath
+  /// The modification time the output gets (ns since the epoch).
+  public var modified: Int64
+}
+
+/// The jobs of a batch, and what was refused while planning: entries with unsafe names or
+/// outputs that another entry claims, entries their backup no longer holds, and backups that
+/// could not be opened (a wrong password: one error for all of the backup's entries).
+public struct CatalogExtractPlan: Sendable {
+  public var jobs: [CatalogExtractJob] = []
+  public var refused: [any ShelfError] = []
+}
+
+/// What happened to one file.
+public struct CatalogExtractReport: Sendable {
+  /// What the extraction did.
+  public enum Outcome: Sendable, Equatable {
+    /// Written (created, or replaced with `force`).
+    case extracted
+    /// The output already held exactly these bytes: left as it was.
+    case identical
+    /// Nothing was written; see `error`.
+    case failed
+  }
+
+  public var job: CatalogExtractJob
+  public var outcome: Outcome = .failed
+  /// The bytes of the file (written, or found identical).
+  public var bytes: Int64 = 0
+  public var error: (any ShelfError)?
+
+  /// A report of a job not done yet (it counts as failed until `extract` fills it in).
+  public init(job: CatalogExtractJob) { self.job = job }
+}
+
+/// How a `CatalogExtractor` runs.
+public struct CatalogExtractSettings: Sendable {
+  /// The output folder.
+  public var destination: RawPath
+  /// Every file straight into `destination` under its own name, made unique within the batch.
+  public var flat: Bool
+  /// Replace an output that exists with different content.
+  public var force: Bool
+  /// Files copied at once, each on a thread of its own.
+  public var width: Int
+  /// Passed to every `AtomicFileWriter` (tests stop a write before its rename through it).
+  public var writerBeforeRename: (@Sendable (RawPath) -> Void)?
+
+  /// Settings for extracting into `destination` (2 files at a time, nothing replaced).
+  public init(
+    destination: RawPath, flat: Bool = false, force: Bool = false, width: Int = 2,
+    writerBeforeRename: (@Sendable (RawPath) -> Void)? = nil
+  ) {
+    self.destination = destination
+    self.flat = flat
+    self.force = force
+    self.width = max(1, width)
+    self.writerBeforeRename = writerBeforeRename
+  }
+}
+
+/// Copies catalogued files out to a folder: `DESTINATION/<path relative to its root>` (for a
+/// backup entry `DOMAIN/relativePath`), or flat with names made unique. Every write is atomic
+/// and keeps the entry's modification time; an output that already holds the same bytes is
+/// left alone, one with other bytes is replaced only with `force`; names that would leave the
+/// destination are refused. The library side of `shelf extract`.
+public struct CatalogExtractor: Sendable {
+  public var settings: CatalogExtractSettings
+
+  /// An extractor with these settings.
+  public init(settings: CatalogExtractSettings) { self.settings = settings }
+
+  /// Names every entry's output and finds its content: a file on disk, or for an entry of an
+  /// iPhone backup its manifest entry through `backups` (which opens each backup once).
+  /// Entries with unsafe names, entries whose output another entry already claimed, and the
+  /// entries of a backup that cannot be opened are refused.
+  public func plan(_ entries: [CatalogEntry], backups: BackupEntryResolver) -> CatalogExtractPlan {
+    var plan = CatalogExtractPlan()
+    var claimed = Set<RawPath>()
+    var flatNames = Set<[UInt8]>()
+    var unopened = Set<RawPath>()
+    for entry in entries {
+      var source = CatalogExtractSource.file(entry.path)
+      var modified = entry.mtimeNanoseconds
+      if entry.backup != nil, let root = entry.root {
+        if unopened.contains(root) { continue }
+        do {
+          guard let (backup, backupEntry) = try backups.entry(at: entry.path, in: root) else {
+            plan.refused.append(
+              FileError(
+                path: entry.path, reason: "no longer in the backup's manifest", failure: .missingInput))
+            continue
+          }
+          source = .backupEntry(backup, backupEntry)
+          modified = backupEntry.modified
+        } catch {
+          unopened.insert(root)
+          plan.refused.append(
+            error as? any ShelfError ?? FileError(path: root, reason: "\(error)", failure: .io))
+          continue
+        }
+      }
+      let relative: [[UInt8]]
+      do {
+        relative = try Self.safeComponents(of: entry)
+      } catch {
+        plan.refused.append(error)
+        continue
+      }
+      let output: RawPath
+      if settings.flat {
+        let name = Self.uniqueName(relative.last!, taken: &flatNames)
+        output = settings.destination.appending(RawPath(bytes: name))
+      } else {
+        output = settings.destination.appending(RawPath(bytes: Array(relative.joined(separator: [0x2F]))))
+      }
+      guard claimed.insert(output).inserted else {
+        plan.refused.append(CatalogExtractError(path: entry.path, reason: .outputClaimed(output)))
+        continue
+      }
+      plan.jobs.append(
+        CatalogExtractJob(path: entry.path, source: source, output: output, modified: modified))
+    }
+    return plan
+  }
+
+  /// The parts of an entry's path below its root, each checked: none empty, `.` or `..`,
+  /// none holding a NUL byte.
+  static func safeComponents(of entry: CatalogEntry) throws(CatalogExtractError) -> [[UInt8]] {
+    let slash = UInt8(ascii: "/")
+    guard let root = entry.root, entry.path.bytes.starts(with: root.bytes + [slash]) else {
+      throw CatalogExtractError(path: entry.path, reason: .unsafePath("not below its root"))
+    }
+    let relative = entry.path.bytes.dropFirst(root.bytes.count + 1)
+    let parts = relative.split(separator: slash, omittingEmptySubsequences: false).map(Array.init)
+    for part in parts {
+      if part.isEmpty {
+        throw CatalogExtractError(path: entry.path, reason: .unsafePath("empty or absolute part"))
+      }
+      if part == [0x2E] || part == [0x2E, 0x2E] {
+        throw CatalogExtractError(
+          path: entry.path, reason: .unsafePath("'\(String(decoding: part, as: UTF8.self))' part"))
+      }
+      if part.contains(0) {
+        throw CatalogExtractError(path: entry.path, reason: .unsafePath("NUL byte"))
+      }
+    }
+    return parts
+  }
+
+  /// `name`, or `stem-2.ext`, `stem-3.ext`… when a file of the batch already took it.
+  static func uniqueName(_ name: [UInt8], taken: inout Set<[UInt8]>) -> [UInt8] {
+    if taken.insert(name).inserted { return name }
+    let dot = name.lastIndex(of: UInt8(ascii: ".")).flatMap { $0 > 0 ? $0 : nil } ?? name.count
+    let stem = Array(name[..<dot])
+    let suffix = Array(name[dot...])
+    var number = 2
+    while true {
+      let candidate = stem + Array("-\(number)".utf8) + suffix
+      if taken.insert(candidate).inserted { return candidate }
+      number += 1
+    }
+  }
+
+  /// Extracts every job, `settings.width` at a time, each on a thread of its own, then flushes
+  /// the new files to disk at once. `finished` is called as each file is done with its report
+  /// and the count done so far. Returns the reports in the order of `jobs`.
+  public func run(
+    _ jobs: [CatalogExtractJob],
+    finished: @escaping @Sendable (CatalogExtractReport, Int) -> Void = { _, _ in }
+  ) async -> [CatalogExtractReport] {
+    let reports = ExtractReports(count: jobs.count)
+    await withTaskGroup(of: Void.self) { group in
+      for _ in 0..<min(settings.width, jobs.count) {
+        group.addTask {
+          await BlockingThread.run {
+            // Each worker takes the next file as it finishes one, so a big file holds up none.
+            while case let index = reports.take(), index < jobs.count {
+              let report = extract(jobs[index])
+              finished(report, reports.store(report, at: index))
+            }
+          }
+        }
+      }
+    }
+    let all = reports.all()
+    // New files were written without a flush each: one flush makes them all durable.
+    if all.contains(where: { $0.outcome == .extracted }) { AtomicFileWriter.flushWrittenFiles() }
+    return all
+  }
+
+  /// Extracts one file: the output is checked (same bytes: left; other bytes: replaced only
+  /// with `force`), then written atomically with the entry's modification time.
+  public func extract(_ job: CatalogExtractJob) -> CatalogExtractReport {
+    var report = CatalogExtractReport(job: job)
+    do {
+      let content = try ExtractContent(job.source)
+      report.bytes = content.size
+      try checkFolders(job)
+      if let existing = try? FileStatus.lstat(job.output) {
+        if existing.type == .regular, existing.size == content.size, try content.isIdentical(to: job.output) {
+          report.outcome = .identical
+          return report
+        }
+        if existing.type != .regular && existing.type != .symbolicLink {
+          throw CatalogExtractError(path: job.path, reason: .outputNotAFile(job.output, existing.type))
+        }
+        if !settings.force { throw CatalogExtractError(path: job.path, reason: .outputDiffers(job.output)) }
+      }
+      // A new file is flushed with the whole batch (`run`); a file replaced is flushed at once.
+      let replacing = (try? FileStatus.lstat(job.output)) != nil
+      let writer = try AtomicFileWriter(
+        target: job.output,
+        options: AtomicFileWriter.Options(
+          modificationTime: content.modified ?? job.modified, flushesEachFile: replacing,
+          beforeRename: settings.writerBeforeRename))
+      try content.copy(into: writer)
+      try writer.commit()
+      report.outcome = .extracted
+    } catch {
+      report.error = error as? any ShelfError ?? FileError(path: job.path, reason: "\(error)", failure: .io)
+    }
+    return report
+  }
+
+  /// Refuses an output whose folders below the destination include anything but real
+  /// folders (a symbolic link there could lead the write outside the destination).
+  private func checkFolders(_ job: CatalogExtractJob) throws {
+    let slash = UInt8(ascii: "/")
+    let base = settings.destination.bytes.count + (settings.destination.bytes.last == slash ? 0 : 1)
+    let relative = job.output.bytes.dropFirst(base)
+    var folder = settings.destination
+    for part in relative.split(separator: slash).dropLast() {
+      folder = folder.appending(RawPath(bytes: Array(part)))
+      guard let status = try? FileStatus.lstat(folder) else { return }
+      if status.type != .directory {
+        throw CatalogExtractError(
+          path: job.path, reason: .unsafePath("\(folder.escaped) is a \(status.type.rawValue)"))
+      }
+    }
+  }
+}
+
+/// The bytes of one job's source, opened once: compared with an existing output and copied.
+private struct ExtractContent {
+  private enum Origin {
+    case file(RegularFile)
+    case backup(Backup, BackupEntry)
+  }
+
+  private let origin: Origin
+  /// The content's size in bytes.
+  let size: Int64
+  /// The source's own modification time, when it has one (a file on disk, read as it is now).
+  let modified: Int64?
+
+  static let chunk = 1 << 20
+
+  init(_ source: CatalogExtractSource) throws {
+    switch source {
+    case .file(let path):
+      let file = try RegularFile(path: path, followLinks: false)
+      origin = .file(file)
+      size = file.status.size
+      modified = file.status.mtimeNanoseconds
+    case .backupEntry(let backup, let entry):
+      origin = .backup(backup, entry)
+      size = entry.size
+      modified = nil
+    }
+  }
+
+  /// Hands the content to `sink` a chunk at a time.
+  func read(into sink: (UnsafeRawBufferPointer) throws -> Void) throws {
+    switch origin {
+    case .file(let file):
+      var offset: Int64 = 0
+      while true {
+        let bytes = try file.read(count: Self.chunk, at: offset)
+        if bytes.isEmpty { break }
+        try bytes.withUnsafeBytes { try sink($0) }
+        offset += Int64(bytes.count)
+      }
+    case .backup(let backup, let entry):
+      try backup.read(entry, into: sink)
+    }
+  }
+
+  /// True when the file at `path` holds exactly these bytes.
+  func isIdentical(to path: RawPath) throws -> Bool {
+    guard let other = try? RegularFile(path: path, followLinks: false), other.status.size == size else {
+      return false
+    }
+    var offset: Int64 = 0
+    var same = true
+    try read { chunk in
+      guard same else { return }
+      let theirs = try other.read(count: chunk.count, at: offset)
+      same = theirs.elementsEqual(chunk)
+      offset += Int64(chunk.count)
+    }
+    return same && offset == size
+  }
+
+  func copy(into writer: AtomicFileWriter) throws {
+    try read { chunk in try writer.write(chunk) }
+  }
+}
+
+/// The reports of a batch, stored by the worker threads in job order, and the next job to take.
+private final class ExtractReports: Sendable {
+  private let next = Atomic<Int>(0)
+  private let state: Mutex<(done: Int, reports: [CatalogExtractReport?])>
+
+  init(count: Int) { state = Mutex((0, Array(repeating: nil, count: count))) }
+
+  /// The index of the next job to run.
+  func take() -> Int { next.add(1, ordering: .relaxed).oldValue }
+
+  /// Stores the report of job `index`; returns how many jobs are done.
+  func store(_ report: CatalogExtractReport, at index: Int) -> Int {
+    state.withLock { state in
+      state.reports[index] = report
+      state.done += 1
+      return state.done
+    }
+  }
+
+  func all() -> [CatalogExtractReport] { state.withLock { $0.reports.compactMap { $0 } } }
+}

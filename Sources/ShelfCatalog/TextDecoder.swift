@@ -1,0 +1,244 @@
+import ShelfCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Decodes text in any `TextEncoding` to Unicode scalar values, block by block, so that a file
+/// of any size can be counted, indexed or shown in bounded memory.
+///
+/// UTF-8 and ASCII are decoded here; every other encoding through glibc's iconv, under the
+/// superset name WHATWG prescribes (`shift_jis` as windows-31j, `euc-kr` as windows-949, …).
+/// A byte that does not decode becomes `invalidByteBase + byte`, a value above Unicode's range,
+/// so that callers can mark it visibly and count it as one character.
+public final class TextDecoder {
+  /// Undecodable bytes are returned as this plus the byte's value.
+  public static let invalidByteBase: UInt32 = 0x11_0000
+
+  public let encoding: TextEncoding
+  private let converter: iconv_t?
+  /// For single-byte encodings: each byte's scalar value (or an invalid-byte mark), so that
+  /// every byte is one character (iconv would compose Vietnamese and Hebrew marks).
+  private let table: [UInt32]?
+  /// An incomplete sequence at the end of the last block, waiting for the next.
+  private var pending: [UInt8] = []
+
+  /// A decoder for `encoding`; throws when glibc's iconv does not know it.
+  public init(_ encoding: TextEncoding) throws {
+    self.encoding = encoding
+    if encoding == .ascii || encoding == .utf8 {
+      converter = nil
+      table = nil
+      return
+    }
+    let handle = iconv_open("UTF-32LE", encoding.iconvName)
+    guard let handle, Int(bitPattern: handle) != -1 else {
+      throw HeaderError("iconv cannot decode \(encoding.rawValue)")
+    }
+    guard encoding.isSingleByte else {
+      converter = handle
+      table = nil
+      return
+    }
+    defer { iconv_close(handle) }
+    converter = nil
+    table = (0..<256).map { byte in
+      var input = [CChar(bitPattern: UInt8(byte))]
+      var output = [UInt32](repeating: 0, count: 4)
+      return input.withUnsafeMutableBufferPointer { source in
+        output.withUnsafeMutableBytes { target in
+          var inPointer: UnsafeMutablePointer<CChar>? = source.baseAddress
+          var inLeft = 1
+          var outPointer: UnsafeMutablePointer<CChar>? = target.baseAddress!.assumingMemoryBound(
+            to: CChar.self)
+          var outLeft = target.count
+          let result = iconv(handle, &inPointer, &inLeft, &outPointer, &outLeft)
+          // A byte held back to compose with a following mark comes out on the flush.
+          iconv(handle, nil, nil, &outPointer, &outLeft)
+          iconv(handle, nil, nil, nil, nil)
+          guard result != -1, outLeft == target.count - 4 else {
+            return Self.invalidByteBase + UInt32(byte)
+          }
+          return target.load(as: UInt32.self).littleEndian
+        }
+      }
+    }
+  }
+
+  deinit {
+    if let converter { iconv_close(converter) }
+  }
+
+  /// Decodes `bytes` after what earlier calls left, appending scalar values to `output`. An
+  /// incomplete sequence at the end waits for the next call unless `final` is true, when its
+  /// bytes count as undecodable.
+  public func decode(_ bytes: ArraySlice<UInt8>, final: Bool, into output: inout [UInt32]) {
+    var input = pending
+    pending = []
+    input.append(contentsOf: bytes)
+    if let table {
+      output.reserveCapacity(output.count + input.count)
+      for byte in input {
+        output.append(table[Int(byte)])
+      }
+    } else if converter == nil {
+      decodeUTF8(input, final: final, into: &output)
+    } else {
+      decodeWithIconv(input, final: final, into: &output)
+    }
+  }
+
+  /// Decodes a whole byte string at once.
+  public func decodeAll(_ bytes: [UInt8]) -> [UInt32] {
+    var output: [UInt32] = []
+    output.reserveCapacity(bytes.count)
+    decode(bytes[...], final: true, into: &output)
+    return output
+  }
+
+  private func decodeUTF8(_ input: [UInt8], final: Bool, into output: inout [UInt32]) {
+    output.reserveCapacity(output.count + input.count)
+    var index = 0
+    let count = input.count
+    while index < count {
+      let lead = input[index]
+      if lead < 0x80 {
+        output.append(UInt32(lead))
+        index += 1
+        continue
+      }
+      let length: Int
+      let minimum: UInt32
+      switch lead {
+      case 0xC2...0xDF: length = 2; minimum = 0x80
+      case 0xE0...0xEF: length = 3; minimum = 0x800
+      case 0xF0...0xF4: length = 4; minimum = 0x10000
+      default:
+        invalid(lead, into: &output)
+        index += 1
+        continue
+      }
+      var value = UInt32(lead) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+      var valid = true
+      var offset = 1
+      while offset < length {
+        if index + offset >= count {
+          if !final {
+            pending = Array(input[index...])
+            return
+          }
+          valid = false
+          break
+        }
+        let byte = input[index + offset]
+        guard byte & 0xC0 == 0x80 else {
+          valid = false
+          break
+        }
+        value = value << 6 | UInt32(byte & 0x3F)
+        offset += 1
+      }
+      if valid && value >= minimum && value <= 0x10FFFF && !(0xD800...0xDFFF).contains(value) {
+        output.append(value)
+        index += length
+      } else {
+        invalid(lead, into: &output)
+        index += 1
+      }
+    }
+  }
+
+  private func decodeWithIconv(_ input: [UInt8], final: Bool, into output: inout [UInt32]) {
+    guard let converter, !input.isEmpty else { return }
+    var buffer = [UInt8](repeating: 0, count: max(64, input.count * 4 + 16))
+    var consumed = 0
+    input.withUnsafeBufferPointer { source in
+      buffer.withUnsafeMutableBytes { target in
+        while consumed < source.count {
+          var inPointer = UnsafeMutablePointer(
+            mutating: UnsafeRawPointer(source.baseAddress! + consumed).assumingMemoryBound(to: CChar.self))
+          var inLeft = source.count - consumed
+          var outPointer: UnsafeMutablePointer<CChar>? = target.baseAddress!.assumingMemoryBound(
+            to: CChar.self)
+          var outLeft = target.count
+          var inOptional: UnsafeMutablePointer<CChar>? = inPointer
+          let result = iconv(converter, &inOptional, &inLeft, &outPointer, &outLeft)
+          let failure = result == -1 ? errno : 0
+          inPointer = inOptional!
+          let produced = (target.count - outLeft) / 4
+          for unit in 0..<produced {
+            output.append(target.load(fromByteOffset: unit * 4, as: UInt32.self).littleEndian)
+          }
+          consumed = source.count - inLeft
+          switch failure {
+          case 0, E2BIG:
+            continue
+          case EINVAL:
+            // An incomplete sequence at the end of the input.
+            if final {
+              for byte in source[consumed...] { invalid(byte, into: &output) }
+              consumed = source.count
+            } else {
+              pending = Array(source[consumed...])
+              consumed = source.count
+            }
+            iconv(converter, nil, nil, nil, nil)
+          default:
+            invalid(source[consumed], into: &output)
+            consumed += 1
+          }
+        }
+      }
+    }
+    if final {
+      // Flush a stateful encoding's shift state (ISO-2022) for the next file.
+      iconv(converter, nil, nil, nil, nil)
+    }
+  }
+
+  @inline(__always)
+  private func invalid(_ byte: UInt8, into output: inout [UInt32]) {
+    output.append(Self.invalidByteBase + UInt32(byte))
+  }
+}
+
+/// Converts text to another codeset for output, through glibc's iconv.
+public enum TextTranscoder {
+  /// `text` in `codeset` (an iconv name such as `KOI8-R`); characters the codeset lacks are
+  /// transliterated or become `?`. Unknown codesets give UTF-8.
+  public static func encode(_ text: String, to codeset: String) -> [UInt8] {
+    let utf8 = Array(text.utf8)
+    guard let converter = iconv_open(codeset + "//TRANSLIT", "UTF-8"), Int(bitPattern: converter) != -1
+    else { return utf8 }
+    defer { iconv_close(converter) }
+    var output: [UInt8] = []
+    output.reserveCapacity(utf8.count)
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    var consumed = 0
+    utf8.withUnsafeBufferPointer { source in
+      buffer.withUnsafeMutableBytes { target in
+        while consumed < source.count {
+          var inPointer: UnsafeMutablePointer<CChar>? = UnsafeMutablePointer(
+            mutating: UnsafeRawPointer(source.baseAddress! + consumed).assumingMemoryBound(to: CChar.self))
+          var inLeft = source.count - consumed
+          var outPointer: UnsafeMutablePointer<CChar>? = target.baseAddress!.assumingMemoryBound(
+            to: CChar.self)
+          var outLeft = target.count
+          let result = iconv(converter, &inPointer, &inLeft, &outPointer, &outLeft)
+          let failure = result == -1 ? errno : 0
+          output.append(contentsOf: target.prefix(target.count - outLeft))
+          consumed = source.count - inLeft
+          if failure != 0 && failure != E2BIG {
+            // A character the codeset cannot hold even transliterated: a question mark.
+            output.append(0x3F)
+            consumed += 1
+            while consumed < source.count && source[consumed] & 0xC0 == 0x80 { consumed += 1 }
+          }
+        }
+      }
+    }
+    return output
+  }
+}
