@@ -237,17 +237,10 @@ enum CrushCommand {
     return inputs
   }
 
-  /// Shows a progress bar as files finish, in place, where the console allows status lines
-  /// (a terminal, without NO_COLOR); elsewhere nothing.
+  /// Shows a progress bar as files finish (see `Console.progressBar`).
   static func progress(of total: Int, on console: Console) -> @Sendable (PNGCrushReport, Int) -> Void {
     { report, finished in
-      guard console.drawsProgressInPlace else { return }
-      let width = 24
-      let filled = width * finished / max(1, total)
-      let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-      console.status(
-        "crush [\(bar)] \(finished * 100 / max(1, total))% \(finished)/\(total) "
-          + report.job.input.lastComponent.escaped)
+      console.progressBar("crush", finished: finished, of: total, current: report.job.input)
     }
   }
 

@@ -158,17 +158,10 @@ enum ExtractCommand {
     return text
   }
 
-  /// A progress bar as files finish, in place, where the console allows status lines (a
-  /// terminal, without NO_COLOR); elsewhere nothing.
+  /// A progress bar as files finish (see `Console.progressBar`).
   static func progress(of total: Int, on console: Console) -> @Sendable (CatalogExtractReport, Int) -> Void {
     { report, finished in
-      guard console.drawsProgressInPlace else { return }
-      let width = 24
-      let filled = width * finished / max(1, total)
-      let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-      console.status(
-        "extract [\(bar)] \(finished * 100 / max(1, total))% \(finished)/\(total) "
-          + report.job.path.lastComponent.escaped)
+      console.progressBar("extract", finished: finished, of: total, current: report.job.path)
     }
   }
 

@@ -1,5 +1,7 @@
 import Synchronization
 
+import ShelfCore
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -79,6 +81,18 @@ public final class Console: Sendable {
       }
     }
     writeBytes(pending)
+  }
+
+  /// A batch's progress bar (`crush [####----] 50% 2/4 name`), in place, where the console
+  /// draws progress in place (a terminal, without NO_COLOR); elsewhere nothing.
+  public func progressBar(_ verb: String, finished: Int, of total: Int, current name: RawPath) {
+    guard drawsProgressInPlace else { return }
+    let width = 24
+    let filled = width * finished / max(1, total)
+    let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+    status(
+      "\(verb) [\(bar)] \(finished * 100 / max(1, total))% \(finished)/\(total) \(name.lastComponent.escaped)"
+    )
   }
 
   /// Prints `error: <message>` to stderr.
