@@ -5,9 +5,9 @@
 /// word-likeness score cannot undo that: Welsh ŵ and ŷ (bytes F0 and FE) read as ð and þ, letters
 /// in either encoding. What tells the two apart is where those bytes stand, counted as votes:
 ///
-/// - Celtic: a byte whose Latin-1 reading is a symbol but whose ISO-8859-14 reading is a letter,
-///   inside a word (small letter between letters: Irish `aḃ`, `oiḋċe`) or opening one (capital
-///   before a small letter: `Ḃí`; not `¡` or `»`, which open Spanish and German words);
+/// - Celtic: a byte whose Latin-1 reading is a symbol (not punctuation that Latin-1 text glues to
+///   words, « » ¡ ¿ ·) but whose ISO-8859-14 reading is a letter, inside a word (small letter
+///   between letters: Irish `aḃ`, `oíċe`) or opening one (capital before a small letter: `Ċé`);
 ///   ŵ opening a word (`ŵyr`, `ŵyl`: Icelandic ð never opens one); ŵ or ŷ after a consonant
 ///   (`dŵr`, `gŵr`, `tŷ`, `Llŷn`).
 /// - Nordic (Icelandic, Faroese): þ opening a word (`það`, `þú`, `Þór`); ð or þ after a vowel
@@ -49,18 +49,19 @@ struct CelticEvidence {
         nordic += 1
       default:
         guard Self.symbolInLatin1(byte) else { continue }
-        let opensWord =
-          !Self.isLetter(before) && Self.isUpper(byte) && Self.isLower(after) && byte != 0xA1 && byte != 0xBB
+        let opensWord = !Self.isLetter(before) && Self.isUpper(byte) && Self.isLower(after)
         let insideWord = Self.isLetter(before) && Self.isLetter(after) && !Self.isUpper(byte)
         if opensWord || insideWord { celtic += 1 }
       }
     }
   }
 
-  /// Bytes that are symbols in Latin-1 (¡ ¢ ¤ … ¿ × ÷) and letters in ISO-8859-14.
+  /// Bytes that are symbols in Latin-1 (¢ ¤ ° ± µ … × ÷) and letters in ISO-8859-14. Not the
+  /// punctuation that Latin-1 text glues to words: ¡ ¿ (Spanish `¡hola`), « » (German
+  /// `»Sticky«Bit`) and · (Catalan `l·l`, Swedish `om·den`).
   private static func symbolInLatin1(_ byte: UInt8) -> Bool {
     switch byte {
-    case 0xA1, 0xA2, 0xA4, 0xA5, 0xA6, 0xA8, 0xAA, 0xAB, 0xAC, 0xAF, 0xB0...0xB5, 0xB7...0xBF, 0xD7, 0xF7:
+    case 0xA2, 0xA4, 0xA5, 0xA6, 0xA8, 0xAA, 0xAC, 0xAF, 0xB0...0xB5, 0xB8...0xBA, 0xBC...0xBE, 0xD7, 0xF7:
       true
     default: false
     }
@@ -80,7 +81,7 @@ struct CelticEvidence {
   /// A capital in ISO-8859-14's reading of the bytes Latin-1 reads as symbols.
   private static func isUpper(_ byte: UInt8) -> Bool {
     switch byte {
-    case 0xA1, 0xA4, 0xA6, 0xA8, 0xAA, 0xAC, 0xAF, 0xB0, 0xB2, 0xB4, 0xB7, 0xBB, 0xBD, 0xD7: true
+    case 0xA4, 0xA6, 0xA8, 0xAA, 0xAC, 0xAF, 0xB0, 0xB2, 0xB4, 0xBD, 0xD7: true
     default: false
     }
   }
