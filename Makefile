@@ -13,7 +13,7 @@ BASH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
-.PHONY: all setup build release install uninstall test lint demo man sample-media sample-backups bench-png bench-audio bench-index bench-backup bench-text clean
+.PHONY: all setup build release install uninstall test lint demo man sample-media sample-backups bench-png bench-audio bench-index bench-index-media bench-backup bench-text clean
 
 all: build
 
@@ -76,6 +76,10 @@ bench-audio: release
 
 bench-index: release
 	bash scripts/bench-index.sh $(RELEASE_BIN)
+
+# shelf index of 2,000 M4A/MP3 files against today's MP3 path, ffprobe and exiftool.
+bench-index-media: release
+	bash scripts/bench-index-media.sh $(RELEASE_BIN)
 
 bench-backup: release
 	bash scripts/bench-backup.sh $(RELEASE_BIN)

@@ -43,7 +43,7 @@ for folder, _, names in os.walk(source):
     for name in names:
         files.append(os.path.join(folder, name))
 files.sort()
-audio = (".wav", ".flac", ".ogg", ".mp3")
+audio = (".wav", ".flac", ".ogg", ".mp3", ".m4a", ".aiff", ".amr", ".mov")
 words = "alpha beta gamma delta shelf media sandbox photo track album note list plist".split()
 count = 0
 copies = 900

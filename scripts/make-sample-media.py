@@ -7,9 +7,12 @@
 
 Reproducible: the same bytes on every run (fixed patterns, integer pixel maths, no
 timestamps, sox run with -R and no dither, Ogg serial numbers rewritten, MP3 tags and
-the Xing/Info + LAME header written here). Needs Python 3 (stdlib only) and sox with
-libsox-fmt-all (FLAC, Ogg Vorbis and MP3 encoding). Verification uses `soxi` and, when
-present, libsndfile through ctypes (the library the catalogue uses).
+the Xing/Info + LAME header written here). Needs Python 3 and sox with libsox-fmt-all
+(FLAC, Ogg Vorbis and MP3 encoding); the phone and music-library media (M4A, ALAC, AMR,
+MOV, an MP3 without a Xing header, AIFF with an ID3 chunk, FLAC with repeated comments)
+also need ffmpeg, lame and mutagen (pip install mutagen), run with bit-exact flags.
+Verification uses `soxi` and, when present, libsndfile through ctypes for the WAV/FLAC/
+Ogg/MP3 samples, and ffprobe plus ffmpeg's decoded sample counts for the others.
 
 Writes:
   SampleMedia/**                       the sandbox (wiped and rewritten)
@@ -714,8 +717,261 @@ def build_audio(box, work):
         mime = MIME[{"wav": "wav", "flac": "flac", "ogg-vorbis": "ogg", "mp3": "mp3"}[fmt]]
         facts = {"sample_rate": RATE, "channels": channels, "frames": frames, "format": fmt,
                  "title": tags["title"], "artist": tags["artist"], "album": tags["album"],
-                 "date": tags["date"], "track": tags["track"], "genre": tags["genre"]}
+                 "date": tags["date"], "track": int(tags["track"]), "genre": tags["genre"]}
         box.put(rel, data, "audio", mime, facts)
+
+
+# ---------------------------------------------------------------------------
+# Phone and music-library media: M4A (AAC, ALAC), AMR, MOV, MP3 without Xing, AIFF+ID3, FLAC
+# with repeated comments. Made by ffmpeg, lame and hand (AMR); tagged with mutagen.
+# ---------------------------------------------------------------------------
+
+def run_tool(*args):
+    subprocess.run(list(args), check=True, stdout=subprocess.DEVNULL)
+
+
+FFMPEG = ["ffmpeg", "-nostdin", "-v", "error", "-y"]
+BITEXACT = ["-fflags", "+bitexact", "-flags:a", "+bitexact", "-flags:v", "+bitexact", "-map_metadata", "-1"]
+
+
+def cover_png(size=16):
+    """A square RGB cover picture with noise in it (so that it does not compress away)."""
+    return encode_png(size, size, "rgb", 8, lambda x, y: ((x * 7 + y * 13) * 37 % 256, (x * y) % 256,
+                                                          (x ^ y) * 3 % 256))
+
+
+def ffprobe_json(path):
+    r = subprocess.run(["ffprobe", "-v", "error", "-of", "json", "-show_format", "-show_streams", path],
+                       check=True, capture_output=True, text=True)
+    return json.loads(r.stdout)
+
+
+def decoded_frames(path):
+    """Samples per channel ffmpeg decodes from the first audio stream."""
+    r = subprocess.run(FFMPEG + ["-i", path, "-map", "0:a:0", "-ac", "1", "-f", "s16le", "-"],
+                       check=True, capture_output=True)
+    return len(r.stdout) // 2
+
+
+def edit_list_frames(path):
+    """An MP4 audio track's length after its edit list (ffprobe's duration_ts at the sample rate)."""
+    a = [st for st in ffprobe_json(path)["streams"] if st["codec_type"] == "audio"][0]
+    num, den = (int(v) for v in a["time_base"].split("/"))
+    return int(round(int(a["duration_ts"]) * num * int(a["sample_rate"]) / den))
+
+
+def music_wav(work, seconds, channels, voices, name):
+    pcm, frames = synth(seconds, channels, voices)
+    path = os.path.join(work, name)
+    with open(path, "wb") as fh:
+        fh.write(wav_bytes(pcm, channels))
+    return path, frames
+
+
+def media_m4a_aac(work):
+    from mutagen.mp4 import MP4, MP4Cover
+    src, frames = music_wav(work, 2.0, 2, [chord(220.0, 277.18, 329.63), chord(277.18, 329.63, 440.0)], "aac.wav")
+    out = os.path.join(work, "song.m4a")
+    run_tool(*FFMPEG, "-i", src, *BITEXACT, "-c:a", "aac", "-b:a", "128k", out)
+    m = MP4(out)
+    m["\xa9nam"] = ["Morning Chord"]
+    m["\xa9ART"] = ["Shelf Test Signals"]
+    m["aART"] = ["Shelf Ensemble"]
+    m["\xa9alb"] = ["Shelf Phone Media"]
+    m["\xa9day"] = ["2024"]
+    m["trkn"] = [(3, 12)]
+    m["disk"] = [(1, 2)]
+    m["\xa9gen"] = ["Ambient"]
+    m["covr"] = [MP4Cover(cover_png(), imageformat=MP4Cover.FORMAT_PNG)]
+    # iTunes' gapless data: encoder delay (FFmpeg's AAC encoder: 1024), padding, sample count.
+    total = (frames + 1024 + 1023) // 1024 * 1024
+    m["----:com.apple.iTunes:iTunSMPB"] = [
+        (" 00000000 %08X %08X %016X 00000000 00000000" % (1024, total - 1024 - frames, frames)).encode()]
+    m.save()
+    with open(out, "rb") as fh:
+        data = fh.read()
+    facts = {"sample_rate": RATE, "channels": 2, "frames": frames, "format": "mp4", "codec": "aac",
+             "title": "Morning Chord", "artist": "Shelf Test Signals", "album": "Shelf Phone Media",
+             "album_artist": "Shelf Ensemble", "date": "2024", "track": 3, "track_total": 12, "disc": 1,
+             "disc_total": 2, "genre": "Ambient", "artwork": True}
+    return data, facts
+
+
+def media_m4a_alac(work):
+    from mutagen.mp4 import MP4
+    src, frames = music_wav(work, 1.5, 2, [sine(330.0), sine(495.0)], "alac.wav")
+    out = os.path.join(work, "lossless.m4a")
+    run_tool(*FFMPEG, "-i", src, *BITEXACT, "-c:a", "alac", out)
+    m = MP4(out)
+    m["\xa9nam"] = ["Lossless Fifth"]
+    m["\xa9ART"] = ["Shelf Test Signals"]
+    m["trkn"] = [(4, 0)]
+    m.save()
+    with open(out, "rb") as fh:
+        data = fh.read()
+    facts = {"sample_rate": RATE, "channels": 2, "frames": frames, "format": "mp4", "codec": "alac",
+             "title": "Lossless Fifth", "artist": "Shelf Test Signals", "track": 4, "artwork": False}
+    return data, facts
+
+
+def media_amr():
+    """An AMR-NB voicemail: 100 frames of 20 ms at 12.2 kbit/s (mode 7), with fixed pseudo-random
+    speech bits (no encoder is needed to make a valid stream)."""
+    out = bytearray(b"#!AMR\n")
+    x = 0x1234567
+    for _ in range(100):
+        out.append(0x3C)  # frame type 7, quality bit set
+        for _ in range(31):
+            x ^= (x << 13) & 0xFFFFFFFF
+            x ^= x >> 17
+            x ^= (x << 5) & 0xFFFFFFFF
+            out.append(x & 0xFF)
+    facts = {"sample_rate": 8000, "channels": 1, "frames": 100 * 160, "format": "amr", "codec": "amr_nb",
+             "artwork": False}
+    return bytes(out), facts
+
+
+def media_mov(work):
+    out = os.path.join(work, "plain.mov")
+    run_tool(*FFMPEG, "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30:duration=1", "-f", "lavfi", "-i",
+             "sine=frequency=440:sample_rate=48000:duration=1", *BITEXACT, "-c:v", "libx264", "-preset",
+             "ultrafast", "-threads", "1", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "64k", out)
+    # A portrait phone video: the display matrix turns it 90 degrees clockwise (FFmpeg 5.1 writes it
+    # only when copying); Apple's creation date with its time zone.
+    final = os.path.join(work, "clip.mov")
+    run_tool(*FFMPEG, "-i", out, "-c", "copy", "-metadata:s:v", "rotate=270", "-movflags", "use_metadata_tags",
+             "-metadata", "com.apple.quicktime.creationdate=2024-05-01T14:30:00+0200", "-fflags", "+bitexact",
+             final)
+    with open(final, "rb") as fh:
+        data = fh.read()
+    facts = {"duration": 1.0, "width": 320, "height": 240, "codec": "h264", "frame_rate": 30.0, "rotation": 90,
+             "audio_codec": "aac", "sample_rate": 48000, "channels": 1, "taken": "2024-05-01T14:30:00+0200",
+             "format": "mov"}
+    return data, facts
+
+
+def media_mp3_no_xing(work):
+    from mutagen.id3 import ID3, TIT2, TPE1, TPE2, TALB, TRCK, TPOS, TCON, TDRC, APIC
+    src, frames = music_wav(work, 2.0, 2, [beeps(523.25, 0.4), beeps(659.25, 0.4)], "noxing.wav")
+    out = os.path.join(work, "noxing.mp3")
+    # -t: no Xing/Info frame, as old encoders and many phones wrote: libsndfile 1.2.0 reads these
+    # as empty or estimates their length from the file size, tag and cover art included.
+    run_tool("lame", "--quiet", "-t", "-b", "128", "--resample", "44.1", src, out)
+    tag = ID3()
+    tag.add(TIT2(encoding=3, text="No Xing Header"))
+    tag.add(TPE1(encoding=3, text=["Shelf Test Signals", "Guest Voice"]))
+    tag.add(TPE2(encoding=3, text="Shelf Ensemble"))
+    tag.add(TALB(encoding=3, text="Shelf Music Library"))
+    tag.add(TDRC(encoding=3, text="2023"))
+    tag.add(TRCK(encoding=3, text="7/9"))
+    tag.add(TPOS(encoding=3, text="2/2"))
+    tag.add(TCON(encoding=3, text="(3)"))
+    tag.add(APIC(encoding=3, mime="image/png", type=3, desc="cover", data=cover_png(96)))
+    tag.save(out, v2_version=4, padding=lambda info: 4096)
+    with open(out, "rb") as fh:
+        data = fh.read()
+    frames = decoded_frames(out)
+    facts = {"sample_rate": RATE, "channels": 2, "frames": frames, "format": "mp3", "codec": "mp3",
+             "title": "No Xing Header", "artist": "Shelf Test Signals; Guest Voice", "album": "Shelf Music Library",
+             "album_artist": "Shelf Ensemble", "date": "2023", "track": 7, "track_total": 9, "disc": 2,
+             "disc_total": 2, "genre": "Dance", "artwork": True}
+    return data, facts
+
+
+def media_aiff_id3(work):
+    from mutagen.aiff import AIFF
+    from mutagen.id3 import TIT2, TPE1, TALB, TRCK, TCON, TDRC
+    src, frames = music_wav(work, 1.0, 1, [sine(392.0)], "aiff.wav")
+    out = os.path.join(work, "tagged.aiff")
+    run_tool(*FFMPEG, "-i", src, *BITEXACT, "-c:a", "pcm_s16be", out)
+    a = AIFF(out)
+    a.add_tags()
+    a.tags.add(TIT2(encoding=3, text="AIFF With ID3"))
+    a.tags.add(TPE1(encoding=3, text="Shelf Test Signals"))
+    a.tags.add(TALB(encoding=3, text="Shelf Music Library"))
+    a.tags.add(TDRC(encoding=3, text="2022"))
+    a.tags.add(TRCK(encoding=3, text="5"))
+    a.tags.add(TCON(encoding=3, text="(17)"))
+    a.save()
+    with open(out, "rb") as fh:
+        data = fh.read()
+    facts = {"sample_rate": RATE, "channels": 1, "frames": frames, "format": "aiff", "codec": "pcm_s16be",
+             "title": "AIFF With ID3", "artist": "Shelf Test Signals", "album": "Shelf Music Library",
+             "date": "2022", "track": 5, "genre": "Rock", "artwork": False}
+    return data, facts
+
+
+def media_flac_repeated(work):
+    from mutagen.flac import FLAC
+    src, frames = music_wav(work, 1.0, 2, [sine(262.0), sine(392.0)], "duet.wav")
+    out = os.path.join(work, "duet.flac")
+    run_tool(*FFMPEG, "-i", src, *BITEXACT, "-c:a", "flac", out)
+    f = FLAC(out)
+    f.clear()
+    f["TITLE"] = ["Duet"]
+    f["ARTIST"] = ["First Voice", "Second Voice"]
+    f["ALBUMARTIST"] = ["Shelf Ensemble"]
+    f["TRACKNUMBER"] = ["2"]
+    f["TRACKTOTAL"] = ["6"]
+    f["DISCNUMBER"] = ["1"]
+    f["DISCTOTAL"] = ["1"]
+    f.save()
+    with open(out, "rb") as fh:
+        data = fh.read()
+    facts = {"sample_rate": RATE, "channels": 2, "frames": frames, "format": "flac", "codec": "flac",
+             "title": "Duet", "artist": "First Voice; Second Voice", "album_artist": "Shelf Ensemble",
+             "track": 2, "track_total": 6, "disc": 1, "disc_total": 1, "artwork": False}
+    return data, facts
+
+
+PHONE_MEDIA = [
+    # path, MIME, maker
+    ("Documents/Music/morning-chord.m4a", "audio/mp4", media_m4a_aac),
+    ("Documents/Music/lossless-fifth.m4a", "audio/mp4", media_m4a_alac),
+    ("Documents/Music/no-xing-cover.mp3", "audio/mpeg", media_mp3_no_xing),
+    ("Documents/Music/tagged-id3.aiff", "audio/aiff", media_aiff_id3),
+    ("Documents/Music/duet-repeated-artist.flac", "audio/flac", media_flac_repeated),
+    ("Library/Voicemail/voicemail-0001.amr", "audio/amr", lambda work: media_amr()),
+    ("Documents/Camera/portrait-clip.mov", "video/quicktime", media_mov),
+]
+
+
+def build_phone_media(box, work):
+    for rel, mime, make in PHONE_MEDIA:
+        data, facts = make(work)
+        kind = "video" if mime.startswith("video/") else "audio"
+        box.put(rel, data, kind, mime, facts, note="checked against ffprobe and ffmpeg's decoded samples")
+
+
+def verify_phone_media(root, entries):
+    """The independent tools' view of the phone media: ffprobe's codec, rate, channels and size,
+    ffmpeg's decoded sample count (the edit list's length for AAC in MP4, which ffmpeg 5.1 does not
+    trim at the end), and mutagen's tags."""
+    problems = []
+    paths = {rel for rel, _, _ in PHONE_MEDIA}
+    for e in entries:
+        if e["path"] not in paths:
+            continue
+        path = os.path.join(root, e["path"])
+        probe = ffprobe_json(path)
+        if e["kind"] == "video":
+            v = e["video"]
+            vs = [st for st in probe["streams"] if st["codec_type"] == "video"][0]
+            got = (vs["codec_name"], vs["width"], vs["height"])
+            if got != (v["codec"], v["width"], v["height"]):
+                problems.append("%s: ffprobe says %s" % (e["path"], got))
+            print("  %-40s ffprobe: %s %dx%d" % (e["path"], *got))
+            continue
+        a = e["audio"]
+        st = [st for st in probe["streams"] if st["codec_type"] == "audio"][0]
+        got = (st["codec_name"], int(st["sample_rate"]), st["channels"])
+        if got != (a["codec"], a["sample_rate"], a["channels"]):
+            problems.append("%s: ffprobe says %s" % (e["path"], got))
+        frames = edit_list_frames(path) if a["codec"] == "aac" else decoded_frames(path)
+        if frames != a["frames"]:
+            problems.append("%s: %d frames decoded, expected %d" % (e["path"], frames, a["frames"]))
+        print("  %-40s ffprobe: %s, %d frames" % (e["path"], got[0], frames))
+    return problems
 
 
 def build(root, work, shelf=None):
@@ -725,6 +981,7 @@ def build(root, work, shelf=None):
     box.image("Demo.app/AppIcon60x60@2x.png", img_icon())
     # Documents: audio
     build_audio(box, work)
+    build_phone_media(box, work)
     # Documents: images
     box.image("Documents/gradient-rgba.png", img_rgba_gradient())
     box.image("Documents/checker-gray.png", img_gray_checker())
@@ -799,7 +1056,8 @@ def verify(root, entries):
         sf.sf_close.argtypes = [ctypes.c_void_p]
     for e in entries:
         path = os.path.join(root, e["path"])
-        if e["kind"] == "audio":
+        if e["kind"] == "audio" and e["audio"]["format"] in ("wav", "flac", "ogg-vorbis", "mp3") \
+                and e["path"] not in {rel for rel, _, _ in PHONE_MEDIA}:
             a = e["audio"]
             soxi = {}
             for flag in ("r", "c", "s"):
@@ -823,7 +1081,7 @@ def verify(root, entries):
                                   ("genre", 0x10)):
                     v = sf.sf_get_string(h, code)
                     v = v.decode("utf-8", "replace") if v else None
-                    if v != a[key]:
+                    if v != (str(a[key]) if key == "track" else a[key]):
                         problems.append("%s: libsndfile %s = %r, expected %r" % (e["path"], key, v, a[key]))
                 sf.sf_close(h)
             print("  %-40s soxi -s: %s" % (e["path"], e_soxi))
@@ -843,7 +1101,7 @@ def verify(root, entries):
                 problems.append("%s: IHDR differs from facts" % e["path"])
     if not sf:
         print("  note: libsndfile not found; audio checked with soxi only")
-    return problems
+    return problems + verify_phone_media(root, entries)
 
 
 def main():
@@ -855,6 +1113,13 @@ def main():
     args = ap.parse_args()
     if shutil.which("sox") is None:
         raise SystemExit("make-sample-media: sox is missing: apt-get install sox libsox-fmt-all")
+    for tool in ("ffmpeg", "ffprobe", "lame"):
+        if shutil.which(tool) is None:
+            raise SystemExit("make-sample-media: %s is missing: apt-get install ffmpeg lame" % tool)
+    try:
+        import mutagen  # noqa: F401  (tags of the phone and music-library media)
+    except ImportError:
+        raise SystemExit("make-sample-media: mutagen is missing: pip install mutagen")
     if os.path.isdir(args.out):
         shutil.rmtree(args.out)
     os.makedirs(args.out)
@@ -870,8 +1135,13 @@ def main():
                     "caches = Library/Caches/**, library = other Library/**, tmp = tmp/**",
             "mislabelled": "present and true only where the extension disagrees with the content",
             "image.alpha": "true for an alpha channel (gray-alpha, rgba) or a tRNS chunk",
-            "audio.frames": "sample frames as libsndfile reports them (MP3: gapless, from the LAME header)",
-            "audio.format": "wav | flac | ogg-vorbis | mp3",
+            "audio.frames": "sample frames as decoding yields them: libsndfile's count for the WAV/FLAC/Ogg/MP3 "
+                            "signals (MP3: gapless, from the LAME header); ffmpeg's decoded count for the phone "
+                            "media, and for AAC in MP4 the edit list's length (iTunSMPB agrees)",
+            "audio.format": "wav | flac | ogg-vorbis | mp3 | mp4 | aiff | amr",
+            "audio.track": "the track number (3 of a tag 3/12); track_total, disc and disc_total are numbers too",
+            "audio.artist": "several values of one tag joined with '; '",
+            "video.rotation": "degrees clockwise for display, as exiftool's Rotation",
             "text.chars": "Unicode scalar values after the BOM, line terminators included "
                           "(CRLF counts 2); no file here has combining sequences, so graphemes == scalars",
             "text.lines": "line terminators, plus 1 when the text ends without one",

@@ -8,43 +8,62 @@ public struct AudioFileInfo: Sendable, Equatable {
   public var sampleRate: Int
   /// Channels per frame.
   public var channels: Int
-  /// Frames in the file (an estimate for some lossy files).
+  /// Frames (samples per channel) that decoding yields, encoder delay and padding trimmed.
   public var frames: Int64
-  /// libsndfile's name of the container, e.g. `WAV (Microsoft)`.
+  /// The container's name: FFmpeg's (`mov,mp4,m4a,3gp,3g2,mj2`, `mp3`, `ogg`) when read for
+  /// the catalogue, libsndfile's (`WAV (Microsoft)`) when read by the player.
   public var formatName: String
-  /// libsndfile's name of the encoding, e.g. `Signed 16 bit PCM`, `Vorbis`, `MPEG Layer 3`.
+  /// The encoding's long name, e.g. `AAC (Advanced Audio Coding)` or `Signed 16 bit PCM`.
   public var encodingName: String
   /// Bits per sample for PCM encodings.
   public var bitsPerSample: Int?
   /// Whether the encoding is lossless.
   public var isLossless: Bool
-  /// Title, artist, album, date, track, genre, comment (from ID3 for MP3).
+  /// Title, artist, album, date, track, genre, comment, album artist, disc.
   public var tags: AudioTags
-  /// A defect found while reading that left the facts above valid for what the file holds:
-  /// a WAV data chunk that declares more bytes than the file has (see `AudioFileReader.defect`).
+  /// FFmpeg's codec name: `aac`, `alac`, `mp3`, `flac`, `vorbis`, `opus`, `pcm_s16le`, `amr_nb`, …
+  public var codec: String = ""
+  /// Bits per second (the average, for variable bit rates), when known.
+  public var bitrate: Int? = nil
+  /// True when cover art is embedded.
+  public var hasArtwork: Bool = false
+  /// A defect found while reading that left the facts above valid for what the file holds: a
+  /// file cut short (a WAV data chunk, an MP4 sample table or a Xing header that promises more
+  /// than the file has, a last MP3 or AMR frame cut off). `frames` and `duration` then count
+  /// what is present.
   public var defect: AudioError? = nil
 
-  /// Reads the format and tags of the audio file at `path`.
+  /// Reads the format and tags of the audio file at `path` (a video's sound track is read as
+  /// audio).
   ///
-  /// Throws `AudioError` (missing, empty, not audio, damaged) with a one-line description.
-  public static func read(path: RawPath) throws(AudioError) -> AudioFileInfo {
-    try read(AudioFileReader(path: path))
+  /// Throws `FFmpegError` (missing, not audio, damaged) with a one-line description.
+  public static func read(path: RawPath) throws(FFmpegError) -> AudioFileInfo {
+    let file: RegularFile
+    do {
+      file = try RegularFile(path: path)
+    } catch {
+      throw FFmpegError(
+        path: path, call: "open", code: -(error.code ?? 5), message: error.reason, failure: error.failure)
+    }
+    return try read(file)
   }
 
-  /// Reads the format and tags of a file already open.
+  /// Reads the format and tags of a file already open, through FFmpeg (see `MediaFileInfo`).
   ///
-  /// Throws `AudioError` (empty, not audio, damaged) with a one-line description.
-  public static func read(_ file: RegularFile) throws(AudioError) -> AudioFileInfo {
-    try read(AudioFileReader(file: file))
-  }
-
-  private static func read(_ reader: AudioFileReader) -> AudioFileInfo {
-    defer { reader.close() }
-    let format = reader.format
-    return AudioFileInfo(
-      duration: format.duration, sampleRate: format.sampleRate, channels: format.channels,
-      frames: format.frames, formatName: format.formatName, encodingName: format.encodingName,
-      bitsPerSample: format.bitsPerSample, isLossless: format.isLossless, tags: reader.tags,
-      defect: reader.defect)
+  /// Throws `FFmpegError` (not audio, damaged) with a one-line description.
+  public static func read(_ file: RegularFile) throws(FFmpegError) -> AudioFileInfo {
+    switch try MediaFileInfo.read(file) {
+    case .audio(let info): return info
+    case .video(let video):
+      guard let rate = video.sampleRate, let channels = video.channels, let codec = video.audioCodec else {
+        throw FFmpegError(
+          path: file.path, call: "avformat_find_stream_info", code: -22, message: "no audio track",
+          failure: .badInput)
+      }
+      let frames = Int64((video.duration * Double(rate)).rounded())
+      return AudioFileInfo(
+        duration: video.duration, sampleRate: rate, channels: channels, frames: frames, formatName: "video",
+        encodingName: codec, bitsPerSample: nil, isLossless: false, tags: video.tags, codec: codec)
+    }
   }
 }

@@ -1,6 +1,8 @@
 internal import CSndFile
 
 /// The descriptive tags of an audio file; nil where the file has none.
+///
+/// Several values of one tag (two artists in Vorbis comments or ID3v2.4) are joined with `; `.
 public struct AudioTags: Sendable, Equatable {
   public var title: String?
   public var artist: String?
@@ -11,11 +13,20 @@ public struct AudioTags: Sendable, Equatable {
   public var track: String?
   public var genre: String?
   public var comment: String?
+  /// The album's artist (`TPE2`, `aART`, `ALBUMARTIST`, `WM/AlbumArtist`).
+  public var albumArtist: String?
+  /// The tracks on the disc: the total of `3/12`, or a tag of its own (`TRACKTOTAL`).
+  public var trackTotal: Int?
+  /// The disc number (`1` of `1/2`).
+  public var disc: Int?
+  /// The discs in the set (`2` of `1/2`, or `DISCTOTAL`).
+  public var discTotal: Int?
 
   /// Creates tags.
   public init(
     title: String? = nil, artist: String? = nil, album: String? = nil, date: String? = nil,
-    track: String? = nil, genre: String? = nil, comment: String? = nil
+    track: String? = nil, genre: String? = nil, comment: String? = nil, albumArtist: String? = nil,
+    trackTotal: Int? = nil, disc: Int? = nil, discTotal: Int? = nil
   ) {
     self.title = title
     self.artist = artist
@@ -24,11 +35,48 @@ public struct AudioTags: Sendable, Equatable {
     self.track = track
     self.genre = genre
     self.comment = comment
+    self.albumArtist = albumArtist
+    self.trackTotal = trackTotal
+    self.disc = disc
+    self.discTotal = discTotal
   }
 
   /// Whether no tag is set.
   public var isEmpty: Bool {
-    [title, artist, album, date, track, genre, comment].allSatisfy { $0 == nil }
+    [title, artist, album, date, track, genre, comment, albumArtist].allSatisfy { $0 == nil }
+      && [trackTotal, disc, discTotal].allSatisfy { $0 == nil }
+  }
+
+  /// The number in `track` (`3` of `3/12`).
+  public var trackNumber: Int? { Self.numberAndTotal(track).number }
+
+  /// The number and total of a `N/M` position (`3/12`, `3`, `/12`); nil parts where absent.
+  public static func numberAndTotal(_ text: String?) -> (number: Int?, total: Int?) {
+    guard let text else { return (nil, nil) }
+    let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+    func number(_ part: Substring?) -> Int? {
+      guard let part else { return nil }
+      let digits = part.drop { $0 == " " }.prefix { $0.isASCII && $0.isNumber }
+      return Int(digits).flatMap { $0 > 0 ? $0 : nil }
+    }
+    return (number(parts.first), parts.count > 1 ? number(parts[1]) : nil)
+  }
+
+  /// Fills every tag this value lacks from `other` (this value's tags win).
+  public func filled(from other: AudioTags) -> AudioTags {
+    var out = self
+    out.title = title ?? other.title
+    out.artist = artist ?? other.artist
+    out.album = album ?? other.album
+    out.date = date ?? other.date
+    out.track = track ?? other.track
+    out.genre = genre ?? other.genre
+    out.comment = comment ?? other.comment
+    out.albumArtist = albumArtist ?? other.albumArtist
+    out.trackTotal = trackTotal ?? other.trackTotal
+    out.disc = disc ?? other.disc
+    out.discTotal = discTotal ?? other.discTotal
+    return out
   }
 
   init(sndfile handle: OpaquePointer) {

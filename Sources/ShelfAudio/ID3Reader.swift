@@ -1,26 +1,55 @@
 import ShelfCore
 
-/// Reads ID3v2 (2.2–2.4) and ID3v1 tags from an MP3 file, since libsndfile does not expose them.
+/// Reads ID3v2 (2.2–2.4) and ID3v1 tags: at the start of an MP3, and in the `ID3 ` chunk of AIFF
+/// and WAV files. FFmpeg keeps only the first of several values an ID3v2.4 frame holds and does
+/// not read WAV's chunk; this reader keeps them all (joined with `; `).
 enum ID3Reader {
+  /// What an ID3 tag holds.
+  struct Found: Equatable {
+    var tags: AudioTags
+    /// True when an `APIC`/`PIC` frame (cover art) is present.
+    var hasPicture: Bool
+  }
+
   /// The tags in `file` (empty when there are none). Reads at most the tag's bytes.
   static func read(_ file: RegularFile) throws -> AudioTags {
-    var tags = AudioTags()
+    try found(in: file).tags
+  }
+
+  /// The leading ID3v2 tag of `file`, else its ID3v1 tag.
+  static func found(in file: RegularFile) throws -> Found {
+    var result = Found(tags: AudioTags(), hasPicture: false)
     let header = try file.read(count: 10, at: 0)
-    if header.count == 10, header[0] == 0x49, header[1] == 0x44, header[2] == 0x33 {
-      let version = header[3]
-      let flags = header[5]
-      let size = syncsafe(header[6..<10])
-      if size > 0 && size < 16 << 20 {
-        var body = try file.read(count: size, at: 10)
-        if flags & 0x80 != 0 && version < 4 { body = unsynchronised(body) }
-        tags = parseV2(body, version: version, extendedHeader: flags & 0x40 != 0)
+    if let size = tagSize(header), size < 64 << 20 {
+      result = parse(tag: try file.read(count: size, at: 0))
+    }
+    if result.tags.isEmpty, file.status.size >= 128 {
+      let tail = try file.read(count: 128, at: file.status.size - 128)
+      if tail.count == 128, tail[0] == 0x54, tail[1] == 0x41, tail[2] == 0x47 {
+        result.tags = parseV1(tail)
       }
     }
-    if tags.isEmpty, file.status.size >= 128 {
-      let tail = try file.read(count: 128, at: file.status.size - 128)
-      if tail.count == 128, tail[0] == 0x54, tail[1] == 0x41, tail[2] == 0x47 { tags = parseV1(tail) }
+    return result
+  }
+
+  /// The whole size (header, body, footer) of the ID3v2 tag whose first 10 bytes are `header`.
+  static func tagSize(_ header: [UInt8]) -> Int? {
+    guard header.count >= 10, header[0] == 0x49, header[1] == 0x44, header[2] == 0x33, header[3] < 0xFF
+    else { return nil }
+    return 10 + syncsafe(header[6..<10]) + (header[5] & 0x10 != 0 ? 10 : 0)
+  }
+
+  /// Parses a whole ID3v2 tag (header included), as found in a file or an `ID3 ` chunk.
+  static func parse(tag bytes: [UInt8]) -> Found {
+    guard bytes.count > 10, tagSize(Array(bytes.prefix(10))) != nil else {
+      return Found(tags: AudioTags(), hasPicture: false)
     }
-    return tags
+    let version = bytes[3]
+    let flags = bytes[5]
+    let size = min(syncsafe(bytes[6..<10]), bytes.count - 10)
+    var body = Array(bytes[10..<(10 + size)])
+    if flags & 0x80 != 0 && version < 4 { body = unsynchronised(body) }
+    return parseV2(body, version: version, extendedHeader: flags & 0x40 != 0)
   }
 
   static func syncsafe(_ bytes: ArraySlice<UInt8>) -> Int {
@@ -42,8 +71,9 @@ enum ID3Reader {
     return out
   }
 
-  static func parseV2(_ body: [UInt8], version: UInt8, extendedHeader: Bool) -> AudioTags {
-    var tags = AudioTags()
+  static func parseV2(_ body: [UInt8], version: UInt8, extendedHeader: Bool) -> Found {
+    var frames: [String: [String]] = [:]
+    var hasPicture = false
     var index = 0
     if extendedHeader && body.count >= 4 {
       let size =
@@ -53,7 +83,7 @@ enum ID3Reader {
     }
     let idLength = version == 2 ? 3 : 4
     let headerLength = version == 2 ? 6 : 10
-    while index + headerLength <= body.count {
+    while index >= 0, index + headerLength <= body.count {
       let idBytes = body[index..<(index + idLength)]
       if idBytes.first == 0 { break }
       let id = String(decoding: idBytes, as: UTF8.self)
@@ -71,24 +101,66 @@ enum ID3Reader {
       guard size > 0, start + size <= body.count else { break }
       let content = Array(body[start..<(start + size)])
       index = start + size
-      switch id {
-      case "TIT2", "TT2": tags.title = tags.title ?? text(content)
-      case "TPE1", "TP1": tags.artist = tags.artist ?? text(content)
-      case "TALB", "TAL": tags.album = tags.album ?? text(content)
-      case "TDRC", "TYER", "TYE": tags.date = tags.date ?? text(content)
-      case "TRCK", "TRK": tags.track = tags.track ?? text(content)
-      case "TCON", "TCO": tags.genre = tags.genre ?? genre(text(content))
-      case "COMM", "COM": tags.comment = tags.comment ?? comment(content)
+      let name = version == 2 ? (v22Names[id] ?? id) : id
+      switch name {
+      case "APIC": hasPicture = true
+      case "COMM": if frames["COMM"] == nil, let text = comment(content) { frames["COMM"] = [text] }
+      case _ where name.hasPrefix("T") && name != "TXXX":
+        if frames[name] == nil { frames[name] = texts(content) }
       default: break
       }
     }
-    return tags
+    func joined(_ id: String) -> String? {
+      guard let values = frames[id], !values.isEmpty else { return nil }
+      return values.joined(separator: "; ")
+    }
+    let track = frames["TRCK"]?.first
+    let disc = AudioTags.numberAndTotal(frames["TPOS"]?.first)
+    var tags = AudioTags(
+      title: joined("TIT2"), artist: joined("TPE1"), album: joined("TALB"),
+      date: joined("TDRC") ?? joined("TYER"), track: track,
+      genre: frames["TCON"].map { $0.compactMap(genre).joined(separator: "; ") }.flatMap {
+        $0.isEmpty ? nil : $0
+      },
+      comment: joined("COMM"))
+    tags.albumArtist = joined("TPE2")
+    tags.trackTotal = AudioTags.numberAndTotal(track).total
+    tags.disc = disc.number
+    tags.discTotal = disc.total
+    return Found(tags: tags, hasPicture: hasPicture)
   }
 
-  /// Decodes an ID3v2 text frame: an encoding byte, then the text (first string only).
-  static func text(_ content: [UInt8]) -> String? {
-    guard let encoding = content.first else { return nil }
-    return decode(Array(content.dropFirst()), encoding: encoding)
+  /// ID3v2.2's three-letter frame names for the frames read here.
+  static let v22Names = [
+    "TT2": "TIT2", "TP1": "TPE1", "TP2": "TPE2", "TAL": "TALB", "TYE": "TYER", "TRK": "TRCK",
+    "TPA": "TPOS", "TCO": "TCON", "COM": "COMM", "PIC": "APIC",
+  ]
+
+  /// Decodes an ID3v2 text frame: an encoding byte, then one or more NUL-separated strings.
+  static func texts(_ content: [UInt8]) -> [String] {
+    guard let encoding = content.first else { return [] }
+    let bytes = Array(content.dropFirst())
+    let wide = encoding == 1 || encoding == 2
+    var values: [String] = []
+    var start = 0
+    var index = 0
+    while index < bytes.count {
+      let isTerminator =
+        wide
+        ? index % 2 == 0 && index + 1 < bytes.count && bytes[index] == 0 && bytes[index + 1] == 0
+        : bytes[index] == 0
+      if isTerminator {
+        if let value = decode(Array(bytes[start..<index]), encoding: encoding) { values.append(value) }
+        index += wide ? 2 : 1
+        start = index
+      } else {
+        index += 1
+      }
+    }
+    if start < bytes.count, let value = decode(Array(bytes[start...]), encoding: encoding) {
+      values.append(value)
+    }
+    return values
   }
 
   static func decode(_ bytes: [UInt8], encoding: UInt8) -> String? {
@@ -144,10 +216,19 @@ enum ID3Reader {
     return decode(Array(rest[i...]), encoding: encoding)
   }
 
-  /// ID3 genres may be written `(17)` or `17` meaning the ID3v1 genre list.
+  /// ID3 genres may be written `(17)`, `17` or `(17)Rock` meaning the ID3v1 genre list (with
+  /// Winamp's extensions); `(RX)` and `(CR)` are Remix and Cover.
   static func genre(_ value: String?) -> String? {
-    guard var value else { return nil }
-    if value.hasPrefix("(") && value.hasSuffix(")") { value = String(value.dropFirst().dropLast()) }
+    guard let value else { return nil }
+    if value.hasPrefix("(") && !value.hasPrefix("((") {
+      let inside = value.dropFirst().prefix { $0 != ")" }
+      let rest = value.dropFirst(inside.count + 2)
+      if !rest.isEmpty, inside.count < value.count - 1 { return String(rest) }
+      if inside == "RX" { return "Remix" }
+      if inside == "CR" { return "Cover" }
+      if let number = Int(inside), number >= 0, number < v1Genres.count { return v1Genres[number] }
+      return value
+    }
     if let number = Int(value), number >= 0, number < v1Genres.count { return v1Genres[number] }
     return value
   }
@@ -180,5 +261,16 @@ enum ID3Reader {
     "Cult", "Gangsta", "Top 40", "Christian Rap", "Pop/Funk", "Jungle", "Native American",
     "Cabaret", "New Wave", "Psychadelic", "Rave", "Showtunes", "Trailer", "Lo-Fi", "Tribal",
     "Acid Punk", "Acid Jazz", "Polka", "Retro", "Musical", "Rock & Roll", "Hard Rock",
+    // Winamp's extensions, as FFmpeg, mutagen and TagLib list them.
+    "Folk", "Folk-Rock", "National Folk", "Swing", "Fast Fusion", "Bebob", "Latin", "Revival",
+    "Celtic", "Bluegrass", "Avantgarde", "Gothic Rock", "Progressive Rock", "Psychedelic Rock",
+    "Symphonic Rock", "Slow Rock", "Big Band", "Chorus", "Easy Listening", "Acoustic", "Humour",
+    "Speech", "Chanson", "Opera", "Chamber Music", "Sonata", "Symphony", "Booty Bass", "Primus",
+    "Porn Groove", "Satire", "Slow Jam", "Club", "Tango", "Samba", "Folklore", "Ballad",
+    "Power Ballad", "Rhythmic Soul", "Freestyle", "Duet", "Punk Rock", "Drum Solo", "A Cappella",
+    "Euro-House", "Dance Hall", "Goa", "Drum & Bass", "Club-House", "Hardcore", "Terror", "Indie",
+    "BritPop", "Negerpunk", "Polsk Punk", "Beat", "Christian Gangsta Rap", "Heavy Metal",
+    "Black Metal", "Crossover", "Contemporary Christian", "Christian Rock", "Merengue", "Salsa",
+    "Thrash Metal", "Anime", "JPop", "Synthpop",
   ]
 }

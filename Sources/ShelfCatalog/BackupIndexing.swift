@@ -141,7 +141,8 @@ extension Indexer {
         path: path, root: folder, area: area, kind: extraction.sniff.kind, mime: extraction.sniff.mime,
         detectedBy: extraction.sniff.detectedBy, extensionMismatch: extraction.sniff.extensionMismatch,
         size: file.size, mtimeNanoseconds: file.modified, error: extraction.error, image: extraction.image,
-        audio: extraction.audio, text: extraction.text, plist: extraction.plist, backup: backup)
+        audio: extraction.audio, text: extraction.text, plist: extraction.plist, backup: backup,
+        video: extraction.video)
       return (entry, extraction.searchText)
     case .failure(let failure):
       summary.problems.append(WalkProblem(path: path, reason: failure.reason))

@@ -46,13 +46,20 @@ public struct AudioFacts: Sendable, Equatable {
   public var frames: Int64
   /// The container, e.g. `wav`, `flac`, `ogg`, `mp3`.
   public var format: String
-  /// The sample encoding, e.g. `pcm_16`, `vorbis`, `opus`, `mpeg_layer_iii`.
+  /// The encoding's long name, e.g. `AAC (Advanced Audio Coding)`.
   public var subtype: String?
   public var tags: AudioTags
+  /// FFmpeg's codec name: `aac`, `alac`, `mp3`, `flac`, `vorbis`, `opus`, `pcm_s16le`, `amr_nb`, …
+  public var codec: String?
+  /// Bits per second (the average for variable bit rates).
+  public var bitrate: Int?
+  /// True when cover art is embedded.
+  public var artwork: Bool
 
   public init(
     duration: Double, sampleRate: Int, channels: Int, frames: Int64, format: String,
-    subtype: String? = nil, tags: AudioTags = AudioTags()
+    subtype: String? = nil, tags: AudioTags = AudioTags(), codec: String? = nil, bitrate: Int? = nil,
+    artwork: Bool = false
   ) {
     self.duration = duration
     self.sampleRate = sampleRate
@@ -61,6 +68,9 @@ public struct AudioFacts: Sendable, Equatable {
     self.format = format
     self.subtype = subtype
     self.tags = tags
+    self.codec = codec
+    self.bitrate = bitrate
+    self.artwork = artwork
   }
 
   /// One tag, e.g. `facts.artist`.
@@ -84,9 +94,51 @@ public struct AudioFacts: Sendable, Equatable {
   }
 
   /// The track number in `track` (`3` or `3/12`), when there is one.
-  public var trackNumber: Int? {
-    guard let track = tags.track else { return nil }
-    return Int(track.split(separator: "/").first.map(String.init)?.trimmingWhitespace() ?? "")
+  public var trackNumber: Int? { tags.trackNumber }
+}
+
+/// What a video file holds: picture size, codec and rate, its turn for display, its sound, and
+/// when it was filmed.
+public struct VideoFacts: Sendable, Equatable {
+  public var duration: Double
+  public var width: Int
+  public var height: Int
+  /// FFmpeg's video codec name: `h264`, `hevc`, `mpeg4`, `vp9`, …
+  public var codec: String
+  /// Pictures per second.
+  public var frameRate: Double?
+  /// Degrees to turn clockwise for display (0, 90, 180, 270).
+  public var rotation: Int
+  /// The sound track's codec, rate and channels; nil for a silent video.
+  public var audioCodec: String?
+  public var sampleRate: Int?
+  public var channels: Int?
+  /// Overall bits per second.
+  public var bitrate: Int?
+  /// When it was filmed (ISO-8601), from the container.
+  public var taken: String?
+  /// The container: `mp4`, `mov`, `3gp`, `matroska`, `webm`, `avi`, `asf`, `ogg`.
+  public var format: String
+  public var title: String?
+
+  public init(
+    duration: Double, width: Int, height: Int, codec: String, frameRate: Double? = nil, rotation: Int = 0,
+    audioCodec: String? = nil, sampleRate: Int? = nil, channels: Int? = nil, bitrate: Int? = nil,
+    taken: String? = nil, format: String, title: String? = nil
+  ) {
+    self.duration = duration
+    self.width = width
+    self.height = height
+    self.codec = codec
+    self.frameRate = frameRate
+    self.rotation = rotation
+    self.audioCodec = audioCodec
+    self.sampleRate = sampleRate
+    self.channels = channels
+    self.bitrate = bitrate
+    self.taken = taken
+    self.format = format
+    self.title = title
   }
 }
 
@@ -216,6 +268,7 @@ public struct CatalogEntry: Sendable, Equatable {
   public var error: String?
   public var image: ImageFacts?
   public var audio: AudioFacts?
+  public var video: VideoFacts?
   public var text: TextFacts?
   public var plist: PlistFacts?
   /// For an entry of an iPhone backup, its domain and stored name.
@@ -228,7 +281,8 @@ public struct CatalogEntry: Sendable, Equatable {
     detectedBy: DetectionMethod, extensionMismatch: Bool, size: Int64, mtimeNanoseconds: Int64,
     ctimeNanoseconds: Int64 = 0, inode: UInt64 = 0, device: UInt64 = 0, error: String? = nil,
     image: ImageFacts? = nil, audio: AudioFacts? = nil, text: TextFacts? = nil,
-    plist: PlistFacts? = nil, backup: BackupFacts? = nil, extractorVersion: Int = MetadataExtractor.version
+    plist: PlistFacts? = nil, backup: BackupFacts? = nil, video: VideoFacts? = nil,
+    extractorVersion: Int = MetadataExtractor.version
   ) {
     self.path = path
     self.root = root
@@ -248,6 +302,7 @@ public struct CatalogEntry: Sendable, Equatable {
     self.text = text
     self.plist = plist
     self.backup = backup
+    self.video = video
     self.extractorVersion = extractorVersion
   }
 

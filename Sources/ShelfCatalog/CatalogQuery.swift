@@ -83,6 +83,8 @@ public struct CatalogQuery: Sendable, Equatable {
     /// A path or file name: `:` takes a shell glob over the raw bytes.
     case glob
     case number, size, duration, time, boolean, keys
+    /// Bits per second: `256k`, `1.4M`, `320kbps`, `128000`.
+    case bitrate
   }
 
   struct Field {
@@ -119,7 +121,18 @@ public struct CatalogQuery: Sendable, Equatable {
     "rate": Field(column: "f.sample_rate", type: .number),
     "channels": Field(column: "f.channels", type: .number),
     "format": Field(column: "coalesce(f.format, f.image_format, f.plist_format)", type: .name),
-    "codec": Field(column: "f.subtype", type: .name),
+    "codec": Field(column: "f.codec", type: .name),
+    "audio_codec": Field(column: "f.audio_codec", type: .name),
+    "bitrate": Field(column: "f.bitrate", type: .bitrate),
+    "album_artist": Field(column: "f.album_artist", type: .text),
+    "disc": Field(column: "f.disc", type: .number),
+    "disc_total": Field(column: "f.disc_total", type: .number),
+    "track_total": Field(column: "f.track_total", type: .number),
+    "artwork": Field(column: "f.artwork", type: .boolean),
+    "fps": Field(column: "f.frame_rate", type: .number),
+    "frame_rate": Field(column: "f.frame_rate", type: .number),
+    "rotation": Field(column: "f.rotation", type: .number),
+    "taken": Field(column: "f.taken", type: .text),
     "artist": Field(column: "f.artist", type: .text),
     "album": Field(column: "f.album", type: .text),
     "title": Field(column: "f.title", type: .text),
@@ -311,7 +324,7 @@ public struct CatalogQuery: Sendable, Equatable {
         }
         return op == .notEqual
           ? "coalesce(\(column), 0) != \(flag ? 1 : 0)" : "coalesce(\(column), 0) = \(flag ? 1 : 0)"
-      case .number, .size, .duration, .time:
+      case .number, .size, .duration, .time, .bitrate:
         return try orderedSQL(
           column, type: field.type, op: op, value: value, fieldName: name, parameters: &parameters)
       }
@@ -411,6 +424,9 @@ public struct CatalogQuery: Sendable, Equatable {
     case .size:
       guard let bytes = Quantities.parseByteSize(text) else { return nil }
       return Interval(low: Double(bytes), high: Double(bytes), halfOpen: false)
+    case .bitrate:
+      guard let bits = Self.parseBitrate(text) else { return nil }
+      return Interval(low: bits, high: bits, halfOpen: false)
     case .duration:
       guard let seconds = Quantities.parseDuration(text) else { return nil }
       return Interval(low: seconds, high: seconds, halfOpen: false)
@@ -420,6 +436,24 @@ public struct CatalogQuery: Sendable, Equatable {
     default:
       return nil
     }
+  }
+
+  /// Bits per second from `256k`, `256kbps`, `1.4M`, `1.4mbps` or a plain number (decimal
+  /// multiples, as bit rates are counted).
+  static func parseBitrate(_ text: String) -> Double? {
+    var body = text.lowercased()
+    if body.hasSuffix("bps") { body.removeLast(3) }
+    if body.hasSuffix("b/s") { body.removeLast(3) }
+    var factor = 1.0
+    if body.hasSuffix("k") {
+      factor = 1000
+      body.removeLast()
+    } else if body.hasSuffix("m") {
+      factor = 1_000_000
+      body.removeLast()
+    }
+    guard let number = Double(body), number >= 0 else { return nil }
+    return number * factor
   }
 
   static func currentTime() -> Double {

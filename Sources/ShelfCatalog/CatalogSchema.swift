@@ -7,7 +7,7 @@
 /// which is what `ls WORD…` needs, at about half the cost of a full index.
 enum CatalogSchema {
   /// Bumped on every schema change; writers migrate older catalogues (see `upgrades`).
-  static let version = 6
+  static let version = 7
 
   /// The first schema that carries `applicationID` and the `meta` table; older ones are
   /// recognised by their tables.
@@ -40,6 +40,21 @@ enum CatalogSchema {
     ALTER TABLE files ADD COLUMN backup_file_id TEXT;
     ALTER TABLE files ADD COLUMN backup_protection INTEGER;
     ALTER TABLE files ADD COLUMN backup_mode INTEGER;
+    """,
+    // Media facts: codec, bit rate, album artist, disc and totals, cover art; video facts.
+    // Entries extracted before keep NULLs until a rescan (the extractor version went up).
+    6: """
+    ALTER TABLE files ADD COLUMN codec TEXT;
+    ALTER TABLE files ADD COLUMN bitrate INTEGER;
+    ALTER TABLE files ADD COLUMN album_artist TEXT;
+    ALTER TABLE files ADD COLUMN disc INTEGER;
+    ALTER TABLE files ADD COLUMN disc_total INTEGER;
+    ALTER TABLE files ADD COLUMN track_total INTEGER;
+    ALTER TABLE files ADD COLUMN artwork INTEGER;
+    ALTER TABLE files ADD COLUMN frame_rate REAL;
+    ALTER TABLE files ADD COLUMN rotation INTEGER;
+    ALTER TABLE files ADD COLUMN audio_codec TEXT;
+    ALTER TABLE files ADD COLUMN taken TEXT;
     """,
   ]
 
@@ -88,7 +103,10 @@ enum CatalogSchema {
       first_line TEXT,
       plist_format TEXT, plist_root TEXT, plist_keys TEXT,
       backup_domain TEXT, backup_app TEXT, backup_file_id TEXT, backup_protection INTEGER,
-      backup_mode INTEGER
+      backup_mode INTEGER,
+      codec TEXT, bitrate INTEGER, album_artist TEXT, disc INTEGER, disc_total INTEGER,
+      track_total INTEGER, artwork INTEGER, frame_rate REAL, rotation INTEGER, audio_codec TEXT,
+      taken TEXT
     );
     CREATE VIRTUAL TABLE IF NOT EXISTS files_fts USING fts5(
       tags, body, tokenize = "unicode61 remove_diacritics 2", detail = column
@@ -112,6 +130,8 @@ enum CatalogSchema {
     f.album, f.date, f.track, f.genre, f.comment,
     f.encoding, f.bom, f.line_endings, f.lines, f.words, f.chars, f.first_line,
     f.plist_format, f.plist_root, f.plist_keys,
-    f.backup_domain, f.backup_app, f.backup_file_id, f.backup_protection, f.backup_mode
+    f.backup_domain, f.backup_app, f.backup_file_id, f.backup_protection, f.backup_mode,
+    f.codec, f.bitrate, f.album_artist, f.disc, f.disc_total, f.track_total, f.artwork, f.frame_rate,
+    f.rotation, f.audio_codec, f.taken
     """
 }

@@ -530,6 +530,8 @@ public final class CatalogStore {
     "encoding", "bom", "line_endings", "lines", "words", "chars", "first_line",
     "plist_format", "plist_root", "plist_keys",
     "backup_domain", "backup_app", "backup_file_id", "backup_protection", "backup_mode",
+    "codec", "bitrate", "album_artist", "disc", "disc_total", "track_total", "artwork", "frame_rate",
+    "rotation", "audio_codec", "taken",
   ]
 
   /// Inserts or replaces the row of `entry` (matched by path), and its full-text row.
@@ -552,6 +554,14 @@ public final class CatalogStore {
     let audio = entry.audio
     let text = entry.text
     let plist = entry.plist
+    let video = entry.video
+    // A video shares the picture and sound columns (width, duration, rate…) so that one query
+    // (`width>=1920`, `duration>60`) finds images, sounds and videos alike.
+    let width = video?.width ?? image?.width
+    let height = video?.height ?? image?.height
+    let duration = video?.duration ?? audio?.duration
+    let sampleRate = video?.sampleRate ?? audio?.sampleRate
+    let channels = video?.channels ?? audio?.channels
     let values: [SQLiteValue] = [
       .integer(rootID), .blob(entry.path.bytes), .text(pathText), .text(nameText), .text(entry.fileExtension),
       .text(entry.area), .text(entry.kind.rawValue), .text(entry.mime), .text(entry.detectedBy.rawValue),
@@ -559,11 +569,12 @@ public final class CatalogStore {
       .integer(entry.ctimeNanoseconds), .integer(Int64(bitPattern: entry.inode)),
       .integer(Int64(bitPattern: entry.device)), .from(trusted), .integer(Int64(entry.extractorVersion)),
       .from(entry.error),
-      .from(image?.width), .from(image?.height), .from(image?.bitDepth), .from(image?.colorType),
+      .from(width), .from(height), .from(image?.bitDepth), .from(image?.colorType),
       .from(image?.alpha), .from(image?.interlaced), .from(image?.cgbi), .from(image?.frames),
       .from(image?.format), image.map { .text($0.chunks.joined(separator: " ")) } ?? .null,
-      .from(audio?.duration), .from(audio?.sampleRate), .from(audio?.channels), .from(audio?.frames),
-      .from(audio?.format), .from(audio?.subtype), .from(audio?.title), .from(audio?.artist),
+      .from(duration), .from(sampleRate), .from(channels), .from(audio?.frames),
+      .from(audio?.format ?? video?.format), .from(audio?.subtype), .from(audio?.title ?? video?.title),
+      .from(audio?.artist),
       .from(audio?.album), .from(audio?.date), .from(audio?.year), .from(audio?.track),
       .from(audio?.trackNumber), .from(audio?.genre), .from(audio?.comment),
       .from(text?.encoding.rawValue), .from(text?.bom), .from(text?.lineEndings), .from(text?.lines),
@@ -571,6 +582,11 @@ public final class CatalogStore {
       .from(plist?.format), .from(plist?.root), plist.map { .text($0.keys.joined(separator: "\n")) } ?? .null,
       .from(entry.backup?.domain), .from(entry.backup?.app), .from(entry.backup?.fileID),
       .from(entry.backup?.protectionClass), .from(entry.backup.map { Int($0.mode) }),
+      .from(audio?.codec ?? video?.codec), .from(audio?.bitrate ?? video?.bitrate),
+      .from(audio?.tags.albumArtist),
+      .from(audio?.tags.disc), .from(audio?.tags.discTotal), .from(audio?.tags.trackTotal),
+      .from(audio?.artwork),
+      .from(video?.frameRate), .from(video?.rotation), .from(video?.audioCodec), .from(video?.taken),
     ]
     try upsertStatement!.bind(values)
     guard try upsertStatement!.step() else { return }
@@ -580,9 +596,12 @@ public final class CatalogStore {
     if !isNew { try ftsDelete!.run([.integer(id)]) }
     var tags = ""
     if let audio {
-      tags = [audio.title, audio.artist, audio.album, audio.genre, audio.comment, audio.date].compactMap {
-        $0
-      }.joined(separator: " ")
+      tags = [
+        audio.title, audio.artist, audio.album, audio.tags.albumArtist, audio.genre, audio.comment,
+        audio.date,
+      ].compactMap { $0 }.joined(separator: " ")
+    } else if let title = video?.title {
+      tags = title
     } else if let plist {
       tags = plist.keys.joined(separator: " ")
     }
@@ -741,20 +760,31 @@ public final class CatalogStore {
       ctimeNanoseconds: s.integer(at: 9) ?? 0,
       inode: UInt64(bitPattern: s.integer(at: 10) ?? 0), device: UInt64(bitPattern: s.integer(at: 11) ?? 0),
       error: text(12), extractorVersion: int(13) ?? 0)
-    if let width = int(14), let height = int(15) {
-      entry.image = ImageFacts(
-        format: full ? text(22) ?? "" : "", width: width, height: height, bitDepth: int(16),
-        colorType: text(17),
-        alpha: bool(18), interlaced: bool(19), cgbi: bool(20), frames: int(21),
-        chunks: full ? (text(23) ?? "").split(separator: " ").map(String.init) : [])
-    }
-    if let rate = int(25) {
-      entry.audio = AudioFacts(
-        duration: s.value(at: 24).real ?? 0, sampleRate: rate, channels: int(26) ?? 0,
-        frames: s.integer(at: 27) ?? 0, format: text(28) ?? "", subtype: full ? text(29) : nil,
-        tags: AudioTags(
-          title: text(30), artist: text(31), album: full ? text(32) : nil, date: full ? text(33) : nil,
-          track: full ? text(34) : nil, genre: full ? text(35) : nil, comment: full ? text(36) : nil))
+    // The media columns follow the backup columns (47–51).
+    if entry.kind == .video, let width = int(14), let height = int(15) {
+      entry.video = VideoFacts(
+        duration: s.value(at: 24).real ?? 0, width: width, height: height, codec: text(52) ?? "",
+        frameRate: s.value(at: 59).real, rotation: int(60) ?? 0, audioCodec: text(61), sampleRate: int(25),
+        channels: int(26), bitrate: int(53), taken: text(62), format: text(28) ?? "", title: text(30))
+    } else {
+      if let width = int(14), let height = int(15) {
+        entry.image = ImageFacts(
+          format: full ? text(22) ?? "" : "", width: width, height: height, bitDepth: int(16),
+          colorType: text(17),
+          alpha: bool(18), interlaced: bool(19), cgbi: bool(20), frames: int(21),
+          chunks: full ? (text(23) ?? "").split(separator: " ").map(String.init) : [])
+      }
+      if let rate = int(25) {
+        entry.audio = AudioFacts(
+          duration: s.value(at: 24).real ?? 0, sampleRate: rate, channels: int(26) ?? 0,
+          frames: s.integer(at: 27) ?? 0, format: text(28) ?? "", subtype: full ? text(29) : nil,
+          tags: AudioTags(
+            title: text(30), artist: text(31), album: full ? text(32) : nil, date: full ? text(33) : nil,
+            track: full ? text(34) : nil, genre: full ? text(35) : nil, comment: full ? text(36) : nil,
+            albumArtist: full ? text(54) : nil, trackTotal: full ? int(57) : nil, disc: full ? int(55) : nil,
+            discTotal: full ? int(56) : nil),
+          codec: text(52), bitrate: int(53), artwork: bool(58) ?? false)
+      }
     }
     if let encoding = text(37).flatMap(TextEncoding.init(rawValue:)) {
       entry.text = TextFacts(

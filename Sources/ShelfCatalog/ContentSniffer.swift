@@ -1,6 +1,6 @@
 /// The broad kind of a file, as the catalogue groups it.
 public enum FileKind: String, Sendable, CaseIterable {
-  case image, audio, text, plist, other
+  case image, audio, video, text, plist, other
 }
 
 /// How a file's kind was decided.
@@ -139,6 +139,13 @@ public enum ContentSniffer {
     let groups: [Set<String>] = [
       ["image/heic", "image/heif"],
       ["audio/ogg", "audio/opus"],
+      // One container family, whatever its brand says: an `.m4a` may say `mp42`, an `.mp4` may
+      // hold only sound.
+      ["audio/mp4", "video/mp4", "video/quicktime", "video/x-m4v", "video/3gpp", "audio/3gpp"],
+      ["video/webm", "video/x-matroska", "audio/x-matroska", "audio/webm"],
+      ["audio/x-ms-wma", "video/x-ms-asf", "video/x-ms-wmv"],
+      ["audio/amr", "audio/amr-wb"],
+      ["audio/ac3", "audio/eac3"],
       ["application/x-plist", "application/x-bplist"],
     ]
     return groups.contains { $0.contains(a) && $0.contains(b) }
@@ -203,7 +210,20 @@ public enum ContentSniffer {
       return afterID3(p)
     }
     if p.starts(with: Array("MThd".utf8)) { return .strong(.audio, "audio/midi") }
+    if p.starts(with: Array("#!AMR-WB\n".utf8)) { return .strong(.audio, "audio/amr-wb") }
     if p.starts(with: Array("#!AMR".utf8)) { return .strong(.audio, "audio/amr") }
+    if p.starts(with: Array("MAC ".utf8)) { return .strong(.audio, "audio/x-ape") }
+    if p.starts(with: Array("wvpk".utf8)) { return .strong(.audio, "audio/x-wavpack") }
+    if p.starts(with: Array("MPCK".utf8)) || p.starts(with: Array("MP+".utf8)) {
+      return .strong(.audio, "audio/x-musepack")
+    }
+    if p.starts(with: asfHeader) { return .strong(.audio, "audio/x-ms-wma") }
+    if p.count >= 32 && ascii(p, 0, 4) == "DSD " && ascii(p, 28, 4) == "fmt " {
+      return .strong(.audio, "audio/x-dsf")
+    }
+    if p.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) { return matroska(p) }
+    if matchesRIFF(p, form: "AVI ") { return .strong(.video, "video/x-msvideo") }
+    if let ac3 = ac3(p) { return ac3 }
 
     // Property lists.
     if p.starts(with: Array("bplist0".utf8)) { return .strong(.plist, "application/x-bplist") }
@@ -299,13 +319,15 @@ public enum ContentSniffer {
       if brands.contains(where: { $0.hasPrefix("hei") }) { return .strong(.image, "image/heic") }
       return .strong(.image, major == "msf1" ? "image/heif-sequence" : "image/heif")
     }
-    if ["M4A ", "M4B ", "M4P "].contains(major) { return .strong(.audio, "audio/mp4") }
-    if major == "qt  " { return .strong(.other, "video/quicktime") }
-    if major.hasPrefix("3g") { return .strong(.other, "video/3gpp") }
+    if ["M4A ", "M4B ", "M4P ", "M4R "].contains(major) { return .strong(.audio, "audio/mp4") }
     if brands.contains(where: { $0.hasPrefix("hei") || $0 == "mif1" }) {
       return .strong(.image, "image/heif")
     }
-    return .strong(.other, "video/mp4")
+    // Video until probing finds no picture stream (then the extractor makes it audio).
+    if major == "qt  " { return .strong(.video, "video/quicktime") }
+    if major.hasPrefix("3g") { return .strong(.video, "video/3gpp") }
+    if major.hasPrefix("M4V") { return .strong(.video, "video/x-m4v") }
+    return .strong(.video, "video/mp4")
   }
 
   private static func ogg(_ p: [UInt8]) -> Detection {
@@ -318,8 +340,50 @@ public enum ContentSniffer {
     if packet.starts(with: Array("OpusHead".utf8)) { return .strong(.audio, "audio/ogg") }
     if packet.starts(with: [0x7F] + Array("FLAC".utf8)) { return .strong(.audio, "audio/ogg") }
     if packet.starts(with: Array("Speex   ".utf8)) { return .strong(.audio, "audio/ogg") }
-    if packet.starts(with: [0x80] + Array("theora".utf8)) { return .strong(.other, "video/ogg") }
+    if packet.starts(with: [0x80] + Array("theora".utf8)) { return .strong(.video, "video/ogg") }
     return .strong(.audio, "audio/ogg")
+  }
+
+  /// ASF's header object GUID (WMA, WMV).
+  private static let asfHeader: [UInt8] = [
+    0x30, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11, 0xA6, 0xD9, 0x00, 0xAA, 0x00, 0x62, 0xCE, 0x6C,
+  ]
+
+  /// Matroska or WebM, told apart by the EBML header's DocType; video until probing finds no
+  /// picture stream.
+  private static func matroska(_ p: [UInt8]) -> Detection {
+    let head = p[0..<min(p.count, 64)]
+    if contains(head, [0x42, 0x82, 0x84] + Array("webm".utf8)) { return .strong(.video, "video/webm") }
+    return .strong(.video, "video/x-matroska")
+  }
+
+  /// An AC-3 or E-AC-3 sync frame; strong when a second sync word follows where the first frame
+  /// ends.
+  private static func ac3(_ p: [UInt8]) -> Detection? {
+    guard p.count >= 6, p[0] == 0x0B, p[1] == 0x77 else { return nil }
+    let bsid = p[5] >> 3
+    let length: Int
+    let mime: String
+    if bsid <= 8 {
+      let rateCode = Int(p[4] >> 6)
+      let sizeCode = Int(p[4] & 0x3F)
+      guard rateCode < 3, sizeCode < 38 else { return nil }
+      let kbps = [32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384, 448, 512, 576, 640][
+        sizeCode / 2]
+      let rate = [48000, 44100, 32000][rateCode]
+      let words = kbps * 96000 / rate + (rate == 44100 ? sizeCode & 1 : 0)
+      length = words * 2
+      mime = "audio/ac3"
+    } else if bsid <= 16 {
+      length = ((Int(p[2] & 0x07) << 8) | Int(p[3]) + 1) * 2
+      mime = "audio/eac3"
+    } else {
+      return nil
+    }
+    if length + 2 <= p.count {
+      return p[length] == 0x0B && p[length + 1] == 0x77 ? .strong(.audio, mime) : nil
+    }
+    return .weak(.audio, mime)
   }
 
   private static func afterID3(_ p: [UInt8]) -> Detection {
@@ -458,7 +522,26 @@ public enum ContentSniffer {
     add(.audio, "audio/mpeg", ["mp3", "mp2", "mpga"])
     add(.audio, "audio/x-caf", ["caf"])
     add(.audio, "audio/basic", ["au", "snd"])
-    add(.audio, "audio/mp4", ["m4a", "m4b"])
+    add(.audio, "audio/mp4", ["m4a", "m4b", "m4r", "m4p"])
+    add(.audio, "audio/amr", ["amr"])
+    add(.audio, "audio/amr-wb", ["awb"])
+    add(.audio, "audio/x-ape", ["ape"])
+    add(.audio, "audio/x-wavpack", ["wv"])
+    add(.audio, "audio/x-musepack", ["mpc", "mpp"])
+    add(.audio, "audio/x-ms-wma", ["wma"])
+    add(.audio, "audio/ac3", ["ac3"])
+    add(.audio, "audio/eac3", ["eac3", "ec3"])
+    add(.audio, "audio/x-dsf", ["dsf"])
+    add(.audio, "audio/x-matroska", ["mka"])
+    add(.video, "video/mp4", ["mp4"])
+    add(.video, "video/x-m4v", ["m4v"])
+    add(.video, "video/quicktime", ["mov", "qt"])
+    add(.video, "video/3gpp", ["3gp", "3g2"])
+    add(.video, "video/x-matroska", ["mkv"])
+    add(.video, "video/webm", ["webm"])
+    add(.video, "video/x-msvideo", ["avi"])
+    add(.video, "video/x-ms-wmv", ["wmv", "asf"])
+    add(.video, "video/ogg", ["ogv"])
     add(.audio, "audio/aac", ["aac"])
     add(.audio, "audio/midi", ["mid", "midi"])
     add(.plist, "application/x-plist", ["plist"])

@@ -371,7 +371,8 @@ public final class Indexer {
         mtimeNanoseconds: extraction.status.mtimeNanoseconds,
         ctimeNanoseconds: extraction.status.ctimeNanoseconds,
         inode: extraction.status.inode, device: extraction.status.device, error: extraction.error,
-        image: extraction.image, audio: extraction.audio, text: extraction.text, plist: extraction.plist
+        image: extraction.image, audio: extraction.audio, text: extraction.text, plist: extraction.plist,
+        video: extraction.video
       )
       searchText = extraction.searchText
       if let error = extraction.error {
@@ -424,7 +425,7 @@ public final class Indexer {
       mtimeNanoseconds: status.mtimeNanoseconds, ctimeNanoseconds: status.ctimeNanoseconds,
       inode: status.inode,
       device: status.device, error: extraction.error, image: extraction.image, audio: extraction.audio,
-      text: extraction.text, plist: extraction.plist)
+      text: extraction.text, plist: extraction.plist, video: extraction.video)
     try store.transaction {
       try store.upsert(
         entry, rootID: root.id, trusted: status.mtimeNanoseconds < recent && status.ctimeNanoseconds < recent,

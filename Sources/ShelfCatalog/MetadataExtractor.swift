@@ -11,6 +11,7 @@ public struct Extraction: Sendable {
   public var status: FileStatus
   public var image: ImageFacts?
   public var audio: AudioFacts?
+  public var video: VideoFacts?
   public var text: TextFacts?
   public var plist: PlistFacts?
   /// Why the facts could not be read (the file is still catalogued with its kind).
@@ -41,7 +42,7 @@ public struct ExtractionFailure: ShelfError, Equatable {
 /// Opens one regular file safely, sniffs it and reads the facts of its kind from headers only.
 public enum MetadataExtractor {
   /// Bumped whenever an extractor reads more or better, so that rescans re-extract old entries.
-  public static let version = 3
+  public static let version = 4
 
   /// Extracts the facts of the file at `path`. With `followLinks` false a final symbolic link
   /// is refused (`O_NOFOLLOW`); FIFOs, sockets and devices are never opened.
@@ -102,12 +103,8 @@ public enum MetadataExtractor {
       switch sniff.kind {
       case .image:
         result.image = try ImageHeaderReader.read(file, mime: sniff.mime)
-      case .audio:
-        let (facts, defect) = try readAudio(file, mime: sniff.mime)
-        result.audio = facts
-        if let defect { result.error = reason(of: "\(defect)", path: path) }
-        result.searchText = [facts.title, facts.artist, facts.album, facts.genre, facts.comment, facts.date]
-          .compactMap { $0 }.joined(separator: "\n")
+      case .audio, .video:
+        try readMedia(file, into: &result)
       case .text:
         guard let encoding = sniff.textEncoding else { break }
         let analysis = try TextAnalyzer.analyze(file, encoding: encoding)
@@ -127,8 +124,8 @@ public enum MetadataExtractor {
       result.error = error.reason
     } catch let error as FileError {
       result.error = error.reason
-    } catch let error as AudioError {
-      result.error = reason(of: "\(error)", path: path)
+    } catch let error as FFmpegError {
+      result.error = error.message
     } catch {
       result.error = reason(of: "\(error)", path: path)
     }
@@ -144,28 +141,103 @@ public enum MetadataExtractor {
     return message
   }
 
-  /// The facts of an audio file, and a defect that left them valid for what the file holds.
-  static func readAudio(_ file: RegularFile, mime: String) throws -> (AudioFacts, AudioError?) {
-    let info = try AudioFileInfo.read(file)
-    let format: String
-    let upper = info.formatName.uppercased()
-    switch mime {
-    case "audio/wav": format = upper.contains("RF64") ? "rf64" : "wav"
-    case "audio/x-w64": format = "w64"
-    case "audio/aiff": format = "aiff"
-    case "audio/flac": format = "flac"
-    case "audio/ogg":
-      format =
-        info.encodingName.lowercased().contains("opus")
-        ? "ogg-opus" : info.encodingName.lowercased().contains("flac") ? "ogg-flac" : "ogg-vorbis"
-    case "audio/mpeg": format = "mp3"
-    case "audio/x-caf": format = "caf"
-    case "audio/basic": format = "au"
-    default: format = String(mime.split(separator: "/").last ?? "audio")
+  /// Reads the facts of an audio or video file through FFmpeg. The content decides the kind
+  /// in the end: an MP4 or Matroska file without a picture stream is audio, an audio container
+  /// holding a real video stream is video.
+  static func readMedia(_ file: RegularFile, into result: inout Extraction) throws {
+    let prefix = try file.read(count: 4, at: 0)
+    // The content named the container: FFmpeg need not recognise it again.
+    let recognised = result.sniff.detectedBy == .extension ? nil : result.sniff.mime
+    switch try MediaFileInfo.read(file, mime: recognised) {
+    case .audio(let info):
+      if result.sniff.kind == .video {
+        result.sniff.kind = .audio
+        result.sniff.mime = audioMIME(forVideo: result.sniff.mime)
+      }
+      let facts = AudioFacts(
+        duration: info.duration, sampleRate: info.sampleRate, channels: info.channels, frames: info.frames,
+        format: containerName(info.formatName, codec: info.codec, prefix: prefix, mime: result.sniff.mime),
+        subtype: info.encodingName,
+        tags: info.tags, codec: info.codec, bitrate: info.bitrate, artwork: info.hasArtwork)
+      result.audio = facts
+      result.error = info.defect.map { reason(of: "\($0)", path: file.path) }
+      result.searchText = [
+        facts.title, facts.artist, facts.album, facts.tags.albumArtist, facts.genre, facts.comment,
+        facts.date,
+      ]
+      .compactMap { $0 }.joined(separator: "\n")
+    case .video(let info):
+      if result.sniff.kind == .audio {
+        result.sniff.kind = .video
+        result.sniff.mime = videoMIME(forAudio: result.sniff.mime)
+      }
+      result.video = VideoFacts(
+        duration: info.duration, width: info.width, height: info.height, codec: info.codec,
+        frameRate: info.frameRate, rotation: info.rotation, audioCodec: info.audioCodec,
+        sampleRate: info.sampleRate, channels: info.channels, bitrate: info.bitrate, taken: info.taken,
+        format: containerName(info.formatName, codec: info.codec, prefix: prefix, mime: result.sniff.mime),
+        title: info.tags.title)
+      result.searchText = [info.tags.title, info.tags.artist, info.tags.comment].compactMap { $0 }
+        .joined(separator: "\n")
     }
-    let facts = AudioFacts(
-      duration: info.duration, sampleRate: info.sampleRate, channels: info.channels, frames: info.frames,
-      format: format, subtype: info.encodingName, tags: info.tags)
-    return (facts, info.defect)
+  }
+
+  /// The MIME type of a file sniffed as video that turned out to hold only sound.
+  static func audioMIME(forVideo mime: String) -> String {
+    switch mime {
+    case "video/mp4", "video/quicktime", "video/x-m4v": return "audio/mp4"
+    case "video/3gpp": return "audio/3gpp"
+    case "video/webm": return "audio/webm"
+    case "video/x-matroska": return "audio/x-matroska"
+    case "video/ogg": return "audio/ogg"
+    case "video/x-ms-wmv": return "audio/x-ms-wma"
+    default: return mime
+    }
+  }
+
+  /// The MIME type of a file sniffed as audio that turned out to hold a video.
+  static func videoMIME(forAudio mime: String) -> String {
+    switch mime {
+    case "audio/mp4": return "video/mp4"
+    case "audio/3gpp": return "video/3gpp"
+    case "audio/webm": return "video/webm"
+    case "audio/x-matroska": return "video/x-matroska"
+    case "audio/x-ms-wma": return "video/x-ms-wmv"
+    case "audio/ogg": return "video/ogg"
+    default: return mime
+    }
+  }
+
+  /// shelf's short name of a container, from FFmpeg's demuxer name: `wav` (`rf64` for RF64),
+  /// `aiff`, `flac`, `ogg-vorbis`/`ogg-opus`/`ogg-flac`/`ogg-speex`, `mp3`, `mp4` (`mov`,
+  /// `3gp` for video), `caf`, `amr`, `ape`, `wavpack`, `musepack`, `asf`, `ac3`, `eac3`, `dsf`,
+  /// `matroska`, `webm`, `avi`, `au`, `w64`.
+  static func containerName(_ ffmpegName: String, codec: String, prefix: [UInt8], mime: String = "") -> String
+  {
+    switch ffmpegName {
+    case "wav":
+      return prefix.starts(with: Array("RF64".utf8)) || prefix.starts(with: Array("BW64".utf8))
+        ? "rf64" : "wav"
+    case "ogg":
+      switch codec {
+      case "opus": return "ogg-opus"
+      case "flac": return "ogg-flac"
+      case "speex": return "ogg-speex"
+      case "theora": return "ogg"
+      default: return mime.hasPrefix("video/") ? "ogg" : "ogg-vorbis"
+      }
+    case "mov,mp4,m4a,3gp,3g2,mj2":
+      switch mime {
+      case "video/quicktime": return "mov"
+      case "video/3gpp", "audio/3gpp": return "3gp"
+      default: return "mp4"
+      }
+    case "matroska,webm": return mime.hasSuffix("webm") ? "webm" : "matroska"
+    case "wv": return "wavpack"
+    case "mpc", "mpc8": return "musepack"
+    case "amr", "amrnb", "amrwb": return "amr"
+    case "iff": return "iff"
+    default: return ffmpegName
+    }
   }
 }

@@ -68,7 +68,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     #expect(sample.indexResult.stderr == "")
     #expect(
       sample.indexResult.stdout == """
-        \(sample.root): 33 files (33 new, 0 updated, 0 unchanged, 0 moved, 0 removed)
+        \(sample.root): 40 files (40 new, 0 updated, 0 unchanged, 0 moved, 0 removed)
           sandbox: Demo.app (com.example.shelfdemo, Shelf Demo, version 1.0)
 
         """)
@@ -91,7 +91,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     #expect(result.status == 0)
     #expect(
       result.stdout.hasPrefix(
-        "\(sample.root): 33 files (0 new, 0 updated, 33 unchanged, 0 moved, 0 removed)\n"))
+        "\(sample.root): 40 files (0 new, 0 updated, 40 unchanged, 0 moved, 0 removed)\n"))
 
     let documents = sample.root + "/Documents"
     #expect(rename(documents + "/holiday.jpg", documents + "/holiday-moved.jpg") == 0)
@@ -101,7 +101,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     result = try sample.run(["index", sample.root])
     #expect(
       result.stdout.hasPrefix(
-        "\(sample.root): 33 files (1 new, 1 updated, 30 unchanged, 1 moved, 1 removed)\n"))
+        "\(sample.root): 40 files (1 new, 1 updated, 37 unchanged, 1 moved, 1 removed)\n"))
     let records = try sample.records()
     #expect(records["Documents/holiday-moved.jpg"]?["kind"] as? String == "image")
     #expect(records["Documents/holiday.jpg"] == nil)
@@ -111,7 +111,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     result = try sample.run(["index", "--full"])
     #expect(
       result.stdout.hasPrefix(
-        "\(sample.root): 33 files (0 new, 33 updated, 0 unchanged, 0 moved, 0 removed)\n"))
+        "\(sample.root): 40 files (0 new, 40 updated, 0 unchanged, 0 moved, 0 removed)\n"))
   }
 
   @Test func catalogueOptionBeforeOrAfterTheCommandAndFromTheEnvironment() throws {
@@ -343,7 +343,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
         == "warning: \(database): the catalogue was damaged; moved it to \(database).corrupt and rebuilt it\n"
     )
     #expect(try CatalogueFiles.bytes(database + ".corrupt") == damaged)
-    #expect(try ShelfProcess.run(["--db", database, "ls", "-0"]).stdoutBytes.filter { $0 == 0 }.count == 5)
+    #expect(try ShelfProcess.run(["--db", database, "ls", "-0"]).stdoutBytes.filter { $0 == 0 }.count == 6)
   }
 
   @Test func missingRootIsAnErrorAndOthersAreStillScanned() throws {
@@ -365,7 +365,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     ])
     #expect(result.status == 0)
     #expect(result.stderr.contains("SampleMedia "))
-    #expect(result.stderr.contains("33/33 files"))
+    #expect(result.stderr.contains("40/40 files"))
     #expect(result.stderr.contains(" files/s"))
     let quiet = try ShelfProcess.run(["--db", scratch.path + "/c.sqlite", "index", root])
     #expect(quiet.stderr.isEmpty)
@@ -515,7 +515,7 @@ enum CatalogueFiles {
       #expect(result.status == 65)
       #expect(
         result.stderr
-          == "error: \(database): the catalogue has schema 4, older than this shelf's schema 6: run 'shelf index' to upgrade the catalogue\n"
+          == "error: \(database): the catalogue has schema 4, older than this shelf's schema 7: run 'shelf index' to upgrade the catalogue\n"
       )
     }
     #expect(try CatalogueFiles.bytes(database) == before)
@@ -529,7 +529,7 @@ enum CatalogueFiles {
     let version = String(try ShelfProcess.run(["--version"]).stdout.dropFirst("shelf ".count).dropLast())
     #expect(!version.isEmpty)
     let later = String(version.map { $0.isNumber ? "9" : $0 })
-    // Made by a later shelf: schema 6, its version in the meta table.
+    // Made by a later shelf: schema 8, its version in the meta table.
     var bytes = try CatalogueFiles.bytes(database)
     let recorded = Array(("shelf_version" + version).utf8)
     let replacement = Array(("shelf_version" + later).utf8)
@@ -541,14 +541,14 @@ enum CatalogueFiles {
     }
     #expect(found > 0)
     try Data(bytes).write(to: URL(fileURLWithPath: database))
-    try CatalogueFiles.patchHeader(database, offset: 60, value: 7)
+    try CatalogueFiles.patchHeader(database, offset: 60, value: 8)
     let before = try CatalogueFiles.bytes(database)
     for command in [["ls"], ["index"]] {
       let result = try ShelfProcess.run(["--db", database] + command)
       #expect(result.status == 65)
       #expect(
         result.stderr
-          == "error: \(database): catalogue was written by shelf \(later) (schema 7); this is shelf \(version) (schema 6)\n"
+          == "error: \(database): catalogue was written by shelf \(later) (schema 8); this is shelf \(version) (schema 7)\n"
       )
     }
     #expect(try CatalogueFiles.bytes(database) == before)

@@ -25,9 +25,10 @@ import Testing
     let root = sample.root
     #expect(
       result.stdout == """
-        \(root)/Documents/chord-stereo.flac   audio  64 KiB  0:02 flac 44100 Hz 2 ch  Shelf Test Signals – C Major Chord
-        \(root)/Documents/recent-items.plist  plist   209 B  binary array
-        \(root)/Documents/settings.plist      plist   683 B  xml dictionary 5 keys
+        \(root)/Documents/Music/duet-repeated-artist.flac  audio  35 KiB  0:01 flac 44100 Hz 2 ch  First Voice; Second Voice – Duet
+        \(root)/Documents/chord-stereo.flac                audio  64 KiB  0:02 flac 44100 Hz 2 ch  Shelf Test Signals – C Major Chord
+        \(root)/Documents/recent-items.plist               plist   209 B  binary array
+        \(root)/Documents/settings.plist                   plist   683 B  xml dictionary 5 keys
 
         """)
   }
@@ -40,13 +41,22 @@ import Testing
       ])
     #expect(
       try paths(sample, ["kind:audio", "track:1..2"]) == [
-        "Documents/chord-stereo.flac", "Documents/tone-440-mono.wav",
+        "Documents/Music/duet-repeated-artist.flac", "Documents/chord-stereo.flac",
+        "Documents/tone-440-mono.wav",
       ])
-    #expect(try paths(sample, ["duration<1.5"]) == ["Documents/tone-440-mono.wav"])
     #expect(
-      try paths(sample, ["size>60K"]) == ["Documents/chord-stereo.flac", "Documents/tone-440-mono.wav"])
-    #expect(try paths(sample, ["kind:audio,text"]).count == 16)
-    #expect(try paths(sample, ["-kind:image", "-kind:audio,text"]).count == 7)
+      try paths(sample, ["duration<1.5"]) == [
+        "Documents/Camera/portrait-clip.mov", "Documents/Music/duet-repeated-artist.flac",
+        "Documents/Music/tagged-id3.aiff", "Documents/tone-440-mono.wav",
+      ])
+    #expect(
+      try paths(sample, ["size>60K"]) == [
+        "Documents/Music/lossless-fifth.m4a", "Documents/Music/tagged-id3.aiff",
+        "Documents/chord-stereo.flac",
+        "Documents/tone-440-mono.wav",
+      ])
+    #expect(try paths(sample, ["kind:audio,text"]).count == 22)
+    #expect(try paths(sample, ["-kind:image", "-kind:audio,text"]).count == 8)
     #expect(try paths(sample, ["key:=CFBundleIdentifier"]) == ["Demo.app/Info.plist"])
     #expect(
       try paths(sample, ["plist:xml", "key:Theme"]) == [
@@ -77,12 +87,14 @@ import Testing
     let sample = try IndexedSample()
     #expect(
       try paths(sample, ["kind:audio"], ["--sort", "size:desc", "--limit", "2"]) == [
-        "Documents/tone-440-mono.wav", "Documents/chord-stereo.flac",
+        "Documents/Music/tagged-id3.aiff", "Documents/tone-440-mono.wav",
       ])
     #expect(
       try paths(sample, ["kind:audio"], ["--sort", "duration"]) == [
-        "Documents/tone-440-mono.wav", "Documents/sweep-stereo.ogg", "Documents/beeps-stereo.mp3",
-        "Documents/chord-stereo.flac",
+        "Documents/Music/duet-repeated-artist.flac", "Documents/Music/tagged-id3.aiff",
+        "Documents/tone-440-mono.wav", "Documents/Music/lossless-fifth.m4a", "Documents/sweep-stereo.ogg",
+        "Documents/Music/morning-chord.m4a", "Documents/beeps-stereo.mp3", "Documents/chord-stereo.flac",
+        "Library/Voicemail/voicemail-0001.amr", "Documents/Music/no-xing-cover.mp3",
       ])
   }
 
@@ -90,7 +102,8 @@ import Testing
     let sample = try IndexedSample()
     #expect(
       try paths(sample, ["ext:wav,ext:flac,ext:plist"], ["--sort", "kind", "--sort", "name:desc"]) == [
-        "Documents/tone-440-mono.wav", "Documents/chord-stereo.flac",
+        "Documents/tone-440-mono.wav", "Documents/Music/duet-repeated-artist.flac",
+        "Documents/chord-stereo.flac",
         "Library/Application Support/state.plist",
         "Documents/settings.plist", "Documents/recent-items.plist",
         "Library/Preferences/com.example.shelfdemo.plist",
@@ -171,14 +184,21 @@ import Testing
     let objects = lines.stdout.split(separator: "\n").compactMap {
       try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
     }
-    #expect(objects.count == 4)
+    #expect(objects.count == 10)
     let audio = try #require(objects.first?["audio"] as? [String: Any])
     for key in [
-      "duration", "sample_rate", "channels", "frames", "format", "title", "artist", "album", "date", "track",
-      "genre",
+      "duration", "sample_rate", "channels", "frames", "format", "codec", "encoding", "bitrate", "title",
+      "artist", "album", "album_artist", "date", "track", "track_total", "disc", "disc_total", "genre",
+      "artwork",
     ] {
       #expect(audio[key] != nil, "\(key)")
     }
+    let video = try sample.run(["ls", "--json", "kind:video"])
+    let clips = try JSONSerialization.jsonObject(with: Data(video.stdoutBytes)) as? [[String: Any]] ?? []
+    let clip = try #require(clips.first?["video"] as? [String: Any])
+    #expect(clip["width"] as? Int == 320 && clip["height"] as? Int == 240)
+    #expect(clip["rotation"] as? Int == 90 && clip["codec"] as? String == "h264")
+    #expect(clip["audio_codec"] as? String == "aac" && clip["taken"] as? String == "2024-05-01T14:30:00+0200")
   }
 
   @Test func longListingAddsMIMEAreaAndTime() throws {

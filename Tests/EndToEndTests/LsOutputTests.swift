@@ -22,10 +22,11 @@ import Testing
       result.stdoutBytes
         == Array(
           """
-          ../Demo.app/Info.plist  plist   665 B  binary dictionary 15 keys
-          chord-stereo.flac       audio  64 KiB  0:02 flac 44100 Hz 2 ch  Shelf Test Signals – C Major Chord
-          recent-items.plist      plist   209 B  binary array
-          settings.plist          plist   683 B  xml dictionary 5 keys
+          ../Demo.app/Info.plist           plist   665 B  binary dictionary 15 keys
+          Music/duet-repeated-artist.flac  audio  35 KiB  0:01 flac 44100 Hz 2 ch  First Voice; Second Voice – Duet
+          chord-stereo.flac                audio  64 KiB  0:02 flac 44100 Hz 2 ch  Shelf Test Signals – C Major Chord
+          recent-items.plist               plist   209 B  binary array
+          settings.plist                   plist   683 B  xml dictionary 5 keys
 
           """.utf8))
     // Outside every root, paths stay absolute; -0 and --json keep absolute paths everywhere.
@@ -55,10 +56,16 @@ import Testing
       result.stdoutBytes
         == Array(
           """
+          First Voice; Second Voice - Duet (0:01)
+          Shelf Test Signals - Lossless Fifth (0:01)
+          Shelf Test Signals - Morning Chord (0:02)
+          Shelf Test Signals; Guest Voice - No Xing Header (0:02)
+          Shelf Test Signals - AIFF With ID3 (0:01)
           Shelf Test Signals - Four Beeps (0:02)
           Shelf Test Signals - C Major Chord (0:02)
           Shelf Test Signals - Sweep 220-880 Hz (0:01)
           Shelf Test Signals - A440 Tone (0:01)
+           -  (0:02)
 
           """.utf8))
     result = try sample.run([
@@ -123,6 +130,7 @@ import Testing
       lines == [
         "PATH                    KIND     SIZE  FACTS",
         "\u{1B}[33m../Demo.app/Info.plist\u{1B}[39m  plist   665 B  binary dictionary 15…",
+        "\u{1B}[36mMusic/duet…artist.flac\u{1B}[39m  audio  35 KiB  0:01 flac 44100 Hz 2…",
         "\u{1B}[36mchord-stereo.flac\u{1B}[39m       audio  64 KiB  0:02 flac 44100 Hz 2…",
         "\u{1B}[33mrecent-items.plist\u{1B}[39m      plist   209 B  binary array",
         "\u{1B}[33msettings.plist\u{1B}[39m          plist   683 B  xml dictionary 5 keys",

@@ -166,14 +166,41 @@ import Testing
     #expect((record?["image"] as? [String: Any])?["width"] as? Int == 64)
   }
 
+  @Test func m4aAndVideoFactsAreShown() throws {
+    let song = try ShelfProcess.run(["show", "--width", "42", sample("Documents/Music/morning-chord.m4a")])
+    #expect(song.status == 0)
+    #expect(song.stderr.isEmpty)
+    let lines = song.stdout.split(separator: "\n").map(String.init)
+    #expect(
+      Array(lines.dropFirst().prefix(4)) == [
+        "  mov,mp4,m4a,3gp,3g2,mj2, AAC (Advanced Audio Coding), 44100 Hz, 2 channels",
+        "  duration 0:02 (88200 frames)",
+        "  codec aac, 127 kb/s, cover art",
+        "  title: Morning Chord",
+      ])
+    #expect(lines.contains("  album artist: Shelf Ensemble"))
+    #expect(lines.contains("  disc: 1/2"))
+    let clip = try ShelfProcess.run(["show", sample("Documents/Camera/portrait-clip.mov")])
+    #expect(clip.status == 0)
+    let facts = clip.stdout.split(separator: "\n").map {
+      $0.split(separator: " ", omittingEmptySubsequences: true)
+    }
+    #expect(facts.contains(["kind:", "video"]))
+    #expect(facts.contains(["dimensions:", "320×240", "pixels"]))
+    #expect(facts.contains(["rotation:", "90°"]))
+    #expect(facts.contains(["sound:", "aac,", "48000", "Hz,", "1", "channel"]))
+    #expect(facts.contains(["taken:", "2024-05-01T14:30:00+0200"]))
+  }
+
   @Test func audioSummaryAndWaveform() throws {
     let result = try ShelfProcess.run(["show", "--width", "42", sample("Documents/tone-440-mono.wav")])
     #expect(result.status == 0)
     let lines = result.stdout.split(separator: "\n").map(String.init)
     #expect(
-      Array(lines.dropFirst().prefix(8)) == [
-        "  WAV (Microsoft), Signed 16 bit PCM, 44100 Hz, 1 channel",
+      Array(lines.dropFirst().prefix(9)) == [
+        "  wav, PCM signed 16-bit little-endian, 44100 Hz, 1 channel",
         "  duration 0:01 (44100 frames)",
+        "  codec pcm_s16le, 706 kb/s",
         "  title: A440 Tone",
         "  artist: Shelf Test Signals",
         "  album: Shelf Sample Media",

@@ -19,8 +19,10 @@ import Testing
       #expect(byKind[kind]?["files"] as? Int == expected.count, "\(kind)")
       #expect(byKind[kind]?["size"] as? Int == expected.reduce(0) { $0 + $1.size }, "\(kind)")
     }
-    // 1 s + 2 s + 1.5 s + 2 s of audio.
-    #expect(abs((byKind["audio"]?["duration"] as? Double ?? 0) - 6.5) < 0.01)
+    // 1 s + 2 s + 1.5 s + 2 s of test signals, 2 s + 1.5 s + 89856/44100 s + 1 s + 1 s of
+    // music and 2 s of voicemail; 1 s of video.
+    #expect(abs((byKind["audio"]?["duration"] as? Double ?? 0) - (14 + 89856.0 / 44100)) < 0.01)
+    #expect(abs((byKind["video"]?["duration"] as? Double ?? 0) - 1) < 0.05)
     let byArea = try #require(object["by_area"] as? [String: [String: Any]])
     for area in Set(entries.map(\.area)) {
       #expect(byArea[area]?["files"] as? Int == entries.filter { $0.area == area }.count, "\(area)")
@@ -42,21 +44,22 @@ import Testing
       result.stdout.hasPrefix(
         """
         kind   files     size  duration
-        audio      4  192 KiB      0:06
+        audio     10  484 KiB      0:16
         image     10   18 KiB
         other      1  2.0 KiB
         plist      6  2.5 KiB
         text      12  2.0 KiB
-        total     33  217 KiB      0:06
+        video      1   31 KiB      0:01
+        total     40  540 KiB      0:17
 
         area         files     size  duration
         bundle           2  5.2 KiB
         caches           1    421 B
-        documents       25  208 KiB      0:06
-        library          2  2.4 KiB
+        documents       31  528 KiB      0:15
+        library          3  5.5 KiB      0:02
         preferences      2    600 B
         tmp              1     31 B
-        total           33  217 KiB      0:06
+        total           40  540 KiB      0:17
 
         """))
     #expect(

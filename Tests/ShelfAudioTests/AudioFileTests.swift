@@ -150,7 +150,8 @@ private func writeAndReopen<Sample: AudioSample>(
     #expect(
       info.tags
         == AudioTags(
-          title: "Über Song", artist: "Artist", album: "Album", date: "1999", track: "7/9", genre: "Rock"))
+          title: "Über Song", artist: "Artist", album: "Album", date: "1999", track: "7/9", genre: "Rock",
+          trackTotal: 9))
     #expect(abs(info.duration - 1) < 0.1)
     #expect(info.sampleRate == 44100)
   }

@@ -104,7 +104,7 @@ private func oggPage(_ packet: [UInt8]) -> [UInt8] {
     sniff(oggPage(bytes("OpusHead") + [1, 2]), "opus")
       == SniffResult(
         kind: .audio, mime: "audio/ogg", detectedBy: .contentAndExtension, extensionMismatch: false))
-  #expect(sniff(oggPage([0x80] + bytes("theora"))).kind == .other)
+  #expect(sniff(oggPage([0x80] + bytes("theora"))).kind == .video)
 }
 
 @Test func mp3WithID3Tag() {

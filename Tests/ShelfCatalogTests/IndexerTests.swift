@@ -266,7 +266,8 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
   #expect(try reopened.db.query("PRAGMA user_version").first?.first?.integer == Int64(CatalogSchema.version))
 }
 
-/// Turns a current catalogue into one as shelf wrote it with schema 5: no backup columns.
+/// Turns a current catalogue into one as shelf wrote it with schema 5: no backup columns and no
+/// media columns.
 private func makeSchema5(_ path: RawPath) throws {
   let db = try SQLiteConnection(path: path, create: false)
   let rootColumns = [
@@ -277,6 +278,7 @@ private func makeSchema5(_ path: RawPath) throws {
     (rootColumns.map { "ALTER TABLE roots DROP COLUMN \($0);" }
       + fileColumns.map { "ALTER TABLE files DROP COLUMN \($0);" })
       .joined(separator: " ") + " PRAGMA user_version = 5")
+  try dropSchema7Columns(db)
   try db.close()
 }
 

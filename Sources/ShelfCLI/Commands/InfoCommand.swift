@@ -13,7 +13,7 @@ enum InfoCommand {
     abstract: "Show what files are: kind, MIME type, size and the facts of their kind.",
     discussion: """
       The type is decided by the file's first bytes (magic numbers), not by its name; the \
-      extension only breaks ties. Kinds are image, audio, text, plist and other.
+      extension only breaks ties. Kinds are image, audio, video, text, plist and other.
 
       When the file is catalogued (see shelf index), everything the catalogue knows is shown: \
       root, sandbox area, and the facts of its kind (image size and colour, audio duration, \
@@ -134,6 +134,12 @@ enum InfoCommand {
       }.joined(separator: "\n") + "\n"
     }
 
+    /// `256 kb/s`, `1.41 Mb/s`.
+    static func formatBitrate(_ bits: Int) -> String {
+      if bits >= 1_000_000 { return "\(Quantities.formatFixed(Double(bits) / 1e6, decimals: 2)) Mb/s" }
+      return "\(Int((Double(bits) / 1000).rounded())) kb/s"
+    }
+
     static func factRows(_ entry: CatalogEntry) -> [[String]] {
       var rows: [[String]] = []
       func yesNo(_ value: Bool?) -> String { value.map { $0 ? "yes" : "no" } ?? "unknown" }
@@ -153,15 +159,47 @@ enum InfoCommand {
           "\(Quantities.formatDuration(audio.duration)) (\(Quantities.formatFixed(audio.duration, decimals: 3)) s)",
         ])
         rows.append(["format:", audio.format + (audio.subtype.map { ", \($0)" } ?? "")])
+        if let codec = audio.codec { rows.append(["codec:", codec]) }
+        if let bitrate = audio.bitrate { rows.append(["bit rate:", formatBitrate(bitrate)]) }
         rows.append(["sample rate:", "\(audio.sampleRate) Hz"])
         rows.append(["channels:", "\(audio.channels)"])
         rows.append(["frames:", "\(audio.frames)"])
+        let tags = audio.tags
+        let track = tags.trackNumber.map { number in "\(number)" + (tags.trackTotal.map { " of \($0)" } ?? "")
+        }
+        let disc = tags.disc.map { number in "\(number)" + (tags.discTotal.map { " of \($0)" } ?? "") }
         for (label, value) in [
-          ("title:", audio.title), ("artist:", audio.artist), ("album:", audio.album), ("date:", audio.date),
-          ("track:", audio.track), ("genre:", audio.genre), ("comment:", audio.comment),
+          ("title:", audio.title), ("artist:", audio.artist), ("album:", audio.album),
+          ("album artist:", tags.albumArtist), ("date:", audio.date), ("track:", track ?? audio.track),
+          ("disc:", disc), ("genre:", audio.genre), ("comment:", audio.comment),
         ] {
           if let value { rows.append([label, value]) }
         }
+        rows.append(["artwork:", yesNo(audio.artwork)])
+      }
+      if let video = entry.video {
+        rows.append([
+          "duration:",
+          "\(Quantities.formatDuration(video.duration)) (\(Quantities.formatFixed(video.duration, decimals: 3)) s)",
+        ])
+        rows.append(["format:", video.format])
+        rows.append(["dimensions:", "\(video.width)×\(video.height) pixels"])
+        rows.append(["codec:", video.codec])
+        if let rate = video.frameRate {
+          rows.append(["frame rate:", "\(Quantities.formatFixed(rate, decimals: 3)) per second"])
+        }
+        rows.append(["rotation:", "\(video.rotation)°"])
+        if let bitrate = video.bitrate { rows.append(["bit rate:", formatBitrate(bitrate)]) }
+        if let codec = video.audioCodec {
+          var sound = codec
+          if let rate = video.sampleRate { sound += ", \(rate) Hz" }
+          if let channels = video.channels { sound += ", \(channels) channel\(channels == 1 ? "" : "s")" }
+          rows.append(["sound:", sound])
+        } else {
+          rows.append(["sound:", "none"])
+        }
+        if let taken = video.taken { rows.append(["taken:", taken]) }
+        if let title = video.title { rows.append(["title:", title]) }
       }
       if let text = entry.text {
         rows.append(["encoding:", text.encoding.rawValue + (text.bom ? " with BOM" : "")])
@@ -232,7 +270,7 @@ enum InfoCommand {
       size: extraction.status.size, mtimeNanoseconds: extraction.status.mtimeNanoseconds,
       ctimeNanoseconds: extraction.status.ctimeNanoseconds, inode: extraction.status.inode,
       device: extraction.status.device, error: extraction.error, image: extraction.image,
-      audio: extraction.audio, text: extraction.text, plist: extraction.plist)
+      audio: extraction.audio, text: extraction.text, plist: extraction.plist, video: extraction.video)
   }
 }
 

@@ -91,8 +91,8 @@ enum LsCommand {
 
     How field:value matches depends on the field:
 
-      names            kind, type (MIME), mime, ext, area, format, codec, color, encoding,
-                       endings, plist, detected: the whole value, case-insensitive
+      names            kind, type (MIME), mime, ext, area, format, codec, audio_codec, color,
+                       encoding, endings, plist, detected: the whole value, case-insensitive
                        (ext:png is .png and .PNG, never .libpng16; ext:.png works too)
       globs            name (the file name), path and root (whole absolute paths): a shell
                        glob over the raw bytes: * any run of characters (also /), ? one
@@ -100,11 +100,13 @@ enum LsCommand {
                        character; case-insensitive unless the pattern has a capital letter
                        (as fd's smart case): name:'img_*.png' finds IMG_1.PNG, name:'IMG_*'
                        does not find img_1.png. With := the value is taken literally.
-      text             artist, album, title, genre, comment, error: the value anywhere in
-                       the field, case-insensitive (artist:beat finds The Beatles)
+      text             artist, album, album_artist, title, genre, comment, taken, error: the
+                       value anywhere in the field, case-insensitive (artist:beat finds The
+                       Beatles)
       numbers          size, mtime (modified), width, height, depth, frames, duration, rate,
-                       channels, year, track, lines, words, chars: equal, or a range
-      yes or no        alpha, cgbi, interlaced, bom, mismatch
+                       channels, bitrate, year, track, track_total, disc, disc_total, fps,
+                       rotation, lines, words, chars: equal, or a range
+      yes or no        alpha, cgbi, interlaced, artwork, bom, mismatch
       key              a top-level plist key: contains; := the whole key
 
     A field with an empty value (artist:) matches entries that have one. A word must hold a \
@@ -114,15 +116,18 @@ enum LsCommand {
     Sizes take units (size>10M, size<=512K); durations take seconds, M:SS or units \
     (duration<3:00, duration>90s); times are UTC dates (mtime>2024-01-01, mtime:2024-05) or \
     relative to now (mtime:-7d.. for the last seven days, -12h, -2w, -30min, -1y). Booleans \
-    take yes or no (alpha:yes, cgbi:no).
+    take yes or no (alpha:yes, cgbi:no). Bit rates take k and M (bitrate>256k, bitrate:1.4M).
 
     Fields: kind, type (MIME), ext, name, path, area, root, size, mtime, width, height, depth \
     (bits per sample), color (color type), alpha, cgbi, interlaced, frames, duration, rate \
-    (sample rate), channels, format, codec, artist, album, title, genre, comment, year, track, \
-    encoding, bom, endings (line endings), lines, words, chars, plist (xml or binary), key (a \
-    top-level plist key), error, mismatch (extension disagrees with content), detected; for \
-    iPhone backup entries domain (CameraRollDomain, AppDomain-…), app (a bundle identifier), \
-    file_id (the stored name) and protection (the data-protection class).
+    (sample rate), channels, format, codec (FFmpeg's name: aac, alac, mp3, flac, h264…), \
+    audio_codec (a video's sound), bitrate (bits/s), artist, album, album_artist, title, genre, \
+    comment, year, track, track_total, disc, disc_total, artwork (cover art embedded), fps \
+    (frame_rate), rotation (degrees clockwise), taken (when a video was filmed), encoding, bom, \
+    endings (line endings), lines, words, chars, plist (xml or binary), key (a top-level plist \
+    key), error, mismatch (extension disagrees with content), detected; for iPhone backup entries \
+    domain (CameraRollDomain, AppDomain-…), app (a bundle identifier), file_id (the stored name) \
+    and protection (the data-protection class).
 
     Sort (--sort, repeatable) by any field, ascending or with :desc; a second --sort orders \
     entries that tie on the first (--sort artist --sort year:desc).
@@ -336,10 +341,30 @@ enum CatalogPresentation {
             ("duration", .double(audio.duration)), ("sample_rate", .int(Int64(audio.sampleRate))),
             ("channels", .int(Int64(audio.channels))), ("frames", .int(audio.frames)),
             ("format", .string(audio.format)),
-            ("codec", string(audio.subtype)), ("title", string(audio.title)),
-            ("artist", string(audio.artist)),
-            ("album", string(audio.album)), ("date", string(audio.date)), ("track", string(audio.track)),
+            ("codec", string(audio.codec)), ("encoding", string(audio.subtype)),
+            ("bitrate", int(audio.bitrate)),
+            ("title", string(audio.title)), ("artist", string(audio.artist)), ("album", string(audio.album)),
+            ("album_artist", string(audio.tags.albumArtist)), ("date", string(audio.date)),
+            ("track", int(audio.trackNumber)), ("track_total", int(audio.tags.trackTotal)),
+            ("disc", int(audio.tags.disc)), ("disc_total", int(audio.tags.discTotal)),
             ("genre", string(audio.genre)), ("comment", string(audio.comment)),
+            ("artwork", .bool(audio.artwork)),
+          ])
+        ))
+    }
+    if let video = entry.video {
+      fields.append(
+        (
+          "video",
+          .object([
+            ("duration", .double(video.duration)), ("width", .int(Int64(video.width))),
+            ("height", .int(Int64(video.height))), ("codec", .string(video.codec)),
+            ("frame_rate", video.frameRate.map { .double($0) } ?? .null),
+            ("rotation", .int(Int64(video.rotation))),
+            ("audio_codec", string(video.audioCodec)), ("sample_rate", int(video.sampleRate)),
+            ("channels", int(video.channels)), ("bitrate", int(video.bitrate)),
+            ("taken", string(video.taken)),
+            ("format", .string(video.format)), ("title", string(video.title)),
           ])
         ))
     }
@@ -379,7 +404,8 @@ enum CatalogPresentation {
     return .object(fields)
   }
 
-  /// The short facts of a table row: `120×120 rgba`, `0:02 44100 Hz 2 ch`, `utf-8 6 lines`.
+  /// The short facts of a table row: `120×120 rgba`, `0:02 44100 Hz 2 ch`, `0:01 1920×1080 h264
+  /// 90° +aac`, `utf-8 6 lines`.
   static func keyFacts(_ entry: CatalogEntry) -> String {
     if let image = entry.image {
       var text = "\(image.width)×\(image.height)"
@@ -394,6 +420,12 @@ enum CatalogPresentation {
         "\(Quantities.formatDuration(audio.duration)) \(audio.format) \(audio.sampleRate) Hz \(audio.channels) ch"
       let who = [audio.artist, audio.title].compactMap { $0 }.joined(separator: " – ")
       if !who.isEmpty { text += "  " + who }
+      return text
+    }
+    if let video = entry.video {
+      var text = "\(Quantities.formatDuration(video.duration)) \(video.width)×\(video.height) \(video.codec)"
+      if video.rotation != 0 { text += " \(video.rotation)°" }
+      if let sound = video.audioCodec { text += " +\(sound)" }
       return text
     }
     if let text = entry.text {

@@ -127,6 +127,22 @@ enum ShowCommand {
     case .audio:
       try showAudio(
         path: path, source: source, console: console, width: options.width ?? max(console.width, 4))
+    case .video:
+      let description =
+        try InfoCommand.describeBackupEntry(path, store: nil, files: backupFiles)
+        ?? InfoCommand.describe(path: path, store: nil)
+      if let reason = description.entry.error, description.entry.video == nil {
+        throw FileError(path: path, reason: reason, failure: .badInput)
+      }
+      let rows =
+        [["path:", path.escaped], ["kind:", description.entry.kind.rawValue]]
+        + InfoCommand.Description.factRows(description.entry)
+      console.write(
+        TableRenderer(alignments: [.left, .left]).render(rows).map { line in
+          var trimmed = Substring(line)
+          while trimmed.last == " " { trimmed = trimmed.dropLast() }
+          return String(trimmed)
+        }.joined(separator: "\n") + "\n")
     case .other:
       console.write(
         "\(path.escaped): \(sniff.mime), \(Quantities.formatByteSize(file.status.size)); no preview for this kind of file\n"
@@ -417,17 +433,31 @@ enum ShowCommand {
       "  \(info.formatName), \(info.encodingName), \(info.sampleRate) Hz, \(info.channels) channel\(info.channels == 1 ? "" : "s")"
     )
     lines.append("  duration \(Quantities.formatDuration(info.duration)) (\(info.frames) frames)")
+    var technical = ["codec \(info.codec)"]
+    if let bitrate = info.bitrate { technical.append(InfoCommand.Description.formatBitrate(bitrate)) }
+    if info.hasArtwork { technical.append("cover art") }
+    lines.append("  " + technical.joined(separator: ", "))
     let tags = info.tags
     for (label, value) in [
-      ("title", tags.title), ("artist", tags.artist), ("album", tags.album), ("date", tags.date),
-      ("track", tags.track),
+      ("title", tags.title), ("artist", tags.artist), ("album", tags.album),
+      ("album artist", tags.albumArtist),
+      ("date", tags.date), ("track", tags.track),
+      ("disc", tags.disc.map { "\($0)" + (tags.discTotal.map { "/\($0)" } ?? "") }),
       ("genre", tags.genre),
     ] {
       if let value { lines.append("  \(label): \(value)") }
     }
+    if let defect = info.defect { lines.append("  warning: \(defect.message)") }
     console.write(lines.joined(separator: "\n") + "\n")
     let columns = max(8, width - 2)
-    let peaks = try waveform(path: source, columns: columns)
+    // The waveform is drawn from what libsndfile decodes; formats only FFmpeg reads (M4A, AMR,
+    // WMA, …) show their facts without one.
+    let peaks: [Float]
+    do {
+      peaks = try waveform(path: source, columns: columns)
+    } catch let error as AudioError where error.reason == .unrecognised || error.reason == .unsupported {
+      return
+    }
     let levels = Array(" ▁▂▃▄▅▆▇█")
     let line = peaks.map { levels[min(levels.count - 1, Int(($0 * Float(levels.count - 1)).rounded(.up)))] }
     console.write("  " + String(line) + "\n")

@@ -7,8 +7,8 @@ enum StatsCommand {
     name: "stats",
     abstract: "Summarise the catalogue by kind and by area.",
     discussion: """
-      Prints the number of files, their total size and the total duration of the audio, by \
-      kind (image, audio, text, plist, other) and by sandbox area (bundle, documents, \
+      Prints the number of files, their total size and the total duration of the audio and video, by \
+      kind (image, audio, video, text, plist, other) and by sandbox area (bundle, documents, \
       preferences, caches, library, tmp, other), then the catalogued roots with their \
       application bundle, if any (for an iPhone backup: the device, iOS version, date and \
       whether it is encrypted), and when they were last scanned.

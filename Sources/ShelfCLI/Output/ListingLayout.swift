@@ -168,7 +168,7 @@ struct PathColors {
   private(set) var file: String?
 
   /// The colour of each kind when `LS_COLORS` says nothing about a file.
-  static let kindStyles: [FileKind: String] = [.image: "35", .audio: "36", .plist: "33"]
+  static let kindStyles: [FileKind: String] = [.image: "35", .audio: "36", .video: "34", .plist: "33"]
   /// Entries whose facts could not be read.
   static let errorStyle = "31"
 

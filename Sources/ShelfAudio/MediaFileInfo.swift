@@ -1,0 +1,320 @@
+public import ShelfCore
+
+/// What a video file holds: the picture's shape and codec, and its sound.
+public struct VideoFileInfo: Sendable, Equatable {
+  /// Length in seconds.
+  public var duration: Double
+  public var width: Int
+  public var height: Int
+  /// FFmpeg's name of the video codec: `h264`, `hevc`, `mpeg4`, `vp9`, …
+  public var codec: String
+  /// Pictures per second.
+  public var frameRate: Double?
+  /// Degrees to turn the picture clockwise for display (0, 90, 180, 270).
+  public var rotation: Int
+  /// The sound's codec, rate and channels; nil when the video is silent.
+  public var audioCodec: String?
+  public var sampleRate: Int?
+  public var channels: Int?
+  /// Overall bits per second.
+  public var bitrate: Int?
+  /// When it was filmed (ISO-8601), from Apple's `com.apple.quicktime.creationdate` or the
+  /// container's creation time.
+  public var taken: String?
+  /// Title and the other tags a video may carry.
+  public var tags: AudioTags
+  /// FFmpeg's name of the container, e.g. `mov,mp4,m4a,3gp,3g2,mj2`, `matroska,webm`, `avi`.
+  public var formatName: String
+}
+
+/// The facts of a media file, read by content through FFmpeg (plus shelf's own MP3 frame count
+/// and ID3 reader): audio, or a video when the file has a real video stream.
+public enum MediaFileInfo: Sendable, Equatable {
+  case audio(AudioFileInfo)
+  case video(VideoFileInfo)
+
+  /// Reads the facts of an open file (through a duplicate of its descriptor).
+  ///
+  /// Throws `FFmpegError` when FFmpeg cannot open the file, or it has neither audio nor video.
+  /// A file cut short is not an error: its facts cover what is present and say why
+  /// (`AudioFileInfo.defect`).
+  ///
+  /// `mime` is the type the content was recognised as (`audio/mpeg`, `audio/mp4`, …), when the
+  /// caller sniffed it: FFmpeg then skips its own recognition, and for MP3 and AMR, whose frames
+  /// shelf counts itself, its stream analysis too.
+  public static func read(_ file: RegularFile, mime: String? = nil) throws(FFmpegError) -> MediaFileInfo {
+    let input: FFmpegInput
+    let demuxer = mime.flatMap { demuxers[$0] }
+    let probing: FFmpegInput.StreamProbing =
+      demuxer == "mp3" || demuxer == "amr" ? .never : .whenHeadersAreIncomplete
+    do {
+      input = try FFmpegInput(file: file, probing: probing, demuxer: demuxer)
+    } catch  where error.failure == .badInput && isOnlyAnID3Tag(file) {
+      throw FFmpegError(
+        path: file.path, call: error.call, code: error.code, message: "only an ID3 tag: no MPEG audio frames",
+        failure: .badInput)
+    }
+    if let video = input.videoStream {
+      return .video(videoInfo(input, video: video))
+    }
+    guard let audio = input.audioStream else {
+      throw FFmpegError(
+        path: file.path, call: "avformat_find_stream_info", code: -22, message: "no audio or video stream",
+        failure: .badInput)
+    }
+    return .audio(try audioInfo(input, audio: audio, file: file))
+  }
+
+  /// True for an MP3 that holds an ID3v2 tag and no audio after it (FFmpeg's own message for
+  /// it, about a failed seek, would not say so).
+  static func isOnlyAnID3Tag(_ file: RegularFile) -> Bool {
+    guard let head = try? file.read(count: 10, at: 0), ID3Reader.tagSize(head) != nil else { return false }
+    do {
+      return try MP3Scanner.scan(file) == nil
+    } catch {
+      return false
+    }
+  }
+
+  private static func videoInfo(_ input: FFmpegInput, video: FFmpegStream) -> VideoFileInfo {
+    let audio = input.audioStream
+    return VideoFileInfo(
+      duration: input.duration ?? video.duration ?? 0, width: video.width ?? 0, height: video.height ?? 0,
+      codec: video.codec, frameRate: video.frameRate, rotation: video.rotation, audioCodec: audio?.codec,
+      sampleRate: audio?.sampleRate, channels: audio?.channels,
+      bitrate: input.bitrate
+        ?? averageBitrate(size: input.fileSize, seconds: input.duration ?? video.duration),
+      taken: takenDate(input.tags), tags: TagMapping.tags(from: [input.tags], vorbisJoined: false),
+      formatName: input.formatName)
+  }
+
+  /// FFmpeg's demuxer for each MIME type shelf recognises by content.
+  static let demuxers: [String: String] = [
+    "audio/mpeg": "mp3", "audio/mp4": "mov", "video/mp4": "mov", "video/quicktime": "mov",
+    "video/x-m4v": "mov", "video/3gpp": "mov", "audio/flac": "flac", "audio/ogg": "ogg", "video/ogg": "ogg",
+    "audio/wav": "wav", "audio/aiff": "aiff", "audio/amr": "amr", "audio/amr-wb": "amr",
+    "audio/x-matroska": "matroska", "video/x-matroska": "matroska", "video/webm": "matroska",
+    "audio/x-wavpack": "wv", "audio/x-ape": "ape", "audio/x-ms-wma": "asf", "audio/x-caf": "caf",
+    "audio/x-dsf": "dsf", "audio/ac3": "ac3", "audio/eac3": "eac3", "video/x-msvideo": "avi",
+  ]
+
+  /// The file's bits per second over its length, as FFmpeg estimates it when the headers do not
+  /// say (container overhead included).
+  static func averageBitrate(size: Int64, seconds: Double?) -> Int? {
+    guard let seconds, seconds > 0 else { return nil }
+    return Int((Double(size) * 8 / seconds).rounded())
+  }
+
+  /// Apple's own creation date first (it keeps the local time zone), then the container's.
+  static func takenDate(_ tags: FFmpegTags) -> String? {
+    if let apple = tags["com.apple.quicktime.creationdate"], !apple.isEmpty { return apple }
+    guard var created = tags["creation_time"], !created.isEmpty else { return nil }
+    // FFmpeg writes `2024-05-01T12:00:00.000000Z`: whole seconds are what the container holds.
+    if let dot = created.firstIndex(of: "."), created.hasSuffix("Z") {
+      created = String(created[..<dot]) + "Z"
+    }
+    return created
+  }
+
+  private static func audioInfo(_ input: FFmpegInput, audio: FFmpegStream, file: RegularFile)
+    throws(FFmpegError)
+    -> AudioFileInfo
+  {
+    let path = file.path
+    var rate = audio.sampleRate ?? 0
+    var channels = audio.channels ?? 0
+    let container = input.formatName
+    var mp3: MP3Scanner.Result? = nil
+    var amr: AMRScanner.Result? = nil
+    if container == "mp3" {
+      guard let scanned = try? MP3Scanner.scan(file) else {
+        let message = isOnlyAnID3Tag(file) ? "only an ID3 tag: no MPEG audio frames" : "no MPEG audio frames"
+        throw FFmpegError(path: path, call: "read", code: -22, message: message, failure: .badInput)
+      }
+      mp3 = scanned
+      rate = scanned.sampleRate
+      channels = scanned.channels
+    } else if container == "amr" {
+      guard let scanned = try? AMRScanner.scan(file), scanned.frames > 0 else {
+        throw FFmpegError(path: path, call: "read", code: -22, message: "no AMR frames", failure: .badInput)
+      }
+      amr = scanned
+      rate = scanned.sampleRate
+      channels = 1
+    }
+    guard rate > 0, channels > 0 else {
+      throw FFmpegError(
+        path: path, call: "avformat_find_stream_info", code: -22,
+        message: "damaged audio file: no channels or sample rate", failure: .badInput)
+    }
+    let isVorbisFamily = container == "ogg" || container == "flac"
+    var tags = TagMapping.tags(from: [input.tags, audio.tags], vorbisJoined: isVorbisFamily)
+    var artwork = input.hasAttachedPicture
+    var frames: Int64
+    var bitrate = audio.bitrate ?? input.bitrate
+    var truncation: String? = nil
+    if let scanned = mp3 {
+      frames = scanned.frames
+      truncation = scanned.truncation
+      if scanned.bitrate > 0 { bitrate = scanned.bitrate }
+    } else if let scanned = amr {
+      frames = scanned.frames
+      truncation = scanned.truncation
+    } else if container == "wav", let chunk = try? WAVDataChunk.find(in: file),
+      let defect = chunk.truncation(of: file), let bits = audio.bitsPerSample, audio.codec.hasPrefix("pcm_")
+    {
+      // FFmpeg takes a WAV's length from its data chunk's header; count what the file holds.
+      let frameBytes = Int64(channels * ((bits + 7) / 8))
+      frames = max(0, file.status.size - chunk.offset) / frameBytes
+      return AudioFileInfo(
+        duration: Double(frames) / Double(rate), sampleRate: rate, channels: channels, frames: frames,
+        formatName: container, encodingName: audio.codecDescription, bitsPerSample: bits,
+        isLossless: audio.isLossless, tags: tags, codec: audio.codec, bitrate: bitrate, hasArtwork: artwork,
+        defect: defect)
+    } else if container == "caf", let valid = try? IFFChunks.cafValidFrames(file) {
+      // CAF's packet table counts the frames that are real (priming and remainder left out);
+      // FFmpeg counts whole packets.
+      frames = valid
+    } else {
+      frames = declaredFrames(input, audio: audio, rate: rate)
+      if let present = input.presentDuration(stream: audio.index, fileSize: file.status.size) {
+        let presentFrames = Int64((present * Double(rate)).rounded())
+        if presentFrames < frames {
+          truncation = "truncated: \(presentFrames) of \(frames) frames present"
+          frames = presentFrames
+        }
+      }
+    }
+    if let id3 = try? id3Tag(container: container, file: file) {
+      tags = id3.tags.filled(from: tags)
+      artwork = artwork || id3.hasPicture
+    }
+    if bitrate == nil {
+      bitrate = averageBitrate(size: file.status.size, seconds: Double(frames) / Double(rate))
+    }
+    return AudioFileInfo(
+      duration: Double(frames) / Double(rate), sampleRate: rate, channels: channels, frames: frames,
+      formatName: container, encodingName: audio.codecDescription, bitsPerSample: audio.bitsPerSample,
+      isLossless: audio.isLossless, tags: tags, codec: audio.codec, bitrate: bitrate, hasArtwork: artwork,
+      defect: truncation.map { AudioError(path: path, reason: .damaged, message: $0) })
+  }
+
+  /// Samples per channel as decoding yields them: iTunes' gapless count (`iTunSMPB`), else
+  /// the stream's duration (which FFmpeg takes from the MP4 edit list, FLAC's STREAMINFO, the
+  /// last Ogg granule, WAV's data size) less an Opus pre-skip (Ogg, Matroska), else the container's.
+  static func declaredFrames(_ input: FFmpegInput, audio: FFmpegStream, rate: Int) -> Int64 {
+    if let smpb = input.tags["iTunSMPB"] ?? audio.tags["iTunSMPB"], let count = gaplessCount(smpb) {
+      return count
+    }
+    if let duration = audio.duration {
+      var frames = Int64((duration * Double(rate)).rounded())
+      if input.formatName == "ogg" || input.formatName == "matroska,webm" {
+        frames -= Int64(audio.initialPadding)
+      }
+      return max(frames, 0)
+    }
+    return Int64(((input.duration ?? 0) * Double(rate)).rounded())
+  }
+
+  /// The original sample count of an `iTunSMPB` value (` 00000000 00000840 000001CA
+  /// 00000000003F1A36 …`: zero, delay, padding, count in hex); nil when absent or zero.
+  static func gaplessCount(_ value: String) -> Int64? {
+    let fields = value.split(separator: " ")
+    guard fields.count >= 4, let count = Int64(fields[3], radix: 16), count > 0 else { return nil }
+    return count
+  }
+
+  /// The ID3v2 tag of an MP3, or of the `ID3 ` chunk of an AIFF or WAV file.
+  static func id3Tag(container: String, file: RegularFile) throws -> ID3Reader.Found? {
+    switch container {
+    case "mp3":
+      return try ID3Reader.found(in: file)
+    case "aiff", "wav":
+      guard let bytes = try IFFChunks.id3Chunk(file, bigEndian: container == "aiff") else { return nil }
+      return ID3Reader.parse(tag: bytes)
+    default:
+      return nil
+    }
+  }
+}
+
+/// Finds chunks that FFmpeg reads only in part: the `ID3 ` chunk of a RIFF (WAV) or IFF (AIFF)
+/// file, where ID3v2 tags live in them, and a CAF file's packet table.
+enum IFFChunks {
+  /// The valid frames a CAF file's `pakt` chunk counts (`mNumberValidFrames`), or nil when there
+  /// is no packet table (PCM) or it says 0. Walks at most 1,000 chunk headers.
+  static func cafValidFrames(_ file: RegularFile) throws -> Int64? {
+    var offset: Int64 = 8
+    for _ in 0..<1000 {
+      let header = try file.read(count: 12, at: offset)
+      guard header.count == 12 else { return nil }
+      let size = header[4..<12].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+      if String(decoding: header[0..<4], as: UTF8.self) == "pakt" {
+        let body = try file.read(count: 16, at: offset + 12)
+        guard body.count == 16 else { return nil }
+        let valid = body[8..<16].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+        return valid > 0 ? valid : nil
+      }
+      guard size >= 0 else { return nil }
+      offset += 12 + size
+      if offset >= file.status.size { return nil }
+    }
+    return nil
+  }
+
+  /// The chunk's bytes (the whole ID3 tag), or nil when there is none. Walks at most 1,000
+  /// chunk headers and reads at most 16 MiB.
+  static func id3Chunk(_ file: RegularFile, bigEndian: Bool) throws -> [UInt8]? {
+    let size = file.status.size
+    var offset: Int64 = 12
+    for _ in 0..<1000 {
+      let header = try file.read(count: 8, at: offset)
+      guard header.count == 8 else { return nil }
+      let id = String(decoding: header[0..<4], as: UTF8.self)
+      let length =
+        bigEndian
+        ? Int64(header[4]) << 24 | Int64(header[5]) << 16 | Int64(header[6]) << 8 | Int64(header[7])
+        : Int64(header[7]) << 24 | Int64(header[6]) << 16 | Int64(header[5]) << 8 | Int64(header[4])
+      if id == "ID3 " || id == "id3 " {
+        guard length <= 16 << 20, offset + 8 + length <= size else { return nil }
+        return try file.read(count: Int(length), at: offset + 8)
+      }
+      offset += 8 + length + (length & 1)
+      if offset >= size { return nil }
+    }
+    return nil
+  }
+}
+
+/// Turns FFmpeg's tag dictionaries (whose keys differ a little between formats) into `AudioTags`.
+enum TagMapping {
+  /// The tags of `dictionaries` (earlier ones win). With `vorbisJoined`, the `;` FFmpeg joins
+  /// repeated Vorbis comments with becomes `; `.
+  static func tags(from dictionaries: [FFmpegTags], vorbisJoined: Bool) -> AudioTags {
+    func value(_ keys: String...) -> String? {
+      for dictionary in dictionaries {
+        for key in keys {
+          if let found = dictionary[key], let cleaned = AudioTags.clean(found) {
+            guard vorbisJoined else { return cleaned }
+            return cleaned.split(separator: ";").compactMap { AudioTags.clean(String($0)) }.joined(
+              separator: "; ")
+          }
+        }
+      }
+      return nil
+    }
+    let track = value("track", "tracknumber", "WM/TrackNumber")
+    let disc = AudioTags.numberAndTotal(value("disc", "discnumber", "WM/PartOfSet"))
+    var tags = AudioTags(
+      title: value("title"), artist: value("artist", "author"), album: value("album"),
+      date: value("date", "year", "WM/Year"), track: track,
+      genre: value("genre").map { ID3Reader.genre($0) ?? $0 },
+      comment: value("comment", "description"))
+    tags.albumArtist = value("album_artist", "albumartist", "album artist", "WM/AlbumArtist")
+    tags.trackTotal =
+      AudioTags.numberAndTotal(track).total ?? value("tracktotal", "totaltracks").flatMap { Int($0) }
+    tags.disc = disc.number
+    tags.discTotal = disc.total ?? value("disctotal", "totaldiscs").flatMap { Int($0) }
+    return tags
+  }
+}

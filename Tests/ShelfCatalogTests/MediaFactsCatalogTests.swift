@@ -1,0 +1,117 @@
+import Foundation
+import ShelfCore
+import ShelfTestSupport
+import Testing
+
+@testable import ShelfCatalog
+
+/// Turns a schema-7 catalogue back into schema 6 shape (the media columns removed).
+func dropSchema7Columns(_ db: SQLiteConnection) throws {
+  for column in [
+    "codec", "bitrate", "album_artist", "disc", "disc_total", "track_total", "artwork", "frame_rate",
+    "rotation",
+    "audio_codec", "taken",
+  ] {
+    try db.execute("ALTER TABLE files DROP COLUMN \(column)")
+  }
+}
+
+/// The phone and music-library media of SampleMedia/, catalogued and queried.
+@Suite struct MediaFactsCatalogTests {
+  static let sampleMedia = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("SampleMedia").path
+
+  /// A copy of SampleMedia/ in a scratch folder, indexed into a catalogue there.
+  static func indexedCopy() async throws -> (TemporaryDirectory, CatalogStore) {
+    let scratch = try TemporaryDirectory()
+    try FileManager.default.copyItem(atPath: sampleMedia, toPath: scratch.file("media"))
+    // The sample backups are catalogued by their own tests.
+    try FileManager.default.removeItem(atPath: scratch.file("media/Backups"))
+    let store = try CatalogStore.openForWriting(at: scratch.raw("catalog.sqlite"), shelfVersion: "1.0")
+    var options = IndexOptions()
+    options.recentWindow = 0
+    _ = try await Indexer(store: store, options: options).index(root: scratch.raw("media"))
+    return (scratch, store)
+  }
+
+  static func names(_ store: CatalogStore, _ query: [String]) throws -> [String] {
+    try store.entries(matching: CatalogQuery(arguments: query)).map { $0.path.lastComponent.escaped }.sorted()
+  }
+
+  @Test func theNewFieldsAreQueryable() async throws {
+    let (_, store) = try await Self.indexedCopy()
+    #expect(try Self.names(store, ["kind:video"]) == ["portrait-clip.mov"])
+    #expect(try Self.names(store, ["kind:video", "width>=320", "rotation:90"]) == ["portrait-clip.mov"])
+    #expect(try Self.names(store, ["kind:video", "width>=1920"]) == [])
+    #expect(try Self.names(store, ["codec:aac"]) == ["morning-chord.m4a"])
+    #expect(try Self.names(store, ["audio_codec:aac"]) == ["portrait-clip.mov"])
+    #expect(try Self.names(store, ["codec:amr_nb"]) == ["voicemail-0001.amr"])
+    #expect(
+      try Self.names(store, ["album_artist:"])
+        == ["duet-repeated-artist.flac", "morning-chord.m4a", "no-xing-cover.mp3"])
+    #expect(try Self.names(store, ["artwork:true"]) == ["morning-chord.m4a", "no-xing-cover.mp3"])
+    #expect(
+      try Self.names(store, ["bitrate>256k", "kind:audio"])
+        == [
+          "chord-stereo.flac", "duet-repeated-artist.flac", "lossless-fifth.m4a", "tagged-id3.aiff",
+          "tone-440-mono.wav",
+        ])
+    #expect(
+      try Self.names(store, ["bitrate:128k", "codec:mp3"]) == ["beeps-stereo.mp3", "no-xing-cover.mp3"])
+    #expect(try Self.names(store, ["disc:2", "disc_total:2"]) == ["no-xing-cover.mp3"])
+    #expect(try Self.names(store, ["track_total>=9"]) == ["morning-chord.m4a", "no-xing-cover.mp3"])
+    #expect(try Self.names(store, ["taken:2024-05-01"]) == ["portrait-clip.mov"])
+    #expect(try Self.names(store, ["artist:\"Second Voice\""]) == ["duet-repeated-artist.flac"])
+  }
+
+  @Test func entriesReadBackWithEveryFact() async throws {
+    let (_, store) = try await Self.indexedCopy()
+    let entries = try store.entries(matching: CatalogQuery(arguments: ["name:no-xing-cover.mp3"]))
+    let audio = try #require(entries.first?.audio)
+    #expect(audio.frames == 89856)
+    #expect(audio.codec == "mp3")
+    #expect(audio.bitrate == 128000)
+    #expect(audio.artwork)
+    #expect(audio.artist == "Shelf Test Signals; Guest Voice")
+    #expect(audio.genre == "Dance")
+    #expect(audio.tags.albumArtist == "Shelf Ensemble")
+    #expect(audio.trackNumber == 7 && audio.tags.trackTotal == 9)
+    #expect(audio.tags.disc == 2 && audio.tags.discTotal == 2)
+    let clip = try #require(
+      try store.entries(matching: CatalogQuery(arguments: ["kind:video"])).first)
+    #expect(clip.mime == "video/quicktime")
+    #expect(clip.image == nil && clip.audio == nil)
+    #expect(
+      clip.video
+        == VideoFacts(
+          duration: clip.video?.duration ?? 0, width: 320, height: 240, codec: "h264", frameRate: 30,
+          rotation: 90,
+          audioCodec: "aac", sampleRate: 48000, channels: 1, bitrate: clip.video?.bitrate,
+          taken: "2024-05-01T14:30:00+0200", format: "mov"))
+    #expect(abs((clip.video?.duration ?? 0) - 1) < 0.05)
+    let stats = try store.stats()
+    #expect(stats.byKind.contains { $0.name == "video" && $0.count == 1 })
+  }
+
+  @Test func aSchema6CatalogueMigratesAndARescanFillsTheNewFacts() async throws {
+    let scratch: TemporaryDirectory
+    do {
+      let (copy, store) = try await Self.indexedCopy()
+      scratch = copy
+      try dropSchema7Columns(store.db)
+      try store.db.execute("UPDATE files SET extractor_version = 3; PRAGMA user_version = 6")
+    }
+    let path = scratch.raw("catalog.sqlite")
+    #expect(throws: CatalogError(path: path, reason: .olderSchema(6))) {
+      try CatalogStore.openForReading(at: path, shelfVersion: "1.0")
+    }
+    let upgraded = try CatalogStore.openForWriting(at: path, shelfVersion: "1.0")
+    #expect(
+      try upgraded.db.query("PRAGMA user_version").first?.first?.integer == Int64(CatalogSchema.version))
+    #expect(try Self.names(upgraded, ["codec:aac"]) == [])
+    var options = IndexOptions()
+    options.recentWindow = 0
+    _ = try await Indexer(store: upgraded, options: options).index(root: scratch.raw("media"))
+    #expect(try Self.names(upgraded, ["codec:aac"]) == ["morning-chord.m4a"])
+  }
+}
