@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Benchmark: CPU time and peak memory to push a 10-minute stereo file through ALSA's `null`
 # device, for WAV, FLAC, Ogg Vorbis and MP3, with `shelf play` side by side with aplay (WAV),
-# `sox FILE -t alsa null` (every format) and `mpg123 -o alsa -a null` (MP3), in one run, on the
-# same files. Then the peak memory of shelf playing a 1-hour file.
+# `sox FILE -t alsa null` (those four formats) and `mpg123 -o alsa -a null` (MP3); and for AAC
+# 256k and ALAC in M4A (decoded through FFmpeg) side by side with `ffmpeg -i FILE -f alsa null`
+# (the same decoder: the floor) and `mpv --no-video --ao=alsa --audio-device=alsa/null`; in one
+# run, on the same files. Then the peak memory of shelf playing a 1-hour FLAC and a 1-hour M4A.
 #
 # Usage: scripts/bench-audio.sh [path/to/shelf]   (make bench-audio builds a release first)
 # Environment: RUNS (default 3; the best of RUNS counts), MINUTES (default 10), HOUR_MINUTES (60).
@@ -24,6 +26,8 @@ command -v aplay >/dev/null || needed+=(alsa-utils)
 command -v sox >/dev/null || needed+=(sox)
 dpkg-query -W -f='${Status}' libsox-fmt-all 2>/dev/null | grep -q "ok installed" || needed+=(libsox-fmt-all)
 command -v mpg123 >/dev/null || needed+=(mpg123)
+command -v ffmpeg >/dev/null || needed+=(ffmpeg)
+command -v mpv >/dev/null || needed+=(mpv)
 [[ -x /usr/bin/time ]] || needed+=(time)
 command -v python3 >/dev/null || needed+=(python3)
 if ((${#needed[@]})); then
@@ -46,6 +50,8 @@ fi
 [[ -s "$work/a.flac" ]] || sox -q "$src" "$work/a.flac"
 [[ -s "$work/a.ogg" ]] || sox -q "$src" -C 5 "$work/a.ogg"
 [[ -s "$work/a.mp3" ]] || sox -q "$src" -C 192 "$work/a.mp3"
+[[ -s "$work/a.m4a" ]] || ffmpeg -v error -i "$src" -c:a aac -b:a 256k "$work/a.m4a"
+[[ -s "$work/alac.m4a" ]] || ffmpeg -v error -i "$src" -c:a alac "$work/alac.m4a"
 cp -f "$src" "$work/a.wav"
 
 # measure COMMAND...: best-of-$runs CPU seconds (user+system, to the microsecond, from
@@ -80,20 +86,25 @@ mib() { awk -v k="$1" 'BEGIN {printf "%.1f", k / 1024}'; }
 
 echo "shelf audio benchmark: ${minutes}-minute 44.1 kHz stereo through ALSA 'null', best of $runs runs"
 echo "machine: $(nproc) cores, $(uname -r); $(sox --version 2>&1 | head -1); $(mpg123 --version 2>&1 | head -1)"
+echo "         $(ffmpeg -version 2>&1 | head -1 | cut -d' ' -f1-3); $(mpv --version 2>&1 | head -1 | cut -d' ' -f1-2)"
 printf '\n%-6s %-10s %9s %9s %10s\n' format tool "cpu (s)" "peak MiB" "shelf/tool"
 summary=()
-for format in wav flac ogg mp3; do
+for format in wav flac ogg mp3 m4a alac; do
   file="$work/a.$format"
+  [[ $format == alac ]] && file="$work/alac.m4a"
   read -r shelf_cpu shelf_rss < <(measure "$shelf" play -D null --no-interactive "$file")
   printf '%-6s %-10s %9s %9s %10s\n' "$format" shelf "$shelf_cpu" "$(mib "$shelf_rss")" ""
   anchors=(sox)
   [[ $format == wav ]] && anchors+=(aplay)
   [[ $format == mp3 ]] && anchors+=(mpg123)
+  [[ $format == m4a || $format == alac ]] && anchors=(ffmpeg mpv)
   for anchor in "${anchors[@]}"; do
     case $anchor in
       sox) read -r cpu rss < <(measure sox -q "$file" -t alsa null) ;;
       aplay) read -r cpu rss < <(measure aplay -q -D null "$file") ;;
       mpg123) read -r cpu rss < <(measure mpg123 -q -o alsa -a null "$file") ;;
+      ffmpeg) read -r cpu rss < <(measure ffmpeg -v error -nostdin -i "$file" -f alsa null) ;;
+      mpv) read -r cpu rss < <(measure mpv --really-quiet --no-config --no-video --ao=alsa --audio-device=alsa/null "$file") ;;
     esac
     r=$(ratio "$shelf_cpu" "$cpu")
     printf '%-6s %-10s %9s %9s %10s\n' "$format" "$anchor" "$cpu" "$(mib "$rss")" "$r"
@@ -114,3 +125,13 @@ runs=1
 read -r hour_cpu hour_rss < <(measure "$shelf" play -D null --no-interactive "$hour")
 verdict=$(awk -v k="$hour_rss" 'BEGIN { print (k < 20 * 1024) ? "under" : "OVER" }')
 echo "${hour_minutes}-minute FLAC: shelf peak memory $(mib "$hour_rss") MiB ($verdict the 20 MiB target), cpu ${hour_cpu}s"
+
+# The same for a 1-hour AAC M4A, decoded through FFmpeg.
+hour_m4a="$work/hour.m4a"
+if [[ ! -s "$hour_m4a" ]]; then
+  echo "generating a ${hour_minutes}-minute M4A..." >&2
+  sox -q "$hour" -t wav - | ffmpeg -v error -i - -c:a aac -b:a 256k "$hour_m4a"
+fi
+read -r hour_cpu hour_rss < <(measure "$shelf" play -D null --no-interactive "$hour_m4a")
+verdict=$(awk -v k="$hour_rss" 'BEGIN { print (k < 20 * 1024) ? "under" : "OVER" }')
+echo "${hour_minutes}-minute AAC M4A: shelf peak memory $(mib "$hour_rss") MiB ($verdict the 20 MiB target), cpu ${hour_cpu}s"

@@ -15,6 +15,8 @@ public struct AudioError: ShelfError, Equatable {
     case unrecognised
     /// The file is audio but damaged or cut short.
     case damaged
+    /// The file is media (a video, a picture) without a sound track.
+    case noAudioTrack
     /// The requested format, rate, channel count or sample format is not supported.
     case unsupported
     /// The output file already exists and overwriting was not allowed.
@@ -62,7 +64,7 @@ public struct AudioError: ShelfError, Equatable {
   public var failure: FailureKind {
     switch reason {
     case .missingFile, .noSuchDevice: return .missingInput
-    case .emptyFile, .unrecognised, .damaged, .unsupported: return .badInput
+    case .emptyFile, .unrecognised, .damaged, .noAudioTrack, .unsupported: return .badInput
     case .exists, .cannotCreate: return .cannotCreate
     case .writeFailed, .deviceGone, .device: return .io
     case .deviceBusy: return .busy

@@ -160,24 +160,6 @@ public final class AudioFileReader {
     return 0
   }
 
-  /// Reads the rest of the file as interleaved samples of `T` (for tests and small files).
-  public func readAll<T: AudioSample>(_: T.Type = T.self) throws(AudioError) -> [T] {
-    var samples: [T] = []
-    let block = 4096
-    var buffer = [T](repeating: T.zero, count: block * format.channels)
-    while true {
-      let result = buffer.withUnsafeMutableBytes { raw -> Result<Int, AudioError> in
-        do throws(AudioError) {
-          return .success(try read(into: raw.baseAddress!, frames: block, as: T.sampleType))
-        } catch { return .failure(error) }
-      }
-      let got = try result.get()
-      if got == 0 { break }
-      samples.append(contentsOf: buffer[0..<(got * format.channels)])
-    }
-    return samples
-  }
-
   /// Moves to `frame` (clamped to the stream), so that the next `read` starts there.
   public func seek(toFrame frame: Int64) throws(AudioError) {
     guard let handle else { return }

@@ -33,15 +33,17 @@ public final class AudioFileWriter {
 
   /// Creates `path` and prepares to write `channels` × `sampleRate` audio in `container`.
   ///
-  /// Refuses an existing file unless `overwrite`. Throws `AudioError` when the file cannot be
-  /// created or the container does not support the rate, channels or sample format.
+  /// Refuses an existing file unless `overwrite`. `codec` picks ALAC rather than PCM in CAF.
+  /// Throws `AudioError` when the file cannot be created or the container does not support
+  /// the rate, channels or sample format.
   public init(
     path: RawPath, container: AudioContainer, sampleFormat: SampleFormat, sampleRate: Int,
-    channels: Int, overwrite: Bool = false, keepHeaderCurrent: Bool = true, tags: AudioTags = AudioTags()
+    channels: Int, codec: RecordingCodec? = nil, overwrite: Bool = false, keepHeaderCurrent: Bool = true,
+    tags: AudioTags = AudioTags()
   ) throws(AudioError) {
     self.path = path
     self.container = container
-    self.storedFormat = container.storedFormat(for: sampleFormat)
+    self.storedFormat = container.storedFormat(for: sampleFormat, codec: codec)
     self.sampleRate = sampleRate
     self.channels = channels
     var flags = O_RDWR | O_CREAT | O_CLOEXEC
@@ -60,7 +62,7 @@ public final class AudioFileWriter {
     var info = SF_INFO()
     info.samplerate = Int32(sampleRate)
     info.channels = Int32(channels)
-    info.format = SndFile.formatCode(container, sampleFormat)
+    info.format = SndFile.formatCode(container, sampleFormat, codec: codec)
     guard sf_format_check(&info) != 0 else {
       Glibc.close(fd)
       descriptor = -1  // deinit runs for a class whose init throws: do not close twice
@@ -104,8 +106,9 @@ public final class AudioFileWriter {
     // fail when asked to.
     let hasLengthHeader: Bool
     switch container {
-    case .wav, .aiff, .caf, .w64, .au: hasLengthHeader = true
-    case .flac, .ogg, .opus, .mp3: hasLengthHeader = false
+    case .wav, .aiff, .w64, .au: hasLengthHeader = true
+    case .caf: hasLengthHeader = codec != .alac
+    case .flac, .ogg, .opus, .mp3, .m4a: hasLengthHeader = false
     }
     if keepHeaderCurrent && hasLengthHeader {
       sf_command(opened, Int32(SFC_SET_UPDATE_HEADER_AUTO), nil, Int32(SF_TRUE))

@@ -383,6 +383,19 @@ public final class FFmpegInput {
     }
   }
 
+  /// The first timestamp and the length of stream `index` in its time base, as the container
+  /// declares them (nil where it does not): exact where `FFmpegStream.duration` is rounded.
+  func timestamps(stream index: Int) -> (start: Int64?, duration: Int64?) {
+    guard let context, index >= 0, index < Int(context.pointee.nb_streams),
+      let stream = context.pointee.streams[index]
+    else { return (nil, nil) }
+    let nopts = shelf_av_nopts_value
+    return (
+      stream.pointee.start_time == nopts ? nil : stream.pointee.start_time,
+      stream.pointee.duration == nopts || stream.pointee.duration <= 0 ? nil : stream.pointee.duration
+    )
+  }
+
   /// The codec parameters of stream `index`, for `avcodec_parameters_to_context`; valid while
   /// this input lives.
   func codecParameters(stream index: Int) -> UnsafePointer<AVCodecParameters>? {

@@ -222,9 +222,9 @@ private struct PlaylistRun {
   /// Opens, announces and streams one track.
   private mutating func playTrack(_ index: Int, events: (PlayerEvent) -> Void) -> TrackEnd {
     let path = player.tracks[index]
-    let reader: AudioFileReader
+    let reader: any AudioDecoder
     do {
-      reader = try AudioFileReader(path: path)
+      reader = try AudioDecoders.open(path: path)
     } catch {
       summary.failures.append(error)
       events(.failed(track: index, path: path, error: error))
@@ -241,7 +241,7 @@ private struct PlaylistRun {
   /// Seeks the first track to the start position; false (the track is skipped) when that lies
   /// at or past its end.
   private mutating func applyStart(
-    to reader: AudioFileReader, track index: Int, path: RawPath, events: (PlayerEvent) -> Void
+    to reader: any AudioDecoder, track index: Int, path: RawPath, events: (PlayerEvent) -> Void
   ) -> Bool {
     defer { firstTrack = false }
     let start = player.options.start
@@ -260,7 +260,7 @@ private struct PlaylistRun {
   /// (gapless), else a new one after the previous track has finished. Nil when this track
   /// cannot play here (reported) or the device failed (`summary.deviceError`).
   private mutating func openOutput(
-    for reader: AudioFileReader, track index: Int, path: RawPath, events: (PlayerEvent) -> Void
+    for reader: any AudioDecoder, track index: Int, path: RawPath, events: (PlayerEvent) -> Void
   ) -> ALSAPlayback? {
     let format = reader.format
     if let open = output,
@@ -302,7 +302,7 @@ private struct PlaylistRun {
 
   /// Counts the track as played and reports its start.
   private mutating func announce(
-    _ reader: AudioFileReader, track index: Int, path: RawPath, events: (PlayerEvent) -> Void
+    _ reader: any AudioDecoder, track index: Int, path: RawPath, events: (PlayerEvent) -> Void
   ) {
     let format = reader.format
     let info = AudioFileInfo(
@@ -328,7 +328,7 @@ private struct PlaylistRun {
 
   /// Reads, scales and writes blocks until the track ends or a command moves on.
   private mutating func stream(
-    _ reader: AudioFileReader, to out: ALSAPlayback, track index: Int, path: RawPath,
+    _ reader: any AudioDecoder, to out: ALSAPlayback, track index: Int, path: RawPath,
     events: (PlayerEvent) -> Void
   ) -> TrackEnd {
     let parameters = out.parameters
@@ -374,7 +374,7 @@ private struct PlaylistRun {
   }
 
   /// Frames of the track that have reached the speaker (written minus ALSA's delay).
-  private static func heardFrames(_ reader: AudioFileReader, _ out: ALSAPlayback) -> Int64 {
+  private static func heardFrames(_ reader: any AudioDecoder, _ out: ALSAPlayback) -> Int64 {
     max(0, reader.position - Int64(out.delay))
   }
 
@@ -388,7 +388,7 @@ private struct PlaylistRun {
 
   /// Acts on one command; returns where the playlist goes when the track ends here.
   private mutating func apply(
-    _ command: PlayerCommand, reader: AudioFileReader, out: ALSAPlayback, paused: inout Bool,
+    _ command: PlayerCommand, reader: any AudioDecoder, out: ALSAPlayback, paused: inout Bool,
     track index: Int,
     path: RawPath, events: (PlayerEvent) -> Void
   ) -> TrackEnd? {

@@ -13,6 +13,9 @@ public struct RecordingRequest: Sendable {
   public var output: RawPath
   /// The container; by default from the output's extension.
   public var container: AudioContainer
+  /// The codec, where the container offers a choice (`AudioContainer.recordingCodecs`); nil
+  /// for the container's default.
+  public var codec: RecordingCodec?
   /// The ALSA capture device.
   public var device = "default"
   public var sampleRate = 44100
@@ -102,9 +105,7 @@ public final class Recorder: Sendable {
       device: request.device, sampleRate: request.sampleRate, channels: request.channels,
       sampleFormat: request.sampleFormat)
     defer { capture.close() }
-    let writer = try AudioFileWriter(
-      path: request.output, container: request.container, sampleFormat: request.sampleFormat,
-      sampleRate: request.sampleRate, channels: request.channels, overwrite: request.overwrite)
+    let writer = try Recorder.makeWriter(request)
 
     let channels = request.channels
     let format = request.sampleFormat
@@ -119,8 +120,9 @@ public final class Recorder: Sendable {
     defer { widened?.deallocate() }
 
     let frameLimit = request.maxDuration.map { Int64(($0 * Double(request.sampleRate)).rounded()) }
-    let stored = request.container.storedFormat(for: format)
-    let uncompressed = request.container.isLossless && request.container != .flac
+    let stored = writer.storedFormat
+    let codec = request.codec ?? request.container.recordingCodecs.first
+    let uncompressed = codec == .pcm
     let storedFrameBytes = Int64(channels * (stored.bits / 8))
     var headerBytes: Int64?
     var peaks = [Double](repeating: 0, count: channels)
@@ -214,6 +216,25 @@ public final class Recorder: Sendable {
       sampleRate: request.sampleRate, channels: channels, frames: frames,
       seconds: Double(frames) / Double(request.sampleRate), bytes: bytes, overruns: capture.overruns,
       stop: stop)
+  }
+
+  /// The file writer for the request's container and codec: FFmpeg for MP4, libsndfile for
+  /// the rest.
+  static func makeWriter(_ request: RecordingRequest) throws(AudioError) -> any RecordingFileWriter {
+    let codec = request.codec ?? request.container.recordingCodecs.first
+    if let codec, !request.container.recordingCodecs.contains(codec) {
+      throw AudioError(
+        path: request.output, reason: .unsupported,
+        message: "\(request.container.rawValue.uppercased()) cannot hold \(codec.rawValue.uppercased())")
+    }
+    if request.container == .m4a {
+      return try M4AFileWriter(
+        path: request.output, codec: codec == .alac ? .alac : .aac, sampleFormat: request.sampleFormat,
+        sampleRate: request.sampleRate, channels: request.channels, overwrite: request.overwrite)
+    }
+    return try AudioFileWriter(
+      path: request.output, container: request.container, sampleFormat: request.sampleFormat,
+      sampleRate: request.sampleRate, channels: request.channels, codec: codec, overwrite: request.overwrite)
   }
 
   /// Updates per-channel peaks (0…1 of full scale) and the clip flag for one block.

@@ -8,14 +8,19 @@ enum SndFile {
   static let subMask = Int32(SF_FORMAT_SUBMASK)
 
   /// The libsndfile major|subtype code for writing `container` with samples of `format`.
-  static func formatCode(_ container: AudioContainer, _ format: SampleFormat) -> Int32 {
-    let stored = container.storedFormat(for: format)
+  static func formatCode(_ container: AudioContainer, _ format: SampleFormat, codec: RecordingCodec? = nil)
+    -> Int32
+  {
+    let stored = container.storedFormat(for: format, codec: codec)
     let pcm: Int32
-    switch stored {
-    case .s16: pcm = Int32(SF_FORMAT_PCM_16)
-    case .s24: pcm = Int32(SF_FORMAT_PCM_24)
-    case .s32: pcm = Int32(SF_FORMAT_PCM_32)
-    case .float: pcm = Int32(SF_FORMAT_FLOAT)
+    switch (stored, codec) {
+    case (.s16, .alac): pcm = Int32(SF_FORMAT_ALAC_16)
+    case (.s24, .alac): pcm = Int32(SF_FORMAT_ALAC_24)
+    case (_, .alac): pcm = Int32(SF_FORMAT_ALAC_32)
+    case (.s16, _): pcm = Int32(SF_FORMAT_PCM_16)
+    case (.s24, _): pcm = Int32(SF_FORMAT_PCM_24)
+    case (.s32, _): pcm = Int32(SF_FORMAT_PCM_32)
+    case (.float, _): pcm = Int32(SF_FORMAT_FLOAT)
     }
     switch container {
     case .wav: return Int32(SF_FORMAT_RF64) | pcm
@@ -27,6 +32,7 @@ enum SndFile {
     case .ogg: return Int32(SF_FORMAT_OGG) | Int32(SF_FORMAT_VORBIS)
     case .opus: return Int32(SF_FORMAT_OGG) | Int32(SF_FORMAT_OPUS)
     case .mp3: return Int32(SF_FORMAT_MPEG) | Int32(SF_FORMAT_MPEG_LAYER_III)
+    case .m4a: return 0  // written by M4AFileWriter through FFmpeg, never by libsndfile
     }
   }
 

@@ -19,13 +19,19 @@ enum PlayCommand {
       parent cannot loop; FIFOs never opened), and the catalogued audio matching the \
       remaining words, which are a query as in 'shelf ls' (kind:audio is added to the terms, \
       so kind:image plays nothing; a query that matches nothing exits 1; a word with a slash \
-      or an audio extension is a missing file, not a query). Anything \
-      libsndfile decodes plays: WAV, RF64, AIFF, FLAC, Ogg Vorbis, Opus, MP3, CAF, W64, AU \
-      and more. Consecutive tracks with the same sample rate, channel count and sample \
-      width play without a gap. A file that cannot be decoded is reported and skipped; the \
-      playlist goes on, and the exit status is 1 when some tracks failed. Entries of iPhone \
-      backups (a catalogued BACKUP/DOMAIN/relativePath, or a query such as area:voicemail) \
-      play from their content, read and decrypted into private temporary files.
+      or an audio extension is a missing file, not a query). The decoder is chosen by the \
+      file's content, not its name: libsndfile for what it decodes bit-exactly (WAV, RF64, \
+      AIFF, FLAC, Ogg Vorbis, Opus, MP3, CAF, W64, AU), FFmpeg for the rest (M4A, M4B, M4R, \
+      MP4 and 3GP with AAC, HE-AAC, ALAC, Opus or FLAC; CAF with AAC; AMR; APE; WavPack; \
+      Musepack; WMA; AC-3 and E-AC-3; DSF; Speex; TTA) and for the sound of video files \
+      (MOV, MP4, MKV, WebM, AVI). AAC's encoder delay and padding are trimmed (MP4 edit \
+      list, iTunSMPB), and seeking lands on the exact sample. Consecutive tracks with the \
+      same sample rate, channel count and sample width play without a gap. A file that \
+      cannot be decoded is reported and skipped (a video without sound: 'no audio track'); \
+      the playlist goes on, and the exit status is 1 when some tracks failed (65 when the \
+      only track could not be decoded). Entries of iPhone backups (a catalogued \
+      BACKUP/DOMAIN/relativePath, or a query such as area:voicemail) play from their \
+      content, read and decrypted into private temporary files.
 
       On a terminal a status line shows the title and artist, the elapsed and total time, a \
       progress bar and the volume. Keys: space pauses and resumes, left and right arrows \
@@ -35,7 +41,9 @@ enum PlayCommand {
       'interrupted' and exits 130.
 
       The volume is a software gain with a squared curve (50 is -12 dB). At 100, the \
-      default, samples reach ALSA bit-exact: use the mixer of the sound card for loudness. \
+      default, the decoder's samples reach ALSA unchanged, in the codec's own sample type \
+      (16 or 32-bit integers, or float for lossy codecs): use the mixer of the sound card \
+      for loudness. \
       ALSA's 'default' device converts rate and format through the plug layer; a 'hw:' \
       device must support the file's rate and channel count itself.
 
@@ -389,7 +397,7 @@ enum PlaylistBuilder {
   static func isQueryTerm(_ item: RawPath) -> Bool {
     guard let text = item.utf8String, !text.isEmpty, !text.contains("/") else { return false }
     if text.contains(":") { return true }
-    return AudioContainer(extensionOf: item) == nil
+    return !AudioContainer.audioExtensions.contains(item.lowercasedExtension)
   }
 
   /// Audio files (by extension) under `folder`, in name order folder by folder, through the

@@ -22,10 +22,15 @@ enum RecordCommand {
       and counted in the summary.
 
       The format comes from OUTPUT's extension (wav, flac, ogg, opus, aiff, caf, w64, au, \
-      mp3) unless --format names it. WAV is written as RF64 when it would pass 4 GiB and as \
-      plain WAV otherwise. The sample format is what is asked of ALSA and what is stored \
-      when the container allows: FLAC stores at most 24 bits, the lossy formats store none. \
-      Opus needs a rate of 8000, 12000, 16000, 24000 or 48000 Hz.
+      mp3, m4a) unless --format names it. WAV is written as RF64 when it would pass 4 GiB and \
+      as plain WAV otherwise. M4A holds AAC-LC (as Voice Memos records, about 64 kbit/s per \
+      channel) or, with --codec alac, Apple Lossless; it is written as fragmented MP4, a \
+      fragment about every second, so that after kill -9 or a full disk it plays with every \
+      fragment written (up to the last second or so). CAF holds PCM or, with --codec alac, \
+      Apple Lossless (whose packet table is written when the recording ends: only PCM CAF \
+      survives kill -9). The sample format is what is asked of ALSA and what is stored when \
+      the container allows: FLAC and ALAC in M4A store at most 24 bits, the lossy formats \
+      store none. Opus needs a rate of 8000, 12000, 16000, 24000 or 48000 Hz.
 
       On a terminal a status line shows the elapsed time, the size and a peak meter per \
       channel in dBFS, with CLIP when a sample reached full scale. An existing OUTPUT is \
@@ -49,6 +54,10 @@ enum RecordCommand {
         "format", short: "t", value: "type", help: "File format (default: from OUTPUT's extension).",
         choices: AudioContainer.allCases.map(\.rawValue)),
       OptionSpec(
+        "codec", value: "codec",
+        help: "The codec where the format offers a choice (m4a: aac, alac; caf: pcm, alac).",
+        choices: RecordingCodec.allCases.map(\.rawValue)),
+      OptionSpec(
         "duration", short: "d", value: "time", help: "Stop after this long (90, 1:30, 1h30m).",
         completion: Completion.none),
       OptionSpec(
@@ -61,6 +70,7 @@ enum RecordCommand {
     examples: [
       Example("shelf record memo.wav", "Record CD-quality stereo until Ctrl-C."),
       Example("shelf record -d 30 -c 1 -r 48000 take.flac", "Record 30 seconds of 48 kHz mono FLAC."),
+      Example("shelf record -c 1 memo.m4a", "Record a mono AAC voice memo, as Voice Memos does."),
       Example(
         "shelf record --sample-format s24 -D hw:1,0 --max-size 2G concert.wav",
         "Record 24-bit from the second card."),
@@ -90,6 +100,17 @@ enum RecordCommand {
         "cannot tell the file format from '\(output.escaped)': add an extension such as .wav or use --format")
     }
     var request = RecordingRequest(output: output, container: container)
+    if let name = arguments.value("codec") {
+      let offered = container.recordingCodecs
+      guard !offered.isEmpty else {
+        throw invocation.usageError(
+          "\(container.rawValue.uppercased()) has a codec of its own; --codec applies to m4a and caf")
+      }
+      guard let codec = RecordingCodec(rawValue: name), offered.contains(codec) else {
+        throw arguments.invalid("codec", name, expected: offered.map(\.rawValue).joined(separator: " or "))
+      }
+      request.codec = codec
+    }
     request.device = arguments.value("device") ?? "default"
     request.sampleRate = try arguments.integer("rate", in: 1000...768_000) ?? 44100
     request.channels = try arguments.integer("channels", in: 1...64) ?? 2
