@@ -171,7 +171,7 @@ public struct TextSample: Sendable {
 /// zeros fall, or binary); strict UTF-8; ASCII (with ISO-2022 escapes, the 7-bit CJK
 /// encodings); then uchardet (Mozilla's detector) for the legacy encodings, its answer refined
 /// within families it confuses (ISO-8859 and Windows code pages, Latin-1/Latin-9/Mac Roman,
-/// KOI8-R/KOI8-U) and checked: bytes that do not decode in the winning encoding, or decode to
+/// KOI8-R/KOI8-U; Latin-1 and the Celtic ISO-8859-14, which it has no model for) and checked: bytes that do not decode in the winning encoding, or decode to
 /// control characters other than tab, line feed, vertical tab, form feed, carriage return,
 /// backspace, bell, escape and the DOS end-of-file mark, are not text.
 public enum TextSniffer {
@@ -410,7 +410,9 @@ public enum TextSniffer {
     for answer in answers {
       let candidates = family(of: answer).filter { !tried.contains($0) }
       tried.formUnion(candidates)
-      if let best = bestOf(candidates, sample: sample, preferring: answer) { return best }
+      if let best = bestOf(candidates, sample: sample, preferring: answer) {
+        return celticIfItReadsSo(latin1IfIcelandic(best, sample), sample)
+      }
     }
     // uchardet had no answer that decodes: the best-looking of the multi-byte encodings that
     // decode (clean decoding is strong evidence for them), else of the single-byte ones.
@@ -420,7 +422,42 @@ public enum TextSniffer {
     {
       return multiByte.encoding
     }
-    return bestOf(untried.filter(\.isSingleByte), sample: sample, preferring: nil)
+    return bestOf(untried.filter(\.isSingleByte), sample: sample, preferring: nil).map {
+      celticIfItReadsSo($0, sample)
+    }
+  }
+
+  /// Latin-1 (or windows-1252) in place of a Turkish reading when the text is Icelandic or
+  /// Faroese. uchardet has no model for them and calls such text ISO-8859-9 or windows-1254,
+  /// which read ð, þ and ý as ğ, ş and ı, letters too, so the word score cannot undo it. The
+  /// vowels á í ó ú and æ, same in both, tell them apart: Icelandic and Faroese use them all
+  /// the time, Turkish never, while Turkish has ı (ý in Latin-1) in nearly every sentence.
+  private static func latin1IfIcelandic(_ encoding: TextEncoding, _ sample: TextSample) -> TextEncoding {
+    guard encoding == .iso8859_9 || encoding == .windows1254 else { return encoding }
+    var nordicVowels = 0
+    var dotlessI = 0
+    for segment in sample.segments {
+      for byte in segment where byte >= 0xC1 {
+        switch byte {
+        case 0xE1, 0xED, 0xF3, 0xFA, 0xE6, 0xC1, 0xCD, 0xD3, 0xDA, 0xC6: nordicVowels += 1
+        case 0xFD, 0xDD: dotlessI += 1
+        default: break
+        }
+      }
+    }
+    guard nordicVowels > dotlessI else { return encoding }
+    return [TextEncoding.latin1, .windows1252].first { decodesAsText(sample, $0) } ?? encoding
+  }
+
+  /// ISO-8859-14 in place of a Latin-1 reading (ISO-8859-1, windows-1252) when the bytes that
+  /// differ stand where Celtic letters stand (see `CelticEvidence`) and the sample decodes in
+  /// it: uchardet has no Celtic model, and the word score cannot tell ŵ from ð. Not in place of
+  /// ISO-8859-15, chosen because its letters (œ, š, ž) fit: ISO-8859-14 has letters there too.
+  private static func celticIfItReadsSo(_ encoding: TextEncoding, _ sample: TextSample) -> TextEncoding {
+    guard encoding == .latin1 || encoding == .windows1252, CelticEvidence(sample).favoursCeltic,
+      decodesAsText(sample, .iso8859_14)
+    else { return encoding }
+    return .iso8859_14
   }
 
   private static let shortSample = 64 << 10

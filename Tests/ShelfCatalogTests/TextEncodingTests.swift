@@ -48,6 +48,14 @@ let sentences: [String: String] = [
     "„Labas rytas!“ – Šiandien Vilniuje šilta ir saulėta diena.\nPopiet eisime į senamiestį pasivaikščioti ir išgerti kavos.\nNepamiršk nupirkti duonos ir pieno grįždamas namo.\n",
   "cy":
     "Bore da! Mae'r tywydd yn braf heddiw yng Nghaerdydd.\nRydym yn mynd i'r traeth ŵyl y banc i weld y môr a'r tŷ bach ar y bryn.\nMae'r ŵyn yn chwarae yn y caeau ger yr afon.\n",
+  "cy-udhr":
+    "Genir pawb yn rhydd ac yn gydradd â'i gilydd mewn urddas a hawliau. Fe'u cynysgaeddir â rheswm a chydwybod, a dylai pob un ymddwyn y naill at y llall mewn ysbryd cymodlon.\nMae'r tŷ ar bwys y dŵr, ac mae'r ŵyr yn mynd i'r ŵyl.\nMae'r gŵr yn byw mewn tŷ gwyn ym Mhen Llŷn.\n",
+  "ga-old":
+    "Ḃí mo ṁáthair sa ċistin agus ḃí m'aṫair ag léaṁ an ṗáipéir.\nTá an oíċe fuar agus tá an ġealaċ ag soilsiú.\n",
+  "is-udhr":
+    "Allir menn eru bornir frjálsir og jafnir öðrum að virðingu og réttindum. Þeir eru gæddir vitsmunum og samvisku, og ber þeim að breyta bróðurlega hverjum við annan.\nÞað er gott veður í dag.\n",
+  "is-windows":
+    "„Allir menn eru bornir frjálsir og jafnir öðrum að virðingu og réttindum.“ – Þeir eru gæddir vitsmunum og samvisku, og ber þeim að breyta bróðurlega hverjum við annan.\n",
   "ro":
     "Bună dimineața! Astăzi vremea în București este frumoasă și însorită.\nDupă-amiază vom merge în parc să ne plimbăm și să mâncăm înghețată.\nNu uita să cumperi pâine și lapte când te întorci acasă.\n",
   "vi":
@@ -75,6 +83,11 @@ let encodingCases: [(iconv: String, language: String, expected: TextEncoding)] =
   ("TIS-620", "th", .tis620), ("ISO-8859-11", "th", .tis620), ("ISO-8859-13", "lt", .iso8859_13),
   ("WINDOWS-1257", "lt-windows", .windows1257), ("ISO-8859-16", "ro", .iso8859_16),
   ("WINDOWS-1258", "vi", .windows1258),
+  // Celtic text in ISO-8859-14, which uchardet calls windows-1252 (ŵ and ŷ read as ð and þ), and
+  // Icelandic, whose ð and þ are letters: it stays Latin-1 (uchardet calls it ISO-8859-9).
+  ("ISO-8859-14", "cy", .iso8859_14), ("ISO-8859-14", "cy-udhr", .iso8859_14),
+  ("ISO-8859-14", "ga-old", .iso8859_14), ("ISO-8859-1", "is-udhr", .latin1),
+  ("WINDOWS-1252", "is-windows", .windows1252),
   ("SHIFT_JIS", "ja", .shiftJIS), ("CP932", "ja", .shiftJIS), ("EUC-JP", "ja", .eucJP),
   ("ISO-2022-JP", "ja", .iso2022JP), ("EUC-KR", "ko", .eucKR), ("CP949", "ko", .eucKR),
   ("ISO-2022-KR", "ko", .iso2022KR), ("JOHAB", "ko", .johab), ("GB2312", "zh", .gb18030),
@@ -278,4 +291,21 @@ func realTextIsDetectedDecodedCountedAndSearchable(_ index: Int) throws {
   #expect(!TextSniffer.prefixRulesOutText(try iconv("Привет, мир!\n", to: "UTF-16LE")))
   #expect(!TextSniffer.prefixRulesOutText(try iconv(try #require(sentences["ko"]), to: "ISO-2022-KR")))
   #expect(!TextSniffer.prefixRulesOutText(Array("plain text\n".utf8)))
+}
+
+@Test func westernSymbolsBesideWordsStayLatin1() throws {
+  // Bytes that ISO-8859-14 reads as Celtic letters, where Latin-1 text has symbols beside words:
+  // Spanish ¿ and ¡, µ and ° in measures, Catalan l·l, German »quotes«, Danish æ and ø.
+  let texts = [
+    "Y tú, ¿qué piensas? ¡qué bonito día! Son las 10:30 y hace 25 °C.\n",
+    "La col·lecció del museu és molt gran: hi ha cèl·lules de 10 µm, pintures i una il·lustració preciosa.\nA la plaça, els nens mengen gelat i els avis parlen de l'època en què tot era més tranquil.\n",
+    "»ja« sagte er, »das ist schön«, und ging über die Straße.\n",
+    "Grøn æblegrød med fløde, og så drak vi kaffe på kroen.\n",
+  ]
+  for text in texts {
+    let bytes = try iconv(text, to: "ISO-8859-1")
+    let detected = try #require(TextSniffer.detectEncoding(TextSample(bytes)))
+    #expect(detected.encoding != .iso8859_14, "\(text)")
+    #expect(TextAnalyzer.displayText(try TextDecoder(detected.encoding).decodeAll(bytes)) == text, "\(text)")
+  }
 }
