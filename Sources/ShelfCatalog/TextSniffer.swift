@@ -171,9 +171,11 @@ public struct TextSample: Sendable {
 /// zeros fall, or binary); strict UTF-8; ASCII (with ISO-2022 escapes, the 7-bit CJK
 /// encodings); then uchardet (Mozilla's detector) for the legacy encodings, its answer refined
 /// within families it confuses (ISO-8859 and Windows code pages, Latin-1/Latin-9/Mac Roman,
-/// KOI8-R/KOI8-U; Latin-1 and the Celtic ISO-8859-14, which it has no model for) and checked: bytes that do not decode in the winning encoding, or decode to
-/// control characters other than tab, line feed, vertical tab, form feed, carriage return,
-/// backspace, bell, escape and the DOS end-of-file mark, are not text.
+/// KOI8-R/KOI8-U; Latin-1 and the Celtic ISO-8859-14, which it has no model for; Icelandic,
+/// which it has no model for either and calls Turkish, Central European or Baltic) and checked:
+/// bytes that do not decode in the winning encoding, or decode to control characters other than
+/// tab, line feed, vertical tab, form feed, carriage return, backspace, bell, escape and the DOS
+/// end-of-file mark, are not text.
 public enum TextSniffer {
   /// The encoding of `bytes` when they look like text, else nil (binary). `bytes` may be a
   /// prefix of a longer file: a multi-byte sequence cut at the end is allowed.
@@ -427,12 +429,22 @@ public enum TextSniffer {
     }
   }
 
-  /// Latin-1 (or windows-1252) in place of a Turkish reading when the text is Icelandic or
-  /// Faroese. uchardet has no model for them and calls such text ISO-8859-9 or windows-1254,
+  /// Latin-1 (or windows-1252) in place of a Turkish, Central European or Baltic reading when the
+  /// text is Icelandic or Faroese. uchardet has no model for them and calls such text ISO-8859-9 or windows-1254,
   /// which read ð, þ and ý as ğ, ş and ı, letters too, so the word score cannot undo it. The
   /// vowels á í ó ú and æ, same in both, tell them apart: Icelandic and Faroese use them all
   /// the time, Turkish never, while Turkish has ı (ý in Latin-1) in nearly every sentence.
+  ///
+  /// uchardet also calls Icelandic Central European or Baltic (ISO-8859-2, ISO-8859-4,
+  /// ISO-8859-13, windows-1250, windows-1257), where ð, þ and æ read as other letters: Latin-1
+  /// then wins when the text reads as Icelandic (see `IcelandicEvidence`) and decodes in it. The
+  /// word score does not decide here: it ties on the letters, and a stray symbol (`¹`, which
+  /// ISO-8859-2 reads as š) would tip it the wrong way.
   private static func latin1IfIcelandic(_ encoding: TextEncoding, _ sample: TextSample) -> TextEncoding {
+    if centralEuropeanOrBaltic.contains(encoding) {
+      guard IcelandicEvidence(sample).favoursIcelandic else { return encoding }
+      return [TextEncoding.latin1, .windows1252].first { decodesAsText(sample, $0) } ?? encoding
+    }
     guard encoding == .iso8859_9 || encoding == .windows1254 else { return encoding }
     var nordicVowels = 0
     var dotlessI = 0
@@ -448,6 +460,10 @@ public enum TextSniffer {
     guard nordicVowels > dotlessI else { return encoding }
     return [TextEncoding.latin1, .windows1252].first { decodesAsText(sample, $0) } ?? encoding
   }
+
+  private static let centralEuropeanOrBaltic: Set<TextEncoding> = [
+    .iso8859_2, .iso8859_4, .iso8859_13, .windows1250, .windows1257,
+  ]
 
   /// ISO-8859-14 in place of a Latin-1 reading (ISO-8859-1, windows-1252) when the bytes that
   /// differ stand where Celtic letters stand (see `CelticEvidence`) and the sample decodes in

@@ -56,6 +56,18 @@ let sentences: [String: String] = [
     "Allir menn eru bornir frjálsir og jafnir öðrum að virðingu og réttindum. Þeir eru gæddir vitsmunum og samvisku, og ber þeim að breyta bróðurlega hverjum við annan.\nÞað er gott veður í dag.\n",
   "is-windows":
     "„Allir menn eru bornir frjálsir og jafnir öðrum að virðingu og réttindum.“ – Þeir eru gæddir vitsmunum og samvisku, og ber þeim að breyta bróðurlega hverjum við annan.\n",
+  "is-udhr-prompt":
+    "Allir menn eru bornir frjálsir og jafnir öðrum að virðingu og réttindum. Þeir eru gæddir vitsmunum og samvisku, og ber þeim að breyta bróðurlega hverjum við annan.\nÞessi aðgerð krefst rótaraðgangs. Viltu halda áfram? Ýttu á Enter til að staðfesta.\n",
+  "is-windows-prompt":
+    "„Allir menn eru bornir frjálsir og jafnir öðrum að virðingu og réttindum. Þeir eru gæddir vitsmunum og samvisku, og ber þeim að breyta bróðurlega hverjum við annan.\nÞessi aðgerð krefst rótaraðgangs. Viltu halda áfram? Ýttu á Enter til að staðfesta.“\n",
+  "hu":
+    "Minden emberi lény szabadon születik és egyenlő méltósága és joga van. Az emberek, ésszel és lelkiismerettel bírván, egymással szemben testvéri szellemben kell hogy viseltessenek.\nÁrvíztűrő tükörfúrógép. A gyűlés után hosszú sétát tettünk a főváros utcáin.\n",
+  "hu-windows":
+    "„Minden emberi lény szabadon születik és egyenlő méltósága és joga van.” – Az emberek, ésszel és lelkiismerettel bírván, egymással szemben testvéri szellemben kell hogy viseltessenek.\nÁrvíztűrő tükörfúrógép. A gyűlés után hosszú sétát tettünk a főváros utcáin.\n",
+  "hr":
+    "Sva ljudska bića rađaju se slobodna i jednaka u dostojanstvu i pravima. Ona su obdarena razumom i sviješću pa jedna prema drugima trebaju postupati u duhu bratstva.\nIzmeđu rijeke i mora leži grad, a međa je označena kamenom. Đurđevak cvjeta u šumi.\n",
+  "pl-udhr":
+    "Wszyscy ludzie rodzą się wolni i równi pod względem swej godności i swych praw. Są oni obdarzeni rozumem i sumieniem i powinni postępować wobec innych w duchu braterstwa.\n",
   "ro":
     "Bună dimineața! Astăzi vremea în București este frumoasă și însorită.\nDupă-amiază vom merge în parc să ne plimbăm și să mâncăm înghețată.\nNu uita să cumperi pâine și lapte când te întorci acasă.\n",
   "vi":
@@ -88,6 +100,13 @@ let encodingCases: [(iconv: String, language: String, expected: TextEncoding)] =
   ("ISO-8859-14", "cy", .iso8859_14), ("ISO-8859-14", "cy-udhr", .iso8859_14),
   ("ISO-8859-14", "ga-old", .iso8859_14), ("ISO-8859-1", "is-udhr", .latin1),
   ("WINDOWS-1252", "is-windows", .windows1252),
+  // Icelandic that uchardet calls ISO-8859-13 or windows-1257 (ð þ æ read as š ž ę): Latin-1 by
+  // its letters; and Central European text, whose ć đ ţ are the same bytes, that must stay so.
+  ("ISO-8859-1", "is-udhr-prompt", .latin1), ("WINDOWS-1252", "is-windows-prompt", .windows1252),
+  ("ISO-8859-2", "hu", .iso8859_2), ("WINDOWS-1250", "hu-windows", .windows1250),
+  ("ISO-8859-2", "hr", .iso8859_2), ("WINDOWS-1250", "hr", .windows1250),
+  ("ISO-8859-2", "pl-udhr", .iso8859_2), ("WINDOWS-1250", "pl-udhr", .windows1250),
+  ("ISO-8859-2", "cs", .iso8859_2),
   ("SHIFT_JIS", "ja", .shiftJIS), ("CP932", "ja", .shiftJIS), ("EUC-JP", "ja", .eucJP),
   ("ISO-2022-JP", "ja", .iso2022JP), ("EUC-KR", "ko", .eucKR), ("CP949", "ko", .eucKR),
   ("ISO-2022-KR", "ko", .iso2022KR), ("JOHAB", "ko", .johab), ("GB2312", "zh", .gb18030),
