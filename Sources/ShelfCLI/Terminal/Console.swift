@@ -1,6 +1,5 @@
-import Synchronization
-
 import ShelfCore
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
