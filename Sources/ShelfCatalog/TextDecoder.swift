@@ -176,15 +176,15 @@ public final class TextDecoder {
           case 0, E2BIG:
             continue
           case EINVAL:
-            // An incomplete sequence at the end of the input.
+            // An incomplete sequence at the end of the input. It waits for the next block
+            // with the converter's shift state kept: resetting it here would read the rest
+            // of an ISO-2022 line as ASCII.
             if final {
               for byte in source[consumed...] { invalid(byte, into: &output) }
-              consumed = source.count
             } else {
               pending = Array(source[consumed...])
-              consumed = source.count
             }
-            iconv(converter, nil, nil, nil, nil)
+            consumed = source.count
           default:
             invalid(source[consumed], into: &output)
             consumed += 1

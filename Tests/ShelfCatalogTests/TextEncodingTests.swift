@@ -328,3 +328,22 @@ func realTextIsDetectedDecodedCountedAndSearchable(_ index: Int) throws {
     #expect(TextAnalyzer.displayText(try TextDecoder(detected.encoding).decodeAll(bytes)) == text, "\(text)")
   }
 }
+
+/// A block that ends inside a two-byte ISO-2022 character keeps the shift state: split at
+/// every offset, the decoded text is the whole text (a reset there read the rest of the line
+/// as ASCII and counted extra characters).
+@Test(arguments: [("ISO-2022-JP", "ja", TextEncoding.iso2022JP), ("ISO-2022-KR", "ko", .iso2022KR)])
+func stateIsKeptAcrossBlocksOfAStatefulEncoding(iconvName: String, language: String, encoding: TextEncoding)
+  throws
+{
+  let text = try #require(sentences[language])
+  let bytes = try iconv(text, to: iconvName)
+  let expected = text.unicodeScalars.map(\.value)
+  for split in 1..<bytes.count {
+    let decoder = try TextDecoder(encoding)
+    var decoded: [UInt32] = []
+    decoder.decode(bytes[..<split], final: false, into: &decoded)
+    decoder.decode(bytes[split...], final: true, into: &decoded)
+    #expect(decoded == expected, "\(iconvName) split at byte \(split)")
+  }
+}
