@@ -77,20 +77,35 @@ public final class AtomicFileWriter {
     let temporary = folder.appending(RawPath(bytes: name))
     temporaryPath = temporary
     descriptor = -1
-    // Creating and registering under one lock: a stop that has already swept cannot miss it.
-    let created = Self.live.withLock { live -> Int32 in
-      guard !live.stopped else { return -2 }
-      let descriptor = temporary.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666) }
-      if descriptor >= 0 { live.paths.insert(temporary) }
-      return descriptor
+    // Registered before it is created and checked again after: a stop that sweeps in between
+    // either finds the file or is seen here. The lock is not held while the file is created
+    // (a slow filesystem call): writers on other threads would spin waiting for it.
+    let registered = Self.live.withLock { live -> Bool in
+      guard !live.stopped else { return false }
+      live.paths.insert(temporary)
+      return true
     }
-    if created == -2 {
+    guard registered else {
+      finished = true
+      throw FileError(path: target, reason: "interrupted", failure: .interrupted)
+    }
+    let created = temporary.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666) }
+    let openError = errno
+    let stopped = Self.live.withLock { live -> Bool in
+      if created < 0 || live.stopped { live.paths.remove(temporary) }
+      return live.stopped
+    }
+    if created >= 0 && stopped {
+      close(created)
+      _ = temporary.withCString { unlink($0) }
+    }
+    guard !stopped else {
       finished = true
       throw FileError(path: target, reason: "interrupted", failure: .interrupted)
     }
     guard created >= 0 else {
       finished = true
-      throw FileError(path: target, errno: errno, doing: "cannot create temporary file").failing(
+      throw FileError(path: target, errno: openError, doing: "cannot create temporary file").failing(
         .cannotCreate)
     }
     descriptor = created
