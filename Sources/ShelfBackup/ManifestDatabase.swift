@@ -12,7 +12,7 @@ final class ManifestDatabase {
   init(file path: RawPath) throws(BackupError) {
     self.path = path
     var db: OpaquePointer?
-    let uri = "file:" + Self.percentEncoded(path.absolute.bytes) + "?immutable=1"
+    let uri = "file:" + path.absolute.fileURIPath + "?immutable=1"
     let code = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nil)
     handle = db
     guard code == SQLITE_OK else { throw error("cannot open Manifest.db") }
@@ -177,20 +177,4 @@ final class ManifestDatabase {
     return ManifestRecord(entry: entry, fileKey: fileKey)
   }
 
-  /// A path as the path part of a `file:` URI.
-  private static func percentEncoded(_ bytes: [UInt8]) -> String {
-    let hex = Array("0123456789ABCDEF".utf8)
-    var result: [UInt8] = []
-    for byte in bytes {
-      switch byte {
-      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-        UInt8(ascii: "~"), UInt8(ascii: "/"):
-        result.append(byte)
-      default:
-        result += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
-      }
-    }
-    return String(decoding: result, as: UTF8.self)
-  }
 }

@@ -66,7 +66,7 @@ final class SQLiteConnection {
     var name = path.bytes
     if immutable {
       flags |= SQLITE_OPEN_URI
-      name = Array("file:".utf8) + Self.percentEncoded(path.absolute.bytes) + Array("?immutable=1".utf8)
+      name = Array(("file:" + path.absolute.fileURIPath + "?immutable=1").utf8)
     }
     var db: OpaquePointer?
     let code = RawPath(bytes: name).withCString { sqlite3_open_v2($0, &db, flags, nil) }
@@ -78,24 +78,6 @@ final class SQLiteConnection {
     handle = db
     sqlite3_extended_result_codes(db, 1)
     PathGlob.register(on: db)
-  }
-
-  /// A path as the path part of a `file:` URI: every byte but unreserved ones and `/`
-  /// percent-encoded.
-  private static func percentEncoded(_ bytes: [UInt8]) -> [UInt8] {
-    let hex = Array("0123456789ABCDEF".utf8)
-    var result: [UInt8] = []
-    for byte in bytes {
-      switch byte {
-      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-        UInt8(ascii: "~"), UInt8(ascii: "/"):
-        result.append(byte)
-      default:
-        result += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
-      }
-    }
-    return result
   }
 
   deinit {

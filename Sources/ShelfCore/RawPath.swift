@@ -81,6 +81,24 @@ public struct RawPath: Hashable, Sendable, Comparable, CustomStringConvertible {
     return slash == 0 ? RawPath("/") : RawPath(bytes: Array(bytes[..<slash]))
   }
 
+  /// The bytes as the path part of a `file:` URI (SQLite's URI names): every byte but the
+  /// unreserved ones and `/` percent-encoded, so any file name survives.
+  public var fileURIPath: String {
+    let hex = Array("0123456789ABCDEF".utf8)
+    var result: [UInt8] = []
+    for byte in bytes {
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+        UInt8(ascii: "~"), UInt8(ascii: "/"):
+        result.append(byte)
+      default:
+        result += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+      }
+    }
+    return String(decoding: result, as: UTF8.self)
+  }
+
   /// The extension of the last component, lower-cased, without the dot; empty when none.
   public var lowercasedExtension: String {
     let name = lastComponent.bytes

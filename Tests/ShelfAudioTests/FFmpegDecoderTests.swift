@@ -9,21 +9,9 @@ import Testing
 enum FFmpegTool {
   /// Runs `ffmpeg`/`ffprobe` and returns stdout; fails the test on a non-zero exit.
   static func run(_ arguments: [String]) throws -> Data {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    let errors = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-      throw FFmpegToolFailure(message: String(decoding: errors, as: UTF8.self))
-    }
-    return data
+    let outcome = try ExternalTool.run(arguments)
+    guard outcome.status == 0 else { throw FFmpegToolFailure(message: outcome.stderr) }
+    return outcome.stdout
   }
 
   /// Makes `name` in `folder` from a 3-second stereo signal (a sweep with noise) with the
