@@ -31,15 +31,17 @@ let package = Package(
     .systemLibrary(name: "CZopfli", providers: [.apt(["libzopfli-dev"])]),
     .systemLibrary(
       name: "CUchardet", pkgConfig: "uchardet", providers: [.apt(["libuchardet-dev"])]),
+    // FFmpeg's headers only: the libraries are loaded on first use (CFFmpegSupport/FFmpegLoader.c),
+    // not linked, so that commands which never decode do not map their ~130 dependencies.
     .systemLibrary(
-      name: "CFFmpeg", pkgConfig: "libavformat",
+      name: "CFFmpeg",
       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev"])]),
     .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
     // Small C targets for constructs Swift cannot call.
     .target(name: "CPNGSupport", dependencies: ["CPNG"]),
     .target(name: "CALSASupport", dependencies: ["CALSA"]),
     .target(
-      name: "CFFmpegSupport", dependencies: ["CFFmpeg"], linkerSettings: [.linkedLibrary("avutil")]),
+      name: "CFFmpegSupport", dependencies: ["CFFmpeg"], linkerSettings: [.linkedLibrary("dl")]),
 
     // Swift libraries.
     .target(name: "ShelfCore"),

@@ -88,6 +88,11 @@ public final class M4AFileWriter: RecordingFileWriter {
 
   /// Opens the encoder and the muxer and writes the header (ftyp and an empty moov).
   private func setUp(codec: Codec) throws(AudioError) {
+    do {
+      try FFmpegLibrary.load(path: path)
+    } catch {
+      throw AudioError(path: path, reason: .unsupported, message: error.message)
+    }
     guard let encoderCodec = avcodec_find_encoder(codec == .aac ? AV_CODEC_ID_AAC : AV_CODEC_ID_ALAC),
       let context = avcodec_alloc_context3(encoderCodec)
     else {
