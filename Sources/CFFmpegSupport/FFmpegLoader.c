@@ -89,6 +89,7 @@ static const char *const library_names[LIBRARY_COUNT] = {
   X(AVCODEC, avcodec_free_context)                                                                 \
   X(AVCODEC, avcodec_get_name)                                                                     \
   X(AVCODEC, avcodec_open2)                                                                        \
+  X(AVCODEC, avcodec_parameters_copy)                                                              \
   X(AVCODEC, avcodec_parameters_from_context)                                                      \
   X(AVCODEC, avcodec_parameters_to_context)                                                        \
   X(AVCODEC, avcodec_receive_frame)                                                                \
@@ -234,6 +235,9 @@ void avcodec_free_context(AVCodecContext **avctx) { CALL(avcodec_free_context)(a
 const char *avcodec_get_name(enum AVCodecID id) { return CALL(avcodec_get_name)(id); }
 int avcodec_open2(AVCodecContext *avctx, const AVCodec *codec, AVDictionary **options) {
   return CALL(avcodec_open2)(avctx, codec, options);
+}
+int avcodec_parameters_copy(AVCodecParameters *dst, const AVCodecParameters *src) {
+  return CALL(avcodec_parameters_copy)(dst, src);
 }
 int avcodec_parameters_from_context(AVCodecParameters *par, const AVCodecContext *codec) {
   return CALL(avcodec_parameters_from_context)(par, codec);
