@@ -11,6 +11,8 @@ packages=(
   # tools the tests use
   tmux alsa-utils sox libsox-fmt-all python3 man-db file zsh fish util-linux ffmpeg
   libimage-exiftool-perl lame
+  # speech for the benchmarks' long recordings
+  espeak-ng
   # the backup generator's encrypting side, and pip for the independent backup readers below
   python3-cryptography python3-pip
 )

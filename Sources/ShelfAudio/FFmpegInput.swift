@@ -144,6 +144,9 @@ public struct FFmpegTags: Sendable, Equatable {
     return entries.first { $0.key.lowercased() == wanted }?.value
   }
 
+  /// Tags read by shelf itself (an ID3v2 tag's TXXX frames), to name them as FFmpeg would.
+  init(entries: [Entry]) { self.entries = entries }
+
   init(_ dictionary: OpaquePointer?) {
     entries = []
     guard let dictionary else { return }

@@ -31,6 +31,22 @@ import Testing
     #expect(!help.loaded.contains { $0.hasPrefix("libav") || $0.hasPrefix("libswresample") })
   }
 
+  /// An MP3's facts come from shelf's own frame scanner and ID3 reader.
+  @Test func describingAnMP3DoesNotLoadFFmpeg() throws {
+    let folder = try TemporaryDirectory()
+    let mp3 = folder.path + "/a.mp3"
+    let made = try AudioE2E.tool([
+      "ffmpeg", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=1", "-c:a", "libmp3lame",
+      "-metadata", "title=Beep", mp3,
+    ])
+    #expect(made.status == 0)
+    let info = try Self.run(["info", mp3])
+    #expect(info.status == 0)
+    #expect(info.stderr.isEmpty)
+    #expect(info.loaded.contains { $0.hasPrefix("libc.so") })
+    #expect(!info.loaded.contains { $0.hasPrefix("libav") })
+  }
+
   @Test func describingAnM4ALoadsFFmpegOnFirstUse() throws {
     let folder = try TemporaryDirectory()
     let m4a = folder.path + "/a.m4a"
