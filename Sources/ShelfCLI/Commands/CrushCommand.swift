@@ -254,7 +254,7 @@ enum CrushCommand {
     var inputs: Int { crushed + unchanged + failures.count }
   }
 
-  /// Counts the reports, reports each failure (and with -v each file) and records them in
+  /// Counts the reports, reports each failure and warning (and with -v each file) and records them in
   /// `outcome`, which already holds the inputs that failed before a job was made.
   static func tally(
     _ reports: [PNGCrushReport], outcome: inout BatchOutcome, options: CrushOptions, console: Console
@@ -266,6 +266,7 @@ enum CrushCommand {
         continue
       }
       outcome.succeeded()
+      for note in report.notes { console.warning("\(report.job.input.escaped): \(note)") }
       totals.before += report.sizeBefore
       totals.after += report.sizeAfter
       if report.changed { totals.crushed += 1 } else { totals.unchanged += 1 }
