@@ -125,7 +125,9 @@ public struct PNGDecoder: Sendable {
       let warnings = UnsafeBufferPointer(start: decoded.warnings, count: decoded.warning_count).map {
         warning in
         var text = warning.text
-        let message = withUnsafeBytes(of: &text) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+        let message = withUnsafeBytes(of: &text) {
+          String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+        }
         return (offset: Int(warning.offset), text: message)
       }
       let image = PNGImage(

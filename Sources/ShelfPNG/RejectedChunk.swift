@@ -61,7 +61,8 @@ public struct PNGRejectedChunk: Sendable, Equatable, CustomStringConvertible {
       let chunk = chunks[index]
       guard !chunk.isCritical, !rejected.contains(where: { $0.index == index }) else { continue }
       let prefix = chunk.name + ": "
-      let reason = warning.text.hasPrefix(prefix) ? String(warning.text.dropFirst(prefix.count)) : warning.text
+      let reason =
+        warning.text.hasPrefix(prefix) ? String(warning.text.dropFirst(prefix.count)) : warning.text
       guard
         chunk.data.isEmpty || rejectingReasons.contains(reason)
           || reason.hasSuffix(": invalid sRGB rendering intent")
