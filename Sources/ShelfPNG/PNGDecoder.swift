@@ -93,7 +93,8 @@ public struct PNGDecoder: Sendable {
         fromCgBI: chunks, width: width, height: height,
         bitsPerPixel: colorType.channels * depth, interlaced: interlaced)
     }
-    var (image, warnings) = try decodeWithLibpng(stream)
+    let (decodedImage, warnings) = try decodeWithLibpng(stream)
+    var image = decodedImage
     if isCgBI { image.isPremultipliedBGRA = true }
     return PNGDecodedFile(
       image: image, chunks: chunks, colorType: colorType, bitDepth: depth,
