@@ -2,6 +2,7 @@ import ShelfAudio
 import ShelfCatalog
 import ShelfCore
 import ShelfPNG
+import ShelfImage
 
 #if canImport(Glibc)
   import Glibc
@@ -58,6 +59,11 @@ enum ShowCommand {
         help:
           "Colour the image preview: auto (on a terminal unless NO_COLOR is set), always or never.",
         choices: ["auto", "always", "never"], defaultValue: "auto"),
+      OptionSpec(
+        "graphics", value: "protocol",
+        help:
+          "Draw images with the kitty graphics protocol, sixels, half-block characters or not at all (auto: what the terminal announces).",
+        choices: ["auto"] + PreviewGraphics.allCases.map(\.rawValue), defaultValue: "auto"),
     ],
     examples: [
       Example("shelf show Documents/Notes/welcome-utf8.txt", "Show a note, converted to UTF-8."),
@@ -123,7 +129,8 @@ enum ShowCommand {
       }
     case .image:
       try showImage(
-        path: path, source: source, mime: sniff.mime, file: file, console: console, options: options)
+        path: path, source: source, mime: sniff.mime, file: file, console: console, options: options,
+        environment: invocation.environment)
     case .audio:
       try showAudio(
         path: path, source: source, console: console, width: options.width ?? max(console.width, 4))
@@ -144,6 +151,16 @@ enum ShowCommand {
           return String(trimmed)
         }.joined(separator: "\n") + "\n")
     case .other:
+      // Formats the sniffer does not name may still be pictures a decoder recognises.
+      let graphics = PreviewGraphics.choose(
+        requested: options.graphics, color: options.color, console: console,
+        environment: invocation.environment)
+      if graphics != .none {
+        do {
+          try drawPreview(path: path, source: source, graphics: graphics, console: console, options: options)
+          return .success
+        } catch let error as ImagePreviewError where error.reason == .unknownFormat {}
+      }
       console.write(
         "\(path.escaped): \(sniff.mime), \(Quantities.formatByteSize(file.status.size)); no preview for this kind of file\n"
       )
@@ -349,78 +366,49 @@ enum ShowCommand {
   // MARK: Images
 
   static func showImage(
-    path: RawPath, source: RawPath, mime: String, file: RegularFile, console: Console, options: ShowOptions
+    path: RawPath, source: RawPath, mime: String, file: RegularFile, console: Console, options: ShowOptions,
+    environment: [String: String]
   ) throws {
     let facts = try? ImageHeaderReader.read(file, mime: mime)
-    let color = options.color.enabled(console)
-    // Into a pipe: plain facts, unless the colour preview is asked for.
-    guard mime == "image/png", console.stdoutIsTerminal || options.color == .always else {
+    let graphics = PreviewGraphics.choose(
+      requested: options.graphics, color: options.color, console: console, environment: environment)
+    // Into a pipe: plain facts, unless a preview is asked for.
+    guard graphics != .none else {
       var line = "\(path.escaped): \(mime)"
       if let facts { line += ", \(facts.width)×\(facts.height)" }
-      line += mime == "image/png" ? "\n" : "; no preview (only PNG images are decoded)\n"
-      console.write(line)
+      console.write(line + "\n")
       return
     }
-    let image = try PNGDecoder().preview(path: source)
-    let width = options.width ?? max(console.width, 4)
-    let maxRows = console.stdoutIsTerminal ? max(console.height - 2, 4) : 40
-    console.write(render(image, columns: width, maxRows: maxRows, color: color))
-    console.write("\(image.width)×\(image.height)\n")
+    try drawPreview(path: path, source: source, graphics: graphics, console: console, options: options)
+    if let facts { console.write("\(facts.width)×\(facts.height)\n") }
   }
 
-  /// Half-block rendering: each character cell shows two pixels, the upper as foreground of
-  /// `▀` and the lower as background. Pixels are box-averaged down to fit, never enlarged.
-  static func render(_ image: PNGPreviewImage, columns: Int, maxRows: Int, color: Bool) -> String {
-    let scale = max(
-      1.0, Double(image.width) / Double(max(columns, 1)), Double(image.height) / Double(max(maxRows * 2, 2)))
-    let outWidth = max(1, Int((Double(image.width) / scale).rounded(.down)))
-    let outHeight = max(1, Int((Double(image.height) / scale).rounded(.down)))
-    func pixel(_ x: Int, _ y: Int) -> (Int, Int, Int) {
-      let x0 = Int(Double(x) * scale)
-      let x1 = max(x0 + 1, min(image.width, Int(Double(x + 1) * scale)))
-      let y0 = Int(Double(y) * scale)
-      let y1 = max(y0 + 1, min(image.height, Int(Double(y + 1) * scale)))
-      var sums = (0, 0, 0)
-      var count = 0
-      for sy in y0..<min(y1, image.height) {
-        for sx in x0..<min(x1, image.width) {
-          let offset = (sy * image.width + sx) * 4
-          let alpha = Int(image.rgba[offset + 3])
-          // Composite over a dark checkerboard so transparency stays visible.
-          let backdrop = ((sx / 8 + sy / 8) % 2 == 0) ? 64 : 96
-          sums.0 += (Int(image.rgba[offset]) * alpha + backdrop * (255 - alpha)) / 255
-          sums.1 += (Int(image.rgba[offset + 1]) * alpha + backdrop * (255 - alpha)) / 255
-          sums.2 += (Int(image.rgba[offset + 2]) * alpha + backdrop * (255 - alpha)) / 255
-          count += 1
-        }
-      }
-      count = max(count, 1)
-      return (sums.0 / count, sums.1 / count, sums.2 / count)
+  /// Decodes the image at `source`, fitted to the columns and rows available, and writes it in
+  /// one piece (a file that fails to decode draws nothing).
+  static func drawPreview(
+    path: RawPath, source: RawPath, graphics: PreviewGraphics, console: Console, options: ShowOptions
+  ) throws {
+    let columns = options.width ?? max(console.width, 4)
+    let rows = console.stdoutIsTerminal ? max(console.height - 2, 4) : 40
+    // Sixel and kitty images are sized in pixels: the terminal's cell size, or a common 10×20.
+    let cell = graphics == .blocks ? (width: 1, height: 2) : TerminalQuery.cellPixelSize() ?? (10, 20)
+    let image: PreviewImage
+    do {
+      image = try ImagePreviewDecoder.preview(
+        path: source, maxWidth: columns * cell.width, maxHeight: rows * cell.height)
+    } catch let error as ImagePreviewError {
+      throw ImagePreviewError(error.reason, path: path)
     }
-    var out = ""
-    let shades = Array(" .:-=+*#%@")
-    var y = 0
-    while y < outHeight {
-      for x in 0..<outWidth {
-        let top = pixel(x, y)
-        let bottom = y + 1 < outHeight ? pixel(x, y + 1) : nil
-        if color {
-          out += "\u{1B}[38;2;\(top.0);\(top.1);\(top.2)m"
-          if let bottom {
-            out += "\u{1B}[48;2;\(bottom.0);\(bottom.1);\(bottom.2)m▀"
-          } else {
-            out += "\u{1B}[49m▀"
-          }
-        } else {
-          var luma = (top.0 * 299 + top.1 * 587 + top.2 * 114) / 1000
-          if let bottom { luma = (luma + (bottom.0 * 299 + bottom.1 * 587 + bottom.2 * 114) / 1000) / 2 }
-          out.append(shades[min(shades.count - 1, luma * shades.count / 256)])
-        }
-      }
-      out += color ? "\u{1B}[0m\n" : "\n"
-      y += 2
+    switch graphics {
+    case .kitty:
+      let usedColumns = (image.width + cell.width - 1) / cell.width
+      let usedRows = (image.height + cell.height - 1) / cell.height
+      console.writeBytes(PreviewKitty.encode(image, columns: usedColumns, rows: usedRows) + [0x0A])
+    case .sixel:
+      console.writeBytes(PreviewSixel.encode(image) + [0x0A])
+    case .blocks, .none:
+      console.write(PreviewHalfBlocks.render(image, color: options.color.enabled(console)))
     }
-    return out
   }
 
   // MARK: Audio
@@ -527,6 +515,8 @@ struct ShowOptions {
   /// Columns for images and waveforms; nil means the terminal's width.
   var width: Int?
   var color: ColorChoice
+  /// `auto` or a `PreviewGraphics` name.
+  var graphics: String
 
   /// Reads and checks the options.
   init(_ invocation: Invocation) throws {
@@ -538,6 +528,7 @@ struct ShowOptions {
     if raw && json { throw invocation.usageError("--raw and --json cannot be combined") }
     width = try arguments.integer("width", in: 4...1000)
     color = arguments.value("color").flatMap(ColorChoice.init(rawValue:)) ?? .auto
+    graphics = arguments.value("graphics") ?? "auto"
   }
 }
 
