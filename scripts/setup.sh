@@ -8,21 +8,27 @@ packages=(
   # C libraries shelf links against
   libasound2-dev libsndfile1-dev libpng-dev libsqlite3-dev libdeflate-dev libzopfli-dev
   libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libssl-dev libuchardet-dev
+  # image previews: libvips (opened on first use), libicns for ICNS, the reference QOI decoder
+  libvips-dev libicns-dev libqoi-dev
   # tools the tests use
   tmux alsa-utils sox libsox-fmt-all python3 man-db file zsh fish util-linux ffmpeg
   libimage-exiftool-perl lame
+  # programs that write the image formats the preview tests read, and the show benchmark's anchor
+  imagemagick webp libheif-examples icnsutils qoi libvips-tools chafa desktop-base
   # the backup generator's encrypting side, and pip for the independent backup readers below
   python3-cryptography python3-pip
 )
 
 # PyPI modules the tests use (module name = package name): independent iPhone-backup readers
 # that the backup tests compare shelf against.
-python_modules=(pyiosbackup iphone_backup_decrypt)
+# Pillow (module PIL) decodes the reference pictures for the image-preview tests.
+python_modules=(pyiosbackup iphone_backup_decrypt PIL=Pillow)
 
 install_python_modules() {
   local missing_modules=()
-  for module in "${python_modules[@]}"; do
-    python3 -c "import $module" 2>/dev/null || missing_modules+=("$module")
+  # An entry is a module name, or MODULE=PACKAGE when the PyPI package is named otherwise.
+  for entry in "${python_modules[@]}"; do
+    python3 -c "import ${entry%%=*}" 2>/dev/null || missing_modules+=("${entry#*=}")
   done
   ((${#missing_modules[@]} == 0)) && return 0
   if [[ $(id -u) -ne 0 ]]; then

@@ -174,7 +174,7 @@ fail:
    own .v) would turn a table or a document into pixels. */
 static int is_picture_loader(const char *name) {
   static const char *const families[] = {
-    "Jpeg", "Png", "Gif", "Webp", "Tiff", "Heif", "Ppm", "Magick", "Jp2k", "Svg", "Jxl",
+    "Jpeg", "Png", "Nsgif", "Gif", "Webp", "Tiff", "Heif", "Ppm", "Magick", "Jp2k", "Svg", "Jxl",
   };
   for (size_t index = 0; index < sizeof families / sizeof families[0]; index++) {
     if (strstr(name, families[index])) return 1;
@@ -194,7 +194,8 @@ int shelf_vips_thumbnail_file(
     return SHELF_VIPS_UNKNOWN_FORMAT;
   }
   /* libvips reads load options from a [...] suffix of the name. Always giving one keeps a
-     name that itself ends in brackets from being taken apart. */
+     name that itself ends in brackets from being taken apart; the loader fails on truncated
+     data rather than filling the rest with black. */
   size_t length = strlen(path) + 64;
   char *name = malloc(length);
   if (!name) {
@@ -208,7 +209,8 @@ int shelf_vips_thumbnail_file(
   }
   VipsImage *image = NULL;
   int failed = vips.thumbnail(
-    name, &image, max_width, "height", max_height, "size", VIPS_SIZE_DOWN, NULL);
+    name, &image, max_width, "height", max_height, "size", VIPS_SIZE_DOWN, "fail_on",
+    VIPS_FAIL_ON_TRUNCATED, NULL);
   free(name);
   if (failed) {
     take_error(error, error_size);

@@ -234,17 +234,21 @@ enum ICNSTypes {
 
 /// libvips's error messages, shortened to the reason a user can act on.
 enum VipsMessage {
-  /// The last report of the buffer without the reporting class (`VipsJpeg: `), e.g.
-  /// `Premature end of input file`.
+  /// The first report of the buffer without the reporting class (`VipsJpeg: `) or
+  /// ImageMagick's source location, e.g. `Premature end of input file`.
   static func reason(_ buffer: String) -> String {
     let reports = buffer.split(separator: ";").map { $0.trimmingSpaces() }.filter { !$0.isEmpty }
     // The first report is the decoder's own; later ones say which operation gave up.
     guard let first = reports.first else { return "cannot decode the image" }
-    let characters = Array(first)
-    for index in characters.indices.dropLast() where characters[index] == ":" && characters[index + 1] == " " {
-      return String(characters[(index + 2)...])
+    var reason = String(first)
+    // ImageMagick's reports end in its source location: ` @ error/tga.c/ReadTGAImage/504`.
+    if let at = reason.firstRange(of: " @ ") { reason = String(reason[..<at.lowerBound]) }
+    for prefix in [": libMagick error: ", ": "] {
+      if let colon = reason.firstRange(of: prefix) {
+        return String(reason[colon.upperBound...])
+      }
     }
-    return String(first)
+    return reason
   }
 }
 
