@@ -87,6 +87,7 @@ let package = Package(
     .testTarget(name: "ShelfAudioTests", dependencies: ["ShelfAudio", "ShelfTestSupport"]),
     .testTarget(name: "ShelfBackupTests", dependencies: ["ShelfBackup", "ShelfTestSupport"]),
     .testTarget(name: "ShelfCatalogTests", dependencies: ["ShelfCatalog", "ShelfTestSupport"]),
+    .testTarget(name: "ShelfImageTests", dependencies: ["ShelfImage", "ShelfTestSupport"]),
     .testTarget(name: "ShelfCLITests", dependencies: ["ShelfCLI"]),
     .testTarget(name: "EndToEndTests", dependencies: ["shelf", "ShelfTestSupport"]),
   ]

@@ -47,7 +47,7 @@ static void drop_log_message(
 }
 
 static void load_vips(void) {
-  void *library = dlopen("libvips.so.42", RTLD_NOW | RTLD_LOCAL);
+  void *library = dlopen("libvips.so.42", RTLD_LAZY | RTLD_LOCAL);
   if (!library) {
     snprintf(load_error, sizeof load_error, "cannot load libvips: %s", dlerror());
     return;

@@ -114,7 +114,8 @@ public enum ImagePreviewDecoder {
       throw ImagePreviewError(.corrupt("invalid QOI data"), path: file.path)
     }
     defer { free(pixels) }
-    let rgba = Array(UnsafeBufferPointer(start: pixels.assumingMemoryBound(to: UInt8.self), count: width * height * 4))
+    let rgba = Array(
+      UnsafeBufferPointer(start: pixels.assumingMemoryBound(to: UInt8.self), count: width * height * 4))
     // The reference decoder fills pixels past the end of a truncated stream with the last
     // colour; QOI ends with seven zero bytes and a one, so a cut file lacks them.
     guard bytes.suffix(8) == [0, 0, 0, 0, 0, 0, 0, 1] else {
@@ -151,7 +152,8 @@ public enum ImagePreviewDecoder {
         let data = image.imageData, image.imageChannels == 4, image.imagePixelDepth == 8
       else {
         icns_free_image(&image)
-        throw ImagePreviewError(.corrupt("cannot decode the ICNS entry \(ICNSTypes.name(type))"), path: file.path)
+        throw ImagePreviewError(
+          .corrupt("cannot decode the ICNS entry \(ICNSTypes.name(type))"), path: file.path)
       }
       defer { icns_free_image(&image) }
       let width = Int(image.imageWidth)

@@ -214,7 +214,8 @@ import Testing
     #expect(result.stdout.hasPrefix("\u{1B}P0;1;0q\"1;1;160;120#"))
     let sixel = try Self.decodeSixel(result.stdoutBytes)
     #expect(sixel.width == 160 && sixel.height == 120)
-    let expected = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.fixtures.folder.file("source.rgba"))))
+    let expected = try [UInt8](
+      Data(contentsOf: URL(fileURLWithPath: Self.fixtures.folder.file("source.rgba"))))
     var wrong = 0
     for y in 0..<120 {
       for x in 0..<160 {
@@ -262,7 +263,8 @@ import Testing
   @Test func kittyIsChosenUnderKitty() throws {
     let path = try #require(Self.fixtures.references["png"]).path
     for variable in ["TERM=xterm-kitty", "KITTY_WINDOW_ID=3"] {
-      let (status, screen) = try Self.onTerminal(reply: "none", ["--width", "20", path], environment: [variable])
+      let (status, screen) = try Self.onTerminal(
+        reply: "none", ["--width", "20", path], environment: [variable])
       #expect(status == 0)
       // The terminal's cells are 10×20 pixels (800×480 over 80×24).
       #expect(String(decoding: screen, as: UTF8.self).hasPrefix("\u{1B}_Ga=T,f=32,s=160,v=120,c=16,r=6,"))

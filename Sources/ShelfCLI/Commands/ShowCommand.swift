@@ -1,8 +1,8 @@
 import ShelfAudio
 import ShelfCatalog
 import ShelfCore
-import ShelfPNG
 import ShelfImage
+import ShelfPNG
 
 #if canImport(Glibc)
   import Glibc
@@ -26,11 +26,20 @@ enum ShowCommand {
       Property lists (XML or binary) are pretty-printed, or printed as JSON with --json (data \
       as base64, dates as ISO-8601 text).
 
-      Images are drawn as a true-colour preview of half-block characters sized to the terminal \
-      (PNG, including iPhone-optimized CgBI files); with NO_COLOR set or --color never, as grey \
-      shades of ASCII. Into a pipe only the image's facts are printed (no preview, no escape \
-      sequences) unless --color always asks for the colour preview. Other image formats show \
-      their facts only.
+      Images are drawn as a true-colour preview fitted to the terminal (never enlarged), upright \
+      by their EXIF orientation: JPEG, PNG (also iPhone-optimized CgBI), GIF and TIFF (the \
+      first frame or page), WebP, HEIC and AVIF, BMP, ICO, CUR and ICNS (the largest entry), \
+      PSD (the composite), TGA, QOI, PNM (P1-P7), JPEG 2000 and SVG. Large images are shrunk \
+      while they are decoded (a 12-megapixel JPEG is read at an eighth of its size; a \
+      30000x30000 picture is never held whole). The kitty graphics protocol is used under kitty \
+      (TERM=xterm-kitty or KITTY_WINDOW_ID set), sixels on terminals whose device attributes \
+      (asked with ESC [ c, a quarter of a second at most) list sixel graphics, half-block \
+      characters with 24-bit colours otherwise; --graphics chooses. Where --color leaves colour \
+      off (NO_COLOR, --color never, a pipe), half-blocks become grey shades of ASCII. Into a \
+      pipe only the image's \
+      facts are printed (no preview, no escape sequences) unless --color always or --graphics \
+      asks for a preview. An image that cannot be decoded (truncated, corrupt) draws nothing: \
+      a one-line error and exit status 65.
 
       Audio is summarised (format, duration, rate, channels, tags) with a waveform line of the \
       peak level across the file.
@@ -70,6 +79,7 @@ enum ShowCommand {
       Example("shelf show Demo.app/Info.plist", "Pretty-print a binary property list."),
       Example("shelf show --json Library/Preferences/com.example.plist | jq .", "A plist as JSON."),
       Example("shelf show Demo.app/AppIcon60x60@2x.png", "Preview an image in the terminal."),
+      Example("shelf show --graphics sixel --width 60 IMG_0001.HEIC", "A photo as sixels, 60 columns wide."),
       Example("shelf show --json Documents/tone-440-mono.wav", "An audio file's facts as JSON."),
     ],
     run: run)
