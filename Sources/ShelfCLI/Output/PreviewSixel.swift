@@ -45,28 +45,28 @@ enum PreviewSixel {
       func percent(_ value: Int) -> Int { (value * 100 + 127) / 255 }
       out += Array("#\(index);2;\(percent(color.red));\(percent(color.green));\(percent(color.blue))".utf8)
     }
-    var bits = [UInt8](repeating: 0, count: image.width)
+    // Per band, one row of sixels for each register the band uses, built in one pass.
+    var rows = [[UInt8]](repeating: [], count: used.count)
+    var inBand: [Int] = []
     for top in stride(from: 0, to: image.height, by: 6) {
-      let bandHeight = min(6, image.height - top)
-      var inBand = [Bool](repeating: false, count: used.count)
-      for row in 0..<bandHeight {
-        for x in 0..<image.width where registers[(top + row) * image.width + x] >= 0 {
-          inBand[registers[(top + row) * image.width + x]] = true
+      for index in inBand { rows[index] = [] }
+      inBand.removeAll(keepingCapacity: true)
+      for row in 0..<min(6, image.height - top) {
+        let base = (top + row) * image.width
+        for x in 0..<image.width where registers[base + x] >= 0 {
+          let index = registers[base + x]
+          if rows[index].isEmpty {
+            rows[index] = [UInt8](repeating: 0, count: image.width)
+            inBand.append(index)
+          }
+          rows[index][x] |= 1 << row
         }
       }
-      var first = true
-      for index in inBand.indices where inBand[index] {
-        for x in 0..<image.width {
-          var sixel: UInt8 = 0
-          for row in 0..<bandHeight where registers[(top + row) * image.width + x] == index {
-            sixel |= 1 << row
-          }
-          bits[x] = sixel
-        }
-        if !first { out.append(UInt8(ascii: "$")) }
-        first = false
+      inBand.sort()
+      for (position, index) in inBand.enumerated() {
+        if position > 0 { out.append(UInt8(ascii: "$")) }
         out += Array("#\(index)".utf8)
-        appendRuns(bits, to: &out)
+        appendRuns(rows[index], to: &out)
       }
       out.append(UInt8(ascii: "-"))
     }
