@@ -43,6 +43,7 @@ let package = Package(
       name: "CFFmpeg", pkgConfig: "libavformat",
       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev"])]),
     .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+    .systemLibrary(name: "CSwscale", pkgConfig: "libswscale", providers: [.apt(["libswscale-dev"])]),
     .systemLibrary(name: "CICNS", pkgConfig: "libicns", providers: [.apt(["libicns-dev"])]),
     // Small C targets for constructs Swift cannot call.
     .target(name: "CPNGSupport", dependencies: ["CPNG"]),
@@ -69,9 +70,13 @@ let package = Package(
       dependencies: ["ShelfCore", "CPNG", "CPNGSupport", "CDeflate", "CZopfli"]),
     .target(
       name: "ShelfAudio",
-      dependencies: ["ShelfCore", "CSndFile", "CALSA", "CALSASupport", "CFFmpeg", "CFFmpegSupport"]),
+      dependencies: [
+        "ShelfCore", "CSndFile", "CALSA", "CALSASupport", "CFFmpeg", "CFFmpegSupport", "CSwscale",
+      ]),
     .target(name: "ShelfBackup", dependencies: ["ShelfCore", "CSQLite", "CCrypto"]),
-    .target(name: "ShelfImage", dependencies: ["ShelfCore", "ShelfPNG", "CVipsSupport", "CQOI", "CICNS"]),
+    .target(
+      name: "ShelfImage",
+      dependencies: ["ShelfCore", "ShelfPNG", "ShelfAudio", "CVipsSupport", "CQOI", "CICNS"]),
     .target(
       name: "ShelfCatalog",
       dependencies: ["ShelfCore", "ShelfPNG", "ShelfAudio", "ShelfBackup", "CSQLite", "CUchardet"]),

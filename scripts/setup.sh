@@ -9,7 +9,7 @@ packages=(
   libasound2-dev libsndfile1-dev libpng-dev libsqlite3-dev libdeflate-dev libzopfli-dev
   libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libssl-dev libuchardet-dev
   # image previews: libvips (opened on first use), libicns for ICNS, the reference QOI decoder
-  libvips-dev libicns-dev libqoi-dev
+  libvips-dev libicns-dev libqoi-dev libswscale-dev
   # tools the tests use
   tmux alsa-utils sox libsox-fmt-all python3 man-db file zsh fish util-linux ffmpeg
   libimage-exiftool-perl lame

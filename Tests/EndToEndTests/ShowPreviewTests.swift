@@ -311,4 +311,42 @@ import Testing
       Int(String(contentsOfFile: usage, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
     #expect(kilobytes < 300_000, "max RSS \(kilobytes) KB")
   }
+
+  @Test func videoShowsAStillOfItsFirstFrameUpright() throws {
+    let scratch = try TemporaryDirectory()
+    let clip = scratch.file("clip.mp4")
+    let portrait = scratch.file("portrait.mp4")
+    try ExternalTool.ffmpeg([
+      "-loop", "1", "-i", Self.fixtures.folder.file("source.png"), "-t", "0.5", "-r", "10", "-pix_fmt",
+      "yuv420p",
+      "-c:v", "libx264", clip,
+    ])
+    // A display matrix of a quarter turn, as a phone's portrait clip carries.
+    try ExternalTool.ffmpeg(["-i", clip, "-c", "copy", "-metadata:s:v:0", "rotate=90", portrait])
+    for (path, width, height) in [(clip, 160, 120), (portrait, 120, 160)] {
+      // ffmpeg's own decode of the first frame, turned as ffmpeg turns it.
+      let frame = try ExternalTool.run([
+        "ffmpeg", "-nostdin", "-v", "error", "-i", path, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt",
+        "rgb24", "-",
+      ])
+      try #require(frame.stdout.count == width * height * 3)
+      let result = try ShelfProcess.run(["show", "--color", "always", "--width", "40", path])
+      #expect(result.status == 0, "\(result.stderr)")
+      let (cellsWide, pixelsHigh) = Self.fitted(width, height, into: (40, 80))
+      let rows = Self.cells(result.stdout)
+      #expect(rows.count == (pixelsHigh + 1) / 2 && rows.allSatisfy { $0.count == cellsWide }, "\(path)")
+      guard rows.count == (pixelsHigh + 1) / 2, rows.allSatisfy({ $0.count == cellsWide }) else { continue }
+      for (fx, fy) in [(1, 1), (3, 1), (1, 3), (3, 3)] {
+        let (x, y) = (cellsWide * fx / 4, pixelsHigh * fy / 4)
+        let cell = rows[y / 2][x]
+        let shown = y % 2 == 0 ? cell.top : cell.bottom ?? []
+        let offset = ((height * fy / 4) * width + width * fx / 4) * 3
+        let expected = (0..<3).map { Int(frame.stdout[frame.stdout.startIndex + offset + $0]) }
+        #expect(
+          Self.close(shown, expected, within: 16), "\(path) at \(fx)/4, \(fy)/4: \(shown) vs \(expected)")
+      }
+      // The facts follow the still.
+      #expect(result.stdout.contains("codec:"), "\(path)")
+    }
+  }
 }

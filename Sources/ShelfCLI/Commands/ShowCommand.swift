@@ -12,7 +12,7 @@ import ShelfPNG
 enum ShowCommand {
   static let command = Command(
     name: "show",
-    abstract: "Render a file for the terminal: text, plist, image preview or audio summary.",
+    abstract: "Render a file for the terminal: text, plist, image preview, audio summary or video still.",
     discussion: """
       Text is decoded from its encoding (the one shelf info reports: UTF-8, UTF-16 and UTF-32, \
       ISO-8859, Windows, KOI8, Mac, Shift_JIS, EUC, ISO-2022, GB18030, Big5 and more) to the \
@@ -36,13 +36,16 @@ enum ShowCommand {
       (asked with ESC [ c, a quarter of a second at most) list sixel graphics, half-block \
       characters with 24-bit colours otherwise; --graphics chooses. Where --color leaves colour \
       off (NO_COLOR, --color never, a pipe), half-blocks become grey shades of ASCII. Into a \
-      pipe only the image's \
-      facts are printed (no preview, no escape sequences) unless --color always or --graphics \
-      asks for a preview. An image that cannot be decoded (truncated, corrupt) draws nothing: \
-      a one-line error and exit status 65.
+      pipe only the image's facts are printed (no preview, no escape sequences) unless \
+      --color always or --graphics asks for a preview. An image that cannot be decoded \
+      (truncated, corrupt) draws nothing: a one-line error and exit status 65.
 
       Audio is summarised (format, duration, rate, channels, tags) with a waveform line of the \
       peak level across the file.
+
+      Videos show a still of their first frame (decoded by FFmpeg, upright by the stream's \
+      display rotation), drawn as images are, above their facts; a frame that cannot be \
+      decoded leaves a warning and the facts.
 
       A catalogued path inside an iPhone backup (BACKUP/DOMAIN/relativePath) is shown from its \
       content, read and decrypted from the backup into a private temporary file that is \
@@ -150,6 +153,19 @@ enum ShowCommand {
         ?? InfoCommand.describe(path: path, store: nil)
       if let reason = description.entry.error, description.entry.video == nil {
         throw FileError(path: path, reason: reason, failure: .badInput)
+      }
+      // A still of the first frame, drawn as an image is, above the facts.
+      let graphics = PreviewGraphics.choose(
+        requested: options.graphics, color: options.color, console: console,
+        environment: invocation.environment)
+      if graphics != .none && description.entry.video != nil {
+        do {
+          try drawPreview(
+            path: path, source: source, graphics: graphics, console: console, options: options,
+            decode: ImagePreviewDecoder.videoStill)
+        } catch let error as ImagePreviewError {
+          console.warning("\(path.escaped): no still: \(error.message)")
+        }
       }
       let rows =
         [["path:", path.escaped], ["kind:", description.entry.kind.rawValue]]
@@ -393,10 +409,14 @@ enum ShowCommand {
     if let facts { console.write("\(facts.width)×\(facts.height)\n") }
   }
 
-  /// Decodes the image at `source`, fitted to the columns and rows available, and writes it in
-  /// one piece (a file that fails to decode draws nothing).
+  /// Decodes the image at `source` (with `decode`: a picture, or a video's first frame), fitted
+  /// to the columns and rows available, and writes it in one piece (a file that fails to decode
+  /// draws nothing).
   static func drawPreview(
-    path: RawPath, source: RawPath, graphics: PreviewGraphics, console: Console, options: ShowOptions
+    path: RawPath, source: RawPath, graphics: PreviewGraphics, console: Console, options: ShowOptions,
+    decode: (RawPath, Int, Int) throws -> PreviewImage = {
+      try ImagePreviewDecoder.preview(path: $0, maxWidth: $1, maxHeight: $2)
+    }
   ) throws {
     let columns = options.width ?? max(console.width, 4)
     let rows = console.stdoutIsTerminal ? max(console.height - 2, 4) : 40
@@ -404,8 +424,7 @@ enum ShowCommand {
     let cell = graphics == .blocks ? (width: 1, height: 2) : TerminalQuery.cellPixelSize() ?? (10, 20)
     let image: PreviewImage
     do {
-      image = try ImagePreviewDecoder.preview(
-        path: source, maxWidth: columns * cell.width, maxHeight: rows * cell.height)
+      image = try decode(source, columns * cell.width, rows * cell.height)
     } catch let error as ImagePreviewError {
       throw ImagePreviewError(error.reason, path: path)
     }
