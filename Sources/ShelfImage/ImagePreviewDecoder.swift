@@ -198,13 +198,15 @@ enum ImageContainer: Equatable {
 /// The directory of an ICO or CUR file.
 enum IconDirectory {
   /// The index of the entry with the most pixels (then the most bits per pixel); nil when the
-  /// directory is cut short.
+  /// directory is cut short or is not one (a reserved byte is set: another format that starts
+  /// with the same four bytes).
   static func largestEntry(_ header: [UInt8]) -> Int? {
     let count = Int(header[4]) | Int(header[5]) << 8
     guard header.count >= 6 + 16 * count else { return nil }
     var best: (index: Int, pixels: Int, bits: Int)?
     for index in 0..<count {
       let entry = 6 + 16 * index
+      guard header[entry + 3] == 0 else { return nil }
       // A stored 0 means 256.
       let width = header[entry] == 0 ? 256 : Int(header[entry])
       let height = header[entry + 1] == 0 ? 256 : Int(header[entry + 1])

@@ -54,6 +54,9 @@ import Testing
     // Stored 0 means 256; of two 256×256 entries, the one with more bits per pixel.
     #expect(IconDirectory.largestEntry(directory) == 2)
     #expect(IconDirectory.largestEntry(Array(directory.prefix(30))) == nil)
+    // A reserved byte set: not an icon directory (another format starting 00 00 01 00).
+    directory[6 + 16 + 3] = 7
+    #expect(IconDirectory.largestEntry(directory) == nil)
   }
 
   @Test func aQOIFileDeclaringTooManyPixelsIsRefusedUnread() throws {
