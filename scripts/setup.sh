@@ -12,21 +12,21 @@ packages=(
   libvips-dev libicns-dev libqoi-dev libswscale-dev
   # tools the tests use
   tmux alsa-utils sox libsox-fmt-all python3 man-db file zsh fish util-linux ffmpeg
-  libimage-exiftool-perl lame
+  libimage-exiftool-perl lame imagemagick
   # programs that write the image formats the preview tests read, and the show benchmark's anchor
-  imagemagick webp libheif-examples icnsutils qoi libvips-tools chafa desktop-base
+  webp libheif-examples icnsutils qoi libvips-tools chafa gnome-backgrounds
   # the backup generator's encrypting side, and pip for the independent backup readers below
   python3-cryptography python3-pip
 )
 
-# PyPI modules the tests use (module name = package name): independent iPhone-backup readers
-# that the backup tests compare shelf against.
-# Pillow (module PIL) decodes the reference pictures for the image-preview tests.
-python_modules=(pyiosbackup iphone_backup_decrypt PIL=Pillow)
+# PyPI modules the tests use (MODULE or MODULE=PACKAGE when the names differ): independent
+# iPhone-backup readers that the backup tests compare shelf against, and the strict PNG
+# decoders (pypng, Pillow) that must read what `shelf crush` writes; Pillow also decodes the
+# reference pictures of the image-preview tests.
+python_modules=(pyiosbackup iphone_backup_decrypt png=pypng PIL=Pillow)
 
 install_python_modules() {
   local missing_modules=()
-  # An entry is a module name, or MODULE=PACKAGE when the PyPI package is named otherwise.
   for entry in "${python_modules[@]}"; do
     python3 -c "import ${entry%%=*}" 2>/dev/null || missing_modules+=("${entry#*=}")
   done
