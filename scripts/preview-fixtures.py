@@ -46,6 +46,7 @@ run("qoiconv", "source.png", "picture.qoi"); files["qoi"] = "picture.qoi"
 run("convert", "source.png", "binary.ppm"); files["ppm"] = "binary.ppm"
 run("convert", "source.png", "-compress", "none", "ascii.ppm"); files["ppm-ascii"] = "ascii.ppm"
 run("convert", "source.png", "picture.pam"); files["pam"] = "picture.pam"
+run("convert", "source.png", "picture.jp2"); files["jp2"] = "picture.jp2"
 shutil.copy("photo.jpg", "rotated.jpg")
 run("exiftool", "-q", "-overwrite_original", "-n", "-Orientation=6", "rotated.jpg"); files["jpeg-orientation-6"] = "rotated.jpg"
 

@@ -18,6 +18,7 @@ static struct {
   __typeof__(vips_thumbnail) *thumbnail;
   __typeof__(vips_thumbnail_image) *thumbnail_image;
   __typeof__(vips_image_new_from_memory) *new_from_memory;
+  __typeof__(vips_image_new_from_file) *new_from_file;
   __typeof__(vips_image_write_to_memory) *write_to_memory;
   __typeof__(vips_colourspace) *colourspace;
   __typeof__(vips_cast) *cast;
@@ -65,6 +66,7 @@ static void load_vips(void) {
   RESOLVE(thumbnail, "vips_thumbnail")
   RESOLVE(thumbnail_image, "vips_thumbnail_image")
   RESOLVE(new_from_memory, "vips_image_new_from_memory")
+  RESOLVE(new_from_file, "vips_image_new_from_file")
   RESOLVE(write_to_memory, "vips_image_write_to_memory")
   RESOLVE(colourspace, "vips_colourspace")
   RESOLVE(cast, "vips_cast")
@@ -207,10 +209,23 @@ int shelf_vips_thumbnail_file(
   } else {
     snprintf(name, length, "%s[fail_on=truncated]", path);
   }
+  VipsSize size = VIPS_SIZE_DOWN;
+  if (strstr(loader, "Jp2k")) {
+    /* libvips 8.14 shrinks a JPEG 2000 image to its smallest resolution level when asked only
+       to downsize: ask for a plain fit instead, within the image's own size (from its header). */
+    VipsImage *header = vips.new_from_file(name, NULL);
+    if (header) {
+      if (vips.get_width(header) < max_width) max_width = vips.get_width(header);
+      if (vips.get_height(header) < max_height) max_height = vips.get_height(header);
+      vips.unref(header);
+      size = VIPS_SIZE_BOTH;
+    }
+    vips.error_clear();
+  }
   VipsImage *image = NULL;
   int failed = vips.thumbnail(
-    name, &image, max_width, "height", max_height, "size", VIPS_SIZE_DOWN, "fail_on",
-    VIPS_FAIL_ON_TRUNCATED, NULL);
+    name, &image, max_width, "height", max_height, "size", size, "fail_on", VIPS_FAIL_ON_TRUNCATED,
+    NULL);
   free(name);
   if (failed) {
     take_error(error, error_size);

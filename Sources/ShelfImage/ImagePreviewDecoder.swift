@@ -8,7 +8,7 @@ internal import ShelfPNG
 /// RGBA picture that fits a box, without decoding large images at full size.
 ///
 /// libvips does the work for JPEG, PNG, GIF (first frame), WebP, TIFF (first page), HEIC/AVIF,
-/// PNM, JPEG 2000, SVG, and through its ImageMagick loader BMP, ICO/CUR, PSD and TGA: it shrinks on
+/// PNM, JPEG 2000, and through its ImageMagick loader BMP, ICO/CUR, PSD and TGA: it shrinks on
 /// load (a JPEG is decoded at 1/2, 1/4 or 1/8 scale, a HEIC from its thumbnail or tiles) and
 /// turns the picture upright by its EXIF orientation. Formats libvips 8.14 cannot read are
 /// decoded by their own well-kept decoders and then resized by libvips: QOI (the reference

@@ -71,7 +71,7 @@ import Testing
 
   @Test(arguments: [
     "png", "jpeg", "gif", "webp", "tiff", "bmp", "heic", "avif", "ico", "icns", "psd", "tga", "qoi",
-    "ppm", "ppm-ascii", "pam", "jpeg-orientation-6",
+    "ppm", "ppm-ascii", "pam", "jp2", "jpeg-orientation-6",
   ])
   func halfBlockPreviewMatchesPillow(_ kind: String) throws {
     let reference = try #require(Self.fixtures.references[kind])
