@@ -2,8 +2,11 @@ internal import CHeif
 import ShelfCore
 
 /// A HEIF, HEIC or AVIF file opened through libheif, which reads the box structure (`meta`,
-/// `iloc`, `iprp`, `iref`, grids, `irot`/`clap` transforms) with its own security limits and
-/// fetches bytes on demand: opening one reads its metadata boxes, never the coded pictures.
+/// `iloc`, `iprp`, `iref`, grids, `irot`/`clap` transforms) with its own security limits.
+/// libheif 1.15 reads every top-level box whole, the coded pictures' `mdat` too: while it
+/// parses, the header of an `mdat` that follows every other box cannot be read (which ends its
+/// walk over the top-level boxes), so that opening a file costs its metadata boxes, not its
+/// pictures; the items' data inside `mdat` stays readable.
 ///
 /// It keeps the file's byte source open for as long as it lives, so that metadata blocks (the
 /// `Exif` item, XMP) can be read after the header facts.
@@ -31,11 +34,13 @@ public final class HEIFContainer {
   public init(_ source: any ByteSource, format: String) throws {
     self.format = format
     guard let context = heif_context_alloc() else { throw HeaderError("out of memory opening HEIF") }
-    let input = Unmanaged.passRetained(HEIFInput(source))
+    let mediaData = try HEIFContainer.trailingMediaData(source)
+    let input = Unmanaged.passRetained(HEIFInput(source, hiddenBoxHeader: mediaData))
     let reader = UnsafeMutablePointer<heif_reader>.allocate(capacity: 1)
     reader.initialize(to: HEIFInput.functions)
     var primary: OpaquePointer?
     let opened = heif_context_read_from_reader(context, reader, input.toOpaque(), nil)
+    input.takeUnretainedValue().hiddenBoxHeader = nil
     var failure = HEIFContainer.error(opened, format: format)
     if failure == nil {
       failure = HEIFContainer.error(heif_context_get_primary_image_handle(context, &primary), format: format)
@@ -101,6 +106,35 @@ public final class HEIFContainer {
       alpha: hasAlpha, interlaced: false, cgbi: nil, frames: topLevelImageCount)
   }
 
+  /// The header of the first top-level `mdat`, when every box after it is an `mdat` too (the
+  /// usual layout); nil otherwise. At most 1,000 top-level boxes are looked at.
+  private static func trailingMediaData(_ source: any ByteSource) throws -> Range<Int64>? {
+    var offset: Int64 = 0
+    var mediaData: Range<Int64>?
+    var steps = 0
+    while offset + 8 <= source.size, steps < 1000 {
+      steps += 1
+      let header = try source.read(count: 16, at: offset)
+      guard var size = header.be32(0).map(Int64.init) else { break }
+      var headerLength: Int64 = 8
+      if size == 1 {
+        guard let large = header.be64(8), large <= UInt64(Int64.max) else { break }
+        (size, headerLength) = (Int64(large), 16)
+      } else if size == 0 {
+        size = source.size - offset
+      }
+      guard size >= headerLength else { break }
+      if header.fourCC(4) == "mdat" {
+        mediaData = mediaData ?? offset..<offset + headerLength
+      } else if mediaData != nil {
+        return nil
+      }
+      if offset > source.size - size { break }
+      offset += size
+    }
+    return mediaData
+  }
+
   private static func error(_ result: heif_error, format: String) -> HeaderError? {
     guard result.code != heif_error_Ok else { return nil }
     let message = result.message.map { String(cString: $0) } ?? "error \(result.code.rawValue)"
@@ -112,8 +146,13 @@ public final class HEIFContainer {
 private final class HEIFInput {
   let source: any ByteSource
   var position: Int64 = 0
+  /// A box header libheif may not read while it parses the top-level boxes.
+  var hiddenBoxHeader: Range<Int64>?
 
-  init(_ source: any ByteSource) { self.source = source }
+  init(_ source: any ByteSource, hiddenBoxHeader: Range<Int64>?) {
+    self.source = source
+    self.hiddenBoxHeader = hiddenBoxHeader
+  }
 
   static func from(_ userdata: UnsafeMutableRawPointer?) -> HEIFInput {
     Unmanaged<HEIFInput>.fromOpaque(userdata!).takeUnretainedValue()
@@ -125,6 +164,7 @@ private final class HEIFInput {
     read: { data, size, userdata in
       let input = HEIFInput.from(userdata)
       if size == 0 { return 0 }
+      if let hidden = input.hiddenBoxHeader, hidden.contains(input.position) { return 1 }
       guard let data, size <= Int(Int32.max),
         let bytes = try? input.source.read(count: size, at: input.position), bytes.count == size
       else { return 1 }
