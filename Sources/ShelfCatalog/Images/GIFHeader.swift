@@ -32,8 +32,8 @@ extension ImageHeaderReader {
     walk: while let introducer = try window.byte(at: offset) {
       switch introducer {
       case 0x21:
-        let extensionHead = try window.bytes(count: 4, at: offset + 1)
-        if extensionHead.first == 0xF9, extensionHead.count == 4, extensionHead[3] & 1 != 0 {
+        let extensionHead = try window.bytes(count: 3, at: offset + 1)
+        if extensionHead.first == 0xF9, extensionHead.count >= 3, extensionHead[2] & 1 != 0 {
           facts.alpha = true
         }
         offset += 2
