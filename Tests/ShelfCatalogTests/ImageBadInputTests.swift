@@ -10,7 +10,6 @@ private func be16(_ value: Int) -> [UInt8] { [UInt8(value >> 8 & 0xFF), UInt8(va
 private func be32(_ value: Int) -> [UInt8] { be16(value >> 16) + be16(value & 0xFFFF) }
 private func le16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] }
 private func le32(_ value: Int) -> [UInt8] { le16(value & 0xFFFF) + le16(value >> 16 & 0xFFFF) }
-private func box(_ type: String, _ body: [UInt8]) -> [UInt8] { be32(body.count + 8) + bytes(type) + body }
 
 /// A byte source that counts what was read, to show a lying header costs no more than the file.
 private final class CountingBytes: ByteSource {
@@ -102,51 +101,6 @@ struct ImageBadInputTests {
     } catch {
       Issue.record("unexpected \(error)")
     }
-  }
-
-  /// ftyp, then a `meta` with `hdlr pict`, `pitm` item 1, and `items` items (locations, infos
-  /// and `ispe` and `hvcC` properties each, with 32-bit counts and IDs).
-  private func heif(items: Int, metaSizeOverride: Int? = nil) -> [UInt8] {
-    let ftyp = box("ftyp", bytes("heic") + be32(0) + bytes("mif1heic"))
-    let hdlr = box("hdlr", be32(0) + be32(0) + bytes("pict") + [UInt8](repeating: 0, count: 13))
-    let pitm = box("pitm", be32(0) + be16(1))
-    var locations = [2, 0, 0, 0, 0x44, 0x00] + be32(items)
-    var infos = [1, 0, 0, 0] + be32(items)
-    var associations = [1, 0, 0, 0] + be32(items)
-    for item in 1...items {
-      locations += be32(item) + be16(0) + be16(0) + be16(1) + be32(0) + be32(0)
-      infos += box("infe", [3, 0, 0, 0] + be32(item) + be16(0) + bytes("hvc1") + [0])
-      associations += be32(item) + [2, 0x81, 0x82]
-    }
-    let ispe = box("ispe", be32(0) + be32(64) + be32(48))
-    // An HEVC configuration: Main profile, 4:2:0, 8 bits, no parameter-set arrays.
-    let hvcC = box(
-      "hvcC",
-      [1, 1] + be32(0x6000_0000) + [0, 0, 0, 0, 0, 0, 90] + be16(0xF000) + [
-        0xFC, 0xFD, 0xF8, 0xF8, 0, 0, 0x0F, 0,
-      ])
-    let ipma = box("ipma", associations)
-    let iprp = box("iprp", box("ipco", ispe + hvcC) + ipma)
-    var meta = box("meta", be32(0) + hdlr + pitm + box("iloc", locations) + box("iinf", infos) + iprp)
-    if let metaSizeOverride { meta.replaceSubrange(0..<4, with: be32(metaSizeOverride)) }
-    return ftyp + meta
-  }
-
-  @Test func heifWithAHundredThousandItemsIsRefusedReadingTheFileOnce() {
-    let file = heif(items: 100_000)
-    let source = CountingBytes(file)
-    #expect(throws: HeaderError.self) { try HEIFContainer(source, format: "heic") }
-    #expect(source.total <= file.count * 2)
-  }
-
-  @Test func heifBoxLargerThanTheFileIsRefused() throws {
-    // The same file with an honest size opens: the lie alone is refused.
-    let honest = try HEIFContainer(MemoryBytes(heif(items: 2)), format: "heic")
-    #expect(honest.width == 64 && honest.height == 48 && honest.topLevelImageCount == 2)
-    let file = heif(items: 2, metaSizeOverride: 0x7FFF_FFF0)
-    let source = CountingBytes(file)
-    #expect(throws: HeaderError.self) { try HEIFContainer(source, format: "heic") }
-    #expect(source.total <= file.count * 4)
   }
 
   /// Every reader, on every prefix of a valid file and on an empty file: facts, a
