@@ -97,6 +97,7 @@ def build(corpus):
         c.magick("jpeg", "jpg", size, ["-interlace", "Plane"])
         c.magick("jpeg", "jpg", size, ["-colorspace", "Gray"])
         c.magick("jpeg", "jpg", size, ["-colorspace", "CMYK"])
+        c.magick("jpeg", "jpg", size, ["-define", "jpeg:arithmetic-coding=true"])
         c.pillow("jpeg", "jpg", size, progressive=i % 2 == 0, subsampling=i % 3)
     for size in SIZES[2:]:
         c.magick("jpeg", "jpg", size)
@@ -174,6 +175,12 @@ def build(corpus):
         c.magick("ico", "ico", size, ["-define", "icon:auto-resize=" + ",".join(str(s) for s in (16, 32, 48, min(256, max(w, h))))])
         c.magick("ico", "ico", (min(w, 256), min(h, 256)), [])
         c.magick("cur", "cur", (min(w, 256), min(h, 256)), [])
+        # ImageMagick's `.cur` is an icon (type 1); a cursor says type 2.
+        data = open(c.files[-1][0], "rb").read()
+        out = c.path("cur", "cur")
+        with open(out, "wb") as f:
+            f.write(data[:2] + b"\x02\x00" + data[4:])
+        c.add(out, "cur")
         c.pillow("ico", "ico", (64, 64), mode="RGBA", sizes=[(16, 16), (32, 32), (64, 64)][: 1 + i % 3])
     # ICNS: png2icns and Pillow.
     for sizes in ([16], [16, 32], [16, 32, 48, 128], [32, 128, 256], [16, 32, 128, 256, 512]):
