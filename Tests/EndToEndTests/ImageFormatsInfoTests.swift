@@ -151,6 +151,25 @@ struct ImageFormatsInfoTests {
     #expect(image?["frames"] as? Int == item.frames)
   }
 
+  /// QOI, which no Debian tool writes: Pillow's (from PyPI), when it is installed.
+  @Test(
+    .enabled(
+      if: (try? ExternalTool.run(["python3", "-c", "import PIL.QoiImagePlugin"]).status) == 0,
+      "needs Pillow with QOI support (python3 -m pip install Pillow)"))
+  func qoiMadeByPillow() throws {
+    let folder = try TemporaryDirectory()
+    let out = folder.file("pixels.qoi")
+    try ExternalTool.make([
+      "python3", "-c", "from PIL import Image; Image.new('RGBA', (77, 33), (9, 8, 7, 6)).save('\(out)')",
+    ])
+    let result = try ShelfProcess.run(["info", "--json", out])
+    let object = try JSONSerialization.jsonObject(with: Data(result.stdoutBytes)) as? [String: Any]
+    #expect(object?["mime"] as? String == "image/x-qoi")
+    let image = object?["image"] as? [String: Any]
+    #expect(image?["format"] as? String == "qoi" && image?["alpha"] as? Bool == true)
+    #expect(image?["width"] as? Int == 77 && image?["height"] as? Int == 33 && image?["frames"] as? Int == 1)
+  }
+
   /// A damaged image among good ones: the index goes on, the damaged file gets its error.
   @Test func indexKeepsGoingPastBrokenImages() throws {
     let folder = try TemporaryDirectory()
