@@ -50,7 +50,9 @@ public enum ContentSniffer {
   /// from a `TextSample` (the whole file up to 1 MiB, evenly spaced samples beyond).
   public static func sniff(_ source: any ByteSource, fileExtension: String) throws -> SniffResult {
     let prefix = try source.read(count: preferredPrefixLength, at: 0)
-    let footer = source.size > Int64(prefix.count) ? try source.read(count: 26, at: source.size - 26) : nil
+    let footer =
+      ImageHeaderReader.isPlausibleTGAHeader(prefix) && source.size > Int64(prefix.count)
+      ? try source.read(count: 26, at: source.size - 26) : nil
     var sample: TextSample?
     return try sniff(prefix: prefix, footer: footer, fileExtension: fileExtension) {
       if let sample { return sample }
@@ -69,8 +71,8 @@ public enum ContentSniffer {
     return sniff(prefix: prefix, footer: nil, fileExtension: fileExtension) { sample }
   }
 
-  /// `footer` is the file's last 26 bytes when the prefix does not reach them (TGA keeps its
-  /// signature there).
+  /// `footer` is the file's last 26 bytes when the prefix does not reach them and the prefix
+  /// could be a TGA's (which keeps its signature there).
   private static func sniff(
     prefix: [UInt8], footer: [UInt8]?, fileExtension: String, textSample: () throws -> TextSample
   ) rethrows -> SniffResult {
@@ -83,7 +85,7 @@ public enum ContentSniffer {
         kind: .other, mime: "application/x-empty", detectedBy: .content, extensionMismatch: false)
     }
 
-    let tail = footer ?? Array(prefix.suffix(26))
+    let tail = footer ?? (prefix.count < preferredPrefixLength ? Array(prefix.suffix(26)) : [])
     switch try detect(prefix, footer: tail, textSample: textSample) {
     case .text(let encoding):
       var result = decided(kind: .text, mime: "text/plain", byExtension: byExtension, ext: ext)

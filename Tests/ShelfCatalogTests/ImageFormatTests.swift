@@ -222,6 +222,10 @@ private func tgaHeader(width: Int, height: Int, type: UInt8 = 2, depth: UInt8 = 
   #expect(try sniff(body + footer).mime == "image/x-tga")
   #expect(try sniff(body, "tga").mime == "image/x-tga")
   #expect(try sniff(body, "").kind == .other)
+  // A footer beyond the bytes sniffed first is read from the end of the file.
+  let large = tgaHeader(width: 100, height: 30) + [UInt8](repeating: 0x7F, count: 100 * 30 * 4)
+  #expect(try sniff(large + footer).mime == "image/x-tga")
+  #expect(try sniff(large).kind == .other)
   let facts = try read(body + footer, "image/x-tga")
   #expect(facts.width == 21 && facts.height == 13 && facts.alpha == true && facts.colorType == "rgba")
   // A header no TGA writer makes is refused even with the extension.
