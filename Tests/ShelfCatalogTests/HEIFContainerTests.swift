@@ -23,6 +23,18 @@ private final class CountingBytes: ByteSource {
   }
 }
 
+/// A file whose reads fail from `failingFrom` on (an I/O error, a file cut short meanwhile),
+/// though its size says otherwise.
+private struct FailingBytes: ByteSource {
+  let bytes: MemoryBytes
+  let failingFrom: Int64
+  var size: Int64 { bytes.size }
+  func read(count: Int, at offset: Int64) throws -> [UInt8] {
+    guard offset + Int64(count) <= failingFrom else { throw HeaderError("I/O error") }
+    return try bytes.read(count: count, at: offset)
+  }
+}
+
 /// A HEIF built box by box: items of a type with their properties (1-based indices into
 /// `properties`), `dimg` references, and data in an `idat` for items that have some. Counts and
 /// IDs are 32-bit, so that any number of items can be declared.
@@ -132,6 +144,32 @@ private struct SyntheticHEIF {
       try HEIFContainer(source, format: "heic")
     }
     #expect(source.total <= lying.bytes.count * 4)
+  }
+
+  @Test func heifLargerThanTheLimitIsNotOpened() {
+    struct Huge: ByteSource {
+      var size: Int64 { HEIFContainer.sizeLimit + 1 }
+      func read(count: Int, at offset: Int64) throws -> [UInt8] { [] }
+    }
+    #expect(throws: HeaderError("HEIC larger than 256 MiB: not read")) {
+      try HEIFContainer(Huge(), format: "heic")
+    }
+  }
+
+  @Test(
+    .enabled(
+      if: ExternalTool.isInstalled(["convert", "heif-enc"]),
+      "needs ImageMagick and libheif-examples (scripts/setup.sh installs them)"))
+  func aReadThatFailsIsAnErrorNotAnAbort() throws {
+    // libheif asserts when reading an item's data fails; shelf gives it zeros and says so.
+    let folder = try TemporaryDirectory()
+    try ExternalTool.make(["convert", "-size", "64x48", "plasma:", folder.file("p.png")])
+    try ExternalTool.make(["heif-enc", "-q", "40", folder.file("p.png"), "-o", folder.file("p.heic")])
+    let file = Array(try Data(contentsOf: URL(fileURLWithPath: folder.file("p.heic"))))
+    let source = FailingBytes(bytes: MemoryBytes(file), failingFrom: Int64(file.count - 100))
+    #expect(throws: HeaderError("truncated HEIC: a read failed")) {
+      try HEIFContainer(source, format: "heic")
+    }
   }
 
   @Test(

@@ -3,10 +3,9 @@ import ShelfCore
 
 /// A HEIF, HEIC or AVIF file opened through libheif, which reads the box structure (`meta`,
 /// `iloc`, `iprp`, `iref`, grids, `irot`/`clap` transforms) with its own security limits.
-/// libheif 1.15 reads every top-level box whole, the coded pictures' `mdat` too: while it
-/// parses, the header of an `mdat` that follows every other box cannot be read (which ends its
-/// walk over the top-level boxes), so that opening a file costs its metadata boxes, not its
-/// pictures; the items' data inside `mdat` stays readable.
+/// libheif 1.15 reads every top-level box whole while it opens a file, the coded pictures'
+/// `mdat` too (it checks every `iloc` extent against the file's size, so the box cannot be
+/// hidden from it): opening a file costs its size in reads, never a decode.
 ///
 /// It keeps the file's byte source open for as long as it lives, so that metadata blocks (the
 /// `Exif` item, XMP) can be read after the header facts.
@@ -33,15 +32,19 @@ public final class HEIFContainer {
   /// for a file libheif refuses.
   public init(_ source: any ByteSource, format: String) throws {
     self.format = format
+    guard source.size <= HEIFContainer.sizeLimit else {
+      throw HeaderError("\(format.uppercased()) larger than \(HEIFContainer.sizeLimit >> 20) MiB: not read")
+    }
     guard let context = heif_context_alloc() else { throw HeaderError("out of memory opening HEIF") }
-    let mediaData = try HEIFContainer.trailingMediaData(source)
-    let input = Unmanaged.passRetained(HEIFInput(source, hiddenBoxHeader: mediaData))
+    let input = Unmanaged.passRetained(HEIFInput(source))
     let reader = UnsafeMutablePointer<heif_reader>.allocate(capacity: 1)
     reader.initialize(to: HEIFInput.functions)
     var primary: OpaquePointer?
     let opened = heif_context_read_from_reader(context, reader, input.toOpaque(), nil)
-    input.takeUnretainedValue().hiddenBoxHeader = nil
     var failure = HEIFContainer.error(opened, format: format)
+    if input.takeUnretainedValue().failedRead {
+      failure = HeaderError("truncated \(format.uppercased()): a read failed")
+    }
     if failure == nil {
       failure = HEIFContainer.error(heif_context_get_primary_image_handle(context, &primary), format: format)
     }
@@ -71,6 +74,9 @@ public final class HEIFContainer {
     input.release()
   }
 
+  /// The largest file opened: libheif holds a file's `mdat` in memory while it opens it.
+  public static let sizeLimit: Int64 = 256 << 20
+
   /// The largest metadata block `metadataBlocks` returns; a bigger one is refused.
   public static let metadataBlockLimit = 16 << 20
 
@@ -94,6 +100,9 @@ public final class HEIFContainer {
         heif_image_handle_get_metadata(primary, id, $0.baseAddress)
       }
       if let failure = HEIFContainer.error(result, format: format) { throw failure }
+      if input.takeUnretainedValue().failedRead {
+        throw HeaderError("truncated \(format.uppercased()): a read failed")
+      }
       blocks.append(block)
     }
     return blocks
@@ -104,35 +113,6 @@ public final class HEIFContainer {
     ImageFacts(
       format: format, width: width, height: height, bitDepth: bitDepth, colorType: hasAlpha ? "rgba" : "rgb",
       alpha: hasAlpha, interlaced: false, cgbi: nil, frames: topLevelImageCount)
-  }
-
-  /// The header of the first top-level `mdat`, when every box after it is an `mdat` too (the
-  /// usual layout); nil otherwise. At most 1,000 top-level boxes are looked at.
-  private static func trailingMediaData(_ source: any ByteSource) throws -> Range<Int64>? {
-    var offset: Int64 = 0
-    var mediaData: Range<Int64>?
-    var steps = 0
-    while offset + 8 <= source.size, steps < 1000 {
-      steps += 1
-      let header = try source.read(count: 16, at: offset)
-      guard var size = header.be32(0).map(Int64.init) else { break }
-      var headerLength: Int64 = 8
-      if size == 1 {
-        guard let large = header.be64(8), large <= UInt64(Int64.max) else { break }
-        (size, headerLength) = (Int64(large), 16)
-      } else if size == 0 {
-        size = source.size - offset
-      }
-      guard size >= headerLength else { break }
-      if header.fourCC(4) == "mdat" {
-        mediaData = mediaData ?? offset..<offset + headerLength
-      } else if mediaData != nil {
-        return nil
-      }
-      if offset > source.size - size { break }
-      offset += size
-    }
-    return mediaData
   }
 
   private static func error(_ result: heif_error, format: String) -> HeaderError? {
@@ -146,13 +126,10 @@ public final class HEIFContainer {
 private final class HEIFInput {
   let source: any ByteSource
   var position: Int64 = 0
-  /// A box header libheif may not read while it parses the top-level boxes.
-  var hiddenBoxHeader: Range<Int64>?
+  /// Set when a read failed (the file shrank, an I/O error) and zeros were given instead.
+  var failedRead = false
 
-  init(_ source: any ByteSource, hiddenBoxHeader: Range<Int64>?) {
-    self.source = source
-    self.hiddenBoxHeader = hiddenBoxHeader
-  }
+  init(_ source: any ByteSource) { self.source = source }
 
   static func from(_ userdata: UnsafeMutableRawPointer?) -> HEIFInput {
     Unmanaged<HEIFInput>.fromOpaque(userdata!).takeUnretainedValue()
@@ -162,13 +139,25 @@ private final class HEIFInput {
     reader_api_version: 1,
     get_position: { userdata in HEIFInput.from(userdata).position },
     read: { data, size, userdata in
+      // In slices, so that a large box costs libheif's buffer and one slice, not twice its size.
+      // libheif asserts (aborts) when a read of item data fails: a failed read is zeros and a
+      // note, turned into an error once libheif returns.
       let input = HEIFInput.from(userdata)
       if size == 0 { return 0 }
-      if let hidden = input.hiddenBoxHeader, hidden.contains(input.position) { return 1 }
-      guard let data, size <= Int(Int32.max),
-        let bytes = try? input.source.read(count: size, at: input.position), bytes.count == size
-      else { return 1 }
-      bytes.withUnsafeBytes { data.copyMemory(from: $0.baseAddress!, byteCount: size) }
+      guard let data, Int64(size) <= input.source.size - input.position else { return 1 }
+      var done = 0
+      while done < size {
+        let count = min(size - done, 1 << 20)
+        guard let bytes = try? input.source.read(count: count, at: input.position + Int64(done)),
+          bytes.count == count
+        else {
+          (data + done).initializeMemory(as: UInt8.self, repeating: 0, count: size - done)
+          input.failedRead = true
+          break
+        }
+        bytes.withUnsafeBytes { (data + done).copyMemory(from: $0.baseAddress!, byteCount: count) }
+        done += count
+      }
       input.position += Int64(size)
       return 0
     },
