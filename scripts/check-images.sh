@@ -6,10 +6,7 @@
 set -euo pipefail
 shelf=${1:?usage: check-images.sh SHELF_BINARY [CORPUS_FOLDER]}
 here=$(cd "$(dirname "$0")" && pwd)
-if ! python3 -c "import PIL" 2>/dev/null; then
-  echo "installing Pillow from PyPI for the check" >&2
-  python3 -m pip install --quiet Pillow 2>/dev/null || python3 -m pip install --quiet --break-system-packages Pillow
-fi
+python3 -c "import PIL" 2>/dev/null || { echo "check-images: Pillow is missing (run scripts/setup.sh)" >&2; exit 1; }
 for tool in convert identify heif-enc heif-info cwebp gif2webp png2icns; do
   command -v "$tool" >/dev/null || { echo "check-images: $tool is missing (run scripts/setup.sh)" >&2; exit 1; }
 done
