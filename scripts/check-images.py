@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Accuracy check of shelf's image facts: builds a corpus of images made by other programs
 (ImageMagick, heif-enc, cwebp, gif2webp, png2icns, Pillow, Debian's icon and wallpaper
-packages), runs `shelf info --json` on each and compares width, height and frames with Pillow,
-or with ImageMagick's `identify` where Pillow cannot open the format (HEIC, PAM, SVG).
+packages) plus SampleMedia's images, runs `shelf info --json` on each and compares width,
+height and frames with Pillow, or with ImageMagick's `identify` where Pillow cannot open the
+format (HEIC, PAM, SVG).
 
 Frames follow each format's rule: GIF/WebP/TIFF/AVIF as Pillow's n_frames (pages of a TIFF,
 not its sub-IFDs), ICO/CUR entries as identify counts them, ICNS sizes as Pillow lists them,
@@ -25,6 +26,8 @@ import sys
 
 from PIL import Image
 
+IMAGE_EXTENSIONS = {"png", "jpg", "jpeg", "gif", "webp", "tif", "tiff", "heic", "heif", "avif", "bmp", "dib", "ico",
+                    "cur", "icns", "psd", "tga", "qoi", "pbm", "pgm", "ppm", "pam", "xpm", "jp2", "j2k", "svg"}
 SIZES = [(1, 1), (7, 5), (16, 16), (33, 17), (64, 48), (100, 1), (1, 90), (255, 256), (320, 240), (513, 129)]
 
 
@@ -228,6 +231,14 @@ def build(corpus):
                 f.write(f'<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" {attributes}>'
                         f'<rect x="0" y="0" width="{w}" height="{h}" fill="#c33"/></svg>\n')
             c.add(out, "svg")
+    # SampleMedia's images (the backups' files are stored under hashed names: not walked).
+    sample_media = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "SampleMedia")
+    for path in sorted(glob.glob(os.path.join(sample_media, "**", "*"), recursive=True)):
+        ext = os.path.splitext(path)[1].lower().lstrip(".")
+        if os.path.isfile(path) and "Backups" not in path and ext in IMAGE_EXTENSIONS:
+            out = c.path("samplemedia", ext)
+            shutil.copyfile(path, out)
+            c.add(out, "samplemedia")
     # Debian's icons, wallpapers and pixmaps, a fixed sample.
     system = []
     for pattern in ("/usr/share/icons/**/*.png", "/usr/share/icons/**/*.svg", "/usr/share/backgrounds/**/*",
