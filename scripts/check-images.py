@@ -155,6 +155,11 @@ def build(corpus):
         pages = [c.png_source(*size, seed=s) for s in range(1, 2 + i % 3)]
         c.tool("heic", "heic", "heif-enc", "-q", "40", "-t", "8", *pages, "-o", "{out}")
         c.pillow("avif", "avif", size, mode="RGBA", quality=60)
+    # AVIF with `irot`/`imir`: Pillow turns an EXIF orientation into them when it writes AVIF.
+    for orientation in range(1, 9):
+        exif = Image.Exif()
+        exif[0x0112] = orientation
+        c.pillow("avif", "avif", (96, 40), quality=60, exif=exif.tobytes())
     # BMP and DIB: every bit count and header version ImageMagick writes, OS/2, alpha masks,
     # Pillow's, and bare DIBs (the BMP file header cut off).
     for i, size in enumerate(SIZES):
@@ -293,6 +298,10 @@ def reference(path, family):
                     frames = max(frames, 1)
                 elif image.format == "AVIF":
                     frames = heif_top_level_images(path)
+                    # Pillow gives the stored size and reports `irot`/`imir` as an EXIF
+                    # orientation; the displayed size is what exif_transpose gives.
+                    if image.getexif().get(0x0112, 1) in (5, 6, 7, 8):
+                        width, height = height, width
                 return "pillow", width, height, frames
         except Exception:
             pass
