@@ -45,6 +45,7 @@ let package = Package(
     .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
     .systemLibrary(name: "CSwscale", pkgConfig: "libswscale", providers: [.apt(["libswscale-dev"])]),
     .systemLibrary(name: "CICNS", pkgConfig: "libicns", providers: [.apt(["libicns-dev"])]),
+    .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
     // Small C targets for constructs Swift cannot call.
     .target(name: "CPNGSupport", dependencies: ["CPNG"]),
     .target(name: "CALSASupport", dependencies: ["CALSA"]),
@@ -79,7 +80,9 @@ let package = Package(
       dependencies: ["ShelfCore", "ShelfPNG", "ShelfAudio", "CVipsSupport", "CQOI", "CICNS"]),
     .target(
       name: "ShelfCatalog",
-      dependencies: ["ShelfCore", "ShelfPNG", "ShelfAudio", "ShelfBackup", "CSQLite", "CUchardet"]),
+      dependencies: [
+        "ShelfCore", "ShelfPNG", "ShelfAudio", "ShelfBackup", "CSQLite", "CUchardet", "CHeif",
+      ]),
     .target(
       name: "ShelfCLI",
       dependencies: ["ShelfCore", "ShelfCatalog", "ShelfPNG", "ShelfAudio", "ShelfBackup", "ShelfImage"]),

@@ -8,13 +8,16 @@ packages=(
   # C libraries shelf links against
   libasound2-dev libsndfile1-dev libpng-dev libsqlite3-dev libdeflate-dev libzopfli-dev
   libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libssl-dev libuchardet-dev
+  libheif-dev
   # image previews: libvips (opened on first use), libicns for ICNS, the reference QOI decoder
   libvips-dev libicns-dev libqoi-dev libswscale-dev
   # tools the tests use
   tmux alsa-utils sox libsox-fmt-all python3 man-db file zsh fish util-linux ffmpeg
   libimage-exiftool-perl lame imagemagick
-  # programs that write the image formats the preview tests read, and the show benchmark's anchor
-  webp libheif-examples icnsutils qoi libvips-tools chafa gnome-backgrounds
+  # independent image tools the image tests and the accuracy check compare shelf against
+  libheif-examples webp icnsutils
+  # programs that write the preview tests' pictures, and the show benchmark's anchor and photo
+  qoi libvips-tools chafa gnome-backgrounds
   # the backup generator's encrypting side, and pip for the independent backup readers below
   python3-cryptography python3-pip
 )
