@@ -45,7 +45,8 @@ let package = Package(
       name: "CFFmpeg",
       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev"])]),
     .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-    .systemLibrary(name: "CSwscale", pkgConfig: "libswscale", providers: [.apt(["libswscale-dev"])]),
+    // libswscale's header only: loaded on first use with the rest of FFmpeg (FFmpegLoader.c).
+    .systemLibrary(name: "CSwscale", providers: [.apt(["libswscale-dev"])]),
     .systemLibrary(name: "CICNS", pkgConfig: "libicns", providers: [.apt(["libicns-dev"])]),
     .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
     // Small C targets for constructs Swift cannot call.

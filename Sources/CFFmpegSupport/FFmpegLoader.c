@@ -33,6 +33,7 @@
 #include <libavutil/mem.h>
 #include <libavutil/samplefmt.h>
 #include <libswresample/swresample.h>
+#include <libswscale/swscale.h>
 #pragma GCC visibility pop
 
 #include "CFFmpegSupport.h"
@@ -40,12 +41,13 @@
 #include <dlfcn.h>
 #include <pthread.h>
 
-enum { AVUTIL, SWRESAMPLE, AVCODEC, AVFORMAT, LIBRARY_COUNT };
+enum { AVUTIL, SWRESAMPLE, SWSCALE, AVCODEC, AVFORMAT, LIBRARY_COUNT };
 
 /* Sonames of the major versions the headers describe: an ABI-compatible library only. */
 static const char *const library_names[LIBRARY_COUNT] = {
     "libavutil.so." AV_STRINGIFY(LIBAVUTIL_VERSION_MAJOR),
     "libswresample.so." AV_STRINGIFY(LIBSWRESAMPLE_VERSION_MAJOR),
+    "libswscale.so." AV_STRINGIFY(LIBSWSCALE_VERSION_MAJOR),
     "libavcodec.so." AV_STRINGIFY(LIBAVCODEC_VERSION_MAJOR),
     "libavformat.so." AV_STRINGIFY(LIBAVFORMAT_VERSION_MAJOR),
 };
@@ -76,6 +78,9 @@ static const char *const library_names[LIBRARY_COUNT] = {
   X(SWRESAMPLE, swr_free)                                                                          \
   X(SWRESAMPLE, swr_get_out_samples)                                                               \
   X(SWRESAMPLE, swr_init)                                                                          \
+  X(SWSCALE, sws_freeContext)                                                                      \
+  X(SWSCALE, sws_getContext)                                                                       \
+  X(SWSCALE, sws_scale)                                                                            \
   X(AVCODEC, av_packet_alloc)                                                                      \
   X(AVCODEC, av_packet_free)                                                                       \
   X(AVCODEC, av_packet_get_side_data)                                                              \
@@ -215,6 +220,18 @@ int swr_convert(struct SwrContext *s, uint8_t **out, int out_count, const uint8_
 void swr_free(struct SwrContext **s) { CALL(swr_free)(s); }
 int swr_get_out_samples(struct SwrContext *s, int in_samples) { return CALL(swr_get_out_samples)(s, in_samples); }
 int swr_init(struct SwrContext *s) { return CALL(swr_init)(s); }
+
+/* libswscale */
+void sws_freeContext(struct SwsContext *swsContext) { CALL(sws_freeContext)(swsContext); }
+struct SwsContext *sws_getContext(int srcW, int srcH, enum AVPixelFormat srcFormat, int dstW, int dstH,
+                                  enum AVPixelFormat dstFormat, int flags, SwsFilter *srcFilter,
+                                  SwsFilter *dstFilter, const double *param) {
+  return CALL(sws_getContext)(srcW, srcH, srcFormat, dstW, dstH, dstFormat, flags, srcFilter, dstFilter, param);
+}
+int sws_scale(struct SwsContext *c, const uint8_t *const srcSlice[], const int srcStride[], int srcSliceY,
+              int srcSliceH, uint8_t *const dst[], const int dstStride[]) {
+  return CALL(sws_scale)(c, srcSlice, srcStride, srcSliceY, srcSliceH, dst, dstStride);
+}
 
 /* libavcodec */
 AVPacket *av_packet_alloc(void) { return CALL(av_packet_alloc)(); }
