@@ -321,17 +321,35 @@ enum CatalogPresentation {
     func string(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
     func int(_ value: Int?) -> JSONValue { value.map { .int(Int64($0)) } ?? .null }
     func bool(_ value: Bool?) -> JSONValue { value.map { .bool($0) } ?? .null }
-    if let image = entry.image {
-      var object: [(String, JSONValue)] = [
-        ("width", .int(Int64(image.width))), ("height", .int(Int64(image.height))),
-        ("bit_depth", int(image.bitDepth)), ("color_type", string(image.colorType)),
-        ("alpha", bool(image.alpha)),
-        ("interlaced", bool(image.interlaced)), ("cgbi", .bool(image.cgbi ?? false)),
-        ("frames", int(image.frames)),
-        ("format", .string(image.format)),
+    if entry.image != nil || entry.exif != nil {
+      var object: [(String, JSONValue)] = []
+      if let image = entry.image {
+        object = [
+          ("width", .int(Int64(image.width))), ("height", .int(Int64(image.height))),
+          ("bit_depth", int(image.bitDepth)), ("color_type", string(image.colorType)),
+          ("alpha", bool(image.alpha)),
+          ("interlaced", bool(image.interlaced)), ("cgbi", .bool(image.cgbi ?? false)),
+          ("frames", int(image.frames)),
+          ("format", .string(image.format)),
+        ]
+        if !image.chunks.isEmpty { object.append(("chunks", .array(image.chunks.map { .string($0) }))) }
+      }
+      let exif = entry.exif
+      let gps: JSONValue =
+        exif?.gps.map { position in
+          .object([
+            ("lat", .double(position.latitude)), ("lon", .double(position.longitude)),
+            ("alt", position.altitude.map { .double($0) } ?? .null),
+          ])
+        } ?? .null
+      object += [
+        ("taken", string(exif?.taken)), ("camera", string(exif?.camera)), ("lens", string(exif?.lens)),
+        ("orientation", int(exif?.orientation)), ("gps", gps), ("software", string(exif?.software)),
       ]
-      if !image.chunks.isEmpty { object.append(("chunks", .array(image.chunks.map { .string($0) }))) }
       fields.append(("image", .object(object)))
+    }
+    if let partner = entry.livePhoto {
+      fields.append(("live_photo", .string(String(decoding: partner.bytes, as: UTF8.self))))
     }
     if let audio = entry.audio {
       fields.append(
