@@ -5,8 +5,19 @@ import Testing
 
 @testable import ShelfCatalog
 
-/// Turns a schema-7 catalogue back into schema 6 shape (the media columns removed).
+/// Turns a current catalogue back into schema 7 shape (the EXIF and Live Photo columns removed).
+func dropSchema8Columns(_ db: SQLiteConnection) throws {
+  for column in [
+    "camera", "lens", "orientation", "gps_lat", "gps_lon", "gps_alt", "software", "content_id", "live_photo",
+    "live_photo_text",
+  ] {
+    try db.execute("ALTER TABLE files DROP COLUMN \(column)")
+  }
+}
+
+/// Turns a current catalogue back into schema 6 shape (the media columns, and later ones, removed).
 func dropSchema7Columns(_ db: SQLiteConnection) throws {
+  try dropSchema8Columns(db)
   for column in [
     "codec", "bitrate", "album_artist", "disc", "disc_total", "track_total", "artwork", "frame_rate",
     "rotation",

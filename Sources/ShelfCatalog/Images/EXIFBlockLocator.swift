@@ -52,7 +52,8 @@ public enum EXIFBlockLocator {
       guard let length = header.be16(2), length >= 2 else { return nil }
       if marker == 0xE1 && length > 8 {
         let body = try source.read(count: length - 2, at: offset + 4)
-        if body.starts(with: EXIFReader.header) { return body }
+        // A segment cut short by the end of the file holds no usable block.
+        if body.starts(with: EXIFReader.header) { return body.count == length - 2 ? body : nil }
       }
       offset += 2 + Int64(length)
     }
