@@ -16,8 +16,10 @@ enum InfoCommand {
       extension only breaks ties. Kinds are image, audio, video, text, plist and other.
 
       When the file is catalogued (see shelf index), everything the catalogue knows is shown: \
-      root, sandbox area, and the facts of its kind (image size and colour, audio duration, \
-      format and tags, text encoding and counts, plist format and keys). A file that is not \
+      root, sandbox area, and the facts of its kind (image size and colour, a photo's EXIF \
+      facts: when it was taken, camera, lens, orientation, GPS position and software; audio \
+      duration, format and tags, text encoding and counts, plist format and keys), and the \
+      other half of a Live Photo. A file that is not \
       catalogued, or that changed since it was, is read live from its headers.
 
       A catalogued path inside an iPhone backup (BACKUP/DOMAIN/relativePath, see shelf index) \
