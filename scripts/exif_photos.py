@@ -120,6 +120,10 @@ def write_test_set(out):
         path = f"{out}/imagemagick-exiftool.{ext}"
         run("convert", "-size", "64x48", "gradient:red-blue", path)
         exiftool_write(path, tags)
+    # The same tags in a little-endian (Intel) EXIF block.
+    path = f"{out}/imagemagick-exiftool-intel.jpg"
+    run("convert", "-size", "64x48", "gradient:green-white", path)
+    exiftool_write(path, [("ExifByteOrder", "II")] + tags)
     picture(seed=5).save(f"{out}/no-exif.jpg", quality=90)
 
 

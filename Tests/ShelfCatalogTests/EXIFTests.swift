@@ -88,7 +88,7 @@ enum EXIFTestPhotos {
     let folder = scratch.file("photos")
     let reference = try EXIFTestPhotos.exiftool(folder)
     let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
-    #expect(names.count == 11)
+    #expect(names.count == 12)
     var compared: [String: Int] = [:]
     for name in names {
       let path = folder + "/" + name
