@@ -10,6 +10,8 @@ public enum EXIFBlockLocator {
   /// TIFF files are their own EXIF block and are read whole up to this size; a larger one
   /// reports no EXIF facts (its directory often lies after the pixels).
   static let tiffLimit: Int64 = 64 << 20
+  /// PNG and WebP files up to this size are read whole before their chunks are walked.
+  static let wholeReadLimit: Int64 = 256 << 10
 
   /// The EXIF facts of an image whose MIME type the sniffer found; nil when the format
   /// carries no EXIF, the file has none, or the block holds nothing shelf keeps. Damage in the
@@ -63,9 +65,12 @@ public enum EXIFBlockLocator {
   /// The chunk named `chunk` of a PNG (length before name, big-endian, a 4-byte CRC after each)
   /// or a WebP (RIFF: name before length, little-endian, padded to even), as an EXIF block. The chunk holds the TIFF
   /// structure; some writers put `Exif\0\0` in front, which is kept.
-  static func chunkBlock(_ source: any ByteSource, start: Int64, chunk: String, littleEndian: Bool) throws
+  static func chunkBlock(_ file: any ByteSource, start: Int64, chunk: String, littleEndian: Bool) throws
     -> [UInt8]?
   {
+    // A small file is read in one call rather than one read per chunk header.
+    let source: any ByteSource =
+      file.size <= wholeReadLimit ? MemoryBytes(try file.read(count: Int(file.size), at: 0)) : file
     var offset = start
     for _ in 0..<10_000 {
       let header = try source.read(count: 8, at: offset)
