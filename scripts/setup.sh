@@ -11,9 +11,11 @@ packages=(
   libexif-dev libheif-dev
   # tools the tests use
   tmux alsa-utils sox libsox-fmt-all python3 man-db file zsh fish util-linux ffmpeg
-  libimage-exiftool-perl lame
-  # the EXIF tests' and SampleMedia's photo writers: Pillow, heif-enc, ImageMagick, img2webp
-  python3-pil libheif-examples imagemagick webp
+  libimage-exiftool-perl lame imagemagick
+  # independent image tools the image tests and the accuracy check compare shelf against
+  libheif-examples webp icnsutils
+  # the EXIF tests' and SampleMedia's photo writers besides those: Pillow
+  python3-pil
   # the backup generator's encrypting side, and pip for the independent backup readers below
   python3-cryptography python3-pip
 )

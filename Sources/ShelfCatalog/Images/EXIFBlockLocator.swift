@@ -1,9 +1,9 @@
 import ShelfCore
 
 /// Finds the EXIF block in each container that carries one (JPEG APP1, PNG `eXIf`, WebP
-/// `EXIF`, TIFF itself, the HEIF `Exif` item) and hands it to libexif. Only container
-/// structure is walked here, with a cap on every count and size, so a lying header costs a
-/// bounded number of small reads.
+/// `EXIF`, TIFF itself, the HEIF `Exif` item through libheif) and hands it to libexif. Only
+/// container structure is walked here, with a cap on every count and size, so a lying header
+/// costs a bounded number of small reads.
 public enum EXIFBlockLocator {
   /// The largest EXIF block read (a JPEG's is at most 64 KiB; other containers allow more).
   static let blockLimit = 4 << 20
@@ -27,8 +27,8 @@ public enum EXIFBlockLocator {
         return nil
       }
       block = EXIFReader.header + bytes
-    case "image/heic", "image/heif", "image/avif":
-      block = HEIFExifBlock.read(source)
+    case "image/heic", "image/heif", "image/avif", "image/heic-sequence", "image/heif-sequence":
+      block = heifBlock(source, format: String(mime.dropFirst(6)))
     default: return nil
     }
     return block.flatMap { EXIFReader.facts(block: $0) }
@@ -60,6 +60,17 @@ public enum EXIFBlockLocator {
       offset += 2 + Int64(length)
     }
     return nil
+  }
+
+  /// The primary image's first `Exif` item of a HEIF/HEIC/AVIF file, read through libheif's
+  /// metadata API (`HEIFContainer`). The item starts with the offset of the TIFF header from
+  /// the end of that 4-byte field.
+  static func heifBlock(_ source: any ByteSource, format: String) -> [UInt8]? {
+    guard let container = try? HEIFContainer(source, format: format),
+      let item = (try? container.metadataBlocks(type: "Exif"))?.first,
+      let skip = item.be32(0), skip <= item.count - 4 - 8
+    else { return nil }
+    return EXIFReader.header + item[(4 + skip)...]
   }
 
   /// The chunk named `chunk` of a PNG (length before name, big-endian, a 4-byte CRC after each)
