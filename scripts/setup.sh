@@ -14,8 +14,9 @@ packages=(
   libimage-exiftool-perl lame imagemagick
   # independent image tools the image tests and the accuracy check compare shelf against
   libheif-examples webp icnsutils
-  # the EXIF tests' and SampleMedia's photo writers besides those: Pillow
-  python3-pil
+  # the EXIF tests' and SampleMedia's photo writers besides those: Pillow; the wallpapers
+  # bench-index-photos makes its photos from
+  python3-pil gnome-backgrounds desktop-base
   # the backup generator's encrypting side, and pip for the independent backup readers below
   python3-cryptography python3-pip
 )
