@@ -45,6 +45,7 @@ let package = Package(
       name: "CFFmpeg",
       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev"])]),
     .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+    .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
     // libswscale's header only: loaded on first use with the rest of FFmpeg (FFmpegLoader.c).
     .systemLibrary(name: "CSwscale", providers: [.apt(["libswscale-dev"])]),
     .systemLibrary(name: "CICNS", pkgConfig: "libicns", providers: [.apt(["libicns-dev"])]),
@@ -84,7 +85,7 @@ let package = Package(
     .target(
       name: "ShelfCatalog",
       dependencies: [
-        "ShelfCore", "ShelfPNG", "ShelfAudio", "ShelfBackup", "CSQLite", "CUchardet", "CHeif",
+        "ShelfCore", "ShelfPNG", "ShelfAudio", "ShelfBackup", "CSQLite", "CUchardet", "CExif", "CHeif",
       ]),
     .target(
       name: "ShelfCLI",
