@@ -67,14 +67,14 @@ public struct PNGOptimizationLevel: Sendable, Hashable, CustomStringConvertible 
     rawValue == 2 && imageBytes > 4 * 1024 * 1024 ? 11 : finalDeflateLevel
   }
   /// How many of the best trials get the final compression, which then decides between them
-  /// as only the final compressor can; big images (packed rows above `bigImageBytes`) get one.
+  /// as only the final compressor can; big images (packed rows above `bigImageBytes`) get fewer.
   func finalists(imageBytes: Int) -> Int {
     if imageBytes > Self.bigImageBytes { return rawValue >= 3 ? 2 : 1 }
     return [1, 1, 1, 2, 2, 3, 3, 3][rawValue]
   }
   /// How close (a fraction of the best's size) a trial must come to the best one to be
   /// compressed at the final level too.
-  var closeCall: Double { rawValue <= 2 ? 0.005 : 0.02 }
+  static let closeCall = 0.02
   /// Images bigger than this (packed rows) get fewer final compressions.
   static let bigImageBytes = 1024 * 1024
   /// How many palette orders are tried.

@@ -180,7 +180,7 @@ public struct PNGOptimizer: Sendable {
     let imageBytes = candidates.map(\.rows.count).max() ?? 0
     // Others than the best only when their trials came close to it (within `closeCall`).
     let finalists = ranked.prefix(level.finalists(imageBytes: imageBytes)).filter {
-      Double($0.size) <= Double(ranked[0].size) * (1 + level.closeCall)
+      Double($0.size) <= Double(ranked[0].size) * (1 + PNGOptimizationLevel.closeCall)
     }.map(\.plan)
     let finalLevel = level.finalDeflateLevel(imageBytes: imageBytes)
     let finals = parallelMap(finalists.count) { index -> [UInt8] in
