@@ -142,11 +142,15 @@ import Testing
     #expect(choices == [[1, 2, 2, 2]])
   }
 
-  @Test func rgbPhotographCrushesSmallerAndExact() throws {
+  @Test func rgbPhotographCrushesExactlyAndMaxIsSmallest() throws {
+    // Pillow's zlib stream of a 96×64 photograph: Debian's libdeflate 1.14 does not beat it at
+    // the default level (the input is kept), zopfli at `max` does.
     let input = Self.photo("coffee-crop.png")
-    for level in [PNGOptimizationLevel.standard, .max] {
-      let result = try PNGOptimizer(options: PNGOptimizationOptions(level: level)).optimize(bytes: input)
-      #expect(result.bytes.count < input.count)
+    let standard = try PNGOptimizer().optimize(bytes: input)
+    let max = try PNGOptimizer(options: PNGOptimizationOptions(level: .max)).optimize(bytes: input)
+    #expect(standard.bytes.count <= input.count)
+    #expect(max.bytes.count < input.count)
+    for result in [standard, max] {
       #expect(try PNGDecoder().decode(bytes: result.bytes).image == PNGDecoder().decode(bytes: input).image)
     }
   }
