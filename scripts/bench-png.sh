@@ -8,7 +8,8 @@
 #
 # usage: scripts/bench-png.sh [path/to/shelf]
 #   BENCH_SKIP_MAX=1 skips the max-level table (on a sample); BENCH_SKIP_OTHERS=1 skips
-#   optipng and zopflipng.
+#   optipng and zopflipng. BENCH_CATEGORY=photographs (or plots, icons, screenshots, PngSuite,
+#   documents) runs the default-level table on that category only (and skips the max table).
 set -euo pipefail
 
 SHELF=${1:-.build/release/shelf}
@@ -209,6 +210,20 @@ fi
 count=$(find "$CORPUS" -name '*.png' | wc -l)
 echo "corpus: $count PNGs, $(du -sh --apparent-size "$CORPUS" | cut -f1) in $CORPUS"
 (( count >= 400 )) || { echo "bench-png: corpus has fewer than 400 PNGs" >&2; exit 1; }
+
+if [[ -n ${BENCH_CATEGORY:-} ]]; then
+  case $BENCH_CATEGORY in
+    photographs) prefix=photo ;; plots) prefix=plot ;; icons) prefix=icon ;;
+    screenshots) prefix=screen ;; PngSuite) prefix=suite ;; documents) prefix=doc ;;
+    *) echo "bench-png: unknown BENCH_CATEGORY $BENCH_CATEGORY (photographs, plots, icons, screenshots, PngSuite, documents)" >&2; exit 64 ;;
+  esac
+  SELECTED=$WORK/category-$prefix
+  rm -rf "$SELECTED"; mkdir -p "$SELECTED"
+  cp "$CORPUS/$prefix"-*.png "$SELECTED/"
+  CORPUS=$SELECTED
+  BENCH_SKIP_MAX=1
+  echo "category $BENCH_CATEGORY: $(find "$CORPUS" -name '*.png' | wc -l) PNGs" >&2
+fi
 
 # The sample for the highest levels: oxipng's strongest setting (level 6 with zopfli)
 # compresses every filter strategy with zopfli (about 100 s for one 600x400 photograph on a
