@@ -6,7 +6,7 @@ import Testing
 private func where_(_ words: [String]) throws -> String {
   try CatalogQuery(arguments: words, now: 1_000_000).sql().0
 }
-private func parameters(_ words: [String]) throws -> [SQLiteValue] {
+private func parameters(_ words: [String]) throws -> [DatabaseValue] {
   try CatalogQuery(arguments: words, now: 1_000_000).sql().1
 }
 
