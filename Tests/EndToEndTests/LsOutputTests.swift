@@ -112,7 +112,7 @@ import Testing
     -> [String]
   {
     let script =
-      "cd \(sample.root)/Documents && env -u COLUMNS \(environment) \(ShelfProcess.binary) --db \(sample.database) ls \(query); echo EXIT=$?; sleep 60"
+      "cd \(sample.root)/Documents && env -u COLUMNS \(environment) \(ShelfProcess.binary) --db '\(sample.database)' ls \(query); echo EXIT=$?; sleep 60"
     let tmux = try AudioE2E.Tmux(script, width: width, height: 20)
     #expect(tmux.waitFor("EXIT=").contains("EXIT=0"))
     let result = try AudioE2E.tool(["tmux", "-S", tmux.socket, "capture-pane", "-e", "-p", "-t", tmux.name])
