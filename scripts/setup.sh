@@ -7,7 +7,7 @@ set -euo pipefail
 packages=(
   # C libraries shelf links against
   libasound2-dev libsndfile1-dev libpng-dev libsqlite3-dev libdeflate-dev libzopfli-dev
-  libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libssl-dev libuchardet-dev
+  libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libssl-dev libuchardet-dev libpq-dev
   # tools the tests use
   tmux alsa-utils sox libsox-fmt-all python3 man-db file zsh fish util-linux ffmpeg
   libimage-exiftool-perl lame

@@ -91,6 +91,9 @@ enum CatalogSchema {
     """
   }
 
+  /// The position of the host, the last of `entryColumns`.
+  static let entryHostColumn = entryColumns(.sqlite).split(separator: ",").count - 1
+
   /// The columns a `CatalogRoot` is read from, in order (see `CatalogStore.root(from:)`).
   static func rootColumns(_ dialect: SQLDialect) -> String {
     "id, path, is_sandbox, bundle_path, bundle_id, bundle_name, bundle_version, last_scan_ns, excludes, backup_device, backup_product, backup_ios, backup_date, backup_encrypted, backup_format, "

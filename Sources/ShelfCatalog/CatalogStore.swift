@@ -454,7 +454,7 @@ public final class CatalogStore {
       ctimeNanoseconds: s.integer(at: 9) ?? 0,
       inode: UInt64(bitPattern: s.integer(at: 10) ?? 0), device: UInt64(bitPattern: s.integer(at: 11) ?? 0),
       error: text(12), extractorVersion: int(13) ?? 0)
-    entry.host = text(63)
+    entry.host = text(CatalogSchema.entryHostColumn)
     // The media columns follow the backup columns (47–51).
     if entry.kind == .video, let width = int(14), let height = int(15) {
       entry.video = VideoFacts(
