@@ -190,6 +190,8 @@ enum CatalogSchema {
       lines.append(line)
     }
     if dialect == .postgres {
+      // The words the search vector was made from, kept so that a copy can carry them.
+      lines.append("search_text text")
       lines.append("search tsvector")
       lines.append("UNIQUE (root_id, path)")
     }

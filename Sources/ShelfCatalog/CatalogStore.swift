@@ -32,6 +32,13 @@ public struct CatalogError: ShelfError, Equatable {
     case excludesBelongToRoot(RawPath)
     /// A scan stopped on request; what it committed is kept.
     case interrupted
+    /// A copy's destination already holds roots or entries.
+    case notEmpty
+    /// A copy's destination is a SQLite catalogue, which holds one machine's roots, and the
+    /// source holds several machines'.
+    case severalHosts
+    /// A copy ended with another number of entries than its source holds.
+    case countMismatch(expected: Int, found: Int)
   }
 
   public var path: RawPath
@@ -50,6 +57,9 @@ public struct CatalogError: ShelfError, Equatable {
     case .busy: .busy
     case .cannotLock: .cannotCreate
     case .interrupted: .interrupted
+    case .notEmpty: .cannotCreate
+    case .severalHosts: .badInput
+    case .countMismatch: .io
     }
   }
 
@@ -68,6 +78,11 @@ public struct CatalogError: ShelfError, Equatable {
     case .excludesBelongToRoot(let root):
       "lies inside the catalogued root \(root.escaped); exclude patterns are stored with that root"
     case .interrupted: "interrupted; what was scanned so far is kept"
+    case .notEmpty: "the catalogue is not empty: a copy goes into a new or empty catalogue only"
+    case .severalHosts:
+      "a SQLite catalogue holds one machine's roots, and the source holds several machines'"
+    case .countMismatch(let expected, let found):
+      "the copy holds \(found) entries, the source \(expected)"
     }
   }
 
@@ -233,6 +248,11 @@ protocol CatalogBackend: AnyObject {
   func knownFiles(rootID: Int64) throws -> [PathKey: KnownFile]
   /// Loads `knownFiles` on a connection of its own (from another thread).
   func knownFilesLoader() -> @Sendable (Int64) throws -> [PathKey: KnownFile]
+  /// Adds a root as it is described (host, layout, bundle, excludes, backup, last scan).
+  func addRoot(_ root: CatalogRoot) throws -> Int64
+  func fileCount() throws -> Int
+  /// Every entry with the text its full-text row was made from, in insertion order.
+  func forEachEntryWithSearchText(_ body: (CatalogEntry, String) throws -> Void) throws
   func upsert(_ entry: CatalogEntry, rootID: Int64, trusted: Bool, searchText: String, isNew: Bool) throws
   func deleteFile(id: Int64) throws
   func moveFile(id: Int64, to path: RawPath, area: String, status: FileStatus, trusted: Bool) throws
@@ -416,6 +436,9 @@ public final class CatalogStore {
   public func stats() throws -> CatalogStats { try backend.stats() }
 
   // MARK: Rows
+
+  /// The position of the search text after `CatalogSchema.entryColumns` in a copy's rows.
+  static let searchTextColumn = CatalogSchema.entryHostColumn + 1
 
   /// Decodes a row of `CatalogSchema.rootColumns`.
   static func root(from row: some DatabaseRow) -> CatalogRoot {

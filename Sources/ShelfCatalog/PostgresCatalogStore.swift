@@ -340,16 +340,16 @@ final class PostgresCatalogStore: CatalogBackend {
     pendingRows.removeAll(keepingCapacity: true)
     let columns = CatalogSchema.fileColumns.map(\.name)
     let placeholders =
-      "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ")
+      "(" + Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")
       + ", to_tsvector('simple', unaccent(?)))"
-    let updates = (columns.filter { $0 != "path" && $0 != "root_id" } + ["search"]).map {
+    let updates = (columns.filter { $0 != "path" && $0 != "root_id" } + ["search_text", "search"]).map {
       "\($0) = excluded.\($0)"
     }.joined(separator: ", ")
     let sql =
-      "INSERT INTO files(\(columns.joined(separator: ", ")), search) VALUES "
+      "INSERT INTO files(\(columns.joined(separator: ", ")), search_text, search) VALUES "
       + Array(repeating: placeholders, count: rows.count).joined(separator: ", ")
       + " ON CONFLICT (root_id, path) DO UPDATE SET \(updates)"
-    try db.run(sql, rows.flatMap { $0.values + [$0.search] })
+    try db.run(sql, rows.flatMap { $0.values + [$0.search, $0.search] })
   }
 
   /// Flushes before a read that may follow writes (they would not see the waiting rows);
@@ -411,6 +411,30 @@ final class PostgresCatalogStore: CatalogBackend {
     guard pendingTransaction else { return }
     try? db.execute("ROLLBACK")
     pendingTransaction = false
+  }
+
+  // MARK: Copying
+
+  func addRoot(_ root: CatalogRoot) throws -> Int64 {
+    let id = try db.query(
+      "INSERT INTO roots(host, path, path_text) VALUES(?, ?, ?) RETURNING id",
+      [.text(root.host ?? host), .blob(root.path.bytes), .text(root.path.escaped)]
+    ).at(0).integer(at: 0) ?? 0
+    try CatalogCopy.describe(root, as: id, in: self)
+    return id
+  }
+
+  func fileCount() throws -> Int {
+    flushIgnoringFailure()
+    return Int(try db.query("SELECT count(*) FROM files").at(0).integer(at: 0) ?? 0)
+  }
+
+  func forEachEntryWithSearchText(_ body: (CatalogEntry, String) throws -> Void) throws {
+    let text = CatalogStore.searchTextColumn
+    try db.forEachRow(
+      "SELECT \(CatalogSchema.entryColumns(.postgres)), f.search_text FROM files f JOIN roots r ON r.id = f.root_id ORDER BY f.id",
+      []
+    ) { row in try body(CatalogStore.entry(from: row), row.text(at: text) ?? "") }
   }
 
   // MARK: Reading

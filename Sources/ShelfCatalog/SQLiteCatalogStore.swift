@@ -458,6 +458,27 @@ final class SQLiteCatalogStore: CatalogBackend {
     pendingTransaction = false
   }
 
+  // MARK: Copying
+
+  func addRoot(_ root: CatalogRoot) throws -> Int64 {
+    try db.run("INSERT INTO roots(path, path_text) VALUES(?, ?)", [.blob(root.path.bytes), .text(root.path.escaped)])
+    let id = db.lastInsertRowID
+    try CatalogCopy.describe(root, as: id, in: self)
+    return id
+  }
+
+  func fileCount() throws -> Int {
+    Int(try db.query("SELECT count(*) FROM files").first?.first?.integer ?? 0)
+  }
+
+  func forEachEntryWithSearchText(_ body: (CatalogEntry, String) throws -> Void) throws {
+    let statement = try db.prepare(
+      "SELECT \(CatalogSchema.entryColumns(.sqlite)), (SELECT body FROM files_fts WHERE rowid = f.id) FROM files f JOIN roots r ON r.id = f.root_id ORDER BY f.id"
+    )
+    let text = CatalogStore.searchTextColumn
+    while try statement.step() { try body(CatalogStore.entry(from: statement), statement.text(at: text) ?? "") }
+  }
+
   // MARK: Reading
 
   /// The catalogue's entry for an absolute path, if any.

@@ -65,7 +65,8 @@ struct AdvisedCatalogError: ShelfError {
     case .unknownRoot: return "\(subject): not a catalogued root (see `shelf roots`)"
     case .excludesBelongToRoot(let root):
       return "\(error.description): give --exclude when indexing \(root.escaped)"
-    case .notACatalogue, .newerSchema, .cannotLock: return error.description
+    case .notACatalogue, .newerSchema, .cannotLock, .notEmpty, .severalHosts, .countMismatch:
+      return error.description
     }
   }
 }
