@@ -35,6 +35,7 @@ let package = Package(
       name: "CFFmpeg", pkgConfig: "libavformat",
       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev"])]),
     .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+    .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
     // Small C targets for constructs Swift cannot call.
     .target(name: "CPNGSupport", dependencies: ["CPNG"]),
     .target(name: "CALSASupport", dependencies: ["CALSA"]),
@@ -52,7 +53,7 @@ let package = Package(
     .target(name: "ShelfBackup", dependencies: ["ShelfCore", "CSQLite", "CCrypto"]),
     .target(
       name: "ShelfCatalog",
-      dependencies: ["ShelfCore", "ShelfPNG", "ShelfAudio", "ShelfBackup", "CSQLite", "CUchardet"]),
+      dependencies: ["ShelfCore", "ShelfPNG", "ShelfAudio", "ShelfBackup", "CSQLite", "CPostgres", "CUchardet"]),
     .target(
       name: "ShelfCLI", dependencies: ["ShelfCore", "ShelfCatalog", "ShelfPNG", "ShelfAudio", "ShelfBackup"]),
     .executableTarget(name: "shelf", dependencies: ["ShelfCLI"]),

@@ -13,12 +13,13 @@ final class IndexedSample {
   let database: String
   let indexResult: ShelfResult
 
-  init() throws {
+  /// SampleMedia (without its backups) indexed into a new catalogue in `store`.
+  init(_ store: CatalogueStoreKind = .sqlite) throws {
     scratch = try TemporaryDirectory()
     root = try scratch.copy(fromRepository: "SampleMedia")
     // The sample backups have facts and tests of their own (Tests/Fixtures/sample-backups.json).
     try FileManager.default.removeItem(atPath: root + "/Backups")
-    database = scratch.path + "/catalog.sqlite"
+    database = try TestCatalogues.location(store, in: scratch.path)
     indexResult = try ShelfProcess.run(
       ["--db", database, "index", root], environment: ["SHELF_TRUST_WINDOW": "0"])
   }
@@ -62,8 +63,8 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
 }
 
 @Suite struct IndexCommandTests {
-  @Test func indexesEverySampleFileWithTheGeneratorsFacts() throws {
-    let sample = try IndexedSample()
+  @Test(arguments: TestCatalogues.kinds) func indexesEverySampleFileWithTheGeneratorsFacts(store: CatalogueStoreKind) throws {
+    let sample = try IndexedSample(store)
     #expect(sample.indexResult.status == 0)
     #expect(sample.indexResult.stderr == "")
     #expect(
@@ -85,8 +86,8 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     #expect(records["Documents/tone-440-mono.wav"]?["detected_by"] as? String == "content+extension")
   }
 
-  @Test func rescansAreIncrementalAndDetectMoves() throws {
-    let sample = try IndexedSample()
+  @Test(arguments: TestCatalogues.kinds) func rescansAreIncrementalAndDetectMoves(store: CatalogueStoreKind) throws {
+    let sample = try IndexedSample(store)
     var result = try sample.run(["index"])
     #expect(result.status == 0)
     #expect(

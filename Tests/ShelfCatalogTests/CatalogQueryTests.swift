@@ -6,7 +6,7 @@ import Testing
 private func where_(_ words: [String]) throws -> String {
   try CatalogQuery(arguments: words, now: 1_000_000).sql().0
 }
-private func parameters(_ words: [String]) throws -> [SQLiteValue] {
+private func parameters(_ words: [String]) throws -> [DatabaseValue] {
   try CatalogQuery(arguments: words, now: 1_000_000).sql().1
 }
 
@@ -100,9 +100,13 @@ private func parameters(_ words: [String]) throws -> [SQLiteValue] {
 
 @Test func severalSortsOrderByEachInTurnThenPath() throws {
   #expect(
-    try CatalogSort.orderBy([CatalogSort("artist"), CatalogSort("year:desc")])
+    try CatalogSort.orderBy([CatalogSort("artist"), CatalogSort("year:desc")], .sqlite)
       == "f.artist IS NULL, f.artist ASC, f.year IS NULL, f.year DESC, +f.path")
-  #expect(CatalogSort.orderBy([]) == "+f.path")
+  #expect(CatalogSort.orderBy([], .sqlite) == "+f.path")
+  // PostgreSQL sorts text by its bytes, as SQLite does, whatever the database's locale.
+  #expect(
+    try CatalogSort.orderBy([CatalogSort("artist"), CatalogSort("year:desc")], .postgres)
+      == "f.artist IS NULL, f.artist COLLATE \"C\" ASC, f.year IS NULL, f.year DESC, f.path")
 }
 
 @Test func namesMatchTheWholeValueAndTextContains() throws {
