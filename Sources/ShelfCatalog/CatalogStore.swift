@@ -251,8 +251,9 @@ protocol CatalogBackend: AnyObject {
   /// Adds a root as it is described (host, layout, bundle, excludes, backup, last scan).
   func addRoot(_ root: CatalogRoot) throws -> Int64
   func fileCount() throws -> Int
-  /// Every entry with the text its full-text row was made from, in insertion order.
-  func forEachEntryWithSearchText(_ body: (CatalogEntry, String) throws -> Void) throws
+  /// Every entry with whether its timestamps are trusted and the text its full-text row was
+  /// made from, in insertion order.
+  func forEachEntryForCopy(_ body: (CatalogEntry, Bool, String) throws -> Void) throws
   func upsert(_ entry: CatalogEntry, rootID: Int64, trusted: Bool, searchText: String, isNew: Bool) throws
   func deleteFile(id: Int64) throws
   func moveFile(id: Int64, to path: RawPath, area: String, status: FileStatus, trusted: Bool) throws
@@ -437,8 +438,10 @@ public final class CatalogStore {
 
   // MARK: Rows
 
-  /// The position of the search text after `CatalogSchema.entryColumns` in a copy's rows.
-  static let searchTextColumn = CatalogSchema.entryHostColumn + 1
+  /// The positions of the trusted flag and the search text after `CatalogSchema.entryColumns`
+  /// in a copy's rows.
+  static let trustedColumn = CatalogSchema.entryHostColumn + 1
+  static let searchTextColumn = CatalogSchema.entryHostColumn + 2
 
   /// Decodes a row of `CatalogSchema.rootColumns`.
   static func root(from row: some DatabaseRow) -> CatalogRoot {

@@ -429,12 +429,15 @@ final class PostgresCatalogStore: CatalogBackend {
     return Int(try db.query("SELECT count(*) FROM files").at(0).integer(at: 0) ?? 0)
   }
 
-  func forEachEntryWithSearchText(_ body: (CatalogEntry, String) throws -> Void) throws {
-    let text = CatalogStore.searchTextColumn
+  func forEachEntryForCopy(_ body: (CatalogEntry, Bool, String) throws -> Void) throws {
     try db.forEachRow(
-      "SELECT \(CatalogSchema.entryColumns(.postgres)), f.search_text FROM files f JOIN roots r ON r.id = f.root_id ORDER BY f.id",
+      "SELECT \(CatalogSchema.entryColumns(.postgres)), f.trusted, f.search_text FROM files f JOIN roots r ON r.id = f.root_id ORDER BY f.id",
       []
-    ) { row in try body(CatalogStore.entry(from: row), row.text(at: text) ?? "") }
+    ) { row in
+      try body(
+        CatalogStore.entry(from: row), row.integer(at: CatalogStore.trustedColumn) == 1,
+        row.text(at: CatalogStore.searchTextColumn) ?? "")
+    }
   }
 
   // MARK: Reading

@@ -471,12 +471,15 @@ final class SQLiteCatalogStore: CatalogBackend {
     Int(try db.query("SELECT count(*) FROM files").first?.first?.integer ?? 0)
   }
 
-  func forEachEntryWithSearchText(_ body: (CatalogEntry, String) throws -> Void) throws {
+  func forEachEntryForCopy(_ body: (CatalogEntry, Bool, String) throws -> Void) throws {
     let statement = try db.prepare(
-      "SELECT \(CatalogSchema.entryColumns(.sqlite)), (SELECT body FROM files_fts WHERE rowid = f.id) FROM files f JOIN roots r ON r.id = f.root_id ORDER BY f.id"
+      "SELECT \(CatalogSchema.entryColumns(.sqlite)), f.trusted, (SELECT body FROM files_fts WHERE rowid = f.id) FROM files f JOIN roots r ON r.id = f.root_id ORDER BY f.id"
     )
-    let text = CatalogStore.searchTextColumn
-    while try statement.step() { try body(CatalogStore.entry(from: statement), statement.text(at: text) ?? "") }
+    while try statement.step() {
+      try body(
+        CatalogStore.entry(from: statement), statement.integer(at: CatalogStore.trustedColumn) == 1,
+        statement.text(at: CatalogStore.searchTextColumn) ?? "")
+    }
   }
 
   // MARK: Reading

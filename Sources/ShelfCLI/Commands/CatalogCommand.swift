@@ -53,9 +53,8 @@ enum CatalogCommand {
       }), error.isNoSuchFile {
         throw FileError(path: path.absolute.parent, reason: "no such folder for the catalogue", failure: .cannotCreate)
       }
-      let destination = try CatalogStore.openForWriting(at: to, shelfVersion: ShelfInfo.version)
       let name = RawPath(to.description)
-      let count = try CatalogCopy.copy(from: source, to: destination) { copied, total in
+      let count = try CatalogCopy.copy(from: source, to: to, shelfVersion: ShelfInfo.version) { copied, total in
         console.progressBar("Copying", finished: copied, of: total, current: name)
       }
       console.clearStatus()
