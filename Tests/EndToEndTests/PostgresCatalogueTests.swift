@@ -166,4 +166,33 @@ struct PostgresCatalogueTests {
     #expect(try ShelfProcess.run(["--db", database, "forget", theirs], environment: alpha).status == 66)
     #expect(try ShelfProcess.run(["--db", database, "forget", theirs], environment: ["SHELF_HOST": "beta"]).status == 0)
   }
+
+  @Test func anOlderSchemaIsRefusedByReadersAndMigratedByTheNextIndexer() throws {
+    let scratch = try TemporaryDirectory()
+    let root = try folder(scratch, "m", count: 3)
+    let database = try TestCatalogues.createDatabase()
+    #expect(try ShelfProcess.run(["--db", database, "index", root]).status == 0)
+    // Back to schema 6: without the columns schema 7 added.
+    let schema7 = [
+      "codec", "bitrate", "album_artist", "disc", "disc_total", "track_total", "artwork", "frame_rate",
+      "rotation", "audio_codec", "taken",
+    ]
+    try TestCatalogues.psql(
+      database,
+      "ALTER TABLE files " + schema7.map { "DROP COLUMN \($0)" }.joined(separator: ", ")
+        + "; UPDATE meta SET value = '6' WHERE key = 'schema_version'")
+    let reader = try ShelfProcess.run(["--db", database, "ls"])
+    #expect(reader.status == 65)
+    #expect(reader.stderr.contains(": the catalogue has schema 6, older than this shelf's schema"))
+    #expect(try TestCatalogues.psql(database, "SELECT value FROM meta WHERE key = 'schema_version'") == "6\n")
+    let writer = try ShelfProcess.run(["--db", database, "index", root], environment: ["SHELF_TRUST_WINDOW": "0"])
+    #expect(writer.status == 0)
+    #expect(try listed(database) == 3)
+    let columns = try TestCatalogues.psql(
+      database,
+      "SELECT count(*) FROM information_schema.columns WHERE table_name = 'files' AND column_name IN ("
+        + schema7.map { "'\($0)'" }.joined(separator: ", ") + ")")
+    #expect(columns == "\(schema7.count)\n")
+    #expect(try TestCatalogues.psql(database, "SELECT value FROM meta WHERE key = 'schema_version'") != "6\n")
+  }
 }
