@@ -58,7 +58,8 @@ public enum CatalogCopy {
     progress(copied, total)
     let found = try target.fileCount()
     guard found == total else {
-      throw CatalogError(path: destination.location.errorPath, reason: .countMismatch(expected: total, found: found))
+      throw CatalogError(
+        path: destination.location.errorPath, reason: .countMismatch(expected: total, found: found))
     }
     return found
   }

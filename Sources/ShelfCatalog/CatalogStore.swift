@@ -174,7 +174,6 @@ struct KnownFile: Sendable {
   var extractorVersion: Int
 }
 
-
 /// The name of this machine in a shared catalogue: `SHELF_HOST` when set (a laptop whose host
 /// name changes from network to network keeps one), else the system's host name.
 public enum CatalogHost {
@@ -276,11 +275,14 @@ public final class CatalogStore {
 
   /// Opens an existing catalogue for reading, as reader commands do: nothing is created,
   /// migrated or moved. `shelfVersion` names this shelf in the error about a newer schema.
-  public static func openForReading(at location: CatalogLocation, shelfVersion: String) throws -> CatalogStore {
+  public static func openForReading(at location: CatalogLocation, shelfVersion: String) throws -> CatalogStore
+  {
     switch location {
-    case .file(let path): CatalogStore(try SQLiteCatalogStore.openForReading(at: path, shelfVersion: shelfVersion))
+    case .file(let path):
+      CatalogStore(try SQLiteCatalogStore.openForReading(at: path, shelfVersion: shelfVersion))
     case .postgres(let url):
-      CatalogStore(try PostgresCatalogStore.open(url, shelfVersion: shelfVersion, writing: false, create: false))
+      CatalogStore(
+        try PostgresCatalogStore.open(url, shelfVersion: shelfVersion, writing: false, create: false))
     }
   }
 
@@ -303,7 +305,8 @@ public final class CatalogStore {
         try SQLiteCatalogStore.openForWriting(
           at: path, shelfVersion: shelfVersion, lockWait: lockWait, create: create))
     case .postgres(let url):
-      CatalogStore(try PostgresCatalogStore.open(url, shelfVersion: shelfVersion, writing: true, create: create))
+      CatalogStore(
+        try PostgresCatalogStore.open(url, shelfVersion: shelfVersion, writing: true, create: create))
     }
   }
 

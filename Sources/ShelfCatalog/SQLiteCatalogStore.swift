@@ -461,7 +461,8 @@ final class SQLiteCatalogStore: CatalogBackend {
   // MARK: Copying
 
   func addRoot(_ root: CatalogRoot) throws -> Int64 {
-    try db.run("INSERT INTO roots(path, path_text) VALUES(?, ?)", [.blob(root.path.bytes), .text(root.path.escaped)])
+    try db.run(
+      "INSERT INTO roots(path, path_text) VALUES(?, ?)", [.blob(root.path.bytes), .text(root.path.escaped)])
     let id = db.lastInsertRowID
     try CatalogCopy.describe(root, as: id, in: self)
     return id
@@ -487,7 +488,8 @@ final class SQLiteCatalogStore: CatalogBackend {
   /// The catalogue's entry for an absolute path, if any.
   func entry(path: RawPath) throws -> CatalogEntry? {
     let statement = try db.prepare(
-      "SELECT \(CatalogSchema.entryColumns(.sqlite)) FROM files f JOIN roots r ON r.id = f.root_id WHERE f.path = ?")
+      "SELECT \(CatalogSchema.entryColumns(.sqlite)) FROM files f JOIN roots r ON r.id = f.root_id WHERE f.path = ?"
+    )
     try statement.bind([.blob(path.bytes)])
     guard try statement.step() else { return nil }
     return CatalogStore.entry(from: statement)

@@ -63,7 +63,9 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
 }
 
 @Suite struct IndexCommandTests {
-  @Test(arguments: TestCatalogues.kinds) func indexesEverySampleFileWithTheGeneratorsFacts(store: CatalogueStoreKind) throws {
+  @Test(arguments: TestCatalogues.kinds) func indexesEverySampleFileWithTheGeneratorsFacts(
+    store: CatalogueStoreKind
+  ) throws {
     let sample = try IndexedSample(store)
     #expect(sample.indexResult.status == 0)
     #expect(sample.indexResult.stderr == "")
@@ -86,7 +88,9 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     #expect(records["Documents/tone-440-mono.wav"]?["detected_by"] as? String == "content+extension")
   }
 
-  @Test(arguments: TestCatalogues.kinds) func rescansAreIncrementalAndDetectMoves(store: CatalogueStoreKind) throws {
+  @Test(arguments: TestCatalogues.kinds) func rescansAreIncrementalAndDetectMoves(store: CatalogueStoreKind)
+    throws
+  {
     let sample = try IndexedSample(store)
     var result = try sample.run(["index"])
     #expect(result.status == 0)

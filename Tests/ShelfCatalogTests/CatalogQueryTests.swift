@@ -173,11 +173,13 @@ private func parameters(_ words: [String]) throws -> [DatabaseValue] {
 
 @Test func postgresURLsHideTheirPasswords() {
   #expect(PostgresURL.mask("postgresql://me:pa%40ss@nas:5432/shelf") == "postgresql://me:***@nas:5432/shelf")
-  #expect(PostgresURL.mask("postgres:///shelf?host=/run/postgresql") == "postgres:///shelf?host=/run/postgresql")
+  #expect(
+    PostgresURL.mask("postgres:///shelf?host=/run/postgresql") == "postgres:///shelf?host=/run/postgresql")
   #expect(
     PostgresURL.mask("postgresql://me@nas/shelf?sslmode=require&password=x&application_name=a")
       == "postgresql://me@nas/shelf?sslmode=require&password=***&application_name=a")
-  #expect(PostgresURL.mask("postgresql://me:secret@nas/db", keepingLength: true) == "postgresql://me:******@nas/db")
+  #expect(
+    PostgresURL.mask("postgresql://me:secret@nas/db", keepingLength: true) == "postgresql://me:******@nas/db")
   #expect(PostgresURL("postgresql://me:secret@nas/db")?.hasPassword == true)
   #expect(PostgresURL("postgresql://me@nas/db")?.hasPassword == false)
   #expect(PostgresURL("/home/me/catalog.sqlite") == nil)
