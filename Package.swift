@@ -53,7 +53,9 @@ let package = Package(
     .target(name: "ShelfBackup", dependencies: ["ShelfCore", "CSQLite", "CCrypto"]),
     .target(
       name: "ShelfCatalog",
-      dependencies: ["ShelfCore", "ShelfPNG", "ShelfAudio", "ShelfBackup", "CSQLite", "CPostgres", "CUchardet"]),
+      dependencies: [
+        "ShelfCore", "ShelfPNG", "ShelfAudio", "ShelfBackup", "CSQLite", "CPostgres", "CUchardet",
+      ]),
     .target(
       name: "ShelfCLI", dependencies: ["ShelfCore", "ShelfCatalog", "ShelfPNG", "ShelfAudio", "ShelfBackup"]),
     .executableTarget(name: "shelf", dependencies: ["ShelfCLI"]),

@@ -4,17 +4,26 @@ import ShelfCore
 /// move to a server, and back for a backup. Streams the entries (never all in memory),
 /// commits at least every second, and checks the count at the end.
 public enum CatalogCopy {
-  /// Copies every root and entry of `source` into `destination`, which must hold nothing yet
-  /// (`.notEmpty`), and returns the number of entries. `progress` receives (copied, total)
-  /// about every thousand entries. A SQLite destination takes one machine's roots only
-  /// (`.severalHosts`). Entries read again on the next scan are those whose timestamps were
-  /// too fresh to trust when their root was last scanned.
+  /// Copies every root and entry of `source` into the catalogue at `location`, which must be
+  /// missing or hold nothing yet (`.notEmpty`, told through a read-only look, so a refused
+  /// catalogue is not changed at all), and returns the number of entries. `progress`
+  /// receives (copied, total) about every thousand entries. A SQLite destination takes one
+  /// machine's roots only (`.severalHosts`). Each entry keeps whether its timestamps are
+  /// trusted, so the next scan reads again exactly what it would have read in the source.
   public static func copy(
-    from source: CatalogStore, to destination: CatalogStore, progress: (Int, Int) -> Void = { _, _ in }
+    from source: CatalogStore, to location: CatalogLocation, shelfVersion: String,
+    progress: (Int, Int) -> Void = { _, _ in }
   ) throws -> Int {
+    do {
+      let existing = try CatalogStore.openForReading(at: location, shelfVersion: shelfVersion)
+      if try existing.backend.fileCount() > 0 || !existing.roots().isEmpty {
+        throw CatalogError(path: location.errorPath, reason: .notEmpty)
+      }
+    } catch let error as CatalogError where error.reason == .noCatalogue {}
+    let destination = try CatalogStore.openForWriting(at: location, shelfVersion: shelfVersion)
     let target = destination.backend
     guard try target.fileCount() == 0, try target.roots().isEmpty else {
-      throw CatalogError(path: destination.location.errorPath, reason: .notEmpty)
+      throw CatalogError(path: location.errorPath, reason: .notEmpty)
     }
     let roots = try source.roots()
     if case .file = destination.location, Set(roots.map(\.host)).count > 1 {
@@ -22,23 +31,19 @@ public enum CatalogCopy {
     }
     let total = try source.backend.fileCount()
     progress(0, total)
-    var rootIDs: [RootKey: (id: Int64, trustedBefore: Int64)] = [:]
+    var rootIDs: [RootKey: Int64] = [:]
     defer { target.rollbackPending() }
     try target.transaction(continuing: true) {
       for root in roots {
-        let id = try target.addRoot(root)
-        // As a scan trusts timestamps older than its start less a margin (IndexOptions).
-        let trustedBefore = (root.lastScanNanoseconds ?? 0) - Int64(IndexOptions().recentWindow * 1e9)
-        rootIDs[RootKey(host: root.host, path: root.path)] = (id, trustedBefore)
+        rootIDs[RootKey(host: root.host, path: root.path)] = try target.addRoot(root)
       }
     }
     var copied = 0
     var lastCommit = MonotonicClock.seconds()
-    try source.backend.forEachEntryWithSearchText { entry, searchText in
-      guard let root = entry.root, let target = rootIDs[RootKey(host: entry.host, path: root)] else { return }
-      let trusted = entry.mtimeNanoseconds < target.trustedBefore && entry.ctimeNanoseconds < target.trustedBefore
+    try source.backend.forEachEntryForCopy { entry, trusted, searchText in
+      guard let root = entry.root, let rootID = rootIDs[RootKey(host: entry.host, path: root)] else { return }
       try destination.transaction(continuing: true) {
-        try destination.upsert(entry, rootID: target.id, trusted: trusted, searchText: searchText, isNew: true)
+        try destination.upsert(entry, rootID: rootID, trusted: trusted, searchText: searchText, isNew: true)
       }
       copied += 1
       if copied % 1000 == 0 {
@@ -53,7 +58,8 @@ public enum CatalogCopy {
     progress(copied, total)
     let found = try target.fileCount()
     guard found == total else {
-      throw CatalogError(path: destination.location.errorPath, reason: .countMismatch(expected: total, found: found))
+      throw CatalogError(
+        path: destination.location.errorPath, reason: .countMismatch(expected: total, found: found))
     }
     return found
   }

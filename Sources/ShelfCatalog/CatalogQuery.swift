@@ -269,7 +269,8 @@ public struct CatalogQuery: Sendable, Equatable {
     return (clauses.isEmpty ? dialect.trueValue : clauses.joined(separator: " AND "), parameters)
   }
 
-  private func sql(for term: Term, _ dialect: SQLDialect, parameters: inout [DatabaseValue]) throws -> String {
+  private func sql(for term: Term, _ dialect: SQLDialect, parameters: inout [DatabaseValue]) throws -> String
+  {
     switch term {
     case .words(let words):
       // Letters and digits only, as the index's tokenizer sees them; each token a prefix.
@@ -675,7 +676,8 @@ extension PathGlob {
       case .set(let negated, let ranges):
         out += negated ? "[^" : "["
         for range in ranges {
-          out += range.lowerBound == range.upperBound
+          out +=
+            range.lowerBound == range.upperBound
             ? escape(range.lowerBound) : escape(range.lowerBound) + "-" + escape(range.upperBound)
         }
         out += "]"

@@ -136,7 +136,9 @@ enum CatalogSchema {
 
   /// The columns of `files` after its `id`, in insert order (see `fileValues`).
   static let fileColumns: [Column] = {
-    func required(_ name: String, _ type: ColumnType) -> Column { Column(name: name, type: type, notNull: true) }
+    func required(_ name: String, _ type: ColumnType) -> Column {
+      Column(name: name, type: type, notNull: true)
+    }
     func optional(_ type: ColumnType, since: Int = 1, _ names: String...) -> [Column] {
       names.map { Column(name: $0, type: type, since: since) }
     }

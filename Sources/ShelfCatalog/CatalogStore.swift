@@ -174,7 +174,6 @@ struct KnownFile: Sendable {
   var extractorVersion: Int
 }
 
-
 /// The name of this machine in a shared catalogue: `SHELF_HOST` when set (a laptop whose host
 /// name changes from network to network keeps one), else the system's host name.
 public enum CatalogHost {
@@ -251,8 +250,9 @@ protocol CatalogBackend: AnyObject {
   /// Adds a root as it is described (host, layout, bundle, excludes, backup, last scan).
   func addRoot(_ root: CatalogRoot) throws -> Int64
   func fileCount() throws -> Int
-  /// Every entry with the text its full-text row was made from, in insertion order.
-  func forEachEntryWithSearchText(_ body: (CatalogEntry, String) throws -> Void) throws
+  /// Every entry with whether its timestamps are trusted and the text its full-text row was
+  /// made from, in insertion order.
+  func forEachEntryForCopy(_ body: (CatalogEntry, Bool, String) throws -> Void) throws
   func upsert(_ entry: CatalogEntry, rootID: Int64, trusted: Bool, searchText: String, isNew: Bool) throws
   func deleteFile(id: Int64) throws
   func moveFile(id: Int64, to path: RawPath, area: String, status: FileStatus, trusted: Bool) throws
@@ -275,11 +275,14 @@ public final class CatalogStore {
 
   /// Opens an existing catalogue for reading, as reader commands do: nothing is created,
   /// migrated or moved. `shelfVersion` names this shelf in the error about a newer schema.
-  public static func openForReading(at location: CatalogLocation, shelfVersion: String) throws -> CatalogStore {
+  public static func openForReading(at location: CatalogLocation, shelfVersion: String) throws -> CatalogStore
+  {
     switch location {
-    case .file(let path): CatalogStore(try SQLiteCatalogStore.openForReading(at: path, shelfVersion: shelfVersion))
+    case .file(let path):
+      CatalogStore(try SQLiteCatalogStore.openForReading(at: path, shelfVersion: shelfVersion))
     case .postgres(let url):
-      CatalogStore(try PostgresCatalogStore.open(url, shelfVersion: shelfVersion, writing: false, create: false))
+      CatalogStore(
+        try PostgresCatalogStore.open(url, shelfVersion: shelfVersion, writing: false, create: false))
     }
   }
 
@@ -302,7 +305,8 @@ public final class CatalogStore {
         try SQLiteCatalogStore.openForWriting(
           at: path, shelfVersion: shelfVersion, lockWait: lockWait, create: create))
     case .postgres(let url):
-      CatalogStore(try PostgresCatalogStore.open(url, shelfVersion: shelfVersion, writing: true, create: create))
+      CatalogStore(
+        try PostgresCatalogStore.open(url, shelfVersion: shelfVersion, writing: true, create: create))
     }
   }
 
@@ -437,8 +441,10 @@ public final class CatalogStore {
 
   // MARK: Rows
 
-  /// The position of the search text after `CatalogSchema.entryColumns` in a copy's rows.
-  static let searchTextColumn = CatalogSchema.entryHostColumn + 1
+  /// The positions of the trusted flag and the search text after `CatalogSchema.entryColumns`
+  /// in a copy's rows.
+  static let trustedColumn = CatalogSchema.entryHostColumn + 1
+  static let searchTextColumn = CatalogSchema.entryHostColumn + 2
 
   /// Decodes a row of `CatalogSchema.rootColumns`.
   static func root(from row: some DatabaseRow) -> CatalogRoot {

@@ -106,7 +106,8 @@ final class PostgresConnection {
       let refusedLogin =
         reason.contains("password authentication failed") || reason.contains("no password supplied")
       throw PostgresError(
-        catalogue: url.masked, reason: reason, failure: refusedLogin ? .noPermission : .unavailable, state: nil)
+        catalogue: url.masked, reason: reason, failure: refusedLogin ? .noPermission : .unavailable,
+        state: nil)
     }
     handle = connection
     // Notices ("extension already exists, skipping") would go to stderr unasked.
@@ -131,10 +132,15 @@ final class PostgresConnection {
   /// The error a failed result (or a lost connection) stands for.
   private func error(_ result: OpaquePointer?) -> PostgresError {
     let message =
-      result.flatMap { PQresultErrorMessage($0) }.map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+      result.flatMap { PQresultErrorMessage($0) }.map { String(cString: $0) }.flatMap {
+        $0.isEmpty ? nil : $0
+      }
       ?? String(cString: PQerrorMessage(handle))
-    let state = result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) }.map { String(cString: $0) }
-    let lost = PQstatus(handle) != CONNECTION_OK || state?.hasPrefix("57P") == true || state?.hasPrefix("08") == true
+    let state = result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) }.map {
+      String(cString: $0)
+    }
+    let lost =
+      PQstatus(handle) != CONNECTION_OK || state?.hasPrefix("57P") == true || state?.hasPrefix("08") == true
     var failure = FailureKind.io
     if state == "42501" { failure = .noPermission }
     let reason = Self.oneLine(message)
@@ -174,8 +180,11 @@ final class PostgresConnection {
   /// Streams the rows of one statement to `body` one at a time (libpq's single-row mode), so
   /// a listing of a million entries never sits in memory. When `body` throws, the statement
   /// is cancelled and the connection left ready for the next one.
-  func forEachRow(_ sql: String, _ parameters: [DatabaseValue], _ body: (PostgresResult) throws -> Void) throws {
-    let sent = try send(sql, parameters) { connection, command, count, values, lengths, formats -> OpaquePointer? in
+  func forEachRow(_ sql: String, _ parameters: [DatabaseValue], _ body: (PostgresResult) throws -> Void)
+    throws
+  {
+    let sent = try send(sql, parameters) {
+      connection, command, count, values, lengths, formats -> OpaquePointer? in
       PQsendQueryParams(connection, command, count, nil, values, lengths, formats, 0) == 1
         ? OpaquePointer(bitPattern: 1) : nil
     }
@@ -233,7 +242,8 @@ final class PostgresConnection {
         lengths.append(Int32(bytes.count))
         formats.append(1)
         continue
-      case .integer(let number): buffer.reserveCapacity(buffer.count + 24)
+      case .integer(let number):
+        buffer.reserveCapacity(buffer.count + 24)
         offsets.append(buffer.count)
         buffer += Array(String(number).utf8)
       case .real(let number):
@@ -331,7 +341,8 @@ final class PostgresResult: DatabaseRow {
   }
 
   private func raw(_ index: Int) -> UnsafeBufferPointer<UInt8>? {
-    guard PQgetisnull(result, row, Int32(index)) == 0, let value = PQgetvalue(result, row, Int32(index)) else {
+    guard PQgetisnull(result, row, Int32(index)) == 0, let value = PQgetvalue(result, row, Int32(index))
+    else {
       return nil
     }
     return UnsafeBufferPointer(

@@ -113,10 +113,12 @@ final class PostgresCatalogStore: CatalogBackend {
 
   private func checkVersion(_ version: Int, shelfVersion: String, writing: Bool) throws {
     if version > CatalogSchema.version {
-      let writer = try db.query("SELECT value FROM meta WHERE key = ?", [.text(CatalogSchema.writerVersionKey)])
+      let writer = try db.query(
+        "SELECT value FROM meta WHERE key = ?", [.text(CatalogSchema.writerVersionKey)])
       throw CatalogError(
         path: errorPath,
-        reason: .newerSchema(version, writtenBy: writer.count > 0 ? writer.at(0).text(at: 0) : nil, reader: shelfVersion))
+        reason: .newerSchema(
+          version, writtenBy: writer.count > 0 ? writer.at(0).text(at: 0) : nil, reader: shelfVersion))
     }
     if version < CatalogSchema.version && !writing {
       throw CatalogError(path: errorPath, reason: .olderSchema(version))
@@ -212,7 +214,8 @@ final class PostgresCatalogStore: CatalogBackend {
 
   func forgetRoot(id: Int64) throws -> Int {
     try transaction {
-      let count = try db.query("SELECT count(*) FROM files WHERE root_id = ?", [.integer(id)]).at(0).integer(at: 0)
+      let count = try db.query("SELECT count(*) FROM files WHERE root_id = ?", [.integer(id)]).at(0).integer(
+        at: 0)
       try db.run("DELETE FROM files WHERE root_id = ?", [.integer(id)])
       try db.run("DELETE FROM roots WHERE id = ?", [.integer(id)])
       return Int(count ?? 0)
@@ -261,7 +264,8 @@ final class PostgresCatalogStore: CatalogBackend {
     try db.run(
       "UPDATE roots SET is_sandbox = ?, bundle_path = ?, bundle_id = ?, bundle_name = ?, bundle_version = ?, last_scan_ns = coalesce(?, last_scan_ns) WHERE id = ?",
       [
-        .from(layout.isSandbox), bundle.map { .blob($0.bundlePath.bytes) } ?? .null, .from(bundle?.identifier),
+        .from(layout.isSandbox), bundle.map { .blob($0.bundlePath.bytes) } ?? .null,
+        .from(bundle?.identifier),
         .from(bundle?.name), .from(bundle?.version), .from(scannedAt), .integer(id),
       ])
   }
@@ -301,7 +305,8 @@ final class PostgresCatalogStore: CatalogBackend {
       let row = result.at(index)
       let path = RawPath(bytes: row.blob(at: 1))
       known[PathKey(path.bytes)] = KnownFile(
-        id: row.integer(at: 0) ?? 0, path: path, size: row.integer(at: 2) ?? -1, mtime: row.integer(at: 3) ?? 0,
+        id: row.integer(at: 0) ?? 0, path: path, size: row.integer(at: 2) ?? -1,
+        mtime: row.integer(at: 3) ?? 0,
         ctime: row.integer(at: 4) ?? 0, inode: UInt64(bitPattern: row.integer(at: 5) ?? 0),
         device: UInt64(bitPattern: row.integer(at: 6) ?? 0), trusted: row.integer(at: 7) == 1,
         extractorVersion: Int(row.integer(at: 8) ?? 0))
@@ -323,7 +328,10 @@ final class PostgresCatalogStore: CatalogBackend {
   func upsert(_ entry: CatalogEntry, rootID: Int64, trusted: Bool, searchText: String, isNew: Bool) throws {
     let (tags, body) = CatalogSchema.searchableText(entry, searchText: searchText)
     pendingRows.append(
-      (CatalogSchema.fileValues(entry, rootID: rootID, trusted: trusted), Self.searchVector(tags: tags, body: body)))
+      (
+        CatalogSchema.fileValues(entry, rootID: rootID, trusted: trusted),
+        Self.searchVector(tags: tags, body: body)
+      ))
     if pendingRows.count >= Self.rowsPerInsert { try flush() }
   }
 
@@ -416,10 +424,11 @@ final class PostgresCatalogStore: CatalogBackend {
   // MARK: Copying
 
   func addRoot(_ root: CatalogRoot) throws -> Int64 {
-    let id = try db.query(
-      "INSERT INTO roots(host, path, path_text) VALUES(?, ?, ?) RETURNING id",
-      [.text(root.host ?? host), .blob(root.path.bytes), .text(root.path.escaped)]
-    ).at(0).integer(at: 0) ?? 0
+    let id =
+      try db.query(
+        "INSERT INTO roots(host, path, path_text) VALUES(?, ?, ?) RETURNING id",
+        [.text(root.host ?? host), .blob(root.path.bytes), .text(root.path.escaped)]
+      ).at(0).integer(at: 0) ?? 0
     try CatalogCopy.describe(root, as: id, in: self)
     return id
   }
@@ -429,12 +438,15 @@ final class PostgresCatalogStore: CatalogBackend {
     return Int(try db.query("SELECT count(*) FROM files").at(0).integer(at: 0) ?? 0)
   }
 
-  func forEachEntryWithSearchText(_ body: (CatalogEntry, String) throws -> Void) throws {
-    let text = CatalogStore.searchTextColumn
+  func forEachEntryForCopy(_ body: (CatalogEntry, Bool, String) throws -> Void) throws {
     try db.forEachRow(
-      "SELECT \(CatalogSchema.entryColumns(.postgres)), f.search_text FROM files f JOIN roots r ON r.id = f.root_id ORDER BY f.id",
+      "SELECT \(CatalogSchema.entryColumns(.postgres)), f.trusted, f.search_text FROM files f JOIN roots r ON r.id = f.root_id ORDER BY f.id",
       []
-    ) { row in try body(CatalogStore.entry(from: row), row.text(at: text) ?? "") }
+    ) { row in
+      try body(
+        CatalogStore.entry(from: row), row.integer(at: CatalogStore.trustedColumn) == 1,
+        row.text(at: CatalogStore.searchTextColumn) ?? "")
+    }
   }
 
   // MARK: Reading
@@ -464,7 +476,9 @@ final class PostgresCatalogStore: CatalogBackend {
   ) throws {
     flushIgnoringFailure()
     let (sql, parameters) = try select(CatalogSchema.entryColumns(.postgres), query, sort: sort, limit: limit)
-    try db.forEachRow(sql, parameters) { row in try body(CatalogStore.entry(from: row, chunkNames: chunkNames)) }
+    try db.forEachRow(sql, parameters) { row in
+      try body(CatalogStore.entry(from: row, chunkNames: chunkNames))
+    }
   }
 
   func paths(matching query: CatalogQuery, sort: [CatalogSort], limit: Int?) throws -> [RawPath] {
@@ -493,7 +507,8 @@ final class PostgresCatalogStore: CatalogBackend {
       "SELECT count(*), coalesce(sum(size), 0), coalesce(sum(\(plausible)), 0), count(error), coalesce(sum(ext_mismatch), 0), count(duration) - count(\(plausible)) FROM files"
     ).at(0)
     return CatalogStats(
-      files: Int(totals.integer(at: 0) ?? 0), size: totals.integer(at: 1) ?? 0, duration: totals.real(at: 2) ?? 0,
+      files: Int(totals.integer(at: 0) ?? 0), size: totals.integer(at: 1) ?? 0,
+      duration: totals.real(at: 2) ?? 0,
       implausibleDurations: Int(totals.integer(at: 5) ?? 0), errors: Int(totals.integer(at: 3) ?? 0),
       mismatches: Int(totals.integer(at: 4) ?? 0), byKind: try groups("kind"), byArea: try groups("area"),
       roots: try roots())

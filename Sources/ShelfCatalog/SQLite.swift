@@ -267,4 +267,3 @@ final class SQLiteStatement: DatabaseRow {
     return Array(UnsafeRawBufferPointer(start: data, count: count))
   }
 }
-

@@ -461,7 +461,8 @@ final class SQLiteCatalogStore: CatalogBackend {
   // MARK: Copying
 
   func addRoot(_ root: CatalogRoot) throws -> Int64 {
-    try db.run("INSERT INTO roots(path, path_text) VALUES(?, ?)", [.blob(root.path.bytes), .text(root.path.escaped)])
+    try db.run(
+      "INSERT INTO roots(path, path_text) VALUES(?, ?)", [.blob(root.path.bytes), .text(root.path.escaped)])
     let id = db.lastInsertRowID
     try CatalogCopy.describe(root, as: id, in: self)
     return id
@@ -471,12 +472,15 @@ final class SQLiteCatalogStore: CatalogBackend {
     Int(try db.query("SELECT count(*) FROM files").first?.first?.integer ?? 0)
   }
 
-  func forEachEntryWithSearchText(_ body: (CatalogEntry, String) throws -> Void) throws {
+  func forEachEntryForCopy(_ body: (CatalogEntry, Bool, String) throws -> Void) throws {
     let statement = try db.prepare(
-      "SELECT \(CatalogSchema.entryColumns(.sqlite)), (SELECT body FROM files_fts WHERE rowid = f.id) FROM files f JOIN roots r ON r.id = f.root_id ORDER BY f.id"
+      "SELECT \(CatalogSchema.entryColumns(.sqlite)), f.trusted, (SELECT body FROM files_fts WHERE rowid = f.id) FROM files f JOIN roots r ON r.id = f.root_id ORDER BY f.id"
     )
-    let text = CatalogStore.searchTextColumn
-    while try statement.step() { try body(CatalogStore.entry(from: statement), statement.text(at: text) ?? "") }
+    while try statement.step() {
+      try body(
+        CatalogStore.entry(from: statement), statement.integer(at: CatalogStore.trustedColumn) == 1,
+        statement.text(at: CatalogStore.searchTextColumn) ?? "")
+    }
   }
 
   // MARK: Reading
@@ -484,7 +488,8 @@ final class SQLiteCatalogStore: CatalogBackend {
   /// The catalogue's entry for an absolute path, if any.
   func entry(path: RawPath) throws -> CatalogEntry? {
     let statement = try db.prepare(
-      "SELECT \(CatalogSchema.entryColumns(.sqlite)) FROM files f JOIN roots r ON r.id = f.root_id WHERE f.path = ?")
+      "SELECT \(CatalogSchema.entryColumns(.sqlite)) FROM files f JOIN roots r ON r.id = f.root_id WHERE f.path = ?"
+    )
     try statement.bind([.blob(path.bytes)])
     guard try statement.step() else { return nil }
     return CatalogStore.entry(from: statement)

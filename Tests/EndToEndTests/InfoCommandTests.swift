@@ -195,7 +195,9 @@ import Testing
     #expect(object["catalogued"] as? Bool == false)
   }
 
-  @Test(arguments: TestCatalogues.kinds) func cataloguedFilesShowRootAreaAndFacts(store: CatalogueStoreKind) throws {
+  @Test(arguments: TestCatalogues.kinds) func cataloguedFilesShowRootAreaAndFacts(store: CatalogueStoreKind)
+    throws
+  {
     let sample = try IndexedSample(store)
     let path = sample.root + "/Documents/Notes/welcome-utf8.txt"
     let json = try sample.run(["info", "--json", path])

@@ -17,7 +17,9 @@ import Testing
     .map(String.init)
   }
 
-  @Test(arguments: TestCatalogues.kinds) func tableRowsShowPathKindSizeAndKeyFacts(store: CatalogueStoreKind) throws {
+  @Test(arguments: TestCatalogues.kinds) func tableRowsShowPathKindSizeAndKeyFacts(store: CatalogueStoreKind)
+    throws
+  {
     let sample = try IndexedSample(store)
     let result = try sample.run(["ls", "ext:flac,ext:plist", "area:documents"])
     #expect(result.status == 0)
@@ -33,7 +35,9 @@ import Testing
         """)
   }
 
-  @Test(arguments: TestCatalogues.kinds) func queriesByFieldComparisonRangeNegationAndOr(store: CatalogueStoreKind) throws {
+  @Test(arguments: TestCatalogues.kinds) func queriesByFieldComparisonRangeNegationAndOr(
+    store: CatalogueStoreKind
+  ) throws {
     let sample = try IndexedSample(store)
     #expect(
       try paths(sample, ["kind:image", "width>=64"]) == [
@@ -74,7 +78,9 @@ import Testing
     #expect(try paths(sample, ["mtime<2000-01-01"]).isEmpty)
   }
 
-  @Test(arguments: TestCatalogues.kinds) func bareWordsSearchNamesTagsKeysAndText(store: CatalogueStoreKind) throws {
+  @Test(arguments: TestCatalogues.kinds) func bareWordsSearchNamesTagsKeysAndText(store: CatalogueStoreKind)
+    throws
+  {
     let sample = try IndexedSample(store)
     #expect(try paths(sample, ["jalapeños"]) == ["Documents/Notes/shopping-utf16le.txt"])
     #expect(try paths(sample, ["creme"]) == ["Documents/Notes/shopping-utf16le.txt"])
@@ -98,7 +104,9 @@ import Testing
       ])
   }
 
-  @Test(arguments: TestCatalogues.kinds) func twoSortsOrderByTheFirstThenTheSecond(store: CatalogueStoreKind) throws {
+  @Test(arguments: TestCatalogues.kinds) func twoSortsOrderByTheFirstThenTheSecond(store: CatalogueStoreKind)
+    throws
+  {
     let sample = try IndexedSample(store)
     #expect(
       try paths(sample, ["ext:wav,ext:flac,ext:plist"], ["--sort", "kind", "--sort", "name:desc"]) == [
@@ -150,7 +158,9 @@ import Testing
     #expect(try listed("name:png").isEmpty)
   }
 
-  @Test(arguments: TestCatalogues.kinds) func termsWithoutWordCharactersAreUsageErrorsNotEverything(store: CatalogueStoreKind) throws {
+  @Test(arguments: TestCatalogues.kinds) func termsWithoutWordCharactersAreUsageErrorsNotEverything(
+    store: CatalogueStoreKind
+  ) throws {
     let sample = try IndexedSample(store)
     for term in ["\"", "(", "*", "-", ","] {
       let result = try sample.run(["ls", "-0", term])
@@ -167,7 +177,9 @@ import Testing
     #expect(help.stdout.contains("  kind:image  ext:png    names: the whole value, any case\n"))
   }
 
-  @Test(arguments: TestCatalogues.kinds) func jsonAndJSONLinesUseTheDocumentedFieldNames(store: CatalogueStoreKind) throws {
+  @Test(arguments: TestCatalogues.kinds) func jsonAndJSONLinesUseTheDocumentedFieldNames(
+    store: CatalogueStoreKind
+  ) throws {
     let sample = try IndexedSample(store)
     let array = try sample.run(["ls", "--json", "kind:image"])
     let records = try JSONSerialization.jsonObject(with: Data(array.stdoutBytes)) as? [[String: Any]] ?? []
@@ -201,7 +213,8 @@ import Testing
     #expect(clip["audio_codec"] as? String == "aac" && clip["taken"] as? String == "2024-05-01T14:30:00+0200")
   }
 
-  @Test(arguments: TestCatalogues.kinds) func longListingAddsMIMEAreaAndTime(store: CatalogueStoreKind) throws {
+  @Test(arguments: TestCatalogues.kinds) func longListingAddsMIMEAreaAndTime(store: CatalogueStoreKind) throws
+  {
     let sample = try IndexedSample(store)
     let result = try sample.run(["ls", "-l", "name:=holiday.jpg"])
     #expect(result.status == 0)
@@ -213,7 +226,8 @@ import Testing
     #expect(Array(columns.suffix(4)) == ["580", "B", "32×24", "rgb\n"])
   }
 
-  @Test(arguments: TestCatalogues.kinds) func nothingMatchingExits1Silently(store: CatalogueStoreKind) throws {
+  @Test(arguments: TestCatalogues.kinds) func nothingMatchingExits1Silently(store: CatalogueStoreKind) throws
+  {
     let sample = try IndexedSample(store)
     let result = try sample.run(["ls", "kind:image", "size>1G"])
     #expect(result.status == 1)

@@ -13,7 +13,9 @@ import Testing
     try ShelfProcess.run(["--db", sample.database] + arguments, launcher: ["-C", folder])
   }
 
-  @Test(arguments: TestCatalogues.kinds) func pathsAreRelativeToTheCurrentFolderInsideTheRoot(store: CatalogueStoreKind) throws {
+  @Test(arguments: TestCatalogues.kinds) func pathsAreRelativeToTheCurrentFolderInsideTheRoot(
+    store: CatalogueStoreKind
+  ) throws {
     let sample = try IndexedSample(store)
     var result = try run(
       sample, in: sample.root + "/Documents", ["ls", "ext:flac,ext:plist", "area:documents,area:bundle"])
@@ -36,7 +38,9 @@ import Testing
     #expect(result.stdoutBytes == Array("\(sample.root)/Documents/settings.plist".utf8) + [0])
   }
 
-  @Test(arguments: TestCatalogues.kinds) func pipesGetWholeLinesWithoutHeaderOrEscapesWhateverTheWidth(store: CatalogueStoreKind) throws {
+  @Test(arguments: TestCatalogues.kinds) func pipesGetWholeLinesWithoutHeaderOrEscapesWhateverTheWidth(
+    store: CatalogueStoreKind
+  ) throws {
     let sample = try IndexedSample(store)
     let result = try ShelfProcess.run(
       ["--db", sample.database, "ls", "name:=chord-stereo.flac"],
@@ -48,7 +52,9 @@ import Testing
             .utf8))
   }
 
-  @Test(arguments: TestCatalogues.kinds) func formatTemplatesFillFieldsAndLeaveMissingOnesEmpty(store: CatalogueStoreKind) throws {
+  @Test(arguments: TestCatalogues.kinds) func formatTemplatesFillFieldsAndLeaveMissingOnesEmpty(
+    store: CatalogueStoreKind
+  ) throws {
     let sample = try IndexedSample(store)
     var result = try sample.run(["ls", "--format", "{artist} - {title} ({duration})", "kind:audio"])
     #expect(result.status == 0)
@@ -92,7 +98,9 @@ import Testing
     #expect(result.stdout == "\(sample.root)/Documents/rgb16.png\n")
   }
 
-  @Test(arguments: TestCatalogues.kinds) func unknownTemplateFieldsAndConflictingModesAreUsageErrors(store: CatalogueStoreKind) throws {
+  @Test(arguments: TestCatalogues.kinds) func unknownTemplateFieldsAndConflictingModesAreUsageErrors(
+    store: CatalogueStoreKind
+  ) throws {
     let sample = try IndexedSample(store)
     var result = try sample.run(["ls", "--format", "{artst} - {title}"])
     #expect(result.status == 64)
@@ -120,7 +128,9 @@ import Testing
     return Array(lines.prefix { !$0.contains("EXIT=") })
   }
 
-  @Test(arguments: TestCatalogues.kinds) func terminalsGetAHeaderRowsFittedToTheWidthAndColourByKind(store: CatalogueStoreKind) throws {
+  @Test(arguments: TestCatalogues.kinds) func terminalsGetAHeaderRowsFittedToTheWidthAndColourByKind(
+    store: CatalogueStoreKind
+  ) throws {
     let sample = try IndexedSample(store)
     let lines = try terminalLines(
       sample, width: 60, environment: "-u NO_COLOR -u LS_COLORS",
@@ -137,7 +147,9 @@ import Testing
       ])
   }
 
-  @Test(arguments: TestCatalogues.kinds) func terminalsCutLongPathsInTheMiddleAndFollowLSColorsAndNOCOLOR(store: CatalogueStoreKind) throws {
+  @Test(arguments: TestCatalogues.kinds) func terminalsCutLongPathsInTheMiddleAndFollowLSColorsAndNOCOLOR(
+    store: CatalogueStoreKind
+  ) throws {
     let sample = try IndexedSample(store)
     var lines = try terminalLines(
       sample, width: 50, environment: "-u NO_COLOR LS_COLORS='*.plist=04'", query: "area:preferences")

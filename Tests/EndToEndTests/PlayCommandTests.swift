@@ -527,7 +527,9 @@ enum AudioE2E {
     #expect(nothing.stderr == "error: no audio matches 'artist:nobody' in the catalogue\n")
   }
 
-  @Test(arguments: TestCatalogues.kinds) func theImpliedKindAudioCombinesWithTheUsersTerms(store: CatalogueStoreKind) throws {
+  @Test(arguments: TestCatalogues.kinds) func theImpliedKindAudioCombinesWithTheUsersTerms(
+    store: CatalogueStoreKind
+  ) throws {
     let sample = try IndexedSample(store)
     let images = try sample.run(["play", "-D", "null", "--no-interactive", "kind:image"])
     #expect(images.status == 1)

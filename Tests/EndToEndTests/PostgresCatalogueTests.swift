@@ -32,7 +32,8 @@ struct PostgresCatalogueTests {
       _ = first.wait()
     }
     #expect(try ObservableWait.until { try listed(database) > 0 })
-    let second = try ShelfProcess.run(["--db", database, "index", root], environment: ["SHELF_LOCK_WAIT": "0.5"])
+    let second = try ShelfProcess.run(
+      ["--db", database, "index", root], environment: ["SHELF_LOCK_WAIT": "0.5"])
     #expect(second.status == 75)
     #expect(
       second.stderr
@@ -41,7 +42,8 @@ struct PostgresCatalogueTests {
     #expect(second.stdout.isEmpty)
     // A reader is not held up by the writer; forgetting the root waits for it like an indexer.
     #expect(try ShelfProcess.run(["--db", database, "stats"]).status == 0)
-    let forget = try ShelfProcess.run(["--db", database, "forget", root], environment: ["SHELF_LOCK_WAIT": "0.2"])
+    let forget = try ShelfProcess.run(
+      ["--db", database, "forget", root], environment: ["SHELF_LOCK_WAIT": "0.2"])
     #expect(forget.status == 75)
     #expect(try listed(database) > 0)
   }
@@ -58,7 +60,8 @@ struct PostgresCatalogueTests {
       _ = first.wait()
     }
     #expect(try ObservableWait.until { try listed(database) > 0 })
-    let second = try ShelfProcess.run(["--db", database, "index", quick], environment: ["SHELF_LOCK_WAIT": "0"])
+    let second = try ShelfProcess.run(
+      ["--db", database, "index", quick], environment: ["SHELF_LOCK_WAIT": "0"])
     #expect(second.status == 0)
     #expect(second.stdout.hasPrefix("\(quick): 30 files (30 new"))
     // The first was still at work while the second ran, and finishes too.
@@ -79,7 +82,8 @@ struct PostgresCatalogueTests {
   @Test func passwordsInTheURLAreMaskedInEveryMessage() throws {
     let refused = try ShelfProcess.run(["--db", "postgresql://shelf:s3cret@127.0.0.1:1/media", "stats"])
     #expect(refused.status == 69)
-    #expect(refused.stderr == "error: catalogue postgresql://shelf:***@127.0.0.1:1/media: connection refused\n")
+    #expect(
+      refused.stderr == "error: catalogue postgresql://shelf:***@127.0.0.1:1/media: connection refused\n")
     // A server that answers, about a database it does not have, with the password as a parameter.
     let admin = try #require(TestCatalogues.postgresURL)
     let missing =
@@ -98,7 +102,8 @@ struct PostgresCatalogueTests {
     let database = try TestCatalogues.createDatabase()
     let stderrPath = scratch.path + "/stderr"
     let indexer = try BackgroundShelf(
-      ["--db", database, "index", root], environment: ["SHELF_INDEX_BATCH": "10", "SHELF_INDEX_PAUSE": "0.2"],
+      ["--db", database, "index", root],
+      environment: ["SHELF_INDEX_BATCH": "10", "SHELF_INDEX_PAUSE": "0.2"],
       stderrPath: stderrPath)
     defer {
       indexer.kill(SIGKILL)
@@ -116,7 +121,8 @@ struct PostgresCatalogueTests {
     let kept = try listed(database)
     #expect(kept >= 20 && kept < 300 && kept % 10 == 0)
     // The next scan resumes: what was committed is unchanged.
-    let rescan = try ShelfProcess.run(["--db", database, "index", root], environment: ["SHELF_TRUST_WINDOW": "0"])
+    let rescan = try ShelfProcess.run(
+      ["--db", database, "index", root], environment: ["SHELF_TRUST_WINDOW": "0"])
     #expect(rescan.status == 0)
     #expect(try listed(database) == 300)
   }
@@ -125,7 +131,8 @@ struct PostgresCatalogueTests {
     let scratch = try TemporaryDirectory()
     let root = try folder(scratch, "m", count: 2)
     let database = try TestCatalogues.createDatabase()
-    try TestCatalogues.psql(database, "CREATE TABLE notes(id int, body text); INSERT INTO notes VALUES (1, 'keep me')")
+    try TestCatalogues.psql(
+      database, "CREATE TABLE notes(id int, body text); INSERT INTO notes VALUES (1, 'keep me')")
     let inventory =
       "SELECT (SELECT string_agg(tablename, ',' ORDER BY tablename) FROM pg_tables WHERE schemaname = 'public'), (SELECT string_agg(extname, ',' ORDER BY extname) FROM pg_extension), (SELECT string_agg(id || ':' || body, ',') FROM notes)"
     let before = try TestCatalogues.psql(database, inventory)
@@ -146,24 +153,60 @@ struct PostgresCatalogueTests {
     let alpha = ["SHELF_HOST": "alpha"]
     #expect(try ShelfProcess.run(["--db", database, "index", mine], environment: alpha).status == 0)
     // One host: listings are as in a SQLite catalogue.
-    #expect(try ShelfProcess.run(["--db", database, "ls", "-0"], environment: alpha).stdout == "\(mine)/n0.txt\0")
     #expect(
-      try ShelfProcess.run(["--db", database, "ls", "note"], environment: alpha).stdout.hasPrefix("\(mine)/n0.txt  "))
+      try ShelfProcess.run(["--db", database, "ls", "-0"], environment: alpha).stdout == "\(mine)/n0.txt\0")
     #expect(
-      try ShelfProcess.run(["--db", database, "index", theirs], environment: ["SHELF_HOST": "beta"]).status == 0)
+      try ShelfProcess.run(["--db", database, "ls", "note"], environment: alpha).stdout.hasPrefix(
+        "\(mine)/n0.txt  "))
+    #expect(
+      try ShelfProcess.run(["--db", database, "index", theirs], environment: ["SHELF_HOST": "beta"]).status
+        == 0)
     let table = try ShelfProcess.run(["--db", database, "ls", "note"], environment: alpha).stdout
     #expect(table.hasPrefix("alpha:\(mine)/n0.txt   text"))
     #expect(table.contains("\nbeta:\(theirs)/n0.txt  text"))
     let roots = try ShelfProcess.run(["--db", database, "roots"], environment: alpha).stdout
     #expect(roots.contains("\nalpha:\(mine) "))
     #expect(roots.contains("\nbeta:\(theirs) "))
-    let json = try ShelfProcess.run(["--db", database, "ls", "--jsonl", "name:n0.txt"], environment: alpha).stdout
+    let json = try ShelfProcess.run(["--db", database, "ls", "--jsonl", "name:n0.txt"], environment: alpha)
+      .stdout
     #expect(json.hasPrefix("{\"host\":\"alpha\",\"path\":\"\(mine)/n0.txt\""))
     // A host rescans, resolves and forgets its own roots only.
     let rescan = try ShelfProcess.run(["--db", database, "index"], environment: alpha)
     #expect(rescan.stdout.hasPrefix("\(mine): 1 file "))
     #expect(!rescan.stdout.contains(theirs))
     #expect(try ShelfProcess.run(["--db", database, "forget", theirs], environment: alpha).status == 66)
-    #expect(try ShelfProcess.run(["--db", database, "forget", theirs], environment: ["SHELF_HOST": "beta"]).status == 0)
+    #expect(
+      try ShelfProcess.run(["--db", database, "forget", theirs], environment: ["SHELF_HOST": "beta"]).status
+        == 0)
+  }
+
+  @Test func anOlderSchemaIsRefusedByReadersAndMigratedByTheNextIndexer() throws {
+    let scratch = try TemporaryDirectory()
+    let root = try folder(scratch, "m", count: 3)
+    let database = try TestCatalogues.createDatabase()
+    #expect(try ShelfProcess.run(["--db", database, "index", root]).status == 0)
+    // Back to schema 6: without the columns schema 7 added.
+    let schema7 = [
+      "codec", "bitrate", "album_artist", "disc", "disc_total", "track_total", "artwork", "frame_rate",
+      "rotation", "audio_codec", "taken",
+    ]
+    try TestCatalogues.psql(
+      database,
+      "ALTER TABLE files " + schema7.map { "DROP COLUMN \($0)" }.joined(separator: ", ")
+        + "; UPDATE meta SET value = '6' WHERE key = 'schema_version'")
+    let reader = try ShelfProcess.run(["--db", database, "ls"])
+    #expect(reader.status == 65)
+    #expect(reader.stderr.contains(": the catalogue has schema 6, older than this shelf's schema"))
+    #expect(try TestCatalogues.psql(database, "SELECT value FROM meta WHERE key = 'schema_version'") == "6\n")
+    let writer = try ShelfProcess.run(
+      ["--db", database, "index", root], environment: ["SHELF_TRUST_WINDOW": "0"])
+    #expect(writer.status == 0)
+    #expect(try listed(database) == 3)
+    let columns = try TestCatalogues.psql(
+      database,
+      "SELECT count(*) FROM information_schema.columns WHERE table_name = 'files' AND column_name IN ("
+        + schema7.map { "'\($0)'" }.joined(separator: ", ") + ")")
+    #expect(columns == "\(schema7.count)\n")
+    #expect(try TestCatalogues.psql(database, "SELECT value FROM meta WHERE key = 'schema_version'") != "6\n")
   }
 }

@@ -27,7 +27,9 @@ import Testing
     }
   }
 
-  @Test(arguments: TestCatalogues.kinds) func rootsListsFilesSizeLastScanAndExcludes(store: CatalogueStoreKind) throws {
+  @Test(arguments: TestCatalogues.kinds) func rootsListsFilesSizeLastScanAndExcludes(
+    store: CatalogueStoreKind
+  ) throws {
     let sample = try TwoRoots(store)
     #expect(try sample.run(["index", "--exclude", "*.tmp", "--exclude", "cache/", sample.one]).status == 0)
     #expect(try sample.run(["index", sample.two]).status == 0)
@@ -50,7 +52,9 @@ import Testing
     #expect(text.count == 3)
   }
 
-  @Test(arguments: TestCatalogues.kinds) func excludesStayWithTheRootUntilReplaced(store: CatalogueStoreKind) throws {
+  @Test(arguments: TestCatalogues.kinds) func excludesStayWithTheRootUntilReplaced(store: CatalogueStoreKind)
+    throws
+  {
     let sample = try TwoRoots(store)
     #expect(try sample.run(["index", "--exclude", "*.tmp", sample.one]).status == 0)
     // Rescans, with or without naming the root, keep skipping what was excluded.
@@ -68,7 +72,9 @@ import Testing
         "error: --exclude needs a ROOT: patterns are stored with the roots named\n"))
   }
 
-  @Test(arguments: TestCatalogues.kinds) func forgetDropsTheRootAndItsEntriesNotTheFiles(store: CatalogueStoreKind) throws {
+  @Test(arguments: TestCatalogues.kinds) func forgetDropsTheRootAndItsEntriesNotTheFiles(
+    store: CatalogueStoreKind
+  ) throws {
     let sample = try TwoRoots(store)
     #expect(try sample.run(["index", sample.one]).status == 0)
     #expect(try sample.run(["index", sample.two]).status == 0)
@@ -87,7 +93,9 @@ import Testing
     #expect(try sample.listed().isEmpty)
   }
 
-  @Test(arguments: TestCatalogues.kinds) func aRootWhoseFolderIsGoneIsSkippedUntilPruned(store: CatalogueStoreKind) throws {
+  @Test(arguments: TestCatalogues.kinds) func aRootWhoseFolderIsGoneIsSkippedUntilPruned(
+    store: CatalogueStoreKind
+  ) throws {
     let sample = try TwoRoots(store)
     #expect(try sample.run(["index", sample.one]).status == 0)
     #expect(try sample.run(["index", sample.two]).status == 0)

@@ -68,7 +68,9 @@ import Testing
     #expect(both.status == 64)
   }
 
-  @Test(arguments: TestCatalogues.kinds) func wordsOfLegacyNotesAreSearchable(store: CatalogueStoreKind) throws {
+  @Test(arguments: TestCatalogues.kinds) func wordsOfLegacyNotesAreSearchable(store: CatalogueStoreKind)
+    throws
+  {
     let catalogue = try IndexedSample(store)
     #expect(catalogue.indexResult.status == 0)
     // "Привет" in KOI8-R; the index folds case.

@@ -41,7 +41,9 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
   try store.entries(matching: CatalogQuery(arguments: query)).map { $0.path.lastComponent.escaped }
 }
 
-@Test(arguments: TestCatalogues.kinds) func indexesKindsAndRescansIncrementally(store kind: CatalogueStoreKind) async throws {
+@Test(arguments: TestCatalogues.kinds) func indexesKindsAndRescansIncrementally(
+  store kind: CatalogueStoreKind
+) async throws {
   let scratch = try TemporaryDirectory()
   let root = scratch.path + "/media"
   try scratch.write("media/a.txt", Array("hello world\n".utf8))
@@ -69,7 +71,9 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
   #expect(try store.entry(path: RawPath(root + "/sub/renamed.plist"))?.plist?.keys == ["K"])
 }
 
-@Test(arguments: TestCatalogues.kinds) func freshTimestampsAreCheckedAgain(store kind: CatalogueStoreKind) async throws {
+@Test(arguments: TestCatalogues.kinds) func freshTimestampsAreCheckedAgain(store kind: CatalogueStoreKind)
+  async throws
+{
   let scratch = try TemporaryDirectory()
   try scratch.write("m/a.txt", Array("x\n".utf8))
   let store = try makeStore(scratch, kind)
@@ -81,7 +85,9 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
   #expect((third.updated, third.unchanged) == (0, 1))
 }
 
-@Test(arguments: TestCatalogues.kinds) func fullRescanReextractsEverything(store kind: CatalogueStoreKind) async throws {
+@Test(arguments: TestCatalogues.kinds) func fullRescanReextractsEverything(store kind: CatalogueStoreKind)
+  async throws
+{
   let scratch = try TemporaryDirectory()
   try scratch.write("m/a.txt", Array("x\n".utf8))
   let store = try makeStore(scratch, kind)
@@ -90,7 +96,9 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
   #expect((full.updated, full.unchanged) == (1, 0))
 }
 
-@Test(arguments: TestCatalogues.kinds) func excludesAndShelfignore(store kind: CatalogueStoreKind) async throws {
+@Test(arguments: TestCatalogues.kinds) func excludesAndShelfignore(store kind: CatalogueStoreKind)
+  async throws
+{
   let scratch = try TemporaryDirectory()
   try scratch.write("m/keep.txt", Array("k\n".utf8))
   try scratch.write("m/skip.tmp", Array("s\n".utf8))
@@ -106,7 +114,9 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
   #expect(summary.walk.excluded == 4)
 }
 
-@Test(arguments: TestCatalogues.kinds) func hostileTreeStaysInsideTheRoot(store kind: CatalogueStoreKind) async throws {
+@Test(arguments: TestCatalogues.kinds) func hostileTreeStaysInsideTheRoot(store kind: CatalogueStoreKind)
+  async throws
+{
   let scratch = try TemporaryDirectory()
   try scratch.write("outside/secret.txt", Array("secret\n".utf8))
   try scratch.write("m/real/a.txt", Array("a\n".utf8))
@@ -135,7 +145,9 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
   #expect(summary.walk.loops == 1)
 }
 
-@Test(arguments: TestCatalogues.kinds) func badHeadersGiveAnErrorAndAreStillCatalogued(store kind: CatalogueStoreKind) async throws {
+@Test(arguments: TestCatalogues.kinds) func badHeadersGiveAnErrorAndAreStillCatalogued(
+  store kind: CatalogueStoreKind
+) async throws {
   let scratch = try TemporaryDirectory()
   var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
   png += [0, 1, 0x86, 0xA0, 0, 1, 0x86, 0xA0, 8, 6, 0, 0, 0, 0, 0, 0, 0]
@@ -160,7 +172,9 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
   #expect(plist.error == "corrupt binary plist: reference cycle")
 }
 
-@Test(arguments: TestCatalogues.kinds) func sandboxAreasAndBundleInfo(store kind: CatalogueStoreKind) async throws {
+@Test(arguments: TestCatalogues.kinds) func sandboxAreasAndBundleInfo(store kind: CatalogueStoreKind)
+  async throws
+{
   let scratch = try TemporaryDirectory()
   let info = """
     <?xml version="1.0"?><plist><dict><key>CFBundleIdentifier</key><string>com.example.app</string>\
@@ -242,7 +256,9 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
   withExtendedLifetime(first) {}
 }
 
-@Test(arguments: TestCatalogues.kinds) func olderExtractorVersionsAreReadAgain(store kind: CatalogueStoreKind) async throws {
+@Test(arguments: TestCatalogues.kinds) func olderExtractorVersionsAreReadAgain(store kind: CatalogueStoreKind)
+  async throws
+{
   let scratch = try TemporaryDirectory()
   try scratch.write("m/a.txt", Array("x\n".utf8))
   try scratch.write("m/b.txt", Array("y\n".utf8))
@@ -354,7 +370,9 @@ private func makeSchema4(_ path: RawPath) throws {
   #expect(try scratch.read("catalog.sqlite") == before)
 }
 
-@Test(arguments: TestCatalogues.kinds) func excludesAreStoredWithTheRootUntilReplaced(store kind: CatalogueStoreKind) async throws {
+@Test(arguments: TestCatalogues.kinds) func excludesAreStoredWithTheRootUntilReplaced(
+  store kind: CatalogueStoreKind
+) async throws {
   let scratch = try TemporaryDirectory()
   try scratch.write("m/keep.txt", Array("k\n".utf8))
   try scratch.write("m/skip.tmp", Array("s\n".utf8))
@@ -378,7 +396,9 @@ private func makeSchema4(_ path: RawPath) throws {
   #expect(try names(store) == ["c.txt", "l.txt", "keep.txt", "skip.tmp"])
 }
 
-@Test(arguments: TestCatalogues.kinds) func forgettingARootDropsOnlyItsEntries(store kind: CatalogueStoreKind) async throws {
+@Test(arguments: TestCatalogues.kinds) func forgettingARootDropsOnlyItsEntries(store kind: CatalogueStoreKind)
+  async throws
+{
   let scratch = try TemporaryDirectory()
   try scratch.write("a/x.txt", Array("x\n".utf8))
   try scratch.write("b/y.txt", Array("y\n".utf8))
@@ -410,7 +430,9 @@ private func makeSchema4(_ path: RawPath) throws {
   #expect(stats.byKind.map(\.duration) == [90])
 }
 
-@Test(arguments: TestCatalogues.kinds) func oneFileInsideAKnownRootIsCatalogued(store kind: CatalogueStoreKind) async throws {
+@Test(arguments: TestCatalogues.kinds) func oneFileInsideAKnownRootIsCatalogued(
+  store kind: CatalogueStoreKind
+) async throws {
   let scratch = try TemporaryDirectory()
   try scratch.write("box/Documents/a.txt", Array("a\n".utf8))
   try scratch.makeDirectory("box/Library")
@@ -426,7 +448,9 @@ private func makeSchema4(_ path: RawPath) throws {
   #expect(try indexer.indexFile(RawPath(outside)) == nil)
 }
 
-@Test(arguments: TestCatalogues.kinds) func aFolderInsideARootIsScannedAsPartOfIt(store kind: CatalogueStoreKind) async throws {
+@Test(arguments: TestCatalogues.kinds) func aFolderInsideARootIsScannedAsPartOfIt(
+  store kind: CatalogueStoreKind
+) async throws {
   let scratch = try TemporaryDirectory()
   try scratch.write("box/Example.app/Info.plist", Array("<plist><dict/></plist>".utf8))
   try scratch.write("box/Documents/a.txt", Array("a\n".utf8))
@@ -441,7 +465,9 @@ private func makeSchema4(_ path: RawPath) throws {
   #expect(try names(store) == ["a.txt", "b.txt", "Info.plist", "p.txt"])
 }
 
-@Test(arguments: TestCatalogues.kinds) func aNewRootTakesOverTheRootsInsideIt(store kind: CatalogueStoreKind) async throws {
+@Test(arguments: TestCatalogues.kinds) func aNewRootTakesOverTheRootsInsideIt(store kind: CatalogueStoreKind)
+  async throws
+{
   let scratch = try TemporaryDirectory()
   try scratch.write("top/inner/a.txt", Array("a\n".utf8))
   try scratch.write("top/b.txt", Array("b\n".utf8))

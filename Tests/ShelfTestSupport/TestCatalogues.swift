@@ -62,7 +62,9 @@ public enum TestCatalogues {
   /// Runs SQL through `psql` against `url` and returns its unaligned output.
   @discardableResult
   public static func psql(_ url: String, _ sql: String) throws -> String {
-    let outcome = try ExternalTool.run(["psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", url, "-c", sql])
+    let outcome = try ExternalTool.run([
+      "psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", url, "-c", sql,
+    ])
     guard outcome.status == 0 else { throw TestCatalogueError(message: "psql: \(outcome.stderr)") }
     return String(decoding: outcome.stdout, as: UTF8.self)
   }

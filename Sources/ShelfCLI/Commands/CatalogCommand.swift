@@ -48,14 +48,17 @@ enum CatalogCommand {
     let console = invocation.console
     do {
       let source = try CatalogStore.openForReading(at: from, shelfVersion: ShelfInfo.version)
-      if case .file(let path) = to, case .failure(let error) = Result(catching: { () throws(FileError) in
-        try FileStatus.stat(path.absolute.parent)
-      }), error.isNoSuchFile {
-        throw FileError(path: path.absolute.parent, reason: "no such folder for the catalogue", failure: .cannotCreate)
+      if case .file(let path) = to,
+        case .failure(let error) = Result(catching: { () throws(FileError) in
+          try FileStatus.stat(path.absolute.parent)
+        }), error.isNoSuchFile
+      {
+        throw FileError(
+          path: path.absolute.parent, reason: "no such folder for the catalogue", failure: .cannotCreate)
       }
-      let destination = try CatalogStore.openForWriting(at: to, shelfVersion: ShelfInfo.version)
       let name = RawPath(to.description)
-      let count = try CatalogCopy.copy(from: source, to: destination) { copied, total in
+      let count = try CatalogCopy.copy(from: source, to: to, shelfVersion: ShelfInfo.version) {
+        copied, total in
         console.progressBar("Copying", finished: copied, of: total, current: name)
       }
       console.clearStatus()

@@ -81,7 +81,8 @@ enum RootsCommand {
     var text = lines.joined(separator: "\n") + "\n"
     for listing in listings {
       guard let backup = listing.root.backup else { continue }
-      text += "\(listing.root.displayName(showingHost: showingHost)): backup of \(BackupPresentation.describe(backup))\n"
+      text +=
+        "\(listing.root.displayName(showingHost: showingHost)): backup of \(BackupPresentation.describe(backup))\n"
     }
     return text
   }
