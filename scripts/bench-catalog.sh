@@ -5,7 +5,8 @@
 #      it into a SQLite catalogue that shelf index made; shelf catalog copy loads it into
 #      PostgreSQL): ls queries (a kind, a size range, a tag, a full-text word, a glob, a sort)
 #      with --limit 100, the median of 5 runs each, and stats;
-#  (c) two indexers of two roots at once into one PostgreSQL database, against each alone.
+#  (c) two indexers of two roots (copies of /usr/share/doc) at once into one PostgreSQL
+#      database, one worker each, against each alone.
 # Then the size on disk of each catalogue. The server is a throwaway one started by
 # scripts/test-postgres.sh (durable: fsync on) and removed at the end. The machine may be
 # shared: the ratios are what count.
@@ -106,7 +107,10 @@ queries=(
   "a glob|name:*.flac"
   "a sort|kind:image --sort size:desc"
 )
-printf '  %-32s %8s %10s %12s %8s\n' "ls … --limit 100" matches SQLite PostgreSQL ratio
+printf '  %-40s %8s %10s %12s %8s\n' "ls … --limit 100" matches SQLite PostgreSQL ratio
+# What any command costs before it opens a catalogue: the floor under every time below.
+startup=$(median_seconds "$SHELF" --version)
+printf '  %-40s %8s %9ss %11ss\n' "shelf --version (start-up)" "" "$startup" "$startup"
 for query in "${queries[@]}"; do
   label=${query%%|*}
   read -r -a terms <<<"${query#*|}"
@@ -114,21 +118,26 @@ for query in "${queries[@]}"; do
   postgres_matches=$(entries_in "$synthetic_url" "${terms[@]}")
   sqlite_time=$(median_seconds "$SHELF" --db "$synthetic" ls "${terms[@]}" --limit 100)
   postgres_time=$(median_seconds "$SHELF" --db "$synthetic_url" ls "${terms[@]}" --limit 100)
-  printf '  %-32s %8s %9ss %11ss %7sx\n' "$label (${terms[*]})" "$matches" "$sqlite_time" \
+  printf '  %-40s %8s %9ss %11ss %7sx\n' "$label (${terms[*]})" "$matches" "$sqlite_time" \
     "$postgres_time" "$(ratio "$sqlite_time" "$postgres_time")"
   [[ "$matches" == "$postgres_matches" ]] || echo "  note: PostgreSQL matches $postgres_matches"
 done
 sqlite_time=$(median_seconds "$SHELF" --db "$synthetic" stats)
 postgres_time=$(median_seconds "$SHELF" --db "$synthetic_url" stats)
-printf '  %-32s %8s %9ss %11ss %7sx\n' "stats" "" "$sqlite_time" "$postgres_time" \
+printf '  %-40s %8s %9ss %11ss %7sx\n' "stats" "" "$sqlite_time" "$postgres_time" \
   "$(ratio "$sqlite_time" "$postgres_time")"
 synthetic_sizes=("$(file_size "$synthetic")" "$(database_size synthetic)")
 
 # --- (c) two indexers of two roots at once ----------------------------------------------------
 echo
-echo "(c) two indexers into PostgreSQL, one worker each"
-first_root=/usr/share/doc
-second_root=/usr/share/icons
+echo "(c) two indexers into PostgreSQL, one worker each, of two copies of /usr/share/doc"
+# Two copies of one tree: two roots that cost the same, so that "the slower alone" is either.
+first_root=$WORK/two-roots/first
+second_root=$WORK/two-roots/second
+rm -rf "$WORK/two-roots"
+mkdir -p "$WORK/two-roots"
+cp -a /usr/share/doc "$first_root"
+cp -a /usr/share/doc "$second_root"
 new_database first_alone
 new_database second_alone
 new_database together
@@ -146,13 +155,14 @@ for pid in "$first_pid" "$second_pid"; do
 done
 together=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a }')
 slower=$(printf '%s\n%s\n' "$first_alone" "$second_alone" | sort -n | tail -n 1)
-printf '  %-40s %9ss\n' "$first_root alone" "$first_alone" "$second_root alone" "$second_alone" \
+printf '  %-40s %9ss\n' "the first copy alone" "$first_alone" "the second copy alone" "$second_alone" \
   "both at once" "$together"
 echo "  both at once / the slower alone: $(ratio "$slower" "$together")x"
 together_entries=$(entries_in "$(database_url together)")
 alone_entries=$(($(entries_in "$(database_url first_alone)") + $(entries_in "$(database_url second_alone)")))
 [[ "$together_entries" == "$alone_entries" ]] \
   || echo "  note: both at once catalogued $together_entries entries, alone $alone_entries"
+rm -rf "$WORK/two-roots"
 
 echo
 echo "Size on disk                       SQLite   PostgreSQL"
