@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL 15 server for the tests and benchmarks: a new cluster in a temporary
 # folder, listening on a Unix socket in that folder and on 127.0.0.1 (a free port) only, with
-# trust authentication for the `postgres` role, a database `shelf_test` and the extensions
-# the catalogue store needs (unaccent, pg_trgm; also in template1, so every database created
-# from it has them). Run as root, the server runs as the `postgres` user (PostgreSQL refuses
-# root); otherwise as the calling user.
+# trust authentication for the `postgres` role (a superuser: tests create a database each), a
+# database `shelf_test` with the extensions the catalogue store needs (unaccent, pg_trgm;
+# other databases get them from shelf, which creates them on first use). Run as root, the
+# server runs as the `postgres` user (PostgreSQL refuses root); otherwise as the calling user.
 #
 #   test-postgres.sh run COMMAND [ARG…]   start a server, run COMMAND with
 #                                         SHELF_TEST_POSTGRES_URL set, stop it (also when
@@ -88,10 +88,7 @@ start_server() {
 
   local psql=("$bin/psql" -X -q -v ON_ERROR_STOP=1 -h "$folder" -p "$port" -U postgres)
   "${psql[@]}" -d postgres -c "CREATE DATABASE $database" >/dev/null
-  local db
-  for db in template1 "$database"; do
-    "${psql[@]}" -d "$db" -c "CREATE EXTENSION unaccent; CREATE EXTENSION pg_trgm" >/dev/null
-  done
+  "${psql[@]}" -d "$database" -c "CREATE EXTENSION unaccent; CREATE EXTENSION pg_trgm" >/dev/null
   echo "postgresql://postgres@127.0.0.1:$port/$database" >"$folder/url"
   trap - ERR
 
