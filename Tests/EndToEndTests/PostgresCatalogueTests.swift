@@ -79,6 +79,16 @@ struct PostgresCatalogueTests {
     #expect(indexer.status == 69)
   }
 
+  @Test func sslmodeReachesLibpq() throws {
+    // libpq reads the parameter itself (over a Unix socket it would not use TLS at all): a
+    // value it does not know is its error, named by the catalogue's URL.
+    let admin = try #require(TestCatalogues.postgresURL)
+    let url = admin + (admin.contains("?") ? "&" : "?") + "sslmode=sometimes"
+    let result = try ShelfProcess.run(["--db", url, "ls"])
+    #expect(result.status == 69)
+    #expect(result.stderr == "error: catalogue \(url): invalid sslmode value: \"sometimes\"\n")
+  }
+
   @Test func passwordsInTheURLAreMaskedInEveryMessage() throws {
     let refused = try ShelfProcess.run(["--db", "postgresql://shelf:s3cret@127.0.0.1:1/media", "stats"])
     #expect(refused.status == 69)
