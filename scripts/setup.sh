@@ -10,19 +10,20 @@ packages=(
   libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libssl-dev libuchardet-dev libpq-dev
   # tools the tests use
   tmux alsa-utils sox libsox-fmt-all python3 man-db file zsh fish util-linux ffmpeg
-  libimage-exiftool-perl lame
+  libimage-exiftool-perl lame imagemagick
   # the backup generator's encrypting side, and pip for the independent backup readers below
   python3-cryptography python3-pip
 )
 
-# PyPI modules the tests use (module name = package name): independent iPhone-backup readers
-# that the backup tests compare shelf against.
-python_modules=(pyiosbackup iphone_backup_decrypt)
+# PyPI modules the tests use (MODULE or MODULE=PACKAGE when the names differ): independent
+# iPhone-backup readers that the backup tests compare shelf against, and the strict PNG
+# decoders (pypng, Pillow) that must read what `shelf crush` writes.
+python_modules=(pyiosbackup iphone_backup_decrypt png=pypng PIL=Pillow)
 
 install_python_modules() {
   local missing_modules=()
-  for module in "${python_modules[@]}"; do
-    python3 -c "import $module" 2>/dev/null || missing_modules+=("$module")
+  for entry in "${python_modules[@]}"; do
+    python3 -c "import ${entry%%=*}" 2>/dev/null || missing_modules+=("${entry#*=}")
   done
   ((${#missing_modules[@]} == 0)) && return 0
   if [[ $(id -u) -ne 0 ]]; then

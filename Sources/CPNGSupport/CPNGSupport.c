@@ -16,6 +16,9 @@ typedef struct decode_context {
   int condition; /* a SHELF_PNG_* code libpng's message was classified as, or 0 */
   char *message;
   size_t message_size;
+  shelf_png_warning *warnings; /* malloc'd, grown as libpng warns */
+  size_t warning_count;
+  size_t warning_capacity;
 } decode_context;
 
 /* zlib's messages (inflate.c) and libpng's own for zlib return codes (png_zstream_error). */
@@ -56,9 +59,23 @@ static void on_error(png_structp png, png_const_charp text) {
   png_longjmp(png, 1);
 }
 
+/* Records libpng's warning with the input offset it was given at, which lies inside the chunk
+   being handled: the caller maps it to that chunk. */
 static void on_warning(png_structp png, png_const_charp text) {
-  (void)png;
-  (void)text;
+  decode_context *context = (decode_context *)png_get_error_ptr(png);
+  if (context->warning_count >= SHELF_PNG_MAX_WARNINGS) return;
+  if (context->warning_count == context->warning_capacity) {
+    size_t capacity = context->warning_capacity == 0 ? 4 : context->warning_capacity * 2;
+    shelf_png_warning *grown =
+        (shelf_png_warning *)realloc(context->warnings, capacity * sizeof(shelf_png_warning));
+    if (grown == NULL) return;
+    context->warnings = grown;
+    context->warning_capacity = capacity;
+  }
+  shelf_png_warning *warning = &context->warnings[context->warning_count++];
+  warning->offset = context->offset;
+  strncpy(warning->text, text ? text : "", sizeof(warning->text) - 1);
+  warning->text[sizeof(warning->text) - 1] = '\0';
 }
 
 static void on_read(png_structp png, png_bytep out, size_t count) {
@@ -71,15 +88,10 @@ static void on_read(png_structp png, png_bytep out, size_t count) {
   context->offset += count;
 }
 
-/* Ancillary chunks libpng would otherwise parse: the caller reads them from the container. */
-static const png_byte ignored_chunks[] =
-    "bKGD\0cHRM\0cICP\0eXIf\0gAMA\0hIST\0iCCP\0iTXt\0oFFs\0pCAL\0pHYs\0sBIT\0sCAL\0sPLT\0"
-    "sRGB\0tEXt\0tIME\0zTXt\0";
-
 int shelf_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
                      uint32_t max_dimension, shelf_png_decoded *out, char *message,
                      size_t message_size) {
-  decode_context context = {data, size, 0, 0, 0, message, message_size};
+  decode_context context = {data, size, 0, 0, 0, message, message_size, NULL, 0, 0};
   memset(out, 0, sizeof(*out));
   if (message_size > 0) message[0] = '\0';
   png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &context, on_error, on_warning);
@@ -101,6 +113,7 @@ int shelf_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
     free(pixels);
     free(rows);
     png_destroy_read_struct(&png, &info, NULL);
+    free(context.warnings);
     if (status != SHELF_PNG_OK) return status;
     if (context.truncated) return SHELF_PNG_TRUNCATED;
     return context.condition != 0 ? context.condition : SHELF_PNG_LIBPNG_ERROR;
@@ -116,8 +129,6 @@ int shelf_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
   png_set_chunk_cache_max(png, 1000);
   png_set_chunk_malloc_max(png, 16u << 20);
   png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);
-  png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, ignored_chunks,
-                              (int)(sizeof(ignored_chunks) / 5));
   png_read_info(png, info);
 
   png_uint_32 width = 0, height = 0;
@@ -163,11 +174,13 @@ int shelf_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
   }
   for (png_uint_32 y = 0; y < height; y++) rows[y] = pixels + (size_t)y * row_bytes;
   png_read_image(png, rows);
-  png_read_end(png, NULL);
+  png_read_end(png, info); /* with info, libpng checks the chunks after the image data too */
 
   out->sample_depth = sample_depth;
   out->pixels = pixels;
   out->pixels_size = total;
+  out->warnings = context.warnings;
+  out->warning_count = context.warning_count;
   free(rows);
   png_destroy_read_struct(&png, &info, NULL);
   return SHELF_PNG_OK;

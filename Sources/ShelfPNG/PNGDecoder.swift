@@ -15,6 +15,9 @@ public struct PNGDecodedFile: Sendable {
   public var interlaced: Bool
   /// The CgBI chunk's four data bytes when the file is iPhone-optimized.
   public var cgbiFlags: [UInt8]?
+  /// The ancillary chunks libpng rejected and ignored while decoding, in file order (always
+  /// empty for CgBI files, whose ancillary chunks libpng does not see).
+  public var rejectedChunks: [PNGRejectedChunk] = []
 
   /// Whether the file is an iPhone-optimized (CgBI) PNG.
   public var isCgBI: Bool { cgbiFlags != nil }
@@ -90,14 +93,19 @@ public struct PNGDecoder: Sendable {
         fromCgBI: chunks, width: width, height: height,
         bitsPerPixel: colorType.channels * depth, interlaced: interlaced)
     }
-    var image = try decodeWithLibpng(stream)
+    let (decodedImage, warnings) = try decodeWithLibpng(stream)
+    var image = decodedImage
     if isCgBI { image.isPremultipliedBGRA = true }
     return PNGDecodedFile(
       image: image, chunks: chunks, colorType: colorType, bitDepth: depth,
-      interlaced: interlaced, cgbiFlags: isCgBI ? chunks[0].data : nil)
+      interlaced: interlaced, cgbiFlags: isCgBI ? chunks[0].data : nil,
+      rejectedChunks: isCgBI ? [] : PNGRejectedChunk.rejected(by: warnings, in: chunks))
   }
 
-  private func decodeWithLibpng(_ bytes: [UInt8]) throws(PNGError) -> PNGImage {
+  /// The image, and libpng's warnings with the input offsets they were given at.
+  private func decodeWithLibpng(
+    _ bytes: [UInt8]
+  ) throws(PNGError) -> (PNGImage, [(offset: Int, text: String)]) {
     var decoded = shelf_png_decoded()
     var message = [CChar](repeating: 0, count: 256)
     let status = bytes.withUnsafeBufferPointer { data in
@@ -110,11 +118,23 @@ public struct PNGDecoder: Sendable {
     let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     switch Int(status) {
     case Int(SHELF_PNG_OK):
-      defer { shelf_png_free(decoded.pixels) }
+      defer {
+        shelf_png_free(decoded.pixels)
+        shelf_png_free(decoded.warnings)
+      }
       let pixels = Array(UnsafeBufferPointer(start: decoded.pixels, count: decoded.pixels_size))
-      return PNGImage(
+      let warnings = UnsafeBufferPointer(start: decoded.warnings, count: decoded.warning_count).map {
+        warning in
+        var text = warning.text
+        let message = withUnsafeBytes(of: &text) {
+          String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+        }
+        return (offset: Int(warning.offset), text: message)
+      }
+      let image = PNGImage(
         width: Int(decoded.width), height: Int(decoded.height),
         sampleDepth: Int(decoded.sample_depth), pixels: pixels)
+      return (image, warnings)
     case Int(SHELF_PNG_TOO_LARGE):
       throw PNGError(
         .tooLarge(width: Int(decoded.width), height: Int(decoded.height), limit: pixelLimit))

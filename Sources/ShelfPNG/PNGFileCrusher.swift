@@ -96,6 +96,8 @@ public struct PNGCrushReport: Sendable {
   public var smallestEncoding: Int?
   /// What was chosen ("palette 4-bit, filter none"), or why nothing changed.
   public var summary = ""
+  /// What the user should be told about the output (a lossy conversion, dropped chunks).
+  public var notes: [PNGOptimizationNote] = []
   /// Why the file failed; the input is untouched and nothing was written.
   public var error: (any ShelfError)?
 
@@ -189,6 +191,7 @@ public struct PNGFileCrusher: Sendable {
       report.changed = result.changed
       report.smallestEncoding = result.smallestEncoding
       report.summary = result.summary
+      report.notes = result.notes
       guard !settings.dryRun, let output = job.output else { return report }
       let inPlace = settings.destination == .inPlace
       if !result.changed {

@@ -37,7 +37,9 @@ public struct PNGImage: Sendable, Equatable {
 
   /// Straight (not premultiplied) RGBA with 8 bits per sample, e.g. for a terminal preview.
   ///
-  /// 16-bit samples are rounded to 8 bits; CgBI pixels are un-premultiplied as Apple does.
+  /// 16-bit samples are rounded to 8 bits as libpng's `png_set_scale_16` rounds them (exactly
+  /// round(v / 257), the PNG specification's `v·255 / 65535` rounded); CgBI pixels are
+  /// un-premultiplied as Apple does.
   public func rgba8() -> [UInt8] {
     if isPremultipliedBGRA { return CgBI.unpremultiplied(self).rgba8() }
     if sampleDepth == 8 { return pixels }
@@ -46,7 +48,7 @@ public struct PNGImage: Sendable, Equatable {
       out.withUnsafeMutableBufferPointer { target in
         for index in 0..<target.count {
           let value = Int(source[2 * index]) << 8 | Int(source[2 * index + 1])
-          target[index] = UInt8((value * 255 + 32767) / 65535)
+          target[index] = UInt8((value * 255 + 32895) >> 16)
         }
       }
     }

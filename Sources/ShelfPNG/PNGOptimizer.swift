@@ -17,6 +17,25 @@ public struct PNGOptimizationResult: Sendable {
   /// not below `originalSize`, the input's bytes are kept and a report can say by how much
   /// the new encoding would have grown the file.
   public var smallestEncoding: Int?
+  /// What the user should know about this file's output: a lossy step, dropped chunks.
+  public var notes: [PNGOptimizationNote] = []
+}
+
+/// Something a crush did that is not lossless or keeps less than the input held: reported to
+/// the user, never silent.
+public enum PNGOptimizationNote: Sendable, Equatable, CustomStringConvertible {
+  /// 16-bit samples were rounded to 8 bits to write CgBI, which holds 8-bit samples only
+  /// (rounded as libpng's `png_set_scale_16` does: `(v·255 + 32895) >> 16`).
+  case roundedTo8Bit
+  /// An ancillary chunk libpng rejects was left out of the output.
+  case droppedChunk(PNGRejectedChunk)
+
+  public var description: String {
+    switch self {
+    case .roundedTo8Bit: return "16-bit samples rounded to 8 bits for CgBI (lossy)"
+    case .droppedChunk(let chunk): return "dropped \(chunk)"
+    }
+  }
 }
 
 /// Crushes PNG files losslessly: exact reductions, filter trials, libdeflate/zopfli, and a
@@ -31,24 +50,33 @@ public struct PNGOptimizer: Sendable {
   /// Optimizes a whole PNG (or CgBI) file held in memory.
   public func optimize(bytes: [UInt8]) throws(PNGError) -> PNGOptimizationResult {
     let decoded = try PNGDecoder(pixelLimit: options.pixelLimit).decode(bytes: bytes)
-    let unchanged = { (why: String, smallest: Int?) in
-      PNGOptimizationResult(
-        bytes: bytes, originalSize: bytes.count, changed: false, summary: why,
-        isCgBI: decoded.isCgBI, smallestEncoding: smallest)
+    // Chunks libpng rejects are left out of every output; the rest keep their order.
+    let rejected = Set(decoded.rejectedChunks.map(\.index))
+    let chunks = decoded.chunks.indices.filter { !rejected.contains($0) }.map { decoded.chunks[$0] }
+    var notes = decoded.rejectedChunks.map(PNGOptimizationNote.droppedChunk)
+    // What a new encoding must beat: the input, or the input without its rejected chunks.
+    let baseline = rejected.isEmpty ? bytes : PNGChunkWriter().bytes(of: chunks)
+    let kept = { (why: String, smallest: Int?) -> PNGOptimizationResult in
+      let count = decoded.rejectedChunks.count
+      return PNGOptimizationResult(
+        bytes: baseline, originalSize: bytes.count, changed: !rejected.isEmpty,
+        summary: rejected.isEmpty ? why : "\(why); \(count) invalid chunk\(count == 1 ? "" : "s") dropped",
+        isCgBI: decoded.isCgBI, smallestEncoding: smallest, notes: notes)
     }
     if decoded.isAnimated {
       // Frames are recompressed with their filtered bytes untouched, or the file is kept.
       guard !decoded.isCgBI,
         let output = AnimatedPNG.recompress(
-          decoded.chunks, colorType: decoded.colorType, bitDepth: decoded.bitDepth,
+          chunks, colorType: decoded.colorType, bitDepth: decoded.bitDepth,
           interlaced: decoded.interlaced, level: options.level, strip: options.strip),
-        output.count < bytes.count,
+        output.count < baseline.count,
         let check = try? PNGDecoder(pixelLimit: options.pixelLimit).decode(bytes: output),
         check.image == decoded.image
-      else { return unchanged("animated PNG kept as it is", nil) }
+      else { return kept("animated PNG kept as it is", nil) }
       return PNGOptimizationResult(
         bytes: output, originalSize: bytes.count, changed: true,
-        summary: "animated PNG, frames recompressed", isCgBI: false, smallestEncoding: output.count)
+        summary: "animated PNG, frames recompressed", isCgBI: false, smallestEncoding: output.count,
+        notes: notes)
     }
 
     let output: [UInt8]
@@ -56,23 +84,21 @@ public struct PNGOptimizer: Sendable {
     let writesCgBI: Bool
     let conversion: Bool
     if decoded.isCgBI && options.cgbi != .revertToStandard {
-      (output, summary) = encodeCgBI(decoded.image, chunks: decoded.chunks)
+      (output, summary) = encodeCgBI(decoded.image, chunks: chunks)
       writesCgBI = true
       conversion = false
     } else if options.cgbi == .convertToCgBI && !decoded.isCgBI {
-      var image = decoded.image
-      if image.sampleDepth == 16 {
-        guard Reducer.canReduceTo8Bit(image, background: nil) else {
-          throw PNGError(.unsupported("CgBI needs 8-bit samples; this image has 16-bit detail"))
-        }
-        image = Reducer.reducedTo8Bit(image)
+      // CgBI holds 8-bit samples: 16-bit ones are rounded (exactly when every sample is a
+      // multiple of 257), as Xcode's pngcrush does through libpng.
+      if decoded.image.sampleDepth == 16 && !Reducer.canReduceTo8Bit(decoded.image, background: nil) {
+        notes.insert(.roundedTo8Bit, at: 0)
       }
-      (output, summary) = encodeCgBI(CgBI.premultiplied(image), chunks: decoded.chunks)
+      (output, summary) = encodeCgBI(CgBI.premultiplied(decoded.image), chunks: chunks)
       writesCgBI = true
       conversion = true
     } else {
       var image = decoded.image
-      var chunks = decoded.chunks
+      var chunks = chunks
       var colorType = decoded.colorType
       var bitDepth = decoded.bitDepth
       if decoded.isCgBI {
@@ -96,8 +122,7 @@ public struct PNGOptimizer: Sendable {
     }
     var reference = decoded.image
     if writesCgBI && !decoded.isCgBI {
-      reference = CgBI.premultiplied(
-        reference.sampleDepth == 16 ? Reducer.reducedTo8Bit(reference) : reference)
+      reference = CgBI.premultiplied(reference)
     } else if !writesCgBI && decoded.isCgBI {
       reference = CgBI.unpremultiplied(reference)
     }
@@ -107,12 +132,12 @@ public struct PNGOptimizer: Sendable {
       throw PNGError(.verificationFailed("pixels differ after re-decoding"))
     }
 
-    if !conversion && output.count >= bytes.count {
-      return unchanged("no smaller encoding found (best: \(summary))", output.count)
+    if !conversion && output.count >= baseline.count {
+      return kept("no smaller encoding found (best: \(summary))", output.count)
     }
     return PNGOptimizationResult(
       bytes: output, originalSize: bytes.count, changed: true, summary: summary,
-      isCgBI: writesCgBI, smallestEncoding: output.count)
+      isCgBI: writesCgBI, smallestEncoding: output.count, notes: notes)
   }
 
   // MARK: - Standard PNG

@@ -204,29 +204,62 @@ import Testing
     }
   }
 
-  @Test func sixteenBitDetailCannotBecomeCgBI() {
-    let input = Fixtures.bytes("basn6a16.png")
-    let error = #expect(throws: PNGError.self) {
-      try PNGOptimizer(options: PNGOptimizationOptions(cgbi: .convertToCgBI)).optimize(bytes: input)
+  @Test func sixteenBitSamplesAreRoundedAsLibpngScalesThem() throws {
+    // Every 16-bit gray value once: 256×256 pixels. Xcode's pngcrush reads 16-bit images
+    // through libpng's png_set_scale_16, which rounds v to round(v / 257).
+    var raw: [UInt8] = []
+    for y in 0..<256 {
+      raw.append(0)
+      for x in 0..<256 { raw += [UInt8(y), UInt8(x)] }
     }
-    guard case .unsupported = error?.reason else {
-      Issue.record("\(String(describing: error))")
-      return
+    let input = Synth.file([
+      Synth.header(width: 256, height: 256, depth: 16, colorType: 0),
+      PNGChunk("IDAT", data: Synth.storedZlib(raw)), PNGChunk("IEND", data: []),
+    ])
+    let result = try PNGOptimizer(options: PNGOptimizationOptions(cgbi: .convertToCgBI)).optimize(
+      bytes: input)
+    #expect(result.isCgBI && result.changed)
+    #expect(result.notes == [.roundedTo8Bit])
+    #expect(result.notes.map(\.description) == ["16-bit samples rounded to 8 bits for CgBI (lossy)"])
+    let cgbi = try PNGDecoder().decode(bytes: result.bytes)
+    #expect(cgbi.cgbiFlags?[1...] == [0x00, 0x20, 0x06])
+    var expected: [UInt8] = []
+    for value in 0..<65536 {
+      let gray = UInt8((Double(value) / 257).rounded())
+      expected += [gray, gray, gray, 255]
     }
+    #expect(cgbi.image.pixels == expected)
+  }
+
+  @Test func sixteenBitWithoutDetailConvertsWithoutANote() throws {
+    // 16-bit samples that are 8-bit values widened (multiples of 257) narrow exactly: no note.
+    var raw: [UInt8] = []
+    for y in 0..<4 {
+      raw.append(0)
+      for x in 0..<4 { raw += [UInt8(x * 60), UInt8(x * 60), UInt8(y * 70), UInt8(y * 70), 9, 9] }
+    }
+    let input = Synth.file([
+      Synth.header(width: 4, height: 4, depth: 16, colorType: 2),
+      PNGChunk("IDAT", data: Synth.storedZlib(raw)), PNGChunk("IEND", data: []),
+    ])
+    let result = try PNGOptimizer(options: PNGOptimizationOptions(cgbi: .convertToCgBI)).optimize(
+      bytes: input)
+    #expect(result.notes.isEmpty)
+    let pixels = try PNGDecoder().decode(bytes: result.bytes).image.pixels
+    #expect(pixels.count == 64)
+    #expect(Array(pixels[(4 * 5)..<(4 * 6)]) == [9, 70, 60, 255])  // B, G, R, A of pixel (1, 1)
   }
 
   @Test func suiteFilesConvertToCgBIAndBack() throws {
-    // Every 8-bit-representable PngSuite image goes to CgBI and back matching the rounding.
-    for name in Fixtures.validSuiteNames() where !name.contains("16") {
+    // Every PngSuite image (16-bit ones rounded to 8 bits) goes to CgBI and back matching the
+    // rounding.
+    for name in Fixtures.validSuiteNames() {
       let input = Fixtures.bytes(name)
       let original = try PNGDecoder().decode(bytes: input).image.rgba8()
-      guard
-        let toCgBI = try? PNGOptimizer(
-          options: PNGOptimizationOptions(level: PNGOptimizationLevel("1")!, cgbi: .convertToCgBI)
-        ).optimize(bytes: input)
-      else {
-        continue  // 16-bit detail
-      }
+      let toCgBI = try PNGOptimizer(
+        options: PNGOptimizationOptions(level: PNGOptimizationLevel("1")!, cgbi: .convertToCgBI)
+      ).optimize(bytes: input)
+      #expect(toCgBI.isCgBI, "\(name)")
       let back = try PNGOptimizer(
         options: PNGOptimizationOptions(level: PNGOptimizationLevel("1")!, cgbi: .revertToStandard)
       ).optimize(bytes: toCgBI.bytes)

@@ -179,15 +179,17 @@ import Testing
     #expect(try PNGHeaderInfo.read(bytes: stronger.bytes).colorType == .rgb)
   }
 
-  @Test func brokenColourProfileIsOnlyBenign() throws {
-    // An iCCP chunk libpng would reject (the kind of "incorrect sRGB profile" that makes other
-    // tools fail or write empty files): the pixels still crush and the chunk is kept as is.
+  @Test func brokenColourProfileIsDroppedNotFatal() throws {
+    // An iCCP chunk libpng rejects (its profile inflates to 4 bytes; the kind of broken profile
+    // that makes other tools fail or write empty files): the pixels still crush, and the chunk,
+    // which libpng ignores, is dropped with a note naming it.
     let base = try PNGChunkReader().chunks(of: Fixtures.bytes("basn2c08.png"))
     let profile = PNGChunk("iCCP", data: Array("sRGB\u{0}".utf8) + [0, 0x78, 0x9C, 1, 2, 3, 4])
     let input = PNGChunkWriter().bytes(of: [base[0], profile] + base.dropFirst())
     let result = try PNGOptimizer().optimize(bytes: input)
     let output = try PNGChunkReader().chunks(of: result.bytes)
-    #expect(output.contains(profile))
+    #expect(!output.contains(profile))
+    #expect(result.notes.map(\.description) == ["dropped iCCP chunk at byte 33 (libpng: too short)"])
     #expect(
       try PNGDecoder().decode(bytes: result.bytes).image == PNGDecoder().decode(bytes: input).image)
   }

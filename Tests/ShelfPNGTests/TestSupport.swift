@@ -1,5 +1,6 @@
 import Foundation
 import ShelfPNG
+import ShelfTestSupport
 
 /// Fixtures shipped in the repository (Tests/Fixtures/pngsuite), read without touching them.
 enum Fixtures {
@@ -36,26 +37,7 @@ enum Synth {
   static func file(_ chunks: [PNGChunk]) -> [UInt8] { PNGChunkWriter().bytes(of: chunks) }
 
   /// A zlib stream made of stored blocks (no compression), valid for any data.
-  static func storedZlib(_ data: [UInt8]) -> [UInt8] {
-    var out: [UInt8] = [0x78, 0x01]
-    var offset = 0
-    repeat {
-      let count = min(65535, data.count - offset)
-      out.append(offset + count == data.count ? 1 : 0)
-      out += [UInt8(count & 0xFF), UInt8(count >> 8), UInt8(~count & 0xFF), UInt8((~count >> 8) & 0xFF)]
-      out += data[offset..<(offset + count)]
-      offset += count
-    } while offset < data.count
-    var a: UInt32 = 1
-    var b: UInt32 = 0
-    for byte in data {
-      a = (a + UInt32(byte)) % 65521
-      b = (b + a) % 65521
-    }
-    let adler = b << 16 | a
-    out += [UInt8(adler >> 24), UInt8((adler >> 16) & 0xFF), UInt8((adler >> 8) & 0xFF), UInt8(adler & 0xFF)]
-    return out
-  }
+  static func storedZlib(_ data: [UInt8]) -> [UInt8] { StoredZlib.stream(data) }
 
   /// An 8-bit RGBA image file (filter None rows) from pixels.
   static func rgbaFile(width: Int, height: Int, pixels: [UInt8]) -> [UInt8] {

@@ -18,6 +18,16 @@ enum {
                                        in the message) */
 };
 
+/* At most this many warnings are kept per decode. */
+#define SHELF_PNG_MAX_WARNINGS 4096
+
+/* One libpng warning (benign errors included): its text, and the input offset libpng had read
+   up to, which lies inside the chunk it is about (after that chunk's type, up to its CRC). */
+typedef struct shelf_png_warning {
+  size_t offset;
+  char text[120];
+} shelf_png_warning;
+
 /* A decoded image in the canonical form: RGBA, 8 or 16 bits per sample (16-bit big-endian). */
 typedef struct shelf_png_decoded {
   uint32_t width;
@@ -28,13 +38,16 @@ typedef struct shelf_png_decoded {
   int sample_depth;   /* 8 or 16 */
   uint8_t *pixels;    /* malloc'd; free with shelf_png_free */
   size_t pixels_size; /* width * height * 4 * sample_depth / 8 */
+  shelf_png_warning *warnings; /* malloc'd (may be NULL); free with shelf_png_free */
+  size_t warning_count;
 } shelf_png_decoded;
 
 /* libpng reports errors as text only: the few conditions callers act on are classified here,
    once, so that Swift decides by code. */
 
-/* Decodes a complete PNG held in memory. Every ancillary chunk except tRNS is ignored (the
-   caller reads them itself), benign errors are warnings, and the pixel count is checked against
+/* Decodes a complete PNG held in memory. libpng checks every ancillary chunk it knows (the
+   caller reads their content from the container itself); benign errors become warnings, which
+   are collected with their offsets; and the pixel count is checked against
    max_pixels before any pixel memory is allocated. */
 int shelf_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
                      uint32_t max_dimension, shelf_png_decoded *out, char *message,

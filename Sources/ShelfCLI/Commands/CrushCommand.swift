@@ -22,7 +22,9 @@ enum CrushCommand {
 
       With --strip none (the default) every ancillary chunk is kept in place: bKGD and sBIT \
       are rewritten for the new colour type; hIST, iDOT and an sBIT that says every bit is \
-      significant (it tells a decoder nothing) are dropped.
+      significant (it tells a decoder nothing) are dropped. Chunks that libpng rejects \
+      (empty or malformed, a second copy of a chunk allowed once, out of place) are dropped \
+      with a warning naming each, so that strict decoders read the output.
 
       Every output is decoded again and compared with the input, pixel by pixel (16-bit \
       samples included), before anything is written; a mismatch keeps the original and is \
@@ -41,8 +43,11 @@ enum CrushCommand {
 
       iPhone-optimized PNGs (CgBI, as Xcode's pngcrush -iphone writes them) stay CgBI and are \
       recompressed; --revert-iphone turns them into standard PNGs and --iphone writes CgBI \
-      (premultiplied BGRA, raw deflate) from 8-bit images. Animated PNGs keep every frame \
-      exactly: only their compressed data is redone (a file is left as it is otherwise).
+      (8-bit premultiplied BGRA, raw deflate) from any image: 16-bit samples are rounded as \
+      libpng rounds them, with a warning when that loses detail. Animated PNGs keep every \
+      frame exactly: each frame's image data is recompressed with its filtered bytes \
+      unchanged, and they stay standard APNG even with --iphone (a file is left as it is \
+      when this wins nothing).
 
       Bad input (corrupt, truncated, bad CRC, huge dimensions, not a PNG) gives a one-line \
       error naming the file; the batch goes on and the original is never touched. The summary \
@@ -254,7 +259,7 @@ enum CrushCommand {
     var inputs: Int { crushed + unchanged + failures.count }
   }
 
-  /// Counts the reports, reports each failure (and with -v each file) and records them in
+  /// Counts the reports, reports each failure and warning (and with -v each file) and records them in
   /// `outcome`, which already holds the inputs that failed before a job was made.
   static func tally(
     _ reports: [PNGCrushReport], outcome: inout BatchOutcome, options: CrushOptions, console: Console
@@ -266,6 +271,7 @@ enum CrushCommand {
         continue
       }
       outcome.succeeded()
+      for note in report.notes { console.warning("\(report.job.input.escaped): \(note)") }
       totals.before += report.sizeBefore
       totals.after += report.sizeAfter
       if report.changed { totals.crushed += 1 } else { totals.unchanged += 1 }
