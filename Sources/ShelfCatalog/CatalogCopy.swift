@@ -20,14 +20,14 @@ public enum CatalogCopy {
         throw CatalogError(path: location.errorPath, reason: .notEmpty)
       }
     } catch let error as CatalogError where error.reason == .noCatalogue {}
+    let roots = try source.roots()
+    if case .file = location, Set(roots.map(\.host)).count > 1 {
+      throw CatalogError(path: location.errorPath, reason: .severalHosts)
+    }
     let destination = try CatalogStore.openForWriting(at: location, shelfVersion: shelfVersion)
     let target = destination.backend
     guard try target.fileCount() == 0, try target.roots().isEmpty else {
       throw CatalogError(path: location.errorPath, reason: .notEmpty)
-    }
-    let roots = try source.roots()
-    if case .file = destination.location, Set(roots.map(\.host)).count > 1 {
-      throw CatalogError(path: destination.location.errorPath, reason: .severalHosts)
     }
     let total = try source.backend.fileCount()
     progress(0, total)

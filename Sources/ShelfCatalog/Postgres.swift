@@ -243,7 +243,6 @@ final class PostgresConnection {
         formats.append(1)
         continue
       case .integer(let number):
-        buffer.reserveCapacity(buffer.count + 24)
         offsets.append(buffer.count)
         buffer += Array(String(number).utf8)
       case .real(let number):

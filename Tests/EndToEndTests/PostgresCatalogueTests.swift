@@ -79,6 +79,16 @@ struct PostgresCatalogueTests {
     #expect(indexer.status == 69)
   }
 
+  @Test func sslmodeReachesLibpq() throws {
+    // libpq reads the parameter itself (over a Unix socket it would not use TLS at all): a
+    // value it does not know is its error, named by the catalogue's URL.
+    let admin = try #require(TestCatalogues.postgresURL)
+    let url = admin + (admin.contains("?") ? "&" : "?") + "sslmode=sometimes"
+    let result = try ShelfProcess.run(["--db", url, "ls"])
+    #expect(result.status == 69)
+    #expect(result.stderr == "error: catalogue \(url): invalid sslmode value: \"sometimes\"\n")
+  }
+
   @Test func passwordsInTheURLAreMaskedInEveryMessage() throws {
     let refused = try ShelfProcess.run(["--db", "postgresql://shelf:s3cret@127.0.0.1:1/media", "stats"])
     #expect(refused.status == 69)
@@ -208,5 +218,51 @@ struct PostgresCatalogueTests {
         + schema7.map { "'\($0)'" }.joined(separator: ", ") + ")")
     #expect(columns == "\(schema7.count)\n")
     #expect(try TestCatalogues.psql(database, "SELECT value FROM meta WHERE key = 'schema_version'") != "6\n")
+  }
+
+  @Test func aRoleThatMayNotCreateTheExtensionsIsToldWhoCan() throws {
+    let scratch = try TemporaryDirectory()
+    let root = try folder(scratch, "m", count: 1)
+    let database = try TestCatalogues.createDatabase()
+    let role = "shelf_limited_\(getpid())"
+    try TestCatalogues.psql(database, "CREATE ROLE \(role) LOGIN")
+    defer { _ = try? TestCatalogues.psql(database, "DROP ROLE \(role)") }
+    let limited = database + (database.contains("?") ? "&" : "?") + "user=\(role)"
+    let result = try ShelfProcess.run(["--db", limited, "index", root])
+    #expect(result.status == 77)
+    #expect(
+      result.stderr
+        == "error: catalogue \(limited): cannot create the extensions unaccent and pg_trgm (permission denied to create extension \"unaccent\"); have the database's owner or a superuser run CREATE EXTENSION unaccent; CREATE EXTENSION pg_trgm; in it\n"
+    )
+    #expect(
+      try TestCatalogues.psql(database, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'") == "0\n"
+    )
+  }
+
+  @Test func aCatalogueOfSeveralHostsIsNotCopiedIntoSQLite() throws {
+    let scratch = try TemporaryDirectory()
+    let mine = try folder(scratch, "mine", count: 1)
+    let theirs = try folder(scratch, "theirs", count: 1)
+    let database = try TestCatalogues.createDatabase()
+    #expect(
+      try ShelfProcess.run(["--db", database, "index", mine], environment: ["SHELF_HOST": "alpha"]).status
+        == 0)
+    #expect(
+      try ShelfProcess.run(["--db", database, "index", theirs], environment: ["SHELF_HOST": "beta"]).status
+        == 0)
+    let file = scratch.path + "/copy.sqlite"
+    let result = try ShelfProcess.run(["catalog", "copy", database, file])
+    #expect(result.status == 65)
+    #expect(
+      result.stderr
+        == "error: \(file): a SQLite catalogue holds one machine's roots, and the source holds several machines'\n"
+    )
+    #expect(!FileManager.default.fileExists(atPath: file))
+    // Into another shared catalogue, each root keeps its host.
+    let copy = try TestCatalogues.createDatabase()
+    #expect(try ShelfProcess.run(["catalog", "copy", database, copy]).status == 0)
+    let roots = try ShelfProcess.run(["--db", copy, "roots"], environment: ["SHELF_HOST": "alpha"]).stdout
+    #expect(roots.contains("\nalpha:\(mine) "))
+    #expect(roots.contains("\nbeta:\(theirs) "))
   }
 }
