@@ -9,12 +9,15 @@ packages=(
   # C libraries shelf links against
   libasound2-dev libsndfile1-dev libpng-dev libsqlite3-dev libdeflate-dev libzopfli-dev
   libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libssl-dev libuchardet-dev libpq-dev
+  libheif-dev
   # the throwaway PostgreSQL 15 server the catalogue tests run against (scripts/test-postgres.sh;
   # its unaccent and pg_trgm extensions come in the same package)
   postgresql
   # tools the tests use
   tmux alsa-utils sox libsox-fmt-all python3 man-db file zsh fish util-linux ffmpeg
   libimage-exiftool-perl lame imagemagick
+  # independent image tools the image tests and the accuracy check compare shelf against
+  libheif-examples webp icnsutils
   # the backup generator's encrypting side, and pip for the independent backup readers below
   python3-cryptography python3-pip
 )
