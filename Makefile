@@ -13,7 +13,7 @@ BASH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
-.PHONY: all setup build release install uninstall test lint demo man sample-media sample-backups bench-png bench-audio bench-index bench-index-media bench-backup bench-text clean
+.PHONY: all setup build release install uninstall test lint demo man sample-media sample-backups bench-png bench-audio bench-index bench-index-media bench-backup bench-text check-images clean
 
 all: build
 
@@ -67,6 +67,10 @@ sample-media: build
 # Regenerates SampleMedia/Backups (one small backup per era) and its facts.
 sample-backups:
 	python3 scripts/make-backups.py
+
+# Compares shelf's image facts with Pillow and ImageMagick on 500+ images made by other programs.
+check-images: build
+	bash scripts/check-images.sh $(DEBUG_BIN)
 
 bench-png: release
 	bash scripts/bench-png.sh $(RELEASE_BIN)

@@ -36,6 +36,7 @@ let package = Package(
       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev"])]),
     .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
     .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+    .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
     // Small C targets for constructs Swift cannot call.
     .target(name: "CPNGSupport", dependencies: ["CPNG"]),
     .target(name: "CALSASupport", dependencies: ["CALSA"]),
@@ -54,7 +55,7 @@ let package = Package(
     .target(
       name: "ShelfCatalog",
       dependencies: [
-        "ShelfCore", "ShelfPNG", "ShelfAudio", "ShelfBackup", "CSQLite", "CPostgres", "CUchardet",
+        "ShelfCore", "ShelfPNG", "ShelfAudio", "ShelfBackup", "CSQLite", "CPostgres", "CUchardet", "CHeif",
       ]),
     .target(
       name: "ShelfCLI", dependencies: ["ShelfCore", "ShelfCatalog", "ShelfPNG", "ShelfAudio", "ShelfBackup"]),

@@ -7,10 +7,13 @@ set -euo pipefail
 packages=(
   # C libraries shelf links against
   libasound2-dev libsndfile1-dev libpng-dev libsqlite3-dev libdeflate-dev libzopfli-dev
-  libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libssl-dev libuchardet-dev libpq-dev
+  libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libssl-dev libuchardet-dev
+  libheif-dev libpq-dev
   # tools the tests use
   tmux alsa-utils sox libsox-fmt-all python3 man-db file zsh fish util-linux ffmpeg
   libimage-exiftool-perl lame imagemagick
+  # independent image tools the image tests and the accuracy check compare shelf against
+  libheif-examples webp icnsutils
   # the backup generator's encrypting side, and pip for the independent backup readers below
   python3-cryptography python3-pip
 )
