@@ -8,8 +8,8 @@ set -euo pipefail
 packages=(
   # C libraries shelf links against
   libasound2-dev libsndfile1-dev libpng-dev libsqlite3-dev libdeflate-dev libzopfli-dev
-  libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libssl-dev libuchardet-dev libpq-dev
-  libheif-dev
+  libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libssl-dev libuchardet-dev
+  libheif-dev libpq-dev
   # the throwaway PostgreSQL 15 server the catalogue tests run against (scripts/test-postgres.sh;
   # its unaccent and pg_trgm extensions come in the same package)
   postgresql

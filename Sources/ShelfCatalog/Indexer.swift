@@ -188,7 +188,8 @@ public final class Indexer {
       ? knownRoots.filter { $0.path.bytes.starts(with: scanned.bytes + [UInt8(ascii: "/")]) } : []
     let stored = knownRoots.first { $0.path == rootPath }?.excludes ?? []
     let patterns = options.excludes ?? stored
-    try store.lockRoot(rootPath, wait: options.lockWait)
+    // The root's own indexer only; roots it takes over must not be mid-scan either.
+    for root in [rootPath] + inner.map(\.path) { try store.lockRoot(root, wait: options.lockWait) }
     let start = CatalogQuery.currentTime()
     let layout = SandboxLayout.detect(root: rootPath)
     let bundle = layout.bundleInfo(root: rootPath)

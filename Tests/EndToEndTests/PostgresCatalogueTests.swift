@@ -48,6 +48,25 @@ struct PostgresCatalogueTests {
     #expect(try listed(database) > 0)
   }
 
+  @Test func aFolderHoldingARootBeingIndexedWaitsForIt() throws {
+    let scratch = try TemporaryDirectory()
+    let inner = try folder(scratch, "outer/inner", count: 200)
+    let database = try TestCatalogues.createDatabase()
+    let first = try BackgroundShelf(
+      ["--db", database, "index", inner],
+      environment: ["SHELF_INDEX_BATCH": "10", "SHELF_INDEX_PAUSE": "0.3"])
+    defer {
+      first.kill(SIGKILL)
+      _ = first.wait()
+    }
+    #expect(try ObservableWait.until { try listed(database) > 0 })
+    // Indexing the folder around it would take the inner root over mid-scan.
+    let outer = try ShelfProcess.run(
+      ["--db", database, "index", scratch.path + "/outer"], environment: ["SHELF_LOCK_WAIT": "0.2"])
+    #expect(outer.status == 75)
+    #expect(outer.stderr.hasPrefix("error: \(inner): catalogue is busy"))
+  }
+
   @Test func indexersOfDifferentRootsRunAtTheSameTime() throws {
     let scratch = try TemporaryDirectory()
     let slow = try folder(scratch, "slow", count: 100)
