@@ -13,7 +13,7 @@ BASH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
-.PHONY: all setup build release install uninstall test lint demo man sample-media sample-backups bench-png bench-audio bench-index bench-index-media bench-backup bench-text bench-catalog check-images clean
+.PHONY: all setup build release install uninstall test lint demo man sample-media sample-backups bench-png bench-audio bench-index bench-index-media bench-backup bench-text bench-catalog check-images bench-show clean
 
 all: build
 
@@ -95,6 +95,10 @@ bench-text: release
 # on 1,000,000 generated entries, two indexers at once (see scripts/bench-catalog.sh).
 bench-catalog: release
 	bash scripts/bench-catalog.sh $(RELEASE_BIN)
+
+# shelf show of a 12-megapixel JPEG against chafa at the same size (half-blocks and sixels).
+bench-show: release
+	bash scripts/bench-show.sh $(RELEASE_BIN)
 
 clean:
 	rm -rf .build

@@ -10,6 +10,8 @@ packages=(
   libasound2-dev libsndfile1-dev libpng-dev libsqlite3-dev libdeflate-dev libzopfli-dev
   libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libssl-dev libuchardet-dev
   libheif-dev libpq-dev
+  # image previews: libvips (opened on first use), libicns for ICNS, the reference QOI decoder
+  libvips-dev libicns-dev libqoi-dev libswscale-dev
   # the throwaway PostgreSQL 15 server the catalogue tests run against (scripts/test-postgres.sh;
   # its unaccent and pg_trgm extensions come in the same package)
   postgresql
@@ -18,13 +20,16 @@ packages=(
   libimage-exiftool-perl lame imagemagick
   # independent image tools the image tests and the accuracy check compare shelf against
   libheif-examples webp icnsutils
+  # programs that write the preview tests' pictures, and the show benchmark's anchor and photo
+  qoi libvips-tools chafa gnome-backgrounds
   # the backup generator's encrypting side, and pip for the independent backup readers below
   python3-cryptography python3-pip
 )
 
 # PyPI modules the tests use (MODULE or MODULE=PACKAGE when the names differ): independent
 # iPhone-backup readers that the backup tests compare shelf against, and the strict PNG
-# decoders (pypng, Pillow) that must read what `shelf crush` writes.
+# decoders (pypng, Pillow) that must read what `shelf crush` writes; Pillow also decodes the
+# reference pictures of the image-preview tests.
 python_modules=(pyiosbackup iphone_backup_decrypt png=pypng PIL=Pillow)
 
 install_python_modules() {
