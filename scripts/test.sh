@@ -11,6 +11,8 @@ cd "$(dirname "$0")/.."
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
+# Ctrl-C stops the whole run (after the test server is gone), not just the tests.
+trap 'exit 130' INT
 postgres=(bash scripts/test-postgres.sh run)
 if [[ -n "${SHELF_TEST_POSTGRES_URL:-}" ]]; then postgres=(); fi
 "${postgres[@]}" "$swift" test --skip-build "$@" 2>&1 | tee "$log"
