@@ -62,12 +62,17 @@ start_server() {
   folder=$(mktemp -d "${TMPDIR:-/tmp}/shelf-pg.XXXXXX")
   touch "$folder/$marker"
   if [[ $(id -u) -eq 0 ]]; then chown postgres: "$folder"; fi
-  # From here on, a failure removes the half-made server.
+  # From here on, a failure removes the half-made server: a failed command through the ERR
+  # trap, a reported one through `abandon`.
   trap 'stop_server "$folder"' ERR
+  abandon() {
+    stop_server "$folder"
+    fail "$@"
+  }
 
   (cd "$folder" && as_server_user "$bin/initdb" -D "$folder/data" -U postgres -A trust \
     -E UTF8 --locale=C.UTF-8 --no-sync >"$folder/initdb.log" 2>&1) \
-    || fail "initdb failed: $(tail -n 5 "$folder/initdb.log")"
+    || abandon "initdb failed: $(tail -n 5 "$folder/initdb.log")"
 
   local settings="-c listen_addresses=127.0.0.1 -k $folder -c shared_buffers=64MB"
   if [[ "$durable" == no ]]; then
@@ -84,7 +89,7 @@ start_server() {
     # Only a port someone else took in the meantime is worth another try.
     grep -q "could not bind" "$folder/server.log" 2>/dev/null || break
   done
-  [[ "$started" == yes ]] || fail "the server did not start: $(tail -n 5 "$folder/server.log")"
+  [[ "$started" == yes ]] || abandon "the server did not start: $(tail -n 5 "$folder/server.log")"
 
   local psql=("$bin/psql" -X -q -v ON_ERROR_STOP=1 -h "$folder" -p "$port" -U postgres)
   "${psql[@]}" -d postgres -c "CREATE DATABASE $database" >/dev/null
