@@ -313,12 +313,7 @@ public struct CatalogQuery: Sendable, Equatable {
           return try textSQL(column, dialect, op: op, value: value, fieldName: name, parameters: &parameters)
         }
         if dialect == .postgres {
-          // A regular expression on the text column, which the trigram index answers.
-          let literal = op != .contains
-          let glob = PathGlob(pattern: Array(value.utf8), foldCase: false, literal: literal)
-          parameters.append(.text(glob.regularExpression))
-          let match = "\(column) \(PathGlob.hasCapitals(value) ? "~" : "~*") ?"
-          return op == .notEqual ? "NOT coalesce(\(match), false)" : match
+          return Self.regularExpressionSQL(column, op: op, value: value, parameters: &parameters)
         }
         var mode: PathGlobMode = bytes.lastComponent ? [.lastComponent] : []
         if !PathGlob.hasCapitals(value) { mode.insert(.foldCase) }
@@ -344,13 +339,26 @@ public struct CatalogQuery: Sendable, Equatable {
         guard op == .contains || op == .exact || op == .notEqual else {
           throw QueryError(message: "field '\(name)' takes ':' (yes or no), not '\(op.rawValue)'")
         }
+        // PostgreSQL will not coalesce a condition (`x IS NOT NULL`) with a number.
+        let value = dialect == .sqlite ? column : "(\(column))::int"
         return op == .notEqual
-          ? "coalesce(\(column), 0) != \(flag ? 1 : 0)" : "coalesce(\(column), 0) = \(flag ? 1 : 0)"
+          ? "coalesce(\(value), 0) != \(flag ? 1 : 0)" : "coalesce(\(value), 0) = \(flag ? 1 : 0)"
       case .number, .size, .duration, .time, .bitrate:
         return try orderedSQL(
           column, dialect, type: field.type, op: op, value: value, fieldName: name, parameters: &parameters)
       }
     }
+  }
+
+  /// A glob (`:`, or a literal path with `:=` and `!=`) as a regular expression on a
+  /// PostgreSQL text column, which its trigram index answers; smart case as for SQLite.
+  private static func regularExpressionSQL(
+    _ column: String, op: Operator, value: String, parameters: inout [DatabaseValue]
+  ) -> String {
+    let glob = PathGlob(pattern: Array(value.utf8), foldCase: false, literal: op != .contains)
+    parameters.append(.text(glob.regularExpression))
+    let match = "\(column) \(PathGlob.hasCapitals(value) ? "~" : "~*") ?"
+    return op == .notEqual ? "NOT coalesce(\(match), false)" : match
   }
 
   private func textSQL(
