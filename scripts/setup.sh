@@ -8,19 +8,27 @@ packages=(
   # C libraries shelf links against
   libasound2-dev libsndfile1-dev libpng-dev libsqlite3-dev libdeflate-dev libzopfli-dev
   libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libssl-dev libuchardet-dev
-  libheif-dev libpq-dev
+  libexif-dev libheif-dev libpq-dev
+  # image previews: libvips (opened on first use), libicns for ICNS, the reference QOI decoder
+  libvips-dev libicns-dev libqoi-dev libswscale-dev
   # tools the tests use
   tmux alsa-utils sox libsox-fmt-all python3 man-db file zsh fish util-linux ffmpeg
   libimage-exiftool-perl lame imagemagick
   # independent image tools the image tests and the accuracy check compare shelf against
   libheif-examples webp icnsutils
+  # programs that write the preview tests' pictures, and the show benchmark's anchor and photo
+  qoi libvips-tools chafa gnome-backgrounds
+  # the EXIF tests' and SampleMedia's photo writers besides those: Pillow; bench-index-photos'
+  # wallpapers (with gnome-backgrounds above)
+  python3-pil desktop-base
   # the backup generator's encrypting side, and pip for the independent backup readers below
   python3-cryptography python3-pip
 )
 
 # PyPI modules the tests use (MODULE or MODULE=PACKAGE when the names differ): independent
 # iPhone-backup readers that the backup tests compare shelf against, and the strict PNG
-# decoders (pypng, Pillow) that must read what `shelf crush` writes.
+# decoders (pypng, Pillow) that must read what `shelf crush` writes; Pillow also decodes the
+# reference pictures of the image-preview tests.
 python_modules=(pyiosbackup iphone_backup_decrypt png=pypng PIL=Pillow)
 
 install_python_modules() {
