@@ -54,6 +54,13 @@ public enum CatalogCopy {
         }
       }
     }
+    // Live Photo links are made from the copied content identifiers, as a scan makes them.
+    for rootID in rootIDs.values {
+      try destination.transaction(continuing: true) {
+        try destination.linkLivePhotos(
+          inFolders: try destination.foldersAwaitingLivePhotoLinks(rootID: rootID))
+      }
+    }
     try destination.commitPending()
     progress(copied, total)
     let found = try target.fileCount()

@@ -7,7 +7,7 @@
 /// which is what `ls WORD…` needs, at about half the cost of a full index.
 enum CatalogSchema {
   /// Bumped on every schema change; writers migrate older catalogues (see `upgrade(from:_:)`).
-  static let version = 7
+  static let version = 8
 
   /// The first schema that carries `applicationID` and the `meta` table; older ones are
   /// recognised by their tables.
@@ -87,7 +87,8 @@ enum CatalogSchema {
     f.plist_format, f.plist_root, f.plist_keys,
     f.backup_domain, f.backup_app, f.backup_file_id, f.backup_protection, f.backup_mode,
     f.codec, f.bitrate, f.album_artist, f.disc, f.disc_total, f.track_total, f.artwork, f.frame_rate,
-    f.rotation, f.audio_codec, f.taken, \(dialect == .sqlite ? "NULL" : "r.host")
+    f.rotation, f.audio_codec, f.taken,
+    f.camera, f.lens, f.orientation, f.gps_lat, f.gps_lon, f.gps_alt, f.software, f.content_id, f.live_photo, \(dialect == .sqlite ? "NULL" : "r.host")
     """
   }
 
@@ -129,6 +130,9 @@ enum CatalogSchema {
     /// The schema version that added it: the migration to that version adds it (from schema
     /// 7 on; the earlier SQLite migrations are written out in `sqliteUpgrades`).
     var since = 1
+    /// False for a column the scan does not write with the entry's facts (set afterwards, as
+    /// the Live Photo links are): an upsert leaves it as it was.
+    var written = true
   }
   // Schema 7 (media facts: codec, bit rate, album artist, disc and totals, cover art; video
   // facts) is the first whose migration is made from the list. Entries extracted before a
@@ -175,6 +179,15 @@ enum CatalogSchema {
     columns += optional(.real, since: 7, "frame_rate")
     columns += optional(.integer, since: 7, "rotation")
     columns += optional(.text, since: 7, "audio_codec", "taken")
+    // EXIF facts of photos (`taken` is shared with videos) and Live Photo pairs.
+    columns += optional(.text, since: 8, "camera", "lens")
+    columns += optional(.integer, since: 8, "orientation")
+    columns += optional(.real, since: 8, "gps_lat", "gps_lon", "gps_alt")
+    columns += optional(.text, since: 8, "software", "content_id")
+    columns += [
+      Column(name: "live_photo", type: .blob, since: 8, written: false),
+      Column(name: "live_photo_text", type: .text, since: 8, written: false),
+    ]
     return columns
   }()
 
@@ -211,7 +224,15 @@ enum CatalogSchema {
       separator: "\n")
   }
 
-  /// The values of `entry`'s row, in the order of `fileColumns`.
+  /// Images with an EXIF date by the year it names (`stats`): year, count, size, in both
+  /// dialects (four digits sort alike in every collation).
+  static let photosByYear =
+    "SELECT substr(taken, 1, 4) AS y, count(*), coalesce(sum(size), 0) FROM files WHERE kind = 'image' AND taken IS NOT NULL GROUP BY y ORDER BY y"
+
+  /// The columns an upsert writes, in the order of `fileValues`.
+  static let writtenFileColumns = fileColumns.filter(\.written).map(\.name)
+
+  /// The values of `entry`'s row, in the order of `writtenFileColumns`.
   static func fileValues(_ entry: CatalogEntry, rootID: Int64, trusted: Bool) -> [DatabaseValue] {
     let name = entry.path.lastComponent
     let nameText = String(decoding: name.bytes, as: UTF8.self)
@@ -252,7 +273,11 @@ enum CatalogSchema {
       .from(audio?.tags.albumArtist),
       .from(audio?.tags.disc), .from(audio?.tags.discTotal), .from(audio?.tags.trackTotal),
       .from(audio?.artwork),
-      .from(video?.frameRate), .from(video?.rotation), .from(video?.audioCodec), .from(video?.taken),
+      .from(video?.frameRate), .from(video?.rotation), .from(video?.audioCodec),
+      .from(video?.taken ?? entry.exif?.taken),
+      .from(entry.exif?.camera), .from(entry.exif?.lens), .from(entry.exif?.orientation),
+      .from(entry.exif?.gps?.latitude), .from(entry.exif?.gps?.longitude), .from(entry.exif?.gps?.altitude),
+      .from(entry.exif?.software), .from(entry.contentIdentifier),
     ]
   }
 

@@ -158,6 +158,8 @@ public struct CatalogStats: Sendable, Equatable {
   public var mismatches: Int
   public var byKind: [CatalogGroupStats]
   public var byArea: [CatalogGroupStats]
+  /// Photos (images with an EXIF date) by the year they were taken, oldest first.
+  public var photosByYear: [CatalogGroupStats] = []
   public var roots: [CatalogRoot]
 }
 
@@ -255,6 +257,12 @@ protocol CatalogBackend: AnyObject {
   func forEachEntryForCopy(_ body: (CatalogEntry, Bool, String) throws -> Void) throws
   func upsert(_ entry: CatalogEntry, rootID: Int64, trusted: Bool, searchText: String, isNew: Bool) throws
   func deleteFile(id: Int64) throws
+  /// This machine's files below `folder` that have a content identifier or a Live Photo link.
+  func livePhotoCandidates(inFolder folder: RawPath) throws -> [LivePhotoCandidate]
+  /// Records (or clears) a file's Live Photo partner.
+  func setLivePhoto(id: Int64, partner: [UInt8]?) throws
+  /// The files of a root with a content identifier and no link yet.
+  func pathsAwaitingLivePhotoLinks(rootID: Int64) throws -> [RawPath]
   func moveFile(id: Int64, to path: RawPath, area: String, status: FileStatus, trusted: Bool) throws
   func transaction<R>(_ body: () throws -> R) throws -> R
   func transaction(continuing: Bool, _ body: () throws -> Void) throws
@@ -489,8 +497,17 @@ public final class CatalogStore {
       entry.video = VideoFacts(
         duration: s.real(at: 24) ?? 0, width: width, height: height, codec: text(52) ?? "",
         frameRate: s.real(at: 59), rotation: int(60) ?? 0, audioCodec: text(61), sampleRate: int(25),
-        channels: int(26), bitrate: int(53), taken: text(62), format: text(28) ?? "", title: text(30))
+        channels: int(26), bitrate: int(53), taken: text(62), contentIdentifier: text(70),
+        format: text(28) ?? "", title: text(30))
     } else {
+      // The EXIF columns (63–70) follow the media columns.
+      var exif = EXIFFacts(
+        taken: text(62), camera: text(63), lens: text(64), orientation: int(65), software: text(69),
+        contentIdentifier: text(70))
+      if let latitude = s.real(at: 66), let longitude = s.real(at: 67) {
+        exif.gps = GPSPosition(latitude: latitude, longitude: longitude, altitude: s.real(at: 68))
+      }
+      if !exif.isEmpty { entry.exif = exif }
       if let width = int(14), let height = int(15) {
         entry.image = ImageFacts(
           format: full ? text(22) ?? "" : "", width: width, height: height, bitDepth: int(16),
@@ -510,6 +527,7 @@ public final class CatalogStore {
           codec: text(52), bitrate: int(53), artwork: bool(58) ?? false)
       }
     }
+    if s.text(at: 71) != nil { entry.livePhoto = RawPath(bytes: s.blob(at: 71)) }
     if let encoding = text(37).flatMap(TextEncoding.init(rawValue:)) {
       entry.text = TextFacts(
         encoding: encoding, bom: bool(38) ?? false, lineEndings: text(39) ?? "none", lines: int(40) ?? 0,

@@ -346,7 +346,7 @@ final class PostgresCatalogStore: CatalogBackend {
     }
     rows.reverse()
     pendingRows.removeAll(keepingCapacity: true)
-    let columns = CatalogSchema.fileColumns.map(\.name)
+    let columns = CatalogSchema.writtenFileColumns
     let placeholders =
       "(" + Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")
       + ", to_tsvector('simple', unaccent(?)))"
@@ -419,6 +419,34 @@ final class PostgresCatalogStore: CatalogBackend {
     guard pendingTransaction else { return }
     try? db.execute("ROLLBACK")
     pendingTransaction = false
+  }
+
+  // MARK: Live Photos
+
+  func livePhotoCandidates(inFolder folder: RawPath) throws -> [LivePhotoCandidate] {
+    try flush()
+    let result = try db.query(
+      "SELECT \(LivePhotoCandidate.columns) FROM files f JOIN roots r ON r.id = f.root_id WHERE \(LivePhotoCandidate.condition) AND r.host = ?",
+      LivePhotoCandidate.bounds(folder) + [.text(host)])
+    return (0..<result.count).map { LivePhotoCandidate(row: result.at($0)) }
+  }
+
+  func setLivePhoto(id: Int64, partner: [UInt8]?) throws {
+    try db.run(
+      "UPDATE files SET live_photo = ?, live_photo_text = ? WHERE id = ?",
+      [
+        partner.map { .blob($0) } ?? .null,
+        partner.map { .text(String(decoding: $0, as: UTF8.self)) } ?? .null,
+        .integer(id),
+      ])
+  }
+
+  func pathsAwaitingLivePhotoLinks(rootID: Int64) throws -> [RawPath] {
+    flushIgnoringFailure()
+    let result = try db.query(
+      "SELECT path FROM files WHERE root_id = ? AND content_id IS NOT NULL AND live_photo IS NULL",
+      [.integer(rootID)])
+    return (0..<result.count).map { RawPath(bytes: result.at($0).blob(at: 0)) }
   }
 
   // MARK: Copying
@@ -511,6 +539,17 @@ final class PostgresCatalogStore: CatalogBackend {
       duration: totals.real(at: 2) ?? 0,
       implausibleDurations: Int(totals.integer(at: 5) ?? 0), errors: Int(totals.integer(at: 3) ?? 0),
       mismatches: Int(totals.integer(at: 4) ?? 0), byKind: try groups("kind"), byArea: try groups("area"),
-      roots: try roots())
+      photosByYear: try photosByYear(), roots: try roots())
+  }
+
+  /// Images with an EXIF date, counted by the year it names.
+  private func photosByYear() throws -> [CatalogGroupStats] {
+    let result = try db.query(CatalogSchema.photosByYear)
+    return (0..<result.count).map { index in
+      let row = result.at(index)
+      return CatalogGroupStats(
+        name: row.text(at: 0) ?? "", count: Int(row.integer(at: 1) ?? 0), size: row.integer(at: 2) ?? 0,
+        duration: 0)
+    }
   }
 }

@@ -383,7 +383,7 @@ final class SQLiteCatalogStore: CatalogBackend {
     throws
   {
     if upsertStatement == nil {
-      let columns = CatalogSchema.fileColumns.map(\.name)
+      let columns = CatalogSchema.writtenFileColumns
       let updates = columns.filter { $0 != "path" }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
       upsertStatement = try db.prepare(
         "INSERT INTO files(\(columns.joined(separator: ", "))) VALUES(\(columns.map { _ in "?" }.joined(separator: ", "))) ON CONFLICT(path) DO UPDATE SET \(updates) RETURNING id"
@@ -456,6 +456,34 @@ final class SQLiteCatalogStore: CatalogBackend {
     guard pendingTransaction else { return }
     try? db.execute("ROLLBACK")
     pendingTransaction = false
+  }
+
+  // MARK: Live Photos
+
+  func livePhotoCandidates(inFolder folder: RawPath) throws -> [LivePhotoCandidate] {
+    let statement = try db.prepare(
+      "SELECT \(LivePhotoCandidate.columns) FROM files f WHERE \(LivePhotoCandidate.condition)")
+    try statement.bind(LivePhotoCandidate.bounds(folder))
+    var rows: [LivePhotoCandidate] = []
+    while try statement.step() { rows.append(LivePhotoCandidate(row: statement)) }
+    return rows
+  }
+
+  func setLivePhoto(id: Int64, partner: [UInt8]?) throws {
+    try db.run(
+      "UPDATE files SET live_photo = ?, live_photo_text = ? WHERE id = ?",
+      [
+        partner.map { .blob($0) } ?? .null,
+        partner.map { .text(String(decoding: $0, as: UTF8.self)) } ?? .null,
+        .integer(id),
+      ])
+  }
+
+  func pathsAwaitingLivePhotoLinks(rootID: Int64) throws -> [RawPath] {
+    try db.query(
+      "SELECT path FROM files WHERE root_id = ? AND content_id IS NOT NULL AND live_photo IS NULL",
+      [.integer(rootID)]
+    ).compactMap { $0.first?.bytes.map { RawPath(bytes: $0) } }
   }
 
   // MARK: Copying
@@ -545,7 +573,16 @@ final class SQLiteCatalogStore: CatalogBackend {
       files: Int(totals[0].integer ?? 0), size: totals[1].integer ?? 0, duration: totals[2].real ?? 0,
       implausibleDurations: Int(totals[5].integer ?? 0),
       errors: Int(totals[3].integer ?? 0), mismatches: Int(totals[4].integer ?? 0),
-      byKind: try groups("kind"), byArea: try groups("area"), roots: try roots())
+      byKind: try groups("kind"), byArea: try groups("area"), photosByYear: try photosByYear(),
+      roots: try roots())
+  }
+
+  /// Images with an EXIF date, counted by the year it names.
+  private func photosByYear() throws -> [CatalogGroupStats] {
+    try db.query(CatalogSchema.photosByYear).map {
+      CatalogGroupStats(
+        name: $0[0].text ?? "", count: Int($0[1].integer ?? 0), size: $0[2].integer ?? 0, duration: 0)
+    }
   }
 }
 

@@ -214,10 +214,11 @@ struct PostgresCatalogueTests {
     let root = try folder(scratch, "m", count: 3)
     let database = try TestCatalogues.createDatabase()
     #expect(try ShelfProcess.run(["--db", database, "index", root]).status == 0)
-    // Back to schema 6: without the columns schema 7 added.
+    // Back to schema 6: without the columns schemas 7 and 8 added.
     let schema7 = [
       "codec", "bitrate", "album_artist", "disc", "disc_total", "track_total", "artwork", "frame_rate",
-      "rotation", "audio_codec", "taken",
+      "rotation", "audio_codec", "taken", "camera", "lens", "orientation", "gps_lat", "gps_lon", "gps_alt",
+      "software", "content_id", "live_photo", "live_photo_text",
     ]
     try TestCatalogues.psql(
       database,
