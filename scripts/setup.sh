@@ -15,7 +15,7 @@ packages=(
   tmux alsa-utils sox libsox-fmt-all python3 man-db file zsh fish util-linux ffmpeg
   libimage-exiftool-perl lame imagemagick
   # independent image tools the image tests and the accuracy check compare shelf against
-  libheif-examples webp icnsutils
+  libheif-examples webp icnsutils librsvg2-bin
   # programs that write the preview tests' pictures, and the show benchmark's anchor and photo
   qoi libvips-tools chafa gnome-backgrounds
   # the backup generator's encrypting side, and pip for the independent backup readers below
