@@ -7,7 +7,7 @@
 /// which is what `ls WORD…` needs, at about half the cost of a full index.
 enum CatalogSchema {
   /// Bumped on every schema change; writers migrate older catalogues (see `upgrades`).
-  static let version = 8
+  static let version = 9
 
   /// The first schema that carries `applicationID` and the `meta` table; older ones are
   /// recognised by their tables.
@@ -69,6 +69,10 @@ enum CatalogSchema {
     ALTER TABLE files ADD COLUMN live_photo BLOB;
     ALTER TABLE files ADD COLUMN live_photo_text TEXT;
     """,
+    // The loop count of GIF and WebP animations.
+    8: """
+    ALTER TABLE files ADD COLUMN loop_count INTEGER;
+    """,
   ]
 
   static let create = """
@@ -121,7 +125,8 @@ enum CatalogSchema {
       track_total INTEGER, artwork INTEGER, frame_rate REAL, rotation INTEGER, audio_codec TEXT,
       taken TEXT,
       camera TEXT, lens TEXT, orientation INTEGER, gps_lat REAL, gps_lon REAL, gps_alt REAL, software TEXT,
-      content_id TEXT, live_photo BLOB, live_photo_text TEXT
+      content_id TEXT, live_photo BLOB, live_photo_text TEXT,
+      loop_count INTEGER
     );
     CREATE VIRTUAL TABLE IF NOT EXISTS files_fts USING fts5(
       tags, body, tokenize = "unicode61 remove_diacritics 2", detail = column
@@ -148,6 +153,7 @@ enum CatalogSchema {
     f.backup_domain, f.backup_app, f.backup_file_id, f.backup_protection, f.backup_mode,
     f.codec, f.bitrate, f.album_artist, f.disc, f.disc_total, f.track_total, f.artwork, f.frame_rate,
     f.rotation, f.audio_codec, f.taken,
-    f.camera, f.lens, f.orientation, f.gps_lat, f.gps_lon, f.gps_alt, f.software, f.content_id, f.live_photo
+    f.camera, f.lens, f.orientation, f.gps_lat, f.gps_lon, f.gps_alt, f.software, f.content_id, f.live_photo,
+    f.loop_count
     """
 }

@@ -535,6 +535,7 @@ public final class CatalogStore {
     "codec", "bitrate", "album_artist", "disc", "disc_total", "track_total", "artwork", "frame_rate",
     "rotation", "audio_codec", "taken",
     "camera", "lens", "orientation", "gps_lat", "gps_lon", "gps_alt", "software", "content_id",
+    "loop_count",
   ]
 
   /// Inserts or replaces the row of `entry` (matched by path), and its full-text row.
@@ -594,6 +595,7 @@ public final class CatalogStore {
       .from(entry.exif?.camera), .from(entry.exif?.lens), .from(entry.exif?.orientation),
       .from(entry.exif?.gps?.latitude), .from(entry.exif?.gps?.longitude), .from(entry.exif?.gps?.altitude),
       .from(entry.exif?.software), .from(entry.contentIdentifier),
+      .from(image?.loop),
     ]
     try upsertStatement!.bind(values)
     guard try upsertStatement!.step() else { return }
@@ -799,7 +801,7 @@ public final class CatalogStore {
         entry.image = ImageFacts(
           format: full ? text(22) ?? "" : "", width: width, height: height, bitDepth: int(16),
           colorType: text(17),
-          alpha: bool(18), interlaced: bool(19), cgbi: bool(20), frames: int(21),
+          alpha: bool(18), interlaced: bool(19), cgbi: bool(20), frames: int(21), loop: int(72),
           chunks: full ? (text(23) ?? "").split(separator: " ").map(String.init) : [])
       }
       if let rate = int(25) {
