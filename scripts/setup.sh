@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building and testing shelf needs on Debian: the C libraries' -dev packages
-# and the tools the tests drive (tmux for interactive tests, alsa-utils, sox, python3).
+# and the tools the tests drive (tmux for interactive tests, alsa-utils, sox, python3, a
+# PostgreSQL server).
 # As root it runs apt-get; otherwise it prints the exact apt-get line and stops.
 set -euo pipefail
 
@@ -11,6 +12,9 @@ packages=(
   libexif-dev libheif-dev libpq-dev
   # image previews: libvips (opened on first use), libicns for ICNS, the reference QOI decoder
   libvips-dev libicns-dev libqoi-dev libswscale-dev
+  # the throwaway PostgreSQL 15 server the catalogue tests run against (scripts/test-postgres.sh;
+  # its unaccent and pg_trgm extensions come in the same package)
+  postgresql
   # tools the tests use
   tmux alsa-utils sox libsox-fmt-all python3 man-db file zsh fish util-linux ffmpeg
   libimage-exiftool-perl lame imagemagick

@@ -2,13 +2,20 @@
 # Runs the already built test suite, then the formatting lint and the man-page check, and ends
 # with one line: "N passed, N failed". The exit status is non-zero when a test or a check
 # failed, so `make test` still fails. Usage: SWIFT=swift scripts/test.sh [swift test options]
+# The tests run against a throwaway PostgreSQL server (scripts/test-postgres.sh), stopped and
+# removed when they end, fail or are interrupted; SHELF_TEST_POSTGRES_URL names it. When that
+# variable is already set, the tests use the server it names and none is started.
 set -uo pipefail
 swift=${SWIFT:-swift}
 cd "$(dirname "$0")/.."
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-"$swift" test --skip-build "$@" 2>&1 | tee "$log"
+# Ctrl-C stops the whole run (after the test server is gone), not just the tests.
+trap 'exit 130' INT
+postgres=(bash scripts/test-postgres.sh run)
+if [[ -n "${SHELF_TEST_POSTGRES_URL:-}" ]]; then postgres=(); fi
+"${postgres[@]}" "$swift" test --skip-build "$@" 2>&1 | tee "$log"
 tests_status=${PIPESTATUS[0]}
 
 checks_status=0

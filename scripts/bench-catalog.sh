@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# make bench-catalog: the SQLite catalogue against a PostgreSQL one, side by side in one run.
+#  (a) shelf index of /usr/share into a new SQLite file and into a new PostgreSQL database;
+#  (b) a synthetic catalogue of 1,000,000 entries (scripts/bench-catalog-generate.py writes
+#      it into a SQLite catalogue that shelf index made; shelf catalog copy loads it into
+#      PostgreSQL): ls queries (a kind, a size range, a tag, a full-text word, a glob, a sort)
+#      with --limit 100, the median of 5 runs each, and stats;
+#  (c) two indexers of two roots (copies of /usr/share/doc) at once into one PostgreSQL
+#      database, one worker each, against each alone.
+# Then the size on disk of each catalogue. The server is a throwaway one started by
+# scripts/test-postgres.sh (durable: fsync on) and removed at the end. The machine may be
+# shared: the ratios are what count.
+#
+# usage: scripts/bench-catalog.sh [path/to/shelf]
+#   BENCH_CATALOG_ENTRIES (default 1000000) sets the synthetic catalogue's size.
+set -euo pipefail
+
+SHELF=${1:-.build/release/shelf}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+WORK=${BENCH_DIR:-$ROOT/.build/bench-catalog}
+ENTRIES=${BENCH_CATALOG_ENTRIES:-1000000}
+RUNS=5
+[[ -x "$SHELF" ]] || { echo "bench-catalog: $SHELF not found; run 'make release' first" >&2; exit 1; }
+SHELF=$(cd "$(dirname "$SHELF")" && pwd)/$(basename "$SHELF")
+mkdir -p "$WORK"
+
+server=$(bash "$ROOT/scripts/test-postgres.sh" start --durable --owner $$)
+trap 'bash "$ROOT/scripts/test-postgres.sh" stop "$server"' EXIT
+admin=$(cat "$server/url")
+# The URL of database $1 on the benchmark's server.
+database_url() { echo "${admin%/*}/$1"; }
+new_database() { psql -X -q -v ON_ERROR_STOP=1 -d "$admin" -c "CREATE DATABASE $1"; }
+database_size() { psql -X -A -t -d "$admin" -c "SELECT pg_database_size('$1')"; }
+# Bytes of a SQLite catalogue with its write-ahead log.
+file_size() { stat -c %s "$1" "$1-wal" 2>/dev/null | awk '{ s += $1 } END { print s }'; }
+mib() { awk -v b="$1" 'BEGIN { printf "%.0f MiB", b / 1048576 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b / a }'; }
+
+# Seconds the command took (its output discarded). shelf index exits 1 when some files could
+# not be read, which /usr/share has; anything else is a failure.
+seconds() {
+  local start=$EPOCHREALTIME status=0
+  "$@" >/dev/null 2>&1 || status=$?
+  ((status <= 1)) || { echo "bench-catalog: failed ($status): $*" >&2; exit 1; }
+  awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a }'
+}
+
+# The median of $RUNS timings of one command.
+median_seconds() {
+  local times=() run
+  for ((run = 0; run < RUNS; run++)); do times+=("$(seconds "$@")"); done
+  printf '%s\n' "${times[@]}" | sort -n | sed -n "$(((RUNS + 1) / 2))p"
+}
+
+entries_in() { "$SHELF" --db "$1" ls -0 "${@:2}" 2>/dev/null | tr -cd '\0' | wc -c; }
+
+echo "bench-catalog: $(nproc) processors, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start"
+
+# --- (a) /usr/share into SQLite and into PostgreSQL ------------------------------------------
+echo
+echo "(a) shelf index /usr/share"
+rm -f "$WORK"/usr-share*.sqlite*
+# A first, untimed pass, so that both timed runs find the files in the page cache.
+seconds "$SHELF" --db "$WORK/usr-share-warmup.sqlite" index --progress never /usr/share >/dev/null
+new_database usr_share
+sqlite_index=$(seconds "$SHELF" --db "$WORK/usr-share.sqlite" index --progress never /usr/share)
+postgres_index=$(seconds "$SHELF" --db "$(database_url usr_share)" index --progress never /usr/share)
+sqlite_entries=$(entries_in "$WORK/usr-share.sqlite")
+postgres_entries=$(entries_in "$(database_url usr_share)")
+printf '  %-28s %10s %12s %8s\n' "" SQLite PostgreSQL ratio
+printf '  %-28s %9ss %11ss %7sx\n' "index ($sqlite_entries entries)" "$sqlite_index" "$postgres_index" \
+  "$(ratio "$sqlite_index" "$postgres_index")"
+[[ "$sqlite_entries" == "$postgres_entries" ]] \
+  || echo "  note: PostgreSQL holds $postgres_entries entries, SQLite $sqlite_entries"
+usr_share_sizes=("$(file_size "$WORK/usr-share.sqlite")" "$(database_size usr_share)")
+rm -f "$WORK"/usr-share-warmup.sqlite*
+
+# --- (b) a synthetic catalogue of $ENTRIES entries --------------------------------------------
+echo
+echo "(b) $ENTRIES synthetic entries"
+synthetic=$WORK/synthetic-$ENTRIES.sqlite
+seed=$WORK/synthetic-root
+mkdir -p "$seed"
+echo "The root the synthetic entries are catalogued under." >"$seed/README.txt"
+# The generated catalogue is kept between runs while the schema and the generator stay the same.
+rm -f "$WORK/schema-probe.sqlite"*
+"$SHELF" --db "$WORK/schema-probe.sqlite" index --progress never "$seed" >/dev/null
+schema=$(python3 -c "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute('PRAGMA user_version').fetchone()[0])" "$WORK/schema-probe.sqlite")
+stamp="$schema $(sha1sum <"$ROOT/scripts/bench-catalog-generate.py")"
+if [[ ! -f "$synthetic" || "$(cat "$synthetic.stamp" 2>/dev/null)" != "$stamp" ]]; then
+  rm -f "$synthetic"*
+  mv "$WORK/schema-probe.sqlite" "$synthetic"
+  python3 "$ROOT/scripts/bench-catalog-generate.py" "$synthetic" "$ENTRIES"
+  echo "$stamp" >"$synthetic.stamp"
+fi
+rm -f "$WORK/schema-probe.sqlite"*
+new_database synthetic
+synthetic_url=$(database_url synthetic)
+copy_time=$(seconds "$SHELF" catalog copy "$synthetic" "$synthetic_url")
+echo "  shelf catalog copy into PostgreSQL: ${copy_time}s"
+
+queries=(
+  "a kind|kind:video"
+  "a size range|size:10M..12M"
+  "a tag|artist:holloway"
+  "a full-text word|lighthouse"
+  "a glob|name:*.flac"
+  "a sort|kind:image --sort size:desc"
+)
+printf '  %-40s %8s %10s %12s %8s\n' "ls … --limit 100" matches SQLite PostgreSQL ratio
+# What any command costs before it opens a catalogue: the floor under every time below.
+startup=$(median_seconds "$SHELF" --version)
+printf '  %-40s %8s %9ss %11ss\n' "shelf --version (start-up)" "" "$startup" "$startup"
+for query in "${queries[@]}"; do
+  label=${query%%|*}
+  read -r -a terms <<<"${query#*|}"
+  matches=$(entries_in "$synthetic" "${terms[@]}")
+  postgres_matches=$(entries_in "$synthetic_url" "${terms[@]}")
+  sqlite_time=$(median_seconds "$SHELF" --db "$synthetic" ls "${terms[@]}" --limit 100)
+  postgres_time=$(median_seconds "$SHELF" --db "$synthetic_url" ls "${terms[@]}" --limit 100)
+  printf '  %-40s %8s %9ss %11ss %7sx\n' "$label (${terms[*]})" "$matches" "$sqlite_time" \
+    "$postgres_time" "$(ratio "$sqlite_time" "$postgres_time")"
+  [[ "$matches" == "$postgres_matches" ]] || echo "  note: PostgreSQL matches $postgres_matches"
+done
+sqlite_time=$(median_seconds "$SHELF" --db "$synthetic" stats)
+postgres_time=$(median_seconds "$SHELF" --db "$synthetic_url" stats)
+printf '  %-40s %8s %9ss %11ss %7sx\n' "stats" "" "$sqlite_time" "$postgres_time" \
+  "$(ratio "$sqlite_time" "$postgres_time")"
+synthetic_sizes=("$(file_size "$synthetic")" "$(database_size synthetic)")
+
+# --- (c) two indexers of two roots at once ----------------------------------------------------
+echo
+echo "(c) two indexers into PostgreSQL, one worker each, of two copies of /usr/share/doc"
+# Two copies of one tree: two roots that cost the same, so that "the slower alone" is either.
+first_root=$WORK/two-roots/first
+second_root=$WORK/two-roots/second
+rm -rf "$WORK/two-roots"
+mkdir -p "$WORK/two-roots"
+cp -a /usr/share/doc "$first_root"
+cp -a /usr/share/doc "$second_root"
+new_database first_alone
+new_database second_alone
+new_database together
+first_alone=$(seconds "$SHELF" --db "$(database_url first_alone)" index -j 1 --progress never "$first_root")
+second_alone=$(seconds "$SHELF" --db "$(database_url second_alone)" index -j 1 --progress never "$second_root")
+start=$EPOCHREALTIME
+"$SHELF" --db "$(database_url together)" index -j 1 --progress never "$first_root" >/dev/null 2>&1 &
+first_pid=$!
+"$SHELF" --db "$(database_url together)" index -j 1 --progress never "$second_root" >/dev/null 2>&1 &
+second_pid=$!
+for pid in "$first_pid" "$second_pid"; do
+  status=0
+  wait "$pid" || status=$?
+  ((status <= 1)) || { echo "bench-catalog: an indexer of both at once failed ($status)" >&2; exit 1; }
+done
+together=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a }')
+slower=$(printf '%s\n%s\n' "$first_alone" "$second_alone" | sort -n | tail -n 1)
+printf '  %-40s %9ss\n' "the first copy alone" "$first_alone" "the second copy alone" "$second_alone" \
+  "both at once" "$together"
+echo "  both at once / the slower alone: $(ratio "$slower" "$together")x"
+together_entries=$(entries_in "$(database_url together)")
+alone_entries=$(($(entries_in "$(database_url first_alone)") + $(entries_in "$(database_url second_alone)")))
+[[ "$together_entries" == "$alone_entries" ]] \
+  || echo "  note: both at once catalogued $together_entries entries, alone $alone_entries"
+rm -rf "$WORK/two-roots"
+
+echo
+echo "Size on disk                       SQLite   PostgreSQL"
+printf '  %-30s %10s %12s\n' "/usr/share" "$(mib "${usr_share_sizes[0]}")" "$(mib "${usr_share_sizes[1]}")" \
+  "$ENTRIES synthetic entries" "$(mib "${synthetic_sizes[0]}")" "$(mib "${synthetic_sizes[1]}")"
+echo "bench-catalog: load average $(cut -d' ' -f1-3 /proc/loadavg) at the end"
