@@ -16,9 +16,10 @@ packages=(
 )
 
 # PyPI modules the tests use (MODULE or MODULE=PACKAGE when the names differ): independent
-# iPhone-backup readers that the backup tests compare shelf against, and the strict PNG
+# iPhone-backup readers that the backup tests compare shelf against (mvt pins the
+# iphone_backup_decrypt release it builds on; pip resolves both together), and the strict PNG
 # decoders (pypng, Pillow) that must read what `shelf crush` writes.
-python_modules=(pyiosbackup iphone_backup_decrypt png=pypng PIL=Pillow)
+python_modules=(pyiosbackup iphone_backup_decrypt mvt png=pypng PIL=Pillow)
 
 install_python_modules() {
   local missing_modules=()
