@@ -18,6 +18,8 @@ public final class Backup: Sendable {
   private let source: Source
   /// The unwrapped protection-class keys of an encrypted backup (wiped when released).
   private let classKeys: [Int64: SecretKey]
+  /// The auth key of an encrypted mdinfo-era backup (iPhone OS 3), which has no keybag.
+  private let legacyAuthKey: SecretKey?
   /// Why Manifest.db could only be read in part (it is truncated), reported with the entries.
   private let salvageProblem: BackupError?
 
@@ -76,13 +78,25 @@ public final class Backup: Sendable {
     let manifestPlist = try Self.plist(folder.appending("Manifest.plist"), required: false) ?? .null
     let statusPlist = try Self.plist(folder.appending("Status.plist"), required: false)
     let isEncrypted =
-      (format == .manifestDB || format == .mbdb) && manifestPlist["IsEncrypted"] == .boolean(true)
+      (format == .manifestDB || format == .mbdb || format == .mdinfo)
+      && manifestPlist["IsEncrypted"] == .boolean(true)
     info = Self.info(
       format: format, info: infoPlist, manifest: manifestPlist, status: statusPlist, isEncrypted: isEncrypted)
 
     var classKeys: [Int64: SecretKey] = [:]
+    var legacyAuthKey: SecretKey?
     var salvageProblem: BackupError?
-    if isEncrypted {
+    if isEncrypted, format == .mdinfo {
+      guard let password else { throw BackupError(path: folder, reason: .passwordRequired) }
+      guard case .data(let authData)? = manifestPlist["AuthData"] else {
+        throw BackupError(path: folder, reason: .corruptKeybag("Manifest.plist has no AuthData"))
+      }
+      do throws(BackupError.Reason) {
+        legacyAuthKey = try LegacyEncryption.authKey(authData: authData, password: password)
+      } catch {
+        throw BackupError(path: folder, reason: error)
+      }
+    } else if isEncrypted {
       guard let password else { throw BackupError(path: folder, reason: .passwordRequired) }
       guard case .data(let keybagBytes)? = manifestPlist["BackupKeyBag"] else {
         throw BackupError(path: folder, reason: .corruptKeybag("Manifest.plist has no BackupKeyBag"))
@@ -94,6 +108,7 @@ public final class Backup: Sendable {
       }
     }
     self.classKeys = classKeys
+    self.legacyAuthKey = legacyAuthKey
 
     switch format {
     case .manifestDB:
@@ -154,7 +169,7 @@ public final class Backup: Sendable {
     switch source {
     case .database(let database): database.mutex.withLock { $0.records(folder: folder) }
     case .mbdb(let records, let problems, _): (records, problems)
-    case .mdinfo: LegacyManifest.mdinfoRecords(folder: folder)
+    case .mdinfo: LegacyManifest.mdinfoRecords(folder: folder, authKey: legacyAuthKey)
     case .mdbackup: LegacyManifest.mdbackupRecords(folder: folder)
     }
   }
@@ -209,7 +224,12 @@ public final class Backup: Sendable {
     case .manifestDB:
       stored = folder.appending(String(record.entry.fileID.prefix(2))).appending(record.entry.fileID)
     case .mbdb: stored = folder.appending(record.entry.fileID)
-    case .mdinfo: stored = folder.appending(record.entry.fileID + ".mddata")
+    case .mdinfo:
+      stored = folder.appending(record.entry.fileID + ".mddata")
+      if let legacyAuthKey, try LegacyManifest.isEncrypted(folder: folder, fileID: record.entry.fileID) {
+        try Self.decryptBlob(stored, authKey: legacyAuthKey, reportAs: path, into: sink)
+        return
+      }
     case .mdbackup:
       let data: [UInt8]
       do {
@@ -278,8 +298,34 @@ public final class Backup: Sendable {
     return bytes
   }
 
-  /// Unwraps the file's key with its class key and decrypts the stored file chunk by chunk,
-  /// checking its length, its padding and (when known) its size.
+  /// Decrypts an encrypted mddata (iPhone OS 3) chunk by chunk with the key in its header.
+  private static func decryptBlob(
+    _ stored: RawPath, authKey: SecretKey, reportAs path: RawPath,
+    into sink: (UnsafeRawBufferPointer) throws -> Void
+  ) throws {
+    let file: RegularFile
+    let header: [UInt8]
+    do {
+      file = try RegularFile(path: stored, followLinks: false)
+      header = try file.read(count: LegacyEncryption.headerSize, at: 0)
+    } catch {
+      if error.isNoSuchFile {
+        throw BackupError(path: path, reason: .missingStoredFile(name: stored.lastComponent.escaped))
+      }
+      throw BackupError(path: path, reason: .io("\(stored.escaped): \(error.reason)"))
+    }
+    let blobKey: LegacyEncryption.BlobKey
+    do throws(BackupError.Reason) {
+      blobKey = try LegacyEncryption.BlobKey(header: header, authKey: authKey)
+    } catch {
+      throw BackupError(path: path, reason: error)
+    }
+    try decryptContent(
+      file, key: blobKey.key, iv: blobKey.iv, from: Int64(LegacyEncryption.headerSize), expectedSize: nil,
+      reportAs: path, into: sink)
+  }
+
+  /// Unwraps the file's key with its class key and decrypts the stored file chunk by chunk.
   private static func decrypt(
     _ file: RegularFile, key: WrappedFileKey, classKeys: [Int64: SecretKey], expectedSize: Int64?,
     reportAs path: RawPath, into sink: (UnsafeRawBufferPointer) throws -> Void
@@ -292,7 +338,18 @@ public final class Backup: Sendable {
     guard let fileKey = BackupCrypto.unwrap(key.wrapped, with: classKey) else {
       throw BackupError(path: path, reason: .badCiphertext("the file's key does not unwrap (damaged key)"))
     }
-    let size = file.status.size
+    try decryptContent(
+      file, key: fileKey, iv: [UInt8](repeating: 0, count: 16), from: 0, expectedSize: expectedSize,
+      reportAs: path, into: sink)
+  }
+
+  /// Decrypts the stored file from byte `start` on, chunk by chunk, checking its length, its
+  /// padding and (when known) its size.
+  private static func decryptContent(
+    _ file: RegularFile, key: SecretKey, iv: [UInt8], from start: Int64, expectedSize: Int64?,
+    reportAs path: RawPath, into sink: (UnsafeRawBufferPointer) throws -> Void
+  ) throws {
+    let size = file.status.size - start
     guard size > 0, size % 16 == 0 else {
       throw BackupError(
         path: path,
@@ -304,7 +361,7 @@ public final class Backup: Sendable {
         reason: .badCiphertext("encrypted content is \(size) bytes, wrong for the manifest's \(expectedSize)")
       )
     }
-    guard let decryptor = CBCDecryptor(key: fileKey) else {
+    guard let decryptor = CBCDecryptor(key: key, iv: iv) else {
       throw BackupError(path: path, reason: .badCiphertext("OpenSSL refused the file's key"))
     }
     var plain: [UInt8] = []
@@ -314,7 +371,7 @@ public final class Backup: Sendable {
     while offset < size {
       let chunk: [UInt8]
       do {
-        chunk = try file.read(count: Int(min(Int64(chunkSize), size - offset)), at: offset)
+        chunk = try file.read(count: Int(min(Int64(chunkSize), size - offset)), at: start + offset)
       } catch {
         throw BackupError(path: path, reason: .io(error.reason))
       }

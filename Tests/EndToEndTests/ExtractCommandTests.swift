@@ -166,14 +166,16 @@ import Testing
     return Int64(formatter.date(from: iso)?.timeIntervalSince1970 ?? -1)
   }
 
-  @Test func anEncryptedBackupNeedsItsPasswordToExtract() throws {
+  @Test(arguments: ["mbdb-encrypted", "mdinfo-encrypted"])
+  func anEncryptedBackupNeedsItsPasswordToExtract(_ era: String) throws {
     let copy = try SampleBackupCopy()
-    #expect(try copy.run(["index", copy.backup("mbdb-encrypted")]).status == 0)
+    #expect(try copy.run(["index", copy.backup(era)]).status == 0)
+    let wrongIndex = try copy.run(["index", copy.backup(era)], password: "wrong")
+    #expect(wrongIndex.status == 77)
     let out = copy.scratch.file("out")
     let wrong = try copy.run(["extract", "kind:audio", "-o", out], password: "wrong")
     #expect(wrong.status == 77)
-    #expect(
-      wrong.stderr == "error: \(copy.backup("mbdb-encrypted")): wrong password for this encrypted backup\n")
+    #expect(wrong.stderr == "error: \(copy.backup(era)): wrong password for this encrypted backup\n")
     #expect(!FileManager.default.fileExists(atPath: out), "nothing written")
     let right = try copy.run(["extract", "--flat", "kind:audio", "-o", out])
     #expect(right.status == 0)
