@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Builds bench-backup's two backups (Manifest.db era, plain and encrypted) from real media.
 
-usage: bench-backup-media.py WORK FILES MEAN_KB
+usage: bench-backup-media.py WORK FILES MEAN_KB [POOL]
 
 The content is what a phone holds, so sizes and content are realistic and `shelf index` has
 real facts to read:
@@ -12,7 +12,7 @@ real facts to read:
                       espeak-ng reads from the licence texts, shaped by sox, 5 s to 3 min
   text notes (20 %)   slices of the licence texts in /usr/share/common-licenses, 1 to 40 KB
 
-A pool of distinct files of each kind is made once (WORK/pool) and each backup file takes one
+A pool of distinct files of each kind is made once (POOL, by default WORK/pool) and each backup file takes one
 of them, chosen so that the mean size is MEAN_KB: photo variants are weighted towards the
 smaller ones as far as the mean needs. The backups are written by scripts/make-backups.py's
 writers.
@@ -27,8 +27,8 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-WIDTHS = [320, 480, 640, 960, 1280, 1600, 2048, 3024]
-QUALITIES = [70, 85, 92]
+WIDTHS = [320, 640, 1280, 2048, 3024]
+QUALITIES = [75, 90]
 LICENCES = sorted(glob.glob("/usr/share/common-licenses/*"))
 
 
@@ -38,9 +38,12 @@ def run(arguments):
 
 def photo_sources():
     found = []
-    for pattern in ("/usr/share/backgrounds/**/*", "/usr/share/images/desktop-base/*", "/usr/share/desktop-base/**/*"):
+    for pattern in ("/usr/share/backgrounds/**/*", "/usr/share/images/desktop-base/*",
+                    "/usr/share/desktop-base/*-theme/*/*"):
         for path in glob.glob(pattern, recursive=True):
             real = os.path.realpath(path)
+            if not real.startswith(("/usr/share/backgrounds/", "/usr/share/images/", "/usr/share/desktop-base/")):
+                continue
             if (os.path.isfile(real) and real.lower().endswith((".webp", ".jpg", ".jpeg", ".png"))
                     and os.path.getsize(real) > 20_000 and real not in found):
                 found.append(real)
@@ -131,7 +134,7 @@ def photo_weights(photos, sizes, mean_bytes, fixed_bytes):
 
 def main():
     work, count, mean_kb = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-    pool = os.path.join(work, "pool")
+    pool = sys.argv[4] if len(sys.argv) > 4 else os.path.join(work, "pool")
     os.makedirs(pool, exist_ok=True)
     rng = random.Random(13)
     text = licence_text()

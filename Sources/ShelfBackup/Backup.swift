@@ -208,10 +208,22 @@ public final class Backup: Sendable {
     return bytes
   }
 
-  /// Streams the decrypted content of a file entry to `sink`, a chunk at a time. The size is
-  /// checked against the manifest (before reading for plain files, at the end for encrypted
-  /// ones, whose padding is checked too): on a throw, what the sink got must be discarded.
-  public func read(_ entry: BackupEntry, into sink: (UnsafeRawBufferPointer) throws -> Void) throws {
+  /// Where an entry's content is and how it is stored.
+  private enum StoredContent {
+    /// An empty file with no stored copy.
+    case empty
+    /// The stored file holds the content as it is (checked against the manifest's size).
+    case plain(RegularFile)
+    /// The stored file is encrypted with its own wrapped key (iOS 4 and later).
+    case encrypted(RegularFile, WrappedFileKey, expectedSize: Int64)
+    /// An iPhone OS 3 mddata blob, encrypted with the key in its header.
+    case blob(RawPath, authKey: SecretKey)
+    /// An iTunes 7–8 mdbackup plist, content inside.
+    case mdbackup(RawPath)
+  }
+
+  /// Finds an entry's stored content from the manifest's own record of it.
+  private func storedContent(of entry: BackupEntry) throws -> StoredContent {
     let path = entry.cataloguePath(in: folder)
     guard entry.type == .file else { throw BackupError(path: path, reason: .notAFile(entry.type)) }
     let record = try record(of: entry)
@@ -227,18 +239,9 @@ public final class Backup: Sendable {
     case .mdinfo:
       stored = folder.appending(record.entry.fileID + ".mddata")
       if let legacyAuthKey, try LegacyManifest.isEncrypted(folder: folder, fileID: record.entry.fileID) {
-        try Self.decryptBlob(stored, authKey: legacyAuthKey, reportAs: path, into: sink)
-        return
+        return .blob(stored, authKey: legacyAuthKey)
       }
-    case .mdbackup:
-      let data: [UInt8]
-      do {
-        data = try LegacyManifest.mdbackupData(folder.appending(record.entry.fileID + ".mdbackup"))
-      } catch {
-        throw BackupError(path: path, reason: error.reason)
-      }
-      try data.withUnsafeBytes { try sink($0) }
-      return
+    case .mdbackup: return .mdbackup(folder.appending(record.entry.fileID + ".mdbackup"))
     }
     let file: RegularFile
     do {
@@ -246,30 +249,60 @@ public final class Backup: Sendable {
     } catch {
       if error.isNoSuchFile {
         // An empty file of a manifest era may have no stored copy at all.
-        if expected == 0 && record.fileKey == nil && info.format != .mdinfo { return }
+        if expected == 0 && record.fileKey == nil && info.format != .mdinfo { return .empty }
         throw BackupError(path: path, reason: .missingStoredFile(name: stored.lastComponent.escaped))
       }
       throw BackupError(path: path, reason: .io("\(stored.escaped): \(error.reason)"))
     }
-    if let fileKey = record.fileKey, isEncrypted {
-      try Self.decrypt(
-        file, key: fileKey, classKeys: classKeys, expectedSize: expected, reportAs: path, into: sink)
-      return
-    }
+    if let fileKey = record.fileKey, isEncrypted { return .encrypted(file, fileKey, expectedSize: expected) }
     if info.format != .mdinfo && file.status.size != expected {
       throw BackupError(path: path, reason: .sizeMismatch(expected: expected, actual: file.status.size))
     }
-    var offset: Int64 = 0
-    while offset < file.status.size {
-      let chunk: [UInt8]
+    return .plain(file)
+  }
+
+  /// The stored file of an entry whose content is stored as it is (a plain backup of the
+  /// manifest eras or iTunes 8.1–9), opened for reading in place and checked against the
+  /// manifest's size, so readers need no copy of it; nil when the content must be decrypted or
+  /// unpacked first (read it with `read(_:into:)`). Throws as `read(_:into:)` does.
+  public func plainStoredFile(of entry: BackupEntry) throws -> RegularFile? {
+    if case .plain(let file) = try storedContent(of: entry) { return file }
+    return nil
+  }
+
+  /// Streams the decrypted content of a file entry to `sink`, a chunk at a time. The size is
+  /// checked against the manifest (before reading for plain files, at the end for encrypted
+  /// ones, whose padding is checked too): on a throw, what the sink got must be discarded.
+  public func read(_ entry: BackupEntry, into sink: (UnsafeRawBufferPointer) throws -> Void) throws {
+    let path = entry.cataloguePath(in: folder)
+    switch try storedContent(of: entry) {
+    case .empty: return
+    case .blob(let stored, let authKey):
+      try Self.decryptBlob(stored, authKey: authKey, reportAs: path, into: sink)
+    case .mdbackup(let stored):
+      let data: [UInt8]
       do {
-        chunk = try file.read(count: Int(min(Int64(Self.chunkSize), file.status.size - offset)), at: offset)
+        data = try LegacyManifest.mdbackupData(stored)
       } catch {
-        throw BackupError(path: path, reason: .io(error.reason))
+        throw BackupError(path: path, reason: error.reason)
       }
-      if chunk.isEmpty { break }
-      try chunk.withUnsafeBytes { try sink($0) }
-      offset += Int64(chunk.count)
+      try data.withUnsafeBytes { try sink($0) }
+    case .encrypted(let file, let fileKey, let expected):
+      try Self.decrypt(
+        file, key: fileKey, classKeys: classKeys, expectedSize: expected, reportAs: path, into: sink)
+    case .plain(let file):
+      var offset: Int64 = 0
+      while offset < file.status.size {
+        let chunk: [UInt8]
+        do {
+          chunk = try file.read(count: Int(min(Int64(Self.chunkSize), file.status.size - offset)), at: offset)
+        } catch {
+          throw BackupError(path: path, reason: .io(error.reason))
+        }
+        if chunk.isEmpty { break }
+        try chunk.withUnsafeBytes { try sink($0) }
+        offset += Int64(chunk.count)
+      }
     }
   }
 

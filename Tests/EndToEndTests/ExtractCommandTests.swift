@@ -216,4 +216,32 @@ import Testing
     #expect(played.stdout.contains("{\"event\":\"start\",\"track\":1,\"path\":\"\(voicemail)\""))
     #expect(played.stdout.contains("\"played\":1,\"failed\":0"))
   }
+
+  /// `play` decrypts each backup track when its turn comes, not all of them before the first
+  /// starts: a track whose stored file is gone fails in its turn, after the one before it
+  /// played; a wrong password is still found before anything plays.
+  @Test func playReadsEachBackupTrackWhenItsTurnComes() throws {
+    let copy = try SampleBackupCopy()
+    let backup = copy.backup("manifest-db-encrypted")
+    let voicemail = backup + "/HomeDomain/Library/Voicemail/1.ogg"
+    let memo = backup + "/MediaDomain/Media/Recordings/20240501 093000.wav"
+    let memoFile = try #require(
+      SampleBackupCopy.files.first { $0.era == "manifest-db-encrypted" && $0.path.hasSuffix(".wav") })
+    try FileManager.default.removeItem(
+      atPath: backup + "/" + memoFile.fileID.prefix(2) + "/" + memoFile.fileID)
+
+    let played = try copy.run(["play", "--json", "-D", "null", voicemail, memo])
+    #expect(played.status == 1, "\(played.stderr)")
+    let events = played.stdout.split(separator: "\n").map(String.init)
+    let started = try #require(events.firstIndex { $0.hasPrefix("{\"event\":\"start\",\"track\":1,") })
+    let failed = try #require(
+      events.firstIndex { $0.hasPrefix("{\"event\":\"error\",\"track\":2,\"path\":\"\(memo)\"") })
+    #expect(started < failed)
+    #expect(events[failed].contains("stored file \(memoFile.fileID) is missing from the backup"))
+    #expect(played.stdout.contains("\"played\":1,\"failed\":1"))
+
+    let locked = try copy.run(["play", "--json", "-D", "null", voicemail, memo], password: "wrong")
+    #expect(locked.status == 77)
+    #expect(!locked.stdout.contains("\"event\":\"start\""))
+  }
 }
