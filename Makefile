@@ -13,7 +13,7 @@ BASH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
-.PHONY: all setup build release install uninstall test lint demo man sample-media sample-backups bench-png bench-audio bench-index bench-index-media bench-backup bench-text clean
+.PHONY: all setup build release install uninstall test lint demo man sample-media sample-backups bench-png bench-audio bench-index bench-index-media bench-backup bench-text check-images bench-show clean
 
 all: build
 
@@ -68,6 +68,10 @@ sample-media: build
 sample-backups:
 	python3 scripts/make-backups.py
 
+# Compares shelf's image facts with Pillow and ImageMagick on 500+ images made by other programs.
+check-images: build
+	bash scripts/check-images.sh $(DEBUG_BIN)
+
 bench-png: release
 	bash scripts/bench-png.sh $(RELEASE_BIN)
 
@@ -86,6 +90,10 @@ bench-backup: release
 
 bench-text: release
 	bash scripts/bench-text.sh $(RELEASE_BIN)
+
+# shelf show of a 12-megapixel JPEG against chafa at the same size (half-blocks and sixels).
+bench-show: release
+	bash scripts/bench-show.sh $(RELEASE_BIN)
 
 clean:
 	rm -rf .build

@@ -7,6 +7,13 @@ import PackageDescription
 /// domain libraries (catalogue, PNG, audio, backups) return values and throw typed errors; the C
 /// libraries come in through system-library targets, plus two small C targets for what
 /// Swift cannot call (libpng's setjmp error handling, ALSA's variadic error callback).
+/// Debian's folder name for this machine's libraries (where GLib keeps glibconfig.h).
+#if arch(arm64)
+  let debianMultiarch = "aarch64-linux-gnu"
+#else
+  let debianMultiarch = "x86_64-linux-gnu"
+#endif
+
 let package = Package(
   name: "shelf",
   products: [
@@ -16,6 +23,7 @@ let package = Package(
     .library(name: "ShelfAudio", targets: ["ShelfAudio"]),
     .library(name: "ShelfBackup", targets: ["ShelfBackup"]),
     .library(name: "ShelfCatalog", targets: ["ShelfCatalog"]),
+    .library(name: "ShelfImage", targets: ["ShelfImage"]),
     .library(name: "ShelfCLI", targets: ["ShelfCLI"]),
   ],
   targets: [
@@ -35,9 +43,24 @@ let package = Package(
       name: "CFFmpeg", pkgConfig: "libavformat",
       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev"])]),
     .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+    .systemLibrary(name: "CSwscale", pkgConfig: "libswscale", providers: [.apt(["libswscale-dev"])]),
+    .systemLibrary(name: "CICNS", pkgConfig: "libicns", providers: [.apt(["libicns-dev"])]),
+    .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
     // Small C targets for constructs Swift cannot call.
     .target(name: "CPNGSupport", dependencies: ["CPNG"]),
     .target(name: "CALSASupport", dependencies: ["CALSA"]),
+    // libvips is opened with dlopen on the first preview (see CVipsSupport.c): linking it would
+    // load it and thirty more libraries into every shelf command. Only its headers are used
+    // here, with GLib's include folders (Debian libvips-dev, libglib2.0-dev).
+    .target(
+      name: "CVipsSupport",
+      cSettings: [
+        .unsafeFlags([
+          "-I/usr/include/glib-2.0", "-I/usr/lib/\(debianMultiarch)/glib-2.0/include",
+        ])
+      ]),
+    // The reference QOI decoder (Debian libqoi-dev), compiled once.
+    .target(name: "CQOI"),
     .target(
       name: "CFFmpegSupport", dependencies: ["CFFmpeg"], linkerSettings: [.linkedLibrary("avutil")]),
 
@@ -48,13 +71,21 @@ let package = Package(
       dependencies: ["ShelfCore", "CPNG", "CPNGSupport", "CDeflate", "CZopfli"]),
     .target(
       name: "ShelfAudio",
-      dependencies: ["ShelfCore", "CSndFile", "CALSA", "CALSASupport", "CFFmpeg", "CFFmpegSupport"]),
+      dependencies: [
+        "ShelfCore", "CSndFile", "CALSA", "CALSASupport", "CFFmpeg", "CFFmpegSupport", "CSwscale",
+      ]),
     .target(name: "ShelfBackup", dependencies: ["ShelfCore", "CSQLite", "CCrypto"]),
     .target(
-      name: "ShelfCatalog",
-      dependencies: ["ShelfCore", "ShelfPNG", "ShelfAudio", "ShelfBackup", "CSQLite", "CUchardet"]),
+      name: "ShelfImage",
+      dependencies: ["ShelfCore", "ShelfPNG", "ShelfAudio", "CVipsSupport", "CQOI", "CICNS"]),
     .target(
-      name: "ShelfCLI", dependencies: ["ShelfCore", "ShelfCatalog", "ShelfPNG", "ShelfAudio", "ShelfBackup"]),
+      name: "ShelfCatalog",
+      dependencies: [
+        "ShelfCore", "ShelfPNG", "ShelfAudio", "ShelfBackup", "CSQLite", "CUchardet", "CHeif",
+      ]),
+    .target(
+      name: "ShelfCLI",
+      dependencies: ["ShelfCore", "ShelfCatalog", "ShelfPNG", "ShelfAudio", "ShelfBackup", "ShelfImage"]),
     .executableTarget(name: "shelf", dependencies: ["ShelfCLI"]),
 
     // Tests, with one small support library (temporary folders) that they share.
@@ -64,6 +95,7 @@ let package = Package(
     .testTarget(name: "ShelfAudioTests", dependencies: ["ShelfAudio", "ShelfTestSupport"]),
     .testTarget(name: "ShelfBackupTests", dependencies: ["ShelfBackup", "ShelfTestSupport"]),
     .testTarget(name: "ShelfCatalogTests", dependencies: ["ShelfCatalog", "ShelfTestSupport"]),
+    .testTarget(name: "ShelfImageTests", dependencies: ["ShelfImage", "ShelfTestSupport"]),
     .testTarget(name: "ShelfCLITests", dependencies: ["ShelfCLI"]),
     .testTarget(name: "EndToEndTests", dependencies: ["shelf", "ShelfTestSupport"]),
   ]

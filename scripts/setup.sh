@@ -8,9 +8,16 @@ packages=(
   # C libraries shelf links against
   libasound2-dev libsndfile1-dev libpng-dev libsqlite3-dev libdeflate-dev libzopfli-dev
   libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libssl-dev libuchardet-dev
+  libheif-dev
+  # image previews: libvips (opened on first use), libicns for ICNS, the reference QOI decoder
+  libvips-dev libicns-dev libqoi-dev libswscale-dev
   # tools the tests use
   tmux alsa-utils sox libsox-fmt-all python3 man-db file zsh fish util-linux ffmpeg
   libimage-exiftool-perl lame imagemagick
+  # independent image tools the image tests and the accuracy check compare shelf against
+  libheif-examples webp icnsutils
+  # programs that write the preview tests' pictures, and the show benchmark's anchor and photo
+  qoi libvips-tools chafa gnome-backgrounds
   # the backup generator's encrypting side, and pip for the independent backup readers below
   python3-cryptography python3-pip
 )
@@ -18,7 +25,8 @@ packages=(
 # PyPI modules the tests use (MODULE or MODULE=PACKAGE when the names differ): independent
 # iPhone-backup readers that the backup tests compare shelf against (mvt pins the
 # iphone_backup_decrypt release it builds on; pip resolves both together), and the strict PNG
-# decoders (pypng, Pillow) that must read what `shelf crush` writes.
+# decoders (pypng, Pillow) that must read what `shelf crush` writes; Pillow also decodes the
+# reference pictures of the image-preview tests.
 python_modules=(pyiosbackup iphone_backup_decrypt mvt png=pypng PIL=Pillow)
 
 install_python_modules() {

@@ -50,8 +50,11 @@ public enum ContentSniffer {
   /// from a `TextSample` (the whole file up to 1 MiB, evenly spaced samples beyond).
   public static func sniff(_ source: any ByteSource, fileExtension: String) throws -> SniffResult {
     let prefix = try source.read(count: preferredPrefixLength, at: 0)
+    let footer =
+      ImageHeaderReader.isPlausibleTGAHeader(prefix) && source.size > Int64(prefix.count)
+      ? try source.read(count: 26, at: source.size - 26) : nil
     var sample: TextSample?
-    return try sniff(prefix: prefix, fileExtension: fileExtension) {
+    return try sniff(prefix: prefix, footer: footer, fileExtension: fileExtension) {
       if let sample { return sample }
       if TextSniffer.prefixRulesOutText(prefix) { return TextSample(prefix, reachesEnd: false) }
       let read = try TextSample(reading: source)
@@ -65,11 +68,13 @@ public enum ContentSniffer {
   /// from these bytes alone.
   public static func sniff(prefix: [UInt8], fileExtension: String) -> SniffResult {
     let sample = TextSample(prefix, reachesEnd: prefix.count < preferredPrefixLength)
-    return sniff(prefix: prefix, fileExtension: fileExtension) { sample }
+    return sniff(prefix: prefix, footer: nil, fileExtension: fileExtension) { sample }
   }
 
+  /// `footer` is the file's last 26 bytes when the prefix does not reach them and the prefix
+  /// could be a TGA's (which keeps its signature there).
   private static func sniff(
-    prefix: [UInt8], fileExtension: String, textSample: () throws -> TextSample
+    prefix: [UInt8], footer: [UInt8]?, fileExtension: String, textSample: () throws -> TextSample
   ) rethrows -> SniffResult {
     var ext = fileExtension.lowercased()
     if ext.hasPrefix(".") { ext.removeFirst() }
@@ -80,7 +85,8 @@ public enum ContentSniffer {
         kind: .other, mime: "application/x-empty", detectedBy: .content, extensionMismatch: false)
     }
 
-    switch try detect(prefix, textSample: textSample) {
+    let tail = footer ?? (prefix.count < preferredPrefixLength ? Array(prefix.suffix(26)) : [])
+    switch try detect(prefix, footer: tail, textSample: textSample) {
     case .text(let encoding):
       var result = decided(kind: .text, mime: "text/plain", byExtension: byExtension, ext: ext)
       result.textEncoding = encoding
@@ -138,6 +144,7 @@ public enum ContentSniffer {
   private static func equivalentMIMEs(_ a: String, _ b: String) -> Bool {
     let groups: [Set<String>] = [
       ["image/heic", "image/heif"],
+      ["image/jp2", "image/jpx"],
       ["audio/ogg", "audio/opus"],
       // One container family, whatever its brand says: an `.m4a` may say `mp42`, an `.mp4` may
       // hold only sound.
@@ -160,7 +167,7 @@ public enum ContentSniffer {
 
   // MARK: - Magic numbers
 
-  private static func detect(_ p: [UInt8], textSample: () throws -> TextSample) rethrows
+  private static func detect(_ p: [UInt8], footer: [UInt8], textSample: () throws -> TextSample) rethrows
     -> Detection
   {
     // Images.
@@ -182,7 +189,24 @@ public enum ContentSniffer {
     if matchesRIFF(p, form: "WEBP") { return .strong(.image, "image/webp") }
     if let ftyp = isoBrand(p) { return ftyp }
     if let netpbm = netpbm(p) { return netpbm }
-    if p.starts(with: Array("/* XPM */".utf8)) { return .strong(.image, "image/x-xpixmap") }
+    if p.starts(with: Array("/* XPM */".utf8)) || p.starts(with: Array("! XPM2".utf8)) {
+      return .strong(.image, "image/x-xpixmap")
+    }
+    if let icon = windowsIcon(p) { return icon }
+    if p.starts(with: Array("icns".utf8)) && p.count >= 16 && ascii(p, 8, 2).allSatisfy(\.isASCII) {
+      return .strong(.image, "image/x-icns")
+    }
+    if p.starts(with: Array("8BPS".utf8)) && p.count >= 6 && p[4] == 0 && (p[5] == 1 || p[5] == 2) {
+      return .strong(.image, "image/vnd.adobe.photoshop")
+    }
+    if p.starts(with: Array("qoif".utf8)) && p.count >= 14 && (p[12] == 3 || p[12] == 4) {
+      return .strong(.image, "image/x-qoi")
+    }
+    if p.starts(with: [0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) {
+      return .strong(.image, p.count >= 24 && ascii(p, 20, 4) == "jpx " ? "image/jpx" : "image/jp2")
+    }
+    if p.starts(with: [0xFF, 0x4F, 0xFF, 0x51]) { return .strong(.image, "image/x-jp2-codestream") }
+    if isSVG(p) { return .strong(.image, "image/svg+xml") }
 
     // Audio.
     if matchesRIFF(p, form: "WAVE") { return .strong(.audio, "audio/wav") }
@@ -244,6 +268,14 @@ public enum ContentSniffer {
       return .strong(.other, "application/x-xz")
     }
 
+    // Formats without a magic number: a TGA (its footer's signature, else a plausible header,
+    // which counts only when the extension agrees) and a DIB without its BMP file header.
+    if ImageHeaderReader.isPlausibleTGAHeader(p) {
+      return footer.count == 26 && ascii(footer, 8, 18) == "TRUEVISION-XFILE.\0"
+        ? .strong(.image, "image/x-tga") : .weak(.image, "image/x-tga")
+    }
+    if isBareDIB(p) { return .weak(.image, "image/bmp") }
+
     // A UTF-16 byte-order mark looks like an MPEG frame sync: settle text first.
     if p.starts(with: [0xFF, 0xFE]), let encoding = TextSniffer.detectEncoding(try textSample()) {
       return .text(encoding)
@@ -273,6 +305,38 @@ public enum ContentSniffer {
     let type = Int(p[1] - 0x31)
     if type == 6 { return .strong(.image, "image/x-portable-arbitrarymap") }
     return .strong(.image, mimes[type % 3])
+  }
+
+  /// ICO (type 1) or CUR (type 2): a directory of at least one entry whose reserved byte is
+  /// zero; an icon entry's planes are 0 or 1 and its bit count one the format allows.
+  private static func windowsIcon(_ p: [UInt8]) -> Detection? {
+    guard p.count >= 22, p[0] == 0, p[1] == 0, p[2] == 1 || p[2] == 2, p[3] == 0, p[4] != 0 || p[5] != 0,
+      p[9] == 0
+    else { return nil }
+    if p[2] == 2 { return .strong(.image, "image/x-win-bitmap") }
+    let planes = Int(p[10]) | Int(p[11]) << 8
+    let bits = Int(p[12]) | Int(p[13]) << 8
+    guard planes <= 1, [0, 1, 2, 4, 8, 16, 24, 32].contains(bits) else { return nil }
+    return .strong(.image, "image/vnd.microsoft.icon")
+  }
+
+  /// An SVG document: its first element (after the XML declaration, comments and a DOCTYPE)
+  /// is `<svg>`.
+  private static func isSVG(_ p: [UInt8]) -> Bool {
+    var index = p.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    while index < p.count, [0x20, 0x09, 0x0A, 0x0D].contains(p[index]) { index += 1 }
+    guard index < p.count, p[index] == 0x3C else { return false }
+    return ImageHeaderReader.svgRootAttributes(String(decoding: p, as: UTF8.self)) != nil
+  }
+
+  /// A device-independent bitmap without the `BM` file header (`.dib`, the clipboard's format):
+  /// a known header size, one plane and a valid bit count.
+  private static func isBareDIB(_ p: [UInt8]) -> Bool {
+    guard p.count >= 16 else { return false }
+    let size = Int(p[0]) | Int(p[1]) << 8 | Int(p[2]) << 16 | Int(p[3]) << 24
+    if size == 12 { return p[8] == 1 && p[9] == 0 && [1, 4, 8, 24].contains(Int(p[10]) | Int(p[11]) << 8) }
+    guard ImageHeaderReader.dibHeaderSizes.contains(size) else { return false }
+    return p[12] == 1 && p[13] == 0 && [1, 2, 4, 8, 16, 24, 32].contains(Int(p[14]) | Int(p[15]) << 8)
   }
 
   private static let w64RIFF: [UInt8] = [
@@ -490,7 +554,7 @@ public enum ContentSniffer {
   static let textMIMEs: [String: String] = [
     "md": "text/markdown", "markdown": "text/markdown", "csv": "text/csv",
     "tsv": "text/tab-separated-values", "html": "text/html", "htm": "text/html", "css": "text/css",
-    "json": "application/json", "xml": "text/xml", "svg": "image/svg+xml", "js": "text/javascript",
+    "json": "application/json", "xml": "text/xml", "js": "text/javascript",
     "yaml": "application/yaml", "yml": "application/yaml", "rtf": "text/rtf", "srt": "application/x-subrip",
     "vtt": "text/vtt",
   ]
@@ -514,6 +578,16 @@ public enum ContentSniffer {
     add(.image, "image/x-portable-pixmap", ["ppm", "pnm"])
     add(.image, "image/x-portable-arbitrarymap", ["pam"])
     add(.image, "image/x-xpixmap", ["xpm"])
+    add(.image, "image/vnd.microsoft.icon", ["ico"])
+    add(.image, "image/x-win-bitmap", ["cur"])
+    add(.image, "image/x-icns", ["icns"])
+    add(.image, "image/vnd.adobe.photoshop", ["psd", "psb"])
+    add(.image, "image/x-tga", ["tga", "icb", "vda", "vst"])
+    add(.image, "image/x-qoi", ["qoi"])
+    add(.image, "image/jp2", ["jp2"])
+    add(.image, "image/jpx", ["jpx", "jpf"])
+    add(.image, "image/x-jp2-codestream", ["j2k", "j2c", "jpc"])
+    add(.image, "image/svg+xml", ["svg"])
     add(.audio, "audio/wav", ["wav", "wave", "rf64", "bwf"])
     add(.audio, "audio/x-w64", ["w64"])
     add(.audio, "audio/aiff", ["aif", "aiff", "aifc"])
@@ -550,7 +624,7 @@ public enum ContentSniffer {
       [
         "txt", "text", "md", "markdown", "rst", "csv", "tsv", "json", "xml", "html", "htm", "css",
         "js", "ts", "swift", "c", "h", "m", "mm", "cpp", "hpp", "py", "rb", "sh", "yaml", "yml",
-        "toml", "ini", "cfg", "conf", "log", "strings", "svg", "tex", "srt", "vtt", "lrc", "rtf",
+        "toml", "ini", "cfg", "conf", "log", "strings", "tex", "srt", "vtt", "lrc", "rtf",
         "go", "rs", "java", "kt", "sql", "lua", "pl", "php", "diff", "patch", "nfo",
       ])
     return table

@@ -156,8 +156,8 @@ private func oggPage(_ packet: [UInt8]) -> [UInt8] {
   #expect(
     sniff([0xEF, 0xBB, 0xBF] + bytes("<?xml version=\"1.0\"?>\n<plist><dict/></plist>"), "xml").kind == .plist
   )
-  // Other XML is text.
-  #expect(sniff(bytes("<?xml version=\"1.0\"?>\n<svg/>"), "svg").kind == .text)
+  // Other XML is text (SVG is an image).
+  #expect(sniff(bytes("<?xml version=\"1.0\"?>\n<note/>"), "xml").kind == .text)
   // A binary plist with a .txt name is flagged.
   #expect(sniff(bytes("bplist00") + [0xD0], "txt").extensionMismatch)
 }

@@ -164,23 +164,3 @@ private func ihdr(width: Int, height: Int, depth: UInt8 = 8, color: UInt8 = 6, i
   let x = try ImageHeaderReader.readWebP(MemoryBytes(extended))
   #expect(x.width == 1024 && x.height == 480 && x.alpha == true)
 }
-
-@Test func heifSizeFromIspe() throws {
-  func box(_ type: String, _ body: [UInt8]) -> [UInt8] { be32(body.count + 8) + bytes(type) + body }
-  let ispeSmall = box("ispe", [0, 0, 0, 0] + be32(320) + be32(240))
-  let ispeLarge = box("ispe", [0, 0, 0, 0] + be32(4032) + be32(3024))
-  let meta = box(
-    "meta",
-    [0, 0, 0, 0] + box("hdlr", [UInt8](repeating: 0, count: 20))
-      + box("iprp", box("ipco", ispeSmall + ispeLarge)))
-  let file = box("ftyp", bytes("heic") + [0, 0, 0, 0] + bytes("mif1heic")) + meta
-  let facts = try ImageHeaderReader.readHEIF(MemoryBytes(file), format: "heic")
-  #expect(facts.width == 4032 && facts.height == 3024)
-}
-
-@Test func heifWithoutMetaIsAnError() {
-  let file = be32(16) + bytes("ftypheic") + [0, 0, 0, 0]
-  #expect(throws: HeaderError("corrupt HEIC: no meta box")) {
-    try ImageHeaderReader.readHEIF(MemoryBytes(file), format: "heic")
-  }
-}

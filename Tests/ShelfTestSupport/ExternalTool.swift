@@ -1,7 +1,7 @@
 import Foundation
 
-/// The independent tools the audio tests check shelf against (ffmpeg, ffprobe, lame, mutagen),
-/// run with their output captured.
+/// The independent tools the tests check shelf against (ffmpeg, ffprobe, lame, mutagen,
+/// ImageMagick, heif-enc), run with their output captured.
 public enum ExternalTool {
   /// What a tool printed and how it exited.
   public struct Outcome: Sendable {
@@ -26,6 +26,19 @@ public enum ExternalTool {
     process.waitUntilExit()
     return Outcome(
       status: process.terminationStatus, stdout: data, stderr: String(decoding: errors, as: UTF8.self))
+  }
+
+  /// True when every one of `names` is an executable on PATH (tests that need a tool skip,
+  /// saying which, when it is missing).
+  public static func isInstalled(_ names: [String]) -> Bool {
+    let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")
+    return names.allSatisfy { name in folders.contains { access("\($0)/\(name)", X_OK) == 0 } }
+  }
+
+  /// Runs a tool that makes a test's input; fails the test's set-up when the tool fails.
+  public static func make(_ arguments: [String]) throws {
+    let outcome = try run(arguments)
+    guard outcome.status == 0 else { throw ToolFailure(tool: arguments[0], message: outcome.stderr) }
   }
 
   /// Runs ffmpeg quietly, overwriting its output; fails the test's set-up when ffmpeg fails.

@@ -20,6 +20,10 @@ enum InfoCommand {
       format and tags, text encoding and counts, plist format and keys). A file that is not \
       catalogued, or that changed since it was, is read live from its headers.
 
+      Images are read from their headers: PNG, JPEG, GIF, WebP, TIFF, HEIF/HEIC/AVIF, BMP and \
+      DIB, ICO/CUR, ICNS, PSD, TGA, QOI, PBM/PGM/PPM/PAM, XPM, JPEG 2000 and SVG. Frames are \
+      animation frames, TIFF pages, a HEIF's top-level images, icon entries or PSD layers.
+
       A catalogued path inside an iPhone backup (BACKUP/DOMAIN/relativePath, see shelf index) \
       is described from the catalogue, or from its content read (and decrypted) from the \
       backup when it is not catalogued.

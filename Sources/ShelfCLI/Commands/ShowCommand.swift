@@ -1,6 +1,7 @@
 import ShelfAudio
 import ShelfCatalog
 import ShelfCore
+import ShelfImage
 import ShelfPNG
 
 #if canImport(Glibc)
@@ -11,7 +12,7 @@ import ShelfPNG
 enum ShowCommand {
   static let command = Command(
     name: "show",
-    abstract: "Render a file for the terminal: text, plist, image preview or audio summary.",
+    abstract: "Render a file for the terminal: text, plist, image preview, audio summary or video still.",
     discussion: """
       Text is decoded from its encoding (the one shelf info reports: UTF-8, UTF-16 and UTF-32, \
       ISO-8859, Windows, KOI8, Mac, Shift_JIS, EUC, ISO-2022, GB18030, Big5 and more) to the \
@@ -25,14 +26,26 @@ enum ShowCommand {
       Property lists (XML or binary) are pretty-printed, or printed as JSON with --json (data \
       as base64, dates as ISO-8601 text).
 
-      Images are drawn as a true-colour preview of half-block characters sized to the terminal \
-      (PNG, including iPhone-optimized CgBI files); with NO_COLOR set or --color never, as grey \
-      shades of ASCII. Into a pipe only the image's facts are printed (no preview, no escape \
-      sequences) unless --color always asks for the colour preview. Other image formats show \
-      their facts only.
+      Images are drawn as a true-colour preview fitted to the terminal (never enlarged), upright \
+      by their EXIF orientation: JPEG, PNG (also iPhone-optimized CgBI), GIF and TIFF (the \
+      first frame or page), WebP, HEIC and AVIF, BMP, ICO, CUR and ICNS (the largest entry), \
+      PSD (the composite), TGA, QOI, PNM (P1-P7) and JPEG 2000. Large images are shrunk \
+      while they are decoded (a 12-megapixel JPEG is read at an eighth of its size; a \
+      30000x30000 picture is never held whole). The kitty graphics protocol is used under kitty \
+      (TERM=xterm-kitty or KITTY_WINDOW_ID set), sixels on terminals whose device attributes \
+      (asked with ESC [ c, a quarter of a second at most) list sixel graphics, half-block \
+      characters with 24-bit colours otherwise; --graphics chooses. Where --color leaves colour \
+      off (NO_COLOR, --color never, a pipe), half-blocks become grey shades of ASCII. Into a \
+      pipe only the image's facts are printed (no preview, no escape sequences) unless \
+      --color always or --graphics asks for a preview. An image that cannot be decoded \
+      (truncated, corrupt) draws nothing: a one-line error and exit status 65.
 
       Audio is summarised (format, duration, rate, channels, tags) with a waveform line of the \
       peak level across the file.
+
+      Videos show a still of their first frame (decoded by FFmpeg, upright by the stream's \
+      display rotation), drawn as images are, above their facts; a frame that cannot be \
+      decoded leaves a warning and the facts.
 
       A catalogued path inside an iPhone backup (BACKUP/DOMAIN/relativePath) is shown from its \
       content, read and decrypted from the backup into a private temporary file that is \
@@ -58,12 +71,18 @@ enum ShowCommand {
         help:
           "Colour the image preview: auto (on a terminal unless NO_COLOR is set), always or never.",
         choices: ["auto", "always", "never"], defaultValue: "auto"),
+      OptionSpec(
+        "graphics", value: "protocol",
+        help:
+          "Draw images with the kitty graphics protocol, sixels, half-block characters or not at all (auto: what the terminal announces).",
+        choices: ["auto"] + PreviewGraphics.allCases.map(\.rawValue), defaultValue: "auto"),
     ],
     examples: [
       Example("shelf show Documents/Notes/welcome-utf8.txt", "Show a note, converted to UTF-8."),
       Example("shelf show Demo.app/Info.plist", "Pretty-print a binary property list."),
       Example("shelf show --json Library/Preferences/com.example.plist | jq .", "A plist as JSON."),
       Example("shelf show Demo.app/AppIcon60x60@2x.png", "Preview an image in the terminal."),
+      Example("shelf show --graphics sixel --width 60 IMG_0001.HEIC", "A photo as sixels, 60 columns wide."),
       Example("shelf show --json Documents/tone-440-mono.wav", "An audio file's facts as JSON."),
     ],
     run: run)
@@ -123,7 +142,8 @@ enum ShowCommand {
       }
     case .image:
       try showImage(
-        path: path, source: source, mime: sniff.mime, file: file, console: console, options: options)
+        path: path, source: source, mime: sniff.mime, file: file, console: console, options: options,
+        environment: invocation.environment)
     case .audio:
       try showAudio(
         path: path, source: source, console: console, width: options.width ?? max(console.width, 4))
@@ -133,6 +153,19 @@ enum ShowCommand {
         ?? InfoCommand.describe(path: path, store: nil)
       if let reason = description.entry.error, description.entry.video == nil {
         throw FileError(path: path, reason: reason, failure: .badInput)
+      }
+      // A still of the first frame, drawn as an image is, above the facts.
+      let graphics = PreviewGraphics.choose(
+        requested: options.graphics, color: options.color, console: console,
+        environment: invocation.environment)
+      if graphics != .none && description.entry.video != nil {
+        do {
+          try drawPreview(
+            path: path, source: source, graphics: graphics, console: console, options: options,
+            decode: ImagePreviewDecoder.videoStill)
+        } catch let error as ImagePreviewError {
+          console.warning("\(path.escaped): no still: \(error.message)")
+        }
       }
       let rows =
         [["path:", path.escaped], ["kind:", description.entry.kind.rawValue]]
@@ -144,6 +177,16 @@ enum ShowCommand {
           return String(trimmed)
         }.joined(separator: "\n") + "\n")
     case .other:
+      // Formats the sniffer does not name may still be pictures a decoder recognises.
+      let graphics = PreviewGraphics.choose(
+        requested: options.graphics, color: options.color, console: console,
+        environment: invocation.environment)
+      if graphics != .none {
+        do {
+          try drawPreview(path: path, source: source, graphics: graphics, console: console, options: options)
+          return .success
+        } catch let error as ImagePreviewError where error.reason == .unknownFormat {}
+      }
       console.write(
         "\(path.escaped): \(sniff.mime), \(Quantities.formatByteSize(file.status.size)); no preview for this kind of file\n"
       )
@@ -349,78 +392,52 @@ enum ShowCommand {
   // MARK: Images
 
   static func showImage(
-    path: RawPath, source: RawPath, mime: String, file: RegularFile, console: Console, options: ShowOptions
+    path: RawPath, source: RawPath, mime: String, file: RegularFile, console: Console, options: ShowOptions,
+    environment: [String: String]
   ) throws {
     let facts = try? ImageHeaderReader.read(file, mime: mime)
-    let color = options.color.enabled(console)
-    // Into a pipe: plain facts, unless the colour preview is asked for.
-    guard mime == "image/png", console.stdoutIsTerminal || options.color == .always else {
+    let graphics = PreviewGraphics.choose(
+      requested: options.graphics, color: options.color, console: console, environment: environment)
+    // Into a pipe: plain facts, unless a preview is asked for.
+    guard graphics != .none else {
       var line = "\(path.escaped): \(mime)"
       if let facts { line += ", \(facts.width)×\(facts.height)" }
-      line += mime == "image/png" ? "\n" : "; no preview (only PNG images are decoded)\n"
-      console.write(line)
+      console.write(line + "\n")
       return
     }
-    let image = try PNGDecoder().preview(path: source)
-    let width = options.width ?? max(console.width, 4)
-    let maxRows = console.stdoutIsTerminal ? max(console.height - 2, 4) : 40
-    console.write(render(image, columns: width, maxRows: maxRows, color: color))
-    console.write("\(image.width)×\(image.height)\n")
+    try drawPreview(path: path, source: source, graphics: graphics, console: console, options: options)
+    if let facts { console.write("\(facts.width)×\(facts.height)\n") }
   }
 
-  /// Half-block rendering: each character cell shows two pixels, the upper as foreground of
-  /// `▀` and the lower as background. Pixels are box-averaged down to fit, never enlarged.
-  static func render(_ image: PNGPreviewImage, columns: Int, maxRows: Int, color: Bool) -> String {
-    let scale = max(
-      1.0, Double(image.width) / Double(max(columns, 1)), Double(image.height) / Double(max(maxRows * 2, 2)))
-    let outWidth = max(1, Int((Double(image.width) / scale).rounded(.down)))
-    let outHeight = max(1, Int((Double(image.height) / scale).rounded(.down)))
-    func pixel(_ x: Int, _ y: Int) -> (Int, Int, Int) {
-      let x0 = Int(Double(x) * scale)
-      let x1 = max(x0 + 1, min(image.width, Int(Double(x + 1) * scale)))
-      let y0 = Int(Double(y) * scale)
-      let y1 = max(y0 + 1, min(image.height, Int(Double(y + 1) * scale)))
-      var sums = (0, 0, 0)
-      var count = 0
-      for sy in y0..<min(y1, image.height) {
-        for sx in x0..<min(x1, image.width) {
-          let offset = (sy * image.width + sx) * 4
-          let alpha = Int(image.rgba[offset + 3])
-          // Composite over a dark checkerboard so transparency stays visible.
-          let backdrop = ((sx / 8 + sy / 8) % 2 == 0) ? 64 : 96
-          sums.0 += (Int(image.rgba[offset]) * alpha + backdrop * (255 - alpha)) / 255
-          sums.1 += (Int(image.rgba[offset + 1]) * alpha + backdrop * (255 - alpha)) / 255
-          sums.2 += (Int(image.rgba[offset + 2]) * alpha + backdrop * (255 - alpha)) / 255
-          count += 1
-        }
-      }
-      count = max(count, 1)
-      return (sums.0 / count, sums.1 / count, sums.2 / count)
+  /// Decodes the image at `source` (with `decode`: a picture, or a video's first frame), fitted
+  /// to the columns and rows available, and writes it in one piece (a file that fails to decode
+  /// draws nothing).
+  static func drawPreview(
+    path: RawPath, source: RawPath, graphics: PreviewGraphics, console: Console, options: ShowOptions,
+    decode: (RawPath, Int, Int) throws -> PreviewImage = {
+      try ImagePreviewDecoder.preview(path: $0, maxWidth: $1, maxHeight: $2)
     }
-    var out = ""
-    let shades = Array(" .:-=+*#%@")
-    var y = 0
-    while y < outHeight {
-      for x in 0..<outWidth {
-        let top = pixel(x, y)
-        let bottom = y + 1 < outHeight ? pixel(x, y + 1) : nil
-        if color {
-          out += "\u{1B}[38;2;\(top.0);\(top.1);\(top.2)m"
-          if let bottom {
-            out += "\u{1B}[48;2;\(bottom.0);\(bottom.1);\(bottom.2)m▀"
-          } else {
-            out += "\u{1B}[49m▀"
-          }
-        } else {
-          var luma = (top.0 * 299 + top.1 * 587 + top.2 * 114) / 1000
-          if let bottom { luma = (luma + (bottom.0 * 299 + bottom.1 * 587 + bottom.2 * 114) / 1000) / 2 }
-          out.append(shades[min(shades.count - 1, luma * shades.count / 256)])
-        }
-      }
-      out += color ? "\u{1B}[0m\n" : "\n"
-      y += 2
+  ) throws {
+    let columns = options.width ?? max(console.width, 4)
+    let rows = console.stdoutIsTerminal ? max(console.height - 2, 4) : 40
+    // Sixel and kitty images are sized in pixels: the terminal's cell size, or a common 10×20.
+    let cell = graphics == .blocks ? (width: 1, height: 2) : TerminalQuery.cellPixelSize() ?? (10, 20)
+    let image: PreviewImage
+    do {
+      image = try decode(source, columns * cell.width, rows * cell.height)
+    } catch let error as ImagePreviewError {
+      throw ImagePreviewError(error.reason, path: path)
     }
-    return out
+    switch graphics {
+    case .kitty:
+      let usedColumns = (image.width + cell.width - 1) / cell.width
+      let usedRows = (image.height + cell.height - 1) / cell.height
+      console.writeBytes(PreviewKitty.encode(image, columns: usedColumns, rows: usedRows) + [0x0A])
+    case .sixel:
+      console.writeBytes(PreviewSixel.encode(image) + [0x0A])
+    case .blocks, .none:
+      console.write(PreviewHalfBlocks.render(image, color: options.color.enabled(console)))
+    }
   }
 
   // MARK: Audio
@@ -527,6 +544,8 @@ struct ShowOptions {
   /// Columns for images and waveforms; nil means the terminal's width.
   var width: Int?
   var color: ColorChoice
+  /// `auto` or a `PreviewGraphics` name.
+  var graphics: String
 
   /// Reads and checks the options.
   init(_ invocation: Invocation) throws {
@@ -538,6 +557,7 @@ struct ShowOptions {
     if raw && json { throw invocation.usageError("--raw and --json cannot be combined") }
     width = try arguments.integer("width", in: 4...1000)
     color = arguments.value("color").flatMap(ColorChoice.init(rawValue:)) ?? .auto
+    graphics = arguments.value("graphics") ?? "auto"
   }
 }
 

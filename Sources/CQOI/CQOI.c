@@ -1,0 +1,3 @@
+#define QOI_IMPLEMENTATION
+#define QOI_NO_STDIO
+#include "CQOI.h"

@@ -1,0 +1,1 @@
+#include <libswscale/swscale.h>
