@@ -22,6 +22,9 @@ public final class Backup: Sendable {
   private let legacyAuthKey: SecretKey?
   /// Why Manifest.db could only be read in part (it is truncated), reported with the entries.
   private let salvageProblem: BackupError?
+  /// Manifest.db's records by fileID, kept from the last listing: reading an entry then needs
+  /// no query (and no property-list parse) of its own.
+  private let listedRecords = Mutex<[String: ManifestRecord]>([:])
 
   private enum Source: Sendable {
     case database(LockedDatabase)
@@ -167,10 +170,16 @@ public final class Backup: Sendable {
 
   private func allRecords() -> (records: [ManifestRecord], problems: [BackupError]) {
     switch source {
-    case .database(let database): database.mutex.withLock { $0.records(folder: folder) }
-    case .mbdb(let records, let problems, _): (records, problems)
-    case .mdinfo: LegacyManifest.mdinfoRecords(folder: folder, authKey: legacyAuthKey)
-    case .mdbackup: LegacyManifest.mdbackupRecords(folder: folder)
+    case .database(let database):
+      let listed = database.mutex.withLock { $0.records(folder: folder) }
+      var byID: [String: ManifestRecord] = [:]
+      byID.reserveCapacity(listed.records.count)
+      for record in listed.records { byID[record.entry.fileID] = record }
+      listedRecords.withLock { $0 = byID }
+      return listed
+    case .mbdb(let records, let problems, _): return (records, problems)
+    case .mdinfo: return LegacyManifest.mdinfoRecords(folder: folder, authKey: legacyAuthKey)
+    case .mdbackup: return LegacyManifest.mdbackupRecords(folder: folder)
     }
   }
 
@@ -180,8 +189,10 @@ public final class Backup: Sendable {
     let path = entry.cataloguePath(in: folder)
     switch source {
     case .database(let database):
+      let fileID = entry.fileID.lowercased()
+      if let listed = listedRecords.withLock({ $0[fileID] }) { return listed }
       let found = try database.mutex.withLock { (database) throws(BackupError) -> ManifestRecord? in
-        try database.record(fileID: entry.fileID.lowercased(), folder: folder)
+        try database.record(fileID: fileID, folder: folder)
       }
       guard let found else {
         throw BackupError(path: path, reason: .corruptManifest("not in the backup's manifest"))
