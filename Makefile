@@ -13,7 +13,7 @@ BASH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
-.PHONY: all setup build release install uninstall test lint demo man sample-media sample-backups bench-png bench-audio bench-index bench-index-media bench-backup bench-text check-images bench-show clean
+.PHONY: all setup build release install uninstall test lint demo man sample-media sample-backups bench-png bench-audio bench-index bench-index-media bench-index-photos check-exif bench-backup bench-text check-images bench-show clean
 
 all: build
 
@@ -84,6 +84,14 @@ bench-index: release
 # shelf index of 2,000 M4A/MP3 files against today's MP3 path, ffprobe and exiftool.
 bench-index-media: release
 	bash scripts/bench-index-media.sh $(RELEASE_BIN)
+
+# shelf index of 2,000 JPEG/HEIC photos with EXIF against exiftool and file --mime-type.
+bench-index-photos: release
+	bash scripts/bench-index-photos.sh $(RELEASE_BIN)
+
+# EXIF accuracy: shelf info --json against exiftool -json -n on 600 photos other programs wrote.
+check-exif: release
+	python3 scripts/check-exif.py --shelf $(RELEASE_BIN)
 
 bench-backup: release
 	bash scripts/bench-backup.sh $(RELEASE_BIN)

@@ -43,6 +43,7 @@ let package = Package(
       name: "CFFmpeg", pkgConfig: "libavformat",
       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev"])]),
     .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+    .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
     .systemLibrary(name: "CSwscale", pkgConfig: "libswscale", providers: [.apt(["libswscale-dev"])]),
     .systemLibrary(name: "CICNS", pkgConfig: "libicns", providers: [.apt(["libicns-dev"])]),
     .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
@@ -81,7 +82,7 @@ let package = Package(
     .target(
       name: "ShelfCatalog",
       dependencies: [
-        "ShelfCore", "ShelfPNG", "ShelfAudio", "ShelfBackup", "CSQLite", "CUchardet", "CHeif",
+        "ShelfCore", "ShelfPNG", "ShelfAudio", "ShelfBackup", "CSQLite", "CUchardet", "CExif", "CHeif",
       ]),
     .target(
       name: "ShelfCLI",

@@ -35,6 +35,9 @@ import tempfile
 import zlib
 from datetime import datetime
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import exif_photos  # noqa: E402  (Pillow; the EXIF test photos' writers)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RATE = 44100
 
@@ -974,6 +977,158 @@ def verify_phone_media(root, entries):
     return problems
 
 
+# ---------------------------------------------------------------------------
+# Photos: a Live Photo (HEIC with EXIF and its MOV), a JPEG with EXIF and a thumbnail, a
+# multi-page TIFF, an animated GIF and WebP, an ICO. Made by Pillow, heif-enc, exiftool,
+# ImageMagick, img2webp and ffmpeg; EXIF facts checked against exiftool, sizes and frames
+# against Pillow (exiftool for the HEIC).
+# ---------------------------------------------------------------------------
+
+LIVE_PHOTO_ID = "7D3A1E52-9B4C-4F0E-A6D1-3C2B5E8F9A01"
+# Coordinates whose degrees, minutes and seconds sum exactly in binary (37°45' N, 122°30' W).
+IPHONE_PHOTO = dict(make="Apple", model="iPhone 15 Pro", orientation=6, software="17.5.1",
+                    taken="2024:05:17 10:30:00", offset="-07:00",
+                    lens="iPhone 15 Pro back triple camera 6.765mm f/1.78", gps=(37.75, -122.5, 16.25))
+IPHONE_FACTS = {"taken": "2024-05-17T10:30:00-07:00", "camera": "Apple iPhone 15 Pro",
+                "lens": "iPhone 15 Pro back triple camera 6.765mm f/1.78", "orientation": 6,
+                "gps": {"lat": 37.75, "lon": -122.5, "alt": 16.25}, "software": "17.5.1"}
+SONY_TAGS = [("Make", "SONY"), ("Model", "ILCE-7M3"), ("Orientation#", "1"), ("Software", "ILCE-7M3 v3.01"),
+             ("DateTimeOriginal", "2022:08:14 16:20:05"), ("OffsetTimeOriginal", "+01:00"),
+             ("LensModel", "FE 24-70mm F2.8 GM"), ("GPSLatitude", "51.5"), ("GPSLatitudeRef", "N"),
+             ("GPSLongitude", "0.125"), ("GPSLongitudeRef", "W"), ("GPSAltitude", "11.5"),
+             ("GPSAltitudeRef#", "0")]
+SONY_FACTS = {"taken": "2022-08-14T16:20:05+01:00", "camera": "SONY ILCE-7M3", "lens": "FE 24-70mm F2.8 GM",
+              "orientation": 1, "gps": {"lat": 51.5, "lon": -0.125, "alt": 11.5}, "software": "ILCE-7M3 v3.01"}
+
+
+def photo_live_heic(work):
+    """The still of a Live Photo: Pillow's JPEG with an iPhone's EXIF (MakerNote content
+    identifier included), turned into a HEIC by heif-enc, which keeps the EXIF block."""
+    jpeg = os.path.join(work, "live.jpg")
+    exif_photos.picture(96, 64, seed=7).save(
+        jpeg, exif=exif_photos.pillow_exif(**IPHONE_PHOTO, content_identifier=LIVE_PHOTO_ID), quality=90)
+    out = os.path.join(work, "IMG_0001.HEIC")
+    run_tool("heif-enc", "-q", "50", jpeg, "-o", out)
+    return out, dict({"width": 96, "height": 64, "frames": 1}, **IPHONE_FACTS)
+
+
+def photo_live_mov(work):
+    """The movie of the Live Photo: Apple's content identifier in the QuickTime metadata."""
+    out = os.path.join(work, "IMG_0001.MOV")
+    run_tool(*FFMPEG, "-f", "lavfi", "-i", "testsrc=size=96x64:rate=15:duration=1", *BITEXACT, "-c:v", "libx264",
+             "-preset", "ultrafast", "-threads", "1", "-pix_fmt", "yuv420p", "-movflags", "use_metadata_tags",
+             "-metadata", "com.apple.quicktime.content.identifier=" + LIVE_PHOTO_ID, out)
+    return out, {"duration": 1.0, "width": 96, "height": 64, "codec": "h264", "frame_rate": 15.0, "rotation": 0,
+                 "format": "mov"}
+
+
+def photo_jpeg_thumbnail(work):
+    """A camera JPEG: ImageMagick's picture, EXIF and a 32x24 EXIF thumbnail written by exiftool."""
+    out = os.path.join(work, "DSC01234.JPG")
+    thumb = os.path.join(work, "thumb.jpg")
+    run_tool("convert", "-seed", "5", "-size", "128x96", "plasma:fractal", "-strip", "-quality", "85", out)
+    run_tool("convert", out, "-resize", "32x24", "-strip", thumb)
+    exif_photos.exiftool_write(out, SONY_TAGS)
+    run_tool("exiftool", "-q", "-overwrite_original", "-ThumbnailImage<=" + thumb, out)
+    return out, dict({"width": 128, "height": 96, "frames": 1}, **SONY_FACTS)
+
+
+def photo_multipage_tiff(work):
+    out = os.path.join(work, "scan-pages.tif")
+    run_tool("convert", "-size", "80x60", "xc:white", "xc:gray", "xc:black", "-depth", "8", "-compress", "lzw", "+set", "date:create",
+             "+set", "date:modify", out)
+    return out, {"width": 80, "height": 60, "frames": 3}
+
+
+def photo_animated_gif(work):
+    out = os.path.join(work, "spinner.gif")
+    run_tool("convert", "-delay", "10", "-size", "40x40", "xc:red", "xc:green", "xc:blue", "xc:yellow",
+             "-loop", "0", out)
+    return out, {"width": 40, "height": 40, "frames": 4}
+
+
+def photo_animated_webp(work):
+    out = os.path.join(work, "spinner.webp")
+    frames = []
+    for index, colour in enumerate(("red", "green", "blue")):
+        frame = os.path.join(work, "frame%d.png" % index)
+        run_tool("convert", "-size", "40x40", "xc:" + colour, "-define", "png:exclude-chunks=date,time", frame)
+        frames.append(frame)
+    run_tool("img2webp", "-loop", "0", "-lossless", *frames, "-o", out)
+    return out, {"width": 40, "height": 40, "frames": 3}
+
+
+def photo_icon(work):
+    out = os.path.join(work, "favicon.ico")
+    run_tool("convert", "-size", "48x48", "gradient:navy-gold", "-define", "icon:auto-resize=48,32,16", out)
+    return out, {"width": 48, "height": 48, "frames": 3}
+
+
+PHOTOS = [
+    # path, kind, MIME, maker
+    ("Documents/Camera/IMG_0001.HEIC", "image", "image/heic", photo_live_heic),
+    ("Documents/Camera/IMG_0001.MOV", "video", "video/quicktime", photo_live_mov),
+    ("Documents/Camera/DSC01234.JPG", "image", "image/jpeg", photo_jpeg_thumbnail),
+    ("Documents/Scans/scan-pages.tif", "image", "image/tiff", photo_multipage_tiff),
+    ("Documents/Pictures/spinner.gif", "image", "image/gif", photo_animated_gif),
+    ("Documents/Pictures/spinner.webp", "image", "image/webp", photo_animated_webp),
+    ("Demo.app/favicon.ico", "image", "image/vnd.microsoft.icon", photo_icon),
+]
+
+
+def build_photos(box, work):
+    for rel, kind, mime, make in PHOTOS:
+        path, facts = make(work)
+        with open(path, "rb") as fh:
+            data = fh.read()
+        box.put(rel, data, kind, mime, facts, note="checked against exiftool and Pillow")
+
+
+def verify_photos(root, entries):
+    """exiftool's EXIF tags (-n) and Pillow's sizes and frame counts (exiftool's for the HEIC);
+    for the movie, its content identifier as ffprobe reads it."""
+    from PIL import Image
+    problems = []
+    paths = {rel: kind for rel, kind, _, _ in PHOTOS}
+    for e in entries:
+        if e["path"] not in paths:
+            continue
+        path = os.path.join(root, e["path"])
+        if e["kind"] == "video":
+            tags = ffprobe_json(path)["format"].get("tags", {})
+            if tags.get("com.apple.quicktime.content.identifier") != LIVE_PHOTO_ID:
+                problems.append("%s: content identifier %r" % (e["path"], tags))
+            continue
+        facts = e["image"]
+        tool = json.loads(subprocess.run(
+            ["exiftool", "-json", "-n", "-DateTimeOriginal", "-OffsetTimeOriginal", "-Make", "-Model", "-LensModel",
+             "-Orientation", "-Software", "-Composite:GPSLatitude", "-Composite:GPSLongitude",
+             "-Composite:GPSAltitude", "-ImageWidth", "-ImageHeight", "-ThumbnailLength", path],
+            check=True, capture_output=True, text=True).stdout)[0]
+        if "taken" in facts:
+            date = tool["DateTimeOriginal"]
+            want = {"taken": date[:4] + "-" + date[5:7] + "-" + date[8:10] + "T" + date[11:] +
+                    tool.get("OffsetTimeOriginal", ""),
+                    "camera": tool["Make"] + " " + tool["Model"], "lens": tool["LensModel"],
+                    "orientation": tool["Orientation"], "software": tool["Software"],
+                    "gps": {"lat": tool["GPSLatitude"], "lon": tool["GPSLongitude"], "alt": tool["GPSAltitude"]}}
+            for key, value in want.items():
+                if facts[key] != value:
+                    problems.append("%s: %s is %r, exiftool says %r" % (e["path"], key, facts[key], value))
+        if e["path"].endswith(".JPG") and not tool.get("ThumbnailLength"):
+            problems.append("%s: no EXIF thumbnail" % e["path"])
+        if e["mime"] == "image/heic":
+            size = (tool["ImageWidth"], tool["ImageHeight"], 1)
+        else:
+            with Image.open(path) as im:
+                count = len(im.ico.entry) if e["mime"] == "image/vnd.microsoft.icon" else getattr(im, "n_frames", 1)
+                size = (im.width, im.height, count)
+        if size != (facts["width"], facts["height"], facts["frames"]):
+            problems.append("%s: width, height, frames %s" % (e["path"], size))
+        print("  %-40s %dx%d, %d frame(s)%s" % (e["path"], *size, ", EXIF as exiftool" if "taken" in facts else ""))
+    return problems
+
+
 def build(root, work, shelf=None):
     box = Sandbox(root)
     # Bundle
@@ -982,6 +1137,7 @@ def build(root, work, shelf=None):
     # Documents: audio
     build_audio(box, work)
     build_phone_media(box, work)
+    build_photos(box, work)
     # Documents: images
     box.image("Documents/gradient-rgba.png", img_rgba_gradient())
     box.image("Documents/checker-gray.png", img_gray_checker())
@@ -1090,7 +1246,7 @@ def verify(root, entries):
                 obj = plistlib.load(fh)
             if plist_facts(obj, e["plist"]["format"]) != e["plist"]:
                 problems.append("%s: plist facts differ" % e["path"])
-        elif e["kind"] == "image":
+        elif e["kind"] == "image" and e["mime"] == MIME["png"]:
             with open(path, "rb") as fh:
                 d = fh.read()
             off = 8 + (12 + 4 if d[12:16] == b"CgBI" else 0)
@@ -1101,7 +1257,7 @@ def verify(root, entries):
                 problems.append("%s: IHDR differs from facts" % e["path"])
     if not sf:
         print("  note: libsndfile not found; audio checked with soxi only")
-    return problems + verify_phone_media(root, entries)
+    return problems + verify_phone_media(root, entries) + verify_photos(root, entries)
 
 
 def main():
@@ -1142,6 +1298,10 @@ def main():
             "audio.track": "the track number (3 of a tag 3/12); track_total, disc and disc_total are numbers too",
             "audio.artist": "several values of one tag joined with '; '",
             "video.rotation": "degrees clockwise for display, as exiftool's Rotation",
+            "image.frames": "pages of a TIFF, frames of a GIF or WebP, entries of an ICO (as Pillow counts them)",
+            "image.taken": "EXIF DateTimeOriginal as ISO-8601, OffsetTimeOriginal appended when present",
+            "image.camera": "EXIF Make and Model, the make left out when the model starts with it",
+            "image.gps": "decimal degrees and metres, signed by their Ref tags (exiftool's composite tags)",
             "text.chars": "Unicode scalar values after the BOM, line terminators included "
                           "(CRLF counts 2); no file here has combining sequences, so graphemes == scalars",
             "text.lines": "line terminators, plus 1 when the text ends without one",

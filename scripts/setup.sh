@@ -8,7 +8,7 @@ packages=(
   # C libraries shelf links against
   libasound2-dev libsndfile1-dev libpng-dev libsqlite3-dev libdeflate-dev libzopfli-dev
   libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libssl-dev libuchardet-dev
-  libheif-dev
+  libexif-dev libheif-dev
   # image previews: libvips (opened on first use), libicns for ICNS, the reference QOI decoder
   libvips-dev libicns-dev libqoi-dev libswscale-dev
   # tools the tests use
@@ -18,6 +18,9 @@ packages=(
   libheif-examples webp icnsutils
   # programs that write the preview tests' pictures, and the show benchmark's anchor and photo
   qoi libvips-tools chafa gnome-backgrounds
+  # the EXIF tests' and SampleMedia's photo writers besides those: Pillow; bench-index-photos'
+  # wallpapers (with gnome-backgrounds above)
+  python3-pil desktop-base
   # the backup generator's encrypting side, and pip for the independent backup readers below
   python3-cryptography python3-pip
   # bench-backup's media: photos from desktop-base's wallpapers (and gnome-backgrounds' above),

@@ -21,6 +21,9 @@ public struct VideoFileInfo: Sendable, Equatable {
   /// When it was filmed (ISO-8601), from Apple's `com.apple.quicktime.creationdate` or the
   /// container's creation time.
   public var taken: String?
+  /// Apple's content identifier (`com.apple.quicktime.content.identifier`), which the movie
+  /// of a Live Photo shares with its still.
+  public var contentIdentifier: String?
   /// Title and the other tags a video may carry.
   public var tags: AudioTags
   /// FFmpeg's name of the container, e.g. `mov,mp4,m4a,3gp,3g2,mj2`, `matroska,webm`, `avi`.
@@ -84,7 +87,11 @@ public enum MediaFileInfo: Sendable, Equatable {
       sampleRate: audio?.sampleRate, channels: audio?.channels,
       bitrate: input.bitrate
         ?? averageBitrate(size: input.fileSize, seconds: input.duration ?? video.duration),
-      taken: takenDate(input.tags), tags: TagMapping.tags(from: [input.tags], vorbisJoined: false),
+      taken: takenDate(input.tags),
+      contentIdentifier: input.tags["com.apple.quicktime.content.identifier"].flatMap {
+        $0.isEmpty ? nil : $0
+      },
+      tags: TagMapping.tags(from: [input.tags], vorbisJoined: false),
       formatName: input.formatName)
   }
 

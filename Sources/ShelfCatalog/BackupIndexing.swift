@@ -146,7 +146,7 @@ extension Indexer {
         detectedBy: extraction.sniff.detectedBy, extensionMismatch: extraction.sniff.extensionMismatch,
         size: file.size, mtimeNanoseconds: file.modified, error: extraction.error, image: extraction.image,
         audio: extraction.audio, text: extraction.text, plist: extraction.plist, backup: backup,
-        video: extraction.video)
+        video: extraction.video, exif: extraction.exif)
       return (entry, extraction.searchText)
     case .failure(let failure):
       summary.problems.append(WalkProblem(path: path, reason: failure.reason))

@@ -117,6 +117,8 @@ public struct VideoFacts: Sendable, Equatable {
   public var bitrate: Int?
   /// When it was filmed (ISO-8601), from the container.
   public var taken: String?
+  /// Apple's content identifier, shared with the still of a Live Photo.
+  public var contentIdentifier: String?
   /// The container: `mp4`, `mov`, `3gp`, `matroska`, `webm`, `avi`, `asf`, `ogg`.
   public var format: String
   public var title: String?
@@ -124,7 +126,7 @@ public struct VideoFacts: Sendable, Equatable {
   public init(
     duration: Double, width: Int, height: Int, codec: String, frameRate: Double? = nil, rotation: Int = 0,
     audioCodec: String? = nil, sampleRate: Int? = nil, channels: Int? = nil, bitrate: Int? = nil,
-    taken: String? = nil, format: String, title: String? = nil
+    taken: String? = nil, contentIdentifier: String? = nil, format: String, title: String? = nil
   ) {
     self.duration = duration
     self.width = width
@@ -137,6 +139,7 @@ public struct VideoFacts: Sendable, Equatable {
     self.channels = channels
     self.bitrate = bitrate
     self.taken = taken
+    self.contentIdentifier = contentIdentifier
     self.format = format
     self.title = title
   }
@@ -267,10 +270,15 @@ public struct CatalogEntry: Sendable, Equatable {
   /// Why extraction failed, when it did.
   public var error: String?
   public var image: ImageFacts?
+  /// An image's EXIF facts (when, which camera, where, which way up).
+  public var exif: EXIFFacts?
   public var audio: AudioFacts?
   public var video: VideoFacts?
   public var text: TextFacts?
   public var plist: PlistFacts?
+  /// The other half of a Live Photo (the movie of a still, the still of a movie): a file in
+  /// the same folder sharing Apple's content identifier. Set by the indexer after a scan.
+  public var livePhoto: RawPath?
   /// For an entry of an iPhone backup, its domain and stored name.
   public var backup: BackupFacts?
   /// The version of the extractors that produced the facts.
@@ -281,8 +289,8 @@ public struct CatalogEntry: Sendable, Equatable {
     detectedBy: DetectionMethod, extensionMismatch: Bool, size: Int64, mtimeNanoseconds: Int64,
     ctimeNanoseconds: Int64 = 0, inode: UInt64 = 0, device: UInt64 = 0, error: String? = nil,
     image: ImageFacts? = nil, audio: AudioFacts? = nil, text: TextFacts? = nil,
-    plist: PlistFacts? = nil, backup: BackupFacts? = nil, video: VideoFacts? = nil,
-    extractorVersion: Int = MetadataExtractor.version
+    plist: PlistFacts? = nil, backup: BackupFacts? = nil, video: VideoFacts? = nil, exif: EXIFFacts? = nil,
+    livePhoto: RawPath? = nil, extractorVersion: Int = MetadataExtractor.version
   ) {
     self.path = path
     self.root = root
@@ -303,8 +311,13 @@ public struct CatalogEntry: Sendable, Equatable {
     self.plist = plist
     self.backup = backup
     self.video = video
+    self.exif = exif
+    self.livePhoto = livePhoto
     self.extractorVersion = extractorVersion
   }
+
+  /// Apple's content identifier of a still or a movie, which pairs a Live Photo's halves.
+  public var contentIdentifier: String? { exif?.contentIdentifier ?? video?.contentIdentifier }
 
   /// The file's lower-case extension without the dot.
   public var fileExtension: String { path.lowercasedExtension }

@@ -85,6 +85,12 @@ public struct CatalogQuery: Sendable, Equatable {
     case number, size, duration, time, boolean, keys
     /// Bits per second: `256k`, `1.4M`, `320kbps`, `128000`.
     case bitrate
+    /// An ISO-8601 text date compared by the wall-clock time it names (`taken`): a photo's
+    /// local time as the camera recorded it, a video's as its container gives it.
+    case localTime
+    /// A path to another file (`live_photo`): yes or no for whether there is one, else a glob
+    /// as for `path`.
+    case linkedPath
   }
 
   struct Field {
@@ -132,7 +138,16 @@ public struct CatalogQuery: Sendable, Equatable {
     "fps": Field(column: "f.frame_rate", type: .number),
     "frame_rate": Field(column: "f.frame_rate", type: .number),
     "rotation": Field(column: "f.rotation", type: .number),
-    "taken": Field(column: "f.taken", type: .text),
+    "taken": Field(column: "substr(f.taken, 1, 19)", type: .localTime),
+    "camera": Field(column: "f.camera", type: .text),
+    "lens": Field(column: "f.lens", type: .text),
+    "software": Field(column: "f.software", type: .text),
+    "orientation": Field(column: "f.orientation", type: .number),
+    "gps": Field(column: "(f.gps_lat IS NOT NULL)", type: .boolean),
+    "lat": Field(column: "f.gps_lat", type: .number),
+    "lon": Field(column: "f.gps_lon", type: .number),
+    "alt": Field(column: "f.gps_alt", type: .number),
+    "live_photo": Field(column: "f.live_photo_text", type: .linkedPath, bytes: ("f.live_photo", false)),
     "artist": Field(column: "f.artist", type: .text),
     "album": Field(column: "f.album", type: .text),
     "title": Field(column: "f.title", type: .text),
@@ -295,6 +310,22 @@ public struct CatalogQuery: Sendable, Equatable {
         return try textSQL(
           column, op: op == .contains && !whole.isEmpty ? .exact : op, value: whole, fieldName: name,
           parameters: &parameters)
+      case .linkedPath:
+        if value.isEmpty && op == .contains { return "\(column) IS NOT NULL" }
+        if let flag = Self.parseBoolean(value), op == .contains || op == .exact {
+          return flag ? "\(column) IS NOT NULL" : "\(column) IS NULL"
+        }
+        guard let bytes = field.bytes, op == .contains || op == .exact || op == .notEqual else {
+          throw QueryError(message: "field '\(name)' takes yes, no or a glob, not '\(op.rawValue)'")
+        }
+        var mode: PathGlobMode = []
+        if !PathGlob.hasCapitals(value) { mode.insert(.foldCase) }
+        if op != .contains { mode.insert(.literal) }
+        parameters.append(.text(value))
+        let match = "shelf_glob(?, \(bytes.column), \(mode.rawValue))"
+        return op == .notEqual ? "NOT coalesce(\(match), 0)" : match
+      case .localTime where value.isEmpty && op == .contains:
+        return "\(column) IS NOT NULL"
       case .glob:
         guard let bytes = field.bytes, op == .contains || op == .exact || op == .notEqual else {
           return try textSQL(column, op: op, value: value, fieldName: name, parameters: &parameters)
@@ -324,7 +355,7 @@ public struct CatalogQuery: Sendable, Equatable {
         }
         return op == .notEqual
           ? "coalesce(\(column), 0) != \(flag ? 1 : 0)" : "coalesce(\(column), 0) = \(flag ? 1 : 0)"
-      case .number, .size, .duration, .time, .bitrate:
+      case .number, .size, .duration, .time, .bitrate, .localTime:
         return try orderedSQL(
           column, type: field.type, op: op, value: value, fieldName: name, parameters: &parameters)
       }
@@ -369,20 +400,24 @@ public struct CatalogQuery: Sendable, Equatable {
       }
       return parsed
     }
+    // A local time compares as ISO-8601 text, which sorts as the time it names.
+    func parameter(_ value: Double) -> SQLiteValue {
+      type == .localTime ? .text(Self.isoLocalTime(seconds: value)) : .real(value)
+    }
     func lowerBound(_ bound: Interval, strict: Bool) -> String {
       if strict {
-        parameters.append(.real(bound.high))
+        parameters.append(parameter(bound.high))
         return bound.halfOpen ? "\(column) >= ?" : "\(column) > ?"
       }
-      parameters.append(.real(bound.low))
+      parameters.append(parameter(bound.low))
       return "\(column) >= ?"
     }
     func upperBound(_ bound: Interval, strict: Bool) -> String {
       if strict {
-        parameters.append(.real(bound.low))
+        parameters.append(parameter(bound.low))
         return "\(column) < ?"
       }
-      parameters.append(.real(bound.high))
+      parameters.append(parameter(bound.high))
       return bound.halfOpen ? "\(column) < ?" : "\(column) <= ?"
     }
     if (op == .contains || op == .exact) && value.contains("..") {
@@ -399,7 +434,7 @@ public struct CatalogQuery: Sendable, Equatable {
     switch op {
     case .contains, .exact:
       if !bound.halfOpen && bound.low == bound.high {
-        parameters.append(.real(bound.low))
+        parameters.append(parameter(bound.low))
         return "\(column) = ?"
       }
       let low = lowerBound(bound, strict: false)
@@ -433,6 +468,9 @@ public struct CatalogQuery: Sendable, Equatable {
     case .time:
       guard let (start, end) = Self.parseTime(text, now: now ?? Self.currentTime()) else { return nil }
       return Interval(low: start * 1e9, high: end * 1e9, halfOpen: true)
+    case .localTime:
+      guard let (start, end) = Self.parseTime(text, now: now ?? Self.currentTime()) else { return nil }
+      return Interval(low: start, high: end, halfOpen: true)
     default:
       return nil
     }
@@ -515,6 +553,31 @@ public struct CatalogQuery: Sendable, Equatable {
     default: end = start + 1
     }
     return (start, end)
+  }
+
+  /// `2024-05-17T10:30:00` for a count of seconds since the epoch, read as UTC.
+  static func isoLocalTime(seconds: Double) -> String {
+    let whole = Int(seconds.rounded(.down))
+    let days = whole >= 0 ? whole / 86400 : (whole - 86399) / 86400
+    let second = whole - days * 86400
+    let (year, month, day) = civilFromDays(days)
+    func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    let yearText = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
+    return
+      "\(yearText)-\(two(month))-\(two(day))T\(two(second / 3600)):\(two(second / 60 % 60)):\(two(second % 60))"
+  }
+
+  /// The proleptic Gregorian date of a day count since 1970-01-01 (Howard Hinnant's algorithm).
+  static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
+    let z = days + 719468
+    let era = (z >= 0 ? z : z - 146096) / 146097
+    let doe = z - era * 146097
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+    let mp = (5 * doy + 2) / 153
+    let day = doy - (153 * mp + 2) / 5 + 1
+    let month = mp < 10 ? mp + 3 : mp - 9
+    return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
   }
 
   /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).

@@ -7,7 +7,7 @@
 /// which is what `ls WORD…` needs, at about half the cost of a full index.
 enum CatalogSchema {
   /// Bumped on every schema change; writers migrate older catalogues (see `upgrades`).
-  static let version = 7
+  static let version = 8
 
   /// The first schema that carries `applicationID` and the `meta` table; older ones are
   /// recognised by their tables.
@@ -55,6 +55,19 @@ enum CatalogSchema {
     ALTER TABLE files ADD COLUMN rotation INTEGER;
     ALTER TABLE files ADD COLUMN audio_codec TEXT;
     ALTER TABLE files ADD COLUMN taken TEXT;
+    """,
+    // EXIF facts of photos (`taken` is shared with videos) and Live Photo pairs.
+    7: """
+    ALTER TABLE files ADD COLUMN camera TEXT;
+    ALTER TABLE files ADD COLUMN lens TEXT;
+    ALTER TABLE files ADD COLUMN orientation INTEGER;
+    ALTER TABLE files ADD COLUMN gps_lat REAL;
+    ALTER TABLE files ADD COLUMN gps_lon REAL;
+    ALTER TABLE files ADD COLUMN gps_alt REAL;
+    ALTER TABLE files ADD COLUMN software TEXT;
+    ALTER TABLE files ADD COLUMN content_id TEXT;
+    ALTER TABLE files ADD COLUMN live_photo BLOB;
+    ALTER TABLE files ADD COLUMN live_photo_text TEXT;
     """,
   ]
 
@@ -106,7 +119,9 @@ enum CatalogSchema {
       backup_mode INTEGER,
       codec TEXT, bitrate INTEGER, album_artist TEXT, disc INTEGER, disc_total INTEGER,
       track_total INTEGER, artwork INTEGER, frame_rate REAL, rotation INTEGER, audio_codec TEXT,
-      taken TEXT
+      taken TEXT,
+      camera TEXT, lens TEXT, orientation INTEGER, gps_lat REAL, gps_lon REAL, gps_alt REAL, software TEXT,
+      content_id TEXT, live_photo BLOB, live_photo_text TEXT
     );
     CREATE VIRTUAL TABLE IF NOT EXISTS files_fts USING fts5(
       tags, body, tokenize = "unicode61 remove_diacritics 2", detail = column
@@ -132,6 +147,7 @@ enum CatalogSchema {
     f.plist_format, f.plist_root, f.plist_keys,
     f.backup_domain, f.backup_app, f.backup_file_id, f.backup_protection, f.backup_mode,
     f.codec, f.bitrate, f.album_artist, f.disc, f.disc_total, f.track_total, f.artwork, f.frame_rate,
-    f.rotation, f.audio_codec, f.taken
+    f.rotation, f.audio_codec, f.taken,
+    f.camera, f.lens, f.orientation, f.gps_lat, f.gps_lon, f.gps_alt, f.software, f.content_id, f.live_photo
     """
 }

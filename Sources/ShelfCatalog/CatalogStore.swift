@@ -128,6 +128,8 @@ public struct CatalogStats: Sendable, Equatable {
   public var mismatches: Int
   public var byKind: [CatalogGroupStats]
   public var byArea: [CatalogGroupStats]
+  /// Photos (images with an EXIF date) by the year they were taken, oldest first.
+  public var photosByYear: [CatalogGroupStats] = []
   public var roots: [CatalogRoot]
 }
 
@@ -532,6 +534,7 @@ public final class CatalogStore {
     "backup_domain", "backup_app", "backup_file_id", "backup_protection", "backup_mode",
     "codec", "bitrate", "album_artist", "disc", "disc_total", "track_total", "artwork", "frame_rate",
     "rotation", "audio_codec", "taken",
+    "camera", "lens", "orientation", "gps_lat", "gps_lon", "gps_alt", "software", "content_id",
   ]
 
   /// Inserts or replaces the row of `entry` (matched by path), and its full-text row.
@@ -586,7 +589,11 @@ public final class CatalogStore {
       .from(audio?.tags.albumArtist),
       .from(audio?.tags.disc), .from(audio?.tags.discTotal), .from(audio?.tags.trackTotal),
       .from(audio?.artwork),
-      .from(video?.frameRate), .from(video?.rotation), .from(video?.audioCodec), .from(video?.taken),
+      .from(video?.frameRate), .from(video?.rotation), .from(video?.audioCodec),
+      .from(video?.taken ?? entry.exif?.taken),
+      .from(entry.exif?.camera), .from(entry.exif?.lens), .from(entry.exif?.orientation),
+      .from(entry.exif?.gps?.latitude), .from(entry.exif?.gps?.longitude), .from(entry.exif?.gps?.altitude),
+      .from(entry.exif?.software), .from(entry.contentIdentifier),
     ]
     try upsertStatement!.bind(values)
     guard try upsertStatement!.step() else { return }
@@ -740,7 +747,18 @@ public final class CatalogStore {
       files: Int(totals[0].integer ?? 0), size: totals[1].integer ?? 0, duration: totals[2].real ?? 0,
       implausibleDurations: Int(totals[5].integer ?? 0),
       errors: Int(totals[3].integer ?? 0), mismatches: Int(totals[4].integer ?? 0),
-      byKind: try groups("kind"), byArea: try groups("area"), roots: try roots())
+      byKind: try groups("kind"), byArea: try groups("area"), photosByYear: try photosByYear(),
+      roots: try roots())
+  }
+
+  /// Images with an EXIF date, counted by the year it names.
+  private func photosByYear() throws -> [CatalogGroupStats] {
+    try db.query(
+      "SELECT substr(taken, 1, 4) AS y, count(*), coalesce(sum(size), 0) FROM files WHERE kind = 'image' AND taken IS NOT NULL GROUP BY y ORDER BY y"
+    ).map {
+      CatalogGroupStats(
+        name: $0[0].text ?? "", count: Int($0[1].integer ?? 0), size: $0[2].integer ?? 0, duration: 0)
+    }
   }
 
   /// Decodes a row of `CatalogSchema.entryColumns`. With `chunkNames` false (listings), the
@@ -765,8 +783,18 @@ public final class CatalogStore {
       entry.video = VideoFacts(
         duration: s.value(at: 24).real ?? 0, width: width, height: height, codec: text(52) ?? "",
         frameRate: s.value(at: 59).real, rotation: int(60) ?? 0, audioCodec: text(61), sampleRate: int(25),
-        channels: int(26), bitrate: int(53), taken: text(62), format: text(28) ?? "", title: text(30))
+        channels: int(26), bitrate: int(53), taken: text(62), contentIdentifier: text(70),
+        format: text(28) ?? "",
+        title: text(30))
     } else {
+      // The EXIF columns (63–70) follow the media columns.
+      var exif = EXIFFacts(
+        taken: text(62), camera: text(63), lens: text(64), orientation: int(65), software: text(69),
+        contentIdentifier: text(70))
+      if let latitude = s.value(at: 66).real, let longitude = s.value(at: 67).real {
+        exif.gps = GPSPosition(latitude: latitude, longitude: longitude, altitude: s.value(at: 68).real)
+      }
+      if !exif.isEmpty { entry.exif = exif }
       if let width = int(14), let height = int(15) {
         entry.image = ImageFacts(
           format: full ? text(22) ?? "" : "", width: width, height: height, bitDepth: int(16),
@@ -786,6 +814,7 @@ public final class CatalogStore {
           codec: text(52), bitrate: int(53), artwork: bool(58) ?? false)
       }
     }
+    if let partner = s.value(at: 71).bytes { entry.livePhoto = RawPath(bytes: partner) }
     if let encoding = text(37).flatMap(TextEncoding.init(rawValue:)) {
       entry.text = TextFacts(
         encoding: encoding, bom: bool(38) ?? false, lineEndings: text(39) ?? "none", lines: int(40) ?? 0,

@@ -153,6 +153,18 @@ public final class Indexer {
     /// Entries whose files are gone.
     var removed: [KnownFile] = []
     var unchanged = 0
+
+    /// The folders where a file is new, changed, moved or gone: their Live Photo links are
+    /// recomputed after the scan.
+    var folders: Set<RawPath> {
+      var folders = Set(work.map { $0.file.path.parent })
+      for (entry, file) in moves {
+        folders.insert(entry.path.parent)
+        folders.insert(file.path.parent)
+      }
+      for entry in removed { folders.insert(entry.path.parent) }
+      return folders
+    }
   }
 
   /// Scans one root (adding it when new) and returns what happened.
@@ -170,7 +182,9 @@ public final class Indexer {
     let classification = classify(found, known: try await knownTask.value, summary: &summary)
     try applyRemovalsAndMoves(classification, target, into: &summary)
     try await extractAndStore(classification.work, target, into: &summary, progress: progress)
+    let touched = classification.folders.union(try store.foldersAwaitingLivePhotoLinks(rootID: target.rootID))
     try store.transaction {
+      try store.linkLivePhotos(inFolders: touched)
       try store.updateRoot(
         id: target.rootID, layout: target.layout, bundle: target.bundle, scannedAt: Int64(target.start * 1e9))
     }
@@ -375,7 +389,7 @@ public final class Indexer {
         ctimeNanoseconds: extraction.status.ctimeNanoseconds,
         inode: extraction.status.inode, device: extraction.status.device, error: extraction.error,
         image: extraction.image, audio: extraction.audio, text: extraction.text, plist: extraction.plist,
-        video: extraction.video
+        video: extraction.video, exif: extraction.exif
       )
       searchText = extraction.searchText
       if let error = extraction.error {
@@ -428,11 +442,12 @@ public final class Indexer {
       mtimeNanoseconds: status.mtimeNanoseconds, ctimeNanoseconds: status.ctimeNanoseconds,
       inode: status.inode,
       device: status.device, error: extraction.error, image: extraction.image, audio: extraction.audio,
-      text: extraction.text, plist: extraction.plist, video: extraction.video)
+      text: extraction.text, plist: extraction.plist, video: extraction.video, exif: extraction.exif)
     try store.transaction {
       try store.upsert(
         entry, rootID: root.id, trusted: status.mtimeNanoseconds < recent && status.ctimeNanoseconds < recent,
         searchText: extraction.searchText)
+      try store.linkLivePhotos(inFolders: [resolved.parent])
     }
     return try store.entry(path: resolved)
   }

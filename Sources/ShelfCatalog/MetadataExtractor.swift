@@ -10,6 +10,8 @@ public struct Extraction: Sendable {
   public var sniff: SniffResult
   public var status: FileStatus
   public var image: ImageFacts?
+  /// What an image's EXIF block says (when, which camera, where, which way up).
+  public var exif: EXIFFacts?
   public var audio: AudioFacts?
   public var video: VideoFacts?
   public var text: TextFacts?
@@ -42,7 +44,7 @@ public struct ExtractionFailure: ShelfError, Equatable {
 /// Opens one regular file safely, sniffs it and reads the facts of its kind from headers only.
 public enum MetadataExtractor {
   /// Bumped whenever an extractor reads more or better, so that rescans re-extract old entries.
-  public static let version = 4
+  public static let version = 5
 
   /// Extracts the facts of the file at `path`. With `followLinks` false a final symbolic link
   /// is refused (`O_NOFOLLOW`); FIFOs, sockets and devices are never opened.
@@ -102,6 +104,7 @@ public enum MetadataExtractor {
     do {
       switch sniff.kind {
       case .image:
+        result.exif = EXIFBlockLocator.facts(file, mime: sniff.mime)
         result.image = try ImageHeaderReader.read(file, mime: sniff.mime)
       case .audio, .video:
         try readMedia(file, into: &result)
@@ -175,6 +178,7 @@ public enum MetadataExtractor {
         duration: info.duration, width: info.width, height: info.height, codec: info.codec,
         frameRate: info.frameRate, rotation: info.rotation, audioCodec: info.audioCodec,
         sampleRate: info.sampleRate, channels: info.channels, bitrate: info.bitrate, taken: info.taken,
+        contentIdentifier: info.contentIdentifier,
         format: containerName(info.formatName, codec: info.codec, prefix: prefix, mime: result.sniff.mime),
         title: info.tags.title)
       result.searchText = [info.tags.title, info.tags.artist, info.tags.comment].compactMap { $0 }

@@ -68,7 +68,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     #expect(sample.indexResult.stderr == "")
     #expect(
       sample.indexResult.stdout == """
-        \(sample.root): 40 files (40 new, 0 updated, 0 unchanged, 0 moved, 0 removed)
+        \(sample.root): 47 files (47 new, 0 updated, 0 unchanged, 0 moved, 0 removed)
           sandbox: Demo.app (com.example.shelfdemo, Shelf Demo, version 1.0)
 
         """)
@@ -91,7 +91,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     #expect(result.status == 0)
     #expect(
       result.stdout.hasPrefix(
-        "\(sample.root): 40 files (0 new, 0 updated, 40 unchanged, 0 moved, 0 removed)\n"))
+        "\(sample.root): 47 files (0 new, 0 updated, 47 unchanged, 0 moved, 0 removed)\n"))
 
     let documents = sample.root + "/Documents"
     #expect(rename(documents + "/holiday.jpg", documents + "/holiday-moved.jpg") == 0)
@@ -101,7 +101,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     result = try sample.run(["index", sample.root])
     #expect(
       result.stdout.hasPrefix(
-        "\(sample.root): 40 files (1 new, 1 updated, 37 unchanged, 1 moved, 1 removed)\n"))
+        "\(sample.root): 47 files (1 new, 1 updated, 44 unchanged, 1 moved, 1 removed)\n"))
     let records = try sample.records()
     #expect(records["Documents/holiday-moved.jpg"]?["kind"] as? String == "image")
     #expect(records["Documents/holiday.jpg"] == nil)
@@ -111,7 +111,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     result = try sample.run(["index", "--full"])
     #expect(
       result.stdout.hasPrefix(
-        "\(sample.root): 40 files (0 new, 40 updated, 0 unchanged, 0 moved, 0 removed)\n"))
+        "\(sample.root): 47 files (0 new, 47 updated, 0 unchanged, 0 moved, 0 removed)\n"))
   }
 
   @Test func catalogueOptionBeforeOrAfterTheCommandAndFromTheEnvironment() throws {
@@ -365,7 +365,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     ])
     #expect(result.status == 0)
     #expect(result.stderr.contains("SampleMedia "))
-    #expect(result.stderr.contains("40/40 files"))
+    #expect(result.stderr.contains("47/47 files"))
     #expect(result.stderr.contains(" files/s"))
     let quiet = try ShelfProcess.run(["--db", scratch.path + "/c.sqlite", "index", root])
     #expect(quiet.stderr.isEmpty)
@@ -515,7 +515,7 @@ enum CatalogueFiles {
       #expect(result.status == 65)
       #expect(
         result.stderr
-          == "error: \(database): the catalogue has schema 4, older than this shelf's schema 7: run 'shelf index' to upgrade the catalogue\n"
+          == "error: \(database): the catalogue has schema 4, older than this shelf's schema 8: run 'shelf index' to upgrade the catalogue\n"
       )
     }
     #expect(try CatalogueFiles.bytes(database) == before)
@@ -529,7 +529,7 @@ enum CatalogueFiles {
     let version = String(try ShelfProcess.run(["--version"]).stdout.dropFirst("shelf ".count).dropLast())
     #expect(!version.isEmpty)
     let later = String(version.map { $0.isNumber ? "9" : $0 })
-    // Made by a later shelf: schema 8, its version in the meta table.
+    // Made by a later shelf: schema 9, its version in the meta table.
     var bytes = try CatalogueFiles.bytes(database)
     let recorded = Array(("shelf_version" + version).utf8)
     let replacement = Array(("shelf_version" + later).utf8)
@@ -541,14 +541,14 @@ enum CatalogueFiles {
     }
     #expect(found > 0)
     try Data(bytes).write(to: URL(fileURLWithPath: database))
-    try CatalogueFiles.patchHeader(database, offset: 60, value: 8)
+    try CatalogueFiles.patchHeader(database, offset: 60, value: 9)
     let before = try CatalogueFiles.bytes(database)
     for command in [["ls"], ["index"]] {
       let result = try ShelfProcess.run(["--db", database] + command)
       #expect(result.status == 65)
       #expect(
         result.stderr
-          == "error: \(database): catalogue was written by shelf \(later) (schema 8); this is shelf \(version) (schema 7)\n"
+          == "error: \(database): catalogue was written by shelf \(later) (schema 9); this is shelf \(version) (schema 8)\n"
       )
     }
     #expect(try CatalogueFiles.bytes(database) == before)

@@ -20,9 +20,9 @@ import Testing
       #expect(byKind[kind]?["size"] as? Int == expected.reduce(0) { $0 + $1.size }, "\(kind)")
     }
     // 1 s + 2 s + 1.5 s + 2 s of test signals, 2 s + 1.5 s + 89856/44100 s + 1 s + 1 s of
-    // music and 2 s of voicemail; 1 s of video.
+    // music and 2 s of voicemail; two videos of 1 s.
     #expect(abs((byKind["audio"]?["duration"] as? Double ?? 0) - (14 + 89856.0 / 44100)) < 0.01)
-    #expect(abs((byKind["video"]?["duration"] as? Double ?? 0) - 1) < 0.05)
+    #expect(abs((byKind["video"]?["duration"] as? Double ?? 0) - 2) < 0.05)
     let byArea = try #require(object["by_area"] as? [String: [String: Any]])
     for area in Set(entries.map(\.area)) {
       #expect(byArea[area]?["files"] as? Int == entries.filter { $0.area == area }.count, "\(area)")
@@ -45,21 +45,25 @@ import Testing
         """
         kind   files     size  duration
         audio     10  484 KiB      0:16
-        image     10   18 KiB
+        image     16   40 KiB
         other      1  2.0 KiB
         plist      6  2.5 KiB
         text      12  2.0 KiB
-        video      1   31 KiB      0:01
-        total     40  540 KiB      0:17
+        video      2   41 KiB      0:02
+        total     47  572 KiB      0:18
 
         area         files     size  duration
-        bundle           2  5.2 KiB
+        bundle           3   20 KiB
         caches           1    421 B
-        documents       31  528 KiB      0:15
+        documents       37  546 KiB      0:16
         library          3  5.5 KiB      0:02
         preferences      2    600 B
         tmp              1     31 B
-        total           40  540 KiB      0:17
+        total           47  572 KiB      0:18
+
+        taken  photos     size
+        2022        1  4.3 KiB
+        2024        1  1.4 KiB
 
         """))
     #expect(

@@ -69,7 +69,7 @@ import Testing
 
   @Test func theVideoIsDescribedAsTheManifestAndExiftoolSay() throws {
     let videos = Self.videoFiles
-    #expect(videos.count == 1)
+    #expect(videos.count == 2)
     for (path, facts) in videos {
       let full = Self.root.appendingPathComponent("SampleMedia/" + path).path
       guard case .video(let info) = try MediaFileInfo.read(RegularFile(path: RawPath(full))) else {

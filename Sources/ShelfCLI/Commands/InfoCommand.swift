@@ -16,8 +16,10 @@ enum InfoCommand {
       extension only breaks ties. Kinds are image, audio, video, text, plist and other.
 
       When the file is catalogued (see shelf index), everything the catalogue knows is shown: \
-      root, sandbox area, and the facts of its kind (image size and colour, audio duration, \
-      format and tags, text encoding and counts, plist format and keys). A file that is not \
+      root, sandbox area, and the facts of its kind (image size and colour, a photo's EXIF \
+      facts: when it was taken, camera, lens, orientation, GPS position and software; audio \
+      duration, format and tags, text encoding and counts, plist format and keys), and the \
+      other half of a Live Photo. A file that is not \
       catalogued, or that changed since it was, is read live from its headers.
 
       Images are read from their headers: PNG, JPEG, GIF, WebP, TIFF, HEIF/HEIC/AVIF, BMP and \
@@ -144,6 +146,33 @@ enum InfoCommand {
       return "\(Int((Double(bits) / 1000).rounded())) kb/s"
     }
 
+    /// The EXIF facts of a photo, as exiftool users read them.
+    static func exifRows(_ exif: EXIFFacts) -> [[String]] {
+      var rows: [[String]] = []
+      if let taken = exif.taken { rows.append(["taken:", taken]) }
+      if let camera = exif.camera { rows.append(["camera:", camera]) }
+      if let lens = exif.lens { rows.append(["lens:", lens]) }
+      if let orientation = exif.orientation {
+        rows.append(["orientation:", "\(orientation) (\(orientationNames[orientation - 1]))"])
+      }
+      if let gps = exif.gps {
+        var place =
+          Quantities.formatFixed(gps.latitude, decimals: 6) + ", "
+          + Quantities.formatFixed(gps.longitude, decimals: 6)
+        if let altitude = gps.altitude { place += ", \(Quantities.formatFixed(altitude, decimals: 1)) m" }
+        rows.append(["GPS:", place])
+      }
+      if let software = exif.software { rows.append(["software:", software]) }
+      return rows
+    }
+
+    /// What each EXIF orientation asks of a viewer, in exiftool's words.
+    static let orientationNames = [
+      "horizontal (normal)", "mirror horizontal", "rotate 180", "mirror vertical",
+      "mirror horizontal and rotate 270 CW", "rotate 90 CW", "mirror horizontal and rotate 90 CW",
+      "rotate 270 CW",
+    ]
+
     static func factRows(_ entry: CatalogEntry) -> [[String]] {
       var rows: [[String]] = []
       func yesNo(_ value: Bool?) -> String { value.map { $0 ? "yes" : "no" } ?? "unknown" }
@@ -157,6 +186,7 @@ enum InfoCommand {
         if let frames = image.frames { rows.append(["frames:", "\(frames)"]) }
         if !image.chunks.isEmpty { rows.append(["chunks:", image.chunks.joined(separator: " ")]) }
       }
+      if let exif = entry.exif { rows += exifRows(exif) }
       if let audio = entry.audio {
         rows.append([
           "duration:",
@@ -205,6 +235,7 @@ enum InfoCommand {
         if let taken = video.taken { rows.append(["taken:", taken]) }
         if let title = video.title { rows.append(["title:", title]) }
       }
+      if let partner = entry.livePhoto { rows.append(["Live Photo:", partner.escaped]) }
       if let text = entry.text {
         rows.append(["encoding:", text.encoding.rawValue + (text.bom ? " with BOM" : "")])
         rows.append(["endings:", text.lineEndings])
@@ -274,7 +305,8 @@ enum InfoCommand {
       size: extraction.status.size, mtimeNanoseconds: extraction.status.mtimeNanoseconds,
       ctimeNanoseconds: extraction.status.ctimeNanoseconds, inode: extraction.status.inode,
       device: extraction.status.device, error: extraction.error, image: extraction.image,
-      audio: extraction.audio, text: extraction.text, plist: extraction.plist, video: extraction.video)
+      audio: extraction.audio, text: extraction.text, plist: extraction.plist, video: extraction.video,
+      exif: extraction.exif)
   }
 }
 

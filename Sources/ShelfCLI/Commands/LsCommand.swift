@@ -66,6 +66,7 @@ enum LsCommand {
       Example("shelf ls kind:image 'width>=1024'", "Images at least 1024 pixels wide."),
       Example("shelf ls kind:audio artist:beatles 'duration<3:00'", "Short songs by an artist."),
       Example("shelf ls mtime:-7d.. --sort mtime:desc", "What changed in the last week, newest first."),
+      Example("shelf ls taken:2024-05 camera:iphone --sort taken", "May 2024's iPhone photos, oldest first."),
       Example(
         "shelf ls -kind:image,kind:audio area:documents", "Documents that are neither images nor audio."),
       Example("shelf ls holiday", "Files whose name, path, tags or text mention holiday."),
@@ -100,13 +101,15 @@ enum LsCommand {
                        character; case-insensitive unless the pattern has a capital letter
                        (as fd's smart case): name:'img_*.png' finds IMG_1.PNG, name:'IMG_*'
                        does not find img_1.png. With := the value is taken literally.
-      text             artist, album, album_artist, title, genre, comment, taken, error: the
-                       value anywhere in the field, case-insensitive (artist:beat finds The
-                       Beatles)
-      numbers          size, mtime (modified), width, height, depth, frames, duration, rate,
-                       channels, bitrate, year, track, track_total, disc, disc_total, fps,
-                       rotation, lines, words, chars: equal, or a range
-      yes or no        alpha, cgbi, interlaced, artwork, bom, mismatch
+      text             artist, album, album_artist, title, genre, comment, camera, lens,
+                       software, error: the value anywhere in the field, case-insensitive
+                       (artist:beat finds The Beatles, camera:iphone)
+      numbers          size, mtime (modified), taken, width, height, depth, frames, duration,
+                       rate, channels, bitrate, year, track, track_total, disc, disc_total,
+                       fps, rotation, orientation, lat, lon, alt, lines, words, chars: equal,
+                       or a range
+      yes or no        alpha, cgbi, interlaced, artwork, bom, mismatch, gps
+      live_photo       yes or no, else a glob of the other half's path (live_photo:'*.MOV')
       key              a top-level plist key: contains; := the whole key
 
     A field with an empty value (artist:) matches entries that have one. A word must hold a \
@@ -115,7 +118,9 @@ enum LsCommand {
 
     Sizes take units (size>10M, size<=512K); durations take seconds, M:SS or units \
     (duration<3:00, duration>90s); times are UTC dates (mtime>2024-01-01, mtime:2024-05) or \
-    relative to now (mtime:-7d.. for the last seven days, -12h, -2w, -30min, -1y). Booleans \
+    relative to now (mtime:-7d.. for the last seven days, -12h, -2w, -30min, -1y). taken takes \
+    the same dates, compared with the local time the camera or the video recorded \
+    (taken:2024-05, taken:-30d..). Booleans \
     take yes or no (alpha:yes, cgbi:no). Bit rates take k and M (bitrate>256k, bitrate:1.4M).
 
     Fields: kind, type (MIME), ext, name, path, area, root, size, mtime, width, height, depth \
@@ -123,7 +128,10 @@ enum LsCommand {
     (sample rate), channels, format, codec (FFmpeg's name: aac, alac, mp3, flac, h264…), \
     audio_codec (a video's sound), bitrate (bits/s), artist, album, album_artist, title, genre, \
     comment, year, track, track_total, disc, disc_total, artwork (cover art embedded), fps \
-    (frame_rate), rotation (degrees clockwise), taken (when a video was filmed), encoding, bom, \
+    (frame_rate), rotation (degrees clockwise), taken (when a photo was taken or a video filmed), \
+    camera (EXIF make and model), lens, orientation (EXIF, 1-8), gps (yes when the photo has a \
+    position), lat, lon, alt (degrees and metres, south, west and below sea level negative), \
+    software, live_photo (the other half of a Live Photo), encoding, bom, \
     endings (line endings), lines, words, chars, plist (xml or binary), key (a top-level plist \
     key), error, mismatch (extension disagrees with content), detected; for iPhone backup entries \
     domain (CameraRollDomain, AppDomain-…), app (a bundle identifier), file_id (the stored name) \
@@ -321,17 +329,35 @@ enum CatalogPresentation {
     func string(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
     func int(_ value: Int?) -> JSONValue { value.map { .int(Int64($0)) } ?? .null }
     func bool(_ value: Bool?) -> JSONValue { value.map { .bool($0) } ?? .null }
-    if let image = entry.image {
-      var object: [(String, JSONValue)] = [
-        ("width", .int(Int64(image.width))), ("height", .int(Int64(image.height))),
-        ("bit_depth", int(image.bitDepth)), ("color_type", string(image.colorType)),
-        ("alpha", bool(image.alpha)),
-        ("interlaced", bool(image.interlaced)), ("cgbi", .bool(image.cgbi ?? false)),
-        ("frames", int(image.frames)),
-        ("format", .string(image.format)),
+    if entry.image != nil || entry.exif != nil {
+      var object: [(String, JSONValue)] = []
+      if let image = entry.image {
+        object = [
+          ("width", .int(Int64(image.width))), ("height", .int(Int64(image.height))),
+          ("bit_depth", int(image.bitDepth)), ("color_type", string(image.colorType)),
+          ("alpha", bool(image.alpha)),
+          ("interlaced", bool(image.interlaced)), ("cgbi", .bool(image.cgbi ?? false)),
+          ("frames", int(image.frames)),
+          ("format", .string(image.format)),
+        ]
+        if !image.chunks.isEmpty { object.append(("chunks", .array(image.chunks.map { .string($0) }))) }
+      }
+      let exif = entry.exif
+      let gps: JSONValue =
+        exif?.gps.map { position in
+          .object([
+            ("lat", .double(position.latitude)), ("lon", .double(position.longitude)),
+            ("alt", position.altitude.map { .double($0) } ?? .null),
+          ])
+        } ?? .null
+      object += [
+        ("taken", string(exif?.taken)), ("camera", string(exif?.camera)), ("lens", string(exif?.lens)),
+        ("orientation", int(exif?.orientation)), ("gps", gps), ("software", string(exif?.software)),
       ]
-      if !image.chunks.isEmpty { object.append(("chunks", .array(image.chunks.map { .string($0) }))) }
       fields.append(("image", .object(object)))
+    }
+    if let partner = entry.livePhoto {
+      fields.append(("live_photo", .string(String(decoding: partner.bytes, as: UTF8.self))))
     }
     if let audio = entry.audio {
       fields.append(

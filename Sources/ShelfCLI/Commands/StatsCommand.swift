@@ -9,7 +9,8 @@ enum StatsCommand {
     discussion: """
       Prints the number of files, their total size and the total duration of the audio and video, by \
       kind (image, audio, video, text, plist, other) and by sandbox area (bundle, documents, \
-      preferences, caches, library, tmp, other), then the catalogued roots with their \
+      preferences, caches, library, tmp, other), the photos (images with an EXIF date) by the year \
+      they were taken (photos_by_year in --json), then the catalogued roots with their \
       application bundle, if any (for an iPhone backup: the device, iOS version, date and \
       whether it is encrypted), and when they were last scanned.
 
@@ -83,7 +84,15 @@ enum StatsCommand {
       ("files", .int(Int64(stats.files))), ("size", .int(stats.size)), ("duration", .double(stats.duration)),
       ("errors", .int(Int64(stats.errors))), ("extension_mismatches", .int(Int64(stats.mismatches))),
       ("implausible_durations", .int(Int64(stats.implausibleDurations))),
-      ("by_kind", groups(stats.byKind)), ("by_area", groups(stats.byArea)), ("roots", .array(roots)),
+      ("by_kind", groups(stats.byKind)), ("by_area", groups(stats.byArea)),
+      (
+        "photos_by_year",
+        .object(
+          stats.photosByYear.map {
+            ($0.name, .object([("files", .int(Int64($0.count))), ("size", .int($0.size))]))
+          })
+      ),
+      ("roots", .array(roots)),
     ])
   }
 
@@ -107,6 +116,19 @@ enum StatsCommand {
       }
     }
     var lines = table("kind", stats.byKind) + [""] + table("area", stats.byArea)
+    if !stats.photosByYear.isEmpty {
+      var rows = [["taken", "photos", "size"]]
+      for year in stats.photosByYear {
+        rows.append([year.name, "\(year.count)", Quantities.formatByteSize(year.size)])
+      }
+      lines +=
+        [""]
+        + TableRenderer(alignments: [.left, .right, .right]).render(rows).map { line in
+          var trimmed = Substring(line)
+          while trimmed.last == " " { trimmed = trimmed.dropLast() }
+          return String(trimmed)
+        }
+    }
     if stats.errors > 0 || stats.mismatches > 0 {
       lines += [
         "", "\(stats.errors) with extraction errors, \(stats.mismatches) with a misleading extension",
