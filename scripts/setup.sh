@@ -23,9 +23,9 @@ packages=(
   python3-pil desktop-base
   # the backup generator's encrypting side, and pip for the independent backup readers below
   python3-cryptography python3-pip
-  # bench-backup's media: photos from desktop-base's wallpapers (and gnome-backgrounds' above),
-  # voice memos spoken by espeak-ng
-  desktop-base espeak-ng
+  # bench-backup's media (photos from the wallpaper packages above): voice memos spoken by
+  # espeak-ng
+  espeak-ng
 )
 
 # PyPI modules the tests use (MODULE or MODULE=PACKAGE when the names differ): independent
