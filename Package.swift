@@ -39,12 +39,15 @@ let package = Package(
     .systemLibrary(name: "CZopfli", providers: [.apt(["libzopfli-dev"])]),
     .systemLibrary(
       name: "CUchardet", pkgConfig: "uchardet", providers: [.apt(["libuchardet-dev"])]),
+    // FFmpeg's headers only: the libraries are loaded on first use (CFFmpegSupport/FFmpegLoader.c),
+    // not linked, so that commands which never decode do not map their ~130 dependencies.
     .systemLibrary(
-      name: "CFFmpeg", pkgConfig: "libavformat",
+      name: "CFFmpeg",
       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev"])]),
     .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
     .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
-    .systemLibrary(name: "CSwscale", pkgConfig: "libswscale", providers: [.apt(["libswscale-dev"])]),
+    // libswscale's header only: loaded on first use with the rest of FFmpeg (FFmpegLoader.c).
+    .systemLibrary(name: "CSwscale", providers: [.apt(["libswscale-dev"])]),
     .systemLibrary(name: "CICNS", pkgConfig: "libicns", providers: [.apt(["libicns-dev"])]),
     .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
     // Small C targets for constructs Swift cannot call.
@@ -63,7 +66,7 @@ let package = Package(
     // The reference QOI decoder (Debian libqoi-dev), compiled once.
     .target(name: "CQOI"),
     .target(
-      name: "CFFmpegSupport", dependencies: ["CFFmpeg"], linkerSettings: [.linkedLibrary("avutil")]),
+      name: "CFFmpegSupport", dependencies: ["CFFmpeg"], linkerSettings: [.linkedLibrary("dl")]),
 
     // Swift libraries.
     .target(name: "ShelfCore"),

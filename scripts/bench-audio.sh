@@ -4,7 +4,10 @@
 # `sox FILE -t alsa null` (those four formats) and `mpg123 -o alsa -a null` (MP3); and for AAC
 # 256k and ALAC in M4A (decoded through FFmpeg) side by side with `ffmpeg -i FILE -f alsa null`
 # (the same decoder: the floor) and `mpv --no-video --ao=alsa --audio-device=alsa/null`; in one
-# run, on the same files. Then the peak memory of shelf playing a 1-hour FLAC and a 1-hour M4A.
+# run, on the same files. Then peak memory: `shelf --help` (FFmpeg is loaded only when a file
+# needs it), shelf playing a 1-hour FLAC and a 1-hour AAC M4A of speech (espeak-ng, looped),
+# `ffmpeg` decoding that M4A (the floor: the same libraries), and `shelf index` of a folder of
+# 200 three-minute M4As.
 #
 # Usage: scripts/bench-audio.sh [path/to/shelf]   (make bench-audio builds a release first)
 # Environment: RUNS (default 3; the best of RUNS counts), MINUTES (default 10), HOUR_MINUTES (60).
@@ -28,6 +31,7 @@ dpkg-query -W -f='${Status}' libsox-fmt-all 2>/dev/null | grep -q "ok installed"
 command -v mpg123 >/dev/null || needed+=(mpg123)
 command -v ffmpeg >/dev/null || needed+=(ffmpeg)
 command -v mpv >/dev/null || needed+=(mpv)
+command -v espeak-ng >/dev/null || needed+=(espeak-ng)
 [[ -x /usr/bin/time ]] || needed+=(time)
 command -v python3 >/dev/null || needed+=(python3)
 if ((${#needed[@]})); then
@@ -126,12 +130,32 @@ read -r hour_cpu hour_rss < <(measure "$shelf" play -D null --no-interactive "$h
 verdict=$(awk -v k="$hour_rss" 'BEGIN { print (k < 20 * 1024) ? "under" : "OVER" }')
 echo "${hour_minutes}-minute FLAC: shelf peak memory $(mib "$hour_rss") MiB ($verdict the 20 MiB target), cpu ${hour_cpu}s"
 
-# The same for a 1-hour AAC M4A, decoded through FFmpeg.
-hour_m4a="$work/hour.m4a"
+# The same for a 1-hour AAC M4A of speech, decoded through FFmpeg, with ffmpeg itself (the same
+# libraries: their loading alone is about 25 MiB) beside it.
+hour_m4a="$work/hour-speech.m4a"
 if [[ ! -s "$hour_m4a" ]]; then
-  echo "generating a ${hour_minutes}-minute M4A..." >&2
-  sox -q "$hour" -t wav - | ffmpeg -v error -i - -c:a aac -b:a 256k "$hour_m4a"
+  echo "generating a ${hour_minutes}-minute M4A of speech..." >&2
+  espeak-ng -w "$work/speech.wav" "Shelf reads audio and video through FFmpeg. This recording \
+    is an hour of spoken words, made to measure the memory of playing and indexing long files. \
+    The quick brown fox jumps over the lazy dog, and the rain in Spain stays mainly in the plain."
+  sox -q "$work/speech.wav" -r 44100 -c 2 "$work/speech-44k.wav"
+  ffmpeg -v error -stream_loop -1 -i "$work/speech-44k.wav" -t $((hour_minutes * 60)) -c:a aac -b:a 128k "$hour_m4a"
 fi
 read -r hour_cpu hour_rss < <(measure "$shelf" play -D null --no-interactive "$hour_m4a")
 verdict=$(awk -v k="$hour_rss" 'BEGIN { print (k < 20 * 1024) ? "under" : "OVER" }')
 echo "${hour_minutes}-minute AAC M4A: shelf peak memory $(mib "$hour_rss") MiB ($verdict the 20 MiB target), cpu ${hour_cpu}s"
+read -r ffmpeg_cpu ffmpeg_rss < <(measure ffmpeg -v error -nostdin -i "$hour_m4a" -f alsa null)
+echo "${hour_minutes}-minute AAC M4A: ffmpeg -f alsa null peak memory $(mib "$ffmpeg_rss") MiB, cpu ${ffmpeg_cpu}s"
+read -r help_cpu help_rss < <(measure "$shelf" --help)
+echo "shelf --help: peak memory $(mib "$help_rss") MiB"
+
+# Indexing a folder of M4As: 200 three-minute pieces of the speech file.
+folder="$work/m4a-folder"
+if [[ ! -d "$folder" ]]; then
+  mkdir -p "$folder"
+  ffmpeg -v error -i "$hour_m4a" -t 180 -c copy "$work/piece.m4a"
+  for i in $(seq -w 1 200); do cp "$work/piece.m4a" "$folder/piece-$i.m4a"; done
+fi
+rm -f "$work/index.sqlite" "$work/index.sqlite-wal" "$work/index.sqlite-shm"
+read -r index_cpu index_rss < <(measure "$shelf" --db "$work/index.sqlite" index "$folder")
+echo "shelf index of 200 three-minute M4As: peak memory $(mib "$index_rss") MiB, cpu ${index_cpu}s"

@@ -21,6 +21,8 @@ packages=(
   # the EXIF tests' and SampleMedia's photo writers besides those: Pillow; bench-index-photos'
   # wallpapers (with gnome-backgrounds above)
   python3-pil desktop-base
+  # speech for the benchmarks' long recordings
+  espeak-ng
   # the backup generator's encrypting side, and pip for the independent backup readers below
   python3-cryptography python3-pip
   # bench-backup's media (photos from the wallpaper packages above): voice memos spoken by

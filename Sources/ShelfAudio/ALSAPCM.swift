@@ -31,10 +31,12 @@ final class PCMHandle {
   private(set) var parameters: ALSAStreamParameters
 
   /// Opens `device` without blocking on a busy device, then negotiates hardware and software
-  /// parameters. The first acceptable entry of `formats` is used.
+  /// parameters. The first acceptable entry of `formats` is used. With `nearestShape`, a rate
+  /// or channel count the device does not take is replaced by the nearest one it takes (the
+  /// caller converts); otherwise it is refused.
   init(
     device: String, capture: Bool, sampleRate: Int, channels: Int, formats: [SampleFormat],
-    bufferMicroseconds: UInt32, periodMicroseconds: UInt32
+    bufferMicroseconds: UInt32, periodMicroseconds: UInt32, nearestShape: Bool = false
   ) throws(AudioError) {
     self.device = device
     shelf_alsa_capture_errors()
@@ -51,7 +53,8 @@ final class PCMHandle {
       try check(snd_pcm_nonblock(opened, 0), "cannot switch to blocking mode")
       try negotiate(
         capture: capture, sampleRate: sampleRate, channels: channels, formats: formats,
-        bufferMicroseconds: bufferMicroseconds, periodMicroseconds: periodMicroseconds)
+        bufferMicroseconds: bufferMicroseconds, periodMicroseconds: periodMicroseconds,
+        nearestShape: nearestShape)
     } catch {
       snd_pcm_close(opened)
       pcm = nil
@@ -120,7 +123,7 @@ final class PCMHandle {
 
   private func negotiate(
     capture: Bool, sampleRate: Int, channels: Int, formats: [SampleFormat], bufferMicroseconds: UInt32,
-    periodMicroseconds: UInt32
+    periodMicroseconds: UInt32, nearestShape: Bool
   ) throws(AudioError) {
     guard let pcm else { return }
     var hw: OpaquePointer?
@@ -140,7 +143,10 @@ final class PCMHandle {
     }
     try check(
       snd_pcm_hw_params_set_format(pcm, hw, PCMHandle.alsaFormat(chosen)), "cannot set the sample format")
-    if snd_pcm_hw_params_set_channels(pcm, hw, UInt32(channels)) < 0 {
+    var channelCount = UInt32(channels)
+    if nearestShape {
+      try check(snd_pcm_hw_params_set_channels_near(pcm, hw, &channelCount), "cannot set the channel count")
+    } else if snd_pcm_hw_params_set_channels(pcm, hw, UInt32(channels)) < 0 {
       var low: UInt32 = 0
       var high: UInt32 = 0
       snd_pcm_hw_params_get_channels_min(hw, &low)
@@ -151,7 +157,9 @@ final class PCMHandle {
         message: "device does not support \(channels) channel(s) (it supports \(range))")
     }
     var rate = UInt32(sampleRate)
-    if snd_pcm_hw_params_set_rate_near(pcm, hw, &rate, nil) < 0 || rate != UInt32(sampleRate) {
+    if snd_pcm_hw_params_set_rate_near(pcm, hw, &rate, nil) < 0
+      || (rate != UInt32(sampleRate) && !nearestShape)
+    {
       throw AudioError(
         device: device, reason: .unsupported,
         message: "device does not support \(sampleRate) Hz (nearest: \(rate) Hz)")
@@ -179,7 +187,7 @@ final class PCMHandle {
     try check(snd_pcm_sw_params(pcm, sw), "cannot apply the software parameters")
 
     parameters = ALSAStreamParameters(
-      sampleRate: sampleRate, channels: channels, sampleType: chosen.bufferType, sampleFormat: chosen,
+      sampleRate: Int(rate), channels: Int(channelCount), sampleType: chosen.bufferType, sampleFormat: chosen,
       periodFrames: Int(period), bufferFrames: Int(buffer))
   }
 

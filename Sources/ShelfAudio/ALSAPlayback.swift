@@ -24,8 +24,13 @@ public final class ALSAPlayback {
 
   /// Opens `device` for `channels` × `sampleRate` playback, exchanging samples as the first of
   /// `sampleTypes` the device accepts (the `default` device's plug layer accepts all).
-  public init(device: String, sampleRate: Int, channels: Int, sampleTypes: [PCMSampleType]) throws(AudioError)
-  {
+  ///
+  /// A device that does not take the rate or the channel count is refused (`.unsupported`),
+  /// unless `nearestShape`: it then opens at the nearest rate and channel count it takes, which
+  /// `parameters` reports, and the caller converts (`ConvertingDecoder`).
+  public init(
+    device: String, sampleRate: Int, channels: Int, sampleTypes: [PCMSampleType], nearestShape: Bool = false
+  ) throws(AudioError) {
     let formats = sampleTypes.map { type -> SampleFormat in
       switch type {
       case .int16: return .s16
@@ -35,7 +40,7 @@ public final class ALSAPlayback {
     }
     handle = try PCMHandle(
       device: device, capture: false, sampleRate: sampleRate, channels: channels, formats: formats,
-      bufferMicroseconds: 500_000, periodMicroseconds: 100_000)
+      bufferMicroseconds: 500_000, periodMicroseconds: 100_000, nearestShape: nearestShape)
   }
 
   /// Writes `frames` interleaved frames from `buffer`, blocking until ALSA has taken them all.

@@ -53,7 +53,7 @@ public struct FFmpegError: ShelfError, Equatable {
   /// `call`, the path and the reason. Returns the (non-negative) code otherwise.
   @discardableResult
   static func check(_ call: String, path: RawPath, _ body: () -> Int32) throws(FFmpegError) -> Int32 {
-    FFmpegLibrary.prepare()
+    try FFmpegLibrary.load(path: path)
     shelf_ffmpeg_clear_log()
     let code = body()
     guard code < 0 else { return code }
@@ -85,21 +85,35 @@ public struct FFmpegError: ShelfError, Equatable {
   }
 }
 
-/// Process-wide set-up of FFmpeg's libraries, done once before the first call.
+/// Process-wide set-up of FFmpeg's libraries, done once before the first call: loading them
+/// (shelf does not link them, so that commands which never decode do not pay for mapping them and
+/// their dependencies), routing their log and capping their allocations.
 enum FFmpegLibrary {
   /// The largest single block FFmpeg may allocate. Large enough for the sample tables of a
   /// day-long audiobook and the frames of 8K video, small enough that a file declaring billions
   /// of samples fails with an error instead of exhausting memory.
   static let maximumAllocation = 256 << 20
 
-  private static let setUp: Void = {
+  /// The loader's reason when the libraries could not be loaded; nil once they are set up.
+  private static let loadFailure: String? = {
+    var buffer = [CChar](repeating: 0, count: 512)
+    guard shelf_ffmpeg_load(&buffer, buffer.count) == 0 else {
+      return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
     shelf_ffmpeg_capture_log()
     av_max_alloc(maximumAllocation)
+    return nil
   }()
 
-  /// Routes FFmpeg's log into the capture buffer (nothing reaches the terminal) and caps its
-  /// allocations; cheap after the first call.
-  static func prepare() { _ = setUp }
+  /// Loads FFmpeg's libraries, routes their log into the capture buffer (nothing reaches the
+  /// terminal) and caps their allocations; cheap after the first call. Throws (naming `path`,
+  /// the file that needed FFmpeg) when a library is missing.
+  static func load(path: RawPath) throws(FFmpegError) {
+    guard let reason = loadFailure else { return }
+    throw FFmpegError(
+      path: path, call: "dlopen", code: -ENOSYS,
+      message: "FFmpeg's libraries could not be loaded: \(reason)", failure: .io)
+  }
 
   /// The last error line FFmpeg logged on this thread, made printable on one line.
   static func lastLogLine() -> String {
@@ -129,6 +143,9 @@ public struct FFmpegTags: Sendable, Equatable {
     let wanted = key.lowercased()
     return entries.first { $0.key.lowercased() == wanted }?.value
   }
+
+  /// Tags read by shelf itself (an ID3v2 tag's TXXX frames), to name them as FFmpeg would.
+  init(entries: [Entry]) { self.entries = entries }
 
   init(_ dictionary: OpaquePointer?) {
     entries = []
@@ -281,7 +298,7 @@ public final class FFmpegInput {
     descriptor: Int32, path: RawPath, limits: Limits = .standard, probing: StreamProbing = .always,
     demuxer: String? = nil
   ) throws(FFmpegError) {
-    FFmpegLibrary.prepare()
+    try FFmpegLibrary.load(path: path)
     self.path = path
     io = try DescriptorIO(descriptor: descriptor, path: path)
     guard let allocated = avformat_alloc_context() else {

@@ -73,6 +73,9 @@ enum ID3Reader {
 
   static func parseV2(_ body: [UInt8], version: UInt8, extendedHeader: Bool) -> Found {
     var frames: [String: [String]] = [:]
+    // TXXX frames, by description: FFmpeg reads each as a tag of that name (its own muxer
+    // writes `comment` so), and so does this reader, for the fields a frame of its own lacks.
+    var userTexts: [FFmpegTags.Entry] = []
     var hasPicture = false
     var index = 0
     if extendedHeader && body.count >= 4 {
@@ -105,7 +108,12 @@ enum ID3Reader {
       switch name {
       case "APIC": hasPicture = true
       case "COMM": if frames["COMM"] == nil, let text = comment(content) { frames["COMM"] = [text] }
-      case _ where name.hasPrefix("T") && name != "TXXX":
+      case "TXXX":
+        let parts = texts(content)
+        if parts.count >= 2 {
+          userTexts.append(FFmpegTags.Entry(key: parts[0], value: parts[1...].joined(separator: "; ")))
+        }
+      case _ where name.hasPrefix("T"):
         if frames[name] == nil { frames[name] = texts(content) }
       default: break
       }
@@ -127,6 +135,7 @@ enum ID3Reader {
     tags.trackTotal = AudioTags.numberAndTotal(track).total
     tags.disc = disc.number
     tags.discTotal = disc.total
+    tags = tags.filled(from: TagMapping.tags(from: [FFmpegTags(entries: userTexts)], vorbisJoined: false))
     return Found(tags: tags, hasPicture: hasPicture)
   }
 

@@ -11,11 +11,18 @@ public import ShelfCore
 /// Records into MP4 audio (`.m4a`) through FFmpeg: AAC-LC by the native `aac` encoder, as Voice
 /// Memos writes, or ALAC.
 ///
-/// The file is fragmented MP4: a `moov` up front (written with the first fragment, so that its
-/// edit list can name the encoder delay) and a fragment (`moof` + `mdat`) about every second,
-/// each written through to the file as soon as the muxer finishes it. So a recorder
-/// killed by `kill -9` or stopped by a full disk leaves a file that ffmpeg, mpv and libavformat
-/// play with every fragment written; `close()` adds the fragment index.
+/// While recording, the file is fragmented MP4: an empty `moov` written when the file is
+/// created, then a fragment (`moof` + `mdat`) about every second, each written through to the
+/// file as soon as the muxer finishes it. So a recorder killed by `kill -9` (even in its first
+/// second) or stopped by a full disk leaves a file that ffmpeg, mpv and libavformat open and
+/// play with every fragment written; such a file starts with AAC's encoder delay (1024
+/// samples), which only an edit list written after the first packet could name.
+///
+/// `close()` finishes the fragments (and their index), then, for AAC, rewrites the recording as
+/// a plain MP4 whose edit list names the encoder delay (`MP4Remuxer`: a copy beside it renamed
+/// over it, so the file is whole at every moment), so that it decodes to exactly the captured
+/// samples. When that copy cannot be made (a full disk), the fragmented recording stays,
+/// complete, with the delay at its start. ALAC has no delay: its fragmented file is final.
 public final class M4AFileWriter: RecordingFileWriter {
   /// The codec inside the MP4.
   public enum Codec: String, Sendable {
@@ -88,6 +95,11 @@ public final class M4AFileWriter: RecordingFileWriter {
 
   /// Opens the encoder and the muxer and writes the header (ftyp and an empty moov).
   private func setUp(codec: Codec) throws(AudioError) {
+    do {
+      try FFmpegLibrary.load(path: path)
+    } catch {
+      throw AudioError(path: path, reason: .unsupported, message: error.message)
+    }
     guard let encoderCodec = avcodec_find_encoder(codec == .aac ? AV_CODEC_ID_AAC : AV_CODEC_ID_ALAC),
       let context = avcodec_alloc_context3(encoderCodec)
     else {
@@ -133,10 +145,9 @@ public final class M4AFileWriter: RecordingFileWriter {
     }
     muxer.pointee.pb = io
     var options: OpaquePointer?
-    // delay_moov rather than empty_moov: the moov still comes first, but is written with the
-    // first fragment, when the muxer knows the encoder delay and can put it in an edit list
-    // (so the recording plays gapless, from its first captured sample).
-    av_dict_set(&options, "movflags", "delay_moov+default_base_moof+frag_keyframe", 0)
+    // empty_moov: the moov is on disk before the first sample is captured (delay_moov would
+    // hold it back to the first fragment, leaving a file without one for the first second).
+    av_dict_set(&options, "movflags", "empty_moov+default_base_moof+frag_keyframe", 0)
     // Audio packets are all key frames: the fragment length comes from frag_duration (µs).
     av_dict_set(&options, "frag_duration", "1000000", 0)
     defer { av_dict_free(&options) }
@@ -280,6 +291,7 @@ public final class M4AFileWriter: RecordingFileWriter {
     finished = true
     defer { release() }
     guard let encoder, let output else { return }
+    let encoderDelay = Int64(max(0, encoder.pointee.initial_padding))
     try encodeWholeFrames(final: true)
     _ = avcodec_send_frame(encoder, nil)
     try writePackets()
@@ -292,6 +304,11 @@ public final class M4AFileWriter: RecordingFileWriter {
       throw AudioError(
         path: path, reason: .writeFailed,
         message: "cannot close: \(String(cString: strerror(errno)).lowercased())")
+    }
+    // The fragmented recording is complete on disk; the plain copy only adds the edit list.
+    if encoderDelay > 0 {
+      try? MP4Remuxer.markEncoderDelay(
+        path, delay: encoderDelay, frames: framesWritten, sampleRate: sampleRate)
     }
   }
 

@@ -20,6 +20,8 @@ enum MP3Scanner {
     var mpegFrames: Int64
     /// The frames' bit rates averaged over their samples (exactly the nominal rate for CBR).
     var bitrate: Int
+    /// The MPEG audio layer (1, 2 or 3).
+    var layer: Int
   }
 
   /// Scans `file`. Returns nil when no run of MPEG audio frames is found (an MP3 of only a tag).
@@ -79,7 +81,7 @@ enum MP3Scanner {
     return Result(
       frames: frames, sampleRate: header.rate, channels: header.channels,
       truncation: truncation, mpegFrames: mpegFrames,
-      bitrate: samples > 0 ? Int(bitSum / samples) : 0)
+      bitrate: samples > 0 ? Int(bitSum / samples) : 0, layer: header.layer)
   }
 
   /// Where the audio ends: before an ID3v1 tag and an APEv2 tag at the end of the file.

@@ -45,9 +45,46 @@ public enum MediaFileInfo: Sendable, Equatable {
   /// `mime` is the type the content was recognised as (`audio/mpeg`, `audio/mp4`, …), when the
   /// caller sniffed it: FFmpeg then skips its own recognition, and for MP3 and AMR, whose frames
   /// shelf counts itself, its stream analysis too.
+  ///
+  /// An MP3 recognised by content is read without FFmpeg when shelf's own readers give every
+  /// fact (`mp3Info`): FFmpeg's libraries are then not even loaded.
   public static func read(_ file: RegularFile, mime: String? = nil) throws(FFmpegError) -> MediaFileInfo {
-    let input: FFmpegInput
     let demuxer = mime.flatMap { demuxers[$0] }
+    if demuxer == "mp3", let info = mp3Info(file) { return .audio(info) }
+    return try readThroughFFmpeg(file, demuxer: demuxer)
+  }
+
+  /// The facts of an MP3 from shelf's frame scanner (rate, channels, exact frames, bit rate,
+  /// layer) and ID3 reader (ID3v2 with its TXXX frames, else ID3v1, and cover art): everything
+  /// FFmpeg's MP3 demuxer gave (it opens no decoder for them either, and reads no APEv2 tag
+  /// in an MP3), without loading FFmpeg. Nil, for FFmpeg to read, when there are no frames (its
+  /// error then names the file's problem).
+  static func mp3Info(_ file: RegularFile) -> AudioFileInfo? {
+    guard let scanned = try? MP3Scanner.scan(file), scanned.sampleRate > 0,
+      scanned.channels > 0, let id3 = try? ID3Reader.found(in: file)
+    else { return nil }
+    let (codec, description) = mpegAudioCodecs[scanned.layer] ?? mpegAudioCodecs[3]!
+    let seconds = Double(scanned.frames) / Double(scanned.sampleRate)
+    return AudioFileInfo(
+      duration: seconds, sampleRate: scanned.sampleRate, channels: scanned.channels, frames: scanned.frames,
+      formatName: "mp3", encodingName: description, bitsPerSample: nil, isLossless: false, tags: id3.tags,
+      codec: codec,
+      bitrate: scanned.bitrate > 0
+        ? scanned.bitrate : averageBitrate(size: file.status.size, seconds: seconds),
+      hasArtwork: id3.hasPicture,
+      defect: scanned.truncation.map { AudioError(path: file.path, reason: .damaged, message: $0) })
+  }
+
+  /// FFmpeg's codec name and description of each MPEG audio layer (`avcodec_get_name` and the
+  /// codec descriptor's long name), so that an MP3 is described without loading FFmpeg.
+  static let mpegAudioCodecs: [Int: (String, String)] = [
+    1: ("mp1", "MP1 (MPEG audio layer 1)"), 2: ("mp2", "MP2 (MPEG audio layer 2)"),
+    3: ("mp3", "MP3 (MPEG audio layer 3)"),
+  ]
+
+  /// The facts as FFmpeg's demuxer `demuxer` (nil: FFmpeg recognises the content) reads them.
+  static func readThroughFFmpeg(_ file: RegularFile, demuxer: String?) throws(FFmpegError) -> MediaFileInfo {
+    let input: FFmpegInput
     let probing: FFmpegInput.StreamProbing =
       demuxer == "mp3" || demuxer == "amr" ? .never : .whenHeadersAreIncomplete
     do {

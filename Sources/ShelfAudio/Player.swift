@@ -241,11 +241,11 @@ private struct PlaylistRun {
       return .next
     }
     guard applyStart(to: reader, track: index, path: path, events: events) else { return .next }
-    guard let out = openOutput(for: reader, track: index, path: path, events: events) else {
+    guard let (out, playable) = openOutput(for: reader, track: index, path: path, events: events) else {
       return summary.deviceError == nil ? .next : .stop
     }
     announce(reader, track: index, path: path, events: events)
-    return stream(reader, to: out, track: index, path: path, events: events)
+    return stream(playable, to: out, track: index, path: path, events: events)
   }
 
   /// Seeks the first track to the start position; false (the track is skipped) when that lies
@@ -267,11 +267,13 @@ private struct PlaylistRun {
   }
 
   /// The ALSA stream for `reader`'s rate, channels and sample width: the open one when it fits
-  /// (gapless), else a new one after the previous track has finished. Nil when this track
+  /// (gapless), else a new one after the previous track has finished; and what to stream into
+  /// it: `reader` itself, or, on a device that does not take the track's rate or channel count
+  /// (a `hw:` device), `reader` converted to the nearest ones it takes. Nil when this track
   /// cannot play here (reported) or the device failed (`summary.deviceError`).
   private mutating func openOutput(
     for reader: any AudioDecoder, track index: Int, path: RawPath, events: (PlayerEvent) -> Void
-  ) -> ALSAPlayback? {
+  ) -> (ALSAPlayback, any AudioDecoder)? {
     let format = reader.format
     if let open = output,
       open.parameters.sampleRate != format.sampleRate || open.parameters.channels != format.channels
@@ -286,9 +288,7 @@ private struct PlaylistRun {
       var types = [reader.naturalSampleType]
       for type in [PCMSampleType.float32, .int32, .int16] where !types.contains(type) { types.append(type) }
       do {
-        output = try ALSAPlayback(
-          device: player.options.device, sampleRate: format.sampleRate, channels: format.channels,
-          sampleTypes: types)
+        output = try Self.openDevice(player.options.device, for: format, sampleTypes: types)
       } catch {
         guard error.reason == .unsupported else {
           summary.deviceError = error
@@ -302,12 +302,38 @@ private struct PlaylistRun {
         return nil
       }
     }
-    if let output {
-      let parameters = output.parameters
-      buffer.reserve(
-        bytes: max(256, parameters.periodFrames) * parameters.channels * parameters.sampleType.byteWidth)
+    guard let output else { return nil }
+    let parameters = output.parameters
+    buffer.reserve(
+      bytes: max(256, parameters.periodFrames) * parameters.channels * parameters.sampleType.byteWidth)
+    guard parameters.sampleRate != format.sampleRate || parameters.channels != format.channels else {
+      return (output, reader)
     }
-    return output
+    do {
+      return (
+        output,
+        try ConvertingDecoder(reader, sampleRate: parameters.sampleRate, channels: parameters.channels)
+      )
+    } catch {
+      summary.failures.append(error)
+      events(.failed(track: index, path: path, error: error))
+      return nil
+    }
+  }
+
+  /// Opens `device` at the track's rate and channel count, or, when it takes neither (a `hw:`
+  /// device without ALSA's plug layer), at the nearest ones it takes.
+  private static func openDevice(
+    _ device: String, for format: AudioStreamFormat, sampleTypes: [PCMSampleType]
+  ) throws(AudioError) -> ALSAPlayback {
+    do {
+      return try ALSAPlayback(
+        device: device, sampleRate: format.sampleRate, channels: format.channels, sampleTypes: sampleTypes)
+    } catch  where error.reason == .unsupported {
+      return try ALSAPlayback(
+        device: device, sampleRate: format.sampleRate, channels: format.channels, sampleTypes: sampleTypes,
+        nearestShape: true)
+    }
   }
 
   /// Counts the track as played and reports its start.

@@ -143,6 +143,21 @@ public final class AtomicFileWriter {
     }
   }
 
+  /// Writes bytes at `offset` of the temporary file (retrying short writes and EINTR), for
+  /// formats whose writer goes back to fill in a header (an MP4 muxer patches its `mdat` size).
+  public func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(FileError) {
+    var done = 0
+    while done < bytes.count {
+      let written = pwrite(
+        descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
+      if written < 0 {
+        if errno == EINTR { continue }
+        throw FileError(path: target, errno: errno, doing: "write").failing(.io)
+      }
+      done += written
+    }
+  }
+
   /// Appends bytes to the temporary file.
   public func write(_ bytes: [UInt8]) throws(FileError) {
     let result: Result<Void, FileError> = bytes.withUnsafeBytes { raw in

@@ -52,14 +52,19 @@ import Testing
     #expect(facts["sample_rate"] == "44100")
     #expect(facts["channels"] == "1")
     #expect(facts["format_name"]?.contains("mp4") == true)
-    // ffmpeg decodes it cleanly; the edit list names the encoder delay, so the stream starts
-    // at the first captured sample: ffprobe's duration less that delay is what was captured.
+    // ffmpeg decodes it cleanly. A clean stop leaves a plain MP4 (no fragments left) whose edit
+    // list names the encoder delay: the first packet is stamped 1024 samples before time 0, and
+    // the stream's length is exactly what was captured.
     let decoded = try Self.ffmpegDecode(output)
     #expect(decoded.count >= 88200 * 2)
     let timing = try Self.probe(output, "stream=start_pts,duration_ts")
-    let start = Int(timing["start_pts"] ?? "") ?? 0
-    #expect(start < 0)
-    #expect((Int(timing["duration_ts"] ?? "") ?? 0) + start == 88200)
+    #expect(timing["duration_ts"] == "88200")
+    let first = try AudioE2E.tool([
+      "ffprobe", "-v", "error", "-select_streams", "a:0", "-read_intervals", "%+#1", "-show_entries",
+      "packet=pts", "-of", "csv=p=0", output,
+    ])
+    #expect(String(decoding: first.stdout, as: UTF8.self).hasPrefix("-1024"))
+    #expect(!Self.holdsAtom("moof", output))
     // shelf plays back exactly the recorded length.
     let played = folder.path + "/played.raw"
     let play = try ShelfProcess.run(
@@ -126,6 +131,81 @@ import Testing
     #expect(count >= 4 * 43)
     let decoded = try Self.ffmpegDecode(output)
     #expect(decoded.count == count * 1024 * 4)
+  }
+
+  /// True when the four-character atom type `name` occurs in the file at `path`.
+  static func holdsAtom(_ name: String, _ path: String) -> Bool {
+    let bytes = AudioE2E.bytes(path)
+    let wanted = Array(name.utf8)
+    guard bytes.count >= wanted.count else { return false }
+    return (0...(bytes.count - wanted.count)).contains { Array(bytes[$0..<($0 + wanted.count)]) == wanted }
+  }
+
+  /// A recorder fed from a FIFO: the capture takes only what the test writes into it, so the
+  /// test knows a lower bound of what was captured. Returns the running recorder and the
+  /// FIFO's descriptor (open for reading and writing, so that neither side waits to open it).
+  static func recordFromFIFO(_ folder: TemporaryDirectory, _ output: String, channels: Int)
+    throws -> (AudioE2E.Running, Int32)
+  {
+    let fifo = folder.path + "/input.fifo"
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let descriptor = open(fifo, O_RDWR | O_NONBLOCK)
+    #expect(descriptor >= 0)
+    let config = try AudioE2E.alsaConfig(in: folder, played: "/dev/null", input: fifo)
+    let process = try AudioE2E.Running(
+      ["record", "--no-interactive", "-c", "\(channels)", output], environment: ["ALSA_CONFIG_PATH": config],
+      in: folder.path)
+    return (process, descriptor)
+  }
+
+  /// Killed before its first fragment, the recorder leaves an M4A that opens (its moov was
+  /// written when the file was created), not a header without one.
+  @Test func killNineInTheFirstSecondLeavesAnM4AThatOpens() throws {
+    let folder = try TemporaryDirectory()
+    let output = folder.path + "/memo.m4a"
+    let (process, fifo) = try Self.recordFromFIFO(folder, output, channels: 1)
+    defer { close(fifo) }
+    // Nothing is fed: the recorder waits for its first samples with its header on disk.
+    #expect(ObservableWait.until { ObservableWait.size(output) > 0 })
+    kill(process.pid, SIGKILL)
+    #expect(process.wait() == 128 + SIGKILL)
+    let facts = try Self.probe(output, "stream=codec_name,sample_rate,channels")
+    #expect(facts["codec_name"] == "aac")
+    #expect(facts["sample_rate"] == "44100")
+    #expect(facts["channels"] == "1")
+    let decoded = try AudioE2E.tool(["ffmpeg", "-v", "error", "-i", output, "-f", "s16le", "-"])
+    #expect(decoded.status == 0, "\(decoded.stderr)")
+  }
+
+  /// Killed after three seconds were captured, the recorder leaves an M4A that decodes to all
+  /// of them but the fragment in flight (a second), the encoder's two frames and a capture block.
+  @Test func killNineLosesAtMostTheFragmentInFlight() throws {
+    let folder = try TemporaryDirectory()
+    let output = folder.path + "/memo.m4a"
+    let (process, fifo) = try Self.recordFromFIFO(folder, output, channels: 1)
+    defer { close(fifo) }
+    // Three seconds of a 440 Hz tone as mono floats (what the recorder asks of the device).
+    let fed = 3 * 44100
+    var samples = (0..<fed).map { Float(0.5 * sin(2 * Double.pi * 440 * Double($0) / 44100)) }
+    var offset = 0
+    let total = fed * 4
+    // Written as the recorder takes it (the pipe holds 64 KiB), then read to the last byte.
+    let consumed = ObservableWait.until {
+      if offset < total {
+        let written = samples.withUnsafeMutableBytes { write(fifo, $0.baseAddress! + offset, total - offset) }
+        if written > 0 { offset += written }
+        return false
+      }
+      var pending: Int32 = 0
+      return ioctl(fifo, UInt(FIONREAD), &pending) == 0 && pending == 0
+    }
+    #expect(consumed)
+    kill(process.pid, SIGKILL)
+    #expect(process.wait() == 128 + SIGKILL)
+    let decoded = try AudioE2E.tool(["ffmpeg", "-v", "error", "-i", output, "-f", "s16le", "-"])
+    #expect(decoded.status == 0, "\(decoded.stderr)")
+    let frames = decoded.stdout.count / 2
+    #expect(frames >= fed - 44100 - 2048 - 4410, "\(frames) frames decoded of \(fed) captured")
   }
 
   @Test func aCodecTheFormatCannotHoldIsAUsageError() throws {

@@ -7,6 +7,12 @@
 /* What Swift cannot do with FFmpeg's libraries: read function-like macros and install the
    variadic log callback. */
 
+/* Loads FFmpeg's libraries (once; later calls return the first result): 0 when loaded, -1 with
+   the loader's reason in `error` when a library or a function is missing. shelf links none of
+   them, so that commands which never decode do not map them; call this before any FFmpeg
+   function. */
+int shelf_ffmpeg_load(char *error, size_t size);
+
 /* AVERROR_EOF: the end of a stream (a macro built with FFERRTAG). */
 extern const int shelf_averror_eof;
 /* AVERROR(EAGAIN): the decoder or encoder needs another call first. */

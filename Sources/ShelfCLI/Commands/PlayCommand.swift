@@ -45,8 +45,9 @@ enum PlayCommand {
       default, the decoder's samples reach ALSA unchanged, in the codec's own sample type \
       (16 or 32-bit integers, or float for lossy codecs): use the mixer of the sound card \
       for loudness. \
-      ALSA's 'default' device converts rate and format through the plug layer; a 'hw:' \
-      device must support the file's rate and channel count itself.
+      ALSA's 'default' device converts rate and format through the plug layer; on a \
+      'hw:' device that takes neither the file's rate nor its channel count, shelf opens \
+      the nearest ones it takes and converts with libswresample (as ffmpeg and mpv do).
 
       With --json, one JSON object per line describes each event (start, end, error, \
       pause, resume, seek, volume, finish), for scripts.

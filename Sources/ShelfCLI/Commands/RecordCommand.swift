@@ -24,9 +24,12 @@ enum RecordCommand {
       The format comes from OUTPUT's extension (wav, flac, ogg, opus, aiff, caf, w64, au, \
       mp3, m4a) unless --format names it. WAV is written as RF64 when it would pass 4 GiB and \
       as plain WAV otherwise. M4A holds AAC-LC (as Voice Memos records, about 64 kbit/s per \
-      channel) or, with --codec alac, Apple Lossless; it is written as fragmented MP4, a \
-      fragment about every second, so that after kill -9 or a full disk it plays with every \
-      fragment written (up to the last second or so). CAF holds PCM or, with --codec alac, \
+      channel) or, with --codec alac, Apple Lossless; it is written as fragmented MP4, its \
+      moov first and a fragment about every second, so that after kill -9 (even in the \
+      first second) or a full disk it opens and plays with every fragment written (up to \
+      the last second or so). When recording ends normally, an AAC recording is rewritten \
+      as a plain MP4 whose edit list trims the encoder delay, so that it decodes to exactly \
+      the samples captured. CAF holds PCM or, with --codec alac, \
       Apple Lossless (whose packet table is written when the recording ends: only PCM CAF \
       survives kill -9). The sample format is what is asked of ALSA and what is stored when \
       the container allows: FLAC and ALAC in M4A store at most 24 bits, the lossy formats \
