@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# make bench-png: shelf crush against optipng -o2, zopflipng and oxipng (PyPI pyoxipng) on a
-# corpus of >= 400 real PNGs (PngSuite, icons from /usr/share/icons, PNGs from /usr/share/doc,
-# generated photos, plots and screenshots). Every tool runs in the same session with 2 workers.
-# Prints, per tool: total output as % of input, wall time, and how many outputs changed a pixel
-# (checked independently with pypng, 16-bit samples exact).
+# make bench-png: shelf crush against oxipng (PyPI pyoxipng), optipng -o2 and zopflipng on a
+# corpus of >= 400 PNGs: PngSuite, icons from /usr/share/icons, PNGs from /usr/share/doc, real
+# photographs (scikit-image's, libvips' owl, Debian's wallpapers; 8-bit RGB, RGBA, gray and
+# 16-bit), generated plots and screenshots. Every tool runs in the same session with 2 workers.
+# Prints, per tool: total output as % of input, wall and CPU time, how many outputs changed a
+# pixel (checked independently with pypng, 16-bit samples exact), and a row per category.
 #
-# usage: scripts/bench-png.sh [path/to/shelf]     (BENCH_SKIP_MAX=1 skips the max-level table)
+# usage: scripts/bench-png.sh [path/to/shelf]
+#   BENCH_SKIP_MAX=1 skips the max-level table (on a sample); BENCH_SKIP_OTHERS=1 skips
+#   optipng and zopflipng.
 set -euo pipefail
 
 SHELF=${1:-.build/release/shelf}
@@ -23,6 +26,8 @@ command -v python3 >/dev/null || need_apt+=(python3 python3-pip)
 if (( $(find /usr/share/icons -name '*.png' 2>/dev/null | wc -l) < 300 )); then
   need_apt+=(hicolor-icon-theme adwaita-icon-theme)
 fi
+[[ -d /usr/share/backgrounds/gnome ]] || need_apt+=(gnome-backgrounds)
+[[ -d /usr/share/desktop-base ]] || need_apt+=(desktop-base)
 if ((${#need_apt[@]})); then
   echo "bench-png: installing ${need_apt[*]}" >&2
   if [[ $(id -u) -eq 0 ]]; then
@@ -32,10 +37,10 @@ if ((${#need_apt[@]})); then
     echo "bench-png: run as root: apt-get install -y ${need_apt[*]}" >&2; exit 1
   fi
 fi
-if ! python3 -c 'import oxipng, png' 2>/dev/null; then
-  echo "bench-png: installing pyoxipng and pypng from PyPI" >&2
-  python3 -m pip install -q pyoxipng pypng 2>/dev/null \
-    || python3 -m pip install -q --break-system-packages pyoxipng pypng
+if ! python3 -c 'import oxipng, png, PIL, numpy, skimage' 2>/dev/null; then
+  echo "bench-png: installing pyoxipng, pypng, Pillow and scikit-image from PyPI" >&2
+  python3 -m pip install -q pyoxipng pypng Pillow scikit-image 2>/dev/null \
+    || python3 -m pip install -q --break-system-packages pyoxipng pypng Pillow scikit-image
 fi
 
 # --- corpus --------------------------------------------------------------------------------
@@ -55,49 +60,89 @@ if [[ ! -f $CORPUS/.complete ]]; then
   while IFS= read -r f; do
     cp "$f" "$CORPUS/doc-$(printf %02d $n)-$(basename "$f")"; n=$((n + 1))
   done < <(find /usr/share/doc /usr/share/pixmaps -name '*.png' -size +8k -size -400k 2>/dev/null | LC_ALL=C sort | head -40)
+  # Photographs: real photographs shipped by scikit-image (astronaut, coffee, chelsea, camera,
+  # the Hubble deep field, ...), libvips' owl, and Debian's wallpapers (gnome-backgrounds,
+  # desktop-base: decoded from WebP/JPEG), saved as PNG by Pillow at several sizes, as 8-bit
+  # RGB, RGBA (a feathered cut-out), gray and a few 16-bit (resampled in floating point, so
+  # the low bytes carry detail).
+  python3 - "$CORPUS" <<'PY'
+import glob, os, sys
+import numpy as np
+from PIL import Image, ImageDraw, ImageFilter
+import skimage.data
+out = sys.argv[1]
+data = skimage.data.data_dir
+colour = [os.path.join(data, n) for n in (
+    "astronaut.png", "chelsea.png", "coffee.png", "rocket.jpg", "hubble_deep_field.jpg",
+    "retina.jpg", "ihc.png", "motorcycle_left.png", "motorcycle_right.png")]
+colour += ["/usr/share/gtk-doc/html/libvips/owl.jpg"]
+colour += sorted(glob.glob("/usr/share/backgrounds/gnome/wood-*.webp"))
+colour += sorted(glob.glob("/usr/share/backgrounds/gnome/adwaita-l.webp"))
+colour += sorted(glob.glob("/usr/share/backgrounds/gnome/licorice-d.webp"))
+colour += [f"/usr/share/desktop-base/{theme}-theme/login/sddm-preview.jpg" for theme in (
+    "joy", "lines", "softwaves", "spacefun")]
+gray = [os.path.join(data, n) for n in (
+    "camera.png", "moon.png", "coins.png", "grass.png", "gravel.png", "brick.png",
+    "clock_motion.png", "microaneurysms.png", "cell.png", "page.png", "text.png")]
+n = 0
+def save(image, tag):
+    global n
+    image.save(f"{out}/photo-{n:02d}-{tag}.png", compress_level=6)
+    n += 1
+def capped(image, side):
+    scale = min(1.0, side / max(image.size))
+    size = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
+    return image if scale == 1.0 else image.resize(size, Image.LANCZOS)
+for i, path in enumerate(colour):
+    if not os.path.exists(path):
+        continue
+    image = Image.open(path).convert("RGB")
+    name = os.path.splitext(os.path.basename(path))[0]
+    if os.path.dirname(path).endswith("login"):
+        name = os.path.basename(os.path.dirname(os.path.dirname(path)))
+    big = capped(image, 800)
+    save(big, f"{name}-rgb")
+    if i % 2 == 0:
+        save(capped(image, 320), f"{name}-rgb-small")
+    if i % 3 == 0:
+        save(capped(image, 640).convert("L"), f"{name}-gray")
+    if i % 4 == 1:
+        # A cut-out: an ellipse with a feathered edge as the alpha channel.
+        cut = capped(image, 480)
+        mask = Image.new("L", cut.size, 0)
+        ImageDraw.Draw(mask).ellipse(
+            (cut.width * 0.08, cut.height * 0.08, cut.width * 0.92, cut.height * 0.92), fill=255)
+        cut.putalpha(mask.filter(ImageFilter.GaussianBlur(6)))
+        save(cut, f"{name}-rgba")
+    if i % 4 == 2:
+        # 16-bit: resampled in floating point from the full-size photograph.
+        small = capped(image, 400)
+        planes = [np.asarray(image.getchannel(c), dtype=np.float32) for c in range(3)]
+        resized = [np.asarray(Image.fromarray(p).resize(small.size, Image.LANCZOS)) for p in planes]
+        samples = np.clip(np.stack(resized, axis=2) * 257.0, 0, 65535).astype(">u2")
+        height, width = samples.shape[:2]
+        import png
+        with open(f"{out}/photo-{n:02d}-{name}-rgb16.png", "wb") as f:
+            png.Writer(width, height, greyscale=False, bitdepth=16, compression=6).write(
+                f, samples.reshape(height, width * 3).tolist())
+        n += 1
+for i, path in enumerate(gray):
+    image = Image.open(path).convert("L")
+    name = os.path.splitext(os.path.basename(path))[0]
+    save(capped(image, 800), f"{name}-gray")
+    if i % 4 == 0:
+        small = capped(image, 256)
+        plane = np.asarray(image, dtype=np.float32)
+        resized = np.asarray(Image.fromarray(plane).resize(small.size, Image.LANCZOS))
+        samples = np.clip(resized * 257.0, 0, 65535).astype(np.uint16)
+        Image.fromarray(samples).save(f"{out}/photo-{n:02d}-{name}-gray16.png")
+        n += 1
+print(f"photographs: {n}")
+PY
   python3 - "$CORPUS" <<'PY'
 import png, random, sys, math, zlib
 out = sys.argv[1]
 rnd = random.Random(20261129)
-
-def value_noise(w, h, cell, rnd):
-    gw, gh = w // cell + 2, h // cell + 2
-    grid = [[rnd.random() for _ in range(gw)] for _ in range(gh)]
-    rows = []
-    for y in range(h):
-        gy, fy = divmod(y / cell, 1)
-        gy = int(gy)
-        row = []
-        for x in range(w):
-            gx, fx = divmod(x / cell, 1)
-            gx = int(gx)
-            a = grid[gy][gx] * (1 - fx) + grid[gy][gx + 1] * fx
-            b = grid[gy + 1][gx] * (1 - fx) + grid[gy + 1][gx + 1] * fx
-            row.append(a * (1 - fy) + b * fy)
-        rows.append(row)
-    return rows
-
-# "Photos": smooth colour fields with sensor-like noise, 8-bit RGB, some 16-bit, some RGBA.
-for i in range(36):
-    w, h = rnd.choice([(320, 240), (400, 300), (480, 320), (256, 256)])
-    channels = [value_noise(w, h, rnd.choice([24, 40, 64]), rnd) for _ in range(3)]
-    sixteen = i % 6 == 5
-    alpha = i % 9 == 4
-    maxv = 65535 if sixteen else 255
-    noise = rnd.choice([2, 4, 8]) * (257 if sixteen else 1)
-    rows = []
-    for y in range(h):
-        row = []
-        for x in range(w):
-            for c in range(3):
-                v = int(channels[c][y][x] * maxv) + rnd.randint(-noise, noise)
-                row.append(min(maxv, max(0, v)))
-            if alpha:
-                row.append(maxv if (x - w / 2) ** 2 + (y - h / 2) ** 2 < (h / 2.2) ** 2 else 0)
-        rows.append(row)
-    writer = png.Writer(w, h, greyscale=False, alpha=alpha, bitdepth=16 if sixteen else 8, compression=6)
-    with open(f"{out}/photo-{i:02d}.png", "wb") as f:
-        writer.write(f, rows)
 
 # Plots: white background, axes, a few coloured lines and markers (RGB written as true colour).
 colors = [(31, 119, 180), (255, 127, 14), (44, 160, 44), (214, 39, 40), (148, 103, 189)]
@@ -165,13 +210,25 @@ count=$(find "$CORPUS" -name '*.png' | wc -l)
 echo "corpus: $count PNGs, $(du -sh --apparent-size "$CORPUS" | cut -f1) in $CORPUS"
 (( count >= 400 )) || { echo "bench-png: corpus has fewer than 400 PNGs" >&2; exit 1; }
 
+# The sample for the highest levels: oxipng's strongest setting (level 6 with zopfli)
+# compresses every filter strategy with zopfli (about 100 s for one 600x400 photograph on a
+# 2-core machine), so the whole corpus would take hours. Every 12th file of at most 128 KB,
+# in sorted order, all categories.
+SAMPLE=$WORK/zopfli-sample
+if [[ ! -f $SAMPLE/.complete ]]; then
+  rm -rf "$SAMPLE"; mkdir -p "$SAMPLE"
+  find "$CORPUS" -name '*.png' -size -129k | LC_ALL=C sort | awk 'NR % 12 == 1' \
+    | while IFS= read -r f; do cp "$f" "$SAMPLE/"; done
+  touch "$SAMPLE/.complete"
+fi
+
 # --- runs ----------------------------------------------------------------------------------
 RESULTS=$WORK/results.tsv
 : > "$RESULTS"
 now() { date +%s.%N; }
 
-run_tool() {  # name, output folder, command (reads $CORPUS, writes the folder)
-  local name=$1 out=$2; shift 2
+run_tool() {  # name, input folder, output folder, command (reads the input, writes the output)
+  local name=$1 in=$2 out=$3; shift 3
   rm -rf "$out"; mkdir -p "$out"
   local start end cpu
   start=$(now)
@@ -180,51 +237,60 @@ run_tool() {  # name, output folder, command (reads $CORPUS, writes the folder)
   cpu=$( { TIMEFORMAT='%U %S'; time { "$@" >"$out.log" 2>&1 || true; }; } 2>&1 | awk '{ printf "%.2f", $1 + $2 }')
   end=$(now)
   # Any file a tool did not write counts as its input (a tool that gives up keeps the original).
-  for f in "$CORPUS"/*.png; do
+  for f in "$in"/*.png; do
     [[ -s "$out/$(basename "$f")" ]] || cp "$f" "$out/$(basename "$f")"
   done
   local seconds
   seconds=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }')
-  echo -e "$name\t$out\t$seconds\t$cpu" >> "$RESULTS"
+  echo -e "$name\t$in\t$out\t$seconds\t$cpu" >> "$RESULTS"
   echo "  $name: $seconds s wall, $cpu s CPU" >&2
 }
 
-shelf_run() { local level=$1 out=$2; shift 2; "$SHELF" crush --jobs $WORKERS --level "$level" "$@" -o "$out" "$CORPUS"/*.png; }
-optipng_run() { find "$CORPUS" -name '*.png' -print0 | xargs -0 -P $WORKERS -n 8 sh -c 'for f; do optipng -quiet -o2 -out "$0/$(basename "$f")" "$f"; done' "$1"; }
-zopflipng_run() { find "$CORPUS" -name '*.png' -print0 | xargs -0 -P $WORKERS -n 8 sh -c 'for f; do zopflipng -y "$f" "$0/$(basename "$f")" >/dev/null; done' "$1"; }
-oxipng_run() {
-  python3 - "$CORPUS" "$2" "$1" $WORKERS <<'PY'
+shelf_run() { local in=$1 level=$2 out=$3; shift 3; "$SHELF" crush --jobs $WORKERS --level "$level" "$@" -o "$out" "$in"/*.png; }
+optipng_run() { find "$1" -name '*.png' -print0 | xargs -0 -P $WORKERS -n 8 sh -c 'for f; do optipng -quiet -o2 -out "$0/$(basename "$f")" "$f"; done' "$2"; }
+zopflipng_run() { find "$1" -name '*.png' -print0 | xargs -0 -P $WORKERS -n 8 sh -c 'for f; do zopflipng -y "$f" "$0/$(basename "$f")" >/dev/null; done' "$2"; }
+# oxipng has no command-line build on PyPI or in Debian 12: its Python binding (pyoxipng, the
+# same Rust library and bundled libdeflate) runs in 2 worker processes.
+oxipng_run() {  # input folder, level, output folder, [zopfli]
+  python3 - "$1" "$3" "$2" $WORKERS "${4:-}" <<'PY'
 import oxipng, os, sys, glob
 from concurrent.futures import ProcessPoolExecutor
-corpus, out, level, workers = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+corpus, out, level, workers, zopfli = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+options = {"level": level}
+if zopfli:
+    options["deflate"] = oxipng.Deflaters.zopfli(15)
 def one(path):
     try:
-        oxipng.optimize(path, os.path.join(out, os.path.basename(path)), level=level)
+        oxipng.optimize(path, os.path.join(out, os.path.basename(path)), **options)
     except Exception as error:
         print(path, error)
 with ProcessPoolExecutor(workers) as pool:
-    list(pool.map(one, sorted(glob.glob(corpus + "/*.png")), chunksize=4))
+    list(pool.map(one, sorted(glob.glob(corpus + "/*.png")), chunksize=1))
 PY
 }
 
 echo "running (2 workers each):" >&2
-run_tool "shelf crush (level 2)" "$WORK/shelf-2" shelf_run 2 "$WORK/shelf-2"
-run_tool "oxipng (default, -o2)" "$WORK/oxipng-2" oxipng_run 2 "$WORK/oxipng-2"
-run_tool "optipng -o2" "$WORK/optipng" optipng_run "$WORK/optipng"
-run_tool "zopflipng" "$WORK/zopflipng" zopflipng_run "$WORK/zopflipng"
+run_tool "shelf crush (level 2)" "$CORPUS" "$WORK/shelf-2" shelf_run "$CORPUS" 2 "$WORK/shelf-2"
+run_tool "oxipng (default, -o2)" "$CORPUS" "$WORK/oxipng-2" oxipng_run "$CORPUS" 2 "$WORK/oxipng-2"
+if [[ -z ${BENCH_SKIP_OTHERS:-} ]]; then
+  run_tool "optipng -o2" "$CORPUS" "$WORK/optipng" optipng_run "$CORPUS" "$WORK/optipng"
+  run_tool "zopflipng" "$CORPUS" "$WORK/zopflipng" zopflipng_run "$CORPUS" "$WORK/zopflipng"
+fi
 if [[ -z ${BENCH_SKIP_MAX:-} ]]; then
-  run_tool "shelf crush --level max" "$WORK/shelf-max" shelf_run max "$WORK/shelf-max"
-  # zopflipng drops every ancillary chunk by default: compare it with --strip all too.
-  run_tool "shelf --level max --strip all" "$WORK/shelf-max-strip" shelf_run max "$WORK/shelf-max-strip" --strip all
-  run_tool "oxipng -o max" "$WORK/oxipng-max" oxipng_run 6 "$WORK/oxipng-max"
+  # The highest levels on the sample only: zopfli on the 56 photographs alone takes over an
+  # hour on a 2-core machine.
+  run_tool "sample: shelf --level max" "$SAMPLE" "$WORK/sample-shelf-max" shelf_run "$SAMPLE" max "$WORK/sample-shelf-max"
+  run_tool "sample: oxipng -o max" "$SAMPLE" "$WORK/sample-oxipng-max" oxipng_run "$SAMPLE" 6 "$WORK/sample-oxipng-max"
+  run_tool "sample: oxipng -o 6 --zopfli" "$SAMPLE" "$WORK/sample-oxipng-zopfli" oxipng_run "$SAMPLE" 6 "$WORK/sample-oxipng-zopfli" zopfli
 fi
 
 # --- sizes and the independent pixel check ------------------------------------------------
-python3 - "$CORPUS" "$RESULTS" $WORKERS <<'PY'
+python3 - "$RESULTS" $WORKERS <<'PY'
 import os, sys, png
 from concurrent.futures import ProcessPoolExecutor
-corpus, results, workers = sys.argv[1], sys.argv[2], int(sys.argv[3])
-names = sorted(n for n in os.listdir(corpus) if n.endswith(".png"))
+results, workers = sys.argv[1], int(sys.argv[2])
+CATEGORIES = [("photo", "photographs"), ("plot", "plots"), ("icon", "icons"),
+              ("screen", "screenshots"), ("suite", "PngSuite"), ("doc", "documents")]
 
 def pixels(path):
     """RGBA samples scaled to 16 bits (exact: 8-bit v -> v*257; low-bit gray scaled exactly)."""
@@ -243,20 +309,39 @@ def same(pair):
     except Exception as error:
         return f"{b}: {error}"
 
-reference = {}
-total_in = sum(os.path.getsize(os.path.join(corpus, n)) for n in names)
-print()
-print(f"{'tool':<31}{'output % of input':>18}{'wall time':>12}{'CPU time':>11}{'pixels changed':>16}")
-lines = []
+rows = []
 with ProcessPoolExecutor(workers) as pool:
     for line in open(results):
-        name, out, seconds, cpu = line.rstrip("\n").split("\t")
-        total_out = sum(os.path.getsize(os.path.join(out, n)) for n in names)
+        name, corpus, out, seconds, cpu = line.rstrip("\n").split("\t")
+        names = sorted(n for n in os.listdir(corpus) if n.endswith(".png"))
+        sizes = {n: (os.path.getsize(os.path.join(corpus, n)), os.path.getsize(os.path.join(out, n))) for n in names}
         checks = list(pool.map(same, [(os.path.join(corpus, n), os.path.join(out, n)) for n in names], chunksize=8))
         changed = sum(1 for c in checks if c is not True)
         for c in checks:
             if c is not True and c is not False:
                 print("   unreadable:", c)
-        print(f"{name:<31}{100.0 * total_out / total_in:>17.2f}%{float(seconds):>11.2f}s{float(cpu):>10.2f}s{changed:>16}")
-print(f"\ninput: {len(names)} files, {total_in} bytes")
+        rows.append((name, corpus, sizes, float(seconds), float(cpu), changed))
+
+def table(selected, title):
+    corpus = selected[0][1]
+    names = sorted(selected[0][2])
+    total_in = sum(selected[0][2][n][0] for n in names)
+    print(f"\n{title}: {len(names)} files, {total_in} bytes")
+    print(f"{'tool':<34}{'output % of input':>18}{'bytes':>11}{'wall time':>11}{'CPU time':>10}{'pixels changed':>16}")
+    for name, _, sizes, seconds, cpu, changed in selected:
+        total_out = sum(out for _, out in sizes.values())
+        print(f"{name:<34}{100.0 * total_out / total_in:>17.2f}%{total_out:>11}{seconds:>10.2f}s{cpu:>9.2f}s{changed:>16}")
+    print(f"\n{'per category, % of input':<34}" + "".join(f"{label:>13}" for _, label in CATEGORIES))
+    for name, _, sizes, *_ in selected:
+        cells = []
+        for prefix, _ in CATEGORIES:
+            chosen = [v for n, v in sizes.items() if n.startswith(prefix + "-")]
+            cells.append(f"{100.0 * sum(o for _, o in chosen) / max(1, sum(i for i, _ in chosen)):>12.2f}%" if chosen else f"{'-':>13}")
+        print(f"{name:<34}" + "".join(cells))
+
+full = [r for r in rows if not r[0].startswith("sample:")]
+sample = [r for r in rows if r[0].startswith("sample:")]
+table(full, "corpus")
+if sample:
+    table(sample, "highest levels, on the sample")
 PY

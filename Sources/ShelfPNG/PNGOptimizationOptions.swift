@@ -23,38 +23,64 @@ public struct PNGOptimizationLevel: Sendable, Hashable, CustomStringConvertible 
 
   public var description: String { rawValue == 7 ? "max" : String(rawValue) }
 
-  /// Filter strategies tried at this level (level 0 picks one by rule).
+  /// Filter strategies tried at this level (level 0 picks one by rule). From level 2 on they
+  /// include oxipng's default set (None, Sub, entropy, bigrams).
   var strategies: [FilterStrategy] {
     switch rawValue {
     case 0: return []
     case 1: return [.fixed(0), .minimumSum]
-    case 2:
-      return [.fixed(0), .minimumSum, .entropy, .bigrams]
-    case 3: return [.fixed(0), .fixed(1), .fixed(2), .minimumSum, .entropy, .bigrams]
-    case 4: return [.fixed(0), .fixed(1), .fixed(2), .fixed(3), .fixed(4), .minimumSum, .entropy, .bigrams]
+    case 2: return [.fixed(0), .fixed(1), .minimumSum, .entropy, .bigrams, .bigramEntropy]
+    case 3:
+      return [.fixed(0), .fixed(1), .fixed(2), .minimumSum, .entropy, .bigrams, .bigramEntropy]
+    case 4:
+      return [
+        .fixed(0), .fixed(1), .fixed(2), .fixed(3), .fixed(4), .minimumSum, .entropy, .bigrams,
+        .bigramEntropy,
+      ]
     default:
       return [
         .fixed(0), .fixed(1), .fixed(2), .fixed(3), .fixed(4), .minimumSum, .entropy, .bigrams,
-        .bruteForce,
+        .bigramEntropy, .bruteForce,
       ]
     }
   }
 
-  /// The libdeflate level of trial compressions.
-  var trialDeflateLevel: Int { [6, 6, 6, 6, 7, 8, 9, 8][rawValue] }
-  /// The libdeflate level of the final compression (when zopfli is not used).
+  /// The strategies that first rank the candidate encodings (palettes, gray, true colour)
+  /// before the rest of `strategies` run on the best one; empty: every strategy on every
+  /// candidate (levels 5 and up).
+  var screeningStrategies: [FilterStrategy] {
+    switch rawValue {
+    case 1: return [.fixed(0), .minimumSum]
+    case 2...4: return [.fixed(0), .bigrams]
+    default: return []
+    }
+  }
+
+  /// The libdeflate level of trial compressions: lazy matching (7) ranks filters nearly as the
+  /// near-optimal final levels do, at a fraction of their cost.
+  var trialDeflateLevel: Int { [6, 6, 6, 7, 7, 8, 9, 8][rawValue] }
+  /// The libdeflate level of the final compression (zopfli at `max` competes with it).
   var finalDeflateLevel: Int { [8, 9, 12, 12, 12, 12, 12, 12][rawValue] }
-  /// The libdeflate level of trials on small images (at most the final level).
-  var smallImageTrialDeflateLevel: Int { rawValue <= 2 ? 9 : 12 }
-  /// How many of the best trials of a medium image are ranked again, and at what level: at
-  /// `max`, libdeflate's strongest level ranks nearly as zopfli will, so that zopfli needs to
-  /// compress only one finalist.
-  var rerankedTrials: Int { rawValue <= 2 ? 2 : 3 }
-  var rerankDeflateLevel: Int { rawValue <= 2 ? 8 : usesZopfli ? 12 : 9 }
-  /// How many of the best trials get the final compression.
-  var finalists: Int { [1, 1, 1, 2, 2, 3, 3, 1][rawValue] }
+  /// The final level for an image of `imageBytes` packed rows: above 4 MB level 2 settles for
+  /// libdeflate's 11, which costs half as much there for a few tenths of a per cent.
+  func finalDeflateLevel(imageBytes: Int) -> Int {
+    rawValue == 2 && imageBytes > 4 * 1024 * 1024 ? 11 : finalDeflateLevel
+  }
+  /// How many of the best trials get the final compression, which then decides between them
+  /// as only the final compressor can; big images (packed rows above `bigImageBytes`) get fewer.
+  func finalists(imageBytes: Int) -> Int {
+    if imageBytes > Self.bigImageBytes { return rawValue >= 3 ? 2 : 1 }
+    return [1, 1, 1, 2, 2, 3, 3, 3][rawValue]
+  }
+  /// How close (a fraction of the best's size) a trial must come to the best one to be
+  /// compressed at the final level too.
+  static let closeCall = 0.02
+  /// Images bigger than this (packed rows) get fewer final compressions.
+  static let bigImageBytes = 1024 * 1024
   /// How many palette orders are tried.
-  var paletteOrders: Int { rawValue >= 3 ? 2 : 1 }
+  var paletteOrders: [PaletteOrder] { rawValue == 0 ? [.frequency] : PaletteOrder.allCases }
+  /// Whether true-colour candidates are tried beside a palette even when they are big.
+  var alwaysTriesDirect: Bool { rawValue >= 3 }
   /// Whether the final compression is zopfli.
   var usesZopfli: Bool { rawValue == 7 }
 

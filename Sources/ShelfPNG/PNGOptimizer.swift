@@ -156,44 +156,84 @@ public struct PNGOptimizer: Sendable {
     }
     let reducer = Reducer(image: image, metadata: metadata)
     let level = options.level
-    let candidates = reducer.candidates(analysis: reducer.analyze(), paletteOrders: level.paletteOrders)
+    let candidates = reducer.candidates(
+      analysis: reducer.analyze(), paletteOrders: level.paletteOrders,
+      alwaysDirect: level.alwaysTriesDirect)
 
-    let (ranked, noisy) = rank(plans(for: candidates), of: candidates)
-    // Big images get one level less than the maximum at the default level: libdeflate's
-    // level 12 costs twice level 11 there for a few per cent.
-    let finalLevel =
-      candidates[ranked[0].candidate].rows.count > Self.bigImageBytes && level.rawValue <= 2
-      ? min(11, level.finalDeflateLevel) : level.finalDeflateLevel
-    let finalists = Array(ranked.prefix(level.finalists))
-    let finals = parallelMap(finalists.count) { index -> [UInt8] in
-      let plan = finalists[index]
-      return compress(Self.filtered(candidates[plan.candidate], plan), finalLevel: finalLevel, noisy: noisy)
+    var ranked: [(plan: Plan, size: Int)]
+    let screening = level.screeningStrategies
+    if candidates.count > 1, !screening.isEmpty {
+      // As oxipng does: every candidate encoding with a few filter strategies, then the other
+      // strategies on the best encoding only.
+      ranked = rank(plans(for: candidates, strategies: screening), of: candidates)
+      let winner = ranked[0].plan.candidate
+      let others = level.strategies.filter { !screening.contains($0) }
+      ranked += rank(plans(for: candidates, only: winner, strategies: others), of: candidates)
+      ranked.sort { $0.size < $1.size }
+    } else {
+      let all = plans(for: candidates, strategies: level.strategies)
+      // A single plan needs no trial.
+      ranked = all.count > 1 ? rank(all, of: candidates) : all.map { ($0, 0) }
     }
-    // The smallest file wins: a palette's PLTE and tRNS count as well as the image data.
+    // The best trials are compressed at the final level and the smallest file wins: the trial
+    // level can rank two close candidates the other way round.
+    let imageBytes = candidates.map(\.rows.count).max() ?? 0
+    // Others than the best only when their trials came close to it (within `closeCall`).
+    let finalists = ranked.prefix(level.finalists(imageBytes: imageBytes)).filter {
+      Double($0.size) <= Double(ranked[0].size) * (1 + PNGOptimizationLevel.closeCall)
+    }.map(\.plan)
+    let finalLevel = level.finalDeflateLevel(imageBytes: imageBytes)
+    let finals = parallelMap(finalists.count) { index -> [UInt8] in
+      let filtered = Self.filtered(candidates[finalists[index].candidate], finalists[index])
+      return filtered.withUnsafeBytes { data in
+        let final = Deflate.zlib(data, level: finalLevel)
+        // libdeflate's levels are not monotonic: on small data the strongest is nearly free
+        // and sometimes a few bytes smaller.
+        guard finalLevel < 12, data.count <= Self.cheapStrongestBytes else { return final }
+        let strongest = Deflate.zlib(data, level: 12)
+        return strongest.count < final.count ? strongest : final
+      }
+    }
+    // A palette's PLTE and tRNS count as well as the image data.
     let fileSizes = finals.indices.map {
       finals[$0].count + candidates[finalists[$0].candidate].overheadBytes
     }
     let best = fileSizes.indices.min { fileSizes[$0] < fileSizes[$1] }!
+    var idat = finals[best]
+    if level.usesZopfli {
+      // Zopfli on the winner only: libdeflate's strongest level ranks nearly as zopfli does.
+      let filtered = Self.filtered(candidates[finalists[best].candidate], finalists[best])
+      let zopfli = filtered.withUnsafeBytes {
+        Deflate.zopfli($0, iterations: level.zopfliIterations(for: filtered.count))
+      }
+      if zopfli.count < idat.count { idat = zopfli }
+    }
     let encoding = candidates[finalists[best].candidate]
-    let file = assemble(encoding: encoding, idat: finals[best], chunks: chunks)
+    let file = assemble(encoding: encoding, idat: idat, chunks: chunks)
     return (file, "\(encoding.label), filter \(finalists[best].strategy)")
   }
 
   /// The trials of this level: per candidate encoding and filter strategy, the filter of
   /// every row (nil for brute force, which decides while filtering); duplicates are dropped.
-  private func plans(for candidates: [PNGEncoding]) -> [Plan] {
+  private func plans(
+    for candidates: [PNGEncoding], only: Int? = nil, strategies: [FilterStrategy]
+  ) -> [Plan] {
     let level = options.level
-    var strategies = level.strategies
+    var strategies = strategies
+    var indices = only.map { [$0] } ?? Array(candidates.indices)
     if level.rawValue == 0 {
       let first = candidates[0]
       strategies = [first.colorType == .palette || first.bitDepth < 8 ? .fixed(0) : .minimumSum]
+      indices = [0]
     }
-    let heuristics = strategies.filter { $0 == .minimumSum || $0 == .entropy || $0 == .bigrams }
-    let chosen = parallelMap(level.rawValue == 0 ? 1 : candidates.count) { index -> [[UInt8]] in
-      heuristics.isEmpty ? [] : RowFilter.chooseFilters(candidates[index], heuristics: heuristics)
+    let heuristics = strategies.filter(\.isRowHeuristic)
+    let chosenIndices = indices
+    let chosen = parallelMap(indices.count) { position -> [[UInt8]] in
+      heuristics.isEmpty
+        ? [] : RowFilter.chooseFilters(candidates[chosenIndices[position]], heuristics: heuristics)
     }
     var plans: [Plan] = []
-    for index in chosen.indices {
+    for (position, index) in indices.enumerated() {
       var seen = Set<[UInt8]>()
       for strategy in strategies {
         var rowFilters: [UInt8]?
@@ -202,7 +242,7 @@ public struct PNGOptimizer: Sendable {
         case .bruteForce:
           // Brute force on a big image costs more than it can win over the heuristics.
           if candidates[index].rows.count > 4_000_000 { continue }
-        default: rowFilters = chosen[index][heuristics.firstIndex(of: strategy)!]
+        default: rowFilters = chosen[position][heuristics.firstIndex(of: strategy)!]
         }
         if let rowFilters, !seen.insert(rowFilters).inserted { continue }  // same as another
         plans.append(Plan(candidate: index, strategy: strategy, rowFilters: rowFilters))
@@ -211,17 +251,13 @@ public struct PNGOptimizer: Sendable {
     return plans
   }
 
-  /// Orders `plans` by the file size their trial compressions predict, best first, and tells
-  /// whether the best one's data is noisy (a photo: level 1 compresses it as well as longer
-  /// searches, which then find worse matches and are not worth their time).
-  private func rank(_ plans: [Plan], of candidates: [PNGEncoding]) -> (ranked: [Plan], noisy: Bool) {
-    guard plans.count > 1 else { return (plans, false) }
+  /// Orders `plans` by the file size their trial compressions predict, best first.
+  private func rank(_ plans: [Plan], of candidates: [PNGEncoding]) -> [(plan: Plan, size: Int)] {
     let level = options.level
-    // Small images: trials at a strong level cost little and rank nearly as the final pass.
+    // Small images: trials at the final level cost little and rank exactly as it will.
     let small = candidates.allSatisfy { $0.rows.count <= Self.smallImageBytes }
-    let trialLevel =
-      small ? min(level.smallImageTrialDeflateLevel, level.finalDeflateLevel) : level.trialDeflateLevel
-    let sizes = parallelMap(plans.count) { index -> (size: Int, sample: Int) in
+    let trialLevel = small ? level.finalDeflateLevel : level.trialDeflateLevel
+    let sizes = parallelMap(plans.count) { index -> Int in
       let plan = plans[index]
       let encoding = candidates[plan.candidate]
       let filtered = Self.filtered(encoding, plan)
@@ -229,68 +265,14 @@ public struct PNGOptimizer: Sendable {
       let size = sample.withUnsafeBytes { Deflate.zlibSize($0, level: trialLevel) }
       // Scale a sampled size up to the whole image, and count PLTE and tRNS.
       let scale = Double(filtered.count) / Double(max(1, sample.count))
-      return (Int(Double(size) * scale) + encoding.overheadBytes, size)
+      return Int(Double(size) * scale) + encoding.overheadBytes
     }
-    var ranked = plans.indices.map { (plan: plans[$0], size: sizes[$0].size) }
-    ranked.sort { $0.size < $1.size }
-    // The winner's sample at level 1: smaller than at the trial level means noisy data.
-    var noisy = false
-    if trialLevel > 1, let first = plans.indices.min(by: { sizes[$0].size < sizes[$1].size }) {
-      let encoding = candidates[plans[first].candidate]
-      let sample = Self.trialSample(
-        Self.filtered(encoding, plans[first]), lineLength: encoding.rowBytes + 1)
-      noisy = sample.withUnsafeBytes { Deflate.zlibSize($0, level: 1) } <= sizes[first].sample
-    }
-    // Medium images: the best few are ranked again at a stronger level, which sees long
-    // matches (filter None on flat areas) as the final pass will.
-    let largest = candidates.map(\.rows.count).max() ?? 0
-    if !small && !noisy && largest <= Self.rerankImageBytes && level.rawValue >= 1 {
-      let top = Array(ranked.prefix(level.rerankedTrials))
-      let strongLevel = max(trialLevel, min(level.rerankDeflateLevel, level.finalDeflateLevel))
-      let again = parallelMap(top.count) { index -> Int in
-        let plan = top[index].plan
-        let filtered = Self.filtered(candidates[plan.candidate], plan)
-        return filtered.withUnsafeBytes { Deflate.zlibSize($0, level: strongLevel) }
-          + candidates[plan.candidate].overheadBytes
-      }
-      ranked = top.indices.map { (top[$0].plan, again[$0]) } + ranked.dropFirst(top.count)
-      ranked[0..<top.count].sort { $0.size < $1.size }
-    }
-    return (ranked.map(\.plan), noisy)
+    return plans.indices.sorted { sizes[$0] < sizes[$1] }.map { (plans[$0], sizes[$0]) }
   }
 
-  /// The final compression of one finalist's filtered data: the smallest of the passes this
-  /// level and the data call for.
-  private func compress(_ filtered: [UInt8], finalLevel: Int, noisy: Bool) -> [UInt8] {
-    let level = options.level
-    // Noisy data: level 1 usually wins and the slow levels lose, so levels up to 3 skip them;
-    // level 1 is tried on noisy data and, as a safety net, wherever it is nearly free.
-    let useStrong = !noisy || level.usesZopfli || level.rawValue >= 4
-    return filtered.withUnsafeBytes { data -> [UInt8] in
-      var best = noisy || data.count <= 64 * 1024 ? Deflate.zlib(data, level: 1) : []
-      if useStrong {
-        let strong = Deflate.zlib(data, level: level.usesZopfli ? 12 : finalLevel)
-        if best.isEmpty || strong.count < best.count { best = strong }
-        // On photo-like data (a quarter or more of the input left after compression)
-        // libdeflate's level 12 is often beaten by level 11, by up to 1.5 %, at a similar cost.
-        if finalLevel == 12 && !level.usesZopfli && strong.count * 4 > data.count {
-          let other = Deflate.zlib(data, level: 11)
-          if other.count < best.count { best = other }
-        }
-      }
-      if level.usesZopfli {
-        let zopfli = Deflate.zopfli(data, iterations: level.zopfliIterations(for: data.count))
-        if zopfli.count < best.count { best = zopfli }
-      }
-      return best
-    }
-  }
-
-  /// Images bigger than this (packed rows) get libdeflate level 11 instead of 12 at level 2.
-  static let bigImageBytes = 4 * 1024 * 1024
-
-  /// Images up to this size (packed rows) get their best trials ranked again, stronger.
-  static let rerankImageBytes = 1024 * 1024
+  /// Filtered data up to this size also gets libdeflate's level 12 when the level's final
+  /// compression is weaker.
+  static let cheapStrongestBytes = 256 * 1024
 
   /// One trial: a candidate encoding filtered one way.
   struct Plan: Sendable {

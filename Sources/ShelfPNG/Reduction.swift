@@ -232,19 +232,28 @@ struct Reducer {
     return result
   }
 
-  /// The candidate encodings worth trying, smallest-looking first.
-  func candidates(analysis: Analysis, paletteOrders: Int) -> [PNGEncoding] {
+  /// The candidate encodings worth trying, smallest-looking first: a palette in each of
+  /// `paletteOrders` (identical palettes once), then the direct encoding. A gray image with at
+  /// most 256 shades gets palettes too: indices of a sorted palette can compress better than
+  /// the gray values themselves when the image uses few of them.
+  func candidates(
+    analysis: Analysis, paletteOrders: [PaletteOrder], alwaysDirect: Bool
+  ) -> [PNGEncoding] {
     var result: [PNGEncoding] = []
     if let colors = analysis.colors {
-      for order in 0..<paletteOrders {
-        if let encoding = paletteEncoding(colors: colors, order: order) { result.append(encoding) }
+      var seen = Set<[UInt8]>()
+      for order in paletteOrders {
+        guard let encoding = paletteEncoding(colors: colors, order: order) else { continue }
+        if seen.insert(encoding.palette + (encoding.transparency ?? [])).inserted {
+          result.append(encoding)
+        }
       }
     }
     let direct = directEncoding(analysis)
     // With a palette available, big true-colour candidates practically never win (3-4 bytes
     // a pixel against at most 1): their trials are skipped.
     if result.isEmpty || direct.colorType == .gray || direct.colorType == .grayAlpha
-      || direct.rows.count <= 64 * 1024 || paletteOrders > 1
+      || direct.rows.count <= 64 * 1024 || alwaysDirect
     {
       result.append(direct)
     }
@@ -333,8 +342,9 @@ struct Reducer {
     return encoding
   }
 
-  /// A palette encoding; `order` 0 sorts opaque entries by frequency, 1 by luminance.
-  func paletteEncoding(colors: [(rgba: UInt32, count: Int)], order: Int) -> PNGEncoding? {
+  /// A palette encoding of the image's colours (at most 256) in `order`; entries with
+  /// transparency come first, so that tRNS stays short.
+  func paletteEncoding(colors: [(rgba: UInt32, count: Int)], order: PaletteOrder) -> PNGEncoding? {
     var entries = colors
     var backgroundIndex: Int?
     if let background = metadata.background {
@@ -344,20 +354,7 @@ struct Reducer {
       }
     }
     guard entries.count <= 256 else { return nil }
-    func luminance(_ c: UInt32) -> Int {
-      Int(c >> 24) * 299 + Int((c >> 16) & 0xFF) * 587 + Int((c >> 8) & 0xFF) * 114
-    }
-    entries.sort { lhs, rhs in
-      let la = lhs.rgba & 0xFF, ra = rhs.rgba & 0xFF
-      if (la == 255) != (ra == 255) { return la != 255 }
-      if la != 255 && la != ra { return la < ra }
-      if order == 0 && lhs.count != rhs.count { return lhs.count > rhs.count }
-      if order == 1 {
-        let l = luminance(lhs.rgba), r = luminance(rhs.rgba)
-        if l != r { return l < r }
-      }
-      return lhs.rgba < rhs.rgba
-    }
+    entries = ordered(entries, order)
     let depth = entries.count <= 2 ? 1 : entries.count <= 4 ? 2 : entries.count <= 16 ? 4 : 8
     var palette: [UInt8] = []
     var alphas: [UInt8] = []
@@ -409,6 +406,104 @@ struct Reducer {
     }
     return encoding
   }
+
+  /// `entries` in palette order: transparent entries first (by alpha), then the opaque ones by
+  /// `order`.
+  func ordered(_ entries: [(rgba: UInt32, count: Int)], _ order: PaletteOrder) -> [(rgba: UInt32, count: Int)]
+  {
+    func luminance(_ c: UInt32) -> Int {
+      Int(c >> 24) * 299 + Int((c >> 16) & 0xFF) * 587 + Int((c >> 8) & 0xFF) * 114
+    }
+    var sorted = entries.sorted { lhs, rhs in
+      let la = lhs.rgba & 0xFF, ra = rhs.rgba & 0xFF
+      if (la == 255) != (ra == 255) { return la != 255 }
+      if la != 255 && la != ra { return la < ra }
+      switch order {
+      case .frequency, .cooccurrence:
+        if lhs.count != rhs.count { return lhs.count > rhs.count }
+      case .luminance:
+        let l = luminance(lhs.rgba), r = luminance(rhs.rgba)
+        if l != r { return l < r }
+      }
+      return lhs.rgba < rhs.rgba
+    }
+    guard order == .cooccurrence else { return sorted }
+    let transparent = sorted.prefix { $0.rgba & 0xFF != 255 }.count
+    let opaque = Array(sorted[transparent...])
+    guard opaque.count > 2 else { return sorted }
+    sorted.replaceSubrange(transparent..., with: cooccurrenceChain(opaque))
+    return sorted
+  }
+
+  /// `colors` (opaque, most frequent first) as a chain in which each colour is followed by the
+  /// unused one it touches most often in the image (left/right and up/down neighbours), so
+  /// that neighbouring pixels get neighbouring indices and the row filters see small steps.
+  func cooccurrenceChain(_ colors: [(rgba: UInt32, count: Int)]) -> [(rgba: UInt32, count: Int)] {
+    let n = colors.count
+    var index = ColorTable()
+    for (position, color) in colors.enumerated() { _ = index.add(color.rgba, value: position) }
+    var touches = [UInt32](repeating: 0, count: n * n)
+    let width = image.width
+    var above = [Int](repeating: -1, count: width)
+    image.pixels.withUnsafeBufferPointer { p in
+      var previousKey: UInt32 = 0
+      var previousIndex = -1
+      for y in 0..<image.height {
+        var left = -1
+        for x in 0..<width {
+          let i = 4 * (y * width + x)
+          let key = UInt32(p[i]) << 24 | UInt32(p[i + 1]) << 16 | UInt32(p[i + 2]) << 8 | UInt32(p[i + 3])
+          if key != previousKey || previousIndex < 0 {
+            previousKey = key
+            previousIndex = key & 0xFF == 0xFF ? index.lookup(key) ?? -1 : -1
+          }
+          let current = previousIndex
+          if current >= 0 {
+            if left >= 0 && left != current {
+              touches[left * n + current] &+= 1
+              touches[current * n + left] &+= 1
+            }
+            let up = above[x]
+            if up >= 0 && up != current {
+              touches[up * n + current] &+= 1
+              touches[current * n + up] &+= 1
+            }
+          }
+          left = current
+          above[x] = current
+        }
+      }
+    }
+    var used = [Bool](repeating: false, count: n)
+    var chain: [Int] = [0]
+    used[0] = true
+    for _ in 1..<n {
+      let last = chain[chain.count - 1]
+      var best = -1
+      var bestTouches: UInt32 = 0
+      for candidate in 0..<n where !used[candidate] {
+        let t = touches[last * n + candidate]
+        if best < 0 || t > bestTouches {  // ties: the more frequent (earlier) colour
+          best = candidate
+          bestTouches = t
+        }
+      }
+      used[best] = true
+      chain.append(best)
+    }
+    return chain.map { colors[$0] }
+  }
+}
+
+/// How palette entries are ordered: the order changes no pixel, only how well the indices
+/// compress (sorts after oxipng's and pngquant's).
+enum PaletteOrder: Sendable, Hashable, CaseIterable {
+  /// The most used colours first.
+  case frequency
+  /// Dark to light: neighbouring shades of a photograph get neighbouring indices.
+  case luminance
+  /// A chain of colours that touch each other in the image.
+  case cooccurrence
 }
 
 /// A small open-addressing table of up to 256 distinct 32-bit colours.
@@ -436,14 +531,17 @@ struct ColorTable {
     return true
   }
 
-  /// The value stored for `key` (its index in a palette).
-  func value(of key: UInt32) -> Int {
+  /// The value stored for `key` (its index in a palette), 0 when the table does not hold it.
+  func value(of key: UInt32) -> Int { lookup(key) ?? 0 }
+
+  /// The value stored for `key`, or nil when the table does not hold it.
+  func lookup(_ key: UInt32) -> Int? {
     var slot = Int((key &* 0x9E37_79B1) >> 22)
     while used[slot] {
       if keys[slot] == key { return values[slot] }
       slot = (slot + 1) & 1023
     }
-    return 0
+    return nil
   }
 
   func entries() -> [(rgba: UInt32, count: Int)] {

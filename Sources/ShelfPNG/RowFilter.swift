@@ -6,8 +6,11 @@ public enum FilterStrategy: Sendable, Hashable, CustomStringConvertible {
   case minimumSum
   /// Per row, the filter whose bytes have the lowest Shannon entropy.
   case entropy
-  /// Per row, the filter producing the fewest distinct byte pairs.
+  /// Per row, the filter producing the fewest distinct byte pairs (pngwolf's measure).
   case bigrams
+  /// Per row, the filter whose byte pairs have the lowest entropy (oxipng's BigEnt): like
+  /// `entropy`, but it sees the short repeats that deflate's matches feed on.
+  case bigramEntropy
   /// Per row, the filter that compresses smallest together with the rows before it.
   case bruteForce
 
@@ -17,7 +20,19 @@ public enum FilterStrategy: Sendable, Hashable, CustomStringConvertible {
     case .minimumSum: return "minsum"
     case .entropy: return "entropy"
     case .bigrams: return "bigrams"
+    case .bigramEntropy: return "bigram-entropy"
     case .bruteForce: return "brute"
+    }
+  }
+}
+
+extension FilterStrategy {
+  /// Whether the strategy scores each row's five filterings on their own (chosen in one pass
+  /// by `RowFilter.chooseFilters`).
+  var isRowHeuristic: Bool {
+    switch self {
+    case .minimumSum, .entropy, .bigrams, .bigramEntropy: return true
+    case .fixed, .bruteForce: return false
     }
   }
 }
@@ -68,7 +83,10 @@ enum RowFilter {
     let zero = [UInt8](repeating: 0, count: rowBytes)
     var scratch = [UInt8](repeating: 0, count: 5 * rowBytes)
     let wantsBigrams = heuristics.contains(.bigrams)
-    let wantsEntropy = heuristics.contains(.entropy)
+    let wantsEntropy = heuristics.contains(.entropy) || heuristics.contains(.bigramEntropy)
+    let wantsPairCounts = heuristics.contains(.bigramEntropy)
+    // Counts of byte pairs in the row being scored; reset pair by pair after each row.
+    var pairCounts = [UInt32](repeating: 0, count: wantsPairCounts ? 65536 : 0)
     // Byte pairs seen in the row being scored, one bit each (8 KiB: stays in L1); the bits a
     // row sets are cleared again after it is scored.
     var seenPairs = [UInt64](repeating: 0, count: wantsBigrams ? 1024 : 0)
@@ -81,74 +99,92 @@ enum RowFilter {
       zero.withUnsafeBufferPointer { zero in
         scratch.withUnsafeMutableBufferPointer { scratch in
           seenPairs.withUnsafeMutableBufferPointer { seenPairs in
-            entropyTable.withUnsafeBufferPointer { table in
-              histogram.withUnsafeMutableBufferPointer { histogram in
-                for y in 0..<height {
-                  let current = rows.baseAddress! + y * rowBytes
-                  let previous = y == 0 ? zero.baseAddress! : current - rowBytes
-                  for f in 0..<5 {
-                    apply(UInt8(f), current, previous, rowBytes, unit, scratch.baseAddress! + f * rowBytes)
-                  }
-                  for (index, heuristic) in heuristics.enumerated() {
-                    var bestFilter = 0
-                    var bestScore = Double.infinity
+            pairCounts.withUnsafeMutableBufferPointer { pairCounts in
+              entropyTable.withUnsafeBufferPointer { table in
+                histogram.withUnsafeMutableBufferPointer { histogram in
+                  for y in 0..<height {
+                    let current = rows.baseAddress! + y * rowBytes
+                    let previous = y == 0 ? zero.baseAddress! : current - rowBytes
                     for f in 0..<5 {
-                      let candidate = scratch.baseAddress! + f * rowBytes
-                      let score: Double
-                      switch heuristic {
-                      case .entropy:
-                        let counts = histogram.baseAddress!
-                        counts.update(repeating: 0, count: 4 * 256)
-                        var i = 0
-                        while i + 4 <= rowBytes {
-                          counts[Int(candidate[i])] &+= 1
-                          counts[256 + Int(candidate[i + 1])] &+= 1
-                          counts[512 + Int(candidate[i + 2])] &+= 1
-                          counts[768 + Int(candidate[i + 3])] &+= 1
-                          i += 4
-                        }
-                        while i < rowBytes {
-                          counts[Int(candidate[i])] &+= 1
-                          i += 1
-                        }
-                        var sum = 0.0
-                        for k in 0..<256 {
-                          let count = counts[k] &+ counts[256 + k] &+ counts[512 + k] &+ counts[768 + k]
-                          if count > 1 { sum -= table[Int(count)] }
-                        }
-                        score = sum
-                      case .bigrams:
-                        var distinct = 0
-                        if rowBytes > 1 {
-                          let bits = seenPairs.baseAddress!
-                          var last = -1
-                          for i in 1..<rowBytes {
-                            let key = Int(candidate[i - 1]) << 8 | Int(candidate[i])
-                            if key == last { continue }  // runs (flat areas) repeat one pair
-                            last = key
-                            let mask = UInt64(1) << UInt64(key & 63)
-                            let word = bits[key >> 6]
-                            distinct &+= word & mask == 0 ? 1 : 0
-                            bits[key >> 6] = word | mask
+                      apply(UInt8(f), current, previous, rowBytes, unit, scratch.baseAddress! + f * rowBytes)
+                    }
+                    for (index, heuristic) in heuristics.enumerated() {
+                      var bestFilter = 0
+                      var bestScore = Double.infinity
+                      for f in 0..<5 {
+                        let candidate = scratch.baseAddress! + f * rowBytes
+                        let score: Double
+                        switch heuristic {
+                        case .entropy:
+                          let counts = histogram.baseAddress!
+                          counts.update(repeating: 0, count: 4 * 256)
+                          var i = 0
+                          while i + 4 <= rowBytes {
+                            counts[Int(candidate[i])] &+= 1
+                            counts[256 + Int(candidate[i + 1])] &+= 1
+                            counts[512 + Int(candidate[i + 2])] &+= 1
+                            counts[768 + Int(candidate[i + 3])] &+= 1
+                            i += 4
                           }
-                          if rowBytes > 2048 {
-                            bits.update(repeating: 0, count: 1024)
-                          } else {
+                          while i < rowBytes {
+                            counts[Int(candidate[i])] &+= 1
+                            i += 1
+                          }
+                          var sum = 0.0
+                          for k in 0..<256 {
+                            let count = counts[k] &+ counts[256 + k] &+ counts[512 + k] &+ counts[768 + k]
+                            if count > 1 { sum -= table[Int(count)] }
+                          }
+                          score = sum
+                        case .bigrams:
+                          var distinct = 0
+                          if rowBytes > 1 {
+                            let bits = seenPairs.baseAddress!
+                            var last = -1
                             for i in 1..<rowBytes {
-                              bits[(Int(candidate[i - 1]) << 8 | Int(candidate[i])) >> 6] = 0
+                              let key = Int(candidate[i - 1]) << 8 | Int(candidate[i])
+                              if key == last { continue }  // runs (flat areas) repeat one pair
+                              last = key
+                              let mask = UInt64(1) << UInt64(key & 63)
+                              let word = bits[key >> 6]
+                              distinct &+= word & mask == 0 ? 1 : 0
+                              bits[key >> 6] = word | mask
+                            }
+                            if rowBytes > 2048 {
+                              bits.update(repeating: 0, count: 1024)
+                            } else {
+                              for i in 1..<rowBytes {
+                                bits[(Int(candidate[i - 1]) << 8 | Int(candidate[i])) >> 6] = 0
+                              }
                             }
                           }
+                          score = Double(distinct)
+                        case .bigramEntropy:
+                          // Σ c·log2(c) over the pair counts, kept up as the counts grow.
+                          var sum = 0.0
+                          if rowBytes > 1 {
+                            let counts = pairCounts.baseAddress!
+                            for i in 1..<rowBytes {
+                              let key = Int(candidate[i - 1]) << 8 | Int(candidate[i])
+                              let c = Int(counts[key])
+                              sum += table[c + 1] - table[c]
+                              counts[key] = UInt32(c + 1)
+                            }
+                            for i in 1..<rowBytes {
+                              counts[Int(candidate[i - 1]) << 8 | Int(candidate[i])] = 0
+                            }
+                          }
+                          score = -sum
+                        default:
+                          score = Double(absoluteSum(candidate, rowBytes))
                         }
-                        score = Double(distinct)
-                      default:
-                        score = Double(absoluteSum(candidate, rowBytes))
+                        if score < bestScore {
+                          bestScore = score
+                          bestFilter = f
+                        }
                       }
-                      if score < bestScore {
-                        bestScore = score
-                        bestFilter = f
-                      }
+                      choices[index][y] = UInt8(bestFilter)
                     }
-                    choices[index][y] = UInt8(bestFilter)
                   }
                 }
               }
