@@ -9,6 +9,7 @@ enum CommandTable {
     StatsCommand.command,
     RootsCommand.command,
     ForgetCommand.command,
+    CatalogCommand.command,
     CrushCommand.command,
     ExtractCommand.command,
     PlayCommand.command,

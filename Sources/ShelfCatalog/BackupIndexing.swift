@@ -38,6 +38,7 @@ extension Indexer {
     var summary = RootScanSummary(root: folder)
     let facts = BackupRootFacts(backup.info)
     summary.backup = facts
+    try store.lockRoot(folder, wait: options.lockWait)
     let rootID = try store.transaction {
       let id = try store.rootID(for: folder)
       try store.updateRoot(

@@ -283,6 +283,8 @@ public struct CatalogEntry: Sendable, Equatable {
   public var backup: BackupFacts?
   /// The version of the extractors that produced the facts.
   public var extractorVersion: Int
+  /// The machine holding the file, in a catalogue shared by several (nil in a SQLite one).
+  public var host: String? = nil
 
   public init(
     path: RawPath, root: RawPath?, area: String, kind: FileKind, mime: String,

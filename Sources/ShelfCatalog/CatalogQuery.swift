@@ -264,23 +264,28 @@ public struct CatalogQuery: Sendable, Equatable {
 
   // MARK: SQL
 
-  /// The WHERE clause and its parameters.
-  public func sql() throws -> (String, [SQLiteValue]) {
+  /// The WHERE clause and its parameters, for SQLite.
+  public func sql() throws -> (String, [DatabaseValue]) { try sql(.sqlite) }
+
+  /// The WHERE clause and its parameters (`?`) in `dialect`: the same query compiled for each
+  /// database, through its own full-text index and pattern matching.
+  func sql(_ dialect: SQLDialect) throws -> (String, [DatabaseValue]) {
     var clauses: [String] = []
-    var parameters: [SQLiteValue] = []
+    var parameters: [DatabaseValue] = []
     for group in groups {
       var alternatives: [String] = []
       for term in group.alternatives {
-        alternatives.append(try sql(for: term, parameters: &parameters))
+        alternatives.append(try sql(for: term, dialect, parameters: &parameters))
       }
       let joined =
         alternatives.count == 1 ? alternatives[0] : "(" + alternatives.joined(separator: " OR ") + ")"
-      clauses.append(group.negated ? "NOT coalesce(\(joined), 0)" : joined)
+      clauses.append(group.negated ? "NOT coalesce(\(joined), \(dialect.falseValue))" : joined)
     }
-    return (clauses.isEmpty ? "1" : clauses.joined(separator: " AND "), parameters)
+    return (clauses.isEmpty ? dialect.trueValue : clauses.joined(separator: " AND "), parameters)
   }
 
-  private func sql(for term: Term, parameters: inout [SQLiteValue]) throws -> String {
+  private func sql(for term: Term, _ dialect: SQLDialect, parameters: inout [DatabaseValue]) throws -> String
+  {
     switch term {
     case .words(let words):
       // Letters and digits only, as the index's tokenizer sees them; each token a prefix.
@@ -293,8 +298,16 @@ public struct CatalogQuery: Sendable, Equatable {
       guard !tokens.isEmpty else {
         throw QueryError(message: "query term '\(words)' has no letters or digits to search for")
       }
+      let like = DatabaseValue.text("%" + Self.escapeLike(words) + "%")
+      if dialect == .postgres {
+        // The `search` column holds the same letters-and-digits tokens (see
+        // `PostgresCatalogStore.searchVector`); each query token is a prefix, ANDed.
+        parameters.append(.text(tokens.map { $0 + ":*" }.joined(separator: " & ")))
+        parameters += [like, like]
+        return
+          "(f.search @@ to_tsquery('simple', unaccent(?)) OR f.name ILIKE ? ESCAPE '\\' OR f.path_text ILIKE ? ESCAPE '\\')"
+      }
       parameters.append(.text(tokens.map { "\"" + $0 + "\"*" }.joined(separator: " ")))
-      let like = SQLiteValue.text("%" + Self.escapeLike(words) + "%")
       parameters += [like, like]
       return
         "(f.id IN (SELECT rowid FROM files_fts WHERE files_fts MATCH ?) OR f.name LIKE ? ESCAPE '\\' OR f.path_text LIKE ? ESCAPE '\\')"
@@ -304,11 +317,11 @@ public struct CatalogQuery: Sendable, Equatable {
       let column = field.column
       switch field.type {
       case .text:
-        return try textSQL(column, op: op, value: value, fieldName: name, parameters: &parameters)
+        return try textSQL(column, dialect, op: op, value: value, fieldName: name, parameters: &parameters)
       case .name:
         let whole = name == "ext" && value.hasPrefix(".") ? String(value.dropFirst()) : value
         return try textSQL(
-          column, op: op == .contains && !whole.isEmpty ? .exact : op, value: whole, fieldName: name,
+          column, dialect, op: op == .contains && !whole.isEmpty ? .exact : op, value: whole, fieldName: name,
           parameters: &parameters)
       case .linkedPath:
         if value.isEmpty && op == .contains { return "\(column) IS NOT NULL" }
@@ -317,6 +330,9 @@ public struct CatalogQuery: Sendable, Equatable {
         }
         guard let bytes = field.bytes, op == .contains || op == .exact || op == .notEqual else {
           throw QueryError(message: "field '\(name)' takes yes, no or a glob, not '\(op.rawValue)'")
+        }
+        if dialect == .postgres {
+          return Self.regularExpressionSQL(column, op: op, value: value, parameters: &parameters)
         }
         var mode: PathGlobMode = []
         if !PathGlob.hasCapitals(value) { mode.insert(.foldCase) }
@@ -328,7 +344,10 @@ public struct CatalogQuery: Sendable, Equatable {
         return "\(column) IS NOT NULL"
       case .glob:
         guard let bytes = field.bytes, op == .contains || op == .exact || op == .notEqual else {
-          return try textSQL(column, op: op, value: value, fieldName: name, parameters: &parameters)
+          return try textSQL(column, dialect, op: op, value: value, fieldName: name, parameters: &parameters)
+        }
+        if dialect == .postgres {
+          return Self.regularExpressionSQL(column, op: op, value: value, parameters: &parameters)
         }
         var mode: PathGlobMode = bytes.lastComponent ? [.lastComponent] : []
         if !PathGlob.hasCapitals(value) { mode.insert(.foldCase) }
@@ -340,10 +359,11 @@ public struct CatalogQuery: Sendable, Equatable {
         switch op {
         case .contains:
           parameters.append(.text("%" + Self.escapeLike(value) + "%"))
-          return "\(column) LIKE ? ESCAPE '\\'"
+          return "\(column) \(dialect.like) ? ESCAPE '\\'"
         case .exact:
           parameters.append(.text("%\n" + Self.escapeLike(value) + "\n%"))
-          return "(char(10) || \(column) || char(10)) LIKE ? ESCAPE '\\'"
+          let newline = dialect == .sqlite ? "char(10)" : "chr(10)"
+          return "(\(newline) || \(column) || \(newline)) \(dialect.like) ? ESCAPE '\\'"
         default: throw QueryError(message: "field 'key' takes ':' or ':=', not '\(op.rawValue)'")
         }
       case .boolean:
@@ -353,32 +373,47 @@ public struct CatalogQuery: Sendable, Equatable {
         guard op == .contains || op == .exact || op == .notEqual else {
           throw QueryError(message: "field '\(name)' takes ':' (yes or no), not '\(op.rawValue)'")
         }
+        // PostgreSQL will not coalesce a condition (`x IS NOT NULL`) with a number.
+        let value = dialect == .sqlite ? column : "(\(column))::int"
         return op == .notEqual
-          ? "coalesce(\(column), 0) != \(flag ? 1 : 0)" : "coalesce(\(column), 0) = \(flag ? 1 : 0)"
+          ? "coalesce(\(value), 0) != \(flag ? 1 : 0)" : "coalesce(\(value), 0) = \(flag ? 1 : 0)"
       case .number, .size, .duration, .time, .bitrate, .localTime:
         return try orderedSQL(
-          column, type: field.type, op: op, value: value, fieldName: name, parameters: &parameters)
+          column, dialect, type: field.type, op: op, value: value, fieldName: name, parameters: &parameters)
       }
     }
   }
 
+  /// A glob (`:`, or a literal path with `:=` and `!=`) as a regular expression on a
+  /// PostgreSQL text column, which its trigram index answers; smart case as for SQLite.
+  private static func regularExpressionSQL(
+    _ column: String, op: Operator, value: String, parameters: inout [DatabaseValue]
+  ) -> String {
+    let glob = PathGlob(pattern: Array(value.utf8), foldCase: false, literal: op != .contains)
+    parameters.append(.text(glob.regularExpression))
+    let match = "\(column) \(PathGlob.hasCapitals(value) ? "~" : "~*") ?"
+    return op == .notEqual ? "NOT coalesce(\(match), false)" : match
+  }
+
   private func textSQL(
-    _ column: String, op: Operator, value: String, fieldName: String, parameters: inout [SQLiteValue]
+    _ column: String, _ dialect: SQLDialect, op: Operator, value: String, fieldName: String,
+    parameters: inout [DatabaseValue]
   ) throws -> String {
     switch op {
     case .contains:
       if value.isEmpty { return "coalesce(\(column), '') != ''" }
       parameters.append(.text("%" + Self.escapeLike(value) + "%"))
-      return "\(column) LIKE ? ESCAPE '\\'"
+      return "\(column) \(dialect.like) ? ESCAPE '\\'"
     case .exact:
       parameters.append(.text(value))
-      return "\(column) = ? COLLATE NOCASE"
+      return dialect == .sqlite ? "\(column) = ? COLLATE NOCASE" : "lower(\(column)) = lower(?)"
     case .notEqual:
       parameters.append(.text(value))
-      return "coalesce(\(column), '') != ? COLLATE NOCASE"
+      return dialect == .sqlite
+        ? "coalesce(\(column), '') != ? COLLATE NOCASE" : "lower(coalesce(\(column), '')) != lower(?)"
     default:
       parameters.append(.text(value))
-      return "\(column) \(op.rawValue) ?"
+      return "\(column)\(dialect.byteOrder) \(op.rawValue) ?"
     }
   }
 
@@ -391,8 +426,8 @@ public struct CatalogQuery: Sendable, Equatable {
   }
 
   private func orderedSQL(
-    _ column: String, type: FieldType, op: Operator, value: String, fieldName: String,
-    parameters: inout [SQLiteValue]
+    _ column: String, _ dialect: SQLDialect, type: FieldType, op: Operator, value: String, fieldName: String,
+    parameters: inout [DatabaseValue]
   ) throws -> String {
     func interval(_ text: String) throws -> Interval {
       guard let parsed = parseValue(text, type: type) else {
@@ -401,7 +436,7 @@ public struct CatalogQuery: Sendable, Equatable {
       return parsed
     }
     // A local time compares as ISO-8601 text, which sorts as the time it names.
-    func parameter(_ value: Double) -> SQLiteValue {
+    func parameter(_ value: Double) -> DatabaseValue {
       type == .localTime ? .text(Self.isoLocalTime(seconds: value)) : .real(value)
     }
     func lowerBound(_ bound: Interval, strict: Bool) -> String {
@@ -443,7 +478,7 @@ public struct CatalogQuery: Sendable, Equatable {
     case .notEqual:
       let low = lowerBound(bound, strict: false)
       let high = upperBound(bound, strict: false)
-      return "NOT coalesce(\(low) AND \(high), 0)"
+      return "NOT coalesce(\(low) AND \(high), \(dialect.falseValue))"
     case .greater: return lowerBound(bound, strict: true)
     case .greaterOrEqual: return lowerBound(bound, strict: false)
     case .less: return upperBound(bound, strict: true)
@@ -637,12 +672,15 @@ public struct CatalogSort: Sendable, Equatable {
 
   /// The ORDER BY list for sorts in order of precedence (entries without a value last), ending
   /// with the path so that ties list in a stable order.
-  static func orderBy(_ sorts: [CatalogSort]) -> String {
+  static func orderBy(_ sorts: [CatalogSort], _ dialect: SQLDialect) -> String {
     let keys = sorts.map { sort in
-      let column = CatalogQuery.fields[sort.field]!.column
-      return "\(column) IS NULL, \(column) \(sort.descending ? "DESC" : "ASC")"
+      let field = CatalogQuery.fields[sort.field]!
+      let isText = [.text, .name, .glob, .keys].contains(field.type)
+      let column = field.column + (isText ? dialect.byteOrder : "")
+      return "\(field.column) IS NULL, \(column) \(sort.descending ? "DESC" : "ASC")"
     }
-    return (keys + ["+f.path"]).joined(separator: ", ")
+    // `+` keeps SQLite from walking the path index for the order instead of filtering first.
+    return (keys + [dialect == .sqlite ? "+f.path" : "f.path"]).joined(separator: ", ")
   }
 }
 
@@ -674,5 +712,51 @@ extension Substring {
       index = self.index(after: index)
     }
     return nil
+  }
+}
+
+extension SQLDialect {
+  /// ASCII-case-insensitive LIKE, as SQLite's LIKE is.
+  var like: String { self == .sqlite ? "LIKE" : "ILIKE" }
+  var trueValue: String { self == .sqlite ? "1" : "true" }
+  var falseValue: String { self == .sqlite ? "0" : "false" }
+  /// Makes text compare and sort by its bytes, as SQLite's default collation does, whatever
+  /// the PostgreSQL database's locale.
+  var byteOrder: String { self == .sqlite ? "" : " COLLATE \"C\"" }
+}
+
+extension PathGlob {
+  /// The glob as a PostgreSQL regular expression over the text form of a path, anchored at
+  /// both ends. Every character is written as an escape (`\U0000002A`), so nothing in a name
+  /// is taken for regex syntax; a byte that is not UTF-8 stands for U+FFFD, as in the text
+  /// column.
+  var regularExpression: String {
+    func escape(_ unit: UInt32) -> String {
+      let scalar = unit > 0x10FFFF ? 0xFFFD : unit
+      if let character = Unicode.Scalar(scalar), character.isASCII,
+        character.properties.isAlphabetic || character.properties.numericType != nil
+      {
+        return String(character)
+      }
+      let hex = String(scalar, radix: 16)
+      return "\\U" + String(repeating: "0", count: max(0, 8 - hex.count)) + hex
+    }
+    var out = "^"
+    for element in elements {
+      switch element {
+      case .unit(let unit): out += escape(unit)
+      case .anyUnit: out += "."
+      case .anySequence: out += ".*"
+      case .set(let negated, let ranges):
+        out += negated ? "[^" : "["
+        for range in ranges {
+          out +=
+            range.lowerBound == range.upperBound
+            ? escape(range.lowerBound) : escape(range.lowerBound) + "-" + escape(range.upperBound)
+        }
+        out += "]"
+      }
+    }
+    return out + "$"
   }
 }

@@ -6,7 +6,7 @@
 /// keeps no token positions (`detail = column`): bare words are matched as prefixes, ANDed,
 /// which is what `ls WORD…` needs, at about half the cost of a full index.
 enum CatalogSchema {
-  /// Bumped on every schema change; writers migrate older catalogues (see `upgrades`).
+  /// Bumped on every schema change; writers migrate older catalogues (see `upgrade(from:_:)`).
   static let version = 8
 
   /// The first schema that carries `applicationID` and the `meta` table; older ones are
@@ -21,9 +21,10 @@ enum CatalogSchema {
   /// table keeps this shape in every later schema, so an older shelf can name the newer one.
   static let writerVersionKey = "shelf_version"
 
-  /// Migrations from schema `N` to `N + 1`, keyed by `N`. Schemas older than the first key
-  /// are rebuilt (roots kept).
-  static let upgrades: [Int: String] = [
+  /// The written-out SQLite migrations from schema `N` to `N + 1`, keyed by `N`, for the
+  /// schemas before the columns were listed once (`fileColumns`). Schemas older than the first
+  /// key are rebuilt (roots kept).
+  static let sqliteUpgrades: [Int: String] = [
     4: """
     ALTER TABLE roots ADD COLUMN excludes TEXT;
     CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -40,34 +41,6 @@ enum CatalogSchema {
     ALTER TABLE files ADD COLUMN backup_file_id TEXT;
     ALTER TABLE files ADD COLUMN backup_protection INTEGER;
     ALTER TABLE files ADD COLUMN backup_mode INTEGER;
-    """,
-    // Media facts: codec, bit rate, album artist, disc and totals, cover art; video facts.
-    // Entries extracted before keep NULLs until a rescan (the extractor version went up).
-    6: """
-    ALTER TABLE files ADD COLUMN codec TEXT;
-    ALTER TABLE files ADD COLUMN bitrate INTEGER;
-    ALTER TABLE files ADD COLUMN album_artist TEXT;
-    ALTER TABLE files ADD COLUMN disc INTEGER;
-    ALTER TABLE files ADD COLUMN disc_total INTEGER;
-    ALTER TABLE files ADD COLUMN track_total INTEGER;
-    ALTER TABLE files ADD COLUMN artwork INTEGER;
-    ALTER TABLE files ADD COLUMN frame_rate REAL;
-    ALTER TABLE files ADD COLUMN rotation INTEGER;
-    ALTER TABLE files ADD COLUMN audio_codec TEXT;
-    ALTER TABLE files ADD COLUMN taken TEXT;
-    """,
-    // EXIF facts of photos (`taken` is shared with videos) and Live Photo pairs.
-    7: """
-    ALTER TABLE files ADD COLUMN camera TEXT;
-    ALTER TABLE files ADD COLUMN lens TEXT;
-    ALTER TABLE files ADD COLUMN orientation INTEGER;
-    ALTER TABLE files ADD COLUMN gps_lat REAL;
-    ALTER TABLE files ADD COLUMN gps_lon REAL;
-    ALTER TABLE files ADD COLUMN gps_alt REAL;
-    ALTER TABLE files ADD COLUMN software TEXT;
-    ALTER TABLE files ADD COLUMN content_id TEXT;
-    ALTER TABLE files ADD COLUMN live_photo BLOB;
-    ALTER TABLE files ADD COLUMN live_photo_text TEXT;
     """,
   ]
 
@@ -87,42 +60,7 @@ enum CatalogSchema {
       backup_device TEXT, backup_product TEXT, backup_ios TEXT, backup_date TEXT,
       backup_encrypted INTEGER, backup_format TEXT
     );
-    CREATE TABLE IF NOT EXISTS files(
-      id INTEGER PRIMARY KEY,
-      root_id INTEGER NOT NULL REFERENCES roots(id) ON DELETE CASCADE,
-      path BLOB NOT NULL UNIQUE,
-      path_text TEXT NOT NULL,
-      name TEXT NOT NULL,
-      ext TEXT NOT NULL,
-      area TEXT NOT NULL,
-      kind TEXT NOT NULL,
-      mime TEXT NOT NULL,
-      detected_by TEXT NOT NULL,
-      ext_mismatch INTEGER NOT NULL,
-      size INTEGER NOT NULL,
-      mtime_ns INTEGER NOT NULL,
-      ctime_ns INTEGER NOT NULL,
-      inode INTEGER NOT NULL,
-      device INTEGER NOT NULL,
-      trusted INTEGER NOT NULL,
-      extractor_version INTEGER NOT NULL,
-      error TEXT,
-      width INTEGER, height INTEGER, bit_depth INTEGER, color_type TEXT, alpha INTEGER,
-      interlaced INTEGER, cgbi INTEGER, frames INTEGER, image_format TEXT, chunks TEXT,
-      duration REAL, sample_rate INTEGER, channels INTEGER, audio_frames INTEGER, format TEXT,
-      subtype TEXT, title TEXT, artist TEXT, album TEXT, date TEXT, year INTEGER, track TEXT,
-      track_no INTEGER, genre TEXT, comment TEXT,
-      encoding TEXT, bom INTEGER, line_endings TEXT, lines INTEGER, words INTEGER, chars INTEGER,
-      first_line TEXT,
-      plist_format TEXT, plist_root TEXT, plist_keys TEXT,
-      backup_domain TEXT, backup_app TEXT, backup_file_id TEXT, backup_protection INTEGER,
-      backup_mode INTEGER,
-      codec TEXT, bitrate INTEGER, album_artist TEXT, disc INTEGER, disc_total INTEGER,
-      track_total INTEGER, artwork INTEGER, frame_rate REAL, rotation INTEGER, audio_codec TEXT,
-      taken TEXT,
-      camera TEXT, lens TEXT, orientation INTEGER, gps_lat REAL, gps_lon REAL, gps_alt REAL, software TEXT,
-      content_id TEXT, live_photo BLOB, live_photo_text TEXT
-    );
+    \(filesTable(.sqlite));
     CREATE VIRTUAL TABLE IF NOT EXISTS files_fts USING fts5(
       tags, body, tokenize = "unicode61 remove_diacritics 2", detail = column
     );
@@ -135,8 +73,10 @@ enum CatalogSchema {
     DROP TABLE IF EXISTS meta;
     """
 
-  /// The columns a `CatalogEntry` is read from, in order (see `CatalogStore.entry(from:)`).
-  static let entryColumns = """
+  /// The columns a `CatalogEntry` is read from, in order (see `CatalogStore.entry(from:)`); the
+  /// last is the root's host, which only a PostgreSQL catalogue records.
+  static func entryColumns(_ dialect: SQLDialect) -> String {
+    """
     f.path, r.path, f.area, f.kind, f.mime, f.detected_by, f.ext_mismatch, f.size, f.mtime_ns,
     f.ctime_ns, f.inode, f.device, f.error, f.extractor_version,
     f.width, f.height, f.bit_depth, f.color_type, f.alpha, f.interlaced, f.cgbi, f.frames,
@@ -148,6 +88,218 @@ enum CatalogSchema {
     f.backup_domain, f.backup_app, f.backup_file_id, f.backup_protection, f.backup_mode,
     f.codec, f.bitrate, f.album_artist, f.disc, f.disc_total, f.track_total, f.artwork, f.frame_rate,
     f.rotation, f.audio_codec, f.taken,
-    f.camera, f.lens, f.orientation, f.gps_lat, f.gps_lon, f.gps_alt, f.software, f.content_id, f.live_photo
+    f.camera, f.lens, f.orientation, f.gps_lat, f.gps_lon, f.gps_alt, f.software, f.content_id, f.live_photo, \(dialect == .sqlite ? "NULL" : "r.host")
     """
+  }
+
+  /// The position of the host, the last of `entryColumns`.
+  static let entryHostColumn = entryColumns(.sqlite).split(separator: ",").count - 1
+
+  /// The columns a `CatalogRoot` is read from, in order (see `CatalogStore.root(from:)`).
+  static func rootColumns(_ dialect: SQLDialect) -> String {
+    "id, path, is_sandbox, bundle_path, bundle_id, bundle_name, bundle_version, last_scan_ns, excludes, backup_device, backup_product, backup_ios, backup_date, backup_encrypted, backup_format, "
+      + (dialect == .sqlite ? "NULL" : "host")
+  }
+
+  // MARK: The files table, for both dialects
+
+  /// A column's type, spelt per dialect (PostgreSQL's `integer` and `real` are too narrow).
+  enum ColumnType {
+    case integer, real, text, blob
+
+    func name(_ dialect: SQLDialect) -> String {
+      switch (self, dialect) {
+      case (.integer, .sqlite): "INTEGER"
+      case (.real, .sqlite): "REAL"
+      case (.text, .sqlite): "TEXT"
+      case (.blob, .sqlite): "BLOB"
+      case (.integer, .postgres): "bigint"
+      case (.real, .postgres): "double precision"
+      case (.text, .postgres): "text"
+      case (.blob, .postgres): "bytea"
+      }
+    }
+  }
+
+  /// One column of `files`: the single list both dialects' tables, migrations and inserts are
+  /// made from, so a column added here lands in both.
+  struct Column {
+    var name: String
+    var type: ColumnType
+    var notNull = false
+    /// The schema version that added it: the migration to that version adds it (from schema
+    /// 7 on; the earlier SQLite migrations are written out in `sqliteUpgrades`).
+    var since = 1
+    /// False for a column the scan does not write with the entry's facts (set afterwards, as
+    /// the Live Photo links are): an upsert leaves it as it was.
+    var written = true
+  }
+  // Schema 7 (media facts: codec, bit rate, album artist, disc and totals, cover art; video
+  // facts) is the first whose migration is made from the list. Entries extracted before a
+  // migration keep NULLs until a rescan (the extractor version goes up with it).
+
+  /// The columns of `files` after its `id`, in insert order (see `fileValues`).
+  static let fileColumns: [Column] = {
+    func required(_ name: String, _ type: ColumnType) -> Column {
+      Column(name: name, type: type, notNull: true)
+    }
+    func optional(_ type: ColumnType, since: Int = 1, _ names: String...) -> [Column] {
+      names.map { Column(name: $0, type: type, since: since) }
+    }
+    var columns = [
+      required("root_id", .integer), required("path", .blob), required("path_text", .text),
+      required("name", .text), required("ext", .text), required("area", .text), required("kind", .text),
+      required("mime", .text), required("detected_by", .text), required("ext_mismatch", .integer),
+      required("size", .integer), required("mtime_ns", .integer), required("ctime_ns", .integer),
+      required("inode", .integer), required("device", .integer), required("trusted", .integer),
+      required("extractor_version", .integer),
+    ]
+    columns += optional(.text, "error")
+    columns += optional(.integer, "width", "height", "bit_depth")
+    columns += optional(.text, "color_type")
+    columns += optional(.integer, "alpha", "interlaced", "cgbi", "frames")
+    columns += optional(.text, "image_format", "chunks")
+    columns += optional(.real, "duration")
+    columns += optional(.integer, "sample_rate", "channels", "audio_frames")
+    columns += optional(.text, "format", "subtype", "title", "artist", "album", "date")
+    columns += optional(.integer, "year")
+    columns += optional(.text, "track")
+    columns += optional(.integer, "track_no")
+    columns += optional(.text, "genre", "comment", "encoding")
+    columns += optional(.integer, "bom")
+    columns += optional(.text, "line_endings")
+    columns += optional(.integer, "lines", "words", "chars")
+    columns += optional(.text, "first_line", "plist_format", "plist_root", "plist_keys")
+    columns += optional(.text, since: 6, "backup_domain", "backup_app", "backup_file_id")
+    columns += optional(.integer, since: 6, "backup_protection", "backup_mode")
+    columns += optional(.text, since: 7, "codec")
+    columns += optional(.integer, since: 7, "bitrate")
+    columns += optional(.text, since: 7, "album_artist")
+    columns += optional(.integer, since: 7, "disc", "disc_total", "track_total", "artwork")
+    columns += optional(.real, since: 7, "frame_rate")
+    columns += optional(.integer, since: 7, "rotation")
+    columns += optional(.text, since: 7, "audio_codec", "taken")
+    // EXIF facts of photos (`taken` is shared with videos) and Live Photo pairs.
+    columns += optional(.text, since: 8, "camera", "lens")
+    columns += optional(.integer, since: 8, "orientation")
+    columns += optional(.real, since: 8, "gps_lat", "gps_lon", "gps_alt")
+    columns += optional(.text, since: 8, "software", "content_id")
+    columns += [
+      Column(name: "live_photo", type: .blob, since: 8, written: false),
+      Column(name: "live_photo_text", type: .text, since: 8, written: false),
+    ]
+    return columns
+  }()
+
+  /// `CREATE TABLE files(…)` in `dialect`. SQLite keeps the path unique in the whole
+  /// catalogue (one machine); PostgreSQL per root, as machines may share paths.
+  static func filesTable(_ dialect: SQLDialect) -> String {
+    var lines =
+      dialect == .sqlite
+      ? ["id INTEGER PRIMARY KEY"] : ["id bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY"]
+    for column in fileColumns {
+      var line = "\(column.name) \(column.type.name(dialect))"
+      if column.notNull { line += " NOT NULL" }
+      if column.name == "root_id" { line += " REFERENCES roots(id) ON DELETE CASCADE" }
+      if column.name == "path" && dialect == .sqlite { line += " UNIQUE" }
+      lines.append(line)
+    }
+    if dialect == .postgres {
+      // The words the search vector was made from, kept so that a copy can carry them.
+      lines.append("search_text text")
+      lines.append("search tsvector")
+      lines.append("UNIQUE (root_id, path)")
+    }
+    return "CREATE TABLE IF NOT EXISTS files(\n  " + lines.joined(separator: ",\n  ") + "\n)"
+  }
+
+  /// The migration from schema `version` to the next, in `dialect`: the written-out SQLite
+  /// steps for the oldest schemas, else the columns of `fileColumns` added by the next
+  /// version. Nil when there is no step (an older SQLite schema is then rebuilt).
+  static func upgrade(from version: Int, _ dialect: SQLDialect) -> String? {
+    if dialect == .sqlite, let step = sqliteUpgrades[version] { return step }
+    let added = fileColumns.filter { $0.since == version + 1 }
+    guard !added.isEmpty else { return nil }
+    return added.map { "ALTER TABLE files ADD COLUMN \($0.name) \($0.type.name(dialect));" }.joined(
+      separator: "\n")
+  }
+
+  /// Images with an EXIF date by the year it names (`stats`): year, count, size, in both
+  /// dialects (four digits sort alike in every collation).
+  static let photosByYear =
+    "SELECT substr(taken, 1, 4) AS y, count(*), coalesce(sum(size), 0) FROM files WHERE kind = 'image' AND taken IS NOT NULL GROUP BY y ORDER BY y"
+
+  /// The columns an upsert writes, in the order of `fileValues`.
+  static let writtenFileColumns = fileColumns.filter(\.written).map(\.name)
+
+  /// The values of `entry`'s row, in the order of `writtenFileColumns`.
+  static func fileValues(_ entry: CatalogEntry, rootID: Int64, trusted: Bool) -> [DatabaseValue] {
+    let name = entry.path.lastComponent
+    let nameText = String(decoding: name.bytes, as: UTF8.self)
+    let pathText = String(decoding: entry.path.bytes, as: UTF8.self)
+    let image = entry.image
+    let audio = entry.audio
+    let text = entry.text
+    let plist = entry.plist
+    let video = entry.video
+    // A video shares the picture and sound columns (width, duration, rate…) so that one query
+    // (`width>=1920`, `duration>60`) finds images, sounds and videos alike.
+    let width = video?.width ?? image?.width
+    let height = video?.height ?? image?.height
+    let duration = video?.duration ?? audio?.duration
+    let sampleRate = video?.sampleRate ?? audio?.sampleRate
+    let channels = video?.channels ?? audio?.channels
+    return [
+      .integer(rootID), .blob(entry.path.bytes), .text(pathText), .text(nameText), .text(entry.fileExtension),
+      .text(entry.area), .text(entry.kind.rawValue), .text(entry.mime), .text(entry.detectedBy.rawValue),
+      .from(entry.extensionMismatch), .integer(entry.size), .integer(entry.mtimeNanoseconds),
+      .integer(entry.ctimeNanoseconds), .integer(Int64(bitPattern: entry.inode)),
+      .integer(Int64(bitPattern: entry.device)), .from(trusted), .integer(Int64(entry.extractorVersion)),
+      .from(entry.error),
+      .from(width), .from(height), .from(image?.bitDepth), .from(image?.colorType),
+      .from(image?.alpha), .from(image?.interlaced), .from(image?.cgbi), .from(image?.frames),
+      .from(image?.format), image.map { .text($0.chunks.joined(separator: " ")) } ?? .null,
+      .from(duration), .from(sampleRate), .from(channels), .from(audio?.frames),
+      .from(audio?.format ?? video?.format), .from(audio?.subtype), .from(audio?.title ?? video?.title),
+      .from(audio?.artist),
+      .from(audio?.album), .from(audio?.date), .from(audio?.year), .from(audio?.track),
+      .from(audio?.trackNumber), .from(audio?.genre), .from(audio?.comment),
+      .from(text?.encoding.rawValue), .from(text?.bom), .from(text?.lineEndings), .from(text?.lines),
+      .from(text?.words), .from(text?.chars), .from(text?.firstLine),
+      .from(plist?.format), .from(plist?.root), plist.map { .text($0.keys.joined(separator: "\n")) } ?? .null,
+      .from(entry.backup?.domain), .from(entry.backup?.app), .from(entry.backup?.fileID),
+      .from(entry.backup?.protectionClass), .from(entry.backup.map { Int($0.mode) }),
+      .from(audio?.codec ?? video?.codec), .from(audio?.bitrate ?? video?.bitrate),
+      .from(audio?.tags.albumArtist),
+      .from(audio?.tags.disc), .from(audio?.tags.discTotal), .from(audio?.tags.trackTotal),
+      .from(audio?.artwork),
+      .from(video?.frameRate), .from(video?.rotation), .from(video?.audioCodec),
+      .from(video?.taken ?? entry.exif?.taken),
+      .from(entry.exif?.camera), .from(entry.exif?.lens), .from(entry.exif?.orientation),
+      .from(entry.exif?.gps?.latitude), .from(entry.exif?.gps?.longitude), .from(entry.exif?.gps?.altitude),
+      .from(entry.exif?.software), .from(entry.contentIdentifier),
+    ]
+  }
+
+  /// What the full-text index holds for an entry: its tags (audio tags, a video's title, plist
+  /// keys) and, for a text file, the beginning of its text. Most files have neither.
+  static func searchableText(_ entry: CatalogEntry, searchText: String) -> (tags: String, body: String) {
+    var tags = ""
+    if let audio = entry.audio {
+      tags = [
+        audio.title, audio.artist, audio.album, audio.tags.albumArtist, audio.genre, audio.comment,
+        audio.date,
+      ].compactMap { $0 }.joined(separator: " ")
+    } else if let title = entry.video?.title {
+      tags = title
+    } else if let plist = entry.plist {
+      tags = plist.keys.joined(separator: " ")
+    }
+    return (tags, entry.text != nil ? searchText : "")
+  }
+}
+
+/// The SQL dialect a query or a table is written in.
+enum SQLDialect: Sendable {
+  case sqlite, postgres
 }

@@ -40,6 +40,9 @@ public struct IndexOptions: Sendable {
   public var recentWindow: Double = 3
   /// A pause after each committed batch (tests use it to interrupt a scan part way).
   public var pauseAfterBatch: Double = 0
+  /// How long to wait for another indexer of the same root (a shared catalogue) to finish
+  /// before giving up with `.busy`.
+  public var lockWait: Double = 2
   /// Asked between batches (and during the walk): true stops the scan with `.interrupted`,
   /// keeping every batch already committed.
   public var shouldStop: @Sendable () -> Bool = { false }
@@ -101,15 +104,7 @@ public final class Indexer {
   public init(store: CatalogStore, options: IndexOptions) {
     self.store = store
     self.options = options
-    var skip = Set<RawPath>()
-    let base = store.path.absolute
-    let resolved = (try? TreeWalker.realPath(base)) ?? base
-    for path in [base, resolved] {
-      for suffix in ["", "-wal", "-shm", "-journal", ".lock"] {
-        skip.insert(RawPath(bytes: path.bytes + Array(suffix.utf8)))
-      }
-    }
-    skipPaths = skip
+    skipPaths = Set(store.ownFiles)
   }
 
   private struct Work: Sendable {
@@ -197,7 +192,7 @@ public final class Indexer {
   /// them over.
   private func prepareTarget(_ root: RawPath) throws -> ScanTarget {
     let scanned = try TreeWalker.realPath(root.absolute)
-    let knownRoots = try store.roots()
+    let knownRoots = try store.localRoots()
     let container = knownRoots.filter { scanned.bytes.starts(with: $0.path.bytes + [UInt8(ascii: "/")]) }
       .max { $0.path.bytes.count < $1.path.bytes.count }
     if let container, options.excludes != nil {
@@ -210,6 +205,8 @@ public final class Indexer {
       ? knownRoots.filter { $0.path.bytes.starts(with: scanned.bytes + [UInt8(ascii: "/")]) } : []
     let stored = knownRoots.first { $0.path == rootPath }?.excludes ?? []
     let patterns = options.excludes ?? stored
+    // The root's own indexer only; roots it takes over must not be mid-scan either.
+    for root in [rootPath] + inner.map(\.path) { try store.lockRoot(root, wait: options.lockWait) }
     let start = CatalogQuery.currentTime()
     let layout = SandboxLayout.detect(root: rootPath)
     let bundle = layout.bundleInfo(root: rootPath)
@@ -229,14 +226,12 @@ public final class Indexer {
   /// What is known about the root's files, loaded on a connection of its own while the tree
   /// is walked.
   private func loadKnownFiles(_ target: ScanTarget) -> Task<[PathKey: KnownFile], any Error> {
-    let catalogue = store.path
+    let load = store.knownFilesLoader()
     let rootID = target.rootID
     let partial = !target.subtree.isEmpty
     let prefix = target.scanned.bytes + [UInt8(ascii: "/")]
     return Task.detached { () throws -> [PathKey: KnownFile] in
-      let reader = try SQLiteConnection(path: catalogue, create: false, readOnly: true)
-      try reader.setBusyTimeout(milliseconds: 5000)
-      let known = try CatalogStore.knownFiles(db: reader, rootID: rootID)
+      let known = try load(rootID)
       guard partial else { return known }
       // Only the scanned folder's entries are this scan's business.
       return known.filter { $0.key.bytes.starts(with: prefix) }
@@ -425,7 +420,7 @@ public final class Indexer {
   /// its entry; nil when no catalogued root holds it. The caller holds the `WriterLock`.
   public func indexFile(_ path: RawPath) throws -> CatalogEntry? {
     let resolved = try TreeWalker.realPath(path.absolute)
-    let roots = try store.roots()
+    let roots = try store.localRoots()
     guard
       let root = roots.filter({ resolved.bytes.starts(with: $0.path.bytes + [UInt8(ascii: "/")]) })
         .max(by: { $0.path.bytes.count < $1.path.bytes.count })

@@ -10,25 +10,11 @@ extension CatalogStore {
   /// by path); every other file there loses a link it had. Runs inside the caller's
   /// transaction.
   func linkLivePhotos(inFolders folders: Set<RawPath>) throws {
-    guard !folders.isEmpty else { return }
-    let select = try db.prepare(
-      "SELECT id, path, kind, content_id, live_photo FROM files WHERE path >= ? AND path < ? AND (content_id IS NOT NULL OR live_photo IS NOT NULL)"
-    )
-    let update = try db.prepare("UPDATE files SET live_photo = ?, live_photo_text = ? WHERE id = ?")
     for folder in folders {
       let prefix = folder.bytes + [UInt8(ascii: "/")]
-      // Every path below the folder sorts between "folder/" and "folder0" ('0' follows '/').
-      try select.bind([.blob(prefix), .blob(folder.bytes + [UInt8(ascii: "0")])])
-      var rows: [(id: Int64, path: [UInt8], kind: String, contentID: String?, link: [UInt8]?)] = []
-      while try select.step() {
-        let path = select.blob(at: 1)
-        // Only the folder's own files: a pair never spans folders.
-        guard !path[prefix.count...].contains(UInt8(ascii: "/")) else { continue }
-        rows.append(
-          (
-            select.integer(at: 0) ?? 0, path, select.text(at: 2) ?? "", select.text(at: 3),
-            select.value(at: 4).bytes
-          ))
+      // Only the folder's own files: a pair never spans folders.
+      let rows = try backend.livePhotoCandidates(inFolder: folder).filter {
+        !$0.path[prefix.count...].contains(UInt8(ascii: "/"))
       }
       var stills: [String: [UInt8]] = [:]
       var movies: [String: [UInt8]] = [:]
@@ -44,11 +30,7 @@ extension CatalogStore {
           if row.kind == FileKind.video.rawValue { partner = stills[id] }
         }
         guard partner != row.link else { continue }
-        try update.run([
-          partner.map { .blob($0) } ?? .null,
-          partner.map { .text(String(decoding: $0, as: UTF8.self)) } ?? .null,
-          .integer(row.id),
-        ])
+        try backend.setLivePhoto(id: row.id, partner: partner)
       }
     }
   }
@@ -56,9 +38,39 @@ extension CatalogStore {
   /// The folders of a root holding a file with a content identifier but no link: a scan that
   /// was interrupted before linking left them, and the next scan finds their files unchanged.
   func foldersAwaitingLivePhotoLinks(rootID: Int64) throws -> Set<RawPath> {
-    let rows = try db.query(
-      "SELECT path FROM files WHERE root_id = ? AND content_id IS NOT NULL AND live_photo IS NULL",
-      [.integer(rootID)])
-    return Set(rows.compactMap { $0.first?.bytes.map { RawPath(bytes: $0).parent } })
+    Set(try backend.pathsAwaitingLivePhotoLinks(rootID: rootID).map(\.parent))
+  }
+}
+
+/// A file that may be half of a Live Photo, as the store holds it.
+struct LivePhotoCandidate {
+  var id: Int64
+  var path: [UInt8]
+  var kind: String
+  var contentID: String?
+  /// The partner recorded now, if any.
+  var link: [UInt8]?
+}
+
+extension LivePhotoCandidate {
+  /// The columns a candidate is read from (see `init(row:)`).
+  static let columns = "f.id, f.path, f.kind, f.content_id, f.live_photo"
+
+  init(row: some DatabaseRow) {
+    self.init(
+      id: row.integer(at: 0) ?? 0, path: row.blob(at: 1), kind: row.text(at: 2) ?? "",
+      contentID: row.text(at: 3),
+      link: row.text(at: 4) == nil ? nil : row.blob(at: 4))
+  }
+
+  /// The SQL condition (two byte-string parameters) for the files below a folder with a
+  /// content identifier or a link: every path below it sorts between "folder/" and "folder0"
+  /// ('0' follows '/').
+  static let condition =
+    "f.path >= ? AND f.path < ? AND (f.content_id IS NOT NULL OR f.live_photo IS NOT NULL)"
+
+  /// The two bounds of `condition` for `folder`.
+  static func bounds(_ folder: RawPath) -> [DatabaseValue] {
+    [.blob(folder.bytes + [UInt8(ascii: "/")]), .blob(folder.bytes + [UInt8(ascii: "0")])]
   }
 }

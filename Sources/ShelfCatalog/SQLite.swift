@@ -36,15 +36,6 @@ public struct SQLiteError: ShelfError, Equatable {
   public var description: String { "\(path.escaped): catalogue database error: \(message) (\(call))" }
 }
 
-/// A value bound to or read from an SQLite statement.
-public enum SQLiteValue: Sendable, Equatable {
-  case null
-  case integer(Int64)
-  case real(Double)
-  case text(String)
-  case blob([UInt8])
-}
-
 /// `SQLITE_TRANSIENT` is a C macro Swift cannot import: SQLite copies the bound bytes.
 private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
@@ -132,16 +123,16 @@ final class SQLiteConnection {
   }
 
   /// Runs a statement with parameters, returning all rows.
-  func query(_ sql: String, _ parameters: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
+  func query(_ sql: String, _ parameters: [DatabaseValue] = []) throws(SQLiteError) -> [[DatabaseValue]] {
     let statement = try prepare(sql)
     try statement.bind(parameters)
-    var rows: [[SQLiteValue]] = []
+    var rows: [[DatabaseValue]] = []
     while try statement.step() { rows.append(statement.row()) }
     return rows
   }
 
   /// Runs a statement with parameters, ignoring any rows.
-  func run(_ sql: String, _ parameters: [SQLiteValue] = []) throws(SQLiteError) {
+  func run(_ sql: String, _ parameters: [DatabaseValue] = []) throws(SQLiteError) {
     let statement = try prepare(sql)
     try statement.bind(parameters)
     while try statement.step() {}
@@ -168,7 +159,7 @@ final class SQLiteConnection {
 }
 
 /// A compiled statement: the one owner of its `sqlite3_stmt` handle.
-final class SQLiteStatement {
+final class SQLiteStatement: DatabaseRow {
   private let connection: SQLiteConnection
   private let handle: OpaquePointer
 
@@ -180,7 +171,7 @@ final class SQLiteStatement {
   deinit { sqlite3_finalize(handle) }
 
   /// Resets the statement and binds `values` to its parameters, in order.
-  func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
+  func bind(_ values: [DatabaseValue]) throws(SQLiteError) {
     sqlite3_reset(handle)
     try connection.check(sqlite3_clear_bindings(handle), "sqlite3_clear_bindings")
     for (offset, value) in values.enumerated() {
@@ -215,7 +206,7 @@ final class SQLiteStatement {
   }
 
   /// Runs the statement to completion with `values` bound.
-  func run(_ values: [SQLiteValue]) throws(SQLiteError) {
+  func run(_ values: [DatabaseValue]) throws(SQLiteError) {
     try bind(values)
     while try step() {}
   }
@@ -229,12 +220,12 @@ final class SQLiteStatement {
   }
 
   /// The current row's values.
-  func row() -> [SQLiteValue] {
+  func row() -> [DatabaseValue] {
     (0..<columnCount).map { value(at: $0) }
   }
 
   /// The value of one column of the current row.
-  func value(at index: Int) -> SQLiteValue {
+  func value(at index: Int) -> DatabaseValue {
     let column = Int32(index)
     switch sqlite3_column_type(handle, column) {
     case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, column))
@@ -257,6 +248,9 @@ final class SQLiteStatement {
       ? nil : sqlite3_column_int64(handle, Int32(index))
   }
 
+  /// A floating-point column, nil when NULL.
+  func real(at index: Int) -> Double? { value(at: index).real }
+
   /// A text column, nil when NULL.
   func text(at index: Int) -> String? {
     guard sqlite3_column_type(handle, Int32(index)) != SQLITE_NULL,
@@ -272,50 +266,4 @@ final class SQLiteStatement {
     guard count > 0, let data = sqlite3_column_blob(handle, Int32(index)) else { return [] }
     return Array(UnsafeRawBufferPointer(start: data, count: count))
   }
-}
-
-extension SQLiteValue {
-  /// The value as an integer when it is one.
-  var integer: Int64? {
-    switch self {
-    case .integer(let value): value
-    case .real(let value): Int64(value)
-    default: nil
-    }
-  }
-
-  /// The value as a double when it is numeric.
-  var real: Double? {
-    switch self {
-    case .integer(let value): Double(value)
-    case .real(let value): value
-    default: nil
-    }
-  }
-
-  /// The value as text when it is text.
-  var text: String? {
-    if case .text(let value) = self { return value }
-    return nil
-  }
-
-  /// The value as bytes when it is a blob or text.
-  var bytes: [UInt8]? {
-    switch self {
-    case .blob(let value): value
-    case .text(let value): Array(value.utf8)
-    default: nil
-    }
-  }
-
-  /// Wraps an optional integer.
-  static func from(_ value: Int64?) -> SQLiteValue { value.map { .integer($0) } ?? .null }
-  /// Wraps an optional integer.
-  static func from(_ value: Int?) -> SQLiteValue { value.map { .integer(Int64($0)) } ?? .null }
-  /// Wraps an optional boolean as 0/1.
-  static func from(_ value: Bool?) -> SQLiteValue { value.map { .integer($0 ? 1 : 0) } ?? .null }
-  /// Wraps an optional double.
-  static func from(_ value: Double?) -> SQLiteValue { value.map { .real($0) } ?? .null }
-  /// Wraps an optional string.
-  static func from(_ value: String?) -> SQLiteValue { value.map { .text($0) } ?? .null }
 }

@@ -10,6 +10,8 @@ public enum FailureKind: Sendable, Equatable {
   case cannotCreate
   /// Reading or writing failed part way (disk full, device gone): exit 74.
   case io
+  /// A service the command needs (the catalogue's database server) cannot be reached: exit 69.
+  case unavailable
   /// The catalogue is locked by another writer: exit 75.
   case busy
   /// The user interrupted the work (Ctrl-C, SIGTERM): exit 130.

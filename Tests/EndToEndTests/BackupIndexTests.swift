@@ -52,10 +52,11 @@ final class SampleBackupCopy {
   let folder: String
   let database: String
 
-  init() throws {
+  /// The sample backups, copied, with a new catalogue in `store`.
+  init(_ store: CatalogueStoreKind = .sqlite) throws {
     scratch = try TemporaryDirectory()
     folder = try scratch.copy(fromRepository: "SampleMedia/Backups")
-    database = scratch.file("catalog.sqlite")
+    database = try TestCatalogues.location(store, in: scratch.path)
   }
 
   func backup(_ era: String) -> String { folder + "/" + era }
@@ -94,8 +95,10 @@ final class SampleBackupCopy {
     "Library/Preferences/com.example.notes.plist": "preferences",
   ]
 
-  @Test func aFolderOfBackupsIsCataloguedByRealNamesAndNothingInItIsWritten() throws {
-    let copy = try SampleBackupCopy()
+  @Test(arguments: TestCatalogues.kinds) func aFolderOfBackupsIsCataloguedByRealNamesAndNothingInItIsWritten(
+    store: CatalogueStoreKind
+  ) throws {
+    let copy = try SampleBackupCopy(store)
     let before = SampleBackupCopy.tree(copy.folder)
     #expect(SampleBackupCopy.files.count == 35)
     let indexed = try copy.run(["index", copy.folder])
@@ -137,8 +140,10 @@ final class SampleBackupCopy {
         "\(copy.backup("manifest-db-encrypted")): 5 files (0 new, 0 updated, 5 unchanged"))
   }
 
-  @Test func queriesFindEntriesByDomainAppAndArea() throws {
-    let copy = try SampleBackupCopy()
+  @Test(arguments: TestCatalogues.kinds) func queriesFindEntriesByDomainAppAndArea(store: CatalogueStoreKind)
+    throws
+  {
+    let copy = try SampleBackupCopy(store)
     #expect(try copy.run(["index", copy.folder]).status == 0)
     func count(_ query: [String]) throws -> Int {
       let result = try copy.run(["ls", "-0"] + query)

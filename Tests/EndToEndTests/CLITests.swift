@@ -5,7 +5,8 @@ import Testing
 /// The command-line interface as a user meets it: help, version, usage errors, completions.
 @Suite struct CLITests {
   static let commandNames = [
-    "index", "ls", "info", "show", "stats", "roots", "forget", "crush", "extract", "play", "record",
+    "index", "ls", "info", "show", "stats", "roots", "forget", "catalog", "crush", "extract", "play",
+    "record",
     "devices",
     "completions",
   ]

@@ -136,8 +136,10 @@ import Testing
 /// `shelf extract` of backup entries, and `info`, `show`, `play` and `crush` reading them by
 /// their catalogued paths: decrypted, byte for byte.
 @Suite struct BackupExtractTests {
-  @Test func everyEraIsExtractedByteForByteUnderDomainAndPath() throws {
-    let copy = try SampleBackupCopy()
+  @Test(arguments: TestCatalogues.kinds) func everyEraIsExtractedByteForByteUnderDomainAndPath(
+    store: CatalogueStoreKind
+  ) throws {
+    let copy = try SampleBackupCopy(store)
     #expect(try copy.run(["index", copy.folder]).status == 0)
     let listing = try copy.run(["ls", "--json"])
     let records = try JSONSerialization.jsonObject(with: Data(listing.stdoutBytes)) as? [[String: Any]] ?? []

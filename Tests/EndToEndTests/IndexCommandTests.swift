@@ -13,12 +13,13 @@ final class IndexedSample {
   let database: String
   let indexResult: ShelfResult
 
-  init() throws {
+  /// SampleMedia (without its backups) indexed into a new catalogue in `store`.
+  init(_ store: CatalogueStoreKind = .sqlite) throws {
     scratch = try TemporaryDirectory()
     root = try scratch.copy(fromRepository: "SampleMedia")
     // The sample backups have facts and tests of their own (Tests/Fixtures/sample-backups.json).
     try FileManager.default.removeItem(atPath: root + "/Backups")
-    database = scratch.path + "/catalog.sqlite"
+    database = try TestCatalogues.location(store, in: scratch.path)
     indexResult = try ShelfProcess.run(
       ["--db", database, "index", root], environment: ["SHELF_TRUST_WINDOW": "0"])
   }
@@ -62,8 +63,10 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
 }
 
 @Suite struct IndexCommandTests {
-  @Test func indexesEverySampleFileWithTheGeneratorsFacts() throws {
-    let sample = try IndexedSample()
+  @Test(arguments: TestCatalogues.kinds) func indexesEverySampleFileWithTheGeneratorsFacts(
+    store: CatalogueStoreKind
+  ) throws {
+    let sample = try IndexedSample(store)
     #expect(sample.indexResult.status == 0)
     #expect(sample.indexResult.stderr == "")
     #expect(
@@ -85,8 +88,10 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     #expect(records["Documents/tone-440-mono.wav"]?["detected_by"] as? String == "content+extension")
   }
 
-  @Test func rescansAreIncrementalAndDetectMoves() throws {
-    let sample = try IndexedSample()
+  @Test(arguments: TestCatalogues.kinds) func rescansAreIncrementalAndDetectMoves(store: CatalogueStoreKind)
+    throws
+  {
+    let sample = try IndexedSample(store)
     var result = try sample.run(["index"])
     #expect(result.status == 0)
     #expect(
@@ -130,14 +135,16 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     #expect(FileManager.default.fileExists(atPath: third + "/shelf/catalog.sqlite"))
   }
 
-  @Test func interruptedScanLosesNothingCommittedAndTheNextScanCompletes() throws {
+  @Test(arguments: TestCatalogues.kinds) func interruptedScanLosesNothingCommittedAndTheNextScanCompletes(
+    store: CatalogueStoreKind
+  ) throws {
     let scratch = try TemporaryDirectory()
     let root = scratch.path + "/many"
     try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
     for index in 0..<400 {
       _ = try scratch.write("many/note\(index).txt", Array("note number \(index)\n".utf8))
     }
-    let database = scratch.path + "/catalog.sqlite"
+    let database = try TestCatalogues.location(store, in: scratch.path)
     let slow = try BackgroundShelf(
       ["--db", database, "index", root],
       environment: ["SHELF_INDEX_BATCH": "20", "SHELF_INDEX_PAUSE": "0.2", "SHELF_TRUST_WINDOW": "0"])
@@ -159,12 +166,14 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     #expect(try ShelfProcess.run(["--db", database, "ls", "-0"]).stdoutBytes.filter { $0 == 0 }.count == 400)
   }
 
-  @Test func ctrlCStopsAfterTheCurrentBatchWithStatus130() throws {
+  @Test(arguments: TestCatalogues.kinds) func ctrlCStopsAfterTheCurrentBatchWithStatus130(
+    store: CatalogueStoreKind
+  ) throws {
     let scratch = try TemporaryDirectory()
     let root = scratch.path + "/many"
     try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
     for index in 0..<300 { _ = try scratch.write("many/n\(index).txt", Array("n \(index)\n".utf8)) }
-    let database = scratch.path + "/catalog.sqlite"
+    let database = try TestCatalogues.location(store, in: scratch.path)
     let errors = scratch.path + "/stderr"
     let slow = try BackgroundShelf(
       ["--db", database, "index", root],
@@ -209,7 +218,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     #expect(second.stdout.isEmpty)
   }
 
-  @Test func hostileTreeIsWalkedSafely() throws {
+  @Test(arguments: TestCatalogues.kinds) func hostileTreeIsWalkedSafely(store: CatalogueStoreKind) throws {
     let scratch = try TemporaryDirectory()
     let root = scratch.path + "/tree"
     try FileManager.default.createDirectory(atPath: root + "/inner", withIntermediateDirectories: true)
@@ -232,7 +241,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
       "tree/lying.wav",
       Array("RIFF".utf8) + [0xFF, 0xFF, 0xFF, 0x7F] + Array("WAVEdata".utf8) + [0xFF, 0xFF, 0xFF, 0x7F])
 
-    let database = scratch.path + "/catalog.sqlite"
+    let database = try TestCatalogues.location(store, in: scratch.path)
     let result = try ShelfProcess.run(
       ["--db", database, "-v", "index", root], environment: ["SHELF_TRUST_WINDOW": "0"], timeout: 60)
     #expect(result.status == 0)
@@ -291,7 +300,9 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     #expect(good.stdout.contains("\"frames\":4"))
   }
 
-  @Test func unreadableFoldersAndFilesAreCountedAndTheScanGoesOn() throws {
+  @Test(arguments: TestCatalogues.kinds) func unreadableFoldersAndFilesAreCountedAndTheScanGoesOn(
+    store: CatalogueStoreKind
+  ) throws {
     let scratch = try TemporaryDirectory()
     #expect(chmod(scratch.path, 0o777) == 0)
     let root = scratch.path + "/tree"
@@ -301,7 +312,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     _ = try scratch.write("tree/locked/hidden.txt", Array("hidden\n".utf8))
     #expect(chmod(root + "/secret.txt", 0) == 0)
     #expect(chmod(root + "/locked", 0) == 0)
-    let database = scratch.path + "/catalog.sqlite"
+    let database = try TestCatalogues.location(store, in: scratch.path)
     // Root reads everything: drop to an unprivileged user for this check.
     let prefix = getuid() == 0 ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
     let process = Process()
@@ -346,10 +357,12 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     #expect(try ShelfProcess.run(["--db", database, "ls", "-0"]).stdoutBytes.filter { $0 == 0 }.count == 6)
   }
 
-  @Test func missingRootIsAnErrorAndOthersAreStillScanned() throws {
+  @Test(arguments: TestCatalogues.kinds) func missingRootIsAnErrorAndOthersAreStillScanned(
+    store: CatalogueStoreKind
+  ) throws {
     let scratch = try TemporaryDirectory()
     let root = try scratch.copy(fromRepository: "SampleMedia/tmp", as: "tmp")
-    let database = scratch.path + "/catalog.sqlite"
+    let database = try TestCatalogues.location(store, in: scratch.path)
     let result = try ShelfProcess.run(["--db", database, "index", scratch.path + "/nope", root])
     #expect(result.status == 1)
     #expect(result.stderr == "error: \(scratch.path)/nope: no such file or directory\n")

@@ -195,8 +195,10 @@ import Testing
     #expect(object["catalogued"] as? Bool == false)
   }
 
-  @Test func cataloguedFilesShowRootAreaAndFacts() throws {
-    let sample = try IndexedSample()
+  @Test(arguments: TestCatalogues.kinds) func cataloguedFilesShowRootAreaAndFacts(store: CatalogueStoreKind)
+    throws
+  {
+    let sample = try IndexedSample(store)
     let path = sample.root + "/Documents/Notes/welcome-utf8.txt"
     let json = try sample.run(["info", "--json", path])
     let object = try #require(

@@ -17,8 +17,10 @@ import Testing
     .map(String.init)
   }
 
-  @Test func tableRowsShowPathKindSizeAndKeyFacts() throws {
-    let sample = try IndexedSample()
+  @Test(arguments: TestCatalogues.kinds) func tableRowsShowPathKindSizeAndKeyFacts(store: CatalogueStoreKind)
+    throws
+  {
+    let sample = try IndexedSample(store)
     let result = try sample.run(["ls", "ext:flac,ext:plist", "area:documents"])
     #expect(result.status == 0)
     #expect(result.stderr.isEmpty)
@@ -33,8 +35,10 @@ import Testing
         """)
   }
 
-  @Test func queriesByFieldComparisonRangeNegationAndOr() throws {
-    let sample = try IndexedSample()
+  @Test(arguments: TestCatalogues.kinds) func queriesByFieldComparisonRangeNegationAndOr(
+    store: CatalogueStoreKind
+  ) throws {
+    let sample = try IndexedSample(store)
     #expect(
       try paths(sample, ["kind:image", "width>=64"]) == [
         "Demo.app/AppIcon60x60@2x.png", "Documents/Camera/DSC01234.JPG", "Documents/Camera/IMG_0001.HEIC",
@@ -76,8 +80,10 @@ import Testing
     #expect(try paths(sample, ["mtime<2000-01-01"]).isEmpty)
   }
 
-  @Test func bareWordsSearchNamesTagsKeysAndText() throws {
-    let sample = try IndexedSample()
+  @Test(arguments: TestCatalogues.kinds) func bareWordsSearchNamesTagsKeysAndText(store: CatalogueStoreKind)
+    throws
+  {
+    let sample = try IndexedSample(store)
     #expect(try paths(sample, ["jalapeños"]) == ["Documents/Notes/shopping-utf16le.txt"])
     #expect(try paths(sample, ["creme"]) == ["Documents/Notes/shopping-utf16le.txt"])
     #expect(try paths(sample, ["Beeps"]) == ["Documents/beeps-stereo.mp3"])
@@ -85,8 +91,8 @@ import Testing
     #expect(try paths(sample, ["thumbnail"]) == ["Library/Caches/thumbnail-0001.png"])
   }
 
-  @Test func sortAndLimit() throws {
-    let sample = try IndexedSample()
+  @Test(arguments: TestCatalogues.kinds) func sortAndLimit(store: CatalogueStoreKind) throws {
+    let sample = try IndexedSample(store)
     #expect(
       try paths(sample, ["kind:audio"], ["--sort", "size:desc", "--limit", "2"]) == [
         "Documents/Music/tagged-id3.aiff", "Documents/tone-440-mono.wav",
@@ -100,8 +106,10 @@ import Testing
       ])
   }
 
-  @Test func twoSortsOrderByTheFirstThenTheSecond() throws {
-    let sample = try IndexedSample()
+  @Test(arguments: TestCatalogues.kinds) func twoSortsOrderByTheFirstThenTheSecond(store: CatalogueStoreKind)
+    throws
+  {
+    let sample = try IndexedSample(store)
     #expect(
       try paths(sample, ["ext:wav,ext:flac,ext:plist"], ["--sort", "kind", "--sort", "name:desc"]) == [
         "Documents/tone-440-mono.wav", "Documents/Music/duet-repeated-artist.flac",
@@ -152,8 +160,10 @@ import Testing
     #expect(try listed("name:png").isEmpty)
   }
 
-  @Test func termsWithoutWordCharactersAreUsageErrorsNotEverything() throws {
-    let sample = try IndexedSample()
+  @Test(arguments: TestCatalogues.kinds) func termsWithoutWordCharactersAreUsageErrorsNotEverything(
+    store: CatalogueStoreKind
+  ) throws {
+    let sample = try IndexedSample(store)
     for term in ["\"", "(", "*", "-", ","] {
       let result = try sample.run(["ls", "-0", term])
       #expect(result.status == 64, "\(term)")
@@ -169,8 +179,10 @@ import Testing
     #expect(help.stdout.contains("  kind:image  ext:png    names: the whole value, any case\n"))
   }
 
-  @Test func jsonAndJSONLinesUseTheDocumentedFieldNames() throws {
-    let sample = try IndexedSample()
+  @Test(arguments: TestCatalogues.kinds) func jsonAndJSONLinesUseTheDocumentedFieldNames(
+    store: CatalogueStoreKind
+  ) throws {
+    let sample = try IndexedSample(store)
     let array = try sample.run(["ls", "--json", "kind:image"])
     let records = try JSONSerialization.jsonObject(with: Data(array.stdoutBytes)) as? [[String: Any]] ?? []
     #expect(records.count == 16)
@@ -204,8 +216,9 @@ import Testing
     #expect(clip["audio_codec"] as? String == "aac" && clip["taken"] as? String == "2024-05-01T14:30:00+0200")
   }
 
-  @Test func longListingAddsMIMEAreaAndTime() throws {
-    let sample = try IndexedSample()
+  @Test(arguments: TestCatalogues.kinds) func longListingAddsMIMEAreaAndTime(store: CatalogueStoreKind) throws
+  {
+    let sample = try IndexedSample(store)
     let result = try sample.run(["ls", "-l", "name:=holiday.jpg"])
     #expect(result.status == 0)
     let columns = result.stdout.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
@@ -216,16 +229,17 @@ import Testing
     #expect(Array(columns.suffix(4)) == ["580", "B", "32×24", "rgb\n"])
   }
 
-  @Test func nothingMatchingExits1Silently() throws {
-    let sample = try IndexedSample()
+  @Test(arguments: TestCatalogues.kinds) func nothingMatchingExits1Silently(store: CatalogueStoreKind) throws
+  {
+    let sample = try IndexedSample(store)
     let result = try sample.run(["ls", "kind:image", "size>1G"])
     #expect(result.status == 1)
     #expect(result.stdout.isEmpty)
     #expect(result.stderr.isEmpty)
   }
 
-  @Test func badQueriesAreUsageErrors() throws {
-    let sample = try IndexedSample()
+  @Test(arguments: TestCatalogues.kinds) func badQueriesAreUsageErrors(store: CatalogueStoreKind) throws {
+    let sample = try IndexedSample(store)
     var result = try sample.run(["ls", "kinds:image"])
     #expect(result.status == 64)
     #expect(result.stderr.hasPrefix("error: unknown query field 'kinds' (did you mean 'kind'?)\n"))

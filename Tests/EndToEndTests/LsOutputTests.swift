@@ -13,8 +13,10 @@ import Testing
     try ShelfProcess.run(["--db", sample.database] + arguments, launcher: ["-C", folder])
   }
 
-  @Test func pathsAreRelativeToTheCurrentFolderInsideTheRoot() throws {
-    let sample = try IndexedSample()
+  @Test(arguments: TestCatalogues.kinds) func pathsAreRelativeToTheCurrentFolderInsideTheRoot(
+    store: CatalogueStoreKind
+  ) throws {
+    let sample = try IndexedSample(store)
     var result = try run(
       sample, in: sample.root + "/Documents", ["ls", "ext:flac,ext:plist", "area:documents,area:bundle"])
     #expect(result.status == 0)
@@ -36,8 +38,10 @@ import Testing
     #expect(result.stdoutBytes == Array("\(sample.root)/Documents/settings.plist".utf8) + [0])
   }
 
-  @Test func pipesGetWholeLinesWithoutHeaderOrEscapesWhateverTheWidth() throws {
-    let sample = try IndexedSample()
+  @Test(arguments: TestCatalogues.kinds) func pipesGetWholeLinesWithoutHeaderOrEscapesWhateverTheWidth(
+    store: CatalogueStoreKind
+  ) throws {
+    let sample = try IndexedSample(store)
     let result = try ShelfProcess.run(
       ["--db", sample.database, "ls", "name:=chord-stereo.flac"],
       environment: ["COLUMNS": "40", "NO_COLOR": "", "LS_COLORS": "*.flac=01;32"])
@@ -48,8 +52,10 @@ import Testing
             .utf8))
   }
 
-  @Test func formatTemplatesFillFieldsAndLeaveMissingOnesEmpty() throws {
-    let sample = try IndexedSample()
+  @Test(arguments: TestCatalogues.kinds) func formatTemplatesFillFieldsAndLeaveMissingOnesEmpty(
+    store: CatalogueStoreKind
+  ) throws {
+    let sample = try IndexedSample(store)
     var result = try sample.run(["ls", "--format", "{artist} - {title} ({duration})", "kind:audio"])
     #expect(result.status == 0)
     #expect(
@@ -92,8 +98,10 @@ import Testing
     #expect(result.stdout == "\(sample.root)/Documents/rgb16.png\n")
   }
 
-  @Test func unknownTemplateFieldsAndConflictingModesAreUsageErrors() throws {
-    let sample = try IndexedSample()
+  @Test(arguments: TestCatalogues.kinds) func unknownTemplateFieldsAndConflictingModesAreUsageErrors(
+    store: CatalogueStoreKind
+  ) throws {
+    let sample = try IndexedSample(store)
     var result = try sample.run(["ls", "--format", "{artst} - {title}"])
     #expect(result.status == 64)
     #expect(result.stdout.isEmpty)
@@ -112,7 +120,7 @@ import Testing
     -> [String]
   {
     let script =
-      "cd \(sample.root)/Documents && env -u COLUMNS \(environment) \(ShelfProcess.binary) --db \(sample.database) ls \(query); echo EXIT=$?; sleep 60"
+      "cd \(sample.root)/Documents && env -u COLUMNS \(environment) \(ShelfProcess.binary) --db '\(sample.database)' ls \(query); echo EXIT=$?; sleep 60"
     let tmux = try AudioE2E.Tmux(script, width: width, height: 20)
     #expect(tmux.waitFor("EXIT=").contains("EXIT=0"))
     let result = try AudioE2E.tool(["tmux", "-S", tmux.socket, "capture-pane", "-e", "-p", "-t", tmux.name])
@@ -120,8 +128,10 @@ import Testing
     return Array(lines.prefix { !$0.contains("EXIT=") })
   }
 
-  @Test func terminalsGetAHeaderRowsFittedToTheWidthAndColourByKind() throws {
-    let sample = try IndexedSample()
+  @Test(arguments: TestCatalogues.kinds) func terminalsGetAHeaderRowsFittedToTheWidthAndColourByKind(
+    store: CatalogueStoreKind
+  ) throws {
+    let sample = try IndexedSample(store)
     let lines = try terminalLines(
       sample, width: 60, environment: "-u NO_COLOR -u LS_COLORS",
       query: "ext:flac,ext:plist area:documents,area:bundle")
@@ -137,8 +147,10 @@ import Testing
       ])
   }
 
-  @Test func terminalsCutLongPathsInTheMiddleAndFollowLSColorsAndNOCOLOR() throws {
-    let sample = try IndexedSample()
+  @Test(arguments: TestCatalogues.kinds) func terminalsCutLongPathsInTheMiddleAndFollowLSColorsAndNOCOLOR(
+    store: CatalogueStoreKind
+  ) throws {
+    let sample = try IndexedSample(store)
     var lines = try terminalLines(
       sample, width: 50, environment: "-u NO_COLOR LS_COLORS='*.plist=04'", query: "area:preferences")
     // tmux redraws SGR 04 followed by a reset as 4, then resets of each attribute.

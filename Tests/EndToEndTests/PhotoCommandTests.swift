@@ -24,8 +24,10 @@ import Testing
         """), "\(result.stdout)")
   }
 
-  @Test func jsonNamesTheFactsAndTheLivePhotoPartner() throws {
-    let sample = try IndexedSample()
+  @Test(arguments: TestCatalogues.kinds) func jsonNamesTheFactsAndTheLivePhotoPartner(
+    store: CatalogueStoreKind
+  ) throws {
+    let sample = try IndexedSample(store)
     let records = try sample.records(["ext:heic,ext:mov,ext:jpg"])
     let still = try #require(records["Documents/Camera/IMG_0001.HEIC"])
     let image = try #require(still["image"] as? [String: Any])
@@ -45,8 +47,10 @@ import Testing
     #expect(info.stdout.contains("Live Photo:   \(sample.root)/Documents/Camera/IMG_0001.HEIC\n"))
   }
 
-  @Test func listingsSortByWhenTakenAndQueryTheFields() throws {
-    let sample = try IndexedSample()
+  @Test(arguments: TestCatalogues.kinds) func listingsSortByWhenTakenAndQueryTheFields(
+    store: CatalogueStoreKind
+  ) throws {
+    let sample = try IndexedSample(store)
     let sorted = try sample.run(["ls", "-f", "{taken} {name}", "--sort", "taken", "taken:"])
     #expect(
       sorted.stdout == """
@@ -70,8 +74,8 @@ import Testing
     #expect(bad.stderr == "error: field 'taken' cannot compare with 'soon'\n")
   }
 
-  @Test func statsCountsPhotosByYearTaken() throws {
-    let sample = try IndexedSample()
+  @Test(arguments: TestCatalogues.kinds) func statsCountsPhotosByYearTaken(store: CatalogueStoreKind) throws {
+    let sample = try IndexedSample(store)
     let result = try sample.run(["stats", "--json"])
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(result.stdoutBytes)) as? [String: Any])

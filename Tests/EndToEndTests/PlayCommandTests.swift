@@ -538,8 +538,10 @@ enum AudioE2E {
     #expect(nothing.stderr == "error: no audio matches 'artist:nobody' in the catalogue\n")
   }
 
-  @Test func theImpliedKindAudioCombinesWithTheUsersTerms() throws {
-    let sample = try IndexedSample()
+  @Test(arguments: TestCatalogues.kinds) func theImpliedKindAudioCombinesWithTheUsersTerms(
+    store: CatalogueStoreKind
+  ) throws {
+    let sample = try IndexedSample(store)
     let images = try sample.run(["play", "-D", "null", "--no-interactive", "kind:image"])
     #expect(images.status == 1)
     #expect(images.stderr == "error: no audio matches 'kind:image' in the catalogue\n")

@@ -10,9 +10,9 @@ import Testing
     var one: String { scratch.path + "/one" }
     var two: String { scratch.path + "/two" }
 
-    init() throws {
+    init(_ store: CatalogueStoreKind = .sqlite) throws {
       scratch = try TemporaryDirectory()
-      database = scratch.path + "/catalog.sqlite"
+      database = try TestCatalogues.location(store, in: scratch.path)
       _ = try scratch.write("one/a.txt", Array("alpha\n".utf8))
       _ = try scratch.write("one/b.tmp", Array("temporary\n".utf8))
       _ = try scratch.write("two/c.txt", Array("gamma\n".utf8))
@@ -27,8 +27,10 @@ import Testing
     }
   }
 
-  @Test func rootsListsFilesSizeLastScanAndExcludes() throws {
-    let sample = try TwoRoots()
+  @Test(arguments: TestCatalogues.kinds) func rootsListsFilesSizeLastScanAndExcludes(
+    store: CatalogueStoreKind
+  ) throws {
+    let sample = try TwoRoots(store)
     #expect(try sample.run(["index", "--exclude", "*.tmp", "--exclude", "cache/", sample.one]).status == 0)
     #expect(try sample.run(["index", sample.two]).status == 0)
     let result = try sample.run(["roots", "--json"])
@@ -50,8 +52,10 @@ import Testing
     #expect(text.count == 3)
   }
 
-  @Test func excludesStayWithTheRootUntilReplaced() throws {
-    let sample = try TwoRoots()
+  @Test(arguments: TestCatalogues.kinds) func excludesStayWithTheRootUntilReplaced(store: CatalogueStoreKind)
+    throws
+  {
+    let sample = try TwoRoots(store)
     #expect(try sample.run(["index", "--exclude", "*.tmp", sample.one]).status == 0)
     // Rescans, with or without naming the root, keep skipping what was excluded.
     #expect(try sample.run(["index"]).stdout.contains("1 excluded"))
@@ -68,8 +72,10 @@ import Testing
         "error: --exclude needs a ROOT: patterns are stored with the roots named\n"))
   }
 
-  @Test func forgetDropsTheRootAndItsEntriesNotTheFiles() throws {
-    let sample = try TwoRoots()
+  @Test(arguments: TestCatalogues.kinds) func forgetDropsTheRootAndItsEntriesNotTheFiles(
+    store: CatalogueStoreKind
+  ) throws {
+    let sample = try TwoRoots(store)
     #expect(try sample.run(["index", sample.one]).status == 0)
     #expect(try sample.run(["index", sample.two]).status == 0)
     let result = try sample.run(["forget", sample.one])
@@ -87,8 +93,10 @@ import Testing
     #expect(try sample.listed().isEmpty)
   }
 
-  @Test func aRootWhoseFolderIsGoneIsSkippedUntilPruned() throws {
-    let sample = try TwoRoots()
+  @Test(arguments: TestCatalogues.kinds) func aRootWhoseFolderIsGoneIsSkippedUntilPruned(
+    store: CatalogueStoreKind
+  ) throws {
+    let sample = try TwoRoots(store)
     #expect(try sample.run(["index", sample.one]).status == 0)
     #expect(try sample.run(["index", sample.two]).status == 0)
     try FileManager.default.removeItem(atPath: sample.one)
@@ -107,6 +115,8 @@ import Testing
     #expect(try sample.listed() == [sample.two + "/c.txt"])
   }
 
+  /// One writer at a time in a SQLite catalogue (a PostgreSQL one locks each root: see
+  /// `PostgresCatalogueTests`).
   @Test func forgetIsAWriterAndWaitsForTheLock() throws {
     let sample = try TwoRoots()
     for n in 0..<200 { _ = try sample.scratch.write("one/many/\(n).txt", Array("\(n)\n".utf8)) }

@@ -3,8 +3,8 @@ import ShelfTestSupport
 import Testing
 
 @Suite struct StatsCommandTests {
-  @Test func countsByKindAndAreaAsJSON() throws {
-    let sample = try IndexedSample()
+  @Test(arguments: TestCatalogues.kinds) func countsByKindAndAreaAsJSON(store: CatalogueStoreKind) throws {
+    let sample = try IndexedSample(store)
     let result = try sample.run(["stats", "--json"])
     #expect(result.status == 0)
     let object = try #require(
@@ -36,8 +36,8 @@ import Testing
     #expect(bundle["path"] as? String == "Demo.app")
   }
 
-  @Test func humanTableByKindAndArea() throws {
-    let sample = try IndexedSample()
+  @Test(arguments: TestCatalogues.kinds) func humanTableByKindAndArea(store: CatalogueStoreKind) throws {
+    let sample = try IndexedSample(store)
     let result = try sample.run(["stats"])
     #expect(result.status == 0)
     #expect(

@@ -68,8 +68,10 @@ import Testing
     #expect(both.status == 64)
   }
 
-  @Test func wordsOfLegacyNotesAreSearchable() throws {
-    let catalogue = try IndexedSample()
+  @Test(arguments: TestCatalogues.kinds) func wordsOfLegacyNotesAreSearchable(store: CatalogueStoreKind)
+    throws
+  {
+    let catalogue = try IndexedSample(store)
     #expect(catalogue.indexResult.status == 0)
     // "Привет" in KOI8-R; the index folds case.
     let russian = try catalogue.records(["привет"])

@@ -6,7 +6,7 @@ import Testing
 private func where_(_ words: [String]) throws -> String {
   try CatalogQuery(arguments: words, now: 1_000_000).sql().0
 }
-private func parameters(_ words: [String]) throws -> [SQLiteValue] {
+private func parameters(_ words: [String]) throws -> [DatabaseValue] {
   try CatalogQuery(arguments: words, now: 1_000_000).sql().1
 }
 
@@ -100,9 +100,13 @@ private func parameters(_ words: [String]) throws -> [SQLiteValue] {
 
 @Test func severalSortsOrderByEachInTurnThenPath() throws {
   #expect(
-    try CatalogSort.orderBy([CatalogSort("artist"), CatalogSort("year:desc")])
+    try CatalogSort.orderBy([CatalogSort("artist"), CatalogSort("year:desc")], .sqlite)
       == "f.artist IS NULL, f.artist ASC, f.year IS NULL, f.year DESC, +f.path")
-  #expect(CatalogSort.orderBy([]) == "+f.path")
+  #expect(CatalogSort.orderBy([], .sqlite) == "+f.path")
+  // PostgreSQL sorts text by its bytes, as SQLite does, whatever the database's locale.
+  #expect(
+    try CatalogSort.orderBy([CatalogSort("artist"), CatalogSort("year:desc")], .postgres)
+      == "f.artist IS NULL, f.artist COLLATE \"C\" ASC, f.year IS NULL, f.year DESC, f.path")
 }
 
 @Test func namesMatchTheWholeValueAndTextContains() throws {
@@ -165,4 +169,43 @@ private func parameters(_ words: [String]) throws -> [SQLiteValue] {
     }
   }
   #expect(QueryError(message: "").failure == .usage)
+}
+
+@Test func postgresURLsHideTheirPasswords() {
+  #expect(PostgresURL.mask("postgresql://me:pa%40ss@nas:5432/shelf") == "postgresql://me:***@nas:5432/shelf")
+  #expect(
+    PostgresURL.mask("postgres:///shelf?host=/run/postgresql") == "postgres:///shelf?host=/run/postgresql")
+  #expect(
+    PostgresURL.mask("postgresql://me@nas/shelf?sslmode=require&password=x&application_name=a")
+      == "postgresql://me@nas/shelf?sslmode=require&password=***&application_name=a")
+  #expect(
+    PostgresURL.mask("postgresql://me:secret@nas/db", keepingLength: true) == "postgresql://me:******@nas/db")
+  #expect(PostgresURL("postgresql://me:secret@nas/db")?.hasPassword == true)
+  #expect(PostgresURL("postgresql://me@nas/db")?.hasPassword == false)
+  #expect(PostgresURL("/home/me/catalog.sqlite") == nil)
+}
+
+@Test func globsBecomeAnchoredRegularExpressionsForPostgreSQL() {
+  func regex(_ pattern: String, literal: Bool = false) -> String {
+    PathGlob(pattern: Array(pattern.utf8), foldCase: false, literal: literal).regularExpression
+  }
+  #expect(regex("*.png") == "^.*\\U0000002epng$")
+  #expect(regex("IMG_?[0-9]") == "^IMG\\U0000005f.[0-9]$")
+  #expect(regex("[!a]b") == "^[^a]b$")
+  #expect(regex("a*b", literal: true) == "^a\\U0000002ab$")
+  #expect(regex("é") == "^\\U000000e9$")
+}
+
+@Test func queriesCompileToPostgreSQL() throws {
+  let (words, wordParameters) = try CatalogQuery(arguments: ["café", "noël"]).sql(.postgres)
+  #expect(words.contains("f.search @@ to_tsquery('simple', unaccent(?))"))
+  #expect(wordParameters.first == .text("café:*"))
+  let (glob, _) = try CatalogQuery(arguments: ["name:*.png", "-path:*/Caches/*"]).sql(.postgres)
+  #expect(glob == "f.name ~* ? AND NOT coalesce(f.path_text ~ ?, false)")
+  let (text, _) = try CatalogQuery(arguments: ["kind:image", "artist:bach"]).sql(.postgres)
+  #expect(text == "lower(f.kind) = lower(?) AND f.artist ILIKE ? ESCAPE '\\'")
+  #expect(try CatalogQuery(arguments: []).sql(.postgres).0 == "true")
+  #expect(
+    PostgresConnection.numbered("a = ? AND b LIKE '?' AND c > ?", [.text("x"), .real(1.5)])
+      == "a = $1::text AND b LIKE '?' AND c > $2::float8")
 }

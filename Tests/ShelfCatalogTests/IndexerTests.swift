@@ -8,8 +8,10 @@ import Testing
   import Glibc
 #endif
 
-private func makeStore(_ scratch: TemporaryDirectory) throws -> CatalogStore {
-  try CatalogStore.openForWriting(at: RawPath(scratch.path + "/catalog.sqlite"), shelfVersion: "1.0")
+/// A new catalogue in `store` (a file in the scratch folder, or a database on the test server).
+private func makeStore(_ scratch: TemporaryDirectory, _ store: CatalogueStoreKind) throws -> CatalogStore {
+  try CatalogStore.openForWriting(
+    at: CatalogLocation(try TestCatalogues.location(store, in: scratch.path)), shelfVersion: "1.0")
 }
 
 extension TemporaryDirectory {
@@ -39,13 +41,15 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
   try store.entries(matching: CatalogQuery(arguments: query)).map { $0.path.lastComponent.escaped }
 }
 
-@Test func indexesKindsAndRescansIncrementally() async throws {
+@Test(arguments: TestCatalogues.kinds) func indexesKindsAndRescansIncrementally(
+  store kind: CatalogueStoreKind
+) async throws {
   let scratch = try TemporaryDirectory()
   let root = scratch.path + "/media"
   try scratch.write("media/a.txt", Array("hello world\n".utf8))
   try scratch.write("media/b.plist", Array("<plist><dict><key>K</key><true/></dict></plist>".utf8))
   try scratch.write("media/sub/c.bin", [0, 1, 2, 3, 0xFF])
-  let store = try makeStore(scratch)
+  let store = try makeStore(scratch, kind)
   var summary = try await index(store, root)
   #expect((summary.files, summary.added, summary.unchanged) == (3, 3, 0))
   #expect(try names(store) == ["a.txt", "b.plist", "c.bin"])
@@ -67,10 +71,12 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
   #expect(try store.entry(path: RawPath(root + "/sub/renamed.plist"))?.plist?.keys == ["K"])
 }
 
-@Test func freshTimestampsAreCheckedAgain() async throws {
+@Test(arguments: TestCatalogues.kinds) func freshTimestampsAreCheckedAgain(store kind: CatalogueStoreKind)
+  async throws
+{
   let scratch = try TemporaryDirectory()
   try scratch.write("m/a.txt", Array("x\n".utf8))
-  let store = try makeStore(scratch)
+  let store = try makeStore(scratch, kind)
   _ = try await index(store, scratch.path + "/m") { $0.recentWindow = 3600 }
   // Written within the window: not trusted, so read again although unchanged.
   let again = try await index(store, scratch.path + "/m") { $0.recentWindow = 0 }
@@ -79,16 +85,20 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
   #expect((third.updated, third.unchanged) == (0, 1))
 }
 
-@Test func fullRescanReextractsEverything() async throws {
+@Test(arguments: TestCatalogues.kinds) func fullRescanReextractsEverything(store kind: CatalogueStoreKind)
+  async throws
+{
   let scratch = try TemporaryDirectory()
   try scratch.write("m/a.txt", Array("x\n".utf8))
-  let store = try makeStore(scratch)
+  let store = try makeStore(scratch, kind)
   _ = try await index(store, scratch.path + "/m")
   let full = try await index(store, scratch.path + "/m") { $0.full = true }
   #expect((full.updated, full.unchanged) == (1, 0))
 }
 
-@Test func excludesAndShelfignore() async throws {
+@Test(arguments: TestCatalogues.kinds) func excludesAndShelfignore(store kind: CatalogueStoreKind)
+  async throws
+{
   let scratch = try TemporaryDirectory()
   try scratch.write("m/keep.txt", Array("k\n".utf8))
   try scratch.write("m/skip.tmp", Array("s\n".utf8))
@@ -98,13 +108,15 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
   try scratch.write("m/docs/b.txt", Array("b\n".utf8))
   try scratch.write("m/docs/private/secret.txt", Array("p\n".utf8))
   try scratch.write("m/other.log", Array("o\n".utf8))
-  let store = try makeStore(scratch)
+  let store = try makeStore(scratch, kind)
   let summary = try await index(store, scratch.path + "/m") { $0.excludes = ["*.tmp", "cache"] }
   #expect(try names(store) == [".shelfignore", "b.txt", "keep.txt", "other.log"])
   #expect(summary.walk.excluded == 4)
 }
 
-@Test func hostileTreeStaysInsideTheRoot() async throws {
+@Test(arguments: TestCatalogues.kinds) func hostileTreeStaysInsideTheRoot(store kind: CatalogueStoreKind)
+  async throws
+{
   let scratch = try TemporaryDirectory()
   try scratch.write("outside/secret.txt", Array("secret\n".utf8))
   try scratch.write("m/real/a.txt", Array("a\n".utf8))
@@ -119,7 +131,7 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
   _ = Glibc.write(fd, "bytes\n", 6)
   close(fd)
 
-  let store = try makeStore(scratch)
+  let store = try makeStore(scratch, kind)
   var summary = try await index(store, root)
   #expect(try names(store) == ["bad\\xff\\xfe.txt", "a.txt"])
   #expect(summary.walk.skippedLinks == 4)
@@ -133,7 +145,9 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
   #expect(summary.walk.loops == 1)
 }
 
-@Test func badHeadersGiveAnErrorAndAreStillCatalogued() async throws {
+@Test(arguments: TestCatalogues.kinds) func badHeadersGiveAnErrorAndAreStillCatalogued(
+  store kind: CatalogueStoreKind
+) async throws {
   let scratch = try TemporaryDirectory()
   var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
   png += [0, 1, 0x86, 0xA0, 0, 1, 0x86, 0xA0, 8, 6, 0, 0, 0, 0, 0, 0, 0]
@@ -146,7 +160,7 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
     Array("bplist00".utf8) + [0xA1, 0] + [8] + [0, 0, 0, 0, 0, 0, 1, 1] + [0, 0, 0, 0, 0, 0, 0, 1] + [
       0, 0, 0, 0, 0, 0, 0, 0,
     ] + [0, 0, 0, 0, 0, 0, 0, 10])
-  let store = try makeStore(scratch)
+  let store = try makeStore(scratch, kind)
   let summary = try await index(store, scratch.path + "/m")
   #expect(summary.files == 3)
   let huge = try #require(try store.entry(path: RawPath(scratch.path + "/m/huge.png")))
@@ -158,7 +172,9 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
   #expect(plist.error == "corrupt binary plist: reference cycle")
 }
 
-@Test func sandboxAreasAndBundleInfo() async throws {
+@Test(arguments: TestCatalogues.kinds) func sandboxAreasAndBundleInfo(store kind: CatalogueStoreKind)
+  async throws
+{
   let scratch = try TemporaryDirectory()
   let info = """
     <?xml version="1.0"?><plist><dict><key>CFBundleIdentifier</key><string>com.example.app</string>\
@@ -171,7 +187,7 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
   try scratch.write("box/Library/Other/l.txt", Array("l\n".utf8))
   try scratch.write("box/tmp/t.txt", Array("t\n".utf8))
   try scratch.write("box/top.txt", Array("o\n".utf8))
-  let store = try makeStore(scratch)
+  let store = try makeStore(scratch, kind)
   let summary = try await index(store, scratch.path + "/box")
   #expect(
     summary.bundle
@@ -240,13 +256,15 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
   withExtendedLifetime(first) {}
 }
 
-@Test func olderExtractorVersionsAreReadAgain() async throws {
+@Test(arguments: TestCatalogues.kinds) func olderExtractorVersionsAreReadAgain(store kind: CatalogueStoreKind)
+  async throws
+{
   let scratch = try TemporaryDirectory()
   try scratch.write("m/a.txt", Array("x\n".utf8))
   try scratch.write("m/b.txt", Array("y\n".utf8))
-  let store = try makeStore(scratch)
+  let store = try makeStore(scratch, kind)
   _ = try await index(store, scratch.path + "/m")
-  try store.db.run("UPDATE files SET extractor_version = 0 WHERE name = 'a.txt'")
+  try store.execute("UPDATE files SET extractor_version = 0 WHERE name = 'a.txt'")
   let again = try await index(store, scratch.path + "/m")
   #expect((again.updated, again.unchanged) == (1, 1))
   #expect(
@@ -298,7 +316,7 @@ private func makeSchema4(_ path: RawPath) throws {
   try scratch.write("m/a.txt", Array("a\n".utf8))
   let path = RawPath(scratch.path + "/catalog.sqlite")
   do {
-    let store = try makeStore(scratch)
+    let store = try makeStore(scratch, .sqlite)
     _ = try await index(store, scratch.path + "/m")
   }
   try makeSchema5(path)
@@ -317,7 +335,7 @@ private func makeSchema4(_ path: RawPath) throws {
   try scratch.write("m/a.txt", Array("a\n".utf8))
   let path = RawPath(scratch.path + "/catalog.sqlite")
   do {
-    let store = try makeStore(scratch)
+    let store = try makeStore(scratch, .sqlite)
     _ = try await index(store, scratch.path + "/m")
   }
   try makeSchema4(path)
@@ -352,13 +370,15 @@ private func makeSchema4(_ path: RawPath) throws {
   #expect(try scratch.read("catalog.sqlite") == before)
 }
 
-@Test func excludesAreStoredWithTheRootUntilReplaced() async throws {
+@Test(arguments: TestCatalogues.kinds) func excludesAreStoredWithTheRootUntilReplaced(
+  store kind: CatalogueStoreKind
+) async throws {
   let scratch = try TemporaryDirectory()
   try scratch.write("m/keep.txt", Array("k\n".utf8))
   try scratch.write("m/skip.tmp", Array("s\n".utf8))
   try scratch.write("m/Library/Caches/c.txt", Array("c\n".utf8))
   try scratch.write("m/Library/l.txt", Array("l\n".utf8))
-  let store = try makeStore(scratch)
+  let store = try makeStore(scratch, kind)
   _ = try await index(store, scratch.path + "/m") { $0.excludes = ["*.tmp", "Library/Caches"] }
   #expect(try names(store) == ["l.txt", "keep.txt"])
   // A plain rescan, and a scan of a folder inside the root, keep applying them.
@@ -376,11 +396,13 @@ private func makeSchema4(_ path: RawPath) throws {
   #expect(try names(store) == ["c.txt", "l.txt", "keep.txt", "skip.tmp"])
 }
 
-@Test func forgettingARootDropsOnlyItsEntries() async throws {
+@Test(arguments: TestCatalogues.kinds) func forgettingARootDropsOnlyItsEntries(store kind: CatalogueStoreKind)
+  async throws
+{
   let scratch = try TemporaryDirectory()
   try scratch.write("a/x.txt", Array("x\n".utf8))
   try scratch.write("b/y.txt", Array("y\n".utf8))
-  let store = try makeStore(scratch)
+  let store = try makeStore(scratch, kind)
   _ = try await index(store, scratch.path + "/a")
   _ = try await index(store, scratch.path + "/b")
   #expect(try store.forgetRoot(RawPath(scratch.path + "/a")) == 1)
@@ -397,7 +419,7 @@ private func makeSchema4(_ path: RawPath) throws {
   try scratch.write("m/a.txt", Array("a\n".utf8))
   try scratch.write("m/b.txt", Array("b\n".utf8))
   try scratch.write("m/c.txt", Array("c\n".utf8))
-  let store = try makeStore(scratch)
+  let store = try makeStore(scratch, .sqlite)
   _ = try await index(store, scratch.path + "/m")
   try store.db.execute(
     "UPDATE files SET duration = 90 WHERE name = 'a.txt'; UPDATE files SET duration = 9e999 WHERE name = 'b.txt'; UPDATE files SET duration = 700000 WHERE name = 'c.txt'"
@@ -408,12 +430,14 @@ private func makeSchema4(_ path: RawPath) throws {
   #expect(stats.byKind.map(\.duration) == [90])
 }
 
-@Test func oneFileInsideAKnownRootIsCatalogued() async throws {
+@Test(arguments: TestCatalogues.kinds) func oneFileInsideAKnownRootIsCatalogued(
+  store kind: CatalogueStoreKind
+) async throws {
   let scratch = try TemporaryDirectory()
   try scratch.write("box/Documents/a.txt", Array("a\n".utf8))
   try scratch.makeDirectory("box/Library")
   try scratch.makeDirectory("elsewhere")
-  let store = try makeStore(scratch)
+  let store = try makeStore(scratch, kind)
   _ = try await index(store, scratch.path + "/box")
   let recording = try scratch.write("box/Documents/memo.txt", Array("new memo\n".utf8))
   let indexer = Indexer(store: store, options: IndexOptions())
@@ -424,12 +448,14 @@ private func makeSchema4(_ path: RawPath) throws {
   #expect(try indexer.indexFile(RawPath(outside)) == nil)
 }
 
-@Test func aFolderInsideARootIsScannedAsPartOfIt() async throws {
+@Test(arguments: TestCatalogues.kinds) func aFolderInsideARootIsScannedAsPartOfIt(
+  store kind: CatalogueStoreKind
+) async throws {
   let scratch = try TemporaryDirectory()
   try scratch.write("box/Example.app/Info.plist", Array("<plist><dict/></plist>".utf8))
   try scratch.write("box/Documents/a.txt", Array("a\n".utf8))
   try scratch.write("box/Library/Preferences/p.txt", Array("p\n".utf8))
-  let store = try makeStore(scratch)
+  let store = try makeStore(scratch, kind)
   _ = try await index(store, scratch.path + "/box")
   try scratch.write("box/Documents/b.txt", Array("b\n".utf8))
   let sub = try await index(store, scratch.path + "/box/Documents")
@@ -439,11 +465,13 @@ private func makeSchema4(_ path: RawPath) throws {
   #expect(try names(store) == ["a.txt", "b.txt", "Info.plist", "p.txt"])
 }
 
-@Test func aNewRootTakesOverTheRootsInsideIt() async throws {
+@Test(arguments: TestCatalogues.kinds) func aNewRootTakesOverTheRootsInsideIt(store kind: CatalogueStoreKind)
+  async throws
+{
   let scratch = try TemporaryDirectory()
   try scratch.write("top/inner/a.txt", Array("a\n".utf8))
   try scratch.write("top/b.txt", Array("b\n".utf8))
-  let store = try makeStore(scratch)
+  let store = try makeStore(scratch, kind)
   _ = try await index(store, scratch.path + "/top/inner")
   let outer = try await index(store, scratch.path + "/top")
   #expect((outer.files, outer.added, outer.unchanged) == (2, 1, 1))
@@ -473,4 +501,17 @@ private func makeSchema4(_ path: RawPath) throws {
     !nested.excludes(relative: Array("other/x.log".utf8), name: Array("x.log".utf8), isDirectory: false))
   #expect(
     nested.excludes(relative: Array("docs/a/private".utf8), name: Array("private".utf8), isDirectory: true))
+}
+
+extension CatalogStore {
+  /// The SQLite connection of a SQLite catalogue (for tests of SQLite's own files).
+  var db: SQLiteConnection { (backend as! SQLiteCatalogStore).db }
+
+  /// Runs SQL on the catalogue's database, whichever store holds it (to age rows).
+  fileprivate func execute(_ sql: String) throws {
+    switch location {
+    case .file: try db.execute(sql)
+    case .postgres(let url): try TestCatalogues.psql(url.connectionString, sql)
+    }
+  }
 }

@@ -20,9 +20,12 @@ import Testing
     .sorted()
   }
 
-  @Test func theEXIFFieldsAreQueryable() async throws {
+  @Test(arguments: TestCatalogues.kinds) func theEXIFFieldsAreQueryable(store kind: CatalogueStoreKind)
+    async throws
+  {
     let scratch = try EXIFTestPhotos.make()
-    let store = try CatalogStore.openForWriting(at: scratch.raw("catalog.sqlite"), shelfVersion: "1.0")
+    let store = try CatalogStore.openForWriting(
+      at: CatalogLocation(try TestCatalogues.location(kind, in: scratch.path)), shelfVersion: "1.0")
     _ = try await Self.index(store, scratch.raw("photos"))
     let iphone = ["heif-enc-iphone.heic", "pillow-iphone.jpg"]
     #expect(try Self.names(store, ["taken:2024-05"]) == iphone)
@@ -60,7 +63,9 @@ import Testing
     ])
   }
 
-  @Test func aLivePhotoIsLinkedBothWaysAndFollowsChanges() async throws {
+  @Test(arguments: TestCatalogues.kinds) func aLivePhotoIsLinkedBothWaysAndFollowsChanges(
+    store kind: CatalogueStoreKind
+  ) async throws {
     let scratch = try EXIFTestPhotos.make()
     let photos = scratch.file("photos")
     // The HEIC and JPEG test photos share one content identifier (MakerNote tag 17).
@@ -76,7 +81,8 @@ import Testing
       atPath: photos + "/pillow-iphone.jpg", toPath: scratch.file("library/other/IMG_0001.JPG"))
     try Self.movie(scratch.file("library/IMG_0001.MOV"), identifier: identifier)
     try Self.movie(scratch.file("library/IMG_0003.MOV"), identifier: "00000000-0000-0000-0000-000000000000")
-    let store = try CatalogStore.openForWriting(at: scratch.raw("catalog.sqlite"), shelfVersion: "1.0")
+    let store = try CatalogStore.openForWriting(
+      at: CatalogLocation(try TestCatalogues.location(kind, in: scratch.path)), shelfVersion: "1.0")
     _ = try await Self.index(store, scratch.raw("library"))
     func link(_ name: String) throws -> String? {
       try store.entry(path: scratch.raw("library/" + name))?.livePhoto?.escaped

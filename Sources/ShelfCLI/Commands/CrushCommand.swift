@@ -331,6 +331,7 @@ enum CrushCommand {
     case .interrupted: return "interrupted"
     case .usage: return "usage"
     case .noPermission: return "no permission"
+    case .unavailable: return "unavailable"
     }
   }
 

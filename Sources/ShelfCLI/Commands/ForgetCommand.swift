@@ -42,7 +42,7 @@ enum ForgetCommand {
     var outcome = BatchOutcome()
     for root in options.roots {
       do {
-        let count = try store.forgetRoot(root)
+        let count = try store.forgetRoot(root, lockWait: options.lockWait)
         invocation.console.write(
           "\(root.escaped): forgot the root and its \(count) entr\(count == 1 ? "y" : "ies")\n")
         outcome.succeeded()

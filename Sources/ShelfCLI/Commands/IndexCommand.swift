@@ -145,6 +145,7 @@ enum IndexCommand {
         scan.pauseAfterBatch = pause
       }
       lockWait = environment["SHELF_LOCK_WAIT"].flatMap(Double.init) ?? 2
+      scan.lockWait = lockWait
     }
   }
 
@@ -212,7 +213,7 @@ enum IndexCommand {
   private static func warnIfRebuilt(_ store: CatalogStore, console: Console) {
     if let aside = store.movedAsideCorruptFile {
       console.warning(
-        "\(store.path.escaped): the catalogue was damaged; moved it to \(aside.escaped) and rebuilt it")
+        "\(store.location): the catalogue was damaged; moved it to \(aside.escaped) and rebuilt it")
     }
   }
 
@@ -226,7 +227,7 @@ enum IndexCommand {
     // A folder of backups (MobileSync/Backup) stands for each backup in it.
     var roots = options.roots.flatMap(Indexer.roots(for:))
     if roots.isEmpty {
-      let known = try store.roots()
+      let known = try store.localRoots()
       if known.isEmpty {
         throw invocation.usageError("no roots in the catalogue yet: give a folder to index")
       }

@@ -177,9 +177,10 @@ enum LsCommand {
   /// `--jsonl`: one JSON record per line.
   static func writeJSONLines(_ store: CatalogStore, _ options: LsOptions, console: Console) throws -> Int {
     var count = 0
+    let showHost = try store.hasSeveralHosts()
     try console.writeInBlocks { emit in
       try store.forEachEntry(matching: options.query, sort: options.sort, limit: options.limit) { entry in
-        emit(Array((CatalogPresentation.record(entry).serialized() + "\n").utf8))
+        emit(Array((record(entry, showingHost: showHost).serialized() + "\n").utf8))
         count += 1
       }
     }
@@ -189,11 +190,19 @@ enum LsCommand {
   /// `--json`: one JSON array.
   static func writeJSON(_ store: CatalogStore, _ options: LsOptions, console: Console) throws -> Int {
     var records: [JSONValue] = []
+    let showHost = try store.hasSeveralHosts()
     try store.forEachEntry(matching: options.query, sort: options.sort, limit: options.limit) {
-      records.append(CatalogPresentation.record($0))
+      records.append(record($0, showingHost: showHost))
     }
     console.write(JSONValue.array(records).serialized(pretty: console.stdoutIsTerminal) + "\n")
     return records.count
+  }
+
+  /// An entry's JSON record, led by its host when the catalogue is shared by several machines.
+  static func record(_ entry: CatalogEntry, showingHost: Bool) -> JSONValue {
+    let record = CatalogPresentation.record(entry)
+    guard showingHost, let host = entry.host, case .object(let fields) = record else { return record }
+    return .object([("host", .string(host))] + fields)
   }
 
   /// `--format TEMPLATE`: the template filled in per entry, one line each, exact bytes.
@@ -214,7 +223,10 @@ enum LsCommand {
   static func writeTable(
     _ store: CatalogStore, _ options: LsOptions, long: Bool, console: Console, environment: [String: String]
   ) throws -> Int {
-    let paths = ListingPaths(currentFolder: currentFolder(), roots: try store.roots().map(\.path))
+    let paths = ListingPaths(currentFolder: currentFolder(), roots: try store.localRoots().map(\.path))
+    // A catalogue shared by several machines names each entry's host.
+    let hostPrefix: (CatalogEntry) -> String =
+      try store.hasSeveralHosts() ? { ($0.host ?? "") + ":" } : { _ in "" }
     let colors = console.colorEnabled ? PathColors(lsColors: environment["LS_COLORS"]) : nil
     var rows: [ListingRow] = []
     try store.forEachEntry(
@@ -234,7 +246,8 @@ enum LsCommand {
       }
       rows.append(
         ListingRow(
-          path: CatalogPresentation.display(paths.shown(entry.path)), style: style, cells: cells))
+          path: hostPrefix(entry) + CatalogPresentation.display(paths.shown(entry.path)), style: style,
+          cells: cells))
     }
     if !rows.isEmpty {
       var columns = [ListingColumn(header: "KIND", rightAligned: false)]

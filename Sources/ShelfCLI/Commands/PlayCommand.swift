@@ -432,7 +432,7 @@ enum CatalogPlaylist {
     let store: CatalogStore
     do {
       store = try CatalogStore.openForReading(
-        at: invocation.globals.databasePath, shelfVersion: ShelfInfo.version)
+        at: invocation.globals.catalogue, shelfVersion: ShelfInfo.version)
     } catch let error as CatalogError where error.reason == .noCatalogue {
       throw AudioError(
         subject: terms.joined(separator: " "), reason: .missingFile,

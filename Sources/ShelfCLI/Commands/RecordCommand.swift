@@ -175,8 +175,9 @@ enum RecordCommand {
   /// Adds the finished recording to the catalogue when it lies inside a catalogued root. A
   /// catalogue problem is a warning: the recording itself is done.
   static func catalogue(_ output: RawPath, invocation: Invocation) {
-    let database = invocation.globals.databasePath
-    guard (try? FileStatus.stat(database)) != nil else { return }
+    if case .file(let database) = invocation.globals.catalogue, (try? FileStatus.stat(database)) == nil {
+      return
+    }
     do {
       let store = try invocation.openCatalogueForWriting(lockWait: 2, create: false)
       let entry = try Indexer(store: store, options: IndexOptions()).indexFile(output)

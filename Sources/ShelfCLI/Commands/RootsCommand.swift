@@ -37,17 +37,21 @@ enum RootsCommand {
     let options = Options(invocation.arguments)
     let listings = try invocation.openCatalogueForReading().rootListings()
     let console = invocation.console
+    // A catalogue shared by several machines names each root's host.
+    let showHost = Set(listings.map(\.root.host)).count > 1
     if options.json {
-      console.write(JSONValue.array(listings.map(json)).serialized(pretty: console.stdoutIsTerminal) + "\n")
+      let records = listings.map { json($0, showingHost: showHost) }
+      console.write(JSONValue.array(records).serialized(pretty: console.stdoutIsTerminal) + "\n")
     } else if !listings.isEmpty {
-      console.write(text(listings))
+      console.write(text(listings, showingHost: showHost))
     }
     return .success
   }
 
-  static func json(_ listing: CatalogRootListing) -> JSONValue {
+  static func json(_ listing: CatalogRootListing, showingHost: Bool = false) -> JSONValue {
     let root = listing.root
     var fields = JSONValue.pathFields(root.path)
+    if showingHost, let host = root.host { fields.insert(("host", .string(host)), at: 0) }
     fields += [
       ("files", .int(Int64(listing.files))), ("size", .int(listing.size)),
       ("last_scan", root.lastScanNanoseconds.map { .string(CatalogPresentation.isoDate($0)) } ?? .null),
@@ -57,12 +61,13 @@ enum RootsCommand {
     return .object(fields)
   }
 
-  static func text(_ listings: [CatalogRootListing]) -> String {
+  static func text(_ listings: [CatalogRootListing], showingHost: Bool = false) -> String {
     var rows = [["root", "files", "size", "last scan", "excludes"]]
     for listing in listings {
       let root = listing.root
       rows.append([
-        root.path.escaped + (root.folderIsGone ? " (folder gone)" : ""), "\(listing.files)",
+        root.displayName(showingHost: showingHost) + (root.folderIsGone ? " (folder gone)" : ""),
+        "\(listing.files)",
         Quantities.formatByteSize(listing.size),
         root.lastScanNanoseconds.map(CatalogPresentation.isoDate) ?? "never",
         root.excludes.joined(separator: " "),
@@ -76,7 +81,8 @@ enum RootsCommand {
     var text = lines.joined(separator: "\n") + "\n"
     for listing in listings {
       guard let backup = listing.root.backup else { continue }
-      text += "\(listing.root.path.escaped): backup of \(BackupPresentation.describe(backup))\n"
+      text +=
+        "\(listing.root.displayName(showingHost: showingHost)): backup of \(BackupPresentation.describe(backup))\n"
     }
     return text
   }

@@ -1,12 +1,16 @@
 import ShelfCatalog
 import ShelfCore
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 extension Invocation {
   /// Opens the catalogue read-only, as every reader command does (`ls`, `info`, `stats`,
   /// `play`, `roots`); its errors carry the CLI's advice.
   func openCatalogueForReading() throws -> CatalogStore {
     do {
-      return try CatalogStore.openForReading(at: globals.databasePath, shelfVersion: ShelfInfo.version)
+      return try CatalogStore.openForReading(at: globals.catalogue, shelfVersion: ShelfInfo.version)
     } catch let error as CatalogError {
       throw AdvisedCatalogError(error)
     }
@@ -16,8 +20,7 @@ extension Invocation {
   /// lock. With `create`, a missing catalogue is made: the default catalogue's folder is
   /// created too, a named catalogue's folder must exist (exit 73 naming it).
   func openCatalogueForWriting(lockWait: Double, create: Bool = true) throws -> CatalogStore {
-    let path = globals.databasePath
-    if create {
+    if create, case .file(let path) = globals.catalogue {
       let folder = path.absolute.parent
       if !globals.databasePathIsExplicit {
         try Directories.make(folder)
@@ -29,7 +32,7 @@ extension Invocation {
     }
     do {
       return try CatalogStore.openForWriting(
-        at: path, shelfVersion: ShelfInfo.version, lockWait: lockWait, create: create)
+        at: globals.catalogue, shelfVersion: ShelfInfo.version, lockWait: lockWait, create: create)
     } catch let error as CatalogError {
       throw AdvisedCatalogError(error)
     }
@@ -62,7 +65,28 @@ struct AdvisedCatalogError: ShelfError {
     case .unknownRoot: return "\(subject): not a catalogued root (see `shelf roots`)"
     case .excludesBelongToRoot(let root):
       return "\(error.description): give --exclude when indexing \(root.escaped)"
-    case .notACatalogue, .newerSchema, .cannotLock: return error.description
+    case .notACatalogue, .newerSchema, .cannotLock, .notEmpty, .severalHosts, .countMismatch:
+      return error.description
+    }
+  }
+}
+
+/// Hides a password given in a catalogue URL on the command line from other users' `ps`:
+/// the process's own copy of its arguments (what `/proc/PID/cmdline` shows) is overwritten
+/// with the password's characters replaced by `*`. Until then (the first moments of the
+/// process) it is visible, which is why the README advises `~/.pgpass` or `PGPASSWORD`.
+enum CommandLinePasswords {
+  static func hide() {
+    for index in 0..<Int(CommandLine.argc) {
+      guard let argument = CommandLine.unsafeArgv[index] else { continue }
+      let text = String(cString: argument)
+      let body = text.hasPrefix("--db=") ? String(text.dropFirst(5)) : text
+      guard PostgresURL.isPostgres(body) else { continue }
+      let hidden = ((text.count == body.count ? "" : "--db=") + PostgresURL.mask(body, keepingLength: true))
+        .utf8CString
+      // Same length by construction; checked so that nothing past the argument is written.
+      guard hidden.count == strlen(argument) + 1 else { continue }
+      for (offset, byte) in hidden.enumerated() { argument[offset] = byte }
     }
   }
 }

@@ -13,6 +13,8 @@ public struct ExitStatus: Equatable, Sendable, CustomStringConvertible {
   public static let usage = ExitStatus(code: 64)
   public static let dataError = ExitStatus(code: 65)
   public static let noInput = ExitStatus(code: 66)
+  /// The catalogue's database server cannot be reached.
+  public static let unavailable = ExitStatus(code: 69)
   public static let cannotCreate = ExitStatus(code: 73)
   public static let ioError = ExitStatus(code: 74)
   /// The catalogue is busy (another writer holds it).
@@ -26,6 +28,7 @@ public struct ExitStatus: Equatable, Sendable, CustomStringConvertible {
     switch failure {
     case .badInput: self = .dataError
     case .missingInput: self = .noInput
+    case .unavailable: self = .unavailable
     case .cannotCreate: self = .cannotCreate
     case .io: self = .ioError
     case .busy: self = .busy
@@ -47,6 +50,7 @@ public struct ExitStatus: Equatable, Sendable, CustomStringConvertible {
     (.usage, "Usage error: unknown command or option, bad option value."),
     (.dataError, "Bad input data: corrupt, truncated or unsupported content."),
     (.noInput, "An input is missing or unreadable, or is not a regular file."),
+    (.unavailable, "The catalogue's PostgreSQL server cannot be reached."),
     (.cannotCreate, "An output file or folder cannot be created."),
     (.ioError, "Input/output error: reading or writing failed part way, device gone."),
     (.busy, "The catalogue is busy: another shelf index holds it."),

@@ -1,10 +1,12 @@
+import ShelfCatalog
 import ShelfCore
 
 /// Options every command accepts, before or after the command name.
 public struct GlobalOptions: Sendable {
-  /// The catalogue database: `--db`, else `SHELF_DB`, else
-  /// `$XDG_DATA_HOME/shelf/catalog.sqlite` (`~/.local/share/shelf/catalog.sqlite`).
-  public let databasePath: RawPath
+  /// The catalogue: `--db`, else `SHELF_DB`, else `$XDG_DATA_HOME/shelf/catalog.sqlite`
+  /// (`~/.local/share/shelf/catalog.sqlite`). A `postgresql://` URL names a shared catalogue
+  /// on a PostgreSQL server.
+  public let catalogue: CatalogLocation
   /// True when the catalogue was named (`--db` or `SHELF_DB`): only the default catalogue's
   /// folder is created automatically; a named one's folder must exist.
   public let databasePathIsExplicit: Bool
@@ -15,8 +17,10 @@ public struct GlobalOptions: Sendable {
 
   static let specs: [OptionSpec] = [
     OptionSpec(
-      "db", value: "path",
-      help: "Use the catalogue at <path> (default: $SHELF_DB, else $XDG_DATA_HOME/shelf/catalog.sqlite)."),
+      "db", value: "path|url",
+      help:
+        "Use the catalogue at <path>, or on the PostgreSQL server at <url> (postgresql://USER@HOST:PORT/DB; default: $SHELF_DB, else $XDG_DATA_HOME/shelf/catalog.sqlite)."
+    ),
     OptionSpec(
       "password-file", value: "file",
       help:
@@ -30,18 +34,22 @@ public struct GlobalOptions: Sendable {
   init(parsed: ParsedArguments, environment: [String: String]) {
     verbose = parsed.flag("verbose")
     passwordFile = parsed.pathValue("password-file")
-    if let db = parsed.pathValue("db") {
-      databasePath = db
+    if let url = parsed.value("db").flatMap(PostgresURL.init) {
+      catalogue = .postgres(url)
+      databasePathIsExplicit = true
+      if url.hasPassword { CommandLinePasswords.hide() }
+    } else if let db = parsed.pathValue("db") {
+      catalogue = .file(db)
       databasePathIsExplicit = true
     } else if let db = environment["SHELF_DB"], !db.isEmpty {
-      databasePath = RawPath(db)
+      catalogue = CatalogLocation(db)
       databasePathIsExplicit = true
     } else if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
-      databasePath = RawPath(data).appending("shelf/catalog.sqlite")
+      catalogue = .file(RawPath(data).appending("shelf/catalog.sqlite"))
       databasePathIsExplicit = false
     } else {
       let home = environment["HOME"] ?? "/"
-      databasePath = RawPath(home).appending(".local/share/shelf/catalog.sqlite")
+      catalogue = .file(RawPath(home).appending(".local/share/shelf/catalog.sqlite"))
       databasePathIsExplicit = false
     }
   }

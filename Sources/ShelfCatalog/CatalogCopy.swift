@@ -1,0 +1,88 @@
+import ShelfCore
+
+/// Copies a whole catalogue into another store: SQLite into a shared PostgreSQL catalogue to
+/// move to a server, and back for a backup. Streams the entries (never all in memory),
+/// commits at least every second, and checks the count at the end.
+public enum CatalogCopy {
+  /// Copies every root and entry of `source` into the catalogue at `location`, which must be
+  /// missing or hold nothing yet (`.notEmpty`, told through a read-only look, so a refused
+  /// catalogue is not changed at all), and returns the number of entries. `progress`
+  /// receives (copied, total) about every thousand entries. A SQLite destination takes one
+  /// machine's roots only (`.severalHosts`). Each entry keeps whether its timestamps are
+  /// trusted, so the next scan reads again exactly what it would have read in the source.
+  public static func copy(
+    from source: CatalogStore, to location: CatalogLocation, shelfVersion: String,
+    progress: (Int, Int) -> Void = { _, _ in }
+  ) throws -> Int {
+    do {
+      let existing = try CatalogStore.openForReading(at: location, shelfVersion: shelfVersion)
+      if try existing.backend.fileCount() > 0 || !existing.roots().isEmpty {
+        throw CatalogError(path: location.errorPath, reason: .notEmpty)
+      }
+    } catch let error as CatalogError where error.reason == .noCatalogue {}
+    let roots = try source.roots()
+    if case .file = location, Set(roots.map(\.host)).count > 1 {
+      throw CatalogError(path: location.errorPath, reason: .severalHosts)
+    }
+    let destination = try CatalogStore.openForWriting(at: location, shelfVersion: shelfVersion)
+    let target = destination.backend
+    guard try target.fileCount() == 0, try target.roots().isEmpty else {
+      throw CatalogError(path: location.errorPath, reason: .notEmpty)
+    }
+    let total = try source.backend.fileCount()
+    progress(0, total)
+    var rootIDs: [RootKey: Int64] = [:]
+    defer { target.rollbackPending() }
+    try target.transaction(continuing: true) {
+      for root in roots {
+        rootIDs[RootKey(host: root.host, path: root.path)] = try target.addRoot(root)
+      }
+    }
+    var copied = 0
+    var lastCommit = MonotonicClock.seconds()
+    try source.backend.forEachEntryForCopy { entry, trusted, searchText in
+      guard let root = entry.root, let rootID = rootIDs[RootKey(host: entry.host, path: root)] else { return }
+      try destination.transaction(continuing: true) {
+        try destination.upsert(entry, rootID: rootID, trusted: trusted, searchText: searchText, isNew: true)
+      }
+      copied += 1
+      if copied % 1000 == 0 {
+        progress(copied, total)
+        if MonotonicClock.seconds() - lastCommit >= 1 {
+          try destination.commitPending()
+          lastCommit = MonotonicClock.seconds()
+        }
+      }
+    }
+    // Live Photo links are made from the copied content identifiers, as a scan makes them.
+    for rootID in rootIDs.values {
+      try destination.transaction(continuing: true) {
+        try destination.linkLivePhotos(
+          inFolders: try destination.foldersAwaitingLivePhotoLinks(rootID: rootID))
+      }
+    }
+    try destination.commitPending()
+    progress(copied, total)
+    let found = try target.fileCount()
+    guard found == total else {
+      throw CatalogError(
+        path: destination.location.errorPath, reason: .countMismatch(expected: total, found: found))
+    }
+    return found
+  }
+
+  /// A root's identity across stores: its host (nil in SQLite) and path.
+  private struct RootKey: Hashable {
+    var host: String?
+    var path: RawPath
+  }
+
+  /// Records the rest of what a copied root is, in the store that just added it as `id`.
+  static func describe(_ root: CatalogRoot, as id: Int64, in store: any CatalogBackend) throws {
+    try store.updateRoot(
+      id: id, layout: SandboxLayout(isSandbox: root.isSandbox, bundleName: nil), bundle: root.bundle,
+      scannedAt: root.lastScanNanoseconds)
+    try store.setExcludes(rootID: id, patterns: root.excludes)
+    if let backup = root.backup { try store.updateBackupRoot(id: id, facts: backup) }
+  }
+}

@@ -1,0 +1,555 @@
+import ShelfCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// A catalogue in a PostgreSQL database, shared by several machines: roots are named by host
+/// and path, each root has one indexer at a time (an advisory lock), and readers never wait
+/// (MVCC). Full text goes through a `tsvector` column with a GIN index (`simple` configuration
+/// after `unaccent`); names and paths through trigram indexes (`pg_trgm`).
+///
+/// Readers use a read-only session and never change the database; a writer creates the schema
+/// in an empty database and migrates an older one, under a transaction-level advisory lock so
+/// two first writers do not race. A database with other tables and no shelf `meta` is refused
+/// and never touched.
+final class PostgresCatalogStore: CatalogBackend {
+  let url: PostgresURL
+  private let db: PostgresConnection
+  /// This machine's name, recorded with the roots it adds.
+  private let host: String
+  /// Roots whose advisory lock this session holds.
+  private var lockedRoots: Set<RawPath> = []
+  /// Upserts waiting to be written as one multi-row INSERT.
+  private var pendingRows: [(values: [DatabaseValue], search: DatabaseValue)] = []
+  private var pendingTransaction = false
+
+  /// Rows written per INSERT: a statement takes at most 65,535 parameters.
+  private static let rowsPerInsert = 500
+
+  /// The key of the transaction-level advisory lock that serialises creating and migrating
+  /// the schema ("SHLF" and 1).
+  private static let schemaLockKey: Int64 = 0x5348_4C46_0000_0001
+
+  /// The key under `meta` that marks the database as a shelf catalogue, and the version key.
+  static let identityKey = "application_id"
+  static let schemaKey = "schema_version"
+
+  private init(url: PostgresURL, db: PostgresConnection) {
+    self.url = url
+    self.db = db
+    host = CatalogHost.current
+  }
+
+  var location: CatalogLocation { .postgres(url) }
+  var movedAsideCorruptFile: RawPath? { nil }
+  var ownFiles: [RawPath] { [] }
+
+  private var errorPath: RawPath { location.errorPath }
+
+  // MARK: Opening
+
+  /// What a database holds, told without changing it.
+  private enum Identity {
+    case empty
+    /// A shelf catalogue of this schema version.
+    case shelf(Int)
+    case other
+  }
+
+  private func identify() throws -> Identity {
+    let tables = try db.query(
+      "SELECT count(*), count(*) FILTER (WHERE tablename = 'meta') FROM pg_tables WHERE schemaname = current_schema()"
+    ).at(0)
+    if tables.integer(at: 0) == 0 { return .empty }
+    guard tables.integer(at: 1) == 1 else { return .other }
+    let identity = try db.query(
+      "SELECT (SELECT value FROM meta WHERE key = ?), (SELECT value FROM meta WHERE key = ?)",
+      [.text(Self.identityKey), .text(Self.schemaKey)]
+    ).at(0)
+    guard identity.text(at: 0) == String(CatalogSchema.applicationID, radix: 16),
+      let version = identity.text(at: 1).flatMap({ Int($0) })
+    else { return .other }
+    return .shelf(version)
+  }
+
+  /// Connects and checks (a writer also creates or migrates) the catalogue.
+  static func open(_ url: PostgresURL, shelfVersion: String, writing: Bool, create: Bool) throws
+    -> PostgresCatalogStore
+  {
+    let store = PostgresCatalogStore(url: url, db: try PostgresConnection(url: url))
+    if !writing {
+      // A reader's session cannot change anything, whatever it is asked.
+      try store.db.execute("SET default_transaction_read_only = on")
+      switch try store.identify() {
+      case .empty: throw CatalogError(path: store.errorPath, reason: .noCatalogue)
+      case .other: throw CatalogError(path: store.errorPath, reason: .notACatalogue)
+      case .shelf(let version):
+        try store.checkVersion(version, shelfVersion: shelfVersion, writing: false)
+      }
+      return store
+    }
+    try store.db.execute("BEGIN")
+    do {
+      try store.db.run("SELECT pg_advisory_xact_lock(?)", [.integer(schemaLockKey)])
+      switch try store.identify() {
+      case .other: throw CatalogError(path: store.errorPath, reason: .notACatalogue)
+      case .empty:
+        guard create else { throw CatalogError(path: store.errorPath, reason: .noCatalogue) }
+        try store.createSchema(shelfVersion: shelfVersion)
+      case .shelf(let version):
+        try store.checkVersion(version, shelfVersion: shelfVersion, writing: true)
+        try store.migrate(from: version, shelfVersion: shelfVersion)
+      }
+      try store.db.execute("COMMIT")
+    } catch {
+      try? store.db.execute("ROLLBACK")
+      throw error
+    }
+    return store
+  }
+
+  private func checkVersion(_ version: Int, shelfVersion: String, writing: Bool) throws {
+    if version > CatalogSchema.version {
+      let writer = try db.query(
+        "SELECT value FROM meta WHERE key = ?", [.text(CatalogSchema.writerVersionKey)])
+      throw CatalogError(
+        path: errorPath,
+        reason: .newerSchema(
+          version, writtenBy: writer.count > 0 ? writer.at(0).text(at: 0) : nil, reader: shelfVersion))
+    }
+    if version < CatalogSchema.version && !writing {
+      throw CatalogError(path: errorPath, reason: .olderSchema(version))
+    }
+  }
+
+  /// The tables, indexes and extensions of a new catalogue, in an empty database.
+  private func createSchema(shelfVersion: String) throws {
+    do {
+      try db.execute("CREATE EXTENSION IF NOT EXISTS unaccent; CREATE EXTENSION IF NOT EXISTS pg_trgm")
+    } catch {
+      throw PostgresError(
+        catalogue: url.masked,
+        reason:
+          "cannot create the extensions unaccent and pg_trgm (\(error.reason)); have the database's owner or a superuser run CREATE EXTENSION unaccent; CREATE EXTENSION pg_trgm; in it",
+        failure: error.failure == .io ? .noPermission : error.failure, state: error.state)
+    }
+    try db.execute(
+      """
+      CREATE TABLE meta(key text PRIMARY KEY, value text NOT NULL);
+      CREATE TABLE roots(
+        id bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+        host text NOT NULL,
+        path bytea NOT NULL,
+        path_text text NOT NULL,
+        is_sandbox bigint NOT NULL DEFAULT 0,
+        bundle_path bytea, bundle_id text, bundle_name text, bundle_version text,
+        last_scan_ns bigint,
+        excludes text,
+        backup_device text, backup_product text, backup_ios text, backup_date text,
+        backup_encrypted bigint, backup_format text,
+        UNIQUE (host, path)
+      );
+      \(CatalogSchema.filesTable(.postgres));
+      CREATE INDEX files_search ON files USING gin (search);
+      CREATE INDEX files_name_trigrams ON files USING gin (name gin_trgm_ops);
+      CREATE INDEX files_path_trigrams ON files USING gin (path_text gin_trgm_ops);
+      """)
+    try db.run(
+      "INSERT INTO meta(key, value) VALUES(?, ?), (?, ?)",
+      [
+        .text(Self.identityKey), .text(String(CatalogSchema.applicationID, radix: 16)),
+        .text(Self.schemaKey), .text(String(CatalogSchema.version)),
+      ])
+    try stampWriter(shelfVersion)
+  }
+
+  /// Brings an older schema up to date, step by step (in the caller's transaction).
+  private func migrate(from start: Int, shelfVersion: String) throws {
+    var version = start
+    while version < CatalogSchema.version {
+      if let step = CatalogSchema.upgrade(from: version, .postgres) { try db.execute(step) }
+      version += 1
+    }
+    if start != version {
+      try db.run("UPDATE meta SET value = ? WHERE key = ?", [.text(String(version)), .text(Self.schemaKey)])
+    }
+    try stampWriter(shelfVersion)
+  }
+
+  private func stampWriter(_ shelfVersion: String) throws {
+    try db.run(
+      "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+      [.text(CatalogSchema.writerVersionKey), .text(shelfVersion)])
+  }
+
+  func movingAsideAndRebuilding(shelfVersion: String) throws -> any CatalogBackend {
+    // The server keeps its own data intact: there is no file to move aside.
+    self
+  }
+
+  // MARK: Roots
+
+  func roots() throws -> [CatalogRoot] {
+    flushIgnoringFailure()
+    let result = try db.query(
+      "SELECT \(CatalogSchema.rootColumns(.postgres)) FROM roots ORDER BY path, host COLLATE \"C\"")
+    return (0..<result.count).map { CatalogStore.root(from: result.at($0)) }
+  }
+
+  func rootListings() throws -> [CatalogRootListing] {
+    let usage = try db.query("SELECT root_id, count(*), coalesce(sum(size), 0) FROM files GROUP BY root_id")
+    var byRoot: [Int64: (Int, Int64)] = [:]
+    for index in 0..<usage.count {
+      let row = usage.at(index)
+      byRoot[row.integer(at: 0) ?? 0] = (Int(row.integer(at: 1) ?? 0), row.integer(at: 2) ?? 0)
+    }
+    return try roots().map { root in
+      let (files, size) = byRoot[root.id] ?? (0, 0)
+      return CatalogRootListing(root: root, files: files, size: size)
+    }
+  }
+
+  func forgetRoot(id: Int64) throws -> Int {
+    try transaction {
+      let count = try db.query("SELECT count(*) FROM files WHERE root_id = ?", [.integer(id)]).at(0).integer(
+        at: 0)
+      try db.run("DELETE FROM files WHERE root_id = ?", [.integer(id)])
+      try db.run("DELETE FROM roots WHERE id = ?", [.integer(id)])
+      return Int(count ?? 0)
+    }
+  }
+
+  /// The advisory-lock key of a root: FNV-1a of its host and path.
+  private func lockKey(_ path: RawPath) -> Int64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in Array("shelf root \(host):".utf8) + path.bytes {
+      hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+    }
+    return Int64(bitPattern: hash)
+  }
+
+  func lockRoot(_ path: RawPath, wait: Double) throws {
+    guard !lockedRoots.contains(path) else { return }
+    let deadline = MonotonicClock.seconds() + wait
+    while true {
+      let taken = try db.query("SELECT pg_try_advisory_lock(?)", [.integer(lockKey(path))]).at(0).text(at: 0)
+      if taken == "t" {
+        lockedRoots.insert(path)
+        return
+      }
+      if MonotonicClock.seconds() >= deadline { throw CatalogError(path: path, reason: .busy) }
+      usleep(50_000)
+    }
+  }
+
+  func setExcludes(rootID: Int64, patterns: [String]) throws {
+    let kept = patterns.filter { !$0.isEmpty }
+    try db.run(
+      "UPDATE roots SET excludes = ? WHERE id = ?",
+      [kept.isEmpty ? .null : .text(ExcludeRules.storedText(kept)), .integer(rootID)])
+  }
+
+  func rootID(for path: RawPath) throws -> Int64 {
+    try db.run(
+      "INSERT INTO roots(host, path, path_text) VALUES(?, ?, ?) ON CONFLICT (host, path) DO NOTHING",
+      [.text(host), .blob(path.bytes), .text(path.escaped)])
+    return try db.query("SELECT id FROM roots WHERE host = ? AND path = ?", [.text(host), .blob(path.bytes)])
+      .at(0).integer(at: 0) ?? 0
+  }
+
+  func updateRoot(id: Int64, layout: SandboxLayout, bundle: BundleInfo?, scannedAt: Int64?) throws {
+    try db.run(
+      "UPDATE roots SET is_sandbox = ?, bundle_path = ?, bundle_id = ?, bundle_name = ?, bundle_version = ?, last_scan_ns = coalesce(?, last_scan_ns) WHERE id = ?",
+      [
+        .from(layout.isSandbox), bundle.map { .blob($0.bundlePath.bytes) } ?? .null,
+        .from(bundle?.identifier),
+        .from(bundle?.name), .from(bundle?.version), .from(scannedAt), .integer(id),
+      ])
+  }
+
+  func updateBackupRoot(id: Int64, facts: BackupRootFacts) throws {
+    try db.run(
+      "UPDATE roots SET backup_device = ?, backup_product = ?, backup_ios = ?, backup_date = ?, backup_encrypted = ?, backup_format = ? WHERE id = ?",
+      [
+        .from(facts.deviceName), .from(facts.productType), .from(facts.iosVersion), .from(facts.date),
+        .from(facts.isEncrypted), .text(facts.format), .integer(id),
+      ])
+  }
+
+  func mergeRoot(_ inner: Int64, into outer: Int64) throws {
+    try db.run("UPDATE files SET root_id = ? WHERE root_id = ?", [.integer(outer), .integer(inner)])
+    try db.run("DELETE FROM roots WHERE id = ?", [.integer(inner)])
+  }
+
+  // MARK: Files (writer side)
+
+  func knownFiles(rootID: Int64) throws -> [PathKey: KnownFile] {
+    try Self.knownFiles(db: db, rootID: rootID)
+  }
+
+  func knownFilesLoader() -> @Sendable (Int64) throws -> [PathKey: KnownFile] {
+    let url = url
+    return { rootID in try Self.knownFiles(db: try PostgresConnection(url: url), rootID: rootID) }
+  }
+
+  private static func knownFiles(db: PostgresConnection, rootID: Int64) throws -> [PathKey: KnownFile] {
+    let result = try db.query(
+      "SELECT id, path, size, mtime_ns, ctime_ns, inode, device, trusted, extractor_version FROM files WHERE root_id = ?",
+      [.integer(rootID)])
+    var known: [PathKey: KnownFile] = [:]
+    known.reserveCapacity(result.count)
+    for index in 0..<result.count {
+      let row = result.at(index)
+      let path = RawPath(bytes: row.blob(at: 1))
+      known[PathKey(path.bytes)] = KnownFile(
+        id: row.integer(at: 0) ?? 0, path: path, size: row.integer(at: 2) ?? -1,
+        mtime: row.integer(at: 3) ?? 0,
+        ctime: row.integer(at: 4) ?? 0, inode: UInt64(bitPattern: row.integer(at: 5) ?? 0),
+        device: UInt64(bitPattern: row.integer(at: 6) ?? 0), trusted: row.integer(at: 7) == 1,
+        extractorVersion: Int(row.integer(at: 8) ?? 0))
+    }
+    return known
+  }
+
+  /// The text the `search` column is made from: the tags and body cut into the runs of
+  /// letters and digits the query language searches for (as SQLite's tokenizer cuts them),
+  /// so PostgreSQL's parser finds the same words rather than URLs, paths or e-mail addresses.
+  static func searchVector(tags: String, body: String) -> DatabaseValue {
+    let words = (tags + " " + body).unicodeScalars.split {
+      !($0.properties.isAlphabetic || $0.properties.numericType != nil)
+    }
+    guard !words.isEmpty else { return .null }
+    return .text(words.map { String(String.UnicodeScalarView($0)) }.joined(separator: " "))
+  }
+
+  func upsert(_ entry: CatalogEntry, rootID: Int64, trusted: Bool, searchText: String, isNew: Bool) throws {
+    let (tags, body) = CatalogSchema.searchableText(entry, searchText: searchText)
+    pendingRows.append(
+      (
+        CatalogSchema.fileValues(entry, rootID: rootID, trusted: trusted),
+        Self.searchVector(tags: tags, body: body)
+      ))
+    if pendingRows.count >= Self.rowsPerInsert { try flush() }
+  }
+
+  /// Writes the waiting upserts as multi-row INSERTs (a later upsert of the same path in the
+  /// batch wins: one statement cannot change a row twice).
+  private func flush() throws {
+    guard !pendingRows.isEmpty else { return }
+    var seen = Set<[DatabaseValue]>()
+    var rows: [(values: [DatabaseValue], search: DatabaseValue)] = []
+    for row in pendingRows.reversed() where seen.insert([row.values[0], row.values[1]]).inserted {
+      rows.append(row)
+    }
+    rows.reverse()
+    pendingRows.removeAll(keepingCapacity: true)
+    let columns = CatalogSchema.writtenFileColumns
+    let placeholders =
+      "(" + Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")
+      + ", to_tsvector('simple', unaccent(?)))"
+    let updates = (columns.filter { $0 != "path" && $0 != "root_id" } + ["search_text", "search"]).map {
+      "\($0) = excluded.\($0)"
+    }.joined(separator: ", ")
+    let sql =
+      "INSERT INTO files(\(columns.joined(separator: ", ")), search_text, search) VALUES "
+      + Array(repeating: placeholders, count: rows.count).joined(separator: ", ")
+      + " ON CONFLICT (root_id, path) DO UPDATE SET \(updates)"
+    try db.run(sql, rows.flatMap { $0.values + [$0.search, $0.search] })
+  }
+
+  /// Flushes before a read that may follow writes (they would not see the waiting rows);
+  /// a failure surfaces at the next write or commit.
+  private func flushIgnoringFailure() {
+    guard pendingTransaction else { return }
+    try? flush()
+  }
+
+  func deleteFile(id: Int64) throws {
+    try flush()
+    try db.run("DELETE FROM files WHERE id = ?", [.integer(id)])
+  }
+
+  func moveFile(id: Int64, to path: RawPath, area: String, status: FileStatus, trusted: Bool) throws {
+    try flush()
+    let name = String(decoding: path.lastComponent.bytes, as: UTF8.self)
+    let pathText = String(decoding: path.bytes, as: UTF8.self)
+    try db.run(
+      "UPDATE files SET path = ?, path_text = ?, name = ?, ext = ?, area = ?, mtime_ns = ?, ctime_ns = ?, trusted = ? WHERE id = ?",
+      [
+        .blob(path.bytes), .text(pathText), .text(name), .text(path.lowercasedExtension), .text(area),
+        .integer(status.mtimeNanoseconds), .integer(status.ctimeNanoseconds), .from(trusted), .integer(id),
+      ])
+  }
+
+  func transaction<R>(_ body: () throws -> R) throws -> R {
+    try db.execute("BEGIN")
+    pendingTransaction = true
+    do {
+      let result = try body()
+      try flush()
+      try db.execute("COMMIT")
+      pendingTransaction = false
+      return result
+    } catch {
+      rollbackPending()
+      throw error
+    }
+  }
+
+  func transaction(continuing: Bool, _ body: () throws -> Void) throws {
+    if !pendingTransaction {
+      try db.execute("BEGIN")
+      pendingTransaction = true
+    }
+    try body()
+  }
+
+  func commitPending() throws {
+    guard pendingTransaction else { return }
+    try flush()
+    try db.execute("COMMIT")
+    pendingTransaction = false
+  }
+
+  func rollbackPending() {
+    pendingRows.removeAll()
+    guard pendingTransaction else { return }
+    try? db.execute("ROLLBACK")
+    pendingTransaction = false
+  }
+
+  // MARK: Live Photos
+
+  func livePhotoCandidates(inFolder folder: RawPath) throws -> [LivePhotoCandidate] {
+    try flush()
+    let result = try db.query(
+      "SELECT \(LivePhotoCandidate.columns) FROM files f JOIN roots r ON r.id = f.root_id WHERE \(LivePhotoCandidate.condition) AND r.host = ?",
+      LivePhotoCandidate.bounds(folder) + [.text(host)])
+    return (0..<result.count).map { LivePhotoCandidate(row: result.at($0)) }
+  }
+
+  func setLivePhoto(id: Int64, partner: [UInt8]?) throws {
+    try db.run(
+      "UPDATE files SET live_photo = ?, live_photo_text = ? WHERE id = ?",
+      [
+        partner.map { .blob($0) } ?? .null,
+        partner.map { .text(String(decoding: $0, as: UTF8.self)) } ?? .null,
+        .integer(id),
+      ])
+  }
+
+  func pathsAwaitingLivePhotoLinks(rootID: Int64) throws -> [RawPath] {
+    flushIgnoringFailure()
+    let result = try db.query(
+      "SELECT path FROM files WHERE root_id = ? AND content_id IS NOT NULL AND live_photo IS NULL",
+      [.integer(rootID)])
+    return (0..<result.count).map { RawPath(bytes: result.at($0).blob(at: 0)) }
+  }
+
+  // MARK: Copying
+
+  func addRoot(_ root: CatalogRoot) throws -> Int64 {
+    let id =
+      try db.query(
+        "INSERT INTO roots(host, path, path_text) VALUES(?, ?, ?) RETURNING id",
+        [.text(root.host ?? host), .blob(root.path.bytes), .text(root.path.escaped)]
+      ).at(0).integer(at: 0) ?? 0
+    try CatalogCopy.describe(root, as: id, in: self)
+    return id
+  }
+
+  func fileCount() throws -> Int {
+    flushIgnoringFailure()
+    return Int(try db.query("SELECT count(*) FROM files").at(0).integer(at: 0) ?? 0)
+  }
+
+  func forEachEntryForCopy(_ body: (CatalogEntry, Bool, String) throws -> Void) throws {
+    try db.forEachRow(
+      "SELECT \(CatalogSchema.entryColumns(.postgres)), f.trusted, f.search_text FROM files f JOIN roots r ON r.id = f.root_id ORDER BY f.id",
+      []
+    ) { row in
+      try body(
+        CatalogStore.entry(from: row), row.integer(at: CatalogStore.trustedColumn) == 1,
+        row.text(at: CatalogStore.searchTextColumn) ?? "")
+    }
+  }
+
+  // MARK: Reading
+
+  func entry(path: RawPath) throws -> CatalogEntry? {
+    flushIgnoringFailure()
+    let result = try db.query(
+      "SELECT \(CatalogSchema.entryColumns(.postgres)) FROM files f JOIN roots r ON r.id = f.root_id WHERE f.path = ? AND r.host = ?",
+      [.blob(path.bytes), .text(host)])
+    return result.count == 0 ? nil : CatalogStore.entry(from: result.at(0))
+  }
+
+  private func select(_ columns: String, _ query: CatalogQuery, sort: [CatalogSort], limit: Int?) throws
+    -> (String, [DatabaseValue])
+  {
+    let (whereSQL, parameters) = try query.sql(.postgres)
+    var sql =
+      "SELECT \(columns) FROM files f JOIN roots r ON r.id = f.root_id WHERE \(whereSQL) ORDER BY "
+      + CatalogSort.orderBy(sort, .postgres)
+    if let limit { sql += " LIMIT \(max(limit, 0))" }
+    return (sql, parameters)
+  }
+
+  func forEachEntry(
+    matching query: CatalogQuery, sort: [CatalogSort], limit: Int?, chunkNames: Bool,
+    _ body: (CatalogEntry) throws -> Void
+  ) throws {
+    flushIgnoringFailure()
+    let (sql, parameters) = try select(CatalogSchema.entryColumns(.postgres), query, sort: sort, limit: limit)
+    try db.forEachRow(sql, parameters) { row in
+      try body(CatalogStore.entry(from: row, chunkNames: chunkNames))
+    }
+  }
+
+  func paths(matching query: CatalogQuery, sort: [CatalogSort], limit: Int?) throws -> [RawPath] {
+    flushIgnoringFailure()
+    let (sql, parameters) = try select("f.path", query, sort: sort, limit: limit)
+    let result = try db.query(sql, parameters)
+    return (0..<result.count).map { RawPath(bytes: result.at($0).blob(at: 0)) }
+  }
+
+  func stats() throws -> CatalogStats {
+    flushIgnoringFailure()
+    let plausible =
+      "CASE WHEN duration BETWEEN 0 AND \(CatalogStore.longestPlausibleDuration) THEN duration END"
+    func groups(_ column: String) throws -> [CatalogGroupStats] {
+      let result = try db.query(
+        "SELECT \(column), count(*), coalesce(sum(size), 0), coalesce(sum(\(plausible)), 0) FROM files GROUP BY \(column) ORDER BY \(column) COLLATE \"C\""
+      )
+      return (0..<result.count).map { index in
+        let row = result.at(index)
+        return CatalogGroupStats(
+          name: row.text(at: 0) ?? "", count: Int(row.integer(at: 1) ?? 0), size: row.integer(at: 2) ?? 0,
+          duration: row.real(at: 3) ?? 0)
+      }
+    }
+    let totals = try db.query(
+      "SELECT count(*), coalesce(sum(size), 0), coalesce(sum(\(plausible)), 0), count(error), coalesce(sum(ext_mismatch), 0), count(duration) - count(\(plausible)) FROM files"
+    ).at(0)
+    return CatalogStats(
+      files: Int(totals.integer(at: 0) ?? 0), size: totals.integer(at: 1) ?? 0,
+      duration: totals.real(at: 2) ?? 0,
+      implausibleDurations: Int(totals.integer(at: 5) ?? 0), errors: Int(totals.integer(at: 3) ?? 0),
+      mismatches: Int(totals.integer(at: 4) ?? 0), byKind: try groups("kind"), byArea: try groups("area"),
+      photosByYear: try photosByYear(), roots: try roots())
+  }
+
+  /// Images with an EXIF date, counted by the year it names.
+  private func photosByYear() throws -> [CatalogGroupStats] {
+    let result = try db.query(CatalogSchema.photosByYear)
+    return (0..<result.count).map { index in
+      let row = result.at(index)
+      return CatalogGroupStats(
+        name: row.text(at: 0) ?? "", count: Int(row.integer(at: 1) ?? 0), size: row.integer(at: 2) ?? 0,
+        duration: 0)
+    }
+  }
+}

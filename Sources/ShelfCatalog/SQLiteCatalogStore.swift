@@ -1,0 +1,637 @@
+import ShelfAudio
+import ShelfCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// The SQLite catalogue: the one owner of its database connection (use from one thread).
+///
+/// Readers open it read-only and never change it; a writer holds the `WriterLock` for as long
+/// as the store lives, and is the only one that creates, migrates or moves aside a damaged
+/// catalogue. A file that is not a shelf catalogue is refused by both and never touched.
+final class SQLiteCatalogStore: CatalogBackend {
+  /// The database file.
+  let path: RawPath
+  /// Where a damaged catalogue was moved before this one was created, if that happened.
+  private(set) var movedAsideCorruptFile: RawPath?
+  let db: SQLiteConnection
+  /// The writer lock, held for the life of a writer; nil for a reader.
+  private let lock: WriterLock?
+  private var upsertStatement: SQLiteStatement?
+  private var ftsDelete: SQLiteStatement?
+  private var ftsInsert: SQLiteStatement?
+
+  private init(path: RawPath, db: SQLiteConnection, lock: WriterLock?) {
+    self.path = path
+    self.db = db
+    self.lock = lock
+  }
+
+  deinit {
+    guard lock != nil else { return }
+    upsertStatement = nil
+    ftsDelete = nil
+    ftsInsert = nil
+    // Back to a rollback journal when no reader is in: a read-only connection to a WAL
+    // database has to create -wal and -shm files beside it (and cannot remove them), so
+    // readers of an idle catalogue leave nothing behind. Busy readers keep it in WAL.
+    try? db.setBusyTimeout(milliseconds: 0)
+    _ = try? db.query("PRAGMA journal_mode=DELETE")
+  }
+
+  /// Opens an existing catalogue read-only, as reader commands do: nothing is created,
+  /// migrated or moved. `shelfVersion` names this shelf in the error about a newer schema.
+  static func openForReading(at path: RawPath, shelfVersion: String) throws -> SQLiteCatalogStore {
+    switch try CatalogFileIdentity.identify(path) {
+    case .missing: throw CatalogError(path: path, reason: .noCatalogue)
+    case .other: throw CatalogError(path: path, reason: .notACatalogue)
+    case .shelf: break
+    }
+    let db = try readOnlyConnection(path)
+    try db.execute("PRAGMA cache_size=-32768; PRAGMA temp_store=MEMORY")
+    let store = SQLiteCatalogStore(path: path, db: db, lock: nil)
+    let schema = try store.schemaVersion()
+    if schema < CatalogSchema.version { throw CatalogError(path: path, reason: .olderSchema(schema)) }
+    if schema > CatalogSchema.version {
+      throw CatalogError(
+        path: path, reason: .newerSchema(schema, writtenBy: try store.writerVersion(), reader: shelfVersion))
+    }
+    return store
+  }
+
+  /// A read-only connection. A catalogue left in WAL mode (a writer that could not switch
+  /// back, or an older shelf) needs its -shm file, which SQLite cannot create in a folder the
+  /// reader may not write: then, with no -wal file (so every committed page is in the main
+  /// file, and no writer can be at work there), it is read as immutable.
+  private static func readOnlyConnection(_ path: RawPath) throws -> SQLiteConnection {
+    do {
+      let db = try SQLiteConnection(path: path, create: false, readOnly: true)
+      try db.setBusyTimeout(milliseconds: 5000)
+      _ = try db.query("SELECT count(*) FROM sqlite_master")
+      return db
+    } catch  where error.cannotSetUpReading {
+      let wal = RawPath(bytes: path.bytes + Array("-wal".utf8))
+      guard (try? FileStatus.lstat(wal)) == nil else { throw error }
+      return try SQLiteConnection(path: path, create: false, immutable: true)
+    }
+  }
+
+  /// Opens the catalogue at `path` for writing: takes the writer lock (waiting up to
+  /// `lockWait` seconds), creates the catalogue when missing and `create` is set, migrates an
+  /// older schema, and records `shelfVersion` as its writer. A shelf catalogue that SQLite
+  /// finds damaged is moved aside and rebuilt (see `movedAsideCorruptFile`); a file that is
+  /// not a shelf catalogue is refused before the lock file is made. The folder must exist.
+  static func openForWriting(
+    at path: RawPath, shelfVersion: String, lockWait: Double = 2, create: Bool = true
+  ) throws -> SQLiteCatalogStore {
+    // Checked before the lock file is made beside it.
+    switch try CatalogFileIdentity.identify(path) {
+    case .other: throw CatalogError(path: path, reason: .notACatalogue)
+    case .missing where !create: throw CatalogError(path: path, reason: .noCatalogue)
+    case .missing, .shelf: break
+    }
+    let lock = try WriterLock(catalogue: path, wait: lockWait)
+    // Identified again under the lock: another writer may have created it meanwhile.
+    switch try CatalogFileIdentity.identify(path) {
+    case .other: throw CatalogError(path: path, reason: .notACatalogue)
+    case .missing:
+      guard create else { throw CatalogError(path: path, reason: .noCatalogue) }
+      try createFile(at: path, shelfVersion: shelfVersion)
+      return try connectWriter(path, lock: lock, shelfVersion: shelfVersion)
+    case .shelf:
+      do {
+        return try connectWriter(path, lock: lock, shelfVersion: shelfVersion)
+      } catch let error as SQLiteError where error.isCorruption {
+        let aside = try moveAside(path)
+        try createFile(at: path, shelfVersion: shelfVersion)
+        let store = try connectWriter(path, lock: lock, shelfVersion: shelfVersion)
+        store.movedAsideCorruptFile = aside
+        return store
+      }
+    }
+  }
+
+  /// Makes a new, empty catalogue at `path` in one step: built beside it under a temporary
+  /// name, then renamed into place, so a catalogue file is either complete or absent (an
+  /// interrupted creation never leaves an empty file that would then be refused).
+  private static func createFile(at path: RawPath, shelfVersion: String) throws {
+    let temporary = RawPath(bytes: path.bytes + Array(".new-\(getpid())".utf8))
+    defer { _ = temporary.withCString { unlink($0) } }
+    let db = try SQLiteConnection(path: temporary, create: true)
+    try db.transaction {
+      try db.execute(CatalogSchema.create)
+      try stampIdentity(db, shelfVersion: shelfVersion)
+    }
+    try db.close()
+    guard (try? FileStatus.lstat(path)) == nil else {
+      throw CatalogError(path: path, reason: .notACatalogue)
+    }
+    let result = temporary.withCString { from in path.withCString { to in rename(from, to) } }
+    guard result == 0 else { throw FileError(path: path, errno: errno, doing: "cannot create the catalogue") }
+  }
+
+  /// Marks a catalogue as shelf's, of the current schema, last written by `shelfVersion`.
+  private static func stampIdentity(_ db: SQLiteConnection, shelfVersion: String) throws {
+    try db.execute(
+      "PRAGMA application_id = \(Int32(bitPattern: CatalogSchema.applicationID)); PRAGMA user_version = \(CatalogSchema.version)"
+    )
+    try db.run(
+      "INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)",
+      [.text(CatalogSchema.writerVersionKey), .text(shelfVersion)])
+  }
+
+  private static func connectWriter(_ path: RawPath, lock: WriterLock, shelfVersion: String) throws
+    -> SQLiteCatalogStore
+  {
+    let db = try SQLiteConnection(path: path, create: false)
+    try db.setBusyTimeout(milliseconds: 5000)
+    // A damaged file fails here, before anything is written to it.
+    _ = try db.query("SELECT count(*) FROM sqlite_master")
+    let store = SQLiteCatalogStore(path: path, db: db, lock: nil)
+    // A newer schema is refused before anything (even the journal mode) changes.
+    let schema = try store.schemaVersion()
+    if schema > CatalogSchema.version {
+      throw CatalogError(
+        path: path, reason: .newerSchema(schema, writtenBy: try store.writerVersion(), reader: shelfVersion))
+    }
+    _ = try? db.query("PRAGMA journal_mode=WAL")
+    try db.execute(
+      "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-32768; PRAGMA temp_store=MEMORY")
+    let writer = SQLiteCatalogStore(path: path, db: db, lock: lock)
+    try writer.upgrade(shelfVersion: shelfVersion)
+    return writer
+  }
+
+  /// The schema version (`PRAGMA user_version`).
+  private func schemaVersion() throws -> Int {
+    Int(try db.query("PRAGMA user_version").first?.first?.integer ?? 0)
+  }
+
+  /// The version of the shelf that last wrote the catalogue, when it recorded one.
+  private func writerVersion() throws -> String? {
+    let hasMeta = try db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'")
+    guard !hasMeta.isEmpty else { return nil }
+    return try db.query("SELECT value FROM meta WHERE key = ?", [.text(CatalogSchema.writerVersionKey)])
+      .first?.first?.text
+  }
+
+  /// Brings an older schema up to date (writers only): step by step where a migration exists,
+  /// else rebuilt keeping the roots. (A newer schema was refused, never dropped, before.)
+  private func upgrade(shelfVersion: String) throws {
+    var version = try schemaVersion()
+    if version == CatalogSchema.version {
+      if try writerVersion() != shelfVersion {
+        try db.transaction { try Self.stampIdentity(db, shelfVersion: shelfVersion) }
+      }
+      return
+    }
+    try db.transaction {
+      if CatalogSchema.upgrade(from: version, .sqlite) == nil {
+        let oldRoots = try db.query("SELECT path FROM roots").compactMap { $0.first?.bytes }
+        try db.execute(CatalogSchema.drop)
+        try db.execute(CatalogSchema.create)
+        for root in oldRoots {
+          try db.run(
+            "INSERT OR IGNORE INTO roots(path, path_text) VALUES(?, ?)",
+            [.blob(root), .text(String(decoding: root, as: UTF8.self))])
+        }
+        version = CatalogSchema.version
+      }
+      while version < CatalogSchema.version, let step = CatalogSchema.upgrade(from: version, .sqlite) {
+        try db.execute(step)
+        version += 1
+      }
+      try Self.stampIdentity(db, shelfVersion: shelfVersion)
+    }
+  }
+
+  /// Moves this (damaged) catalogue aside and returns a fresh one in its place (see
+  /// `movedAsideCorruptFile`), holding the same lock. Writers call this when SQLite reports
+  /// corruption mid-scan.
+  func movingAsideAndRebuilding(shelfVersion: String) throws -> any CatalogBackend {
+    guard let lock else { preconditionFailure("only a writer moves the catalogue aside") }
+    upsertStatement = nil
+    ftsDelete = nil
+    ftsInsert = nil
+    try? db.close()
+    let aside = try Self.moveAside(path)
+    try Self.createFile(at: path, shelfVersion: shelfVersion)
+    let fresh = try Self.connectWriter(path, lock: lock, shelfVersion: shelfVersion)
+    fresh.movedAsideCorruptFile = aside
+    return fresh
+  }
+
+  private static func moveAside(_ path: RawPath) throws -> RawPath {
+    var counter = 0
+    var target = RawPath(bytes: path.bytes + Array(".corrupt".utf8))
+    while (try? FileStatus.lstat(target)) != nil {
+      counter += 1
+      target = RawPath(bytes: path.bytes + Array(".corrupt-\(counter)".utf8))
+    }
+    let result = path.withCString { from in target.withCString { to in rename(from, to) } }
+    guard result == 0 else {
+      throw FileError(path: path, errno: errno, doing: "cannot move the damaged catalogue aside")
+    }
+    for suffix in ["-wal", "-shm"] {
+      let side = RawPath(bytes: path.bytes + Array(suffix.utf8))
+      _ = side.withCString { unlink($0) }
+    }
+    return target
+  }
+
+  // MARK: Roots
+
+  /// Every root the catalogue knows, in path order.
+  func roots() throws -> [CatalogRoot] {
+    let statement = try db.prepare("SELECT \(CatalogSchema.rootColumns(.sqlite)) FROM roots ORDER BY path")
+    var roots: [CatalogRoot] = []
+    while try statement.step() { roots.append(CatalogStore.root(from: statement)) }
+    return roots
+  }
+
+  /// Every root with the number and total size of its entries, in path order.
+  func rootListings() throws -> [CatalogRootListing] {
+    let usage = try db.query("SELECT root_id, count(*), coalesce(sum(size), 0) FROM files GROUP BY root_id")
+    var byRoot: [Int64: (Int, Int64)] = [:]
+    for row in usage { byRoot[row[0].integer ?? 0] = (Int(row[1].integer ?? 0), row[2].integer ?? 0) }
+    return try roots().map { root in
+      let (files, size) = byRoot[root.id] ?? (0, 0)
+      return CatalogRootListing(root: root, files: files, size: size)
+    }
+  }
+
+  /// Replaces the exclude patterns stored with a root (empty patterns are dropped; none left
+  /// clears them).
+  func setExcludes(rootID: Int64, patterns: [String]) throws {
+    let kept = patterns.filter { !$0.isEmpty }
+    try db.run(
+      "UPDATE roots SET excludes = ? WHERE id = ?",
+      [kept.isEmpty ? .null : .text(ExcludeRules.storedText(kept)), .integer(rootID)])
+  }
+
+  /// The id of the root at `path`, added when new.
+  func rootID(for path: RawPath) throws -> Int64 {
+    if let id = try db.query("SELECT id FROM roots WHERE path = ?", [.blob(path.bytes)]).first?.first?.integer
+    {
+      return id
+    }
+    try db.run("INSERT INTO roots(path, path_text) VALUES(?, ?)", [.blob(path.bytes), .text(path.escaped)])
+    return db.lastInsertRowID
+  }
+
+  /// Records what a scan learnt about a root.
+  func updateRoot(id: Int64, layout: SandboxLayout, bundle: BundleInfo?, scannedAt: Int64?) throws {
+    try db.run(
+      "UPDATE roots SET is_sandbox = ?, bundle_path = ?, bundle_id = ?, bundle_name = ?, bundle_version = ?, last_scan_ns = coalesce(?, last_scan_ns) WHERE id = ?",
+      [
+        .from(layout.isSandbox), bundle.map { .blob($0.bundlePath.bytes) } ?? .null,
+        .from(bundle?.identifier),
+        .from(bundle?.name), .from(bundle?.version), .from(scannedAt), .integer(id),
+      ])
+  }
+
+  /// Records what a backup root is (device, iOS version, date, encryption, era).
+  func updateBackupRoot(id: Int64, facts: BackupRootFacts) throws {
+    try db.run(
+      "UPDATE roots SET backup_device = ?, backup_product = ?, backup_ios = ?, backup_date = ?, backup_encrypted = ?, backup_format = ? WHERE id = ?",
+      [
+        .from(facts.deviceName), .from(facts.productType), .from(facts.iosVersion), .from(facts.date),
+        .from(facts.isEncrypted), .text(facts.format), .integer(id),
+      ])
+  }
+
+  /// Moves the entries of root `inner` to root `outer` and forgets `inner` (a new root that
+  /// contains it takes it over).
+  func mergeRoot(_ inner: Int64, into outer: Int64) throws {
+    try db.run("UPDATE files SET root_id = ? WHERE root_id = ?", [.integer(outer), .integer(inner)])
+    try db.run("DELETE FROM roots WHERE id = ?", [.integer(inner)])
+  }
+
+  /// Drops a root and its entries (the files on disk are not touched); returns how many went.
+  func forgetRoot(id: Int64) throws -> Int {
+    try db.transaction {
+      let id = DatabaseValue.integer(id)
+      let count =
+        try db.query("SELECT count(*) FROM files WHERE root_id = ?", [id]).first?.first?.integer ?? 0
+      try db.run("DELETE FROM files_fts WHERE rowid IN (SELECT id FROM files WHERE root_id = ?)", [id])
+      try db.run("DELETE FROM files WHERE root_id = ?", [id])
+      try db.run("DELETE FROM roots WHERE id = ?", [id])
+      return Int(count)
+    }
+  }
+
+  /// One writer holds the whole catalogue (`WriterLock`), so a root needs no lock of its own.
+  func lockRoot(_ path: RawPath, wait: Double) throws {}
+
+  /// The database file and the files SQLite and the lock keep beside it.
+  var ownFiles: [RawPath] {
+    let base = path.absolute
+    let resolved = (try? TreeWalker.realPath(base)) ?? base
+    return [base, resolved].flatMap { path in
+      ["", "-wal", "-shm", "-journal", ".lock"].map { RawPath(bytes: path.bytes + Array($0.utf8)) }
+    }
+  }
+
+  var location: CatalogLocation { .file(path) }
+
+  /// Reads what is known about a root's files on a read-only connection of its own, so the
+  /// indexer can load it while it walks the tree.
+  func knownFilesLoader() -> @Sendable (Int64) throws -> [PathKey: KnownFile] {
+    let path = path
+    return { rootID in
+      let reader = try SQLiteConnection(path: path, create: false, readOnly: true)
+      try reader.setBusyTimeout(milliseconds: 5000)
+      return try SQLiteCatalogStore.knownFiles(db: reader, rootID: rootID)
+    }
+  }
+
+  // MARK: Files (writer side)
+
+  /// What is known about the files of a root, by path.
+  func knownFiles(rootID: Int64) throws -> [PathKey: KnownFile] {
+    try Self.knownFiles(db: db, rootID: rootID)
+  }
+
+  /// What is known about the files of a root, read through any connection to the catalogue.
+  static func knownFiles(db: SQLiteConnection, rootID: Int64) throws -> [PathKey: KnownFile] {
+    let statement = try db.prepare(
+      "SELECT id, path, size, mtime_ns, ctime_ns, inode, device, trusted, extractor_version FROM files WHERE root_id = ?"
+    )
+    try statement.bind([.integer(rootID)])
+    var known: [PathKey: KnownFile] = [:]
+    let count =
+      try db.query("SELECT count(*) FROM files WHERE root_id = ?", [.integer(rootID)]).first?.first?.integer
+      ?? 0
+    known.reserveCapacity(Int(count))
+    while try statement.step() {
+      let path = RawPath(bytes: statement.blob(at: 1))
+      known[PathKey(path.bytes)] = KnownFile(
+        id: statement.integer(at: 0) ?? 0, path: path, size: statement.integer(at: 2) ?? -1,
+        mtime: statement.integer(at: 3) ?? 0, ctime: statement.integer(at: 4) ?? 0,
+        inode: UInt64(bitPattern: statement.integer(at: 5) ?? 0),
+        device: UInt64(bitPattern: statement.integer(at: 6) ?? 0),
+        trusted: statement.integer(at: 7) == 1, extractorVersion: Int(statement.integer(at: 8) ?? 0))
+    }
+    return known
+  }
+
+  /// Inserts or replaces the row of `entry` (matched by path), and its full-text row.
+  func upsert(_ entry: CatalogEntry, rootID: Int64, trusted: Bool, searchText: String, isNew: Bool = false)
+    throws
+  {
+    if upsertStatement == nil {
+      let columns = CatalogSchema.writtenFileColumns
+      let updates = columns.filter { $0 != "path" }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+      upsertStatement = try db.prepare(
+        "INSERT INTO files(\(columns.joined(separator: ", "))) VALUES(\(columns.map { _ in "?" }.joined(separator: ", "))) ON CONFLICT(path) DO UPDATE SET \(updates) RETURNING id"
+      )
+      ftsDelete = try db.prepare("DELETE FROM files_fts WHERE rowid = ?")
+      ftsInsert = try db.prepare("INSERT INTO files_fts(rowid, tags, body) VALUES(?, ?, ?)")
+    }
+    let values = CatalogSchema.fileValues(entry, rootID: rootID, trusted: trusted)
+    try upsertStatement!.bind(values)
+    guard try upsertStatement!.step() else { return }
+    let id = upsertStatement!.integer(at: 0) ?? 0
+    while try upsertStatement!.step() {}
+    // A new file has no full-text row yet (unless another root listed the same path).
+    if !isNew { try ftsDelete!.run([.integer(id)]) }
+    let (tags, body) = CatalogSchema.searchableText(entry, searchText: searchText)
+    // Only tags and text are indexed; most files have neither and get no full-text row.
+    if tags.isEmpty && body.isEmpty { return }
+    let row: [DatabaseValue] = [.integer(id), .text(tags), .text(body)]
+    do {
+      try ftsInsert!.run(row)
+    } catch {
+      guard isNew && error.code & 0xFF == 19 else { throw error }  // SQLITE_CONSTRAINT
+      try ftsDelete!.run([.integer(id)])
+      try ftsInsert!.run(row)
+    }
+  }
+
+  /// Removes one file's rows.
+  func deleteFile(id: Int64) throws {
+    try db.run("DELETE FROM files WHERE id = ?", [.integer(id)])
+    try db.run("DELETE FROM files_fts WHERE rowid = ?", [.integer(id)])
+  }
+
+  /// Records that a file moved (same inode and size): new path and status, facts kept.
+  func moveFile(id: Int64, to path: RawPath, area: String, status: FileStatus, trusted: Bool) throws {
+    let name = String(decoding: path.lastComponent.bytes, as: UTF8.self)
+    let pathText = String(decoding: path.bytes, as: UTF8.self)
+    try db.run(
+      "UPDATE files SET path = ?, path_text = ?, name = ?, ext = ?, area = ?, mtime_ns = ?, ctime_ns = ?, trusted = ? WHERE id = ?",
+      [
+        .blob(path.bytes), .text(pathText), .text(name), .text(path.lowercasedExtension), .text(area),
+        .integer(status.mtimeNanoseconds), .integer(status.ctimeNanoseconds), .from(trusted), .integer(id),
+      ])
+
+  }
+
+  /// Runs `body` in one transaction.
+  func transaction<R>(_ body: () throws -> R) throws -> R { try db.transaction(body) }
+
+  private var pendingTransaction = false
+
+  /// Runs `body` inside a transaction left open for the next call, until `commitPending`.
+  func transaction(continuing: Bool, _ body: () throws -> Void) throws {
+    if !pendingTransaction {
+      try db.execute("BEGIN IMMEDIATE")
+      pendingTransaction = true
+    }
+    try body()
+  }
+
+  /// Commits the transaction `transaction(continuing:)` left open, if any.
+  func commitPending() throws {
+    guard pendingTransaction else { return }
+    try db.execute("COMMIT")
+    pendingTransaction = false
+  }
+
+  /// Rolls back an open transaction (after a failure), if any.
+  func rollbackPending() {
+    guard pendingTransaction else { return }
+    try? db.execute("ROLLBACK")
+    pendingTransaction = false
+  }
+
+  // MARK: Live Photos
+
+  func livePhotoCandidates(inFolder folder: RawPath) throws -> [LivePhotoCandidate] {
+    let statement = try db.prepare(
+      "SELECT \(LivePhotoCandidate.columns) FROM files f WHERE \(LivePhotoCandidate.condition)")
+    try statement.bind(LivePhotoCandidate.bounds(folder))
+    var rows: [LivePhotoCandidate] = []
+    while try statement.step() { rows.append(LivePhotoCandidate(row: statement)) }
+    return rows
+  }
+
+  func setLivePhoto(id: Int64, partner: [UInt8]?) throws {
+    try db.run(
+      "UPDATE files SET live_photo = ?, live_photo_text = ? WHERE id = ?",
+      [
+        partner.map { .blob($0) } ?? .null,
+        partner.map { .text(String(decoding: $0, as: UTF8.self)) } ?? .null,
+        .integer(id),
+      ])
+  }
+
+  func pathsAwaitingLivePhotoLinks(rootID: Int64) throws -> [RawPath] {
+    try db.query(
+      "SELECT path FROM files WHERE root_id = ? AND content_id IS NOT NULL AND live_photo IS NULL",
+      [.integer(rootID)]
+    ).compactMap { $0.first?.bytes.map { RawPath(bytes: $0) } }
+  }
+
+  // MARK: Copying
+
+  func addRoot(_ root: CatalogRoot) throws -> Int64 {
+    try db.run(
+      "INSERT INTO roots(path, path_text) VALUES(?, ?)", [.blob(root.path.bytes), .text(root.path.escaped)])
+    let id = db.lastInsertRowID
+    try CatalogCopy.describe(root, as: id, in: self)
+    return id
+  }
+
+  func fileCount() throws -> Int {
+    Int(try db.query("SELECT count(*) FROM files").first?.first?.integer ?? 0)
+  }
+
+  func forEachEntryForCopy(_ body: (CatalogEntry, Bool, String) throws -> Void) throws {
+    let statement = try db.prepare(
+      "SELECT \(CatalogSchema.entryColumns(.sqlite)), f.trusted, (SELECT body FROM files_fts WHERE rowid = f.id) FROM files f JOIN roots r ON r.id = f.root_id ORDER BY f.id"
+    )
+    while try statement.step() {
+      try body(
+        CatalogStore.entry(from: statement), statement.integer(at: CatalogStore.trustedColumn) == 1,
+        statement.text(at: CatalogStore.searchTextColumn) ?? "")
+    }
+  }
+
+  // MARK: Reading
+
+  /// The catalogue's entry for an absolute path, if any.
+  func entry(path: RawPath) throws -> CatalogEntry? {
+    let statement = try db.prepare(
+      "SELECT \(CatalogSchema.entryColumns(.sqlite)) FROM files f JOIN roots r ON r.id = f.root_id WHERE f.path = ?"
+    )
+    try statement.bind([.blob(path.bytes)])
+    guard try statement.step() else { return nil }
+    return CatalogStore.entry(from: statement)
+  }
+
+  /// Calls `body` for each entry matching `query`, without holding them all in memory. Without
+  /// `chunkNames` (listings), only what a listing shows is decoded (see `entry(from:)`).
+  func forEachEntry(
+    matching query: CatalogQuery, sort: [CatalogSort], limit: Int?, chunkNames: Bool,
+    _ body: (CatalogEntry) throws -> Void
+  ) throws {
+    let (whereSQL, parameters) = try query.sql(.sqlite)
+    var sql =
+      "SELECT \(CatalogSchema.entryColumns(.sqlite)) FROM files f JOIN roots r ON r.id = f.root_id WHERE \(whereSQL)"
+    sql += " ORDER BY " + CatalogSort.orderBy(sort, .sqlite)
+    if let limit { sql += " LIMIT \(max(limit, 0))" }
+    let statement = try db.prepare(sql)
+    try statement.bind(parameters)
+    while try statement.step() { try body(CatalogStore.entry(from: statement, chunkNames: chunkNames)) }
+  }
+
+  /// The paths of matching entries only (fast path for `-0` and players).
+  func paths(matching query: CatalogQuery, sort: [CatalogSort], limit: Int?) throws -> [RawPath] {
+    let (whereSQL, parameters) = try query.sql(.sqlite)
+    var sql =
+      "SELECT f.path FROM files f JOIN roots r ON r.id = f.root_id WHERE \(whereSQL) ORDER BY "
+      + CatalogSort.orderBy(sort, .sqlite)
+    if let limit { sql += " LIMIT \(max(limit, 0))" }
+    let statement = try db.prepare(sql)
+    try statement.bind(parameters)
+    var paths: [RawPath] = []
+    while try statement.step() { paths.append(RawPath(bytes: statement.blob(at: 0))) }
+    return paths
+  }
+
+  /// Totals by kind and by area; durations that are not plausible are counted, not summed.
+  func stats() throws -> CatalogStats {
+    let plausible =
+      "CASE WHEN duration BETWEEN 0 AND \(CatalogStore.longestPlausibleDuration) THEN duration END"
+    func groups(_ column: String) throws -> [CatalogGroupStats] {
+      try db.query(
+        "SELECT \(column), count(*), coalesce(sum(size), 0), coalesce(sum(\(plausible)), 0) FROM files GROUP BY \(column) ORDER BY \(column)"
+      ).map {
+        CatalogGroupStats(
+          name: $0[0].text ?? "", count: Int($0[1].integer ?? 0), size: $0[2].integer ?? 0,
+          duration: $0[3].real ?? 0)
+      }
+    }
+    let totals = try db.query(
+      "SELECT count(*), coalesce(sum(size), 0), coalesce(sum(\(plausible)), 0), count(error), coalesce(sum(ext_mismatch), 0), count(duration) - count(\(plausible)) FROM files"
+    )[0]
+    return CatalogStats(
+      files: Int(totals[0].integer ?? 0), size: totals[1].integer ?? 0, duration: totals[2].real ?? 0,
+      implausibleDurations: Int(totals[5].integer ?? 0),
+      errors: Int(totals[3].integer ?? 0), mismatches: Int(totals[4].integer ?? 0),
+      byKind: try groups("kind"), byArea: try groups("area"), photosByYear: try photosByYear(),
+      roots: try roots())
+  }
+
+  /// Images with an EXIF date, counted by the year it names.
+  private func photosByYear() throws -> [CatalogGroupStats] {
+    try db.query(CatalogSchema.photosByYear).map {
+      CatalogGroupStats(
+        name: $0[0].text ?? "", count: Int($0[1].integer ?? 0), size: $0[2].integer ?? 0, duration: 0)
+    }
+  }
+}
+
+/// What a file at a catalogue path is, told without changing it: from the SQLite header
+/// (magic, `application_id`, `user_version`) and, for catalogues written before shelf stamped
+/// its `application_id`, from their tables read through an immutable connection (which takes
+/// no locks and creates no files).
+enum CatalogFileIdentity: Equatable {
+  case missing
+  /// A shelf catalogue (possibly damaged past its header).
+  case shelf
+  /// Anything else: not SQLite, empty, or another program's database.
+  case other
+
+  /// The schemas that predate the `application_id` stamp.
+  static let unstampedSchemas = 1..<CatalogSchema.firstIdentifiedVersion
+
+  static func identify(_ path: RawPath) throws -> CatalogFileIdentity {
+    let status: FileStatus
+    switch Result(catching: { () throws(FileError) in try FileStatus.stat(path) }) {
+    case .success(let found): status = found
+    case .failure(let error):
+      if error.isNoSuchFile { return .missing }
+      throw error
+    }
+    guard status.type == .regular else { return .other }
+    let header = try RegularFile(path: path).read(count: 100)
+    guard header.count == 100, header.starts(with: Array("SQLite format 3".utf8) + [0]) else {
+      return .other
+    }
+    func bigEndian(at offset: Int) -> UInt32 {
+      header[offset..<offset + 4].reduce(0) { $0 << 8 | UInt32($1) }
+    }
+    let applicationID = bigEndian(at: 68)
+    if applicationID == CatalogSchema.applicationID { return .shelf }
+    guard applicationID == 0, unstampedSchemas.contains(Int(bigEndian(at: 60))) else { return .other }
+    do {
+      let db = try SQLiteConnection(path: path, create: false, immutable: true)
+      func columns(_ table: String) throws -> Set<String> {
+        Set(
+          try db.query("SELECT name FROM pragma_table_info(?)", [.text(table)]).compactMap { $0.first?.text })
+      }
+      let shelfColumns =
+        try columns("roots").isSuperset(of: ["id", "path", "path_text", "last_scan_ns"])
+        && columns("files").isSuperset(of: ["root_id", "path", "extractor_version", "ext_mismatch"])
+      return shelfColumns ? .shelf : .other
+    } catch {
+      // Unreadable tables in an unstamped file: nothing shows it is ours.
+      return .other
+    }
+  }
+}

@@ -1,0 +1,288 @@
+import Foundation
+import ShelfTestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A shared catalogue on the PostgreSQL test server (`SHELF_TEST_POSTGRES_URL`): several
+/// indexers, several hosts, and the faults a server brings (unreachable, gone mid-scan, a
+/// database that is someone else's), with passwords never shown.
+@Suite(.enabled(if: TestCatalogues.postgresURL != nil, Comment(rawValue: TestCatalogues.skipMessage)))
+struct PostgresCatalogueTests {
+  /// A folder of `count` small text files in `scratch`.
+  private func folder(_ scratch: TemporaryDirectory, _ name: String, count: Int) throws -> String {
+    for index in 0..<count { _ = try scratch.write("\(name)/n\(index).txt", Array("note \(index)\n".utf8)) }
+    return scratch.path + "/" + name
+  }
+
+  private func listed(_ database: String) throws -> Int {
+    try ShelfProcess.run(["--db", database, "ls", "-0"]).stdoutBytes.filter { $0 == 0 }.count
+  }
+
+  @Test func aSecondIndexerOfTheSameRootExits75WhileReadersKeepWorking() throws {
+    let scratch = try TemporaryDirectory()
+    let root = try folder(scratch, "many", count: 200)
+    let database = try TestCatalogues.createDatabase()
+    let first = try BackgroundShelf(
+      ["--db", database, "index", root], environment: ["SHELF_INDEX_BATCH": "10", "SHELF_INDEX_PAUSE": "0.3"])
+    defer {
+      first.kill(SIGKILL)
+      _ = first.wait()
+    }
+    #expect(try ObservableWait.until { try listed(database) > 0 })
+    let second = try ShelfProcess.run(
+      ["--db", database, "index", root], environment: ["SHELF_LOCK_WAIT": "0.5"])
+    #expect(second.status == 75)
+    #expect(
+      second.stderr
+        == "error: \(root): catalogue is busy: another `shelf index` or `shelf forget` is writing it (try again when it has finished)\n"
+    )
+    #expect(second.stdout.isEmpty)
+    // A reader is not held up by the writer; forgetting the root waits for it like an indexer.
+    #expect(try ShelfProcess.run(["--db", database, "stats"]).status == 0)
+    let forget = try ShelfProcess.run(
+      ["--db", database, "forget", root], environment: ["SHELF_LOCK_WAIT": "0.2"])
+    #expect(forget.status == 75)
+    #expect(try listed(database) > 0)
+  }
+
+  @Test func aFolderHoldingARootBeingIndexedWaitsForIt() throws {
+    let scratch = try TemporaryDirectory()
+    let inner = try folder(scratch, "outer/inner", count: 200)
+    let database = try TestCatalogues.createDatabase()
+    let first = try BackgroundShelf(
+      ["--db", database, "index", inner],
+      environment: ["SHELF_INDEX_BATCH": "10", "SHELF_INDEX_PAUSE": "0.3"])
+    defer {
+      first.kill(SIGKILL)
+      _ = first.wait()
+    }
+    #expect(try ObservableWait.until { try listed(database) > 0 })
+    // Indexing the folder around it would take the inner root over mid-scan.
+    let outer = try ShelfProcess.run(
+      ["--db", database, "index", scratch.path + "/outer"], environment: ["SHELF_LOCK_WAIT": "0.2"])
+    #expect(outer.status == 75)
+    #expect(outer.stderr.hasPrefix("error: \(inner): catalogue is busy"))
+  }
+
+  @Test func indexersOfDifferentRootsRunAtTheSameTime() throws {
+    let scratch = try TemporaryDirectory()
+    let slow = try folder(scratch, "slow", count: 100)
+    let quick = try folder(scratch, "quick", count: 30)
+    let database = try TestCatalogues.createDatabase()
+    let first = try BackgroundShelf(
+      ["--db", database, "index", slow], environment: ["SHELF_INDEX_BATCH": "10", "SHELF_INDEX_PAUSE": "0.2"])
+    defer {
+      first.kill(SIGKILL)
+      _ = first.wait()
+    }
+    #expect(try ObservableWait.until { try listed(database) > 0 })
+    let second = try ShelfProcess.run(
+      ["--db", database, "index", quick], environment: ["SHELF_LOCK_WAIT": "0"])
+    #expect(second.status == 0)
+    #expect(second.stdout.hasPrefix("\(quick): 30 files (30 new"))
+    // The first was still at work while the second ran, and finishes too.
+    #expect(first.process.isRunning)
+    #expect(first.wait() == 0)
+    #expect(try listed(database) == 130)
+  }
+
+  @Test func anUnreachableServerExits69NamingTheCatalogue() throws {
+    let result = try ShelfProcess.run(["--db", "postgresql://shelf@127.0.0.1:1/media", "ls"])
+    #expect(result.status == 69)
+    #expect(result.stderr == "error: catalogue postgresql://shelf@127.0.0.1:1/media: connection refused\n")
+    let indexer = try ShelfProcess.run(
+      ["index", "/nonexistent"], environment: ["SHELF_DB": "postgresql://shelf@127.0.0.1:1/media"])
+    #expect(indexer.status == 69)
+  }
+
+  @Test func sslmodeReachesLibpq() throws {
+    // libpq reads the parameter itself (over a Unix socket it would not use TLS at all): a
+    // value it does not know is its error, named by the catalogue's URL.
+    let admin = try #require(TestCatalogues.postgresURL)
+    let url = admin + (admin.contains("?") ? "&" : "?") + "sslmode=sometimes"
+    let result = try ShelfProcess.run(["--db", url, "ls"])
+    #expect(result.status == 69)
+    #expect(result.stderr == "error: catalogue \(url): invalid sslmode value: \"sometimes\"\n")
+  }
+
+  @Test func passwordsInTheURLAreMaskedInEveryMessage() throws {
+    let refused = try ShelfProcess.run(["--db", "postgresql://shelf:s3cret@127.0.0.1:1/media", "stats"])
+    #expect(refused.status == 69)
+    #expect(
+      refused.stderr == "error: catalogue postgresql://shelf:***@127.0.0.1:1/media: connection refused\n")
+    // A server that answers, about a database it does not have, with the password as a parameter.
+    let admin = try #require(TestCatalogues.postgresURL)
+    let missing =
+      TestCatalogues.url(admin, database: "no_such_catalogue") + (admin.contains("?") ? "&" : "?")
+      + "password=s3cret"
+    let result = try ShelfProcess.run(["--db", missing, "ls"])
+    #expect(result.status == 69)
+    #expect(!result.stderr.contains("s3cret"))
+    #expect(result.stderr.contains("password=***"))
+    #expect(result.stderr.contains("\"no_such_catalogue\" does not exist"))
+  }
+
+  @Test func aServerGoneMidScanExits74KeepingWhatWasCommitted() throws {
+    let scratch = try TemporaryDirectory()
+    let root = try folder(scratch, "many", count: 300)
+    let database = try TestCatalogues.createDatabase()
+    let stderrPath = scratch.path + "/stderr"
+    let indexer = try BackgroundShelf(
+      ["--db", database, "index", root],
+      environment: ["SHELF_INDEX_BATCH": "10", "SHELF_INDEX_PAUSE": "0.2"],
+      stderrPath: stderrPath)
+    defer {
+      indexer.kill(SIGKILL)
+      _ = indexer.wait()
+    }
+    #expect(try ObservableWait.until { try listed(database) >= 20 })
+    // The server ends the indexer's session, as when it shuts down.
+    try TestCatalogues.psql(
+      database,
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+    )
+    #expect(indexer.wait() == 74)
+    let message = (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
+    #expect(message.hasPrefix("error: catalogue \(database): "))
+    let kept = try listed(database)
+    #expect(kept >= 20 && kept < 300 && kept % 10 == 0)
+    // The next scan resumes: what was committed is unchanged.
+    let rescan = try ShelfProcess.run(
+      ["--db", database, "index", root], environment: ["SHELF_TRUST_WINDOW": "0"])
+    #expect(rescan.status == 0)
+    #expect(try listed(database) == 300)
+  }
+
+  @Test func aDatabaseThatIsNotAShelfCatalogueIsRefusedAndLeftUntouched() throws {
+    let scratch = try TemporaryDirectory()
+    let root = try folder(scratch, "m", count: 2)
+    let database = try TestCatalogues.createDatabase()
+    try TestCatalogues.psql(
+      database, "CREATE TABLE notes(id int, body text); INSERT INTO notes VALUES (1, 'keep me')")
+    let inventory =
+      "SELECT (SELECT string_agg(tablename, ',' ORDER BY tablename) FROM pg_tables WHERE schemaname = 'public'), (SELECT string_agg(extname, ',' ORDER BY extname) FROM pg_extension), (SELECT string_agg(id || ':' || body, ',') FROM notes)"
+    let before = try TestCatalogues.psql(database, inventory)
+    for arguments in [["index", root], ["ls"], ["stats"], ["forget", root]] {
+      let result = try ShelfProcess.run(["--db", database] + arguments)
+      #expect(result.status == 65, "\(arguments)")
+      #expect(result.stderr == "error: catalogue \(database): not a shelf catalogue\n", "\(arguments)")
+    }
+    #expect(try TestCatalogues.psql(database, inventory) == before)
+    #expect(before == "notes|plpgsql|1:keep me\n")
+  }
+
+  @Test func rootsOfSeveralHostsAreNamedHostColonPath() throws {
+    let scratch = try TemporaryDirectory()
+    let mine = try folder(scratch, "mine", count: 1)
+    let theirs = try folder(scratch, "theirs", count: 1)
+    let database = try TestCatalogues.createDatabase()
+    let alpha = ["SHELF_HOST": "alpha"]
+    #expect(try ShelfProcess.run(["--db", database, "index", mine], environment: alpha).status == 0)
+    // One host: listings are as in a SQLite catalogue.
+    #expect(
+      try ShelfProcess.run(["--db", database, "ls", "-0"], environment: alpha).stdout == "\(mine)/n0.txt\0")
+    #expect(
+      try ShelfProcess.run(["--db", database, "ls", "note"], environment: alpha).stdout.hasPrefix(
+        "\(mine)/n0.txt  "))
+    #expect(
+      try ShelfProcess.run(["--db", database, "index", theirs], environment: ["SHELF_HOST": "beta"]).status
+        == 0)
+    let table = try ShelfProcess.run(["--db", database, "ls", "note"], environment: alpha).stdout
+    #expect(table.hasPrefix("alpha:\(mine)/n0.txt   text"))
+    #expect(table.contains("\nbeta:\(theirs)/n0.txt  text"))
+    let roots = try ShelfProcess.run(["--db", database, "roots"], environment: alpha).stdout
+    #expect(roots.contains("\nalpha:\(mine) "))
+    #expect(roots.contains("\nbeta:\(theirs) "))
+    let json = try ShelfProcess.run(["--db", database, "ls", "--jsonl", "name:n0.txt"], environment: alpha)
+      .stdout
+    #expect(json.hasPrefix("{\"host\":\"alpha\",\"path\":\"\(mine)/n0.txt\""))
+    // A host rescans, resolves and forgets its own roots only.
+    let rescan = try ShelfProcess.run(["--db", database, "index"], environment: alpha)
+    #expect(rescan.stdout.hasPrefix("\(mine): 1 file "))
+    #expect(!rescan.stdout.contains(theirs))
+    #expect(try ShelfProcess.run(["--db", database, "forget", theirs], environment: alpha).status == 66)
+    #expect(
+      try ShelfProcess.run(["--db", database, "forget", theirs], environment: ["SHELF_HOST": "beta"]).status
+        == 0)
+  }
+
+  @Test func anOlderSchemaIsRefusedByReadersAndMigratedByTheNextIndexer() throws {
+    let scratch = try TemporaryDirectory()
+    let root = try folder(scratch, "m", count: 3)
+    let database = try TestCatalogues.createDatabase()
+    #expect(try ShelfProcess.run(["--db", database, "index", root]).status == 0)
+    // Back to schema 6: without the columns schemas 7 and 8 added.
+    let schema7 = [
+      "codec", "bitrate", "album_artist", "disc", "disc_total", "track_total", "artwork", "frame_rate",
+      "rotation", "audio_codec", "taken", "camera", "lens", "orientation", "gps_lat", "gps_lon", "gps_alt",
+      "software", "content_id", "live_photo", "live_photo_text",
+    ]
+    try TestCatalogues.psql(
+      database,
+      "ALTER TABLE files " + schema7.map { "DROP COLUMN \($0)" }.joined(separator: ", ")
+        + "; UPDATE meta SET value = '6' WHERE key = 'schema_version'")
+    let reader = try ShelfProcess.run(["--db", database, "ls"])
+    #expect(reader.status == 65)
+    #expect(reader.stderr.contains(": the catalogue has schema 6, older than this shelf's schema"))
+    #expect(try TestCatalogues.psql(database, "SELECT value FROM meta WHERE key = 'schema_version'") == "6\n")
+    let writer = try ShelfProcess.run(
+      ["--db", database, "index", root], environment: ["SHELF_TRUST_WINDOW": "0"])
+    #expect(writer.status == 0)
+    #expect(try listed(database) == 3)
+    let columns = try TestCatalogues.psql(
+      database,
+      "SELECT count(*) FROM information_schema.columns WHERE table_name = 'files' AND column_name IN ("
+        + schema7.map { "'\($0)'" }.joined(separator: ", ") + ")")
+    #expect(columns == "\(schema7.count)\n")
+    #expect(try TestCatalogues.psql(database, "SELECT value FROM meta WHERE key = 'schema_version'") != "6\n")
+  }
+
+  @Test func aRoleThatMayNotCreateTheExtensionsIsToldWhoCan() throws {
+    let scratch = try TemporaryDirectory()
+    let root = try folder(scratch, "m", count: 1)
+    let database = try TestCatalogues.createDatabase()
+    let role = "shelf_limited_\(getpid())"
+    try TestCatalogues.psql(database, "CREATE ROLE \(role) LOGIN")
+    defer { _ = try? TestCatalogues.psql(database, "DROP ROLE \(role)") }
+    let limited = database + (database.contains("?") ? "&" : "?") + "user=\(role)"
+    let result = try ShelfProcess.run(["--db", limited, "index", root])
+    #expect(result.status == 77)
+    #expect(
+      result.stderr
+        == "error: catalogue \(limited): cannot create the extensions unaccent and pg_trgm (permission denied to create extension \"unaccent\"); have the database's owner or a superuser run CREATE EXTENSION unaccent; CREATE EXTENSION pg_trgm; in it\n"
+    )
+    #expect(
+      try TestCatalogues.psql(database, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'") == "0\n"
+    )
+  }
+
+  @Test func aCatalogueOfSeveralHostsIsNotCopiedIntoSQLite() throws {
+    let scratch = try TemporaryDirectory()
+    let mine = try folder(scratch, "mine", count: 1)
+    let theirs = try folder(scratch, "theirs", count: 1)
+    let database = try TestCatalogues.createDatabase()
+    #expect(
+      try ShelfProcess.run(["--db", database, "index", mine], environment: ["SHELF_HOST": "alpha"]).status
+        == 0)
+    #expect(
+      try ShelfProcess.run(["--db", database, "index", theirs], environment: ["SHELF_HOST": "beta"]).status
+        == 0)
+    let file = scratch.path + "/copy.sqlite"
+    let result = try ShelfProcess.run(["catalog", "copy", database, file])
+    #expect(result.status == 65)
+    #expect(
+      result.stderr
+        == "error: \(file): a SQLite catalogue holds one machine's roots, and the source holds several machines'\n"
+    )
+    #expect(!FileManager.default.fileExists(atPath: file))
+    // Into another shared catalogue, each root keeps its host.
+    let copy = try TestCatalogues.createDatabase()
+    #expect(try ShelfProcess.run(["catalog", "copy", database, copy]).status == 0)
+    let roots = try ShelfProcess.run(["--db", copy, "roots"], environment: ["SHELF_HOST": "alpha"]).stdout
+    #expect(roots.contains("\nalpha:\(mine) "))
+    #expect(roots.contains("\nbeta:\(theirs) "))
+  }
+}
