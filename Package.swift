@@ -64,6 +64,9 @@ let package = Package(
           "-I/usr/include/glib-2.0", "-I/usr/lib/\(debianMultiarch)/glib-2.0/include",
         ])
       ]),
+    // JPEG previews without libvips: libjpeg-turbo's scaled decode and libexif's orientation
+    // (Debian libjpeg62-turbo-dev, libexif-dev), with libjpeg's longjmp kept in C.
+    .target(name: "CJPEGPreview", linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("exif")]),
     // The reference QOI decoder (Debian libqoi-dev), compiled once.
     .target(name: "CQOI"),
     .target(
@@ -82,7 +85,9 @@ let package = Package(
     .target(name: "ShelfBackup", dependencies: ["ShelfCore", "CSQLite", "CCrypto"]),
     .target(
       name: "ShelfImage",
-      dependencies: ["ShelfCore", "ShelfPNG", "ShelfAudio", "CVipsSupport", "CQOI", "CICNS"]),
+      dependencies: [
+        "ShelfCore", "ShelfPNG", "ShelfAudio", "CVipsSupport", "CJPEGPreview", "CQOI", "CICNS",
+      ]),
     .target(
       name: "ShelfCatalog",
       dependencies: [

@@ -1,13 +1,21 @@
 #!/usr/bin/env bash
 # make bench-backup: recovering every file of a generated iPhone backup (Manifest.db era),
-# plain and encrypted. shelf index + shelf extract of everything against, for the encrypted
-# backup, iphone_backup_decrypt's extract_files (PyPI), and for the plain one, `cp -r` of the
-# stored (hash-named) files. Everything runs in one session on the same inputs; the ratios are
-# what count (absolute times move with the machine's load).
+# plain and encrypted, made of real media (scripts/bench-backup-media.py: JPEG photos
+# recompressed from the system's wallpapers, AAC voice memos of espeak-ng speech, text notes).
+# shelf extract of everything (catalogue made beforehand) and shelf index + extract against,
+# for the encrypted backup, iphone_backup_decrypt's extract_files (PyPI), and for the plain
+# one, `cp -r` of the stored (hash-named) files, and `cp -r` followed by `sync`: shelf's
+# extract flushes what it wrote to disk before it exits (`cp` does not), so `cp -r; sync` is
+# the like-for-like anchor.
 #
-# The issue asks for 20,000 files / 2 GB; the default here is BENCH_FILES=2000 files of about
-# 100 KB (about 200 MB), which a shared 2-core machine measures in a few minutes. Set
-# BENCH_FILES and BENCH_MEAN_KB for the full size.
+# Runs alternate between the contenders (A B C A B C …), each into a fresh output folder, the
+# previous output deleted first and the page cache dropped when the user may (root), so every
+# contender meets the same filesystem state. The median of the runs is reported, as ratios:
+# absolute times move with the machine's load.
+#
+# The issue asks for 20,000 files / 2 GB; the default here is BENCH_FILES=2000 files with a
+# mean of about 100 KB (about 200 MB). Set BENCH_FILES=20000 for the full size, BENCH_RUNS for
+# the number of runs of each contender (3).
 #
 # usage: scripts/bench-backup.sh [path/to/shelf]
 set -euo pipefail
@@ -15,84 +23,49 @@ set -euo pipefail
 SHELF=${1:-.build/release/shelf}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WORK=${BENCH_DIR:-$ROOT/.build/bench-backup}
+POOL=${BENCH_POOL:-$ROOT/.build/bench-backup-pool}
 FILES=${BENCH_FILES:-2000}
 MEAN_KB=${BENCH_MEAN_KB:-100}
+RUNS=${BENCH_RUNS:-3}
 PASSWORD=shelf-test-password
 [[ -x "$SHELF" ]] || { echo "bench-backup: $SHELF not found; run 'make release' first" >&2; exit 1; }
 SHELF=$(cd "$(dirname "$SHELF")" && pwd)/$(basename "$SHELF")
-
+for tool in vips espeak-ng sox ffmpeg; do
+  command -v "$tool" >/dev/null || { echo "bench-backup: needs $tool (make setup installs it)" >&2; exit 1; }
+done
 python3 -c "import iphone_backup_decrypt, cryptography" 2>/dev/null || {
-  echo "bench-backup: installing iphone_backup_decrypt (PyPI)" >&2
-  pip install --quiet iphone_backup_decrypt cryptography
+  echo "bench-backup: needs iphone_backup_decrypt and cryptography from PyPI (make setup installs them)" >&2
+  exit 1
 }
 
-# --- the generated backups (through scripts/make-backups.py's writers) ----------------------
-STAMP="$FILES files, mean $MEAN_KB KB"
+# --- the generated backups ---------------------------------------------------------------------
+STAMP="$FILES files, mean $MEAN_KB KB, real media"
 if [[ ! -f $WORK/.generated ]] || [[ $(cat "$WORK/.generated") != "$STAMP" ]]; then
   rm -rf "$WORK"
-  mkdir -p "$WORK"
-  python3 - "$ROOT/scripts/make-backups.py" "$WORK" "$FILES" "$MEAN_KB" <<'PY'
-import importlib.util, os, random, sys
-script, work, count, mean_kb = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-spec = importlib.util.spec_from_file_location("make_backups", script)
-gen = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(gen)
-random.seed(13)
-# Media-like sizes: log-uniform between a tenth and about four times the mean.
-low, high = mean_kb * 1024 // 10, mean_kb * 1024 * 4
-data, files = {}, []
-for n in range(count):
-    size = int(low * (high / low) ** random.random())
-    if n % 10 == 0:
-        domain, path = "MediaDomain", f"Media/Recordings/{20240000 + n} 0930.m4a"
-    elif n % 10 == 1:
-        domain, path = "AppDomain-com.example.notes", f"Documents/note-{n}.txt"
-    else:
-        domain, path = "CameraRollDomain", f"Media/DCIM/{100 + n // 1000}APPLE/IMG_{n:05d}.HEIC"
-    data[path] = random.randbytes(size)
-    files.append((domain, path, path, 3))
-gen.read_sample = lambda source: data[source]
-for era in ("manifest-db", "manifest-db-encrypted"):
-    gen.build(os.path.join(work, era), era, files, [])
-PY
+  mkdir -p "$WORK" "$POOL"
+  python3 "$ROOT/scripts/bench-backup-media.py" "$WORK" "$FILES" "$MEAN_KB" "$POOL"
   echo "$STAMP" > "$WORK/.generated"
 fi
 PLAIN=$WORK/manifest-db
 ENCRYPTED=$WORK/manifest-db-encrypted
 BYTES=$(du -sb "$PLAIN" | cut -f1)
 
-# --- one run of each contender, best of three (wall and CPU seconds) ----------------------------
-# measure COMMAND...: prints "WALL CPU" (CPU = user + system of every process it ran).
-measure() {
-  local TIMEFORMAT='%R %U %S' line
-  line=$({ time "$@" >/dev/null 2>&1; } 2>&1)
-  python3 -c "r,u,s='$line'.split(); print(f'{float(r):.3f} {float(u)+float(s):.3f}')"
-}
-# best PREPARE COMMAND: the shortest wall and CPU time of three runs, PREPARE run untimed first.
-best() {
-  local prepare=$1 run=$2 wall="" cpu=""
-  for _ in 1 2 3; do
-    rm -rf "$WORK/out" "$WORK/db.sqlite"*
-    "$prepare" >/dev/null 2>&1
-    read -r w c < <(measure "$run")
-    wall=$(python3 -c "a='$wall'; print('$w' if not a or $w < float(a) else a)")
-    cpu=$(python3 -c "a='$cpu'; print('$c' if not a or $c < float(a) else a)")
-  done
-  printf '%s %s\n' "$wall" "$cpu"
-}
-
-nothing() { :; }
-index_plain() { "$SHELF" --db "$WORK/db.sqlite" index "$PLAIN"; }
-index_encrypted() { SHELF_BACKUP_PASSWORD=$PASSWORD "$SHELF" --db "$WORK/db.sqlite" index "$ENCRYPTED"; }
-shelf_plain_extract() { "$SHELF" --db "$WORK/db.sqlite" extract "root:$PLAIN" -o "$WORK/out"; }
-shelf_plain() { index_plain && shelf_plain_extract; }
+# --- the contenders ----------------------------------------------------------------------------
+index_plain() { "$SHELF" --db "$WORK/db-plain.sqlite" index "$PLAIN"; }
+index_encrypted() { SHELF_BACKUP_PASSWORD=$PASSWORD "$SHELF" --db "$WORK/db-encrypted.sqlite" index "$ENCRYPTED"; }
+copy_plain() { cp -r "$PLAIN" "$1"; }
+copy_plain_sync() { cp -r "$PLAIN" "$1" && sync; }
+shelf_plain_extract() { "$SHELF" --db "$WORK/db-plain.sqlite" extract "root:$PLAIN" -o "$1"; }
 shelf_encrypted_extract() {
-  SHELF_BACKUP_PASSWORD=$PASSWORD "$SHELF" --db "$WORK/db.sqlite" extract "root:$ENCRYPTED" -o "$WORK/out"
+  SHELF_BACKUP_PASSWORD=$PASSWORD "$SHELF" --db "$WORK/db-encrypted.sqlite" extract "root:$ENCRYPTED" -o "$1"
 }
-shelf_encrypted() { index_encrypted && shelf_encrypted_extract; }
-copy_plain() { cp -r "$PLAIN" "$WORK/out"; }
+shelf_encrypted_both() {
+  rm -f "$WORK/db-fresh.sqlite"*
+  SHELF_BACKUP_PASSWORD=$PASSWORD "$SHELF" --db "$WORK/db-fresh.sqlite" index "$ENCRYPTED" \
+    && SHELF_BACKUP_PASSWORD=$PASSWORD "$SHELF" --db "$WORK/db-fresh.sqlite" extract "root:$ENCRYPTED" -o "$1"
+}
 decrypt_python() {
-  python3 - "$ENCRYPTED" "$WORK/out" "$PASSWORD" <<'PY'
+  python3 - "$ENCRYPTED" "$1" "$PASSWORD" <<'PY'
 import sys
 from iphone_backup_decrypt import EncryptedBackup
 backup = EncryptedBackup(backup_directory=sys.argv[1], passphrase=sys.argv[3])
@@ -100,33 +73,67 @@ backup.extract_files(relative_paths_like="%", output_folder=sys.argv[2], preserv
 PY
 }
 
-echo "backup: $FILES files, $((BYTES / 1048576)) MB; $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg); best of 3"
-read -r cp_wall cp_cpu < <(best nothing copy_plain)
-read -r plain_wall plain_cpu < <(best nothing shelf_plain)
-read -r plainx_wall plainx_cpu < <(best index_plain shelf_plain_extract)
-read -r py_wall py_cpu < <(best nothing decrypt_python)
-read -r enc_wall enc_cpu < <(best nothing shelf_encrypted)
-read -r encx_wall encx_cpu < <(best index_encrypted shelf_encrypted_extract)
+# Drops the page cache when allowed (root), after flushing, so each run reads from disk.
+if sync && echo 3 > /proc/sys/vm/drop_caches 2>/dev/null; then CACHE="page cache dropped before each run"
+else CACHE="page cache not dropped (not permitted)"; fi
+drop_caches() { sync; echo 3 > /proc/sys/vm/drop_caches 2>/dev/null || true; }
 
-# Every recovered file is checked once: shelf's output equals the decryptor's, byte for byte.
-rm -rf "$WORK/out" "$WORK/check" "$WORK/db.sqlite"*
-shelf_encrypted >/dev/null 2>&1
-mv "$WORK/out" "$WORK/check"
-decrypt_python
-diff -r "$WORK/check" "$WORK/out" >/dev/null && same="identical" || same="DIFFERENT"
+# measure NAME COMMAND: runs COMMAND OUT once into a fresh folder and appends "WALL CPU" to
+# $WORK/times/NAME (CPU = user + system of every process it ran).
+mkdir -p "$WORK/times"
+rm -f "$WORK/times/"*
+measure() {
+  local name=$1 command=$2 out=$WORK/out line
+  rm -rf "$out"
+  drop_caches
+  local TIMEFORMAT='%R %U %S'
+  line=$({ time "$command" "$out" >/dev/null 2>&1; } 2>&1)
+  python3 -c "r,u,s='$line'.split(); print(f'{float(r):.3f} {float(u)+float(s):.3f}')" >> "$WORK/times/$name"
+}
+median() { python3 -c "import statistics,sys; rows=[l.split() for l in open('$WORK/times/$1')]; print(f'{statistics.median(float(r[0]) for r in rows):.2f} {statistics.median(float(r[1]) for r in rows):.2f}')"; }
+
+index_plain >/dev/null 2>&1
+index_encrypted >/dev/null 2>&1
+echo "backup: $FILES files, $((BYTES / 1000000)) MB of real media; $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
+echo "$RUNS alternating runs of each, median; $CACHE"
+for _ in $(seq "$RUNS"); do
+  measure cp copy_plain
+  measure cp_sync copy_plain_sync
+  measure shelf_plain shelf_plain_extract
+  measure python decrypt_python
+  measure shelf_encrypted shelf_encrypted_extract
+  measure shelf_encrypted_both shelf_encrypted_both
+done
+
+# Every recovered file is checked once: shelf's output equals the decryptor's, byte for byte,
+# and shelf's plain extraction equals its encrypted one.
+rm -rf "$WORK/out" "$WORK/check" "$WORK/check-plain"
+shelf_encrypted_extract "$WORK/check" >/dev/null 2>&1
+shelf_plain_extract "$WORK/check-plain" >/dev/null 2>&1
+decrypt_python "$WORK/out"
+diff -r "$WORK/check" "$WORK/out" >/dev/null && diff -r "$WORK/check" "$WORK/check-plain" >/dev/null \
+  && same="identical" || same="DIFFERENT"
+load_after=$(cut -d' ' -f1 /proc/loadavg)
 
 ratio() { python3 -c "print(f'{$1/$2:.2f}')"; }
 row() { printf '%-44s %8s %8s %8s %8s\n' "$@"; }
+read -r cp_wall cp_cpu < <(median cp)
+read -r cps_wall cps_cpu < <(median cp_sync)
+read -r plain_wall plain_cpu < <(median shelf_plain)
+read -r py_wall py_cpu < <(median python)
+read -r enc_wall enc_cpu < <(median shelf_encrypted)
+read -r both_wall both_cpu < <(median shelf_encrypted_both)
 echo
 row "plain backup" "wall s" "vs cp" "CPU s" "vs cp"
 row "cp -r of the stored files" "$cp_wall" "1.00" "$cp_cpu" "1.00"
-row "shelf extract (catalogue made beforehand)" "$plainx_wall" "$(ratio "$plainx_wall" "$cp_wall")" "$plainx_cpu" "$(ratio "$plainx_cpu" "$cp_cpu")"
-row "shelf index + shelf extract" "$plain_wall" "$(ratio "$plain_wall" "$cp_wall")" "$plain_cpu" "$(ratio "$plain_cpu" "$cp_cpu")"
+row "cp -r, then sync" "$cps_wall" "$(ratio "$cps_wall" "$cp_wall")" "$cps_cpu" "$(ratio "$cps_cpu" "$cp_cpu")"
+row "shelf extract (flushes to disk)" "$plain_wall" "$(ratio "$plain_wall" "$cp_wall")" "$plain_cpu" "$(ratio "$plain_cpu" "$cp_cpu")"
+row "shelf extract vs cp -r, then sync" "" "$(ratio "$plain_wall" "$cps_wall")" "" "$(ratio "$plain_cpu" "$cps_cpu")"
 echo
 row "encrypted backup" "wall s" "speed-up" "CPU s" "less"
 row "iphone_backup_decrypt extract_files" "$py_wall" "1.00" "$py_cpu" "1.00"
-row "shelf extract (catalogue made beforehand)" "$encx_wall" "$(ratio "$py_wall" "$encx_wall")" "$encx_cpu" "$(ratio "$py_cpu" "$encx_cpu")"
-row "shelf index + shelf extract" "$enc_wall" "$(ratio "$py_wall" "$enc_wall")" "$enc_cpu" "$(ratio "$py_cpu" "$enc_cpu")"
+row "shelf extract (catalogue made beforehand)" "$enc_wall" "$(ratio "$py_wall" "$enc_wall")" "$enc_cpu" "$(ratio "$py_cpu" "$enc_cpu")"
+row "shelf index + shelf extract" "$both_wall" "$(ratio "$py_wall" "$both_wall")" "$both_cpu" "$(ratio "$py_cpu" "$both_cpu")"
 echo
-echo "shelf's and iphone_backup_decrypt's extracted trees: $same"
-rm -rf "$WORK/out" "$WORK/check" "$WORK/db.sqlite"*
+echo "shelf's and iphone_backup_decrypt's extracted trees: $same; load at the end $load_after"
+rm -rf "$WORK/out" "$WORK/check" "$WORK/check-plain" "$WORK/db-fresh.sqlite"*

@@ -5,6 +5,8 @@
 # same drawing as shelf's), chafa's default symbol set, and sixels of the same pixel size.
 # Prints the median wall and CPU times of RUNS runs of each and the ratios chafa / shelf (above
 # 1: shelf is faster).
+# `make bench-show` passes the release build. Besides the 12-megapixel JPEG, a PNG screenshot
+# (the same photograph converted, 1920x1080) shows the libvips path.
 # Usage: bench-show.sh SHELF [RUNS]
 set -euo pipefail
 shelf=${1:?usage: bench-show.sh SHELF [RUNS]}
@@ -20,6 +22,7 @@ photo=$work/photo-12mp.jpg
 if [[ ! -f $photo ]]; then
   convert "$source_photo" -resize 4000x3000^ -gravity center -extent 4000x3000 -quality 92 "$photo"
 fi
+echo "shelf: $shelf ($(file -b "$shelf" | cut -d, -f1-2)); chafa: $(chafa --version | head -1)"
 echo "input: $photo ($(identify -format '%wx%h' "$photo"), $(stat -c %s "$photo") bytes); $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
 
 # The medians over $runs runs of a command's wall time and CPU time (user + system), in
@@ -61,3 +64,8 @@ compare "half blocks (chafa default symbols)"
 shelf_command=("$shelf" show --graphics sixel --width "$columns" "$photo")
 chafa_command=(chafa --format sixels --size "${columns}x${rows}" --animate off "$photo")
 compare "sixels, 1000x750 pixels"
+screenshot=$work/screenshot-1080p.png
+[[ -f $screenshot ]] || convert "$photo" -resize 1920x1080^ -gravity center -extent 1920x1080 "$screenshot"
+shelf_command=("$shelf" show --color always --width "$columns" "$screenshot")
+chafa_command=(chafa --format symbols --symbols vhalf --colors full --size "${columns}x${rows}" --animate off "$screenshot")
+compare "PNG 1920x1080, half blocks"

@@ -10,6 +10,8 @@ Status.plist as iTunes and Finder write them:
   mbdb                   iOS 9: Manifest.mbdb, files stored flat by fileID
   mbdb-encrypted         the same, encrypted (keybag with SALT/ITER only)
   mdinfo                 iTunes 9: ID.mdinfo + ID.mddata
+  mdinfo-encrypted       the same, encrypted as iTunes 8.2-9 did for iPhone OS 3 (Manifest.plist
+                         AuthData; each Metadata and mddata an encrypted blob with its own key)
   mdbackup               iTunes 7/8: ID.mdbackup (one plist per file, data inside)
 
 Encrypted backups use the test password below and low iteration counts, so tests run fast;
@@ -80,6 +82,7 @@ ERAS = {
     "mbdb": dict(format="mbdb", ios="9.3.5", product="iPhone8,1", encrypted=False),
     "mbdb-encrypted": dict(format="mbdb", ios="9.3.5", product="iPhone8,1", encrypted=True),
     "mdinfo": dict(format="mdinfo", ios="3.1.3", product="iPhone2,1", encrypted=False),
+    "mdinfo-encrypted": dict(format="mdinfo", ios="3.1.3", product="iPhone2,1", encrypted=True),
     "mdbackup": dict(format="mdbackup", ios="2.2.1", product="iPhone1,2", encrypted=False),
 }
 
@@ -107,11 +110,34 @@ def read_sample(source):
         return fh.read()
 
 
-def encrypt(key, data):
+def encrypt(key, data, iv=b"\0" * 16):
     padder = padding.PKCS7(128).padder()
     padded = padder.update(data) + padder.finalize()
-    encryptor = Cipher(algorithms.AES(key), modes.CBC(b"\0" * 16)).encryptor()
+    encryptor = Cipher(algorithms.AES(key), modes.CBC(iv)).encryptor()
     return encryptor.update(padded) + encryptor.finalize()
+
+
+class LegacyAuth:
+    """iPhone OS 3's backup encryption (iTunes 8.2-9), as the iphone-dataprotection project's
+    backups/backup3.py reads it. Manifest.plist's AuthData is an 8-byte salt, a 16-byte IV and,
+    AES-256-CBC with the PBKDF2-HMAC-SHA1 key of the password (2,000 rounds, a fixed count),
+    the 32-byte auth key followed by its SHA-1. Each mdinfo's Metadata and each mddata is a blob:
+    big-endian u16 66, u16 0x0100, a 16-byte IV, the blob's own key (32 bytes + a padding block)
+    AES-256-CBC under the auth key, then the content, AES-256-CBC under the blob key (same IV)."""
+
+    ROUNDS = 2000
+
+    def __init__(self, name):
+        self.name = name
+        self.auth_key = seeded(name + ":auth-key", 32)
+        salt, iv = seeded(name + ":auth-salt", 8), seeded(name + ":auth-iv", 16)
+        password_key = hashlib.pbkdf2_hmac("sha1", PASSWORD.encode(), salt, self.ROUNDS, 32)
+        self.auth_data = salt + iv + encrypt(password_key, self.auth_key + hashlib.sha1(self.auth_key).digest(), iv)
+
+    def blob(self, label, data):
+        iv = seeded(f"{self.name}:blob-iv:{label}", 16)
+        key = seeded(f"{self.name}:blob-key:{label}", 32)
+        return struct.pack(">HH", 66, 0x0100) + iv + encrypt(self.auth_key, key, iv) + encrypt(key, data, iv)
 
 
 class Keybag:
@@ -381,7 +407,10 @@ def build_mbdb(out, era, rows, keybag):
     write(os.path.join(out, "Status.plist"), status_plist())
 
 
-def build_mdinfo(out, era, rows):
+def build_mdinfo(out, era, rows, auth=None):
+    if auth is not None:
+        write(os.path.join(out, "Manifest.plist"), plistlib.dumps(
+            {"AuthVersion": "2.0", "IsEncrypted": True, "AuthData": auth.auth_data}, fmt=plistlib.FMT_BINARY))
     for row in rows:
         if row["kind"] != "file":
             continue
@@ -391,9 +420,13 @@ def build_mdinfo(out, era, rows):
             {"Domain": row["domain"], "Path": row["path"], "Version": "3.0", "Greylist": False},
             fmt=plistlib.FMT_BINARY,
         )
-        write(os.path.join(out, fid + ".mdinfo"),
-              plistlib.dumps({"Metadata": metadata, "Version": "3.0"}, fmt=plistlib.FMT_BINARY))
-        write(os.path.join(out, fid + ".mddata"), row["data"])
+        data = row["data"]
+        info = {"Metadata": metadata, "Version": "3.0"}
+        if auth is not None:
+            info = {"Metadata": auth.blob(fid + ":metadata", metadata), "Version": "3.0", "IsEncrypted": True}
+            data = auth.blob(fid, data)
+        write(os.path.join(out, fid + ".mdinfo"), plistlib.dumps(info, fmt=plistlib.FMT_BINARY))
+        write(os.path.join(out, fid + ".mddata"), data)
 
 
 def build_mdbackup(out, era, rows):
@@ -415,7 +448,7 @@ def build(out, name, files=FILES, links=LINKS, keybag_options=None):
     os.makedirs(out, exist_ok=True)
     rows = entries(files, links)
     keybag = None
-    if era["encrypted"]:
+    if era["encrypted"] and era["format"] != "mdinfo":
         keybag = Keybag(name, with_second_stage=era["format"] == "manifest-db", **(keybag_options or {}))
     write(os.path.join(out, "Info.plist"), info_plist(era))
     if era["format"] == "manifest-db":
@@ -423,7 +456,7 @@ def build(out, name, files=FILES, links=LINKS, keybag_options=None):
     elif era["format"] == "mbdb":
         build_mbdb(out, era, rows, keybag)
     elif era["format"] == "mdinfo":
-        build_mdinfo(out, era, rows)
+        build_mdinfo(out, era, rows, LegacyAuth(name) if era["encrypted"] else None)
     else:
         build_mdbackup(out, era, rows)
     return rows

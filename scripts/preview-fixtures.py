@@ -1,6 +1,7 @@
 """Makes one small picture in every format `shelf show` previews, each written by another program
 (ImageMagick, cwebp, heif-enc, png2icns, qoiconv, exiftool), and prints Pillow's decode of each
-as JSON: size upright by its EXIF orientation and the colour at the centre of each quadrant.
+(of an SVG drawing, rsvg-convert's rendering) as JSON: size upright by its EXIF orientation and
+the colour at the centre of each quadrant.
 
 usage: preview-fixtures.py FOLDER > reference.json
 
@@ -31,6 +32,8 @@ quadrants("square.png", 128, 128)
 run("convert", "-size", "32x32", "xc:black", "PNG24:black32.png")
 files = {"png": "source.png"}
 run("convert", "source.png", "-quality", "95", "photo.jpg"); files["jpeg"] = "photo.jpg"
+run("convert", "source.png", "-interlace", "JPEG", "-quality", "95", "progressive.jpg"); files["jpeg-progressive"] = "progressive.jpg"
+run("convert", "source.png", "-colorspace", "Gray", "-quality", "95", "gray.jpg"); files["jpeg-gray"] = "gray.jpg"
 run("convert", "source.png", "(", "-size", "160x120", "xc:black", ")", "animated.gif"); files["gif"] = "animated.gif"
 run("cwebp", "-quiet", "-q", "95", "source.png", "-o", "picture.webp"); files["webp"] = "picture.webp"
 run("convert", "source.png", "(", "-size", "160x120", "xc:black", ")", "pages.tiff"); files["tiff"] = "pages.tiff"
@@ -68,4 +71,30 @@ for kind, name in files.items():
     if kind == "png":
         with open("source.rgba", "wb") as out:
             out.write(image.tobytes())
+
+# A drawing 40x32 CSS pixels large (viewBox 160x128): quadrants, a circle and a gradient, and
+# rsvg-convert's rendering of it enlarged to 100x80, the size that fills a 100x80 box, whose
+# exact RGBA goes to FOLDER/drawing.rgba. The quadrants' edges fall between pixels (rsvg leaves
+# an edge inside a pixel partly transparent).
+with open("drawing.svg", "w") as out:
+    out.write('''<?xml version="1.0" encoding="UTF-8"?>
+<!-- a test drawing -->
+<svg xmlns="http://www.w3.org/2000/svg" width="40" height="32" viewBox="0 0 160 128">
+  <defs><linearGradient id="fade"><stop offset="0" stop-color="#000"/><stop offset="1" stop-color="#fff"/></linearGradient></defs>
+  <rect width="80" height="64" fill="rgb(220,20,60)"/>
+  <rect x="80" width="80" height="64" fill="rgb(30,160,70)"/>
+  <rect y="64" width="80" height="64" fill="rgb(40,60,200)"/>
+  <rect x="80" y="64" width="80" height="64" fill="rgb(240,200,40)"/>
+  <circle cx="80" cy="64" r="24" fill="url(#fade)"/>
+</svg>
+''')
+subprocess.run(["rsvg-convert", "-w", "100", "-h", "80", "-o", "drawing.svg.png", "drawing.svg"], check=True)
+image = Image.open("drawing.svg.png").convert("RGBA")
+width, height = image.size
+centres = [(width // 4, height // 4), (3 * width // 4, height // 4),
+           (width // 4, 3 * height // 4), (3 * width // 4, 3 * height // 4)]
+reference["svg"] = {"path": os.path.join(folder, "drawing.svg"), "width": width, "height": height,
+                    "colours": [list(image.getpixel(c)[:3]) for c in centres]}
+with open("drawing.rgba", "wb") as out:
+    out.write(image.tobytes())
 json.dump(reference, sys.stdout)

@@ -19,7 +19,7 @@ packages=(
   tmux alsa-utils sox libsox-fmt-all python3 man-db file zsh fish util-linux ffmpeg
   libimage-exiftool-perl lame imagemagick
   # independent image tools the image tests and the accuracy check compare shelf against
-  libheif-examples webp icnsutils
+  libheif-examples webp icnsutils librsvg2-bin
   # programs that write the preview tests' pictures, and the show benchmark's anchor and photo
   qoi libvips-tools chafa gnome-backgrounds
   # the EXIF tests' and SampleMedia's photo writers besides those: Pillow; bench-index-photos'
@@ -29,13 +29,17 @@ packages=(
   espeak-ng
   # the backup generator's encrypting side, and pip for the independent backup readers below
   python3-cryptography python3-pip
+  # bench-backup's media (photos from the wallpaper packages above): voice memos spoken by
+  # espeak-ng
+  espeak-ng
 )
 
 # PyPI modules the tests use (MODULE or MODULE=PACKAGE when the names differ): independent
-# iPhone-backup readers that the backup tests compare shelf against, and the strict PNG
+# iPhone-backup readers that the backup tests compare shelf against (mvt pins the
+# iphone_backup_decrypt release it builds on; pip resolves both together), and the strict PNG
 # decoders (pypng, Pillow) that must read what `shelf crush` writes; Pillow also decodes the
 # reference pictures of the image-preview tests.
-python_modules=(pyiosbackup iphone_backup_decrypt png=pypng PIL=Pillow)
+python_modules=(pyiosbackup iphone_backup_decrypt mvt png=pypng PIL=Pillow)
 
 install_python_modules() {
   local missing_modules=()

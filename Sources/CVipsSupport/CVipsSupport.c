@@ -1,3 +1,5 @@
+/* dladdr */
+#define _GNU_SOURCE
 #include "CVipsSupport.h"
 
 #include <dlfcn.h>
@@ -32,6 +34,8 @@ static struct {
   __typeof__(g_object_unref) *unref;
   __typeof__(g_free) *free;
   __typeof__(g_log_set_handler) *log_set_handler;
+  __typeof__(vips_version) *version;
+  __typeof__(g_module_open) *module_open;
 } vips;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -80,7 +84,15 @@ static void load_vips(void) {
   RESOLVE(unref, "g_object_unref")
   RESOLVE(free, "g_free")
   RESOLVE(log_set_handler, "g_log_set_handler")
+  RESOLVE(version, "vips_version")
+  RESOLVE(module_open, "g_module_open")
 #undef RESOLVE
+  /* vips_init loads every module in PREFIX/LIBDIR/vips-modules-X.Y (ImageMagick, poppler,
+     OpenSlide, libheif, libjxl: a hundred more libraries to map and bind), and takes PREFIX
+     from VIPSHOME. A prefix under /dev/null has no modules folder, so none are loaded here:
+     load_modules_for adds the ones a file needs. PREFIX also names the folder of libvips's
+     message catalogues, which shelf does not use (it never sets a locale). */
+  setenv("VIPSHOME", "/dev/null", 1);
   if (vips.init("shelf") != 0) {
     snprintf(load_error, sizeof load_error, "cannot initialise libvips: %s", vips.error_buffer());
     vips.thumbnail = NULL;
@@ -91,6 +103,43 @@ static void load_vips(void) {
   vips.log_set_handler(NULL, quiet, drop_log_message, NULL);
   /* One preview per process: nothing to gain from keeping operations around. */
   vips.cache_set_max(0);
+}
+
+/* The modules that add picture loaders, the most common formats first: libheif (HEIC, AVIF),
+   ImageMagick (BMP, ICO, CUR, PSD, TGA, …), libjxl (JPEG XL). */
+static const char *const picture_modules[] = {"heif", "magick", "jxl"};
+static size_t modules_loaded = 0;
+
+/* Loads the next picture module from libvips's own modules folder (beside libvips itself);
+   0 when there are no more. Each module registers its loaders when it is opened. */
+static int load_next_module(void) {
+  if (modules_loaded >= sizeof picture_modules / sizeof picture_modules[0]) return 0;
+  const char *module = picture_modules[modules_loaded++];
+  Dl_info library;
+  if (!dladdr((void *)vips.init, &library) || !library.dli_fname) return 1;
+  const char *slash = strrchr(library.dli_fname, '/');
+  if (!slash) return 1;
+  char path[4096];
+  snprintf(
+    path, sizeof path, "%.*s/vips-modules-%d.%d/vips-%s.so", (int)(slash - library.dli_fname),
+    library.dli_fname, vips.version(0), vips.version(1), module);
+  /* A module that is missing or fails to load leaves its formats unknown, as libvips does. */
+  vips.module_open(path, G_MODULE_BIND_LAZY);
+  return 1;
+}
+
+/* The loader libvips chooses for path, loading picture modules one by one until one of them
+   recognises the file; NULL when none does. */
+static const char *find_loader(const char *path) {
+  static pthread_mutex_t modules_lock = PTHREAD_MUTEX_INITIALIZER;
+  pthread_mutex_lock(&modules_lock);
+  const char *loader = vips.find_load(path);
+  while (!loader && load_next_module()) {
+    vips.error_clear();
+    loader = vips.find_load(path);
+  }
+  pthread_mutex_unlock(&modules_lock);
+  return loader;
 }
 
 static int ensure_loaded(char *error, size_t error_size) {
@@ -189,7 +238,7 @@ int shelf_vips_thumbnail_file(
   size_t error_size) {
   int status = ensure_loaded(error, error_size);
   if (status != SHELF_VIPS_OK) return status;
-  const char *loader = vips.find_load(path);
+  const char *loader = find_loader(path);
   if (!loader || !is_picture_loader(loader)) {
     vips.error_clear();
     snprintf(error, error_size, "no decoder for this format");
@@ -210,7 +259,10 @@ int shelf_vips_thumbnail_file(
     snprintf(name, length, "%s[fail_on=truncated]", path);
   }
   VipsSize size = VIPS_SIZE_DOWN;
-  if (strstr(loader, "Jp2k")) {
+  if (strstr(loader, "Svg")) {
+    /* A drawing has no pixel size of its own to keep: librsvg renders it to fill the box. */
+    size = VIPS_SIZE_BOTH;
+  } else if (strstr(loader, "Jp2k")) {
     /* libvips 8.14 shrinks a JPEG 2000 image to its smallest resolution level when asked only
        to downsize: ask for a plain fit instead, within the image's own size (from its header). */
     VipsImage *header = vips.new_from_file(name, NULL);

@@ -102,12 +102,22 @@ public final class Player: Sendable {
   /// The playlist in the order given.
   public let tracks: [RawPath]
   public let options: PlayerOptions
+  /// Opens a track for decoding when its turn comes (a caller may prepare the content then).
+  let open: @Sendable (RawPath) throws(AudioError) -> any AudioDecoder
   private let commands = Mutex<[PlayerCommand]>([])
   private let current: Mutex<PlayerStatus>
 
-  public init(tracks: [RawPath], options: PlayerOptions) {
+  /// A player of `tracks`; `open` opens each one just before it plays (by default, the file at
+  /// its path).
+  public init(
+    tracks: [RawPath], options: PlayerOptions,
+    open: @escaping @Sendable (RawPath) throws(AudioError) -> any AudioDecoder = { path throws(AudioError) in
+      try AudioDecoders.open(path: path)
+    }
+  ) {
     self.tracks = tracks
     self.options = options
+    self.open = open
     current = Mutex(PlayerStatus(trackCount: tracks.count, volume: min(100, max(0, options.volume))))
   }
 
@@ -224,7 +234,7 @@ private struct PlaylistRun {
     let path = player.tracks[index]
     let reader: any AudioDecoder
     do {
-      reader = try AudioDecoders.open(path: path)
+      reader = try player.open(path)
     } catch {
       summary.failures.append(error)
       events(.failed(track: index, path: path, error: error))

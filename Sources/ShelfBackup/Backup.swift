@@ -18,8 +18,13 @@ public final class Backup: Sendable {
   private let source: Source
   /// The unwrapped protection-class keys of an encrypted backup (wiped when released).
   private let classKeys: [Int64: SecretKey]
+  /// The auth key of an encrypted mdinfo-era backup (iPhone OS 3), which has no keybag.
+  private let legacyAuthKey: SecretKey?
   /// Why Manifest.db could only be read in part (it is truncated), reported with the entries.
   private let salvageProblem: BackupError?
+  /// Manifest.db's records by fileID, kept from the last listing: reading an entry then needs
+  /// no query (and no property-list parse) of its own.
+  private let listedRecords = Mutex<[String: ManifestRecord]>([:])
 
   private enum Source: Sendable {
     case database(LockedDatabase)
@@ -76,13 +81,25 @@ public final class Backup: Sendable {
     let manifestPlist = try Self.plist(folder.appending("Manifest.plist"), required: false) ?? .null
     let statusPlist = try Self.plist(folder.appending("Status.plist"), required: false)
     let isEncrypted =
-      (format == .manifestDB || format == .mbdb) && manifestPlist["IsEncrypted"] == .boolean(true)
+      (format == .manifestDB || format == .mbdb || format == .mdinfo)
+      && manifestPlist["IsEncrypted"] == .boolean(true)
     info = Self.info(
       format: format, info: infoPlist, manifest: manifestPlist, status: statusPlist, isEncrypted: isEncrypted)
 
     var classKeys: [Int64: SecretKey] = [:]
+    var legacyAuthKey: SecretKey?
     var salvageProblem: BackupError?
-    if isEncrypted {
+    if isEncrypted, format == .mdinfo {
+      guard let password else { throw BackupError(path: folder, reason: .passwordRequired) }
+      guard case .data(let authData)? = manifestPlist["AuthData"] else {
+        throw BackupError(path: folder, reason: .corruptKeybag("Manifest.plist has no AuthData"))
+      }
+      do throws(BackupError.Reason) {
+        legacyAuthKey = try LegacyEncryption.authKey(authData: authData, password: password)
+      } catch {
+        throw BackupError(path: folder, reason: error)
+      }
+    } else if isEncrypted {
       guard let password else { throw BackupError(path: folder, reason: .passwordRequired) }
       guard case .data(let keybagBytes)? = manifestPlist["BackupKeyBag"] else {
         throw BackupError(path: folder, reason: .corruptKeybag("Manifest.plist has no BackupKeyBag"))
@@ -94,6 +111,7 @@ public final class Backup: Sendable {
       }
     }
     self.classKeys = classKeys
+    self.legacyAuthKey = legacyAuthKey
 
     switch format {
     case .manifestDB:
@@ -152,10 +170,16 @@ public final class Backup: Sendable {
 
   private func allRecords() -> (records: [ManifestRecord], problems: [BackupError]) {
     switch source {
-    case .database(let database): database.mutex.withLock { $0.records(folder: folder) }
-    case .mbdb(let records, let problems, _): (records, problems)
-    case .mdinfo: LegacyManifest.mdinfoRecords(folder: folder)
-    case .mdbackup: LegacyManifest.mdbackupRecords(folder: folder)
+    case .database(let database):
+      let listed = database.mutex.withLock { $0.records(folder: folder) }
+      var byID: [String: ManifestRecord] = [:]
+      byID.reserveCapacity(listed.records.count)
+      for record in listed.records { byID[record.entry.fileID] = record }
+      listedRecords.withLock { $0 = byID }
+      return listed
+    case .mbdb(let records, let problems, _): return (records, problems)
+    case .mdinfo: return LegacyManifest.mdinfoRecords(folder: folder, authKey: legacyAuthKey)
+    case .mdbackup: return LegacyManifest.mdbackupRecords(folder: folder)
     }
   }
 
@@ -165,8 +189,10 @@ public final class Backup: Sendable {
     let path = entry.cataloguePath(in: folder)
     switch source {
     case .database(let database):
+      let fileID = entry.fileID.lowercased()
+      if let listed = listedRecords.withLock({ $0[fileID] }) { return listed }
       let found = try database.mutex.withLock { (database) throws(BackupError) -> ManifestRecord? in
-        try database.record(fileID: entry.fileID.lowercased(), folder: folder)
+        try database.record(fileID: fileID, folder: folder)
       }
       guard let found else {
         throw BackupError(path: path, reason: .corruptManifest("not in the backup's manifest"))
@@ -193,10 +219,22 @@ public final class Backup: Sendable {
     return bytes
   }
 
-  /// Streams the decrypted content of a file entry to `sink`, a chunk at a time. The size is
-  /// checked against the manifest (before reading for plain files, at the end for encrypted
-  /// ones, whose padding is checked too): on a throw, what the sink got must be discarded.
-  public func read(_ entry: BackupEntry, into sink: (UnsafeRawBufferPointer) throws -> Void) throws {
+  /// Where an entry's content is and how it is stored.
+  private enum StoredContent {
+    /// An empty file with no stored copy.
+    case empty
+    /// The stored file holds the content as it is (checked against the manifest's size).
+    case plain(RegularFile)
+    /// The stored file is encrypted with its own wrapped key (iOS 4 and later).
+    case encrypted(RegularFile, WrappedFileKey, expectedSize: Int64)
+    /// An iPhone OS 3 mddata blob, encrypted with the key in its header.
+    case blob(RawPath, authKey: SecretKey)
+    /// An iTunes 7–8 mdbackup plist, content inside.
+    case mdbackup(RawPath)
+  }
+
+  /// Finds an entry's stored content from the manifest's own record of it.
+  private func storedContent(of entry: BackupEntry) throws -> StoredContent {
     let path = entry.cataloguePath(in: folder)
     guard entry.type == .file else { throw BackupError(path: path, reason: .notAFile(entry.type)) }
     let record = try record(of: entry)
@@ -209,16 +247,12 @@ public final class Backup: Sendable {
     case .manifestDB:
       stored = folder.appending(String(record.entry.fileID.prefix(2))).appending(record.entry.fileID)
     case .mbdb: stored = folder.appending(record.entry.fileID)
-    case .mdinfo: stored = folder.appending(record.entry.fileID + ".mddata")
-    case .mdbackup:
-      let data: [UInt8]
-      do {
-        data = try LegacyManifest.mdbackupData(folder.appending(record.entry.fileID + ".mdbackup"))
-      } catch {
-        throw BackupError(path: path, reason: error.reason)
+    case .mdinfo:
+      stored = folder.appending(record.entry.fileID + ".mddata")
+      if let legacyAuthKey, try LegacyManifest.isEncrypted(folder: folder, fileID: record.entry.fileID) {
+        return .blob(stored, authKey: legacyAuthKey)
       }
-      try data.withUnsafeBytes { try sink($0) }
-      return
+    case .mdbackup: return .mdbackup(folder.appending(record.entry.fileID + ".mdbackup"))
     }
     let file: RegularFile
     do {
@@ -226,30 +260,60 @@ public final class Backup: Sendable {
     } catch {
       if error.isNoSuchFile {
         // An empty file of a manifest era may have no stored copy at all.
-        if expected == 0 && record.fileKey == nil && info.format != .mdinfo { return }
+        if expected == 0 && record.fileKey == nil && info.format != .mdinfo { return .empty }
         throw BackupError(path: path, reason: .missingStoredFile(name: stored.lastComponent.escaped))
       }
       throw BackupError(path: path, reason: .io("\(stored.escaped): \(error.reason)"))
     }
-    if let fileKey = record.fileKey, isEncrypted {
-      try Self.decrypt(
-        file, key: fileKey, classKeys: classKeys, expectedSize: expected, reportAs: path, into: sink)
-      return
-    }
+    if let fileKey = record.fileKey, isEncrypted { return .encrypted(file, fileKey, expectedSize: expected) }
     if info.format != .mdinfo && file.status.size != expected {
       throw BackupError(path: path, reason: .sizeMismatch(expected: expected, actual: file.status.size))
     }
-    var offset: Int64 = 0
-    while offset < file.status.size {
-      let chunk: [UInt8]
+    return .plain(file)
+  }
+
+  /// The stored file of an entry whose content is stored as it is (a plain backup of the
+  /// manifest eras or iTunes 8.1–9), opened for reading in place and checked against the
+  /// manifest's size, so readers need no copy of it; nil when the content must be decrypted or
+  /// unpacked first (read it with `read(_:into:)`). Throws as `read(_:into:)` does.
+  public func plainStoredFile(of entry: BackupEntry) throws -> RegularFile? {
+    if case .plain(let file) = try storedContent(of: entry) { return file }
+    return nil
+  }
+
+  /// Streams the decrypted content of a file entry to `sink`, a chunk at a time. The size is
+  /// checked against the manifest (before reading for plain files, at the end for encrypted
+  /// ones, whose padding is checked too): on a throw, what the sink got must be discarded.
+  public func read(_ entry: BackupEntry, into sink: (UnsafeRawBufferPointer) throws -> Void) throws {
+    let path = entry.cataloguePath(in: folder)
+    switch try storedContent(of: entry) {
+    case .empty: return
+    case .blob(let stored, let authKey):
+      try Self.decryptBlob(stored, authKey: authKey, reportAs: path, into: sink)
+    case .mdbackup(let stored):
+      let data: [UInt8]
       do {
-        chunk = try file.read(count: Int(min(Int64(Self.chunkSize), file.status.size - offset)), at: offset)
+        data = try LegacyManifest.mdbackupData(stored)
       } catch {
-        throw BackupError(path: path, reason: .io(error.reason))
+        throw BackupError(path: path, reason: error.reason)
       }
-      if chunk.isEmpty { break }
-      try chunk.withUnsafeBytes { try sink($0) }
-      offset += Int64(chunk.count)
+      try data.withUnsafeBytes { try sink($0) }
+    case .encrypted(let file, let fileKey, let expected):
+      try Self.decrypt(
+        file, key: fileKey, classKeys: classKeys, expectedSize: expected, reportAs: path, into: sink)
+    case .plain(let file):
+      var offset: Int64 = 0
+      while offset < file.status.size {
+        let chunk: [UInt8]
+        do {
+          chunk = try file.read(count: Int(min(Int64(Self.chunkSize), file.status.size - offset)), at: offset)
+        } catch {
+          throw BackupError(path: path, reason: .io(error.reason))
+        }
+        if chunk.isEmpty { break }
+        try chunk.withUnsafeBytes { try sink($0) }
+        offset += Int64(chunk.count)
+      }
     }
   }
 
@@ -278,8 +342,34 @@ public final class Backup: Sendable {
     return bytes
   }
 
-  /// Unwraps the file's key with its class key and decrypts the stored file chunk by chunk,
-  /// checking its length, its padding and (when known) its size.
+  /// Decrypts an encrypted mddata (iPhone OS 3) chunk by chunk with the key in its header.
+  private static func decryptBlob(
+    _ stored: RawPath, authKey: SecretKey, reportAs path: RawPath,
+    into sink: (UnsafeRawBufferPointer) throws -> Void
+  ) throws {
+    let file: RegularFile
+    let header: [UInt8]
+    do {
+      file = try RegularFile(path: stored, followLinks: false)
+      header = try file.read(count: LegacyEncryption.headerSize, at: 0)
+    } catch {
+      if error.isNoSuchFile {
+        throw BackupError(path: path, reason: .missingStoredFile(name: stored.lastComponent.escaped))
+      }
+      throw BackupError(path: path, reason: .io("\(stored.escaped): \(error.reason)"))
+    }
+    let blobKey: LegacyEncryption.BlobKey
+    do throws(BackupError.Reason) {
+      blobKey = try LegacyEncryption.BlobKey(header: header, authKey: authKey)
+    } catch {
+      throw BackupError(path: path, reason: error)
+    }
+    try decryptContent(
+      file, key: blobKey.key, iv: blobKey.iv, from: Int64(LegacyEncryption.headerSize), expectedSize: nil,
+      reportAs: path, into: sink)
+  }
+
+  /// Unwraps the file's key with its class key and decrypts the stored file chunk by chunk.
   private static func decrypt(
     _ file: RegularFile, key: WrappedFileKey, classKeys: [Int64: SecretKey], expectedSize: Int64?,
     reportAs path: RawPath, into sink: (UnsafeRawBufferPointer) throws -> Void
@@ -292,7 +382,18 @@ public final class Backup: Sendable {
     guard let fileKey = BackupCrypto.unwrap(key.wrapped, with: classKey) else {
       throw BackupError(path: path, reason: .badCiphertext("the file's key does not unwrap (damaged key)"))
     }
-    let size = file.status.size
+    try decryptContent(
+      file, key: fileKey, iv: [UInt8](repeating: 0, count: 16), from: 0, expectedSize: expectedSize,
+      reportAs: path, into: sink)
+  }
+
+  /// Decrypts the stored file from byte `start` on, chunk by chunk, checking its length, its
+  /// padding and (when known) its size.
+  private static func decryptContent(
+    _ file: RegularFile, key: SecretKey, iv: [UInt8], from start: Int64, expectedSize: Int64?,
+    reportAs path: RawPath, into sink: (UnsafeRawBufferPointer) throws -> Void
+  ) throws {
+    let size = file.status.size - start
     guard size > 0, size % 16 == 0 else {
       throw BackupError(
         path: path,
@@ -304,7 +405,7 @@ public final class Backup: Sendable {
         reason: .badCiphertext("encrypted content is \(size) bytes, wrong for the manifest's \(expectedSize)")
       )
     }
-    guard let decryptor = CBCDecryptor(key: fileKey) else {
+    guard let decryptor = CBCDecryptor(key: key, iv: iv) else {
       throw BackupError(path: path, reason: .badCiphertext("OpenSSL refused the file's key"))
     }
     var plain: [UInt8] = []
@@ -314,7 +415,7 @@ public final class Backup: Sendable {
     while offset < size {
       let chunk: [UInt8]
       do {
-        chunk = try file.read(count: Int(min(Int64(chunkSize), size - offset)), at: offset)
+        chunk = try file.read(count: Int(min(Int64(chunkSize), size - offset)), at: start + offset)
       } catch {
         throw BackupError(path: path, reason: .io(error.reason))
       }

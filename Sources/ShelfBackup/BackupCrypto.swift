@@ -1,7 +1,7 @@
 internal import CCrypto
 
-/// The three primitives backups need, all from OpenSSL's libcrypto: PBKDF2, AES key unwrap
-/// (RFC 3394) and AES-256-CBC with a zero IV. No cryptography is implemented here.
+/// The primitives backups need, all from OpenSSL's libcrypto: PBKDF2, AES key unwrap
+/// (RFC 3394), AES-256-CBC and SHA-1. No cryptography is implemented here.
 enum BackupCrypto {
   /// The digest PBKDF2 runs over.
   enum Digest { case sha1, sha256 }
@@ -59,32 +59,55 @@ enum BackupCrypto {
     return SecretKey(Array(out[0..<Int(length + finalLength)]))
   }
 
-  /// SHA-1 hex of `bytes`: the fileID of `domain-relativePath`.
-  static func sha1Hex(_ bytes: [UInt8]) -> String {
+  /// AES-256-CBC decryption of whole blocks without removing padding (iPhone OS 3's auth data
+  /// and blob keys are decrypted so); nil when the input is not whole blocks. The caller wipes
+  /// the result.
+  static func decryptBlocks(_ ciphertext: [UInt8], key: SecretKey, iv: [UInt8]) -> [UInt8]? {
+    guard !ciphertext.isEmpty, ciphertext.count % 16 == 0,
+      let decryptor = CBCDecryptor(key: key, iv: iv, removesPadding: false)
+    else { return nil }
+    var plain: [UInt8] = []
+    guard let produced = ciphertext.withUnsafeBytes({ decryptor.update($0, into: &plain) }),
+      decryptor.finish() != nil
+    else {
+      SecretBytes.wipe(&plain)
+      return nil
+    }
+    let result = Array(plain[0..<produced])
+    SecretBytes.wipe(&plain)
+    return result
+  }
+
+  /// SHA-1 of `bytes`.
+  static func sha1(_ bytes: [UInt8]) -> [UInt8] {
     var digest = [UInt8](repeating: 0, count: 20)
     var length: UInt32 = 0
     _ = EVP_Digest(bytes, bytes.count, &digest, &length, EVP_sha1(), nil)
+    return digest
+  }
+
+  /// SHA-1 hex of `bytes`: the fileID of `domain-relativePath`.
+  static func sha1Hex(_ bytes: [UInt8]) -> String {
     let hex = Array("0123456789abcdef".utf8)
     var text: [UInt8] = []
-    for byte in digest { text += [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]] }
+    for byte in sha1(bytes) { text += [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]] }
     return String(decoding: text, as: UTF8.self)
   }
 }
 
-/// AES-256-CBC decryption with a zero IV and PKCS#7 padding, chunk by chunk, so that a big
-/// file never needs to be in memory; the one owner of its OpenSSL context.
+/// AES-256-CBC decryption (a zero IV and PKCS#7 padding unless told otherwise), chunk by
+/// chunk, so that a big file never needs to be in memory; the one owner of its OpenSSL context.
 final class CBCDecryptor {
   private let context: OpaquePointer
 
-  /// Starts decrypting with `key` (32 bytes); nil when OpenSSL refuses the key.
-  init?(key: SecretKey) {
-    guard key.bytes.count == 32, let context = EVP_CIPHER_CTX_new() else { return nil }
+  /// Starts decrypting with `key` (32 bytes) and `iv` (16 bytes); nil when OpenSSL refuses them.
+  init?(key: SecretKey, iv: [UInt8] = [UInt8](repeating: 0, count: 16), removesPadding: Bool = true) {
+    guard key.bytes.count == 32, iv.count == 16, let context = EVP_CIPHER_CTX_new() else { return nil }
     self.context = context
-    let iv = [UInt8](repeating: 0, count: 16)
     let ok = key.bytes.withUnsafeBufferPointer {
       EVP_DecryptInit_ex(context, EVP_aes_256_cbc(), nil, $0.baseAddress, iv)
     }
-    guard ok == 1 else {
+    guard ok == 1, EVP_CIPHER_CTX_set_padding(context, removesPadding ? 1 : 0) == 1 else {
       EVP_CIPHER_CTX_free(context)
       return nil
     }

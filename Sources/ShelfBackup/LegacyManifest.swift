@@ -9,6 +9,8 @@ import ShelfCore
 /// The per-file manifests of iTunes 7 to 9, which have no central manifest: `ID.mdinfo` (a
 /// plist whose `Metadata` is a nested plist with `Domain` and `Path`) beside `ID.mddata` (the
 /// content), and before that `ID.mdbackup` (one plist with `Domain`, `Path` and the `Data`).
+/// An mdinfo with `IsEncrypted` (iTunes 8.2 to 9) has its Metadata and its mddata encrypted as
+/// `LegacyEncryption` describes.
 enum LegacyManifest {
   /// The largest mdinfo plist read.
   static let mdinfoLimit: Int64 = 1 << 20
@@ -52,16 +54,45 @@ enum LegacyManifest {
     return (plist["Domain"]?.stringValue ?? "HomeDomain", RawPath(path))
   }
 
-  /// The records of an mdinfo-era backup.
-  static func mdinfoRecords(folder: RawPath) -> (records: [ManifestRecord], problems: [BackupError]) {
+  /// True when an mdinfo plist says its file is encrypted.
+  static func isEncrypted(_ plist: PlistValue) -> Bool {
+    switch plist["IsEncrypted"] {
+    case .boolean(let flag)?: flag
+    case .integer(let value)?: value != 0
+    default: false
+    }
+  }
+
+  /// True when the file's mdinfo says it is encrypted.
+  static func isEncrypted(folder: RawPath, fileID: String) throws(BackupError) -> Bool {
+    isEncrypted(try readPlist(folder.appending(fileID + ".mdinfo"), limit: mdinfoLimit))
+  }
+
+  /// The records of an mdinfo-era backup; `authKey` decrypts the encrypted ones (their size is
+  /// read from the last block of their mddata).
+  static func mdinfoRecords(folder: RawPath, authKey: SecretKey?) -> (
+    records: [ManifestRecord], problems: [BackupError]
+  ) {
     var records: [ManifestRecord] = []
     var problems: [BackupError] = []
     for fileID in names(in: folder, suffix: "mdinfo") {
       let infoPath = folder.appending(fileID + ".mdinfo")
       do throws(BackupError) {
         let plist = try readPlist(infoPath, limit: mdinfoLimit)
+        let encrypted = isEncrypted(plist)
+        if encrypted && authKey == nil {
+          throw BackupError(
+            path: infoPath, reason: .corruptManifest("encrypted mdinfo, but Manifest.plist has no AuthData"))
+        }
         var metadata = plist
-        if case .data(let nested)? = plist["Metadata"] {
+        if case .data(var nested)? = plist["Metadata"] {
+          if encrypted, let authKey {
+            do throws(BackupError.Reason) {
+              nested = try LegacyEncryption.decrypt(blob: nested, authKey: authKey)
+            } catch {
+              throw BackupError(path: infoPath, reason: error)
+            }
+          }
           guard let parsed = try? PropertyList.parse(nested) else {
             throw BackupError(
               path: infoPath, reason: .corruptManifest("mdinfo Metadata is not a property list"))
@@ -71,10 +102,22 @@ enum LegacyManifest {
         guard let name = name(from: metadata) else {
           throw BackupError(path: infoPath, reason: .corruptManifest("mdinfo has no Path"))
         }
-        let dataStatus = try? FileStatus.lstat(folder.appending(fileID + ".mddata"))
+        let dataPath = folder.appending(fileID + ".mddata")
+        let dataStatus = try? FileStatus.lstat(dataPath)
+        var size = dataStatus?.size ?? 0
+        if encrypted, let authKey, dataStatus != nil {
+          do {
+            size = try LegacyEncryption.plainSize(
+              of: try RegularFile(path: dataPath, followLinks: false), authKey: authKey)
+          } catch let reason as BackupError.Reason {
+            throw BackupError(path: dataPath, reason: reason)
+          } catch {
+            throw BackupError(path: dataPath, reason: .io(String(describing: error)))
+          }
+        }
         let entry = BackupEntry(
           domain: name.domain, relativePath: name.path, fileID: fileID, type: .file,
-          size: dataStatus?.size ?? 0,
+          size: size,
           mode: 0o100644, modified: dataStatus?.mtimeNanoseconds ?? 0)
         records.append(try checked(entry, folder: folder))
       } catch {

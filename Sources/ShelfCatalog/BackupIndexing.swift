@@ -25,8 +25,10 @@ extension Indexer {
   }
 
   /// Catalogues an iPhone backup by the real names of its files: each file entry becomes
-  /// `BACKUP/DOMAIN/relativePath`, its kind and facts read from its (decrypted) content
-  /// through a spooled private file. Entries whose size and time the catalogue already has are
+  /// `BACKUP/DOMAIN/relativePath`, its kind and facts read from its content: a plain stored
+  /// file in place, an encrypted one decrypted into a private file with no name (in memory up
+  /// to `options.inMemorySpoolLimit`, else in the temporary folder, so a long video does not
+  /// fill the memory). Entries whose size and time the catalogue already has are
   /// not read again; entries gone from the manifest leave. Rows the manifest cannot give and
   /// files that cannot be read are the summary's `problems`; the rest is catalogued.
   func indexBackup(_ root: RawPath, progress: (IndexProgress) -> Void) async throws -> RootScanSummary {
@@ -77,14 +79,16 @@ extension Indexer {
 
     defer { store.rollbackPending() }
     let batchSize = max(1, options.batchSize)
-    let spoolFolder = SpooledFile.preferredFolder(fallback: options.temporaryFolder)
+    let spoolFolders = SpoolFolders(
+      memory: SpooledFile.preferredFolder(fallback: options.temporaryFolder), disk: options.temporaryFolder,
+      memoryLimit: options.inMemorySpoolLimit)
     var lastCommit = CatalogQuery.currentTime()
     var done = 0
     progress(IndexProgress(root: folder, phase: .extracting, done: 0, total: work.count))
     while done < work.count {
       let batch = Array(work[done..<min(work.count, done + batchSize)])
       let results = await Self.extractBackupFiles(
-        batch.map(\.entry), from: backup, spoolFolder: spoolFolder, jobs: options.jobs)
+        batch.map(\.entry), from: backup, spoolFolders: spoolFolders, jobs: options.jobs)
       try store.transaction(continuing: true) {
         for (item, result) in zip(batch, results) {
           let entry = try catalogueEntry(item.entry, result, folder: folder, summary: &summary)
@@ -161,10 +165,19 @@ extension Indexer {
     var reason: String
   }
 
-  /// Reads a batch of backup files on `jobs` threads of their own: each file's content is
-  /// spooled to a private file and its facts extracted from there. Keeps the batch's order.
+  /// Where decrypted content is spooled: `memory` for entries up to `memoryLimit` bytes,
+  /// `disk` above it.
+  struct SpoolFolders {
+    var memory: RawPath
+    var disk: RawPath
+    var memoryLimit: Int64
+
+    func folder(forSize size: Int64) -> RawPath { size <= memoryLimit ? memory : disk }
+  }
+
+  /// Reads a batch of backup files on `jobs` threads of their own. Keeps the batch's order.
   private static func extractBackupFiles(
-    _ batch: [BackupEntry], from backup: Backup, spoolFolder: RawPath, jobs: Int
+    _ batch: [BackupEntry], from backup: Backup, spoolFolders: SpoolFolders, jobs: Int
   ) async -> [Result<Extraction, BackupReadFailure>] {
     let workers = max(1, min(jobs, batch.count))
     let counter = NextIndex()
@@ -174,7 +187,7 @@ extension Indexer {
           await BlockingThread.run {
             var done: [(Int, Result<Extraction, BackupReadFailure>)] = []
             while case let index = counter.take(), index < batch.count {
-              done.append((index, extractBackupFile(batch[index], from: backup, spoolFolder: spoolFolder)))
+              done.append((index, extractBackupFile(batch[index], from: backup, spoolFolders: spoolFolders)))
             }
             return done
           }
@@ -188,14 +201,20 @@ extension Indexer {
     }
   }
 
-  private static func extractBackupFile(_ entry: BackupEntry, from backup: Backup, spoolFolder: RawPath)
+  /// The facts of one backup file: read in place when it is stored as it is, else from its
+  /// decrypted or unpacked content spooled to a private file.
+  static func extractBackupFile(_ entry: BackupEntry, from backup: Backup, spoolFolders: SpoolFolders)
     -> Result<Extraction, BackupReadFailure>
   {
     do {
-      let spool = try SpooledFile(in: spoolFolder)
+      let fileExtension = entry.relativePath.lowercasedExtension
+      if let stored = try backup.plainStoredFile(of: entry) {
+        return .success(try MetadataExtractor.extract(stored, fileExtension: fileExtension))
+      }
+      let spool = try SpooledFile(in: spoolFolders.folder(forSize: entry.size))
       try backup.read(entry) { try spool.write($0) }
       return .success(
-        try MetadataExtractor.extract(spool.open(), fileExtension: entry.relativePath.lowercasedExtension))
+        try MetadataExtractor.extract(spool.open(), fileExtension: fileExtension))
     } catch let error as BackupError {
       return .failure(BackupReadFailure(reason: error.explanation))
     } catch let error as FileError {

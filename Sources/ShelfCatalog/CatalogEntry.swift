@@ -16,13 +16,18 @@ public struct ImageFacts: Sendable, Equatable {
   public var cgbi: Bool?
   /// Number of frames (APNG, animated GIF/WebP); 1 for still images when known.
   public var frames: Int?
+  /// How many times an animation plays, 0 for forever; nil when the file does not say. WebP's
+  /// ANIM chunk counts plays (webpmux's Loop Count); a GIF's NETSCAPE2.0 (or ANIMEXTS1.0)
+  /// extension counts repeats after the first play (Pillow's `info['loop']`), so a nonzero
+  /// count is one more than it, as gif2webp converts it and browsers play it.
+  public var loop: Int?
   /// PNG chunk names in file order (repeats collapsed), for PNG only.
   public var chunks: [String]
 
   public init(
     format: String, width: Int, height: Int, bitDepth: Int? = nil, colorType: String? = nil,
     alpha: Bool? = nil, interlaced: Bool? = nil, cgbi: Bool? = nil, frames: Int? = nil,
-    chunks: [String] = []
+    loop: Int? = nil, chunks: [String] = []
   ) {
     self.format = format
     self.width = width
@@ -33,6 +38,7 @@ public struct ImageFacts: Sendable, Equatable {
     self.interlaced = interlaced
     self.cgbi = cgbi
     self.frames = frames
+    self.loop = loop
     self.chunks = chunks
   }
 }

@@ -336,8 +336,14 @@ private struct ExtractContent {
       size = file.status.size
       modified = file.status.mtimeNanoseconds
     case .backupEntry(let backup, let entry):
-      origin = .backup(backup, entry)
-      size = entry.size
+      // A plain backup's stored file is the content itself: copied as a file is.
+      if let stored = try backup.plainStoredFile(of: entry) {
+        origin = .file(stored)
+        size = stored.status.size
+      } else {
+        origin = .backup(backup, entry)
+        size = entry.size
+      }
       modified = nil
     }
   }
@@ -374,8 +380,20 @@ private struct ExtractContent {
     return same && offset == size
   }
 
+  /// Copies the content into `writer`: a file inside the kernel, a backup entry's decrypted
+  /// content chunk by chunk. A file that changed size meanwhile is an error, not a short copy.
   func copy(into writer: AtomicFileWriter) throws {
-    try read { chunk in try writer.write(chunk) }
+    switch origin {
+    case .file(let file):
+      let copied = try writer.append(contentsOf: file)
+      guard copied == size else {
+        throw FileError(
+          path: file.path, reason: "changed size while being copied (\(size) to \(copied) bytes)",
+          failure: .io)
+      }
+    case .backup:
+      try read { chunk in try writer.write(chunk) }
+    }
   }
 }
 

@@ -123,6 +123,7 @@ public struct CatalogQuery: Sendable, Equatable {
     "cgbi": Field(column: "f.cgbi", type: .boolean),
     "interlaced": Field(column: "f.interlaced", type: .boolean),
     "frames": Field(column: "f.frames", type: .number),
+    "loop": Field(column: "f.loop_count", type: .number),
     "duration": Field(column: "f.duration", type: .duration),
     "rate": Field(column: "f.sample_rate", type: .number),
     "channels": Field(column: "f.channels", type: .number),

@@ -7,7 +7,7 @@
 /// which is what `ls WORD…` needs, at about half the cost of a full index.
 enum CatalogSchema {
   /// Bumped on every schema change; writers migrate older catalogues (see `upgrade(from:_:)`).
-  static let version = 8
+  static let version = 9
 
   /// The first schema that carries `applicationID` and the `meta` table; older ones are
   /// recognised by their tables.
@@ -88,7 +88,8 @@ enum CatalogSchema {
     f.backup_domain, f.backup_app, f.backup_file_id, f.backup_protection, f.backup_mode,
     f.codec, f.bitrate, f.album_artist, f.disc, f.disc_total, f.track_total, f.artwork, f.frame_rate,
     f.rotation, f.audio_codec, f.taken,
-    f.camera, f.lens, f.orientation, f.gps_lat, f.gps_lon, f.gps_alt, f.software, f.content_id, f.live_photo, \(dialect == .sqlite ? "NULL" : "r.host")
+    f.camera, f.lens, f.orientation, f.gps_lat, f.gps_lon, f.gps_alt, f.software, f.content_id, f.live_photo,
+    f.loop_count, \(dialect == .sqlite ? "NULL" : "r.host")
     """
   }
 
@@ -188,6 +189,8 @@ enum CatalogSchema {
       Column(name: "live_photo", type: .blob, since: 8, written: false),
       Column(name: "live_photo_text", type: .text, since: 8, written: false),
     ]
+    // How many times a GIF or WebP animation plays.
+    columns += optional(.integer, since: 9, "loop_count")
     return columns
   }()
 
@@ -278,6 +281,7 @@ enum CatalogSchema {
       .from(entry.exif?.camera), .from(entry.exif?.lens), .from(entry.exif?.orientation),
       .from(entry.exif?.gps?.latitude), .from(entry.exif?.gps?.longitude), .from(entry.exif?.gps?.altitude),
       .from(entry.exif?.software), .from(entry.contentIdentifier),
+      .from(image?.loop),
     ]
   }
 

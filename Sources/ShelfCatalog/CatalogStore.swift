@@ -512,7 +512,7 @@ public final class CatalogStore {
         entry.image = ImageFacts(
           format: full ? text(22) ?? "" : "", width: width, height: height, bitDepth: int(16),
           colorType: text(17),
-          alpha: bool(18), interlaced: bool(19), cgbi: bool(20), frames: int(21),
+          alpha: bool(18), interlaced: bool(19), cgbi: bool(20), frames: int(21), loop: int(72),
           chunks: full ? (text(23) ?? "").split(separator: " ").map(String.init) : [])
       }
       if let rate = int(25) {

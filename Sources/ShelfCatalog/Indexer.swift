@@ -49,8 +49,11 @@ public struct IndexOptions: Sendable {
   /// Asked for the password of an encrypted iPhone backup when one is met (nil: none to give,
   /// and the backup reports that it needs one).
   public var backupPassword: @Sendable (RawPath) throws -> BackupPassword? = { _ in nil }
-  /// Where the content of backup files is spooled when `/dev/shm` is not available.
+  /// Where the content of backup files is spooled when `/dev/shm` is not available, or when
+  /// it is larger than `inMemorySpoolLimit`.
   public var temporaryFolder = RawPath("/tmp")
+  /// The largest decrypted backup file held in memory (`/dev/shm`) while its facts are read.
+  public var inMemorySpoolLimit: Int64 = 64 << 20
 
   /// The defaults: incremental, the root's stored excludes, 2 jobs, links not followed.
   public init() {}

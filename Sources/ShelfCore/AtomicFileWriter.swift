@@ -126,6 +126,23 @@ public final class AtomicFileWriter {
     }
   }
 
+  /// Appends the whole content of `source` (from its start), copied inside the kernel
+  /// (`sendfile`) without passing through this process, as `cp` copies; returns the number of
+  /// bytes copied. Stops at the end of the file as it is now.
+  @discardableResult
+  public func append(contentsOf source: RegularFile) throws(FileError) -> Int64 {
+    let input = try source.duplicateDescriptor()
+    defer { close(input) }
+    var offset: off_t = 0
+    while true {
+      let sent = sendfile(descriptor, input, &offset, 1 << 30)
+      if sent > 0 { continue }
+      if sent == 0 { return Int64(offset) }
+      if errno == EINTR { continue }
+      throw FileError(path: target, errno: errno, doing: "copy from \(source.path.escaped)").failing(.io)
+    }
+  }
+
   /// Writes bytes at `offset` of the temporary file (retrying short writes and EINTR), for
   /// formats whose writer goes back to fill in a header (an MP4 muxer patches its `mdat` size).
   public func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(FileError) {

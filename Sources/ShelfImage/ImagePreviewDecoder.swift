@@ -1,4 +1,5 @@
 internal import CICNS
+internal import CJPEGPreview
 internal import CQOI
 internal import CVipsSupport
 public import ShelfCore
@@ -7,15 +8,18 @@ internal import ShelfPNG
 /// Decodes an image file of any format a camera roll or a desktop holds into a small upright
 /// RGBA picture that fits a box, without decoding large images at full size.
 ///
-/// libvips does the work for JPEG, PNG, GIF (first frame), WebP, TIFF (first page), HEIC/AVIF,
-/// PNM, JPEG 2000, and through its ImageMagick loader BMP, ICO/CUR, PSD and TGA: it shrinks on
-/// load (a JPEG is decoded at 1/2, 1/4 or 1/8 scale, a HEIC from its thumbnail or tiles) and
-/// turns the picture upright by its EXIF orientation. Formats libvips 8.14 cannot read are
-/// decoded by their own well-kept decoders and then resized by libvips: QOI (the reference
-/// decoder), ICNS (libicns), iPhone-optimized CgBI PNG (ShelfPNG).
+/// A JPEG photo, the common case, goes through libjpeg-turbo: decoded at 1/2, 1/4 or 1/8
+/// scale, shrunk the rest of the way by an area average, turned upright by its EXIF orientation
+/// (read by libexif). libvips does the work for the rest: PNG, GIF (first frame), WebP, TIFF
+/// (first page), HEIC/AVIF, PNM, JPEG 2000, CMYK and large progressive JPEGs, SVG (through
+/// librsvg, rendered to fill the box: a drawing has no pixel size to keep), and through its
+/// ImageMagick loader BMP, ICO/CUR, PSD and TGA; it shrinks on load (a HEIC from its thumbnail
+/// or tiles) and turns the picture upright by its EXIF orientation. Formats libvips 8.14
+/// cannot read are decoded by their own well-kept decoders and then resized by libvips: QOI
+/// (the reference decoder), ICNS (libicns), iPhone-optimized CgBI PNG (ShelfPNG).
 public enum ImagePreviewDecoder {
   /// Decodes `path` into a picture at most `maxWidth` × `maxHeight` pixels, keeping the aspect
-  /// ratio and never enlarging. Icon files (ICO, CUR, ICNS) show their largest entry.
+  /// ratio and never enlarging a bitmap (an SVG fills the box). Icon files (ICO, CUR, ICNS) show their largest entry.
   public static func preview(path: RawPath, maxWidth: Int, maxHeight: Int) throws -> PreviewImage {
     let box = (width: max(1, maxWidth), height: max(1, maxHeight))
     let file = try RegularFile(path: path)
@@ -36,8 +40,35 @@ public enum ImagePreviewDecoder {
     case .icon(let entryCount):
       let header = try file.read(count: 6 + 16 * entryCount)
       return try thumbnail(path, page: IconDirectory.largestEntry(header) ?? 0, to: box)
+    case .jpeg:
+      return try previewJPEG(path, to: box) ?? thumbnail(path, page: 0, to: box)
     case .other:
       return try thumbnail(path, page: 0, to: box)
+    }
+  }
+
+  /// A JPEG through libjpeg-turbo's scaled decode (see CJPEGPreview.h): nil for the JPEGs it
+  /// leaves to libvips (CMYK, large progressive files).
+  static func previewJPEG(_ path: RawPath, to box: (width: Int, height: Int)) throws(ImagePreviewError)
+    -> PreviewImage?
+  {
+    var preview = shelf_jpeg_preview()
+    defer { shelf_jpeg_preview_free(&preview) }
+    var message = [CChar](repeating: 0, count: 512)
+    let status = path.withCString { name in
+      shelf_jpeg_preview_file(name, Int32(box.width), Int32(box.height), &preview, &message, message.count)
+    }
+    switch Int(status) {
+    case SHELF_JPEG_OK:
+      let (width, height) = (Int(preview.width), Int(preview.height))
+      return PreviewImage(
+        width: width, height: height,
+        rgba: Array(UnsafeBufferPointer(start: preview.rgba, count: width * height * 4)))
+    case SHELF_JPEG_UNSUPPORTED:
+      return nil
+    default:
+      let detail = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      throw ImagePreviewError(.corrupt(detail), path: path)
     }
   }
 
@@ -169,6 +200,8 @@ public enum ImagePreviewDecoder {
 enum ImageContainer: Equatable {
   /// An iPhone-optimized PNG (CgBI chunk before IHDR): libvips reads it as broken.
   case cgbiPNG
+  /// A JPEG (SOI and the start of a marker).
+  case jpeg
   case qoi
   case icns
   /// ICO or CUR with this many directory entries.
@@ -181,6 +214,8 @@ enum ImageContainer: Equatable {
       Array(head[12..<16]) == Array("CgBI".utf8)
     {
       self = .cgbiPNG
+    } else if head.starts(with: [0xFF, 0xD8, 0xFF]) {
+      self = .jpeg
     } else if head.starts(with: Array("qoif".utf8)) {
       self = .qoi
     } else if head.starts(with: Array("icns".utf8)) {

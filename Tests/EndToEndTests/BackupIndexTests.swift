@@ -28,7 +28,10 @@ final class SampleBackupCopy {
   }
 
   static let password = loadFacts().password
-  static let eras = ["manifest-db", "manifest-db-encrypted", "mbdb", "mbdb-encrypted", "mdinfo", "mdbackup"]
+  static let eras = [
+    "manifest-db", "manifest-db-encrypted", "mbdb", "mbdb-encrypted", "mdinfo", "mdinfo-encrypted",
+    "mdbackup",
+  ]
 
   /// Every file entry the generator wrote, by era.
   static let files: [File] = {
@@ -97,7 +100,7 @@ final class SampleBackupCopy {
   ) throws {
     let copy = try SampleBackupCopy(store)
     let before = SampleBackupCopy.tree(copy.folder)
-    #expect(SampleBackupCopy.files.count == 30)
+    #expect(SampleBackupCopy.files.count == 35)
     let indexed = try copy.run(["index", copy.folder])
     #expect(indexed.status == 0, "\(indexed.stderr)")
     #expect(indexed.stderr.isEmpty)
@@ -110,7 +113,7 @@ final class SampleBackupCopy {
     let records = try JSONSerialization.jsonObject(with: Data(listing.stdoutBytes)) as? [[String: Any]] ?? []
     var byPath: [String: [String: Any]] = [:]
     for record in records { byPath[record["path"] as? String ?? ""] = record }
-    #expect(byPath.count == 30)
+    #expect(byPath.count == 35)
     for file in SampleBackupCopy.files {
       let path = copy.backup(file.era) + "/" + file.domain + "/" + file.path
       let record = byPath[path] ?? [:]
@@ -146,11 +149,11 @@ final class SampleBackupCopy {
       let result = try copy.run(["ls", "-0"] + query)
       return result.stdoutBytes.filter { $0 == 0 }.count
     }
-    #expect(try count(["domain:CameraRollDomain"]) == 6)
-    #expect(try count(["app:com.example.notes"]) == 12)
-    #expect(try count(["area:recordings"]) == 6)
+    #expect(try count(["domain:CameraRollDomain"]) == 7)
+    #expect(try count(["app:com.example.notes"]) == 14)
+    #expect(try count(["area:recordings"]) == 7)
     #expect(try count(["area:voicemail", "root:*/mbdb-encrypted"]) == 1)
-    #expect(try count(["file_id:c8ada38b9acf7368c6647be1c353dc68ed2c7741"]) == 6)
+    #expect(try count(["file_id:c8ada38b9acf7368c6647be1c353dc68ed2c7741"]) == 7)
 
     let roots = try copy.run(["roots", "--json"])
     let list = try JSONSerialization.jsonObject(with: Data(roots.stdoutBytes)) as? [[String: Any]] ?? []

@@ -168,14 +168,16 @@ import Testing
     return Int64(formatter.date(from: iso)?.timeIntervalSince1970 ?? -1)
   }
 
-  @Test func anEncryptedBackupNeedsItsPasswordToExtract() throws {
+  @Test(arguments: ["mbdb-encrypted", "mdinfo-encrypted"])
+  func anEncryptedBackupNeedsItsPasswordToExtract(_ era: String) throws {
     let copy = try SampleBackupCopy()
-    #expect(try copy.run(["index", copy.backup("mbdb-encrypted")]).status == 0)
+    #expect(try copy.run(["index", copy.backup(era)]).status == 0)
+    let wrongIndex = try copy.run(["index", copy.backup(era)], password: "wrong")
+    #expect(wrongIndex.status == 77)
     let out = copy.scratch.file("out")
     let wrong = try copy.run(["extract", "kind:audio", "-o", out], password: "wrong")
     #expect(wrong.status == 77)
-    #expect(
-      wrong.stderr == "error: \(copy.backup("mbdb-encrypted")): wrong password for this encrypted backup\n")
+    #expect(wrong.stderr == "error: \(copy.backup(era)): wrong password for this encrypted backup\n")
     #expect(!FileManager.default.fileExists(atPath: out), "nothing written")
     let right = try copy.run(["extract", "--flat", "kind:audio", "-o", out])
     #expect(right.status == 0)
@@ -215,5 +217,33 @@ import Testing
     #expect(played.status == 0, "\(played.stderr)")
     #expect(played.stdout.contains("{\"event\":\"start\",\"track\":1,\"path\":\"\(voicemail)\""))
     #expect(played.stdout.contains("\"played\":1,\"failed\":0"))
+  }
+
+  /// `play` decrypts each backup track when its turn comes, not all of them before the first
+  /// starts: a track whose stored file is gone fails in its turn, after the one before it
+  /// played; a wrong password is still found before anything plays.
+  @Test func playReadsEachBackupTrackWhenItsTurnComes() throws {
+    let copy = try SampleBackupCopy()
+    let backup = copy.backup("manifest-db-encrypted")
+    let voicemail = backup + "/HomeDomain/Library/Voicemail/1.ogg"
+    let memo = backup + "/MediaDomain/Media/Recordings/20240501 093000.wav"
+    let memoFile = try #require(
+      SampleBackupCopy.files.first { $0.era == "manifest-db-encrypted" && $0.path.hasSuffix(".wav") })
+    try FileManager.default.removeItem(
+      atPath: backup + "/" + memoFile.fileID.prefix(2) + "/" + memoFile.fileID)
+
+    let played = try copy.run(["play", "--json", "-D", "null", voicemail, memo])
+    #expect(played.status == 1, "\(played.stderr)")
+    let events = played.stdout.split(separator: "\n").map(String.init)
+    let started = try #require(events.firstIndex { $0.hasPrefix("{\"event\":\"start\",\"track\":1,") })
+    let failed = try #require(
+      events.firstIndex { $0.hasPrefix("{\"event\":\"error\",\"track\":2,\"path\":\"\(memo)\"") })
+    #expect(started < failed)
+    #expect(events[failed].contains("stored file \(memoFile.fileID) is missing from the backup"))
+    #expect(played.stdout.contains("\"played\":1,\"failed\":1"))
+
+    let locked = try copy.run(["play", "--json", "-D", "null", voicemail, memo], password: "wrong")
+    #expect(locked.status == 77)
+    #expect(!locked.stdout.contains("\"event\":\"start\""))
   }
 }

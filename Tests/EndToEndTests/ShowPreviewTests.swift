@@ -71,7 +71,7 @@ import Testing
 
   @Test(arguments: [
     "png", "jpeg", "gif", "webp", "tiff", "bmp", "heic", "avif", "ico", "icns", "psd", "tga", "qoi",
-    "ppm", "ppm-ascii", "pam", "jp2", "jpeg-orientation-6",
+    "ppm", "ppm-ascii", "pam", "jp2", "jpeg-orientation-6", "jpeg-progressive", "jpeg-gray",
   ])
   func halfBlockPreviewMatchesPillow(_ kind: String) throws {
     let reference = try #require(Self.fixtures.references[kind])
@@ -96,6 +96,33 @@ import Testing
         Self.close(shown, reference.colours[quadrant], within: 12),
         "\(kind) quadrant \(quadrant): \(shown) vs Pillow's \(reference.colours[quadrant])")
     }
+  }
+
+  @Test func svgFillsTheBoxAsRsvgConvertDrawsIt() throws {
+    let reference = try #require(Self.fixtures.references["svg"])
+    // A 40×32 drawing in a 100×80-pixel box (100 columns, 40 rows into a pipe) is enlarged to
+    // fill it, as rsvg-convert rendered it.
+    let result = try ShelfProcess.run(["show", "--color", "always", "--width", "100", reference.path])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stderr.isEmpty)
+    let rows = Self.cells(result.stdout)
+    #expect(rows.count == 40 && rows.allSatisfy { $0.count == 100 }, "\(rows.map(\.count))")
+    guard rows.count == 40, rows.allSatisfy({ $0.count == 100 }) else { return }
+    #expect(result.stdout.hasSuffix("\u{1B}[0m\n40×32\n"))
+    let expected = try [UInt8](
+      Data(contentsOf: URL(fileURLWithPath: Self.fixtures.folder.file("drawing.rgba"))))
+    // Every pixel, the circle's gradient and its edges included.
+    var wrong: [String] = []
+    for y in 0..<80 {
+      for x in 0..<100 {
+        let cell = rows[y / 2][x]
+        let shown = y % 2 == 0 ? cell.top : cell.bottom ?? []
+        let offset = (y * 100 + x) * 4
+        let drawn = (0..<3).map { Int(expected[offset + $0]) }
+        if !Self.close(shown, drawn, within: 12) { wrong.append("(\(x), \(y)): \(shown) vs \(drawn)") }
+      }
+    }
+    #expect(wrong.isEmpty, "\(wrong.count) pixels differ from rsvg-convert's: \(wrong.prefix(5))")
   }
 
   @Test func kittyGraphicsCarriesThePixelsExactly() throws {

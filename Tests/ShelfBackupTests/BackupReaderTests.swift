@@ -66,7 +66,7 @@ import Testing
     }
   }
 
-  @Test(arguments: ["manifest-db", "manifest-db-encrypted", "mbdb", "mbdb-encrypted", "mdinfo", "mdbackup"])
+  @Test(arguments: SampleBackups.eras)
   func streamsALargeFileInChunks(_ era: String) throws {
     let scratch = try TemporaryDirectory()
     let copy = scratch.file("IMG_0002.MOV")

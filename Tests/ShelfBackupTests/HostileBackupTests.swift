@@ -111,14 +111,14 @@ import Testing
     }
   }
 
-  @Test(arguments: ["mdinfo", "mdbackup"])
+  @Test(arguments: ["mdinfo", "mdinfo-encrypted", "mdbackup"])
   func missingLegacyDataIsOneErrorAndTheRestRead(_ era: String) throws {
     let scratch = try TemporaryDirectory()
     let folder = try SampleBackups.copy(era, into: scratch)
-    let backup = try Backup(folder: RawPath(folder), password: nil)
+    let backup = try Backup(folder: RawPath(folder), password: SampleBackups.password(for: era))
     let files = try backup.entries().entries
     let victim = try #require(files.first { $0.relativePath.escaped.hasSuffix(".wav") })
-    let stored = victim.fileID + (era == "mdinfo" ? ".mddata" : ".mdbackup")
+    let stored = victim.fileID + (era.hasPrefix("mdinfo") ? ".mddata" : ".mdbackup")
     try FileManager.default.removeItem(atPath: folder + "/" + stored)
     #expect(
       throws: BackupError(
@@ -223,6 +223,51 @@ import Testing
     #expect(right.failure == .badInput)
   }
 
+  /// iPhone OS 3 backups (iTunes 8.2 to 9) have no keybag: the password is checked against the
+  /// SHA-1 in Manifest.plist's AuthData, before any mdinfo or mddata is read.
+  @Test func wrongPasswordOfAnMdinfoBackupIsFoundFromAuthDataAlone() throws {
+    let scratch = try TemporaryDirectory()
+    let folder = try SampleBackups.copy("mdinfo-encrypted", into: scratch)
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
+      $0.hasSuffix(".mdinfo") || $0.hasSuffix(".mddata")
+    }
+    #expect(names.count == 10)
+    for name in names { try scratch.write("mdinfo-encrypted/\(name)", Array(repeating: 0x5A, count: 4096)) }
+    let wrong = BackupPassword(bytes: Array("not-the-password".utf8))
+    let error = try #require(throws: BackupError.self) {
+      try Backup(folder: RawPath(folder), password: wrong)
+    }
+    #expect(error == BackupError(path: RawPath(folder), reason: .wrongPassword))
+    #expect(error.failure == .noPermission)
+    #expect(throws: BackupError(path: RawPath(folder), reason: .passwordRequired)) {
+      try Backup(folder: RawPath(folder), password: nil)
+    }
+    // The right password opens it; each damaged mdinfo is then one problem.
+    let backup = try Backup(
+      folder: RawPath(folder), password: SampleBackups.password(for: "mdinfo-encrypted"))
+    let (entries, problems) = try backup.entries()
+    #expect(entries.isEmpty)
+    #expect(problems.count == 5)
+    #expect(problems.allSatisfy { $0.failure == .badInput })
+  }
+
+  @Test func encryptedMdinfoWithoutAuthDataIsACorruptKeybag() throws {
+    let scratch = try TemporaryDirectory()
+    let folder = try SampleBackups.copy("mdinfo-encrypted", into: scratch)
+    try scratch.write(
+      "mdinfo-encrypted/Manifest.plist",
+      Array(
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><dict><key>IsEncrypted</key><true/></dict></plist>
+        """.utf8))
+    let error = try #require(throws: BackupError.self) {
+      try Backup(folder: RawPath(folder), password: SampleBackups.password(for: "mdinfo-encrypted"))
+    }
+    #expect(
+      error.description == "\(folder): corrupt keybag in Manifest.plist: Manifest.plist has no AuthData")
+  }
+
   @Test func absurdIterationCountIsRefusedWithoutDerivingAKey() throws {
     let scratch = try TemporaryDirectory()
     let folder = try SampleBackups.generate(
@@ -258,15 +303,19 @@ import Testing
     ) { try backup.contents(of: entry) }
   }
 
-  @Test(arguments: ["manifest-db-encrypted", "mbdb-encrypted"])
+  @Test(arguments: ["manifest-db-encrypted", "mbdb-encrypted", "mdinfo-encrypted"])
   func badPaddingIsRefused(_ era: String) throws {
     let scratch = try TemporaryDirectory()
     let folder = try SampleBackups.copy(era, into: scratch)
     let backup = try Backup(folder: RawPath(folder), password: SampleBackups.password(for: era))
     let entry = try #require(try backup.entries().entries.first { $0.relativePath.escaped.hasSuffix(".txt") })
-    let stored = URL(
-      fileURLWithPath: folder + "/" + (era.hasPrefix("manifest-db") ? entry.fileID.prefix(2) + "/" : "")
-        + entry.fileID)
+    let stored: URL
+    switch era {
+    case "manifest-db-encrypted":
+      stored = URL(fileURLWithPath: "\(folder)/\(entry.fileID.prefix(2))/\(entry.fileID)")
+    case "mbdb-encrypted": stored = URL(fileURLWithPath: "\(folder)/\(entry.fileID)")
+    default: stored = URL(fileURLWithPath: "\(folder)/\(entry.fileID).mddata")
+    }
     var bytes = Array(try Data(contentsOf: stored))
     // In CBC, flipping the last byte of the second-to-last block flips the last plaintext byte:
     // a padding length of 1…16 becomes 129…144, which no padding can be.

@@ -5,15 +5,34 @@ import ShelfTestSupport
 import Testing
 
 /// ShelfBackup against independent readers from PyPI, side by side on the same backups: every
-/// file `pyiosbackup` (Manifest.db and Manifest.mbdb, plain and encrypted) and
-/// `iphone_backup_decrypt` (encrypted Manifest.db) recover, shelf recovers byte for byte under
-/// the same DOMAIN/relativePath, and shelf recovers no file they do not.
+/// file `pyiosbackup` (Manifest.db and Manifest.mbdb, plain and encrypted),
+/// `iphone_backup_decrypt` and `mvt-ios decrypt-backup` (encrypted Manifest.db) recover, shelf
+/// recovers byte for byte under the same DOMAIN/relativePath, and shelf recovers no file they
+/// do not. mvt writes a decrypted backup (Manifest.db and XX/fileID), which the script lays out
+/// by the decrypted Manifest.db's domain and relativePath.
 @Suite struct IndependentReaderTests {
   /// Extracts a backup with one of the readers into OUT/DOMAIN/relativePath.
   static let extractor = """
     import sys
+    import os, shutil, sqlite3, subprocess
     reader, backup, out, password = sys.argv[1:5]
-    if reader == "pyiosbackup":
+    if reader == "mvt":
+        decrypted = out + ".mvt"
+        mvt = shutil.which("mvt-ios")
+        if mvt is None:
+            sys.exit("mvt-ios is not on PATH")
+        subprocess.run(
+            [mvt, "--disable-update-check", "--disable-indicator-update-check", "decrypt-backup",
+             "-p", password, "-d", decrypted, backup], check=True, stdout=subprocess.DEVNULL)
+        db = sqlite3.connect(os.path.join(decrypted, "Manifest.db"))
+        for file_id, domain, relative in db.execute(
+                "SELECT fileID, domain, relativePath FROM Files WHERE flags = 1"):
+            stored = os.path.join(decrypted, file_id[:2], file_id)
+            if os.path.exists(stored):
+                target = os.path.join(out, domain, relative)
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                shutil.copyfile(stored, target)
+    elif reader == "pyiosbackup":
         from pyiosbackup import Backup
         Backup.from_path(backup, password).unback(out, strict=True)
     else:
@@ -25,6 +44,7 @@ import Testing
 
   static let hasPyiosbackup = Python.has("pyiosbackup")
   static let hasIphoneBackupDecrypt = Python.has("iphone_backup_decrypt")
+  static let hasMVT = Python.has("mvt.ios.decrypt")
 
   @Test(
     .enabled(if: hasPyiosbackup, "needs PyPI pyiosbackup (make setup installs it)"),
@@ -36,6 +56,11 @@ import Testing
   @Test(.enabled(if: hasIphoneBackupDecrypt, "needs PyPI iphone_backup_decrypt (make setup installs it)"))
   func iphoneBackupDecryptRecoversWhatShelfRecovers() throws {
     try compare("manifest-db-encrypted", reader: "iphone_backup_decrypt")
+  }
+
+  @Test(.enabled(if: hasMVT, "needs PyPI mvt (make setup installs it)"))
+  func mvtRecoversWhatShelfRecovers() throws {
+    try compare("manifest-db-encrypted", reader: "mvt")
   }
 
   private func compare(_ era: String, reader: String) throws {

@@ -47,7 +47,10 @@ enum SampleBackups {
   static var password: String { fixture.password }
 
   /// The eras, in a fixed order.
-  static let eras = ["manifest-db", "manifest-db-encrypted", "mbdb", "mbdb-encrypted", "mdinfo", "mdbackup"]
+  static let eras = [
+    "manifest-db", "manifest-db-encrypted", "mbdb", "mbdb-encrypted", "mdinfo", "mdinfo-encrypted",
+    "mdbackup",
+  ]
 
   static func facts(_ era: String) -> Facts? { fixture.backups[era] }
 

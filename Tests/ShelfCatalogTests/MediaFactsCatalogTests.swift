@@ -5,8 +5,14 @@ import Testing
 
 @testable import ShelfCatalog
 
+/// Turns a current catalogue back into schema 8 shape (the loop count removed).
+func dropSchema9Columns(_ db: SQLiteConnection) throws {
+  try db.execute("ALTER TABLE files DROP COLUMN loop_count")
+}
+
 /// Turns a current catalogue back into schema 7 shape (the EXIF and Live Photo columns removed).
 func dropSchema8Columns(_ db: SQLiteConnection) throws {
+  try dropSchema9Columns(db)
   for column in [
     "camera", "lens", "orientation", "gps_lat", "gps_lon", "gps_alt", "software", "content_id", "live_photo",
     "live_photo_text",

@@ -27,6 +27,22 @@ import Testing
     #expect(try Self.names(in: scratch.file("out")) == ["picture.png"])
   }
 
+  /// `append(contentsOf:)` copies a file inside the kernel (`sendfile`): byte for byte, after
+  /// what was written before, and an empty file adds nothing.
+  @Test func appendsAFileByteForByte() throws {
+    let scratch = try TemporaryDirectory()
+    let bytes = (0..<(3 << 20) + 5).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) }
+    let source = try RegularFile(path: RawPath(try scratch.write("source.bin", bytes)))
+    let empty = try RegularFile(path: RawPath(try scratch.write("empty.bin", [])))
+    let target = scratch.file("copy.bin")
+    let writer = try AtomicFileWriter(target: RawPath(target))
+    try writer.write(Array("head:".utf8))
+    #expect(try writer.append(contentsOf: source) == Int64(bytes.count))
+    #expect(try writer.append(contentsOf: empty) == 0)
+    try writer.commit()
+    #expect(Self.contents(target) == Array("head:".utf8) + bytes)
+  }
+
   @Test func streamsInPartsCreatesFoldersAndSetsModeAndTime() throws {
     let scratch = try TemporaryDirectory()
     let target = scratch.raw("a/b/recording.wav")

@@ -27,7 +27,8 @@ typedef struct shelf_vips_preview {
 } shelf_vips_preview;
 
 /* Decodes the file at path, shrunk on load to fit within max_width × max_height (never
-   enlarged), turned upright by its EXIF orientation. page chooses the frame of a multi-image
+   enlarged; an SVG drawing is rendered to fill the box), turned upright by its EXIF
+   orientation. page chooses the frame of a multi-image
    file (0 for the first). A truncated file is an error, not a partial picture. */
 int shelf_vips_thumbnail_file(
   const char *path, int page, int max_width, int max_height, shelf_vips_preview *out, char *error,

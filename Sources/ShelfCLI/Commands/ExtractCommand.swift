@@ -42,7 +42,7 @@ enum ExtractCommand {
       OptionSpec("flat", help: "Put every file straight into <dir>, names made unique."),
       OptionSpec("force", short: "f", help: "Replace files in <dir> that hold other content."),
       OptionSpec(
-        "jobs", short: "j", value: "n", help: "Files copied in parallel (default: 2).",
+        "jobs", short: "j", value: "n", help: "Files copied in parallel (default: the number of cores).",
         completion: Completion.none),
     ],
     examples: [
@@ -77,7 +77,7 @@ enum ExtractCommand {
       destination = outDir.absolute
       flat = arguments.flag("flat")
       force = arguments.flag("force")
-      jobs = try arguments.integer("jobs", in: 1...64) ?? 2
+      jobs = try arguments.integer("jobs", in: 1...64) ?? max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
       verbose = invocation.globals.verbose
     }
   }

@@ -24,7 +24,10 @@ enum InfoCommand {
 
       Images are read from their headers: PNG, JPEG, GIF, WebP, TIFF, HEIF/HEIC/AVIF, BMP and \
       DIB, ICO/CUR, ICNS, PSD, TGA, QOI, PBM/PGM/PPM/PAM, XPM, JPEG 2000 and SVG. Frames are \
-      animation frames, TIFF pages, a HEIF's top-level images, icon entries or PSD layers.
+      animation frames, TIFF pages, a HEIF's top-level images, icon entries or PSD layers. An \
+      animated GIF or WebP gives how many times it plays (loop; 0: forever): a WebP's loop \
+      count, a GIF's NETSCAPE2.0 repeat count plus one (a GIF without one plays once and has \
+      none).
 
       A catalogued path inside an iPhone backup (BACKUP/DOMAIN/relativePath, see shelf index) \
       is described from the catalogue, or from its content read (and decrypted) from the \
@@ -184,6 +187,7 @@ enum InfoCommand {
         rows.append(["interlaced:", yesNo(image.interlaced)])
         if image.format == "png" { rows.append(["CgBI:", yesNo(image.cgbi)]) }
         if let frames = image.frames { rows.append(["frames:", "\(frames)"]) }
+        if let loop = image.loop { rows.append(["loop:", loop == 0 ? "forever (0)" : "\(loop) plays"]) }
         if !image.chunks.isEmpty { rows.append(["chunks:", image.chunks.joined(separator: " ")]) }
       }
       if let exif = entry.exif { rows += exifRows(exif) }

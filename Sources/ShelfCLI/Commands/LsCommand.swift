@@ -104,7 +104,7 @@ enum LsCommand {
       text             artist, album, album_artist, title, genre, comment, camera, lens,
                        software, error: the value anywhere in the field, case-insensitive
                        (artist:beat finds The Beatles, camera:iphone)
-      numbers          size, mtime (modified), taken, width, height, depth, frames, duration,
+      numbers          size, mtime (modified), taken, width, height, depth, frames, loop, duration,
                        rate, channels, bitrate, year, track, track_total, disc, disc_total,
                        fps, rotation, orientation, lat, lon, alt, lines, words, chars: equal,
                        or a range
@@ -124,7 +124,8 @@ enum LsCommand {
     take yes or no (alpha:yes, cgbi:no). Bit rates take k and M (bitrate>256k, bitrate:1.4M).
 
     Fields: kind, type (MIME), ext, name, path, area, root, size, mtime, width, height, depth \
-    (bits per sample), color (color type), alpha, cgbi, interlaced, frames, duration, rate \
+    (bits per sample), color (color type), alpha, cgbi, interlaced, frames, loop (times a GIF or \
+    WebP animation plays, 0 forever), duration, rate \
     (sample rate), channels, format, codec (FFmpeg's name: aac, alac, mp3, flac, h264…), \
     audio_codec (a video's sound), bitrate (bits/s), artist, album, album_artist, title, genre, \
     comment, year, track, track_total, disc, disc_total, artwork (cover art embedded), fps \
@@ -350,7 +351,7 @@ enum CatalogPresentation {
           ("bit_depth", int(image.bitDepth)), ("color_type", string(image.colorType)),
           ("alpha", bool(image.alpha)),
           ("interlaced", bool(image.interlaced)), ("cgbi", .bool(image.cgbi ?? false)),
-          ("frames", int(image.frames)),
+          ("frames", int(image.frames)), ("loop", int(image.loop)),
           ("format", .string(image.format)),
         ]
         if !image.chunks.isEmpty { object.append(("chunks", .array(image.chunks.map { .string($0) }))) }

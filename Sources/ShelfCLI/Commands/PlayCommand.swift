@@ -31,7 +31,8 @@ enum PlayCommand {
       the playlist goes on, and the exit status is 1 when some tracks failed (65 when the \
       only track could not be decoded). Entries of iPhone backups (a catalogued \
       BACKUP/DOMAIN/relativePath, or a query such as area:voicemail) play from their \
-      content, read and decrypted into private temporary files.
+      content: each is read and decrypted into a private temporary file just before it \
+      plays (a wrong backup password is found before the first track).
 
       On a terminal a status line shows the title and artist, the elapsed and total time, a \
       progress bar and the volume. Keys: space pauses and resumes, left and right arrows \
@@ -88,7 +89,7 @@ enum PlayCommand {
     let options = try PlayOptions(invocation.arguments, invocation: invocation)
     var playlist = try PlaylistBuilder.build(options.items, invocation: invocation)
     let backupFiles = BackupEntryFiles(invocation)
-    playlist.readBackupEntries(through: backupFiles, console: invocation.console)
+    playlist.checkBackupEntries(through: backupFiles, console: invocation.console)
     guard !playlist.tracks.isEmpty else { return nothingToPlay(playlist, console: invocation.console) }
     let outcome = await play(
       playlist.tracks, options: options, console: invocation.console, names: backupFiles)
@@ -115,7 +116,9 @@ enum PlayCommand {
   static func play(_ tracks: [RawPath], options: PlayOptions, console: Console, names: BackupEntryFiles) async
     -> Outcome
   {
-    let player = Player(tracks: tracks, options: options.player)
+    let player = Player(tracks: tracks, options: options.player) { path throws(AudioError) in
+      try names.openAudio(path)
+    }
     let interactive = options.terminalUI && console.stdinIsTerminal && console.stderrIsTerminal
     let keys = interactive ? TerminalKeyInput() : nil
     // A device or pipe that goes away must fail a write, not kill the player.

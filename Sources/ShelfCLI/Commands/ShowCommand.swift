@@ -26,10 +26,12 @@ enum ShowCommand {
       Property lists (XML or binary) are pretty-printed, or printed as JSON with --json (data \
       as base64, dates as ISO-8601 text).
 
-      Images are drawn as a true-colour preview fitted to the terminal (never enlarged), upright \
+      Images are drawn as a true-colour preview fitted to the terminal (a bitmap never enlarged), upright \
       by their EXIF orientation: JPEG, PNG (also iPhone-optimized CgBI), GIF and TIFF (the \
       first frame or page), WebP, HEIC and AVIF, BMP, ICO, CUR and ICNS (the largest entry), \
-      PSD (the composite), TGA, QOI, PNM (P1-P7) and JPEG 2000. Large images are shrunk \
+      PSD (the composite), TGA, QOI, PNM (P1-P7), JPEG 2000 and SVG (drawn by librsvg to \
+      fill the width or height available, since a drawing has no pixel size to keep). Large \
+      images are shrunk \
       while they are decoded (a 12-megapixel JPEG is read at an eighth of its size; a \
       30000x30000 picture is never held whole). The kitty graphics protocol is used under kitty \
       (TERM=xterm-kitty or KITTY_WINDOW_ID set), sixels on terminals whose device attributes \

@@ -46,6 +46,44 @@ final class BackupEntryFiles: Sendable {
     return (entry, file.path)
   }
 
+  /// Checks that `path` names an entry of a backup that opens (its password asked and checked
+  /// now), without reading the entry's content; false when `path` names no backup entry.
+  func check(_ path: RawPath) throws -> Bool {
+    guard Self.isBackupEntryPath(path), let (folder, cataloguePath) = BackupEntryResolver.locate(path) else {
+      return false
+    }
+    guard try resolver.entry(at: cataloguePath, in: folder) != nil else {
+      throw FileError(path: path, reason: "no such file or directory in the backup", failure: .missingInput)
+    }
+    return true
+  }
+
+  /// Opens a track for `play` when its turn comes: a backup entry's content is decrypted only
+  /// now, into a private file that the decoder keeps open (it is gone when the decoder is), so
+  /// one track at a time is held; any other path is opened as it is. Errors name `path`.
+  func openAudio(_ path: RawPath) throws(AudioError) -> any AudioDecoder {
+    guard Self.isBackupEntryPath(path) else { return try AudioDecoders.open(path: path) }
+    let spooled: SpooledFile
+    do {
+      guard let (_, file) = try resolver.spool(path, temporaryFolder: temporaryFolder) else {
+        return try AudioDecoders.open(path: path)
+      }
+      spooled = file
+    } catch let error as AudioError {
+      throw error
+    } catch {
+      let failure = (error as? any ShelfError)?.failure
+      throw AudioError(
+        path: path, reason: failure == .missingInput ? .missingFile : .damaged,
+        message: (error as? BackupError)?.explanation ?? (error as? FileError)?.reason ?? "\(error)")
+    }
+    do {
+      return try AudioDecoders.open(path: spooled.path)
+    } catch {
+      throw AudioError(path: path, reason: error.reason, message: error.message)
+    }
+  }
+
   /// The catalogued path a readable path stands for (itself when it is not spooled).
   func name(of path: RawPath) -> RawPath {
     spooled.withLock { $0[path]?.name } ?? path
@@ -95,13 +133,16 @@ extension InfoCommand {
 }
 
 extension Playlist {
-  /// Replaces the catalogued paths of backup entries (from a query or named) with their
-  /// spooled content; an entry that cannot be read is reported and dropped.
-  mutating func readBackupEntries(through files: BackupEntryFiles, console: Console) {
+  /// Checks the backup entries among the tracks (from a query or named) before playing: each
+  /// backup is opened once (a wrong password is found here, before anything plays) and each
+  /// entry looked up; one the backup does not hold is reported and dropped. The content is
+  /// read only when the track's turn comes (`BackupEntryFiles.openAudio`).
+  mutating func checkBackupEntries(through files: BackupEntryFiles, console: Console) {
     var kept: [RawPath] = []
     for track in tracks {
       do {
-        kept.append(try files.readablePath(track) ?? track)
+        _ = try files.check(track)
+        kept.append(track)
       } catch {
         let advised = AdvisedBackupError.advising(error)
         console.error(String(describing: advised))

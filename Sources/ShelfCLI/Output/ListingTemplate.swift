@@ -105,6 +105,7 @@ struct ListingTemplate {
       "interlaced": { yesNo($0.image?.interlaced) },
       "cgbi": { yesNo($0.image?.cgbi) },
       "frames": { entry in number(entry.image?.frames.map(Int64.init) ?? entry.audio?.frames) },
+      "loop": { number($0.image?.loop) },
       "format": { text($0.audio?.format ?? $0.video?.format ?? $0.image?.format ?? $0.plist?.format) },
       "duration": { entry in
         text((entry.audio?.duration ?? entry.video?.duration).map { Quantities.formatDuration($0) })

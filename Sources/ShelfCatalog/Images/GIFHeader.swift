@@ -2,7 +2,8 @@ import ShelfCore
 
 extension ImageHeaderReader {
   /// GIF: the logical screen, then a walk over every block (image descriptors counted as
-  /// frames, graphic-control extensions for transparency) through a small window: time grows
+  /// frames, graphic-control extensions for transparency, the NETSCAPE2.0 or ANIMEXTS1.0
+  /// application extension for the loop count) through a small window: time grows
   /// with the file's size and memory stays constant, however many frames it holds. A file cut
   /// off after its header keeps the frames found so far, with the reason.
   public static func readGIF(_ source: any ByteSource) throws -> ImageFacts {
@@ -35,6 +36,19 @@ extension ImageHeaderReader {
         let extensionHead = try window.bytes(count: 3, at: offset + 1)
         if extensionHead.first == 0xF9, extensionHead.count >= 3, extensionHead[2] & 1 != 0 {
           facts.alpha = true
+        }
+        // An application extension: block size 11, the application's name, then a sub-block
+        // of 3 bytes: 1 and the loop count (little-endian).
+        if extensionHead.first == 0xFF, extensionHead.count >= 2, extensionHead[1] == 11 {
+          let application = try window.bytes(count: 16, at: offset + 3)
+          if application.count == 16,
+            application.prefix(11).elementsEqual("NETSCAPE2.0".utf8)
+              || application.prefix(11).elementsEqual("ANIMEXTS1.0".utf8),
+            application[11] == 3, application[12] == 1, let count = application.le16(13)
+          {
+            // Repeats after the first play; 0 is forever.
+            facts.loop = count == 0 ? 0 : count + 1
+          }
         }
         offset += 2
         try skipSubBlocks()

@@ -2,7 +2,7 @@ import ShelfCore
 
 extension ImageHeaderReader {
   /// WebP: the VP8, VP8L or VP8X header, and the ANMF frames of an animation (chunk headers
-  /// only, at most 100,000 of them).
+  /// only, at most 100,000 of them) with the loop count of its ANIM chunk.
   public static func readWebP(_ source: any ByteSource) throws -> ImageFacts {
     let head = try source.read(count: 40, at: 0)
     guard head.count >= 30 else { throw HeaderError("truncated WebP: header cut off") }
@@ -27,6 +27,7 @@ extension ImageHeaderReader {
       let height = (Int(head[27]) | Int(head[28]) << 8 | Int(head[29]) << 16) + 1
       let alpha = flags & 0x10 != 0
       var frames = 1
+      var loop: Int?
       if flags & 0x02 != 0 {
         // Count the ANMF chunks, reading chunk headers only.
         frames = 0
@@ -37,12 +38,16 @@ extension ImageHeaderReader {
           let chunk = try source.read(count: 8, at: offset)
           guard let length = chunk.le32(4) else { break }
           if chunk.fourCC(0) == "ANMF" { frames += 1 }
+          // ANIM: the background colour (4 bytes), then the loop count (16 bits).
+          if chunk.fourCC(0) == "ANIM", length >= 6 {
+            loop = try source.read(count: 2, at: offset + 12).le16(0)
+          }
           offset += 8 + Int64(length) + Int64(length & 1)
         }
       }
       return ImageFacts(
         format: "webp", width: width, height: height, bitDepth: 8, colorType: alpha ? "rgba" : "rgb",
-        alpha: alpha, interlaced: false, cgbi: nil, frames: frames)
+        alpha: alpha, interlaced: false, cgbi: nil, frames: frames, loop: loop)
     default:
       throw HeaderError("corrupt WebP: unknown chunk \(head.fourCC(12))")
     }
