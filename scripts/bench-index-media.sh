@@ -39,8 +39,10 @@ if [[ -z "$BASELINE" ]]; then
 fi
 
 mkdir -p "$WORK"
-python3 - "$ROOT/SampleMedia/Documents" "$WORK" "$SHELF" "$BASELINE" <<'PY'
-import os, resource, shutil, subprocess, sys, time
+PYTHONPATH="$ROOT/scripts" python3 - "$ROOT/SampleMedia/Documents" "$WORK" "$SHELF" "$BASELINE" <<'PY'
+import os, shutil, sys
+
+from bench_measure import measure
 
 source, work, shelf, baseline = sys.argv[1:5]
 count = 2000
@@ -66,26 +68,6 @@ populate(mixed, m4a + mp3)
 populate(only_mp3, mp3)
 
 
-def measure(command, repeats):
-    """Best of `repeats`: wall seconds and CPU seconds (user + system of the child processes)."""
-    best = None
-    for _ in range(repeats):
-        for leftover in ("catalog.sqlite", "catalog.sqlite-wal", "catalog.sqlite-shm", "catalog.sqlite.lock"):
-            try:
-                os.unlink(os.path.join(work, leftover))
-            except FileNotFoundError:
-                pass
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        start = time.monotonic()
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        wall = time.monotonic() - start
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-        if best is None or wall < best[0]:
-            best = (wall, cpu)
-    return best
-
-
 database = os.path.join(work, "catalog.sqlite")
 # shelf runs best of 3; the anchors (seconds to minutes) once.
 runs = [
@@ -96,7 +78,7 @@ runs = [
                                           "ffprobe -v error -show_format -show_streams >/dev/null" % mixed], 1),
     ("exiftool -fast, M4A/MP3", ["exiftool", "-fast", "-q", "-q", "-r", mixed], 1),
 ]
-results = [(name, *measure(command, repeats)) for name, command, repeats in runs]
+results = [(name, *measure(command, repeats, work)) for name, command, repeats in runs]
 base_wall, base_cpu = results[0][1], results[0][2]
 print("bench-index-media: %d files per run; shelf best of 3, anchors once (the machine may be shared: "
       "compare ratios)" % count)

@@ -25,8 +25,10 @@ for tool in exiftool file convert heif-enc python3; do
 done
 
 mkdir -p "$WORK"
-python3 - "$WORK" "$SHELF" <<'PY'
-import glob, os, resource, shutil, subprocess, sys, time
+PYTHONPATH="$ROOT/scripts" python3 - "$WORK" "$SHELF" <<'PY'
+import glob, os, shutil, subprocess, sys
+
+from bench_measure import measure
 
 work, shelf = sys.argv[1:3]
 count, heic_count = 2000, 400
@@ -117,26 +119,6 @@ populate()
 total_bytes = sum(os.path.getsize(os.path.join(h, n)) for h in halves for n in os.listdir(h))
 
 
-def measure(command, repeats):
-    """Best of `repeats`: wall seconds and CPU seconds (user + system of the child processes)."""
-    best = None
-    for _ in range(repeats):
-        for leftover in ("catalog.sqlite", "catalog.sqlite-wal", "catalog.sqlite-shm", "catalog.sqlite.lock"):
-            try:
-                os.unlink(os.path.join(work, leftover))
-            except FileNotFoundError:
-                pass
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        start = time.monotonic()
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        wall = time.monotonic() - start
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-        if best is None or wall < best[0]:
-            best = (wall, cpu)
-    return best
-
-
 database = os.path.join(work, "catalog.sqlite")
 # Warm the page cache once, so that every run reads from memory.
 subprocess.run(["cat"] + [os.path.join(h, n) for h in halves for n in sorted(os.listdir(h))],
@@ -151,7 +133,7 @@ runs = [
 ]
 results = []
 for name, command, repeats in runs:
-    results.append((name, *measure(command, repeats)))
+    results.append((name, *measure(command, repeats, work)))
     if command[0] == shelf:
         # What shelf found, so that a fast run that read nothing cannot pass for a fast one.
         found = subprocess.run([shelf, "--db", database, "ls", "-f", "{taken}", "camera:", "gps:yes", "taken:"],

@@ -59,12 +59,7 @@ public final class ConvertingDecoder: AudioDecoder {
   /// (Re)creates the resampler, making `type`; what it held is dropped.
   private func setUp(_ type: PCMSampleType) throws(AudioError) {
     swr_free(&context)
-    let target: AVSampleFormat
-    switch type {
-    case .int16: target = AV_SAMPLE_FMT_S16
-    case .int32: target = AV_SAMPLE_FMT_S32
-    case .float32: target = AV_SAMPLE_FMT_FLT
-    }
+    let target = FFmpegDecoder.sampleFormat(for: type)
     var inputLayout = AVChannelLayout()
     var outputLayout = AVChannelLayout()
     av_channel_layout_default(&inputLayout, Int32(source.format.channels))

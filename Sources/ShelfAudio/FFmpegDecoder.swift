@@ -353,6 +353,15 @@ public final class FFmpegDecoder: AudioDecoder {
     }
   }
 
+  /// The packed FFmpeg sample format a resampler makes to fill a buffer of `type`.
+  static func sampleFormat(for type: PCMSampleType) -> AVSampleFormat {
+    switch type {
+    case .int16: AV_SAMPLE_FMT_S16
+    case .int32: AV_SAMPLE_FMT_S32
+    case .float32: AV_SAMPLE_FMT_FLT
+    }
+  }
+
   /// Whether samples of this format are copied as they are (no conversion of values).
   private static func isDirect(_ sampleFormat: AVSampleFormat) -> Bool {
     switch av_get_packed_sample_fmt(sampleFormat) {
@@ -387,12 +396,7 @@ private final class SampleConverter {
     sourceChannels = Int(frame.pointee.ch_layout.nb_channels)
     self.type = type
     self.channels = channels
-    let target: AVSampleFormat
-    switch type {
-    case .int16: target = AV_SAMPLE_FMT_S16
-    case .int32: target = AV_SAMPLE_FMT_S32
-    case .float32: target = AV_SAMPLE_FMT_FLT
-    }
+    let target = FFmpegDecoder.sampleFormat(for: type)
     // The stream's channel count, whatever a frame carries: a stream that changes its layout
     // part way is remixed rather than overrunning the caller's buffer.
     var outputLayout = AVChannelLayout()

@@ -246,10 +246,7 @@ final class PostgresCatalogStore: CatalogBackend {
   }
 
   func setExcludes(rootID: Int64, patterns: [String]) throws {
-    let kept = patterns.filter { !$0.isEmpty }
-    try db.run(
-      "UPDATE roots SET excludes = ? WHERE id = ?",
-      [kept.isEmpty ? .null : .text(ExcludeRules.storedText(kept)), .integer(rootID)])
+    try db.setExcludes(rootID: rootID, patterns: patterns)
   }
 
   func rootID(for path: RawPath) throws -> Int64 {
@@ -261,27 +258,15 @@ final class PostgresCatalogStore: CatalogBackend {
   }
 
   func updateRoot(id: Int64, layout: SandboxLayout, bundle: BundleInfo?, scannedAt: Int64?) throws {
-    try db.run(
-      "UPDATE roots SET is_sandbox = ?, bundle_path = ?, bundle_id = ?, bundle_name = ?, bundle_version = ?, last_scan_ns = coalesce(?, last_scan_ns) WHERE id = ?",
-      [
-        .from(layout.isSandbox), bundle.map { .blob($0.bundlePath.bytes) } ?? .null,
-        .from(bundle?.identifier),
-        .from(bundle?.name), .from(bundle?.version), .from(scannedAt), .integer(id),
-      ])
+    try db.updateRoot(id: id, layout: layout, bundle: bundle, scannedAt: scannedAt)
   }
 
   func updateBackupRoot(id: Int64, facts: BackupRootFacts) throws {
-    try db.run(
-      "UPDATE roots SET backup_device = ?, backup_product = ?, backup_ios = ?, backup_date = ?, backup_encrypted = ?, backup_format = ? WHERE id = ?",
-      [
-        .from(facts.deviceName), .from(facts.productType), .from(facts.iosVersion), .from(facts.date),
-        .from(facts.isEncrypted), .text(facts.format), .integer(id),
-      ])
+    try db.updateBackupRoot(id: id, facts: facts)
   }
 
   func mergeRoot(_ inner: Int64, into outer: Int64) throws {
-    try db.run("UPDATE files SET root_id = ? WHERE root_id = ?", [.integer(outer), .integer(inner)])
-    try db.run("DELETE FROM roots WHERE id = ?", [.integer(inner)])
+    try db.mergeRoot(inner, into: outer)
   }
 
   // MARK: Files (writer side)
@@ -374,14 +359,7 @@ final class PostgresCatalogStore: CatalogBackend {
 
   func moveFile(id: Int64, to path: RawPath, area: String, status: FileStatus, trusted: Bool) throws {
     try flush()
-    let name = String(decoding: path.lastComponent.bytes, as: UTF8.self)
-    let pathText = String(decoding: path.bytes, as: UTF8.self)
-    try db.run(
-      "UPDATE files SET path = ?, path_text = ?, name = ?, ext = ?, area = ?, mtime_ns = ?, ctime_ns = ?, trusted = ? WHERE id = ?",
-      [
-        .blob(path.bytes), .text(pathText), .text(name), .text(path.lowercasedExtension), .text(area),
-        .integer(status.mtimeNanoseconds), .integer(status.ctimeNanoseconds), .from(trusted), .integer(id),
-      ])
+    try db.moveFile(id: id, to: path, area: area, status: status, trusted: trusted)
   }
 
   func transaction<R>(_ body: () throws -> R) throws -> R {
@@ -432,13 +410,7 @@ final class PostgresCatalogStore: CatalogBackend {
   }
 
   func setLivePhoto(id: Int64, partner: [UInt8]?) throws {
-    try db.run(
-      "UPDATE files SET live_photo = ?, live_photo_text = ? WHERE id = ?",
-      [
-        partner.map { .blob($0) } ?? .null,
-        partner.map { .text(String(decoding: $0, as: UTF8.self)) } ?? .null,
-        .integer(id),
-      ])
+    try db.setLivePhoto(id: id, partner: partner)
   }
 
   func pathsAwaitingLivePhotoLinks(rootID: Int64) throws -> [RawPath] {

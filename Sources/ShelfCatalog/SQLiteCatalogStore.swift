@@ -266,10 +266,7 @@ final class SQLiteCatalogStore: CatalogBackend {
   /// Replaces the exclude patterns stored with a root (empty patterns are dropped; none left
   /// clears them).
   func setExcludes(rootID: Int64, patterns: [String]) throws {
-    let kept = patterns.filter { !$0.isEmpty }
-    try db.run(
-      "UPDATE roots SET excludes = ? WHERE id = ?",
-      [kept.isEmpty ? .null : .text(ExcludeRules.storedText(kept)), .integer(rootID)])
+    try db.setExcludes(rootID: rootID, patterns: patterns)
   }
 
   /// The id of the root at `path`, added when new.
@@ -284,30 +281,18 @@ final class SQLiteCatalogStore: CatalogBackend {
 
   /// Records what a scan learnt about a root.
   func updateRoot(id: Int64, layout: SandboxLayout, bundle: BundleInfo?, scannedAt: Int64?) throws {
-    try db.run(
-      "UPDATE roots SET is_sandbox = ?, bundle_path = ?, bundle_id = ?, bundle_name = ?, bundle_version = ?, last_scan_ns = coalesce(?, last_scan_ns) WHERE id = ?",
-      [
-        .from(layout.isSandbox), bundle.map { .blob($0.bundlePath.bytes) } ?? .null,
-        .from(bundle?.identifier),
-        .from(bundle?.name), .from(bundle?.version), .from(scannedAt), .integer(id),
-      ])
+    try db.updateRoot(id: id, layout: layout, bundle: bundle, scannedAt: scannedAt)
   }
 
   /// Records what a backup root is (device, iOS version, date, encryption, era).
   func updateBackupRoot(id: Int64, facts: BackupRootFacts) throws {
-    try db.run(
-      "UPDATE roots SET backup_device = ?, backup_product = ?, backup_ios = ?, backup_date = ?, backup_encrypted = ?, backup_format = ? WHERE id = ?",
-      [
-        .from(facts.deviceName), .from(facts.productType), .from(facts.iosVersion), .from(facts.date),
-        .from(facts.isEncrypted), .text(facts.format), .integer(id),
-      ])
+    try db.updateBackupRoot(id: id, facts: facts)
   }
 
   /// Moves the entries of root `inner` to root `outer` and forgets `inner` (a new root that
   /// contains it takes it over).
   func mergeRoot(_ inner: Int64, into outer: Int64) throws {
-    try db.run("UPDATE files SET root_id = ? WHERE root_id = ?", [.integer(outer), .integer(inner)])
-    try db.run("DELETE FROM roots WHERE id = ?", [.integer(inner)])
+    try db.mergeRoot(inner, into: outer)
   }
 
   /// Drops a root and its entries (the files on disk are not touched); returns how many went.
@@ -419,15 +404,7 @@ final class SQLiteCatalogStore: CatalogBackend {
 
   /// Records that a file moved (same inode and size): new path and status, facts kept.
   func moveFile(id: Int64, to path: RawPath, area: String, status: FileStatus, trusted: Bool) throws {
-    let name = String(decoding: path.lastComponent.bytes, as: UTF8.self)
-    let pathText = String(decoding: path.bytes, as: UTF8.self)
-    try db.run(
-      "UPDATE files SET path = ?, path_text = ?, name = ?, ext = ?, area = ?, mtime_ns = ?, ctime_ns = ?, trusted = ? WHERE id = ?",
-      [
-        .blob(path.bytes), .text(pathText), .text(name), .text(path.lowercasedExtension), .text(area),
-        .integer(status.mtimeNanoseconds), .integer(status.ctimeNanoseconds), .from(trusted), .integer(id),
-      ])
-
+    try db.moveFile(id: id, to: path, area: area, status: status, trusted: trusted)
   }
 
   /// Runs `body` in one transaction.
@@ -470,13 +447,7 @@ final class SQLiteCatalogStore: CatalogBackend {
   }
 
   func setLivePhoto(id: Int64, partner: [UInt8]?) throws {
-    try db.run(
-      "UPDATE files SET live_photo = ?, live_photo_text = ? WHERE id = ?",
-      [
-        partner.map { .blob($0) } ?? .null,
-        partner.map { .text(String(decoding: $0, as: UTF8.self)) } ?? .null,
-        .integer(id),
-      ])
+    try db.setLivePhoto(id: id, partner: partner)
   }
 
   func pathsAwaitingLivePhotoLinks(rootID: Int64) throws -> [RawPath] {

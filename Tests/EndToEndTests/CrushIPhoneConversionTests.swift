@@ -41,18 +41,6 @@ import Testing
     }
   }
 
-  /// Straight RGBA to CgBI's premultiplied BGRA: `c' = (c·a + 127) / 255`.
-  static func premultipliedBGRA(_ rgba: [UInt8]) -> [UInt8] {
-    var out = rgba
-    for i in stride(from: 0, to: rgba.count, by: 4) {
-      let a = Int(rgba[i + 3])
-      out[i] = UInt8((Int(rgba[i + 2]) * a + 127) / 255)
-      out[i + 1] = UInt8((Int(rgba[i + 1]) * a + 127) / 255)
-      out[i + 2] = UInt8((Int(rgba[i]) * a + 127) / 255)
-    }
-    return out
-  }
-
   /// Whether 16-bit samples would lose something as 8-bit ones (one is not a multiple of 257).
   static func hasSixteenBitDetail(_ rgba16: [UInt8]) -> Bool {
     stride(from: 0, to: rgba16.count, by: 2).contains { rgba16[$0] != rgba16[$0 + 1] }
@@ -86,7 +74,7 @@ import Testing
       let opaque = stride(from: 3, to: expected.count, by: 4).allSatisfy { expected[$0] == 255 }
       #expect(cgbi.cgbiFlags?[1...] == (opaque ? [0x00, 0x20, 0x06] : [0x00, 0x20, 0x02]), "\(name)")
       // The stored pixels are exactly ImageMagick's RGBA, premultiplied and swapped to BGRA.
-      #expect(cgbi.image.pixels == Self.premultipliedBGRA(expected), "\(name)")
+      #expect(cgbi.image.pixels == premultipliedBGRA(expected), "\(name)")
       // Read back as straight RGBA (the repository's CgBI reader, un-premultiplying as Apple
       // does), every opaque pixel is ImageMagick's exactly.
       let back = cgbi.image.rgba8()
@@ -117,7 +105,7 @@ import Testing
     let expected = try Self.rounded(Self.imageMagickRGBA16(path))
     #expect(expected.count == 65536 * 4)
     let cgbi = try PNGDecoder().decode(path: dir.raw("ios/all16.png"))
-    #expect(cgbi.image.pixels == Self.premultipliedBGRA(expected))
+    #expect(cgbi.image.pixels == premultipliedBGRA(expected))
     // libpng's png_set_scale_16, written out: (v·255 + 32895) >> 16; 40000 → 156 (155.6).
     #expect(Array(cgbi.image.pixels[(40_000 * 4)..<(40_000 * 4 + 4)]) == [156, 156, 156, 255])
   }

@@ -214,15 +214,15 @@ struct PostgresCatalogueTests {
     let root = try folder(scratch, "m", count: 3)
     let database = try TestCatalogues.createDatabase()
     #expect(try ShelfProcess.run(["--db", database, "index", root]).status == 0)
-    // Back to schema 6: without the columns schemas 7 and 8 added.
-    let schema7 = [
+    // Back to schema 6: without the columns schemas 7, 8 and 9 added.
+    let laterColumns = [
       "codec", "bitrate", "album_artist", "disc", "disc_total", "track_total", "artwork", "frame_rate",
       "rotation", "audio_codec", "taken", "camera", "lens", "orientation", "gps_lat", "gps_lon", "gps_alt",
-      "software", "content_id", "live_photo", "live_photo_text",
+      "software", "content_id", "live_photo", "live_photo_text", "loop_count",
     ]
     try TestCatalogues.psql(
       database,
-      "ALTER TABLE files " + schema7.map { "DROP COLUMN \($0)" }.joined(separator: ", ")
+      "ALTER TABLE files " + laterColumns.map { "DROP COLUMN \($0)" }.joined(separator: ", ")
         + "; UPDATE meta SET value = '6' WHERE key = 'schema_version'")
     let reader = try ShelfProcess.run(["--db", database, "ls"])
     #expect(reader.status == 65)
@@ -235,8 +235,8 @@ struct PostgresCatalogueTests {
     let columns = try TestCatalogues.psql(
       database,
       "SELECT count(*) FROM information_schema.columns WHERE table_name = 'files' AND column_name IN ("
-        + schema7.map { "'\($0)'" }.joined(separator: ", ") + ")")
-    #expect(columns == "\(schema7.count)\n")
+        + laterColumns.map { "'\($0)'" }.joined(separator: ", ") + ")")
+    #expect(columns == "\(laterColumns.count)\n")
     #expect(try TestCatalogues.psql(database, "SELECT value FROM meta WHERE key = 'schema_version'") != "6\n")
   }
 

@@ -92,6 +92,26 @@ import Testing
 
   static let script = ShelfProcess.repositoryRoot.appendingPathComponent("scripts/test-postgres.sh").path
 
+  /// A run of the script whose stand-in command stays up: the script's pid, what the command
+  /// saw of the server, and the scratch folder holding the command.
+  struct StandingRun {
+    let scratch: TemporaryDirectory
+    let pid: pid_t
+    let server: ServerReport
+  }
+
+  /// Starts `test-postgres.sh run` with a stand-in command that stays running, and waits for
+  /// the command's report of the server.
+  static func startStandingRun() throws -> StandingRun {
+    let scratch = try TemporaryDirectory()
+    let report = scratch.path + "/report"
+    let command = try commandScript(in: scratch, report: report, status: nil)
+    let pid = try startScript([script, "run", "bash", command])
+    let server = try readReport(report)
+    try #require(server.lines.count == 6)
+    return StandingRun(scratch: scratch, pid: pid, server: server)
+  }
+
   @Test func makeTestServesAServerWithTheExtensionsAndRemovesItWhenTestsFail() throws {
     let scratch = try TemporaryDirectory()
     let report = scratch.path + "/report"
@@ -114,12 +134,8 @@ import Testing
   }
 
   @Test func aTerminatedRunStopsItsCommandAndRemovesTheServer() throws {
-    let scratch = try TemporaryDirectory()
-    let report = scratch.path + "/report"
-    let command = try Self.commandScript(in: scratch, report: report, status: nil)
-    let run = try Self.startScript([Self.script, "run", "bash", command])
-    let server = try Self.readReport(report)
-    try #require(server.lines.count == 6)
+    let standing = try Self.startStandingRun()
+    let (run, server) = (standing.pid, standing.server)
     #expect(try Self.serverAnswers(server.url))
 
     kill(run, SIGTERM)
@@ -131,12 +147,8 @@ import Testing
   }
 
   @Test func aKilledRunStillRemovesTheServer() throws {
-    let scratch = try TemporaryDirectory()
-    let report = scratch.path + "/report"
-    let command = try Self.commandScript(in: scratch, report: report, status: nil)
-    let run = try Self.startScript([Self.script, "run", "bash", command])
-    let server = try Self.readReport(report)
-    try #require(server.lines.count == 6)
+    let standing = try Self.startStandingRun()
+    let (run, server) = (standing.pid, standing.server)
     // The stand-in outlives a SIGKILL of the script; end it when the test does.
     defer { kill(pid_t(server.lines[5])!, SIGKILL) }
 

@@ -2,8 +2,6 @@ import Testing
 
 @testable import ShelfCatalog
 
-private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
-
 private func sniff(_ prefix: [UInt8], _ ext: String = "") -> SniffResult {
   ContentSniffer.sniff(prefix: prefix, fileExtension: ext)
 }

@@ -5,23 +5,7 @@ import Testing
 
 @testable import ShelfCatalog
 
-private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
-private func be16(_ value: Int) -> [UInt8] { [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
-private func be32(_ value: Int) -> [UInt8] { be16(value >> 16) + be16(value & 0xFFFF) }
 private func box(_ type: String, _ body: [UInt8]) -> [UInt8] { be32(body.count + 8) + bytes(type) + body }
-
-/// A byte source that counts what was read, to show a lying header costs no more than the file.
-private final class CountingBytes: ByteSource {
-  let bytes: MemoryBytes
-  var total = 0
-  init(_ bytes: [UInt8]) { self.bytes = MemoryBytes(bytes) }
-  var size: Int64 { bytes.size }
-  func read(count: Int, at offset: Int64) throws -> [UInt8] {
-    let read = try bytes.read(count: count, at: offset)
-    total += read.count
-    return read
-  }
-}
 
 /// A file whose reads fail from `failingFrom` on (an I/O error, a file cut short meanwhile),
 /// though its size says otherwise.

@@ -3,13 +3,6 @@ import Testing
 
 @testable import ShelfCatalog
 
-private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
-private func be32(_ value: Int) -> [UInt8] {
-  [UInt8(value >> 24 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
-}
-private func le16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] }
-private func le32(_ value: Int) -> [UInt8] { le16(value & 0xFFFF) + le16(value >> 16) }
-
 /// A PNG made of chunk headers with the given data (CRCs are not checked by the header reader).
 private func png(_ chunks: [(String, [UInt8])]) -> [UInt8] {
   var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]

@@ -3,12 +3,6 @@ import Testing
 
 @testable import ShelfCatalog
 
-private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
-private func be16(_ value: Int) -> [UInt8] { [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
-private func be32(_ value: Int) -> [UInt8] { be16(value >> 16) + be16(value & 0xFFFF) }
-private func le16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] }
-private func le32(_ value: Int) -> [UInt8] { le16(value & 0xFFFF) + le16(value >> 16 & 0xFFFF) }
-
 private func sniff(_ file: [UInt8], _ ext: String = "") throws -> SniffResult {
   try ContentSniffer.sniff(MemoryBytes(file), fileExtension: ext)
 }

@@ -1,4 +1,5 @@
 import ShelfPNG
+import ShelfTestSupport
 import Testing
 
 /// iPhone-optimized PNGs: reading every filter and Adam7, writing as Xcode does, round trips.
@@ -14,17 +15,6 @@ import Testing
           UInt8(alpha),
         ]
       }
-    }
-    return out
-  }
-
-  static func premultiply(_ rgba: [UInt8]) -> [UInt8] {
-    var out = rgba
-    for i in stride(from: 0, to: rgba.count, by: 4) {
-      let a = Int(rgba[i + 3])
-      out[i] = UInt8((Int(rgba[i + 2]) * a + 127) / 255)
-      out[i + 1] = UInt8((Int(rgba[i + 1]) * a + 127) / 255)
-      out[i + 2] = UInt8((Int(rgba[i]) * a + 127) / 255)
     }
     return out
   }
@@ -117,7 +107,7 @@ import Testing
   func readsAllFiltersAndAdam7(interlaced: Bool) throws {
     let width = 19
     let height = 13
-    let bgra = Self.premultiply(Self.straightPixels(width: width, height: height, translucent: true))
+    let bgra = premultipliedBGRA(Self.straightPixels(width: width, height: height, translucent: true))
     let file = Self.cgbiFile(bgra: bgra, width: width, height: height, interlaced: interlaced)
     let info = try PNGHeaderInfo.read(bytes: file)
     #expect(info.isCgBI)
@@ -130,7 +120,7 @@ import Testing
   }
 
   @Test func readsZlibWrappedCgBI() throws {
-    let bgra = Self.premultiply(Self.straightPixels(width: 8, height: 8, translucent: true))
+    let bgra = premultipliedBGRA(Self.straightPixels(width: 8, height: 8, translucent: true))
     let file = Self.cgbiFile(bgra: bgra, width: 8, height: 8, interlaced: false, zlibHeader: true)
     #expect(try PNGDecoder().decode(bytes: file).image.pixels == bgra)
   }
@@ -138,7 +128,7 @@ import Testing
   @Test func revertWritesAStandardPNG() throws {
     let width = 19
     let height = 13
-    let bgra = Self.premultiply(Self.straightPixels(width: width, height: height, translucent: true))
+    let bgra = premultipliedBGRA(Self.straightPixels(width: width, height: height, translucent: true))
     let file = Self.cgbiFile(bgra: bgra, width: width, height: height, interlaced: true)
     let result = try PNGOptimizer(options: PNGOptimizationOptions(cgbi: .revertToStandard)).optimize(
       bytes: file)
@@ -153,7 +143,7 @@ import Testing
 
   @Test(arguments: ["2", "max"])
   func plainCrushKeepsCgBI(level: String) throws {
-    let bgra = Self.premultiply(Self.straightPixels(width: 40, height: 30, translucent: true))
+    let bgra = premultipliedBGRA(Self.straightPixels(width: 40, height: 30, translucent: true))
     let file = Self.cgbiFile(bgra: bgra, width: 40, height: 30, interlaced: false)
     let result = try PNGOptimizer(options: PNGOptimizationOptions(level: PNGOptimizationLevel(level)!))
       .optimize(bytes: file)
@@ -192,11 +182,11 @@ import Testing
       bytes: source)
     let cgbi = try PNGDecoder().decode(bytes: toCgBI.bytes)
     #expect(cgbi.cgbiFlags?[1...] == [0x00, 0x20, 0x02])
-    #expect(cgbi.image.pixels == Self.premultiply(rgba))
+    #expect(cgbi.image.pixels == premultipliedBGRA(rgba))
     let back = try PNGOptimizer(options: PNGOptimizationOptions(cgbi: .revertToStandard)).optimize(
       bytes: toCgBI.bytes)
     let standard = try PNGDecoder().decode(bytes: back.bytes)
-    #expect(standard.image.rgba8() == Self.unpremultiply(Self.premultiply(rgba)))
+    #expect(standard.image.rgba8() == Self.unpremultiply(premultipliedBGRA(rgba)))
     // Opaque pixels survive exactly even in a translucent image.
     let restored = standard.image.rgba8()
     for i in stride(from: 0, to: rgba.count, by: 4) where rgba[i + 3] == 255 {
@@ -264,7 +254,7 @@ import Testing
         options: PNGOptimizationOptions(level: PNGOptimizationLevel("1")!, cgbi: .revertToStandard)
       ).optimize(bytes: toCgBI.bytes)
       let restored = try PNGDecoder().decode(bytes: back.bytes).image.rgba8()
-      #expect(restored == Self.unpremultiply(Self.premultiply(original)), "\(name)")
+      #expect(restored == Self.unpremultiply(premultipliedBGRA(original)), "\(name)")
     }
   }
 }
