@@ -216,20 +216,10 @@ enum AudioE2E {
         posix_spawn_file_actions_addopen(
           &actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
       }
-      var attributes = posix_spawnattr_t()
-      posix_spawnattr_init(&attributes)
-      defer { posix_spawnattr_destroy(&attributes) }
-      var none = sigset_t()
-      sigemptyset(&none)
-      var all = sigset_t()
-      sigfillset(&all)
-      posix_spawnattr_setsigmask(&attributes, &none)
-      posix_spawnattr_setsigdefault(&attributes, &all)
-      posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
       let argv = arguments.map { strdup($0) } + [nil]
       defer { argv.forEach { free($0) } }
       var pid: pid_t = 0
-      let code = posix_spawnp(&pid, "tmux", &actions, &attributes, argv, environ)
+      let code = ShelfProcess.withDefaultSignals { posix_spawnp(&pid, "tmux", &actions, &$0, argv, environ) }
       precondition(code == 0, "cannot start tmux")
       var status: Int32 = 0
       waitpid(pid, &status, 0)

@@ -106,9 +106,29 @@ extension ShelfProcess {
       envp.forEach { free($0) }
     }
     var pid: pid_t = 0
-    let code = posix_spawn(&pid, program, &actions, nil, argv, envp)
+    let code = withDefaultSignals { posix_spawn(&pid, program, &actions, &$0, argv, envp) }
     guard code == 0 else { throw ShelfProcessError.spawn(program, code) }
     return pid
+  }
+
+  /// Runs `body` with spawn attributes that give the child an empty signal mask and default
+  /// handling of every signal: tests run on libdispatch's worker threads, which block most
+  /// signals, and a child spawned without these attributes keeps that mask (SIGTERM would
+  /// never reach it, and tmux's event loop would never see SIGCHLD).
+  static func withDefaultSignals<Result>(_ body: (inout posix_spawnattr_t) throws -> Result) rethrows
+    -> Result
+  {
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var noSignals = sigset_t()
+    sigemptyset(&noSignals)
+    var allSignals = sigset_t()
+    sigfillset(&allSignals)
+    posix_spawnattr_setsigmask(&attributes, &noSignals)
+    posix_spawnattr_setsigdefault(&attributes, &allSignals)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    return try body(&attributes)
   }
 
   /// Waits for `pid` to exit and returns its status (128 + signal when killed); after

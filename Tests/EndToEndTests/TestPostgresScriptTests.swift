@@ -54,21 +54,9 @@ import Testing
     try ExternalTool.run(["pg_isready", "-q", "-d", url]).status < 2
   }
 
-  /// Starts bash with `arguments`, output discarded, with default handling of every signal
-  /// and an empty signal mask: tests run on libdispatch's worker threads, which block most
-  /// signals, and a child spawned without these attributes keeps that mask (SIGTERM would
-  /// never reach the script).
+  /// Starts bash with `arguments`, output discarded, with default signal handling (see
+  /// `ShelfProcess.withDefaultSignals`).
   static func startScript(_ arguments: [String], environment: [String: String] = [:]) throws -> pid_t {
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var noSignals = sigset_t()
-    sigemptyset(&noSignals)
-    var allSignals = sigset_t()
-    sigfillset(&allSignals)
-    posix_spawnattr_setsigmask(&attributes, &noSignals)
-    posix_spawnattr_setsigdefault(&attributes, &allSignals)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -85,7 +73,7 @@ import Testing
       envp.forEach { free($0) }
     }
     var pid: pid_t = 0
-    let code = posix_spawn(&pid, "/bin/bash", &actions, &attributes, argv, envp)
+    let code = ShelfProcess.withDefaultSignals { posix_spawn(&pid, "/bin/bash", &actions, &$0, argv, envp) }
     guard code == 0 else { throw ShelfProcessError.spawn("/bin/bash", code) }
     return pid
   }
