@@ -9,6 +9,18 @@ import Testing
 /// Helpers for the audio end-to-end tests: ALSA without a sound card (the `file` and `null`
 /// plugins), sox as the independent reader of what shelf wrote, and processes to signal.
 enum AudioE2E {
+  /// Ten seconds of known 16-bit stereo "signal" that the record tests capture.
+  static let captureInput = randomBytes(44100 * 4 * 10)
+
+  /// A folder whose `input.raw` holds `captureInput` and the environment that makes ALSA's
+  /// `default` capture from it; what the file plugin "plays" meanwhile goes nowhere.
+  static func captureFolder() throws -> (TemporaryDirectory, [String: String]) {
+    let folder = try TemporaryDirectory()
+    try folder.write("input.raw", captureInput)
+    let config = try alsaConfig(in: folder, played: "/dev/null")
+    return (folder, ["ALSA_CONFIG_PATH": config])
+  }
+
   /// An ALSA configuration that keeps the system's and makes `default` play into `played`
   /// and record from `input`.
   @discardableResult

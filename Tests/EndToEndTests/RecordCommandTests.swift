@@ -9,16 +9,9 @@ import Testing
 /// `shelf record` against a capture device backed by a file (ALSA's `file` plugin with an
 /// `infile`), checked with sox as an independent reader.
 @Suite(.serialized) struct RecordCommandTests {
-  /// Ten seconds of known 16-bit stereo "signal" as the capture input.
-  static let inputBytes = AudioE2E.randomBytes(44100 * 4 * 10)
+  static let inputBytes = AudioE2E.captureInput
 
-  func setUp() throws -> (TemporaryDirectory, [String: String]) {
-    let folder = try TemporaryDirectory()
-    try folder.write("input.raw", Self.inputBytes)
-    // What the file plugin "plays" while capturing goes nowhere (and is not subject to ulimit).
-    let config = try AudioE2E.alsaConfig(in: folder, played: "/dev/null")
-    return (folder, ["ALSA_CONFIG_PATH": config])
-  }
+  func setUp() throws -> (TemporaryDirectory, [String: String]) { try AudioE2E.captureFolder() }
 
   @Test func recordingHoldsExactlyTheCapturedSignal() throws {
     let (folder, env) = try setUp()

@@ -9,15 +9,9 @@ import Testing
 /// `shelf record` into M4A (AAC, ALAC) and ALAC CAF through the file-backed capture device,
 /// checked with ffmpeg and ffprobe as the independent readers.
 @Suite(.serialized) struct RecordM4ATests {
-  /// Ten seconds of known 16-bit stereo "signal" as the capture input.
-  static let inputBytes = AudioE2E.randomBytes(44100 * 4 * 10)
+  static let inputBytes = AudioE2E.captureInput
 
-  func setUp() throws -> (TemporaryDirectory, [String: String]) {
-    let folder = try TemporaryDirectory()
-    try folder.write("input.raw", Self.inputBytes)
-    let config = try AudioE2E.alsaConfig(in: folder, played: "/dev/null")
-    return (folder, ["ALSA_CONFIG_PATH": config])
-  }
+  func setUp() throws -> (TemporaryDirectory, [String: String]) { try AudioE2E.captureFolder() }
 
   /// ffprobe's `key=value` lines for the first audio stream.
   static func probe(_ path: String, _ entries: String) throws -> [String: String] {
