@@ -37,6 +37,7 @@ let package = Package(
     .systemLibrary(
       name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
     .systemLibrary(name: "CZopfli", providers: [.apt(["libzopfli-dev"])]),
+    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     .systemLibrary(
       name: "CUchardet", pkgConfig: "uchardet", providers: [.apt(["libuchardet-dev"])]),
     // FFmpeg's headers only: the libraries are loaded on first use (CFFmpegSupport/FFmpegLoader.c),
@@ -76,7 +77,7 @@ let package = Package(
     .target(name: "ShelfCore"),
     .target(
       name: "ShelfPNG",
-      dependencies: ["ShelfCore", "CPNG", "CPNGSupport", "CDeflate", "CZopfli"]),
+      dependencies: ["ShelfCore", "CPNG", "CPNGSupport", "CDeflate", "CZopfli", "CZlib"]),
     .target(
       name: "ShelfAudio",
       dependencies: [

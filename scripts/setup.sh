@@ -8,6 +8,7 @@ set -euo pipefail
 packages=(
   # C libraries shelf links against
   libasound2-dev libsndfile1-dev libpng-dev libsqlite3-dev libdeflate-dev libzopfli-dev
+  zlib1g-dev
   libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libssl-dev libuchardet-dev
   libexif-dev libheif-dev libpq-dev
   # image previews: libvips (opened on first use), libicns for ICNS, the reference QOI decoder

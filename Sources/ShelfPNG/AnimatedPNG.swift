@@ -50,9 +50,11 @@ enum AnimatedPNG {
         filtered.withUnsafeBytes { data in
           for candidate in [
             Deflate.zlib(data, level: 1),
-            level.usesZopfli
-              ? Deflate.zopfli(data, iterations: level.zopfliIterations(for: data.count))
-              : Deflate.zlib(data, level: max(9, level.finalDeflateLevel)),
+            Deflate.smallest(
+              level.usesZopfli
+                ? Deflate.zopfli(data, iterations: level.zopfliIterations(for: data.count))
+                : Deflate.zlib(data, level: max(9, level.finalDeflateLevel)),
+              orEntropyCodingOf: data),
           ] where candidate.count < best.count {
             best = candidate
           }

@@ -95,9 +95,11 @@ public enum CgBI {
         }
       }
       let compressed = filtered.withUnsafeBytes { data in
-        level.usesZopfli
-          ? Deflate.rawZopfli(data, iterations: level.zopfliIterations(for: data.count))
-          : Deflate.raw(data, level: level.finalDeflateLevel)
+        Deflate.smallest(
+          level.usesZopfli
+            ? Deflate.rawZopfli(data, iterations: level.zopfliIterations(for: data.count))
+            : Deflate.raw(data, level: level.finalDeflateLevel),
+          orEntropyCodingOf: data, raw: true)
       }
       if best == nil || compressed.count < best!.bytes.count { best = (compressed, filter) }
     }

@@ -186,12 +186,14 @@ public struct PNGOptimizer: Sendable {
     let finals = parallelMap(finalists.count) { index -> [UInt8] in
       let filtered = Self.filtered(candidates[finalists[index].candidate], finalists[index])
       return filtered.withUnsafeBytes { data in
-        let final = Deflate.zlib(data, level: finalLevel)
+        var final = Deflate.zlib(data, level: finalLevel)
         // libdeflate's levels are not monotonic: on small data the strongest is nearly free
         // and sometimes a few bytes smaller.
-        guard finalLevel < 12, data.count <= Self.cheapStrongestBytes else { return final }
-        let strongest = Deflate.zlib(data, level: 12)
-        return strongest.count < final.count ? strongest : final
+        if finalLevel < 12, data.count <= Self.cheapStrongestBytes {
+          let strongest = Deflate.zlib(data, level: 12)
+          if strongest.count < final.count { final = strongest }
+        }
+        return Deflate.smallest(final, orEntropyCodingOf: data)
       }
     }
     // A palette's PLTE and tRNS count as well as the image data.
