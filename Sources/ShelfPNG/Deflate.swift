@@ -79,11 +79,14 @@ enum Deflate {
   /// On noisy photographs the near-optimal parser of libdeflate 1.14 (Debian 12's) spends bits
   /// on short matches that cost more than they save; coding (nearly) every byte as a literal, as
   /// later libdeflate releases learnt to do, is up to 8 % smaller there, and zopfli does no
-  /// better. Both codings cost a few milliseconds per megabyte. `raw`: a raw deflate stream
-  /// (CgBI) rather than a zlib one.
+  /// better. Both codings cost a few milliseconds per megabyte, and are skipped where
+  /// `compressed` is already well below the data's order-0 entropy (screenshots, diagrams,
+  /// icons: matches carry the compression there, and literals cannot come near). `raw`: a raw
+  /// deflate stream (CgBI) rather than a zlib one.
   static func smallest(
     _ compressed: [UInt8], orEntropyCodingOf data: UnsafeRawBufferPointer, raw: Bool = false
   ) -> [UInt8] {
+    guard Double(compressed.count) >= 0.9 * order0EntropyBytes(data) else { return compressed }
     var best = compressed
     for strategy in [Z_HUFFMAN_ONLY, Z_RLE] {
       if let coded = zlibCoded(data, strategy: strategy, raw: raw), coded.count < best.count {
@@ -91,6 +94,18 @@ enum Deflate {
       }
     }
     return best
+  }
+
+  /// The size `data` would take with every byte coded by its own frequency: Σ −c·log2(c/n) / 8.
+  static func order0EntropyBytes(_ data: UnsafeRawBufferPointer) -> Double {
+    var counts = [Int](repeating: 0, count: 256)
+    for byte in data { counts[Int(byte)] += 1 }
+    let total = Double(data.count)
+    var bits = 0.0
+    for count in counts where count > 0 {
+      bits -= Double(count) * Double.log2(Double(count) / total)
+    }
+    return bits / 8
   }
 
   /// `data` compressed by zlib with `strategy` (level 9, the biggest blocks zlib makes); nil
