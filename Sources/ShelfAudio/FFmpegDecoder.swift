@@ -74,6 +74,15 @@ public final class FFmpegDecoder: AudioDecoder {
     }
     streamIndex = audio.index
     self.timeBase = timeBase
+    // The raw AMR demuxer estimates its length from the bit rate: count the frames (and refuse
+    // a file of none, which would otherwise "play" for no time at all).
+    var amrFrames: Int64? = nil
+    if input.formatName == "amr" {
+      guard let scanned = try? AMRScanner.scan(file), scanned.frames > 0 else {
+        throw AudioError(path: path, reason: .damaged, message: "no AMR frames")
+      }
+      amrFrames = scanned.frames
+    }
     guard let decoder = avcodec_find_decoder(parameters.pointee.codec_id) else {
       throw AudioError(path: path, reason: .unsupported, message: "unsupported audio codec \(audio.codec)")
     }
@@ -113,6 +122,18 @@ public final class FFmpegDecoder: AudioDecoder {
     // length (the stream's duration) ends the stream to the sample.
     if trimsNegativeTimestamps && declared > 0 { gaplessLength = declared }
     var frames = iTunes?.frames ?? declared
+    switch input.formatName {
+    case "mpc8":
+      // Musepack SV8 says its length to the sample; the decoder hands out the last frame whole.
+      if let length = MusepackHeader.read(file) {
+        frames = length.frames
+        gaplessLength = length.frames
+        leadIn = length.leadIn
+        discard = length.leadIn
+      }
+    case "amr": frames = amrFrames ?? frames
+    default: break
+    }
     // An MP4 whose sample table points past the end of the file was cut short: what is there
     // plays, then the track ends with an error saying so.
     if let present = input.presentDuration(stream: audio.index, fileSize: file.status.size) {

@@ -139,7 +139,8 @@ public enum MediaFileInfo: Sendable, Equatable {
     "audio/wav": "wav", "audio/aiff": "aiff", "audio/amr": "amr", "audio/amr-wb": "amr",
     "audio/x-matroska": "matroska", "video/x-matroska": "matroska", "video/webm": "matroska",
     "audio/x-wavpack": "wv", "audio/x-ape": "ape", "audio/x-ms-wma": "asf", "audio/x-caf": "caf",
-    "audio/x-dsf": "dsf", "audio/ac3": "ac3", "audio/eac3": "eac3", "video/x-msvideo": "avi",
+    "audio/x-dsf": "dsf", "audio/ac3": "ac3", "audio/eac3": "eac3", "audio/vnd.dts": "dts",
+    "video/x-msvideo": "avi",
   ]
 
   /// The file's bits per second over its length, as FFmpeg estimates it when the headers do not
@@ -219,6 +220,11 @@ public enum MediaFileInfo: Sendable, Equatable {
       // CAF's packet table counts the frames that are real (priming and remainder left out);
       // FFmpeg counts whole packets.
       frames = valid
+    } else if container == "mpc8", let length = MusepackHeader.read(file) {
+      frames = length.frames
+    } else if input.lengthIsEstimated {
+      // A raw stream (AC-3, E-AC-3, DTS, ADTS AAC) declares no length: count its packets.
+      frames = try input.countedFrames(stream: audio.index, sampleRate: rate)
     } else {
       frames = declaredFrames(input, audio: audio, rate: rate)
       if let present = input.presentDuration(stream: audio.index, fileSize: file.status.size) {
