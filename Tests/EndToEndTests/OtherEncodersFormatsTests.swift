@@ -4,7 +4,7 @@ import Testing
 
 /// Audio made by other programs than the ones shelf's other tests use: AMR-NB voicemail by
 /// sox (through libopencore-amrnb), AMR-WB by VisualOn's encoder library, Musepack by
-/// `mpcenc`, DTS and E-AC-3 raw streams, MP4 audio under its other brands and extensions (M4B,
+/// `mpcenc`, Monkey's Audio by JMAC, DTS and E-AC-3 raw streams, MP4 audio under its other brands and extensions (M4B,
 /// M4R, 3GP), and a DSF of our own. Each is played into ALSA's `file` plugin, where the samples
 /// must be FFmpeg's own decode, and catalogued (`shelf index`, `ls --json`) with the facts
 /// ffprobe reports and the length decoding yields.
@@ -47,6 +47,10 @@ import Testing
     },
     Sample(name: "music.mpc", mime: "audio/x-musepack", codec: "musepack8", length: .mpcdec) { folder, path in
       try ExternalTool.make(["mpcenc", "--silent", folder.file("source.wav"), path])
+    },
+    // Monkey's Audio by JMAC (Debian's libjmac-java, a port of Monkey's Audio 3.97).
+    Sample(name: "music.ape", mime: "audio/x-ape", codec: "ape", length: .ffprobe) { folder, path in
+      try ExternalTool.make(["jmac", "c2", folder.file("source.wav"), path])
     },
     Sample(name: "film.dts", mime: "audio/vnd.dts", codec: "dts", length: .decodedByFFmpeg) { folder, path in
       try ExternalTool.make([
