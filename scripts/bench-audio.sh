@@ -6,7 +6,8 @@
 # (the same decoder: the floor) and `mpv --no-video --ao=alsa --audio-device=alsa/null`; in one
 # run, on the same files. Then peak memory: `shelf --help` (FFmpeg is loaded only when a file
 # needs it), shelf playing a 1-hour FLAC and a 1-hour AAC M4A of speech (espeak-ng, looped),
-# `ffmpeg` decoding that M4A (the floor: the same libraries), and `shelf index` of a folder of
+# with a breakdown of the M4A run's peak by mapping (scripts/bench_smaps_peak.py), `ffmpeg`
+# decoding that M4A (the floor: the same libraries), and `shelf index` of a folder of
 # 200 three-minute M4As.
 #
 # Usage: scripts/bench-audio.sh [path/to/shelf]   (make bench-audio builds a release first)
@@ -166,6 +167,8 @@ fi
 read -r hour_cpu hour_rss < <(measure "$shelf" play -D null --no-interactive "$hour_m4a")
 verdict=$(awk -v k="$hour_rss" 'BEGIN { print (k < 20 * 1024) ? "under" : "OVER" }')
 echo "${hour_minutes}-minute AAC M4A: shelf peak memory $(mib "$hour_rss") MiB ($verdict the 20 MiB target), cpu ${hour_cpu}s"
+echo "where it is at the peak (one more run, /proc/PID/smaps every 10 ms):"
+python3 "$root/scripts/bench_smaps_peak.py" --top 12 -- "$shelf" play -D null --no-interactive "$hour_m4a" | sed 's/^/  /'
 read -r ffmpeg_cpu ffmpeg_rss < <(measure ffmpeg -v error -nostdin -i "$hour_m4a" -f alsa null)
 echo "${hour_minutes}-minute AAC M4A: ffmpeg -f alsa null peak memory $(mib "$ffmpeg_rss") MiB, cpu ${ffmpeg_cpu}s"
 read -r help_cpu help_rss < <(measure "$shelf" --help)

@@ -21,16 +21,31 @@ import time
 
 
 def read_smaps(pid):
-    """{mapping name: Rss KiB} for one reading; None once the process is gone."""
+    """{mapping name: Rss KiB} for one reading; None once the process is gone.
+
+    An unnamed mapping that starts where a library's last mapping ends is that library's
+    zero-filled data (.bss beyond its file): it is counted as "LIBRARY (.bss)", not as malloc's.
+    """
     totals = collections.Counter()
     name = None
+    previous_end, previous_file = None, None
     try:
         with open("/proc/%d/smaps" % pid) as f:
             for line in f:
                 first = line.split(None, 1)[0]
                 if "-" in first and not first.endswith(":"):
                     parts = line.split()
-                    name = parts[5] if len(parts) >= 6 else "[anonymous]"
+                    start, end = (int(x, 16) for x in parts[0].split("-"))
+                    if len(parts) >= 6:
+                        name = parts[5]
+                        previous_file = name if name.startswith("/") else None
+                    elif previous_file and start == previous_end:
+                        name = previous_file + " (.bss)"
+                        previous_file = None
+                    else:
+                        name = "[anonymous]"
+                        previous_file = None
+                    previous_end = end
                 elif first == "Rss:":
                     totals[name] += int(line.split()[1])
     except (FileNotFoundError, ProcessLookupError, PermissionError):
@@ -61,11 +76,11 @@ FAMILIES = [
 
 
 def family(path):
-    base = os.path.basename(path)
+    base = os.path.basename(path).replace(" (.bss)", "")
     for label, prefixes in FAMILIES:
         if base.startswith(prefixes):
             return label
-    return "other shared libraries (what FFmpeg and shelf's other libraries pull in)"
+    return "other shared libraries (their dependencies: codecs, TLS, …)"
 
 
 def main():
@@ -98,7 +113,7 @@ def main():
     for name, kib in best.items():
         if name.startswith("/") and os.path.realpath(name) == program:
             rows["the program (%s)" % os.path.basename(program)] += kib
-        elif ".so" in os.path.basename(name):
+        elif ".so" in os.path.basename(name) or name.endswith(" (.bss)"):
             rows[os.path.basename(name)] += kib
             families[family(name)] += kib
         elif name in ("[heap]", "[stack]", "[anonymous]"):
@@ -118,6 +133,8 @@ def main():
     print("%-60s %9s" % ("shared libraries by family", "MiB"))
     for label, kib in families.most_common():
         print("%-60s %9.2f" % (label[:60], mib(kib)))
+    malloc = sum(kib for name, kib in best.items() if name in ("[heap]", "[anonymous]"))
+    print("%-60s %9.2f" % ("malloc'd memory ([heap] and anonymous mappings)", mib(malloc)))
     sys.exit(child.returncode)
 
 
