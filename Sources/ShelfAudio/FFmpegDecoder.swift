@@ -9,7 +9,9 @@ public import ShelfCore
 /// conversion (so that at volume 100 they reach ALSA unchanged), and libswresample is used only
 /// when a caller asks for another sample type. Gapless: the encoder delay and padding the
 /// container declares (MP4 edit list, skip-samples side data) are trimmed by libavcodec, and
-/// iTunes' `iTunSMPB` is honoured where the file has no edit list. Seeking is exact: the demuxer
+/// iTunes' `iTunSMPB` is honoured where the file has no edit list, a CAF packet table's priming
+/// and valid frames where FFmpeg does not trim them, and a Musepack header's sample count.
+/// Seeking is exact: the demuxer
 /// lands on a packet before the target, and the frames before it are decoded and discarded.
 public final class FFmpegDecoder: AudioDecoder {
   public let path: RawPath
@@ -39,9 +41,10 @@ public final class FFmpegDecoder: AudioDecoder {
   private var gaplessLength: Int64?
   /// Encoder delay to skip at the start (from iTunSMPB), 0 when the codec's own trimming applies.
   private var leadIn: Int64 = 0
-  /// iTunSMPB's delay and length, until the first packet shows whether the demuxer trims the
-  /// delay itself (it then carries skip-samples side data).
-  private var pendingITunesGapless: (delay: Int64, frames: Int64)?
+  /// The encoder delay and length that iTunSMPB or a CAF packet table declare, until the first
+  /// packet shows whether the demuxer trims the delay itself (it then carries skip-samples side
+  /// data).
+  private var pendingGapless: (delay: Int64, frames: Int64)?
   /// Whether samples stamped before time 0 are encoder delay to drop (MP4's edit list).
   private let trimsNegativeTimestamps: Bool
   private var draining = false
@@ -117,7 +120,7 @@ public final class FFmpegDecoder: AudioDecoder {
     let lead = trimsNegativeTimestamps ? min(0, av_rescale_q(start ?? 0, timeBase, samplesPerTick)) : 0
     let declared = max(0, (duration.map { av_rescale_q($0, timeBase, samplesPerTick) } ?? 0) + lead)
     let iTunes = (input.tags["iTunSMPB"] ?? audio.tags["iTunSMPB"]).flatMap(FFmpegDecoder.iTunesGapless)
-    pendingITunesGapless = iTunes
+    pendingGapless = iTunes
     // The mov demuxer trims an edit list's start but hands out the last frame whole: its
     // length (the stream's duration) ends the stream to the sample.
     if trimsNegativeTimestamps && declared > 0 { gaplessLength = declared }
@@ -132,6 +135,13 @@ public final class FFmpegDecoder: AudioDecoder {
         discard = length.leadIn
       }
     case "amr": frames = amrFrames ?? frames
+    case "caf":
+      // AAC in CAF: the packet table names the priming and the valid frames, which FFmpeg's
+      // demuxer counts but does not trim (it hands out whole packets).
+      if let table = try? IFFChunks.cafPacketTable(file), table.primingFrames > 0 {
+        frames = table.validFrames
+        pendingGapless = (table.primingFrames, table.validFrames)
+      }
     default: break
     }
     // An MP4 whose sample table points past the end of the file was cut short: what is there
@@ -271,15 +281,15 @@ public final class FFmpegDecoder: AudioDecoder {
       }
       defer { av_packet_unref(packet) }
       guard packet.pointee.stream_index == streamIndex else { continue }
-      if let iTunes = pendingITunesGapless {
-        pendingITunesGapless = nil
+      if let declared = pendingGapless {
+        pendingGapless = nil
         // The mov demuxer trims iTunSMPB's delay itself (skip-samples side data on the first
         // packet) but not its padding; other demuxers trim neither.
         if av_packet_get_side_data(packet, AV_PKT_DATA_SKIP_SAMPLES, nil) == nil {
-          leadIn = iTunes.delay
+          leadIn = declared.delay
           discard += leadIn
         }
-        gaplessLength = iTunes.frames
+        gaplessLength = declared.frames
       }
       // A packet the decoder rejects (a damaged frame) is skipped, as ffmpeg and mpv do.
       _ = avcodec_send_packet(codec, packet)

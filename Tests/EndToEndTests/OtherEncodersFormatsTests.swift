@@ -4,10 +4,12 @@ import Testing
 
 /// Audio made by other programs than the ones shelf's other tests use: AMR-NB voicemail by
 /// sox (through libopencore-amrnb), AMR-WB by VisualOn's encoder library, Musepack by
-/// `mpcenc`, Monkey's Audio by JMAC, DTS and E-AC-3 raw streams, MP4 audio under its other brands and extensions (M4B,
-/// M4R, 3GP), and a DSF of our own. Each is played into ALSA's `file` plugin, where the samples
-/// must be FFmpeg's own decode, and catalogued (`shelf index`, `ls --json`) with the facts
-/// ffprobe reports and the length decoding yields.
+/// `mpcenc`, Monkey's Audio by JMAC, DTS and E-AC-3 raw streams, MP4 audio under its other
+/// brands and extensions (M4B, M4R, 3GP), and a DSF and an AAC-in-CAF wrapped by scripts of
+/// ours (no Debian program writes them). Each is played into ALSA's `file` plugin, where the
+/// samples must be FFmpeg's own decode (less what the container says is not part of the
+/// stream), and catalogued (`shelf index`, `ls --json`) with the facts ffprobe reports and the
+/// length decoding yields.
 @Suite struct OtherEncodersFormatsTests {
   /// Where the reference length comes from.
   enum LengthReference: Sendable {
@@ -21,6 +23,9 @@ import Testing
     /// the sample, but ffprobe rounds it down to whole frames and ffmpeg's decoder hands out the
     /// last frame whole.
     case mpcdec
+    /// The source's 88,200 frames, which a CAF packet table declares valid after 1,024 frames of
+    /// AAC priming: FFmpeg 5.1 counts and decodes whole packets, priming and padding included.
+    case cafPacketTable
   }
 
   struct Sample: Sendable, CustomTestStringConvertible {
@@ -84,6 +89,15 @@ import Testing
         "ffmpeg", "-v", "error", "-i", folder.file("source.wav"), "-c:a", "aac", "-ar", "16000", "-ac", "1",
         path,
       ])
+    },
+    // Debian's FFmpeg cannot write AAC into CAF: scripts/make-caf-aac.py (ours) wraps the
+    // packets of FFmpeg's AAC encoder, with a packet table naming its priming.
+    Sample(name: "memo.caf", mime: "audio/x-caf", codec: "aac", length: .cafPacketTable) { folder, path in
+      let adts = folder.file("memo.aac")
+      try ExternalTool.make([
+        "ffmpeg", "-v", "error", "-i", folder.file("source.wav"), "-c:a", "aac", "-f", "adts", adts,
+      ])
+      try ExternalTool.make(["python3", scripts + "/make-caf-aac.py", adts, path, "--frames", "88200"])
     },
     // Debian has no DSD encoder: this DSF is written by scripts/make-dsf.py (ours), and ffprobe,
     // an independent reader, is what its facts are checked against.
@@ -149,7 +163,7 @@ import Testing
     #expect(probed.codec == sample.codec)
     let (format, width) = Self.rawFormat(probed.sampleFormat)
     let frameBytes = width * probed.channels
-    let decoded = try PlayFFmpegFormatsTests.ffmpegDecode(path, format)
+    var decoded = try PlayFFmpegFormatsTests.ffmpegDecode(path, format)
     let frames: Int
     switch sample.length {
     case .ffprobe:
@@ -159,6 +173,10 @@ import Testing
     case .mpcdec:
       frames = try Self.mpcdecFrames(path, in: folder)
       #expect(frames * frameBytes < decoded.count, "ffmpeg hands out the last frame whole")
+    case .cafPacketTable:
+      frames = 88200
+      #expect(Int((probed.duration * Double(probed.sampleRate)).rounded()) == 88 * 1024, "whole packets")
+      decoded = Array(decoded.dropFirst(1024 * frameBytes))
     }
     #expect(frames > probed.sampleRate / 10)
 
