@@ -18,7 +18,8 @@ enum CrushCommand {
       alpha becomes a tRNS colour key or disappears, true colour becomes a palette of up to \
       256 entries (sorted and packed to 1, 2 or 4 bits), interlacing is removed; row filter \
       strategies are tried with fast trial compressions and the winner is compressed with \
-      libdeflate (zopfli at --level max). A file that cannot be made smaller is left as it is.
+      libdeflate (zopfli at --level max), or coded by zlib as literals only where that is \
+      smaller (noisy photographs). A file that cannot be made smaller is left as it is.
 
       With --strip none (the default) every ancillary chunk is kept in place: bKGD and sBIT \
       are rewritten for the new colour type; hIST, iDOT and an sBIT that says every bit is \
