@@ -373,5 +373,5 @@ full = [r for r in rows if not r[0].startswith("max:")]
 highest = [r for r in rows if r[0].startswith("max:")]
 table(full, "corpus")
 if highest:
-    table(highest, f"highest levels, every file but the photographs and documents above the pixel limit")
+    table(highest, "highest levels, every file but the photographs and documents above the pixel limit")
 PY
