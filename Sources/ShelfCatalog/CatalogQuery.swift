@@ -289,29 +289,24 @@ public struct CatalogQuery: Sendable, Equatable {
   {
     switch term {
     case .words(let words):
-      // Letters and digits only, as the index's tokenizer sees them; each token a prefix.
-      let tokens = words.unicodeScalars.split {
-        !($0.properties.isAlphabetic || $0.properties.numericType != nil)
-      }
-      .map { String(String.UnicodeScalarView($0)) }
-      // A term of punctuation alone would match every entry: with `--in-place` downstream
-      // that is dangerous, so it is refused.
-      guard !tokens.isEmpty else {
-        throw QueryError(message: "query term '\(words)' has no letters or digits to search for")
-      }
+      let tokens = try Self.wordTokens(words)
+      // A name is the end of its path, and decodes as that end does: the path alone is
+      // searched for the word as a substring.
       let like = DatabaseValue.text("%" + Self.escapeLike(words) + "%")
       if dialect == .postgres {
         // The `search` column holds the same letters-and-digits tokens (see
         // `PostgresCatalogStore.searchVector`); each query token is a prefix, ANDed.
-        parameters.append(.text(tokens.map { $0 + ":*" }.joined(separator: " & ")))
-        parameters += [like, like]
-        return
-          "(f.search @@ to_tsquery('simple', unaccent(?)) OR f.name ILIKE ? ESCAPE '\\' OR f.path_text ILIKE ? ESCAPE '\\')"
+        parameters += [Self.textSearchQuery(tokens, .postgres), like]
+        return "(f.search @@ to_tsquery('simple', unaccent(?)) OR f.path_text ILIKE ? ESCAPE '\\')"
       }
-      parameters.append(.text(tokens.map { "\"" + $0 + "\"*" }.joined(separator: " ")))
-      parameters += [like, like]
-      return
-        "(f.id IN (SELECT rowid FROM files_fts WHERE files_fts MATCH ?) OR f.name LIKE ? ESCAPE '\\' OR f.path_text LIKE ? ESCAPE '\\')"
+      parameters.append(Self.textSearchQuery(tokens, .sqlite))
+      let fullText = "f.id IN (SELECT rowid FROM files_fts WHERE files_fts MATCH ?)"
+      guard let trigrams = Self.trigramQuery(words.unicodeScalars.map(\.value)) else {
+        parameters.append(like)
+        return "(\(fullText) OR f.path_text LIKE ? ESCAPE '\\')"
+      }
+      parameters += [.text(trigrams), like]
+      return "(\(fullText) OR (\(Self.pathTrigramsSQL) AND f.path_text LIKE ? ESCAPE '\\'))"
     case .field(let name, let op, let value):
       try Self.checkField(name)
       let field = Self.fields[name]!
@@ -353,8 +348,16 @@ public struct CatalogQuery: Sendable, Equatable {
         var mode: PathGlobMode = bytes.lastComponent ? [.lastComponent] : []
         if !PathGlob.hasCapitals(value) { mode.insert(.foldCase) }
         if op != .contains { mode.insert(.literal) }
+        var match = "shelf_glob(?, \(bytes.column), \(mode.rawValue))"
+        // The literal runs of the pattern, looked up in the path trigrams first, narrow the
+        // rows the glob is tried on; the glob alone decides.
+        let glob = PathGlob(
+          pattern: Array(value.utf8), foldCase: mode.contains(.foldCase), literal: mode.contains(.literal))
+        if bytes.column == "f.path", let trigrams = Self.trigramQuery(glob.elements) {
+          parameters.append(.text(trigrams))
+          match = "(\(Self.pathTrigramsSQL) AND \(match))"
+        }
         parameters.append(.text(value))
-        let match = "shelf_glob(?, \(bytes.column), \(mode.rawValue))"
         return op == .notEqual ? "NOT coalesce(\(match), 0)" : match
       case .keys:
         switch op {
@@ -385,6 +388,104 @@ public struct CatalogQuery: Sendable, Equatable {
     }
   }
 
+  /// The letters-and-digits runs of a bare word, as the full-text indexes cut text; a word
+  /// of punctuation alone is refused, since it would match every entry (and with `--in-place`
+  /// downstream that is dangerous).
+  static func wordTokens(_ words: String) throws -> [String] {
+    let tokens = words.unicodeScalars.split {
+      !($0.properties.isAlphabetic || $0.properties.numericType != nil)
+    }
+    .map { String(String.UnicodeScalarView($0)) }
+    guard !tokens.isEmpty else {
+      throw QueryError(message: "query term '\(words)' has no letters or digits to search for")
+    }
+    return tokens
+  }
+
+  /// A full-text query for every token, each a prefix, ANDed: FTS5's syntax or `to_tsquery`'s.
+  static func textSearchQuery(_ tokens: [String], _ dialect: SQLDialect) -> DatabaseValue {
+    switch dialect {
+    case .sqlite: .text(tokens.map { "\"" + $0.replacingAll("\"", with: "\"\"") + "\"*" }.joined(separator: " "))
+    case .postgres: .text(tokens.map { $0 + ":*" }.joined(separator: " & "))
+    }
+  }
+
+  /// The rows whose path holds some trigrams, read from SQLite's path trigram table
+  /// (`files_paths`) alone: a superset, always ANDed with the exact condition.
+  static let pathTrigramsSQL = "f.id IN (SELECT rowid FROM files_paths WHERE files_paths MATCH ?)"
+
+  /// The most trigrams a lookup names: each is a list of rows to intersect, and a few spread
+  /// over the runs narrow the rows about as well as all of them.
+  static let trigramLimit = 8
+
+  /// An FTS5 query (`"lig" "hth" "use"`, ANDed) for trigrams that every path matching the
+  /// literal runs of `units` holds, for `pathTrigramsSQL`; nil when no run of ASCII is three
+  /// characters long. Only ASCII goes in: SQLite's trigram table folds case as the glob does
+  /// there (KELVIN SIGN included), while its folding of other letters may differ.
+  static func trigramQuery(_ units: [UInt32]) -> String? {
+    trigramQuery(units.map { PathGlob.Element.unit($0) })
+  }
+
+  static func trigramQuery(_ elements: [PathGlob.Element]) -> String? {
+    var runs: [[Unicode.Scalar]] = [[]]
+    for element in elements {
+      if case .unit(let unit) = element, unit < 0x80, let scalar = Unicode.Scalar(unit) {
+        runs[runs.count - 1].append(scalar)
+      } else if !runs[runs.count - 1].isEmpty {
+        runs.append([])
+      }
+    }
+    var trigrams: [String] = []
+    for run in runs where run.count >= 3 {
+      // Trigrams that do not overlap, and the run's last one.
+      var starts = Array(stride(from: 0, through: run.count - 3, by: 3))
+      if starts.last != run.count - 3 { starts.append(run.count - 3) }
+      for start in starts {
+        var trigram = String.UnicodeScalarView()
+        trigram.append(contentsOf: run[start..<start + 3])
+        trigrams.append("\"" + String(trigram).replacingAll("\"", with: "\"\"") + "\"")
+      }
+    }
+    guard !trigrams.isEmpty else { return nil }
+    // Spread over the whole pattern when there are more than the limit.
+    let step = max(1, (trigrams.count + trigramLimit - 1) / trigramLimit)
+    return stride(from: 0, to: trigrams.count, by: step).map { trigrams[$0] }.joined(separator: " ")
+  }
+
+  /// How to list the best matches of the query's words first, when no sort is asked for: a
+  /// join that brings in the relevance (empty when the engine needs none) and the ORDER BY
+  /// keys, with the parameters of each; nil when the query has no words to rank by.
+  ///
+  /// Entries whose tags or text hold every word come first, ordered by the engine's own
+  /// relevance (SQLite's `bm25`, PostgreSQL's `ts_rank` divided by the document length: both
+  /// favour short documents, but their formulas differ, so two such entries may change places
+  /// between the stores); then those found in their paths alone. Ties go by path.
+  func relevanceOrder(_ dialect: SQLDialect) -> (join: String, joinParameters: [DatabaseValue], keys: String, keyParameters: [DatabaseValue])? {
+    var tokens: [String] = []
+    for group in groups where !group.negated && group.alternatives.count == 1 {
+      if case .words(let words) = group.alternatives[0], let found = try? Self.wordTokens(words) {
+        tokens += found
+      }
+    }
+    guard !tokens.isEmpty else { return nil }
+    let query = Self.textSearchQuery(tokens, dialect)
+    switch dialect {
+    case .sqlite:
+      // Ranked once, then looked up per entry.
+      return (
+        " LEFT JOIN (SELECT rowid AS id, bm25(files_fts) AS score FROM files_fts WHERE files_fts MATCH ?) relevance ON relevance.id = f.id",
+        [query], "relevance.score ASC NULLS LAST", []
+      )
+    case .postgres:
+      let tsquery = "to_tsquery('simple', unaccent(?))"
+      return (
+        "", [],
+        "coalesce(f.search @@ \(tsquery), false) DESC, ts_rank(f.search, \(tsquery), 2) DESC NULLS LAST",
+        [query, query]
+      )
+    }
+  }
+
   /// A glob (`:`, or a literal path with `:=` and `!=`) as a regular expression on a
   /// PostgreSQL text column, which its trigram index answers; smart case as for SQLite.
   private static func regularExpressionSQL(
@@ -404,7 +505,10 @@ public struct CatalogQuery: Sendable, Equatable {
     case .contains:
       if value.isEmpty { return "coalesce(\(column), '') != ''" }
       parameters.append(.text("%" + Self.escapeLike(value) + "%"))
-      return "\(column) \(dialect.like) ? ESCAPE '\\'"
+      // Said outright, the column's not being NULL lets SQLite read a partial index of it
+      // (`files_artist`) rather than the table; PostgreSQL infers it.
+      return dialect == .sqlite
+        ? "(\(column) IS NOT NULL AND \(column) LIKE ? ESCAPE '\\')" : "\(column) ILIKE ? ESCAPE '\\'"
     case .exact:
       parameters.append(.text(value))
       return dialect == .sqlite ? "\(column) = ? COLLATE NOCASE" : "lower(\(column)) = lower(?)"
@@ -678,7 +782,12 @@ public struct CatalogSort: Sendable, Equatable {
       let field = CatalogQuery.fields[sort.field]!
       let isText = [.text, .name, .glob, .keys].contains(field.type)
       let column = field.column + (isText ? dialect.byteOrder : "")
-      return "\(field.column) IS NULL, \(column) \(sort.descending ? "DESC" : "ASC")"
+      let direction = "\(column) \(sort.descending ? "DESC" : "ASC")"
+      // A column that is never NULL needs no key for NULLs, which would keep an index on it
+      // from giving the order.
+      let bare = field.column.hasPrefix("f.") ? String(field.column.dropFirst(2)) : ""
+      if CatalogSchema.fileColumns.contains(where: { $0.name == bare && $0.notNull }) { return direction }
+      return "\(field.column) IS NULL, " + direction
     }
     // `+` keeps SQLite from walking the path index for the order instead of filtering first.
     return (keys + [dialect == .sqlite ? "+f.path" : "f.path"]).joined(separator: ", ")

@@ -71,3 +71,87 @@ extension CatalogConnection {
       ])
   }
 }
+
+/// The read statements both stores run, built once for either dialect.
+enum CatalogReading {
+  /// The SELECT of `columns` (over `files f` and `roots r`) for the entries matching `query`,
+  /// in the order `CatalogSort.orderBy(_:query:_:)` gives, at most `limit` of them.
+  static func select(
+    _ columns: String, matching query: CatalogQuery, sort: [CatalogSort], limit: Int?, _ dialect: SQLDialect
+  ) throws -> (String, [DatabaseValue]) {
+    let (whereSQL, whereParameters) = try query.sql(dialect)
+    var join = ""
+    var order = CatalogSort.orderBy(sort, dialect)
+    var joinParameters: [DatabaseValue] = []
+    var orderParameters: [DatabaseValue] = []
+    if sort.isEmpty, let relevance = query.relevanceOrder(dialect) {
+      join = relevance.join
+      joinParameters = relevance.joinParameters
+      order = relevance.keys + ", " + order
+      orderParameters = relevance.keyParameters
+    }
+    var sql =
+      "SELECT \(columns) FROM files f JOIN roots r ON r.id = f.root_id\(join) WHERE \(whereSQL) ORDER BY \(order)"
+    if let limit { sql += " LIMIT \(max(limit, 0))" }
+    return (sql, joinParameters + whereParameters + orderParameters)
+  }
+}
+
+/// The totals of `stats`, summed from the rows of `sql`: one pass over the catalogue, grouped
+/// by kind and area, which SQLite reads from its `files_totals` index alone; the totals, the
+/// kinds and the areas are then added up here.
+struct CatalogTotals {
+  /// Count, size, plausible duration, errors, mismatches and implausible durations per kind
+  /// and area.
+  static let sql = """
+    SELECT kind, area, count(*), coalesce(sum(size), 0), coalesce(sum(\(plausibleDuration)), 0), count(error),
+      coalesce(sum(ext_mismatch), 0), count(duration) - count(\(plausibleDuration))
+    FROM files GROUP BY kind, area
+    """
+
+  /// The duration where it is plausible (see `CatalogStore.longestPlausibleDuration`), else NULL.
+  static let plausibleDuration =
+    "CASE WHEN duration BETWEEN 0 AND \(CatalogStore.longestPlausibleDuration) THEN duration END"
+
+  private var files = 0
+  private var size: Int64 = 0
+  private var duration = 0.0
+  private var errors = 0
+  private var mismatches = 0
+  private var implausibleDurations = 0
+  private var kinds: [String: CatalogGroupStats] = [:]
+  private var areas: [String: CatalogGroupStats] = [:]
+
+  /// Adds a row of `sql`.
+  mutating func add(_ row: some DatabaseRow) {
+    let count = Int(row.integer(at: 2) ?? 0)
+    let rowSize = row.integer(at: 3) ?? 0
+    let rowDuration = row.real(at: 4) ?? 0
+    files += count
+    size += rowSize
+    duration += rowDuration
+    errors += Int(row.integer(at: 5) ?? 0)
+    mismatches += Int(row.integer(at: 6) ?? 0)
+    implausibleDurations += Int(row.integer(at: 7) ?? 0)
+    func add(_ name: String, to groups: inout [String: CatalogGroupStats]) {
+      var group = groups[name] ?? CatalogGroupStats(name: name, count: 0, size: 0, duration: 0)
+      group.count += count
+      group.size += rowSize
+      group.duration += rowDuration
+      groups[name] = group
+    }
+    add(row.text(at: 0) ?? "", to: &kinds)
+    add(row.text(at: 1) ?? "", to: &areas)
+  }
+
+  /// The statistics, kinds and areas in the order of their names' bytes (as SQLite sorts).
+  func stats(photosByYear: [CatalogGroupStats], roots: [CatalogRoot]) -> CatalogStats {
+    func sorted(_ groups: [String: CatalogGroupStats]) -> [CatalogGroupStats] {
+      groups.values.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+    }
+    return CatalogStats(
+      files: files, size: size, duration: duration, implausibleDurations: implausibleDurations,
+      errors: errors, mismatches: mismatches, byKind: sorted(kinds), byArea: sorted(areas),
+      photosByYear: photosByYear, roots: roots)
+  }
+}
