@@ -48,6 +48,16 @@ public struct CatalogQuery: Sendable, Equatable {
     case notEqual = "!="
   }
 
+  /// True when a term names the root (`root:`), whose path only the `roots` table holds.
+  var namesRoots: Bool {
+    groups.contains { group in
+      group.alternatives.contains {
+        if case .field(let name, _, _) = $0 { return name == "root" }
+        return false
+      }
+    }
+  }
+
   /// The query matching everything.
   public static let all = CatalogQuery(groups: [])
 
@@ -405,7 +415,8 @@ public struct CatalogQuery: Sendable, Equatable {
   /// A full-text query for every token, each a prefix, ANDed: FTS5's syntax or `to_tsquery`'s.
   static func textSearchQuery(_ tokens: [String], _ dialect: SQLDialect) -> DatabaseValue {
     switch dialect {
-    case .sqlite: .text(tokens.map { "\"" + $0.replacingAll("\"", with: "\"\"") + "\"*" }.joined(separator: " "))
+    case .sqlite:
+      .text(tokens.map { "\"" + $0.replacingAll("\"", with: "\"\"") + "\"*" }.joined(separator: " "))
     case .postgres: .text(tokens.map { $0 + ":*" }.joined(separator: " & "))
     }
   }
@@ -460,7 +471,9 @@ public struct CatalogQuery: Sendable, Equatable {
   /// relevance (SQLite's `bm25`, PostgreSQL's `ts_rank` divided by the document length: both
   /// favour short documents, but their formulas differ, so two such entries may change places
   /// between the stores); then those found in their paths alone. Ties go by path.
-  func relevanceOrder(_ dialect: SQLDialect) -> (join: String, joinParameters: [DatabaseValue], keys: String, keyParameters: [DatabaseValue])? {
+  func relevanceOrder(_ dialect: SQLDialect) -> (
+    join: String, joinParameters: [DatabaseValue], keys: String, keyParameters: [DatabaseValue]
+  )? {
     var tokens: [String] = []
     for group in groups where !group.negated && group.alternatives.count == 1 {
       if case .words(let words) = group.alternatives[0], let found = try? Self.wordTokens(words) {

@@ -71,7 +71,9 @@ enum CatalogSchema {
   static let queryIndexesVersion = 10
 
   /// The indexes queries are answered from (schema 10): a kind with its entries by size (the
-  /// filter and the sort listings start from most); size and modification time; the artist,
+  /// filter and the sort listings start from most); size and modification time (in SQLite,
+  /// kind and size carry the path, so that the first entries in path order are found in the
+  /// index alone; PostgreSQL could not index a path longer than a B-tree entry); the artist,
   /// the tag queried most; the totals of `stats` by kind and area, read from the index alone;
   /// and, for the substrings a bare word or a glob looks for in paths, trigrams (SQLite: an
   /// FTS5 `trigram` table over `files.path_text`, kept current by triggers; PostgreSQL:
@@ -80,8 +82,8 @@ enum CatalogSchema {
     switch dialect {
     case .sqlite:
       """
-      CREATE INDEX IF NOT EXISTS files_kind_size ON files(kind COLLATE NOCASE, size);
-      CREATE INDEX IF NOT EXISTS files_size ON files(size);
+      CREATE INDEX IF NOT EXISTS files_kind_size ON files(kind COLLATE NOCASE, size, path);
+      CREATE INDEX IF NOT EXISTS files_size ON files(size, path);
       CREATE INDEX IF NOT EXISTS files_mtime ON files(mtime_ns);
       CREATE INDEX IF NOT EXISTS files_artist ON files(artist) WHERE artist IS NOT NULL;
       CREATE INDEX IF NOT EXISTS files_totals ON files(kind, area, size, duration, ext_mismatch, error, taken);
@@ -269,8 +271,11 @@ enum CatalogSchema {
     if dialect == .sqlite, let step = sqliteUpgrades[version] { return step }
     if version + 1 == queryIndexesVersion {
       // The path trigram table is filled from the rows already there.
+      // SQLite fills the path trigram table from the rows already there; PostgreSQL learns
+      // the distribution of `lower(kind)`, which only ANALYZE samples.
       return queryIndexes(dialect)
-        + (dialect == .sqlite ? "\nINSERT INTO files_paths(files_paths) VALUES ('rebuild');" : "")
+        + (dialect == .sqlite
+          ? "\nINSERT INTO files_paths(files_paths) VALUES ('rebuild');" : "\nANALYZE files;")
     }
     let added = fileColumns.filter { $0.since == version + 1 }
     guard !added.isEmpty else { return nil }
@@ -278,8 +283,8 @@ enum CatalogSchema {
       separator: "\n")
   }
 
-  /// Images with an EXIF date by the year it names (`stats`): year, count, size, in both
-  /// dialects (four digits sort alike in every collation).
+  /// Images with an EXIF date by the year it names (SQLite's `stats`, from `files_totals`
+  /// alone): year, count, size.
   static let photosByYear =
     "SELECT substr(taken, 1, 4) AS y, count(*), coalesce(sum(size), 0) FROM files WHERE kind = 'image' AND taken IS NOT NULL GROUP BY y ORDER BY y"
 

@@ -487,18 +487,7 @@ final class PostgresCatalogStore: CatalogBackend {
   func stats() throws -> CatalogStats {
     flushIgnoringFailure()
     var totals = CatalogTotals()
-    try db.forEachRow(CatalogTotals.sql, []) { totals.add($0) }
-    return totals.stats(photosByYear: try photosByYear(), roots: try roots())
-  }
-
-  /// Images with an EXIF date, counted by the year it names.
-  private func photosByYear() throws -> [CatalogGroupStats] {
-    let result = try db.query(CatalogSchema.photosByYear)
-    return (0..<result.count).map { index in
-      let row = result.at(index)
-      return CatalogGroupStats(
-        name: row.text(at: 0) ?? "", count: Int(row.integer(at: 1) ?? 0), size: row.integer(at: 2) ?? 0,
-        duration: 0)
-    }
+    try db.forEachRow(CatalogTotals.sql(.postgres), []) { totals.add($0) }
+    return totals.stats(roots: try roots())
   }
 }

@@ -91,6 +91,49 @@ import Testing
     #expect(try paths(sample, ["thumbnail"]) == ["Library/Caches/thumbnail-0001.png"])
   }
 
+  @Test(arguments: TestCatalogues.kinds) func wordsListTheBestMatchesFirstUnlessSorted(
+    store: CatalogueStoreKind
+  )
+    throws
+  {
+    let scratch = try TemporaryDirectory()
+    let root = scratch.path + "/root"
+    try FileManager.default.createDirectory(atPath: root + "/notes", withIntermediateDirectories: true)
+    let texts = [
+      // In path order: found in the path alone, a long text, a short one, and one without it.
+      "a-lighthouse-trip/list.txt": "bread milk eggs\n",
+      "notes/long.txt": "the lighthouse "
+        + Array(repeating: "and then the tide came in", count: 20).joined(
+          separator: " ") + "\n",
+      "notes/short.txt": "lighthouse keeper\n",
+      "notes/zebra.txt": "nothing to see here\n",
+    ]
+    for (name, text) in texts {
+      let path = root + "/" + name
+      try FileManager.default.createDirectory(
+        atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+      #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
+    }
+    let db = try TestCatalogues.location(store, in: scratch.path)
+    #expect(try ShelfProcess.run(["--db", db, "index", root]).status == 0)
+    func listed(_ arguments: [String]) throws -> [String] {
+      let result = try ShelfProcess.run(["--db", db, "ls", "-0"] + arguments)
+      return result.stdoutBytes.split(separator: 0).map {
+        String(decoding: $0.dropFirst(root.utf8.count + 1), as: UTF8.self)
+      }
+    }
+    // Found in the text first, the shorter text ahead; then found in the path alone.
+    let ranked = ["notes/short.txt", "notes/long.txt", "a-lighthouse-trip/list.txt"]
+    #expect(try listed(["lighthouse"]) == ranked)
+    #expect(try listed(["lighthouse", "--limit", "2"]) == Array(ranked.prefix(2)))
+    #expect(try listed(["light", "kind:text"]) == ranked)
+    // A sort asked for wins.
+    #expect(
+      try listed(["lighthouse", "--sort", "path"]) == [
+        "a-lighthouse-trip/list.txt", "notes/long.txt", "notes/short.txt",
+      ])
+  }
+
   @Test(arguments: TestCatalogues.kinds) func sortAndLimit(store: CatalogueStoreKind) throws {
     let sample = try IndexedSample(store)
     #expect(
