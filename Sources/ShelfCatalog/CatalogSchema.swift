@@ -77,7 +77,8 @@ enum CatalogSchema {
   /// the tag queried most; the totals of `stats` by kind and area, read from the index alone;
   /// and, for the substrings a bare word or a glob looks for in paths, trigrams (SQLite: an
   /// FTS5 `trigram` table over `files.path_text`, kept current by triggers; PostgreSQL:
-  /// `pg_trgm`, as for names). Each costs inserts a little, which is why other fields have none.
+  /// `pg_trgm`, as for names, and the few paths that are not UTF-8, whose text form a glob
+  /// cannot judge). Each costs inserts a little, which is why other fields have none.
   static func queryIndexes(_ dialect: SQLDialect) -> String {
     switch dialect {
     case .sqlite:
@@ -109,6 +110,7 @@ enum CatalogSchema {
       CREATE INDEX IF NOT EXISTS files_mtime ON files (mtime_ns);
       CREATE INDEX IF NOT EXISTS files_artist_trigrams ON files USING gin (artist gin_trgm_ops)
         WHERE artist IS NOT NULL;
+      CREATE INDEX IF NOT EXISTS files_undecodable ON files (id) WHERE strpos(path_text, chr(65533)) > 0;
       """
     }
   }

@@ -206,14 +206,29 @@ private func parameters(_ words: [String]) throws -> [DatabaseValue] {
 }
 
 @Test func globsBecomeAnchoredRegularExpressionsForPostgreSQL() {
-  func regex(_ pattern: String, literal: Bool = false) -> String {
-    PathGlob(pattern: Array(pattern.utf8), foldCase: false, literal: literal).regularExpression
+  func regex(_ pattern: String, fold: Bool = false, literal: Bool = false) -> String {
+    PathGlob(pattern: Array(pattern.utf8), foldCase: fold, literal: literal).textExpression
   }
+  // The text form's expression is looser: ASCII kept, anything else one character.
   #expect(regex("*.png") == "^.*\\U0000002epng$")
-  #expect(regex("IMG_?[0-9]") == "^IMG\\U0000005f.[0-9]$")
-  #expect(regex("[!a]b") == "^[^a]b$")
+  #expect(regex("IMG_?[0-9]") == "^IMG\\U0000005f..$")
+  #expect(regex("[!a]b") == "^.b$")
   #expect(regex("a*b", literal: true) == "^a\\U0000002ab$")
-  #expect(regex("é") == "^\\U000000e9$")
+  #expect(regex("é") == "^.$")
+  #expect(regex("kb", fold: true) == "^[k\\U0000212a]b$")
+  // The bytes' expression is exact: a byte that is not UTF-8 is a unit of its own, and case
+  // folds to every scalar that folds alike.
+  func bytes(_ pattern: String, fold: Bool = false, name: Bool = false) -> String {
+    PathGlob(pattern: Array(pattern.utf8), foldCase: fold).byteExpression(lastComponent: name)
+  }
+  #expect(bytes("a") == "^\\u0061$")
+  #expect(bytes("k", fold: true) == "^(?:\\u006b|\\u004b|\\u00e2\\u0084\\u00aa)$")
+  #expect(bytes("é", fold: true) == "^(?:\\u00c3\\u00a9|\\u00c3\\u0089)$")
+  #expect(bytes("?", name: true).hasPrefix("^.*/(?:(?!/)(?:(?:[\\u0001-\\u007f]|"))
+  #expect(PathGlob.ByteExpression.utf8Sequences(0x80...0x10FFFF).count == 6)
+  #expect(PathGlob.ByteExpression.rangeExpressions(0x61...0x63) == ["[\\u0061-\\u0063]"])
+  #expect(
+    PathGlob.ByteExpression.rangeExpressions(0x11_00FF...0x11_00FF).first?.hasSuffix("\\u00ff)") == true)
 }
 
 @Test func queriesCompileToPostgreSQL() throws {
@@ -221,7 +236,12 @@ private func parameters(_ words: [String]) throws -> [DatabaseValue] {
   #expect(words.contains("f.search @@ to_tsquery('simple', unaccent(?))"))
   #expect(wordParameters.first == .text("café:*"))
   let (glob, _) = try CatalogQuery(arguments: ["name:*.png", "-path:*/Caches/*"]).sql(.postgres)
-  #expect(glob == "f.name ~* ? AND NOT coalesce(f.path_text ~ ?, false)")
+  #expect(
+    glob
+      == "((f.name ~* ? OR strpos(f.path_text, chr(65533)) > 0) AND convert_from(f.path, 'LATIN1') ~ ?) AND NOT coalesce(((f.path_text ~ ? OR strpos(f.path_text, chr(65533)) > 0) AND convert_from(f.path, 'LATIN1') ~ ?), false)"
+  )
+  #expect(
+    try CatalogQuery(arguments: ["root:/data/*"]).sql(.postgres).0 == "(convert_from(r.path, 'LATIN1') ~ ?)")
   let (text, _) = try CatalogQuery(arguments: ["kind:image", "artist:bach"]).sql(.postgres)
   #expect(text == "lower(f.kind) = lower(?) AND f.artist ILIKE ? ESCAPE '\\'")
   #expect(try CatalogQuery(arguments: []).sql(.postgres).0 == "true")
