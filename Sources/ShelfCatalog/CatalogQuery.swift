@@ -513,8 +513,11 @@ public struct CatalogQuery: Sendable, Equatable {
     var match = "convert_from(\(bytes.column), 'LATIN1') ~ ?"
     if bytes.column == "f.path" {
       parameters.append(.text(glob.textExpression))
+      // Where the text form decides alone, the bytes are looked at only for paths that are
+      // not UTF-8.
+      let exact = glob.textExpressionIsExact ? "strpos(f.path_text, chr(65533)) = 0 OR " : ""
       match =
-        "(\(field.column) \(foldCase ? "~*" : "~") ? OR strpos(f.path_text, chr(65533)) > 0) AND \(match)"
+        "(\(field.column) \(foldCase ? "~*" : "~") ? OR strpos(f.path_text, chr(65533)) > 0) AND (\(exact)\(match))"
     }
     parameters.append(.text(glob.byteExpression(lastComponent: bytes.lastComponent)))
     return op == .notEqual ? "NOT coalesce(\(match), false)" : "(\(match))"
@@ -860,17 +863,16 @@ extension SQLDialect {
 
 extension PathGlob {
   /// The glob as a looser PostgreSQL regular expression over the text form of a path,
-  /// anchored at both ends, for the trigram indexes to answer: ASCII as it is (written as an
-  /// escape, `\U0000002A`, unless a letter or digit, so nothing is taken for regex syntax), and
-  /// any other character, set or unit as `.`, so that however the server folds case, every
-  /// valid UTF-8 path the glob matches matches this too. `k` also takes KELVIN SIGN, which
-  /// folds to it.
+  /// anchored at both ends, for the trigram indexes to answer: each character written as an
+  /// escape (`\U0000002A`) unless an ASCII letter or digit, so nothing is taken for regex
+  /// syntax; when case folds, every character that folds alike (`[k\U0000212a]`); a set or a
+  /// byte that is not UTF-8 as `.`. Every valid UTF-8 path the glob matches matches this too.
   var textExpression: String {
     func escape(_ unit: UInt32) -> String {
-      if let character = Unicode.Scalar(unit),
+      if let character = Unicode.Scalar(unit), character.isASCII,
         character.properties.isAlphabetic || character.properties.numericType != nil
       {
-        return foldCase && (unit == 0x6B) ? "[k\\U0000212a]" : String(character)
+        return String(character)
       }
       let hex = String(unit, radix: 16)
       return "\\U" + String(repeating: "0", count: max(0, 8 - hex.count)) + hex
@@ -878,12 +880,27 @@ extension PathGlob {
     var out = "^"
     for element in elements {
       switch element {
-      case .unit(let unit) where unit < 0x80: out += escape(unit)
+      case .unit(let unit) where unit <= 0x10FFFF:
+        let members = foldCase ? ByteExpression.foldMembers(unit) : [unit]
+        out += members.count == 1 ? escape(members[0]) : "[" + members.map(escape).joined() + "]"
       case .unit, .anyUnit, .set: out += "."
       case .anySequence: out += ".*"
       }
     }
     return out + "$"
+  }
+
+  /// True when `textExpression` matches a path whose text form has no U+FFFD exactly as the
+  /// glob does: ASCII only, no set, and no `k` folded (which KELVIN SIGN folds to, while the
+  /// server's case-insensitive match may not).
+  var textExpressionIsExact: Bool {
+    elements.allSatisfy { element in
+      switch element {
+      case .unit(let unit): unit < 0x80 && !(foldCase && (unit == 0x6B || unit == 0x4B))
+      case .anyUnit, .anySequence: true
+      case .set: false
+      }
+    }
   }
 
   /// The glob as a PostgreSQL regular expression over a path's bytes read as LATIN1, each byte
@@ -896,12 +913,22 @@ extension PathGlob {
     let unit = lastComponent ? "(?:(?!/)\(Bytes.unit))" : Bytes.unit
     func member(_ expression: String) -> String { lastComponent ? "(?:(?!/)\(expression))" : expression }
     var out = lastComponent ? "^.*/" : "^"
-    for element in elements {
+    for (index, element) in elements.enumerated() {
       switch element {
       case .unit(let value):
         out += member(Bytes.alternatives(foldCase ? Bytes.foldMembers(value) : [value]))
       case .anyUnit: out += unit
-      case .anySequence: out += unit + "*"
+      case .anySequence:
+        // Before an ASCII character (never inside a sequence) or the end, any bytes are
+        // whole units: the plain `.*` spares the engine a lookahead per byte.
+        let next = index + 1 < elements.count ? elements[index + 1] : nil
+        if case .unit(let value)? = next, value < 0x80, !lastComponent || value != 0x2F {
+          out += lastComponent ? "[^/]*" : ".*"
+        } else if next == nil {
+          out += lastComponent ? "[^/]*" : ".*"
+        } else {
+          out += unit + "*"
+        }
       case .set(let negated, let ranges):
         let inSet = member(Bytes.set(ranges, foldCase: foldCase))
         out += negated ? "(?:(?!\(inSet))\(unit))" : inSet

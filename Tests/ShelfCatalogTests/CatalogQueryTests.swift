@@ -211,11 +211,16 @@ private func parameters(_ words: [String]) throws -> [DatabaseValue] {
   }
   // The text form's expression is looser: ASCII kept, anything else one character.
   #expect(regex("*.png") == "^.*\\U0000002epng$")
+  #expect(regex("?é[!a]", fold: false).hasSuffix("\\U000000e9.$"))
   #expect(regex("IMG_?[0-9]") == "^IMG\\U0000005f..$")
   #expect(regex("[!a]b") == "^.b$")
   #expect(regex("a*b", literal: true) == "^a\\U0000002ab$")
-  #expect(regex("é") == "^.$")
-  #expect(regex("kb", fold: true) == "^[k\\U0000212a]b$")
+  #expect(regex("é") == "^\\U000000e9$")
+  #expect(regex("é", fold: true) == "^[\\U000000e9\\U000000c9]$")
+  #expect(regex("kb", fold: true) == "^[kK\\U0000212a][bB]$")
+  #expect(PathGlob(pattern: Array("*.png".utf8), foldCase: true).textExpressionIsExact)
+  #expect(!PathGlob(pattern: Array("*.pnk".utf8), foldCase: true).textExpressionIsExact)
+  #expect(!PathGlob(pattern: Array("[ab]".utf8), foldCase: false).textExpressionIsExact)
   // The bytes' expression is exact: a byte that is not UTF-8 is a unit of its own, and case
   // folds to every scalar that folds alike.
   func bytes(_ pattern: String, fold: Bool = false, name: Bool = false) -> String {
@@ -238,7 +243,7 @@ private func parameters(_ words: [String]) throws -> [DatabaseValue] {
   let (glob, _) = try CatalogQuery(arguments: ["name:*.png", "-path:*/Caches/*"]).sql(.postgres)
   #expect(
     glob
-      == "((f.name ~* ? OR strpos(f.path_text, chr(65533)) > 0) AND convert_from(f.path, 'LATIN1') ~ ?) AND NOT coalesce(((f.path_text ~ ? OR strpos(f.path_text, chr(65533)) > 0) AND convert_from(f.path, 'LATIN1') ~ ?), false)"
+      == "((f.name ~* ? OR strpos(f.path_text, chr(65533)) > 0) AND (strpos(f.path_text, chr(65533)) = 0 OR convert_from(f.path, 'LATIN1') ~ ?)) AND NOT coalesce(((f.path_text ~ ? OR strpos(f.path_text, chr(65533)) > 0) AND (strpos(f.path_text, chr(65533)) = 0 OR convert_from(f.path, 'LATIN1') ~ ?)), false)"
   )
   #expect(
     try CatalogQuery(arguments: ["root:/data/*"]).sql(.postgres).0 == "(convert_from(r.path, 'LATIN1') ~ ?)")
