@@ -302,7 +302,7 @@ public struct CatalogQuery: Sendable, Equatable {
       let like = DatabaseValue.text("%" + Self.escapeLike(words) + "%")
       if dialect == .postgres {
         // The `search` column holds the same letters-and-digits tokens (see
-        // `PostgresCatalogStore.searchVector`); each query token is a prefix, ANDed.
+        // `PostgresCatalogStore.searchWords`); each query token is a prefix, ANDed.
         parameters.append(.text(tokens.map { $0 + ":*" }.joined(separator: " & ")))
         parameters += [like, like]
         return

@@ -84,6 +84,10 @@ public struct PostgresError: ShelfError, Equatable {
 final class PostgresConnection {
   let url: PostgresURL
   private var handle: OpaquePointer?
+  /// True while a statement sent by `sendWithoutWaiting` has not had its result read.
+  private var inFlight = false
+  /// The names of the statements prepared on this connection, by their SQL.
+  private var preparedNames: [String: String] = [:]
 
   /// Connects; a server that cannot be reached is `.unavailable` (exit 69), a refused login
   /// `.noPermission`, a URL libpq cannot read `.usage`.
@@ -149,9 +153,63 @@ final class PostgresConnection {
       failure: failure, state: state)
   }
 
+  /// Sends one statement with `?` parameters and returns at once, so that the server works on
+  /// it while the caller prepares the next: its result (or failure) is read by the next call
+  /// on this connection, or by `finishInFlight`.
+  ///
+  /// With `prepared`, the statement is parsed once per connection and sent by name after that
+  /// (the server then plans it once too): for a statement sent many times, whose SQL casts
+  /// each `?` to its type itself, as the types cannot follow the values of each call.
+  func sendWithoutWaiting(_ sql: String, _ parameters: [DatabaseValue], prepared: Bool = false)
+    throws(PostgresError)
+  {
+    try finishInFlight()
+    var name: String?
+    if prepared {
+      if let known = preparedNames[sql] {
+        name = known
+      } else {
+        let newName = "shelf_\(preparedNames.count + 1)"
+        let result = PQprepare(handle, newName, Self.numbered(sql, []), 0, nil)
+        defer { PQclear(result) }
+        guard PQresultStatus(result) == PGRES_COMMAND_OK else { throw error(result) }
+        preparedNames[sql] = newName
+        name = newName
+      }
+    }
+    // A prepared statement is sent by name: its SQL is not numbered again.
+    let sent = try send(name == nil ? sql : "", parameters, numbering: name == nil) {
+      connection, command, count, values, lengths, formats -> OpaquePointer? in
+      let accepted =
+        if let name {
+          PQsendQueryPrepared(connection, name, count, values, lengths, formats, 0)
+        } else {
+          PQsendQueryParams(connection, command, count, nil, values, lengths, formats, 0)
+        }
+      return accepted == 1 ? OpaquePointer(bitPattern: 1) : nil
+    }
+    guard sent != nil else { throw error(nil) }
+    inFlight = true
+  }
+
+  /// Waits for the statement sent without waiting, if any, and throws its failure.
+  func finishInFlight() throws(PostgresError) {
+    guard inFlight else { return }
+    inFlight = false
+    var failure: PostgresError?
+    while let result = PQgetResult(handle) {
+      let status = PQresultStatus(result)
+      if failure == nil && status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK { failure = error(result) }
+      PQclear(result)
+    }
+    if failure == nil && PQstatus(handle) != CONNECTION_OK { failure = error(nil) }
+    if let failure { throw failure }
+  }
+
   /// Runs statements that return no rows (several may be separated by semicolons when there
   /// are no parameters).
   func execute(_ sql: String) throws(PostgresError) {
+    try finishInFlight()
     let result = PQexec(handle, sql)
     defer { PQclear(result) }
     let status = PQresultStatus(result)
@@ -160,6 +218,7 @@ final class PostgresConnection {
 
   /// Runs one statement with `?` parameters and returns all its rows.
   func query(_ sql: String, _ parameters: [DatabaseValue] = []) throws(PostgresError) -> PostgresResult {
+    try finishInFlight()
     let result = try send(sql, parameters) { connection, command, count, values, lengths, formats in
       PQexecParams(connection, command, count, nil, values, lengths, formats, 0)
     }
@@ -183,6 +242,7 @@ final class PostgresConnection {
   func forEachRow(_ sql: String, _ parameters: [DatabaseValue], _ body: (PostgresResult) throws -> Void)
     throws
   {
+    try finishInFlight()
     let sent = try send(sql, parameters) {
       connection, command, count, values, lengths, formats -> OpaquePointer? in
       PQsendQueryParams(connection, command, count, nil, values, lengths, formats, 0) == 1
@@ -214,16 +274,16 @@ final class PostgresConnection {
     if let failure { throw failure }
   }
 
-  /// Numbers the `?` parameters of `sql` (`$1::int8`, …), lays the values out as libpq wants
-  /// them and hands everything to `call`.
+  /// Numbers the `?` parameters of `sql` (`$1::int8`, …; not with `numbering` false), lays the
+  /// values out as libpq wants them and hands everything to `call`.
   private func send(
-    _ sql: String, _ parameters: [DatabaseValue],
+    _ sql: String, _ parameters: [DatabaseValue], numbering: Bool = true,
     _ call: (
       OpaquePointer?, String, Int32, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?,
       UnsafePointer<Int32>?
     ) -> OpaquePointer?
   ) throws(PostgresError) -> OpaquePointer? {
-    let command = Self.numbered(sql, parameters)
+    let command = numbering ? Self.numbered(sql, parameters) : sql
     var buffer: [UInt8] = []
     var offsets: [Int?] = []
     var lengths: [Int32] = []
