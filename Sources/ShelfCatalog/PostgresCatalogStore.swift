@@ -314,7 +314,7 @@ final class PostgresCatalogStore: CatalogBackend {
     /// for (as SQLite's tokenizer cuts them), so that PostgreSQL finds the same words rather
     /// than URLs, paths or e-mail addresses; NULL when there are none.
     var text: DatabaseValue
-    /// A `tsvector` literal of the plain ASCII words, lowercased, sorted and unique: what
+    /// A `tsvector` literal of the plain ASCII words, lowercased, each at position 1: what
     /// `to_tsvector('simple', unaccent(…))` makes of them, built here so that the server does
     /// not parse them (`unaccent` leaves ASCII alone, and `simple` only lowercases).
     var lexemes: DatabaseValue
@@ -324,6 +324,12 @@ final class PostgresCatalogStore: CatalogBackend {
     /// (which it drops). NULL when there are none.
     var serverWords: DatabaseValue
   }
+
+  /// The position given to each lexeme of the literal. A query word the parser cuts in two
+  /// (`1e4f`) becomes a phrase (`'1e4' <-> 'f':*`), and a phrase never matches a vector whose
+  /// lexemes that match it lack positions; the words it can match in earnest come from the
+  /// server's part, which has its own positions after this one.
+  private static let firstPosition = Array(":1".utf8)
 
   /// The longest lexeme a `tsvector` holds, in bytes; `to_tsvector` drops longer words.
   private static let longestLexeme = 2047
@@ -343,6 +349,7 @@ final class PostgresCatalogStore: CatalogBackend {
       if plainASCII && word.count <= longestLexeme && !readAsScientificNotation(word) {
         if !lexemes.isEmpty { lexemes.append(0x20) }
         for byte in word { lexemes.append((UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte) }
+        lexemes += Self.firstPosition
       } else {
         if !serverWords.isEmpty { serverWords.append(0x20) }
         serverWords += word
@@ -395,8 +402,7 @@ final class PostgresCatalogStore: CatalogBackend {
   }
 
   /// An INSERT of `rows` rows that updates the rows already there. The vector is the ASCII
-  /// words' literal joined with what the server makes of the other words (stripped of
-  /// positions, which no query uses: the literal has none).
+  /// words' literal joined with what the server makes of the other words.
   private static func upsertStatement(rows: Int) -> String {
     let columns = CatalogSchema.writtenFileColumns
     let casts = writtenFileTypes.map { type in
@@ -409,7 +415,7 @@ final class PostgresCatalogStore: CatalogBackend {
     }
     let row =
       "(" + casts.joined(separator: ", ")
-      + ", ?::text, ?::text::tsvector || coalesce(strip(to_tsvector('simple', unaccent(?::text))), ''::tsvector))"
+      + ", ?::text, ?::text::tsvector || coalesce(to_tsvector('simple', unaccent(?::text)), ''::tsvector))"
     let updates = (columns.filter { $0 != "path" && $0 != "root_id" } + ["search_text", "search"]).map {
       "\($0) = excluded.\($0)"
     }.joined(separator: ", ")
