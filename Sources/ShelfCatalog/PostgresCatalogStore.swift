@@ -348,7 +348,9 @@ final class PostgresCatalogStore: CatalogBackend {
       text += word
       if plainASCII && word.count <= longestLexeme && !readAsScientificNotation(word) {
         if !lexemes.isEmpty { lexemes.append(0x20) }
-        for byte in word { lexemes.append((UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte) }
+        for byte in word {
+          lexemes.append((UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte)
+        }
         lexemes += Self.firstPosition
       } else {
         if !serverWords.isEmpty { serverWords.append(0x20) }
@@ -380,7 +382,8 @@ final class PostgresCatalogStore: CatalogBackend {
     }
     guard !text.isEmpty else { return SearchWords(text: .null, lexemes: .null, serverWords: .null) }
     return SearchWords(
-      text: .text(String(decoding: text, as: UTF8.self)), lexemes: .text(String(decoding: lexemes, as: UTF8.self)),
+      text: .text(String(decoding: text, as: UTF8.self)),
+      lexemes: .text(String(decoding: lexemes, as: UTF8.self)),
       serverWords: serverWords.isEmpty ? .null : .text(String(decoding: serverWords, as: UTF8.self)))
   }
 
@@ -453,7 +456,9 @@ final class PostgresCatalogStore: CatalogBackend {
         var parameters: [DatabaseValue] = []
         parameters.reserveCapacity(size * (Self.writtenFileTypes.count + 3))
         for (values, search) in rows[start..<start + size] {
-          for (value, type) in zip(values, Self.writtenFileTypes) { parameters.append(Self.value(value, for: type)) }
+          for (value, type) in zip(values, Self.writtenFileTypes) {
+            parameters.append(Self.value(value, for: type))
+          }
           parameters += [search.text, search.lexemes, search.serverWords]
         }
         try db.sendWithoutWaiting(Self.insertStatements[size]!, parameters, prepared: true)

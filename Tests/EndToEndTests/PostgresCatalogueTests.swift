@@ -313,8 +313,10 @@ struct PostgresCatalogueTests {
         ["--db", store, "index", root], environment: ["SHELF_TRUST_WINDOW": "0"])
       #expect(result.status == 0)
     }
-    let listed = try ShelfProcess.run(["--db", database, "ls", "-0"]).stdoutBytes.split(separator: 0).map(Array.init)
-    #expect(listed.sorted { $0.lexicographicallyPrecedes($1) } == paths.sorted { $0.lexicographicallyPrecedes($1) })
+    let listed = try ShelfProcess.run(["--db", database, "ls", "-0"]).stdoutBytes.split(separator: 0).map(
+      Array.init)
+    #expect(
+      listed.sorted { $0.lexicographicallyPrecedes($1) } == paths.sorted { $0.lexicographicallyPrecedes($1) })
     // Every field of every entry reads back as the SQLite catalogue has it.
     let json = try ShelfProcess.run(["--db", database, "ls", "--json"])
     #expect(json.status == 0)
@@ -337,7 +339,8 @@ struct PostgresCatalogueTests {
     #expect(try ShelfProcess.run(["--db", database, "index", scratch.path + "/words"]).status == 0)
     let note = scratch.path + "/words/note.txt\n"
     for query in [
-      "creme", "CRÈME", "brulee", "Brûl", "zurich", "strasse", "1e4f", "1e4", "abc123", "AbC1", "0x1f", "12e3",
+      "creme", "CRÈME", "brulee", "Brûl", "zurich", "strasse", "1e4f", "1e4", "abc123", "AbC1", "0x1f",
+      "12e3",
       "resume", "RÉSUMÉ", "crème brûlée",
     ] {
       let result = try ShelfProcess.run(["--db", database, "ls", "--format", "{path}", query])
