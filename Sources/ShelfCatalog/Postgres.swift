@@ -84,7 +84,7 @@ public struct PostgresError: ShelfError, Equatable {
 final class PostgresConnection {
   let url: PostgresURL
   private var handle: OpaquePointer?
-  /// True while a statement sent by `sendWithoutWaiting` has not had its result read.
+  /// True while a statement sent by `sendPreparedWithoutWaiting` has not had its result read.
   private var inFlight = false
   /// The names of the statements prepared on this connection, by their SQL.
   private var preparedNames: [String: String] = [:]
@@ -155,38 +155,26 @@ final class PostgresConnection {
 
   /// Sends one statement with `?` parameters and returns at once, so that the server works on
   /// it while the caller prepares the next: its result (or failure) is read by the next call
-  /// on this connection, or by `finishInFlight`.
-  ///
-  /// With `prepared`, the statement is parsed once per connection and sent by name after that
-  /// (the server then plans it once too): for a statement sent many times, whose SQL casts
-  /// each `?` to its type itself, as the types cannot follow the values of each call.
-  func sendWithoutWaiting(_ sql: String, _ parameters: [DatabaseValue], prepared: Bool = false)
-    throws(PostgresError)
-  {
+  /// on this connection, or by `finishInFlight`. For a statement sent many times: it is
+  /// prepared (parsed once per connection, and planned once after a few runs) and then sent
+  /// by name, so its SQL must cast each `?` to its type itself, as the types cannot follow the
+  /// values of each call.
+  func sendPreparedWithoutWaiting(_ sql: String, _ parameters: [DatabaseValue]) throws(PostgresError) {
     try finishInFlight()
-    var name: String?
-    if prepared {
-      if let known = preparedNames[sql] {
-        name = known
-      } else {
-        let newName = "shelf_\(preparedNames.count + 1)"
-        let result = PQprepare(handle, newName, Self.numbered(sql, []), 0, nil)
-        defer { PQclear(result) }
-        guard PQresultStatus(result) == PGRES_COMMAND_OK else { throw error(result) }
-        preparedNames[sql] = newName
-        name = newName
-      }
+    let name: String
+    if let known = preparedNames[sql] {
+      name = known
+    } else {
+      name = "shelf_\(preparedNames.count + 1)"
+      let result = PQprepare(handle, name, Self.numbered(sql, []), 0, nil)
+      defer { PQclear(result) }
+      guard PQresultStatus(result) == PGRES_COMMAND_OK else { throw error(result) }
+      preparedNames[sql] = name
     }
-    // A prepared statement is sent by name: its SQL is not numbered again.
-    let sent = try send(name == nil ? sql : "", parameters, numbering: name == nil) {
-      connection, command, count, values, lengths, formats -> OpaquePointer? in
-      let accepted =
-        if let name {
-          PQsendQueryPrepared(connection, name, count, values, lengths, formats, 0)
-        } else {
-          PQsendQueryParams(connection, command, count, nil, values, lengths, formats, 0)
-        }
-      return accepted == 1 ? OpaquePointer(bitPattern: 1) : nil
+    let sent = try send("", parameters, numbering: false) {
+      connection, _, count, values, lengths, formats -> OpaquePointer? in
+      PQsendQueryPrepared(connection, name, count, values, lengths, formats, 0) == 1
+        ? OpaquePointer(bitPattern: 1) : nil
     }
     guard sent != nil else { throw error(nil) }
     inFlight = true

@@ -461,7 +461,7 @@ final class PostgresCatalogStore: CatalogBackend {
           }
           parameters += [search.text, search.lexemes, search.serverWords]
         }
-        try db.sendWithoutWaiting(Self.insertStatements[size]!, parameters, prepared: true)
+        try db.sendPreparedWithoutWaiting(Self.insertStatements[size]!, parameters)
         start += size
       }
     }
