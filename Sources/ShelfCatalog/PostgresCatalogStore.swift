@@ -315,9 +315,11 @@ final class PostgresCatalogStore: CatalogBackend {
     /// for (as SQLite's tokenizer cuts them), so that PostgreSQL finds the same words rather
     /// than URLs, paths or e-mail addresses; NULL when there are none.
     var text: DatabaseValue
-    /// A `tsvector` literal of the plain ASCII words, lowercased, each at position 1: what
-    /// `to_tsvector('simple', unaccent(…))` makes of them, built here so that the server does
-    /// not parse them (`unaccent` leaves ASCII alone, and `simple` only lowercases).
+    /// A `tsvector` literal of the plain ASCII words, lowercased, each at its place among all
+    /// the words: what `to_tsvector('simple', unaccent(…))` makes of them, built here so that
+    /// the server does not parse them (`unaccent` leaves ASCII alone, and `simple` only
+    /// lowercases). Positions are kept: `ts_rank` counts them, and a query word the parser
+    /// cuts in two (`1e4f`) is a phrase, which never matches lexemes without them.
     var lexemes: DatabaseValue
     /// The other words, for the server's `to_tsvector('simple', unaccent(…))`: those with
     /// other letters (folded by `unaccent`), digits followed by an `e` (which its parser reads
@@ -326,11 +328,8 @@ final class PostgresCatalogStore: CatalogBackend {
     var serverWords: DatabaseValue
   }
 
-  /// The position given to each lexeme of the literal. A query word the parser cuts in two
-  /// (`1e4f`) becomes a phrase (`'1e4' <-> 'f':*`), and a phrase never matches a vector whose
-  /// lexemes that match it lack positions; the words it can match in earnest come from the
-  /// server's part, which has its own positions after this one.
-  private static let firstPosition = Array(":1".utf8)
+  /// The last position a `tsvector` records (`to_tsvector` gives later words this one).
+  private static let lastPosition = 16383
 
   /// The longest lexeme a `tsvector` holds, in bytes; `to_tsvector` drops longer words.
   private static let longestLexeme = 2047
@@ -343,6 +342,7 @@ final class PostgresCatalogStore: CatalogBackend {
     var serverWords: [UInt8] = []
     var word: [UInt8] = []
     var plainASCII = true
+    var position = 1
     func endWord() {
       guard !word.isEmpty else { return }
       if !text.isEmpty { text.append(0x20) }
@@ -352,13 +352,15 @@ final class PostgresCatalogStore: CatalogBackend {
         for byte in word {
           lexemes.append((UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte)
         }
-        lexemes += Self.firstPosition
+        lexemes.append(UInt8(ascii: ":"))
+        lexemes += Array(String(min(position, Self.lastPosition)).utf8)
       } else {
         if !serverWords.isEmpty { serverWords.append(0x20) }
         serverWords += word
       }
       word.removeAll(keepingCapacity: true)
       plainASCII = true
+      position += 1
     }
     for part in [tags, body] {
       for scalar in part.unicodeScalars {
