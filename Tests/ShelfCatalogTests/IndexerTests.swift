@@ -3,6 +3,7 @@ import ShelfTestSupport
 import Testing
 
 @testable import ShelfCatalog
+import ShelfSQLite
 
 #if canImport(Glibc)
   import Glibc
