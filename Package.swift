@@ -113,6 +113,7 @@ let package = Package(
     .testTarget(name: "ShelfCoreTests", dependencies: ["ShelfCore", "ShelfTestSupport"]),
     .testTarget(name: "ShelfPNGTests", dependencies: ["ShelfPNG", "ShelfTestSupport"]),
     .testTarget(name: "ShelfAudioTests", dependencies: ["ShelfAudio", "ShelfTestSupport"]),
+    .testTarget(name: "ShelfSQLiteTests", dependencies: ["ShelfSQLite", "CSQLite", "ShelfTestSupport"]),
     .testTarget(name: "ShelfBackupTests", dependencies: ["ShelfBackup", "ShelfTestSupport"]),
     .testTarget(
       name: "ShelfCatalogTests", dependencies: ["ShelfCatalog", "ShelfSQLite", "ShelfTestSupport"]),
