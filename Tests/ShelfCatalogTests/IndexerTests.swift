@@ -1,9 +1,9 @@
 import ShelfCore
+import ShelfSQLite
 import ShelfTestSupport
 import Testing
 
 @testable import ShelfCatalog
-import ShelfSQLite
 
 #if canImport(Glibc)
   import Glibc

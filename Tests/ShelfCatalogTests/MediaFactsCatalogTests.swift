@@ -1,10 +1,10 @@
 import Foundation
 import ShelfCore
+import ShelfSQLite
 import ShelfTestSupport
 import Testing
 
 @testable import ShelfCatalog
-import ShelfSQLite
 
 /// Turns a current catalogue back into schema 8 shape (the loop count removed).
 func dropSchema9Columns(_ db: SQLiteConnection) throws {
