@@ -26,16 +26,18 @@ if [[ -n "$warnings" ]]; then
   checks_status=1
 fi
 
-# Swift Testing prints one "✔ Test NAME passed after …" or "✘ Test NAME failed after …" line
-# per test function; XCTest prints "Test Case '…' passed (…)" or "failed (…)" per test.
+# Swift Testing ends with "Test run with N tests in M suites passed|failed after …" and prints
+# "✘ Test NAME failed after …" per failed test. The total comes from that last line, because the
+# per-test "passed" lines can be glued to other output when tests print concurrently; without
+# it (a crashed run), the per-test lines are counted wherever they appear in a line.
 read -r passed failed < <(
   sed 's/\x1b\[[0-9;]*m//g' "$log" | awk '
-    /Test run with/ { next }
-    /^[^ ]+ Test .* passed after/ { passed++ }
-    /^[^ ]+ Test .* failed after/ { failed++ }
-    /^Test Case .* passed \(/ { passed++ }
-    /^Test Case .* failed \(/ { failed++ }
-    END { print passed + 0, failed + 0 }')
+    /Test run with [0-9]+ tests? / {
+      match($0, /Test run with [0-9]+/); total = substr($0, RSTART + 14, RLENGTH - 14) + 0; next
+    }
+    /Test .* passed after/ { passed++ }
+    /Test .* failed after/ { failed++ }
+    END { if (total > 0) passed = total - failed; print passed + 0, failed + 0 }')
 
 summary="$passed passed, $failed failed"
 if ((tests_status != 0 && failed == 0)); then

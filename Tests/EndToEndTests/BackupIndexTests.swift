@@ -236,7 +236,7 @@ final class SampleBackupCopy {
     script.standardOutput = FileHandle.nullDevice
     try script.run()
     // Typed only once the prompt shows (input sent earlier would be flushed with the echo).
-    let deadline = Date().addingTimeInterval(30)
+    let deadline = Date().addingTimeInterval(120)
     func typescript() -> String {
       String(decoding: FileManager.default.contents(atPath: log) ?? Data(), as: UTF8.self)
     }

@@ -60,6 +60,19 @@ import Testing
     #expect(status == 0)
   }
 
+  /// Concurrent tests can glue a "passed" line onto other output; the run's own total counts.
+  @Test func interleavedOutputStillCountsEveryTest() throws {
+    let output = """
+      ✔ Test alpha() passed after 0.002 seconds.
+      progress 50%✔ Test beta() passed after 0.003 seconds.
+      ✔ Test run with 3 tests in 1 suite passed after 0.006 seconds.
+
+      """
+    let (lines, status) = try Self.runScript(testOutput: output, status: 0)
+    #expect(lines.last == "3 passed, 0 failed")
+    #expect(status == 0)
+  }
+
   @Test func aCrashedTestRunFailsEvenWithNoFailedTestLine() throws {
     let (lines, status) = try Self.runScript(
       testOutput: "✔ Test alpha() passed after 0.002 seconds.\n", status: 134)

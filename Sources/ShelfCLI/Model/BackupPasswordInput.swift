@@ -65,10 +65,11 @@ final class BackupPasswordInput: Sendable {
     }
   }
 
-  /// Reads one line from the terminal with echo turned off (restored afterwards).
+  /// Reads one line from the terminal with echo turned off (restored afterwards). Echo goes off
+  /// before the prompt shows, as getpass(3) does: what is typed once the prompt is visible is
+  /// neither echoed nor discarded by the flush.
   private func prompt(_ text: String) -> BackupPassword? {
     console.clearStatus()
-    Console.writeAll(STDERR_FILENO, Array(text.utf8))
     var saved = termios()
     let canHide = tcgetattr(STDIN_FILENO, &saved) == 0
     if canHide {
@@ -76,6 +77,7 @@ final class BackupPasswordInput: Sendable {
       quiet.c_lflag &= ~tcflag_t(ECHO)
       tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
     }
+    Console.writeAll(STDERR_FILENO, Array(text.utf8))
     defer {
       if canHide { tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
       Console.writeAll(STDERR_FILENO, Array("\n".utf8))
