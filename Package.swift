@@ -51,7 +51,8 @@ let package = Package(
     // libswscale's header only: loaded on first use with the rest of FFmpeg (FFmpegLoader.c).
     .systemLibrary(name: "CSwscale", providers: [.apt(["libswscale-dev"])]),
     .systemLibrary(name: "CICNS", pkgConfig: "libicns", providers: [.apt(["libicns-dev"])]),
-    .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+    // libheif's header only: the library is loaded on first use (CHeifSupport/HeifLoader.c).
+    .systemLibrary(name: "CHeif", providers: [.apt(["libheif-dev"])]),
     // Small C targets for constructs Swift cannot call.
     .target(name: "CPNGSupport", dependencies: ["CPNG"]),
     .target(name: "CALSASupport", dependencies: ["CALSA"]),
@@ -74,6 +75,7 @@ let package = Package(
     .target(name: "CQOI"),
     .target(
       name: "CFFmpegSupport", dependencies: ["CFFmpeg"], linkerSettings: [.linkedLibrary("dl")]),
+    .target(name: "CHeifSupport", dependencies: ["CHeif"], linkerSettings: [.linkedLibrary("dl")]),
 
     // Swift libraries.
     .target(name: "ShelfCore", dependencies: ["CFileSupport"]),
@@ -97,9 +99,7 @@ let package = Package(
       name: "ShelfCatalog",
       dependencies: [
         "ShelfCore", "ShelfPNG", "ShelfAudio", "ShelfBackup", "ShelfSQLite", "CSQLite", "CPostgres",
-        "CUchardet",
-        "CExif",
-        "CHeif",
+        "CUchardet", "CExif", "CHeif", "CHeifSupport",
       ]),
     .target(
       name: "ShelfCLI",

@@ -6,15 +6,17 @@
 # (the same decoder: the floor) and `mpv --no-video --ao=alsa --audio-device=alsa/null`; in one
 # run, on the same files. Then peak memory: `shelf --help` (FFmpeg is loaded only when a file
 # needs it), shelf playing a 1-hour FLAC and a 1-hour AAC M4A of speech (espeak-ng, looped),
-# `ffmpeg` decoding that M4A (the floor: the same libraries), and `shelf index` of a folder of
+# with a breakdown of the M4A run's peak by mapping (scripts/bench_smaps_peak.py), `ffmpeg`
+# decoding that M4A (the floor: the same libraries), and `shelf index` of a folder of
 # 200 three-minute M4As.
 #
 # Usage: scripts/bench-audio.sh [path/to/shelf]   (make bench-audio builds a release first)
-# Environment: RUNS (default 3; the best of RUNS counts), MINUTES (default 10), HOUR_MINUTES (60).
+# Environment: RUNS (default 5; shelf and its anchors alternate, the median of RUNS counts),
+# MINUTES (default 10), HOUR_MINUTES (60).
 set -euo pipefail
 
 shelf=${1:-.build/release/shelf}
-runs=${RUNS:-3}
+runs=${RUNS:-5}
 minutes=${MINUTES:-10}
 hour_minutes=${HOUR_MINUTES:-60}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -58,58 +60,79 @@ fi
 [[ -s "$work/alac.m4a" ]] || ffmpeg -v error -i "$src" -c:a alac "$work/alac.m4a"
 cp -f "$src" "$work/a.wav"
 
-# measure COMMAND...: best-of-$runs CPU seconds (user+system, to the microsecond, from
-# getrusage of the children) and peak RSS in KiB (from /usr/bin/time -v).
-measure() {
+# measure_alternating COMMAND [--- COMMAND]...: runs the commands in turn, $runs rounds (shelf
+# and its anchors alternate, so that a burst of load from the other users of the machine falls on
+# all of them), and prints one line per command: the median CPU seconds (user+system, to the
+# microsecond, from getrusage of the children) and the median peak RSS in KiB (/usr/bin/time -v).
+measure_alternating() {
   python3 - "$runs" "$work" "$@" <<'PY'
-import resource, subprocess, sys
-runs, work, command = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
-best_cpu, best_rss = None, None
+import resource, statistics, subprocess, sys
+runs, work, rest = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+commands, current = [], []
+for word in rest:
+    if word == "---":
+        commands.append(current)
+        current = []
+    else:
+        current.append(word)
+commands.append(current)
+cpus = [[] for _ in commands]
+rsss = [[] for _ in commands]
 for _ in range(runs):
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    with open(work + "/stderr.txt", "wb") as err:
-        code = subprocess.call(["/usr/bin/time", "-v", "-o", work + "/time.txt"] + command,
-                               stdout=subprocess.DEVNULL, stderr=err)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if code != 0:
-        sys.stderr.write("bench-audio: failed: %s\n%s" % (" ".join(command), open(work + "/stderr.txt").read()))
-        sys.exit(1)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    rss = 0
-    for line in open(work + "/time.txt"):
-        if "Maximum resident set size" in line:
-            rss = int(line.split(":")[1])
-    best_cpu = cpu if best_cpu is None else min(best_cpu, cpu)
-    best_rss = rss if best_rss is None else min(best_rss, rss)
-print("%.3f %d" % (best_cpu, best_rss))
+    for index, command in enumerate(commands):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        with open(work + "/stderr.txt", "wb") as err:
+            code = subprocess.call(["/usr/bin/time", "-v", "-o", work + "/time.txt"] + command,
+                                   stdout=subprocess.DEVNULL, stderr=err)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if code != 0:
+            sys.stderr.write("bench-audio: failed: %s\n%s" % (" ".join(command), open(work + "/stderr.txt").read()))
+            sys.exit(1)
+        cpus[index].append((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime))
+        for line in open(work + "/time.txt"):
+            if "Maximum resident set size" in line:
+                rsss[index].append(int(line.split(":")[1]))
+for cpu, rss in zip(cpus, rsss):
+    print("%.3f %d" % (statistics.median(cpu), statistics.median(rss)))
 PY
 }
+
+# measure COMMAND...: the medians of one command alone.
+measure() { measure_alternating "$@"; }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b <= 0) print "n/a"; else printf "%.2f", a / b }'; }
 mib() { awk -v k="$1" 'BEGIN {printf "%.1f", k / 1024}'; }
 
-echo "shelf audio benchmark: ${minutes}-minute 44.1 kHz stereo through ALSA 'null', best of $runs runs"
-echo "machine: $(nproc) cores, $(uname -r); $(sox --version 2>&1 | head -1); $(mpg123 --version 2>&1 | head -1)"
+echo "shelf audio benchmark: ${minutes}-minute 44.1 kHz stereo through ALSA 'null', medians of $runs alternating runs"
+echo "machine: $(nproc) cores, $(uname -r), load average $(cut -d' ' -f1-3 /proc/loadavg) at the start"
+echo "         $(sox --version 2>&1 | head -1); $(mpg123 --version 2>&1 | head -1)"
 echo "         $(ffmpeg -version 2>&1 | head -1 | cut -d' ' -f1-3); $(mpv --version 2>&1 | head -1 | cut -d' ' -f1-2)"
 printf '\n%-6s %-10s %9s %9s %10s\n' format tool "cpu (s)" "peak MiB" "shelf/tool"
 summary=()
 for format in wav flac ogg mp3 m4a alac; do
   file="$work/a.$format"
   [[ $format == alac ]] && file="$work/alac.m4a"
-  read -r shelf_cpu shelf_rss < <(measure "$shelf" play -D null --no-interactive "$file")
-  printf '%-6s %-10s %9s %9s %10s\n' "$format" shelf "$shelf_cpu" "$(mib "$shelf_rss")" ""
   anchors=(sox)
   [[ $format == wav ]] && anchors+=(aplay)
   [[ $format == mp3 ]] && anchors+=(mpg123)
   [[ $format == m4a || $format == alac ]] && anchors=(ffmpeg mpv)
+  commands=("$shelf" play -D null --no-interactive "$file")
   for anchor in "${anchors[@]}"; do
+    commands+=(---)
     case $anchor in
-      sox) read -r cpu rss < <(measure sox -q "$file" -t alsa null) ;;
-      aplay) read -r cpu rss < <(measure aplay -q -D null "$file") ;;
-      mpg123) read -r cpu rss < <(measure mpg123 -q -o alsa -a null "$file") ;;
-      ffmpeg) read -r cpu rss < <(measure ffmpeg -v error -nostdin -i "$file" -f alsa null) ;;
-      mpv) read -r cpu rss < <(measure mpv --really-quiet --no-config --no-video --ao=alsa --audio-device=alsa/null "$file") ;;
+      sox) commands+=(sox -q "$file" -t alsa null) ;;
+      aplay) commands+=(aplay -q -D null "$file") ;;
+      mpg123) commands+=(mpg123 -q -o alsa -a null "$file") ;;
+      ffmpeg) commands+=(ffmpeg -v error -nostdin -i "$file" -f alsa null) ;;
+      mpv) commands+=(mpv --really-quiet --no-config --no-video --ao=alsa --audio-device=alsa/null "$file") ;;
     esac
+  done
+  mapfile -t results < <(measure_alternating "${commands[@]}")
+  read -r shelf_cpu shelf_rss <<<"${results[0]}"
+  printf '%-6s %-10s %9s %9s %10s\n' "$format" shelf "$shelf_cpu" "$(mib "$shelf_rss")" ""
+  for i in "${!anchors[@]}"; do
+    anchor=${anchors[$i]}
+    read -r cpu rss <<<"${results[$((i + 1))]}"
     r=$(ratio "$shelf_cpu" "$cpu")
     printf '%-6s %-10s %9s %9s %10s\n' "$format" "$anchor" "$cpu" "$(mib "$rss")" "$r"
     summary+=("$format shelf/$anchor CPU ratio: $r (shelf ${shelf_cpu}s, $anchor ${cpu}s)")
@@ -144,6 +167,8 @@ fi
 read -r hour_cpu hour_rss < <(measure "$shelf" play -D null --no-interactive "$hour_m4a")
 verdict=$(awk -v k="$hour_rss" 'BEGIN { print (k < 20 * 1024) ? "under" : "OVER" }')
 echo "${hour_minutes}-minute AAC M4A: shelf peak memory $(mib "$hour_rss") MiB ($verdict the 20 MiB target), cpu ${hour_cpu}s"
+echo "where it is at the peak (one more run, /proc/PID/smaps every 10 ms):"
+python3 "$root/scripts/bench_smaps_peak.py" --top 12 -- "$shelf" play -D null --no-interactive "$hour_m4a" | sed 's/^/  /'
 read -r ffmpeg_cpu ffmpeg_rss < <(measure ffmpeg -v error -nostdin -i "$hour_m4a" -f alsa null)
 echo "${hour_minutes}-minute AAC M4A: ffmpeg -f alsa null peak memory $(mib "$ffmpeg_rss") MiB, cpu ${ffmpeg_cpu}s"
 read -r help_cpu help_rss < <(measure "$shelf" --help)

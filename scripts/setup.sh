@@ -18,6 +18,10 @@ packages=(
   # tools the tests use
   tmux alsa-utils sox libsox-fmt-all python3 man-db file zsh fish util-linux ffmpeg
   libimage-exiftool-perl lame imagemagick
+  # files made by other encoders: Musepack (mpcenc, mpcdec), Monkey's Audio (jmac, a Java
+  # program), AMR-WB (VisualOn's library, driven by scripts/make-amr-wb.py: Debian's sox is
+  # built without its encoder)
+  musepack-tools libjmac-java default-jre-headless libvo-amrwbenc0
   # independent image tools the image tests and the accuracy check compare shelf against
   libheif-examples webp icnsutils librsvg2-bin
   # programs that write the preview tests' pictures, and the show benchmark's anchor and photo

@@ -9,7 +9,9 @@ public import ShelfCore
 /// conversion (so that at volume 100 they reach ALSA unchanged), and libswresample is used only
 /// when a caller asks for another sample type. Gapless: the encoder delay and padding the
 /// container declares (MP4 edit list, skip-samples side data) are trimmed by libavcodec, and
-/// iTunes' `iTunSMPB` is honoured where the file has no edit list. Seeking is exact: the demuxer
+/// iTunes' `iTunSMPB` is honoured where the file has no edit list, a CAF packet table's priming
+/// and valid frames where FFmpeg does not trim them, and a Musepack header's sample count.
+/// Seeking is exact: the demuxer
 /// lands on a packet before the target, and the frames before it are decoded and discarded.
 public final class FFmpegDecoder: AudioDecoder {
   public let path: RawPath
@@ -39,9 +41,10 @@ public final class FFmpegDecoder: AudioDecoder {
   private var gaplessLength: Int64?
   /// Encoder delay to skip at the start (from iTunSMPB), 0 when the codec's own trimming applies.
   private var leadIn: Int64 = 0
-  /// iTunSMPB's delay and length, until the first packet shows whether the demuxer trims the
-  /// delay itself (it then carries skip-samples side data).
-  private var pendingITunesGapless: (delay: Int64, frames: Int64)?
+  /// The encoder delay and length that iTunSMPB or a CAF packet table declare, until the first
+  /// packet shows whether the demuxer trims the delay itself (it then carries skip-samples side
+  /// data).
+  private var pendingGapless: (delay: Int64, frames: Int64)?
   /// Whether samples stamped before time 0 are encoder delay to drop (MP4's edit list).
   private let trimsNegativeTimestamps: Bool
   private var draining = false
@@ -74,6 +77,15 @@ public final class FFmpegDecoder: AudioDecoder {
     }
     streamIndex = audio.index
     self.timeBase = timeBase
+    // The raw AMR demuxer estimates its length from the bit rate: count the frames (and refuse
+    // a file of none, which would otherwise "play" for no time at all).
+    var amrFrames: Int64? = nil
+    if input.formatName == "amr" {
+      guard let scanned = try? AMRScanner.scan(file), scanned.frames > 0 else {
+        throw AudioError(path: path, reason: .damaged, message: "no AMR frames")
+      }
+      amrFrames = scanned.frames
+    }
     guard let decoder = avcodec_find_decoder(parameters.pointee.codec_id) else {
       throw AudioError(path: path, reason: .unsupported, message: "unsupported audio codec \(audio.codec)")
     }
@@ -108,11 +120,30 @@ public final class FFmpegDecoder: AudioDecoder {
     let lead = trimsNegativeTimestamps ? min(0, av_rescale_q(start ?? 0, timeBase, samplesPerTick)) : 0
     let declared = max(0, (duration.map { av_rescale_q($0, timeBase, samplesPerTick) } ?? 0) + lead)
     let iTunes = (input.tags["iTunSMPB"] ?? audio.tags["iTunSMPB"]).flatMap(FFmpegDecoder.iTunesGapless)
-    pendingITunesGapless = iTunes
+    pendingGapless = iTunes
     // The mov demuxer trims an edit list's start but hands out the last frame whole: its
     // length (the stream's duration) ends the stream to the sample.
     if trimsNegativeTimestamps && declared > 0 { gaplessLength = declared }
     var frames = iTunes?.frames ?? declared
+    switch input.formatName {
+    case "mpc8":
+      // Musepack SV8 says its length to the sample; the decoder hands out the last frame whole.
+      if let length = MusepackHeader.read(file) {
+        frames = length.frames
+        gaplessLength = length.frames
+        leadIn = length.leadIn
+        discard = length.leadIn
+      }
+    case "amr": frames = amrFrames ?? frames
+    case "caf":
+      // AAC in CAF: the packet table names the priming and the valid frames, which FFmpeg's
+      // demuxer counts but does not trim (it hands out whole packets).
+      if let table = try? IFFChunks.cafPacketTable(file), table.primingFrames > 0 {
+        frames = table.validFrames
+        pendingGapless = (table.primingFrames, table.validFrames)
+      }
+    default: break
+    }
     // An MP4 whose sample table points past the end of the file was cut short: what is there
     // plays, then the track ends with an error saying so.
     if let present = input.presentDuration(stream: audio.index, fileSize: file.status.size) {
@@ -250,15 +281,15 @@ public final class FFmpegDecoder: AudioDecoder {
       }
       defer { av_packet_unref(packet) }
       guard packet.pointee.stream_index == streamIndex else { continue }
-      if let iTunes = pendingITunesGapless {
-        pendingITunesGapless = nil
+      if let declared = pendingGapless {
+        pendingGapless = nil
         // The mov demuxer trims iTunSMPB's delay itself (skip-samples side data on the first
         // packet) but not its padding; other demuxers trim neither.
         if av_packet_get_side_data(packet, AV_PKT_DATA_SKIP_SAMPLES, nil) == nil {
-          leadIn = iTunes.delay
+          leadIn = declared.delay
           discard += leadIn
         }
-        gaplessLength = iTunes.frames
+        gaplessLength = declared.frames
       }
       // A packet the decoder rejects (a damaged frame) is skipped, as ffmpeg and mpv do.
       _ = avcodec_send_packet(codec, packet)

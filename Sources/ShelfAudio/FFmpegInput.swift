@@ -256,6 +256,9 @@ public final class FFmpegInput {
   public let tags: FFmpegTags
   /// The streams, in file order.
   public let streams: [FFmpegStream]
+  /// True when the container's length is only FFmpeg's estimate from the bit rate: raw streams
+  /// without an index or a declared length (AC-3, E-AC-3, DTS, ADTS AAC).
+  public let lengthIsEstimated: Bool
 
   private var context: UnsafeMutablePointer<AVFormatContext>?
   /// Declared after `context`, so it outlives it: the format context reads through it to the end.
@@ -337,6 +340,7 @@ public final class FFmpegInput {
       ? nil : Double(opened.pointee.duration) / Double(AV_TIME_BASE)
     bitrate = opened.pointee.bit_rate > 0 ? Int(opened.pointee.bit_rate) : nil
     tags = FFmpegTags(opened.pointee.metadata)
+    lengthIsEstimated = opened.pointee.duration_estimation_method == AVFMT_DURATION_FROM_BITRATE
     var described: [FFmpegStream] = []
     for index in 0..<Int(opened.pointee.nb_streams) {
       guard let stream = opened.pointee.streams[index] else { continue }
@@ -393,6 +397,28 @@ public final class FFmpegInput {
 
   /// Seeks stream `index` to the packet at or before `timestamp` (in the stream's time base):
   /// the caller decodes forward and discards up to the exact position.
+  /// The samples per channel of audio stream `index`, counted by reading every packet to the end
+  /// (split by FFmpeg's parser, not decoded): the exact length of a raw stream whose declared
+  /// length is an estimate. Leaves the input at its end.
+  func countedFrames(stream index: Int, sampleRate: Int) throws(FFmpegError) -> Int64 {
+    guard let timeBase = timeBase(stream: index), timeBase.den > 0, sampleRate > 0 else { return 0 }
+    var packet = av_packet_alloc()
+    guard let current = packet else { throw FFmpegError(path: path, call: "av_packet_alloc", code: -ENOMEM) }
+    defer { av_packet_free(&packet) }
+    // Each packet's duration is its sample count rounded down to the time base (finer than a
+    // sample): rounding each back up recovers the count exactly.
+    let scale = Int64(timeBase.num) * Int64(sampleRate)
+    let base = Int64(timeBase.den)
+    var frames: Int64 = 0
+    while try readPacket(into: current) {
+      if current.pointee.stream_index == Int32(index) && current.pointee.duration > 0 {
+        frames += (current.pointee.duration * scale + base - 1) / base
+      }
+      av_packet_unref(current)
+    }
+    return frames
+  }
+
   func seek(stream index: Int, to timestamp: Int64) throws(FFmpegError) {
     guard let context else { return }
     try FFmpegError.check("avformat_seek_file", path: path) {

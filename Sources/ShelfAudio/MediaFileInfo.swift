@@ -139,7 +139,8 @@ public enum MediaFileInfo: Sendable, Equatable {
     "audio/wav": "wav", "audio/aiff": "aiff", "audio/amr": "amr", "audio/amr-wb": "amr",
     "audio/x-matroska": "matroska", "video/x-matroska": "matroska", "video/webm": "matroska",
     "audio/x-wavpack": "wv", "audio/x-ape": "ape", "audio/x-ms-wma": "asf", "audio/x-caf": "caf",
-    "audio/x-dsf": "dsf", "audio/ac3": "ac3", "audio/eac3": "eac3", "video/x-msvideo": "avi",
+    "audio/x-dsf": "dsf", "audio/ac3": "ac3", "audio/eac3": "eac3", "audio/vnd.dts": "dts",
+    "video/x-msvideo": "avi",
   ]
 
   /// The file's bits per second over its length, as FFmpeg estimates it when the headers do not
@@ -215,10 +216,15 @@ public enum MediaFileInfo: Sendable, Equatable {
         formatName: container, encodingName: audio.codecDescription, bitsPerSample: bits,
         isLossless: audio.isLossless, tags: tags, codec: audio.codec, bitrate: bitrate, hasArtwork: artwork,
         defect: defect)
-    } else if container == "caf", let valid = try? IFFChunks.cafValidFrames(file) {
+    } else if container == "caf", let table = try? IFFChunks.cafPacketTable(file) {
       // CAF's packet table counts the frames that are real (priming and remainder left out);
       // FFmpeg counts whole packets.
-      frames = valid
+      frames = table.validFrames
+    } else if container == "mpc8", let length = MusepackHeader.read(file) {
+      frames = length.frames
+    } else if input.lengthIsEstimated {
+      // A raw stream (AC-3, E-AC-3, DTS, ADTS AAC) declares no length: count its packets.
+      frames = try input.countedFrames(stream: audio.index, sampleRate: rate)
     } else {
       frames = declaredFrames(input, audio: audio, rate: rate)
       if let present = input.presentDuration(stream: audio.index, fileSize: file.status.size) {
@@ -285,9 +291,16 @@ public enum MediaFileInfo: Sendable, Equatable {
 /// Finds chunks that FFmpeg reads only in part: the `ID3 ` chunk of a RIFF (WAV) or IFF (AIFF)
 /// file, where ID3v2 tags live in them, and a CAF file's packet table.
 enum IFFChunks {
-  /// The valid frames a CAF file's `pakt` chunk counts (`mNumberValidFrames`), or nil when there
-  /// is no packet table (PCM) or it says 0. Walks at most 1,000 chunk headers.
-  static func cafValidFrames(_ file: RegularFile) throws -> Int64? {
+  /// What a CAF file's `pakt` chunk says of its frames: the valid ones (`mNumberValidFrames`,
+  /// what is heard) and the encoder's priming before them (`mPrimingFrames`, 1024 for AAC).
+  struct CAFPacketTable: Equatable {
+    var validFrames: Int64
+    var primingFrames: Int64
+  }
+
+  /// A CAF file's packet table, or nil when there is none (PCM) or it counts no valid frames.
+  /// Walks at most 1,000 chunk headers.
+  static func cafPacketTable(_ file: RegularFile) throws -> CAFPacketTable? {
     var offset: Int64 = 8
     for _ in 0..<1000 {
       let header = try file.read(count: 12, at: offset)
@@ -297,7 +310,8 @@ enum IFFChunks {
         let body = try file.read(count: 16, at: offset + 12)
         guard body.count == 16 else { return nil }
         let valid = body[8..<16].reduce(Int64(0)) { $0 << 8 | Int64($1) }
-        return valid > 0 ? valid : nil
+        let priming = try file.read(count: 4, at: offset + 12 + 16).reduce(Int64(0)) { $0 << 8 | Int64($1) }
+        return valid > 0 ? CAFPacketTable(validFrames: valid, primingFrames: priming) : nil
       }
       guard size >= 0 else { return nil }
       offset += 12 + size

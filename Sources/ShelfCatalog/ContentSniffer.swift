@@ -248,6 +248,7 @@ public enum ContentSniffer {
     if p.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) { return matroska(p) }
     if matchesRIFF(p, form: "AVI ") { return .strong(.video, "video/x-msvideo") }
     if let ac3 = ac3(p) { return ac3 }
+    if let dts = dts(p) { return dts }
 
     // Property lists.
     if p.starts(with: Array("bplist0".utf8)) { return .strong(.plist, "application/x-bplist") }
@@ -450,6 +451,21 @@ public enum ContentSniffer {
     return .weak(.audio, mime)
   }
 
+  /// A DTS core frame (16-bit big-endian sync word, as `.dts` files and ffmpeg write it); strong
+  /// when a second sync word follows where the first frame ends.
+  private static func dts(_ p: [UInt8]) -> Detection? {
+    let sync: [UInt8] = [0x7F, 0xFE, 0x80, 0x01]
+    guard p.count >= 8, p.starts(with: sync) else { return nil }
+    // After the sync word: frame type (1 bit), deficit samples (5), CRC flag (1), blocks (7),
+    // then the frame size less one (14 bits).
+    let length = (Int(p[5] & 0x03) << 12 | Int(p[6]) << 4 | Int(p[7] >> 4)) + 1
+    guard length >= 96 else { return nil }
+    if length + 4 <= p.count {
+      return Array(p[length..<length + 4]) == sync ? .strong(.audio, "audio/vnd.dts") : nil
+    }
+    return .weak(.audio, "audio/vnd.dts")
+  }
+
   private static func afterID3(_ p: [UInt8]) -> Detection {
     // The tag size is a 28-bit "synchsafe" integer; look at what follows when it is in view.
     let size =
@@ -605,6 +621,7 @@ public enum ContentSniffer {
     add(.audio, "audio/x-ms-wma", ["wma"])
     add(.audio, "audio/ac3", ["ac3"])
     add(.audio, "audio/eac3", ["eac3", "ec3"])
+    add(.audio, "audio/vnd.dts", ["dts"])
     add(.audio, "audio/x-dsf", ["dsf"])
     add(.audio, "audio/x-matroska", ["mka"])
     add(.video, "video/mp4", ["mp4"])

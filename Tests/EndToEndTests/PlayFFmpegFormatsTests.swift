@@ -8,8 +8,8 @@ import Testing
 
 /// `shelf play` of what a phone or a music library holds beyond libsndfile's formats (MP4/M4A,
 /// Opus in MP4, WMA, AC-3, E-AC-3, Speex, WavPack, TTA, MOV), into ALSA's `file` plugin; the
-/// samples that reach ALSA are compared with ffmpeg's own decode. (AMR-NB, APE, Musepack and
-/// DSF have no encoder in Debian's ffmpeg, so no file of theirs can be made here.)
+/// samples that reach ALSA are compared with ffmpeg's own decode. (Files made by other encoders,
+/// AMR, Musepack, DTS and DSF, are in `OtherEncodersFormatsTests`.)
 @Suite struct PlayFFmpegFormatsTests {
   /// Makes `name` with ffmpeg from a 2-second stereo sweep with noise.
   static func make(_ folder: TemporaryDirectory, _ name: String, _ options: [String], rate: Int = 44100)

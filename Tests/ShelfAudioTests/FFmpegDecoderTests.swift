@@ -182,6 +182,47 @@ func rawBytes<T>(_ samples: [T]) -> [UInt8] {
     }
   }
 
+  /// AAC in CAF, wrapped by scripts/make-caf-aac.py around FFmpeg's AAC packets (no Debian
+  /// program writes it): the packet table's 1,024 frames of priming and the last packet's
+  /// remainder are not part of the stream (FFmpeg 5.1 hands them out), and a seek lands on the
+  /// target counted from the first valid frame.
+  @Test func aacInCAFTrimsItsPrimingAndSeeksToTheTarget() throws {
+    let folder = try TemporaryDirectory()
+    let adts = folder.file("memo.aac")
+    let caf = folder.file("memo.caf")
+    _ = try FFmpegTool.run([
+      "ffmpeg", "-v", "error", "-f", "lavfi", "-i", "aevalsrc=0.5*sin(2*PI*(300+300*t)*t):s=48000:d=4",
+      "-ac", "2", "-c:a", "aac", "-f", "adts", adts,
+    ])
+    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("scripts/make-caf-aac.py").path
+    _ = try FFmpegTool.run(["python3", script, adts, caf, "--frames", "192000"])
+    let decoder = try AudioDecoders.open(path: RawPath(caf))
+    #expect(decoder is FFmpegDecoder)
+    #expect(decoder.format.frames == 192_000)
+    let whole = try decoder.readAll(Float.self)
+    let reference = try FFmpegTool.decode(caf, as: "f32le")
+    let frameBytes = 2 * 4
+    let expected = Array(reference.dropFirst(1024 * frameBytes).prefix(192_000 * frameBytes))
+    #expect(expected.count == 192_000 * frameBytes)
+    let same = rawBytes(whole) == expected
+    #expect(same, "\(whole.count / 2) frames decoded")
+
+    for target in [Int64(150_000), 48000, 12345] {
+      try decoder.seek(toFrame: target)
+      #expect(decoder.position == target)
+      let block = try Self.readBlock(decoder, frames: 2048, as: Float.self)
+      func error(at frame: Int) -> Double {
+        var sum = 0.0
+        for index in 0..<block.count { sum += Double(abs(block[index] - whole[frame * 2 + index])) }
+        return sum / Double(block.count)
+      }
+      let errors = (-3...3).map { error(at: Int(target) + $0) }
+      #expect(errors[3] < 0.01, "after a seek to \(target): mean error \(errors[3])")
+      #expect(errors.min() == errors[3], "after a seek to \(target): \(errors)")
+    }
+  }
+
   static func readBlock<T: AudioSample>(_ decoder: any AudioDecoder, frames: Int, as _: T.Type = Int16.self)
     throws -> [T]
   {

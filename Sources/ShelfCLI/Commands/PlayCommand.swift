@@ -23,7 +23,7 @@ enum PlayCommand {
       file's content, not its name: libsndfile for what it decodes bit-exactly (WAV, RF64, \
       AIFF, FLAC, Ogg Vorbis, Opus, MP3, CAF, W64, AU), FFmpeg for the rest (M4A, M4B, M4R, \
       MP4 and 3GP with AAC, HE-AAC, ALAC, Opus or FLAC; CAF with AAC; AMR; APE; WavPack; \
-      Musepack; WMA; AC-3 and E-AC-3; DSF; Speex; TTA) and for the sound of video files \
+      Musepack; WMA; AC-3 and E-AC-3; DTS; DSF; Speex; TTA) and for the sound of video files \
       (MOV, MP4, MKV, WebM, AVI). AAC's encoder delay and padding are trimmed (MP4 edit \
       list, iTunSMPB), and seeking lands on the exact sample. Consecutive tracks with the \
       same sample rate, channel count and sample width play without a gap. A file that \

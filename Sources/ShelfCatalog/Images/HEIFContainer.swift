@@ -1,4 +1,5 @@
 internal import CHeif
+internal import CHeifSupport
 import ShelfCore
 
 /// A HEIF, HEIC or AVIF file opened through libheif, which reads the box structure (`meta`,
@@ -35,6 +36,7 @@ public final class HEIFContainer {
     guard source.size <= HEIFContainer.sizeLimit else {
       throw HeaderError("\(format.uppercased()) larger than \(HEIFContainer.sizeLimit >> 20) MiB: not read")
     }
+    try HEIFContainer.loadLibrary()
     guard let context = heif_context_alloc() else { throw HeaderError("out of memory opening HEIF") }
     let input = Unmanaged.passRetained(HEIFInput(source))
     let reader = UnsafeMutablePointer<heif_reader>.allocate(capacity: 1)
@@ -113,6 +115,14 @@ public final class HEIFContainer {
     ImageFacts(
       format: format, width: width, height: height, bitDepth: bitDepth, colorType: hasAlpha ? "rgba" : "rgb",
       alpha: hasAlpha, interlaced: false, cgbi: nil, frames: topLevelImageCount)
+  }
+
+  /// Loads libheif on the first HEIF file (shelf does not link it: see HeifLoader.c).
+  private static func loadLibrary() throws {
+    var reason = [CChar](repeating: 0, count: 512)
+    guard shelf_heif_load(&reason, reason.count) != 0 else { return }
+    let message = String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    throw HeaderError("cannot load libheif: \(message)")
   }
 
   private static func error(_ result: heif_error, format: String) -> HeaderError? {

@@ -3,9 +3,10 @@ import ShelfTestSupport
 import Testing
 
 /// FFmpeg's libraries (and their ~130 dependencies) are loaded only by a command that decodes
-/// or probes media with them: `shelf --help` and commands on other files do not map them. The
-/// dynamic loader's own trace (`LD_DEBUG=libs`) says which libraries a run loaded.
-@Suite struct FFmpegLoadingTests {
+/// or probes media with them, and libheif (with its codecs) only by one that reads a HEIF file:
+/// `shelf --help` and commands on other files do not map them. The dynamic loader's own trace
+/// (`LD_DEBUG=libs`) says which libraries a run loaded.
+@Suite struct LazyLibraryLoadingTests {
   /// The shared libraries the dynamic loader loaded for `arguments`, from its trace, with the
   /// run's status and stderr without the trace.
   static func run(_ arguments: [String]) throws -> (status: Int32, loaded: [String], stderr: String) {
@@ -29,6 +30,17 @@ import Testing
     // The trace works (libc is always there) and names no FFmpeg library.
     #expect(help.loaded.contains { $0.hasPrefix("libc.so") })
     #expect(!help.loaded.contains { $0.hasPrefix("libav") || $0.hasPrefix("libswresample") })
+    #expect(!help.loaded.contains { $0.hasPrefix("libheif") })
+  }
+
+  /// The facts of a HEIC (made by ImageMagick) come through libheif, loaded for it.
+  @Test func describingAHEICLoadsLibheifOnFirstUse() throws {
+    let folder = try TemporaryDirectory()
+    try ExternalTool.make(["convert", "-size", "120x80", "plasma:red-blue", folder.file("a.heic")])
+    let info = try Self.run(["info", "--json", folder.file("a.heic")])
+    #expect(info.status == 0)
+    #expect(info.stderr.isEmpty)
+    #expect(info.loaded.contains { $0.hasPrefix("libheif.so") })
   }
 
   /// An MP3's facts come from shelf's own frame scanner and ID3 reader.
