@@ -48,6 +48,16 @@ public struct CatalogQuery: Sendable, Equatable {
     case notEqual = "!="
   }
 
+  /// True when a term names the root (`root:`), whose path only the `roots` table holds.
+  var namesRoots: Bool {
+    groups.contains { group in
+      group.alternatives.contains {
+        if case .field(let name, _, _) = $0 { return name == "root" }
+        return false
+      }
+    }
+  }
+
   /// The query matching everything.
   public static let all = CatalogQuery(groups: [])
 
@@ -289,29 +299,24 @@ public struct CatalogQuery: Sendable, Equatable {
   {
     switch term {
     case .words(let words):
-      // Letters and digits only, as the index's tokenizer sees them; each token a prefix.
-      let tokens = words.unicodeScalars.split {
-        !($0.properties.isAlphabetic || $0.properties.numericType != nil)
-      }
-      .map { String(String.UnicodeScalarView($0)) }
-      // A term of punctuation alone would match every entry: with `--in-place` downstream
-      // that is dangerous, so it is refused.
-      guard !tokens.isEmpty else {
-        throw QueryError(message: "query term '\(words)' has no letters or digits to search for")
-      }
+      let tokens = try Self.wordTokens(words)
+      // A name is the end of its path, and decodes as that end does: the path alone is
+      // searched for the word as a substring.
       let like = DatabaseValue.text("%" + Self.escapeLike(words) + "%")
       if dialect == .postgres {
         // The `search` column holds the same letters-and-digits tokens (see
         // `PostgresCatalogStore.searchVector`); each query token is a prefix, ANDed.
-        parameters.append(.text(tokens.map { $0 + ":*" }.joined(separator: " & ")))
-        parameters += [like, like]
-        return
-          "(f.search @@ to_tsquery('simple', unaccent(?)) OR f.name ILIKE ? ESCAPE '\\' OR f.path_text ILIKE ? ESCAPE '\\')"
+        parameters += [Self.textSearchQuery(tokens, .postgres), like]
+        return "(f.search @@ to_tsquery('simple', unaccent(?)) OR f.path_text ILIKE ? ESCAPE '\\')"
       }
-      parameters.append(.text(tokens.map { "\"" + $0 + "\"*" }.joined(separator: " ")))
-      parameters += [like, like]
-      return
-        "(f.id IN (SELECT rowid FROM files_fts WHERE files_fts MATCH ?) OR f.name LIKE ? ESCAPE '\\' OR f.path_text LIKE ? ESCAPE '\\')"
+      parameters.append(Self.textSearchQuery(tokens, .sqlite))
+      let fullText = "f.id IN (SELECT rowid FROM files_fts WHERE files_fts MATCH ?)"
+      guard let trigrams = Self.trigramQuery(words.unicodeScalars.map(\.value)) else {
+        parameters.append(like)
+        return "(\(fullText) OR f.path_text LIKE ? ESCAPE '\\')"
+      }
+      parameters += [.text(trigrams), like]
+      return "(\(fullText) OR (\(Self.pathTrigramsSQL) AND f.path_text LIKE ? ESCAPE '\\'))"
     case .field(let name, let op, let value):
       try Self.checkField(name)
       let field = Self.fields[name]!
@@ -333,7 +338,7 @@ public struct CatalogQuery: Sendable, Equatable {
           throw QueryError(message: "field '\(name)' takes yes, no or a glob, not '\(op.rawValue)'")
         }
         if dialect == .postgres {
-          return Self.regularExpressionSQL(column, op: op, value: value, parameters: &parameters)
+          return Self.regularExpressionSQL(field, op: op, value: value, parameters: &parameters)
         }
         var mode: PathGlobMode = []
         if !PathGlob.hasCapitals(value) { mode.insert(.foldCase) }
@@ -348,13 +353,21 @@ public struct CatalogQuery: Sendable, Equatable {
           return try textSQL(column, dialect, op: op, value: value, fieldName: name, parameters: &parameters)
         }
         if dialect == .postgres {
-          return Self.regularExpressionSQL(column, op: op, value: value, parameters: &parameters)
+          return Self.regularExpressionSQL(field, op: op, value: value, parameters: &parameters)
         }
         var mode: PathGlobMode = bytes.lastComponent ? [.lastComponent] : []
         if !PathGlob.hasCapitals(value) { mode.insert(.foldCase) }
         if op != .contains { mode.insert(.literal) }
+        var match = "shelf_glob(?, \(bytes.column), \(mode.rawValue))"
+        // The literal runs of the pattern, looked up in the path trigrams first, narrow the
+        // rows the glob is tried on; the glob alone decides.
+        let glob = PathGlob(
+          pattern: Array(value.utf8), foldCase: mode.contains(.foldCase), literal: mode.contains(.literal))
+        if bytes.column == "f.path", let trigrams = Self.trigramQuery(glob.elements) {
+          parameters.append(.text(trigrams))
+          match = "(\(Self.pathTrigramsSQL) AND \(match))"
+        }
         parameters.append(.text(value))
-        let match = "shelf_glob(?, \(bytes.column), \(mode.rawValue))"
         return op == .notEqual ? "NOT coalesce(\(match), 0)" : match
       case .keys:
         switch op {
@@ -385,15 +398,129 @@ public struct CatalogQuery: Sendable, Equatable {
     }
   }
 
-  /// A glob (`:`, or a literal path with `:=` and `!=`) as a regular expression on a
-  /// PostgreSQL text column, which its trigram index answers; smart case as for SQLite.
+  /// The letters-and-digits runs of a bare word, as the full-text indexes cut text; a word
+  /// of punctuation alone is refused, since it would match every entry (and with `--in-place`
+  /// downstream that is dangerous).
+  static func wordTokens(_ words: String) throws -> [String] {
+    let tokens = words.unicodeScalars.split {
+      !($0.properties.isAlphabetic || $0.properties.numericType != nil)
+    }
+    .map { String(String.UnicodeScalarView($0)) }
+    guard !tokens.isEmpty else {
+      throw QueryError(message: "query term '\(words)' has no letters or digits to search for")
+    }
+    return tokens
+  }
+
+  /// A full-text query for every token, each a prefix, ANDed: FTS5's syntax or `to_tsquery`'s.
+  static func textSearchQuery(_ tokens: [String], _ dialect: SQLDialect) -> DatabaseValue {
+    switch dialect {
+    case .sqlite:
+      .text(tokens.map { "\"" + $0.replacingAll("\"", with: "\"\"") + "\"*" }.joined(separator: " "))
+    case .postgres: .text(tokens.map { $0 + ":*" }.joined(separator: " & "))
+    }
+  }
+
+  /// The rows whose path holds some trigrams, read from SQLite's path trigram table
+  /// (`files_paths`) alone: a superset, always ANDed with the exact condition.
+  static let pathTrigramsSQL = "f.id IN (SELECT rowid FROM files_paths WHERE files_paths MATCH ?)"
+
+  /// The most trigrams a lookup names: each is a list of rows to intersect, and a few spread
+  /// over the runs narrow the rows about as well as all of them.
+  static let trigramLimit = 8
+
+  /// An FTS5 query (`"lig" "hth" "use"`, ANDed) for trigrams that every path matching the
+  /// literal runs of `units` holds, for `pathTrigramsSQL`; nil when no run of ASCII is three
+  /// characters long. Only ASCII goes in: SQLite's trigram table folds case as the glob does
+  /// there (KELVIN SIGN included), while its folding of other letters may differ.
+  static func trigramQuery(_ units: [UInt32]) -> String? {
+    trigramQuery(units.map { PathGlob.Element.unit($0) })
+  }
+
+  static func trigramQuery(_ elements: [PathGlob.Element]) -> String? {
+    var runs: [[Unicode.Scalar]] = [[]]
+    for element in elements {
+      if case .unit(let unit) = element, unit < 0x80, let scalar = Unicode.Scalar(unit) {
+        runs[runs.count - 1].append(scalar)
+      } else if !runs[runs.count - 1].isEmpty {
+        runs.append([])
+      }
+    }
+    var trigrams: [String] = []
+    for run in runs where run.count >= 3 {
+      // Trigrams that do not overlap, and the run's last one.
+      var starts = Array(stride(from: 0, through: run.count - 3, by: 3))
+      if starts.last != run.count - 3 { starts.append(run.count - 3) }
+      for start in starts {
+        var trigram = String.UnicodeScalarView()
+        trigram.append(contentsOf: run[start..<start + 3])
+        trigrams.append("\"" + String(trigram).replacingAll("\"", with: "\"\"") + "\"")
+      }
+    }
+    guard !trigrams.isEmpty else { return nil }
+    // Spread over the whole pattern when there are more than the limit.
+    let step = max(1, (trigrams.count + trigramLimit - 1) / trigramLimit)
+    return stride(from: 0, to: trigrams.count, by: step).map { trigrams[$0] }.joined(separator: " ")
+  }
+
+  /// How to list the best matches of the query's words first, when no sort is asked for: a
+  /// join that brings in the relevance (empty when the engine needs none) and the ORDER BY
+  /// keys, with the parameters of each; nil when the query has no words to rank by.
+  ///
+  /// Entries whose tags or text hold every word come first, ordered by the engine's own
+  /// relevance (SQLite's `bm25`, PostgreSQL's `ts_rank` divided by the document length: both
+  /// favour short documents, but their formulas differ, so two such entries may change places
+  /// between the stores); then those found in their paths alone. Ties go by path.
+  func relevanceOrder(_ dialect: SQLDialect) -> (
+    join: String, joinParameters: [DatabaseValue], keys: String, keyParameters: [DatabaseValue]
+  )? {
+    var tokens: [String] = []
+    for group in groups where !group.negated && group.alternatives.count == 1 {
+      if case .words(let words) = group.alternatives[0], let found = try? Self.wordTokens(words) {
+        tokens += found
+      }
+    }
+    guard !tokens.isEmpty else { return nil }
+    let query = Self.textSearchQuery(tokens, dialect)
+    switch dialect {
+    case .sqlite:
+      // Ranked once, then looked up per entry.
+      return (
+        " LEFT JOIN (SELECT rowid AS id, bm25(files_fts) AS score FROM files_fts WHERE files_fts MATCH ?) relevance ON relevance.id = f.id",
+        [query], "relevance.score ASC NULLS LAST", []
+      )
+    case .postgres:
+      let tsquery = "to_tsquery('simple', unaccent(?))"
+      return (
+        "", [],
+        "coalesce(f.search @@ \(tsquery), false) DESC, ts_rank(f.search, \(tsquery), 2) DESC NULLS LAST",
+        [query, query]
+      )
+    }
+  }
+
+  /// A glob (`:`, or a literal path with `:=` and `!=`) in PostgreSQL: a regular expression
+  /// over the path's bytes (`PathGlob.byteExpression`), exact as SQLite's `shelf_glob` is,
+  /// tried on the rows whose text form matches a looser one (`PathGlob.textExpression`, which
+  /// the trigram indexes answer) or is not UTF-8 (a U+FFFD, which the text form cannot tell
+  /// from other bytes; `files_undecodable` lists them); smart case as for SQLite.
   private static func regularExpressionSQL(
-    _ column: String, op: Operator, value: String, parameters: inout [DatabaseValue]
+    _ field: Field, op: Operator, value: String, parameters: inout [DatabaseValue]
   ) -> String {
-    let glob = PathGlob(pattern: Array(value.utf8), foldCase: false, literal: op != .contains)
-    parameters.append(.text(glob.regularExpression))
-    let match = "\(column) \(PathGlob.hasCapitals(value) ? "~" : "~*") ?"
-    return op == .notEqual ? "NOT coalesce(\(match), false)" : match
+    let foldCase = !PathGlob.hasCapitals(value)
+    let glob = PathGlob(pattern: Array(value.utf8), foldCase: foldCase, literal: op != .contains)
+    guard let bytes = field.bytes else { preconditionFailure("a glob field names its bytes") }
+    var match = "convert_from(\(bytes.column), 'LATIN1') ~ ?"
+    if bytes.column == "f.path" {
+      parameters.append(.text(glob.textExpression))
+      // Where the text form decides alone, the bytes are looked at only for paths that are
+      // not UTF-8.
+      let exact = glob.textExpressionIsExact ? "strpos(f.path_text, chr(65533)) = 0 OR " : ""
+      match =
+        "(\(field.column) \(foldCase ? "~*" : "~") ? OR strpos(f.path_text, chr(65533)) > 0) AND (\(exact)\(match))"
+    }
+    parameters.append(.text(glob.byteExpression(lastComponent: bytes.lastComponent)))
+    return op == .notEqual ? "NOT coalesce(\(match), false)" : "(\(match))"
   }
 
   private func textSQL(
@@ -404,7 +531,10 @@ public struct CatalogQuery: Sendable, Equatable {
     case .contains:
       if value.isEmpty { return "coalesce(\(column), '') != ''" }
       parameters.append(.text("%" + Self.escapeLike(value) + "%"))
-      return "\(column) \(dialect.like) ? ESCAPE '\\'"
+      // Said outright, the column's not being NULL lets SQLite read a partial index of it
+      // (`files_artist`) rather than the table; PostgreSQL infers it.
+      return dialect == .sqlite
+        ? "(\(column) IS NOT NULL AND \(column) LIKE ? ESCAPE '\\')" : "\(column) ILIKE ? ESCAPE '\\'"
     case .exact:
       parameters.append(.text(value))
       return dialect == .sqlite ? "\(column) = ? COLLATE NOCASE" : "lower(\(column)) = lower(?)"
@@ -678,7 +808,12 @@ public struct CatalogSort: Sendable, Equatable {
       let field = CatalogQuery.fields[sort.field]!
       let isText = [.text, .name, .glob, .keys].contains(field.type)
       let column = field.column + (isText ? dialect.byteOrder : "")
-      return "\(field.column) IS NULL, \(column) \(sort.descending ? "DESC" : "ASC")"
+      let direction = "\(column) \(sort.descending ? "DESC" : "ASC")"
+      // A column that is never NULL needs no key for NULLs, which would keep an index on it
+      // from giving the order.
+      let bare = field.column.hasPrefix("f.") ? String(field.column.dropFirst(2)) : ""
+      if CatalogSchema.fileColumns.contains(where: { $0.name == bare && $0.notNull }) { return direction }
+      return "\(field.column) IS NULL, " + direction
     }
     // `+` keeps SQLite from walking the path index for the order instead of filtering first.
     return (keys + [dialect == .sqlite ? "+f.path" : "f.path"]).joined(separator: ", ")
@@ -727,37 +862,206 @@ extension SQLDialect {
 }
 
 extension PathGlob {
-  /// The glob as a PostgreSQL regular expression over the text form of a path, anchored at
-  /// both ends. Every character is written as an escape (`\U0000002A`), so nothing in a name
-  /// is taken for regex syntax; a byte that is not UTF-8 stands for U+FFFD, as in the text
-  /// column.
-  var regularExpression: String {
+  /// The glob as a looser PostgreSQL regular expression over the text form of a path,
+  /// anchored at both ends, for the trigram indexes to answer: each character written as an
+  /// escape (`\U0000002A`) unless an ASCII letter or digit, so nothing is taken for regex
+  /// syntax; when case folds, every character that folds alike (`[k\U0000212a]`); a set or a
+  /// byte that is not UTF-8 as `.`. Every valid UTF-8 path the glob matches matches this too.
+  var textExpression: String {
     func escape(_ unit: UInt32) -> String {
-      let scalar = unit > 0x10FFFF ? 0xFFFD : unit
-      if let character = Unicode.Scalar(scalar), character.isASCII,
+      if let character = Unicode.Scalar(unit), character.isASCII,
         character.properties.isAlphabetic || character.properties.numericType != nil
       {
         return String(character)
       }
-      let hex = String(scalar, radix: 16)
+      let hex = String(unit, radix: 16)
       return "\\U" + String(repeating: "0", count: max(0, 8 - hex.count)) + hex
     }
     var out = "^"
     for element in elements {
       switch element {
-      case .unit(let unit): out += escape(unit)
-      case .anyUnit: out += "."
+      case .unit(let unit) where unit <= 0x10FFFF:
+        let members = foldCase ? ByteExpression.foldMembers(unit) : [unit]
+        out += members.count == 1 ? escape(members[0]) : "[" + members.map(escape).joined() + "]"
+      case .unit, .anyUnit, .set: out += "."
       case .anySequence: out += ".*"
-      case .set(let negated, let ranges):
-        out += negated ? "[^" : "["
-        for range in ranges {
-          out +=
-            range.lowerBound == range.upperBound
-            ? escape(range.lowerBound) : escape(range.lowerBound) + "-" + escape(range.upperBound)
-        }
-        out += "]"
       }
     }
     return out + "$"
+  }
+
+  /// True when `textExpression` matches a path whose text form has no U+FFFD exactly as the
+  /// glob does: ASCII only, no set, and no `k` folded (which KELVIN SIGN folds to, while the
+  /// server's case-insensitive match may not).
+  var textExpressionIsExact: Bool {
+    elements.allSatisfy { element in
+      switch element {
+      case .unit(let unit): unit < 0x80 && !(foldCase && (unit == 0x6B || unit == 0x4B))
+      case .anyUnit, .anySequence: true
+      case .set: false
+      }
+    }
+  }
+
+  /// The glob as a PostgreSQL regular expression over a path's bytes read as LATIN1, each byte
+  /// the character of the same number (`convert_from(path, 'LATIN1')`), matching what
+  /// `matches` does: units are decoded as there (a valid UTF-8 sequence, else one byte that
+  /// starts none), case folds as there (every scalar whose simple lowercase is the pattern's).
+  /// With `lastComponent`, only what follows the path's last `/` is matched.
+  func byteExpression(lastComponent: Bool) -> String {
+    typealias Bytes = Self.ByteExpression
+    let unit = lastComponent ? "(?:(?!/)\(Bytes.unit))" : Bytes.unit
+    func member(_ expression: String) -> String { lastComponent ? "(?:(?!/)\(expression))" : expression }
+    var out = lastComponent ? "^.*/" : "^"
+    for (index, element) in elements.enumerated() {
+      switch element {
+      case .unit(let value):
+        out += member(Bytes.alternatives(foldCase ? Bytes.foldMembers(value) : [value]))
+      case .anyUnit: out += unit
+      case .anySequence:
+        // Before an ASCII character (never inside a sequence) or the end, any bytes are
+        // whole units: the plain `.*` spares the engine a lookahead per byte.
+        let next = index + 1 < elements.count ? elements[index + 1] : nil
+        if case .unit(let value)? = next, value < 0x80, !lastComponent || value != 0x2F {
+          out += lastComponent ? "[^/]*" : ".*"
+        } else if next == nil {
+          out += lastComponent ? "[^/]*" : ".*"
+        } else {
+          out += unit + "*"
+        }
+      case .set(let negated, let ranges):
+        let inSet = member(Bytes.set(ranges, foldCase: foldCase))
+        out += negated ? "(?:(?!\(inSet))\(unit))" : inSet
+      }
+    }
+    return out + "$"
+  }
+
+  /// The pieces of `byteExpression`.
+  enum ByteExpression {
+    /// One byte, as the LATIN1 character `\u00XX`.
+    static func byte(_ value: UInt8) -> String {
+      let hex = String(value, radix: 16)
+      return "\\u00" + (hex.count == 1 ? "0" : "") + hex
+    }
+
+    static func bytes(_ range: ClosedRange<UInt8>) -> String {
+      range.lowerBound == range.upperBound
+        ? byte(range.lowerBound) : "[\(byte(range.lowerBound))-\(byte(range.upperBound))]"
+    }
+
+    /// A valid UTF-8 sequence (no NUL, which no path holds): as `PathGlob.units` accepts them.
+    static let valid =
+      "(?:[\\u0001-\\u007f]|[\\u00c2-\\u00df][\\u0080-\\u00bf]|\\u00e0[\\u00a0-\\u00bf][\\u0080-\\u00bf]|[\\u00e1-\\u00ec\\u00ee\\u00ef][\\u0080-\\u00bf]{2}|\\u00ed[\\u0080-\\u009f][\\u0080-\\u00bf]|\\u00f0[\\u0090-\\u00bf][\\u0080-\\u00bf]{2}|[\\u00f1-\\u00f3][\\u0080-\\u00bf]{3}|\\u00f4[\\u0080-\\u008f][\\u0080-\\u00bf]{2})"
+
+    /// One of `bytes` (all 0x80 or above) where it starts no valid sequence: a unit of its own.
+    static func invalid(_ bytes: String) -> String { "(?:(?!\(valid))\(bytes))" }
+
+    /// Any one unit.
+    static let unit = "(?:\(valid)|\(invalid("[\\u0080-\\u00ff]")))"
+
+    /// Matches nothing: no LATIN1 text holds a character above U+00FF.
+    static let nothing = "[^\\u0001-\\u00ff]"
+
+    /// The bytes of one unit (a scalar, or `0x110000 + byte` for a byte that is not UTF-8).
+    static func encoded(_ unit: UInt32) -> String {
+      if unit >= 0x11_0000 { return invalid(byte(UInt8(truncatingIfNeeded: unit - 0x11_0000))) }
+      guard let scalar = Unicode.Scalar(unit) else { return nothing }
+      return String(scalar).utf8.map(byte).joined()
+    }
+
+    static func alternatives(_ units: [UInt32]) -> String {
+      switch units.count {
+      case 0: nothing
+      case 1: encoded(units[0])
+      default: "(?:" + units.map(encoded).joined(separator: "|") + ")"
+      }
+    }
+
+    /// Every scalar that changes when folded, by what it folds to: worked out once, from the
+    /// same folding as `PathGlob.folded` (no cased letter lies beyond U+1FFFF).
+    static let foldedFrom: [UInt32: [UInt32]] = {
+      var table: [UInt32: [UInt32]] = [:]
+      for value in UInt32(0x41)...0x1FFFF where !(0xD800...0xDFFF).contains(value) {
+        let folded = PathGlob.folded(value)
+        if folded != value { table[folded, default: []].append(value) }
+      }
+      return table
+    }()
+
+    /// The units whose folding is `unit` (itself when folding keeps it).
+    static func foldMembers(_ unit: UInt32) -> [UInt32] {
+      (PathGlob.folded(unit) == unit ? [unit] : []) + (foldedFrom[unit] ?? [])
+    }
+
+    /// One unit of a `[…]` set: one whose (folded) value lies in `ranges`.
+    static func set(_ ranges: [ClosedRange<UInt32>], foldCase: Bool) -> String {
+      var choices = ranges.flatMap(rangeExpressions)
+      guard foldCase else { return choices.isEmpty ? nothing : "(?:" + choices.joined(separator: "|") + ")" }
+      func inSet(_ value: UInt32) -> Bool { ranges.contains { $0.contains(value) } }
+      // In the ranges but folding out of them; out of them but folding in.
+      var leaving: [UInt32] = []
+      var entering: [UInt32] = []
+      for (folded, units) in foldedFrom {
+        for unit in units where inSet(unit) != inSet(folded) {
+          if inSet(unit) { leaving.append(unit) } else { entering.append(unit) }
+        }
+      }
+      if !leaving.isEmpty && !choices.isEmpty {
+        choices = ["(?:(?!\(alternatives(leaving.sorted())))(?:\(choices.joined(separator: "|"))))"]
+      }
+      choices += entering.sorted().map(encoded)
+      return choices.isEmpty ? nothing : "(?:" + choices.joined(separator: "|") + ")"
+    }
+
+    /// The units of a range of units, as alternatives: UTF-8 sequences byte range by byte
+    /// range, and bytes that are not UTF-8.
+    static func rangeExpressions(_ range: ClosedRange<UInt32>) -> [String] {
+      var out: [String] = []
+      var scalarRanges: [ClosedRange<UInt32>] = []
+      let low = max(range.lowerBound, 1)
+      let high = min(range.upperBound, 0x10FFFF)
+      if low <= high {
+        // Surrogates are not scalars.
+        if low < 0xD800 { scalarRanges.append(low...min(high, 0xD7FF)) }
+        if high > 0xDFFF { scalarRanges.append(max(low, 0xE000)...high) }
+      }
+      for scalars in scalarRanges {
+        for sequence in utf8Sequences(scalars) { out.append(sequence.map(bytes).joined()) }
+      }
+      if range.upperBound >= 0x11_0080 {
+        let first = UInt8(max(range.lowerBound, 0x11_0080) - 0x11_0000)
+        let last = UInt8(min(range.upperBound, 0x11_00FF) - 0x11_0000)
+        out.append(invalid(bytes(first...last)))
+      }
+      return out
+    }
+
+    /// A range of scalars of one encoded length or more, as sequences of byte ranges (each
+    /// sequence every combination of its ranges), split where the leading bytes change.
+    static func utf8Sequences(_ range: ClosedRange<UInt32>) -> [[ClosedRange<UInt8>]] {
+      for boundary: UInt32 in [0x7F, 0x7FF, 0xFFFF]
+      where range.lowerBound <= boundary && range.upperBound > boundary {
+        return utf8Sequences(range.lowerBound...boundary) + utf8Sequences(boundary + 1...range.upperBound)
+      }
+      let length =
+        range.upperBound <= 0x7F ? 1 : range.upperBound <= 0x7FF ? 2 : range.upperBound <= 0xFFFF ? 3 : 4
+      for position in 1..<length {
+        let mask: UInt32 = (1 << (6 * UInt32(position))) - 1
+        if range.lowerBound & ~mask != range.upperBound & ~mask {
+          if range.lowerBound & mask != 0 {
+            return utf8Sequences(range.lowerBound...(range.lowerBound | mask))
+              + utf8Sequences((range.lowerBound | mask) + 1...range.upperBound)
+          }
+          if range.upperBound & mask != mask {
+            return utf8Sequences(range.lowerBound...(range.upperBound & ~mask) - 1)
+              + utf8Sequences((range.upperBound & ~mask)...range.upperBound)
+          }
+        }
+      }
+      let low = Array(String(Unicode.Scalar(range.lowerBound)!).utf8)
+      let high = Array(String(Unicode.Scalar(range.upperBound)!).utf8)
+      return [zip(low, high).map { $0...$1 }]
+    }
   }
 }

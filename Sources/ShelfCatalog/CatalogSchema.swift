@@ -1,13 +1,13 @@
-/// The catalogue's tables. Besides the path's, there are no indexes: queries use LIKE and
-/// ranges a full scan answers in milliseconds, and each index would slow every insert.
-/// One wide `files` row per file keeps queries simple and fast; audio
+/// The catalogue's tables. One wide `files` row per file keeps queries simple; a few indexes
+/// (`queryIndexes`) serve the filters a listing starts from most (kind, size, time, the
+/// substrings of paths), so that `ls … --limit` reads the rows it shows, not the table. Audio
 /// tags, plist keys and the beginning of text files also go into an FTS5 index whose rowid is
 /// the file's id (names and paths are matched with LIKE, which finds any substring). The index
 /// keeps no token positions (`detail = column`): bare words are matched as prefixes, ANDed,
 /// which is what `ls WORD…` needs, at about half the cost of a full index.
 enum CatalogSchema {
   /// Bumped on every schema change; writers migrate older catalogues (see `upgrade(from:_:)`).
-  static let version = 9
+  static let version = 10
 
   /// The first schema that carries `applicationID` and the `meta` table; older ones are
   /// recognised by their tables.
@@ -64,9 +64,59 @@ enum CatalogSchema {
     CREATE VIRTUAL TABLE IF NOT EXISTS files_fts USING fts5(
       tags, body, tokenize = "unicode61 remove_diacritics 2", detail = column
     );
+    \(queryIndexes(.sqlite))
     """
 
+  /// The version that added `queryIndexes`.
+  static let queryIndexesVersion = 10
+
+  /// The indexes queries are answered from (schema 10): a kind with its entries by size (the
+  /// filter and the sort listings start from most); size and modification time (in SQLite,
+  /// kind and size carry the path, so that the first entries in path order are found in the
+  /// index alone; PostgreSQL could not index a path longer than a B-tree entry); the artist,
+  /// the tag queried most; the totals of `stats` by kind and area, read from the index alone;
+  /// and, for the substrings a bare word or a glob looks for in paths, trigrams (SQLite: an
+  /// FTS5 `trigram` table over `files.path_text`, kept current by triggers; PostgreSQL:
+  /// `pg_trgm`, as for names, and the few paths that are not UTF-8, whose text form a glob
+  /// cannot judge). Each costs inserts a little, which is why other fields have none.
+  static func queryIndexes(_ dialect: SQLDialect) -> String {
+    switch dialect {
+    case .sqlite:
+      """
+      CREATE INDEX IF NOT EXISTS files_kind_size ON files(kind COLLATE NOCASE, size, path);
+      CREATE INDEX IF NOT EXISTS files_size ON files(size, path);
+      CREATE INDEX IF NOT EXISTS files_mtime ON files(mtime_ns);
+      CREATE INDEX IF NOT EXISTS files_artist ON files(artist) WHERE artist IS NOT NULL;
+      CREATE INDEX IF NOT EXISTS files_totals ON files(kind, area, size, duration, ext_mismatch, error, taken);
+      CREATE VIRTUAL TABLE IF NOT EXISTS files_paths USING fts5(
+        path_text, content = 'files', content_rowid = 'id', tokenize = 'trigram', detail = none
+      );
+      CREATE TRIGGER IF NOT EXISTS files_paths_insert AFTER INSERT ON files BEGIN
+        INSERT INTO files_paths(rowid, path_text) VALUES (new.id, new.path_text);
+      END;
+      CREATE TRIGGER IF NOT EXISTS files_paths_delete AFTER DELETE ON files BEGIN
+        INSERT INTO files_paths(files_paths, rowid, path_text) VALUES ('delete', old.id, old.path_text);
+      END;
+      CREATE TRIGGER IF NOT EXISTS files_paths_update AFTER UPDATE OF path_text ON files
+        WHEN old.path_text IS NOT new.path_text BEGIN
+        INSERT INTO files_paths(files_paths, rowid, path_text) VALUES ('delete', old.id, old.path_text);
+        INSERT INTO files_paths(rowid, path_text) VALUES (new.id, new.path_text);
+      END;
+      """
+    case .postgres:
+      """
+      CREATE INDEX IF NOT EXISTS files_kind_size ON files (lower(kind), size);
+      CREATE INDEX IF NOT EXISTS files_size ON files (size);
+      CREATE INDEX IF NOT EXISTS files_mtime ON files (mtime_ns);
+      CREATE INDEX IF NOT EXISTS files_artist_trigrams ON files USING gin (artist gin_trgm_ops)
+        WHERE artist IS NOT NULL;
+      CREATE INDEX IF NOT EXISTS files_undecodable ON files (id) WHERE strpos(path_text, chr(65533)) > 0;
+      """
+    }
+  }
+
   static let drop = """
+    DROP TABLE IF EXISTS files_paths;
     DROP TABLE IF EXISTS files_fts;
     DROP TABLE IF EXISTS files;
     DROP TABLE IF EXISTS roots;
@@ -221,14 +271,22 @@ enum CatalogSchema {
   /// version. Nil when there is no step (an older SQLite schema is then rebuilt).
   static func upgrade(from version: Int, _ dialect: SQLDialect) -> String? {
     if dialect == .sqlite, let step = sqliteUpgrades[version] { return step }
+    if version + 1 == queryIndexesVersion {
+      // The path trigram table is filled from the rows already there.
+      // SQLite fills the path trigram table from the rows already there; PostgreSQL learns
+      // the distribution of `lower(kind)`, which only ANALYZE samples.
+      return queryIndexes(dialect)
+        + (dialect == .sqlite
+          ? "\nINSERT INTO files_paths(files_paths) VALUES ('rebuild');" : "\nANALYZE files;")
+    }
     let added = fileColumns.filter { $0.since == version + 1 }
     guard !added.isEmpty else { return nil }
     return added.map { "ALTER TABLE files ADD COLUMN \($0.name) \($0.type.name(dialect));" }.joined(
       separator: "\n")
   }
 
-  /// Images with an EXIF date by the year it names (`stats`): year, count, size, in both
-  /// dialects (four digits sort alike in every collation).
+  /// Images with an EXIF date by the year it names (SQLite's `stats`, from `files_totals`
+  /// alone): year, count, size.
   static let photosByYear =
     "SELECT substr(taken, 1, 4) AS y, count(*), coalesce(sum(size), 0) FROM files WHERE kind = 'image' AND taken IS NOT NULL GROUP BY y ORDER BY y"
 

@@ -156,6 +156,7 @@ final class PostgresCatalogStore: CatalogBackend {
       CREATE INDEX files_search ON files USING gin (search);
       CREATE INDEX files_name_trigrams ON files USING gin (name gin_trgm_ops);
       CREATE INDEX files_path_trigrams ON files USING gin (path_text gin_trgm_ops);
+      \(CatalogSchema.queryIndexes(.postgres))
       """)
     try db.run(
       "INSERT INTO meta(key, value) VALUES(?, ?), (?, ?)",
@@ -462,12 +463,7 @@ final class PostgresCatalogStore: CatalogBackend {
   private func select(_ columns: String, _ query: CatalogQuery, sort: [CatalogSort], limit: Int?) throws
     -> (String, [DatabaseValue])
   {
-    let (whereSQL, parameters) = try query.sql(.postgres)
-    var sql =
-      "SELECT \(columns) FROM files f JOIN roots r ON r.id = f.root_id WHERE \(whereSQL) ORDER BY "
-      + CatalogSort.orderBy(sort, .postgres)
-    if let limit { sql += " LIMIT \(max(limit, 0))" }
-    return (sql, parameters)
+    try CatalogReading.select(columns, matching: query, sort: sort, limit: limit, .postgres)
   }
 
   func forEachEntry(
@@ -490,38 +486,8 @@ final class PostgresCatalogStore: CatalogBackend {
 
   func stats() throws -> CatalogStats {
     flushIgnoringFailure()
-    let plausible =
-      "CASE WHEN duration BETWEEN 0 AND \(CatalogStore.longestPlausibleDuration) THEN duration END"
-    func groups(_ column: String) throws -> [CatalogGroupStats] {
-      let result = try db.query(
-        "SELECT \(column), count(*), coalesce(sum(size), 0), coalesce(sum(\(plausible)), 0) FROM files GROUP BY \(column) ORDER BY \(column) COLLATE \"C\""
-      )
-      return (0..<result.count).map { index in
-        let row = result.at(index)
-        return CatalogGroupStats(
-          name: row.text(at: 0) ?? "", count: Int(row.integer(at: 1) ?? 0), size: row.integer(at: 2) ?? 0,
-          duration: row.real(at: 3) ?? 0)
-      }
-    }
-    let totals = try db.query(
-      "SELECT count(*), coalesce(sum(size), 0), coalesce(sum(\(plausible)), 0), count(error), coalesce(sum(ext_mismatch), 0), count(duration) - count(\(plausible)) FROM files"
-    ).at(0)
-    return CatalogStats(
-      files: Int(totals.integer(at: 0) ?? 0), size: totals.integer(at: 1) ?? 0,
-      duration: totals.real(at: 2) ?? 0,
-      implausibleDurations: Int(totals.integer(at: 5) ?? 0), errors: Int(totals.integer(at: 3) ?? 0),
-      mismatches: Int(totals.integer(at: 4) ?? 0), byKind: try groups("kind"), byArea: try groups("area"),
-      photosByYear: try photosByYear(), roots: try roots())
-  }
-
-  /// Images with an EXIF date, counted by the year it names.
-  private func photosByYear() throws -> [CatalogGroupStats] {
-    let result = try db.query(CatalogSchema.photosByYear)
-    return (0..<result.count).map { index in
-      let row = result.at(index)
-      return CatalogGroupStats(
-        name: row.text(at: 0) ?? "", count: Int(row.integer(at: 1) ?? 0), size: row.integer(at: 2) ?? 0,
-        duration: 0)
-    }
+    var totals = CatalogTotals()
+    try db.forEachRow(CatalogTotals.sql(.postgres), []) { totals.add($0) }
+    return totals.stats(roots: try roots())
   }
 }

@@ -52,7 +52,9 @@ final class SQLiteCatalogStore: CatalogBackend {
     case .shelf: break
     }
     let db = try readOnlyConnection(path)
-    try db.execute("PRAGMA cache_size=-32768; PRAGMA temp_store=MEMORY")
+    // Mapped, a listing reads the rows an index points at without a system call each (SQLite
+    // caps the size at what it was built for; writers keep ordinary reads).
+    try db.execute("PRAGMA cache_size=-32768; PRAGMA temp_store=MEMORY; PRAGMA mmap_size=\(Int64(1) << 40)")
     let store = SQLiteCatalogStore(path: path, db: db, lock: nil)
     let schema = try store.schemaVersion()
     if schema < CatalogSchema.version { throw CatalogError(path: path, reason: .olderSchema(schema)) }
@@ -501,11 +503,8 @@ final class SQLiteCatalogStore: CatalogBackend {
     matching query: CatalogQuery, sort: [CatalogSort], limit: Int?, chunkNames: Bool,
     _ body: (CatalogEntry) throws -> Void
   ) throws {
-    let (whereSQL, parameters) = try query.sql(.sqlite)
-    var sql =
-      "SELECT \(CatalogSchema.entryColumns(.sqlite)) FROM files f JOIN roots r ON r.id = f.root_id WHERE \(whereSQL)"
-    sql += " ORDER BY " + CatalogSort.orderBy(sort, .sqlite)
-    if let limit { sql += " LIMIT \(max(limit, 0))" }
+    let (sql, parameters) = try CatalogReading.select(
+      CatalogSchema.entryColumns(.sqlite), matching: query, sort: sort, limit: limit, .sqlite)
     let statement = try db.prepare(sql)
     try statement.bind(parameters)
     while try statement.step() { try body(CatalogStore.entry(from: statement, chunkNames: chunkNames)) }
@@ -513,11 +512,8 @@ final class SQLiteCatalogStore: CatalogBackend {
 
   /// The paths of matching entries only (fast path for `-0` and players).
   func paths(matching query: CatalogQuery, sort: [CatalogSort], limit: Int?) throws -> [RawPath] {
-    let (whereSQL, parameters) = try query.sql(.sqlite)
-    var sql =
-      "SELECT f.path FROM files f JOIN roots r ON r.id = f.root_id WHERE \(whereSQL) ORDER BY "
-      + CatalogSort.orderBy(sort, .sqlite)
-    if let limit { sql += " LIMIT \(max(limit, 0))" }
+    let (sql, parameters) = try CatalogReading.select(
+      "f.path", matching: query, sort: sort, limit: limit, .sqlite)
     let statement = try db.prepare(sql)
     try statement.bind(parameters)
     var paths: [RawPath] = []
@@ -527,26 +523,10 @@ final class SQLiteCatalogStore: CatalogBackend {
 
   /// Totals by kind and by area; durations that are not plausible are counted, not summed.
   func stats() throws -> CatalogStats {
-    let plausible =
-      "CASE WHEN duration BETWEEN 0 AND \(CatalogStore.longestPlausibleDuration) THEN duration END"
-    func groups(_ column: String) throws -> [CatalogGroupStats] {
-      try db.query(
-        "SELECT \(column), count(*), coalesce(sum(size), 0), coalesce(sum(\(plausible)), 0) FROM files GROUP BY \(column) ORDER BY \(column)"
-      ).map {
-        CatalogGroupStats(
-          name: $0[0].text ?? "", count: Int($0[1].integer ?? 0), size: $0[2].integer ?? 0,
-          duration: $0[3].real ?? 0)
-      }
-    }
-    let totals = try db.query(
-      "SELECT count(*), coalesce(sum(size), 0), coalesce(sum(\(plausible)), 0), count(error), coalesce(sum(ext_mismatch), 0), count(duration) - count(\(plausible)) FROM files"
-    )[0]
-    return CatalogStats(
-      files: Int(totals[0].integer ?? 0), size: totals[1].integer ?? 0, duration: totals[2].real ?? 0,
-      implausibleDurations: Int(totals[5].integer ?? 0),
-      errors: Int(totals[3].integer ?? 0), mismatches: Int(totals[4].integer ?? 0),
-      byKind: try groups("kind"), byArea: try groups("area"), photosByYear: try photosByYear(),
-      roots: try roots())
+    var totals = CatalogTotals()
+    let statement = try db.prepare(CatalogTotals.sql(.sqlite))
+    while try statement.step() { totals.add(statement) }
+    return totals.stats(photosByYear: try photosByYear(), roots: try roots())
   }
 
   /// Images with an EXIF date, counted by the year it names.

@@ -91,6 +91,49 @@ import Testing
     #expect(try paths(sample, ["thumbnail"]) == ["Library/Caches/thumbnail-0001.png"])
   }
 
+  @Test(arguments: TestCatalogues.kinds) func wordsListTheBestMatchesFirstUnlessSorted(
+    store: CatalogueStoreKind
+  )
+    throws
+  {
+    let scratch = try TemporaryDirectory()
+    let root = scratch.path + "/root"
+    try FileManager.default.createDirectory(atPath: root + "/notes", withIntermediateDirectories: true)
+    let texts = [
+      // In path order: found in the path alone, a long text, a short one, and one without it.
+      "a-lighthouse-trip/list.txt": "bread milk eggs\n",
+      "notes/long.txt": "the lighthouse "
+        + Array(repeating: "and then the tide came in", count: 20).joined(
+          separator: " ") + "\n",
+      "notes/short.txt": "lighthouse keeper\n",
+      "notes/zebra.txt": "nothing to see here\n",
+    ]
+    for (name, text) in texts {
+      let path = root + "/" + name
+      try FileManager.default.createDirectory(
+        atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+      #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
+    }
+    let db = try TestCatalogues.location(store, in: scratch.path)
+    #expect(try ShelfProcess.run(["--db", db, "index", root]).status == 0)
+    func listed(_ arguments: [String]) throws -> [String] {
+      let result = try ShelfProcess.run(["--db", db, "ls", "-0"] + arguments)
+      return result.stdoutBytes.split(separator: 0).map {
+        String(decoding: $0.dropFirst(root.utf8.count + 1), as: UTF8.self)
+      }
+    }
+    // Found in the text first, the shorter text ahead; then found in the path alone.
+    let ranked = ["notes/short.txt", "notes/long.txt", "a-lighthouse-trip/list.txt"]
+    #expect(try listed(["lighthouse"]) == ranked)
+    #expect(try listed(["lighthouse", "--limit", "2"]) == Array(ranked.prefix(2)))
+    #expect(try listed(["light", "kind:text"]) == ranked)
+    // A sort asked for wins.
+    #expect(
+      try listed(["lighthouse", "--sort", "path"]) == [
+        "a-lighthouse-trip/list.txt", "notes/long.txt", "notes/short.txt",
+      ])
+  }
+
   @Test(arguments: TestCatalogues.kinds) func sortAndLimit(store: CatalogueStoreKind) throws {
     let sample = try IndexedSample(store)
     #expect(
@@ -158,6 +201,58 @@ import Testing
     #expect(try listed("name:bad?.png") == [bad])
     #expect(try listed("path:*/sub/*") == [Array("sub/img_2.png".utf8)])
     #expect(try listed("name:png").isEmpty)
+  }
+
+  @Test(arguments: TestCatalogues.kinds) func globsMatchTheRawBytesOfNamesThatAreNotUTF8(
+    store: CatalogueStoreKind
+  )
+    throws
+  {
+    let scratch = try TemporaryDirectory()
+    let root = scratch.path + "/root"
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    let invalid: [UInt8] = Array("bad".utf8) + [0xFF] + Array(".png".utf8)
+    let otherInvalid: [UInt8] = Array("bad".utf8) + [0xFE] + Array(".png".utf8)
+    let replacement = Array("bad\u{FFFD}.png".utf8)
+    // A sequence cut short: two units for the glob, one U+FFFD in the text form.
+    let truncated: [UInt8] = [0x61, 0xE2, 0x82] + Array(".png".utf8)
+    let latin1: [UInt8] = [0xE9] + Array(".png".utf8)
+    let accented = Array("é.png".utf8)
+    let capital = Array("É.PNG".utf8)
+    let kelvin = Array("\u{212A}elvin.txt".utf8)
+    let plain = Array("kelvin.txt".utf8)
+    for name in [invalid, otherInvalid, replacement, truncated, latin1, accented, capital, kelvin, plain] {
+      let fd = (Array((root + "/").utf8) + name + [0]).withUnsafeBufferPointer {
+        $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL, 0o644) }
+      }
+      #expect(fd >= 0)
+      _ = write(fd, "some text\n", 10)
+      close(fd)
+    }
+    let db = try TestCatalogues.location(store, in: scratch.path)
+    #expect(try ShelfProcess.run(["--db", db, "index", root]).status == 0)
+    func listed(_ query: String) throws -> [[UInt8]] {
+      let result = try ShelfProcess.run(["--db", db, "ls", "-0", query])
+      return result.stdoutBytes.split(separator: 0).map { Array($0.dropFirst(root.utf8.count + 1)) }
+    }
+    func sorted(_ names: [[UInt8]]) -> [[UInt8]] { names.sorted { $0.lexicographicallyPrecedes($1) } }
+    // `?` is one unit: a character, or a byte that is not UTF-8.
+    #expect(try listed("name:bad?.png") == sorted([invalid, otherInvalid, replacement]))
+    #expect(try listed("name:a??.png") == [truncated])
+    #expect(try listed("name:a?.png") == [])
+    #expect(try listed("name:?.png") == sorted([latin1, accented, capital]))
+    // A U+FFFD in the pattern is that character, not any byte the text form replaced with it.
+    #expect(try listed("name:bad\u{FFFD}.png") == [replacement])
+    #expect(try listed("path:*/bad\u{FFFD}*") == [replacement])
+    #expect(try listed("name:=bad\u{FFFD}.png") == [replacement])
+    // Case folds as in SQLite: É to é, KELVIN SIGN to k; a byte that is not UTF-8 is no letter.
+    #expect(try listed("name:é*") == sorted([accented, capital]))
+    #expect(try listed("name:[é]*") == sorted([accented, capital]))
+    #expect(try listed("name:kelvin*") == sorted([kelvin, plain]))
+    #expect(try listed("name:[a-k]elvin*") == sorted([kelvin, plain]))
+    #expect(try listed("name:[!k]elvin*") == [])
+    #expect(try listed("name:Kelvin*") == [])
+    #expect(try listed("-name:*.png") == sorted([kelvin, plain]))
   }
 
   @Test(arguments: TestCatalogues.kinds) func termsWithoutWordCharactersAreUsageErrorsNotEverything(

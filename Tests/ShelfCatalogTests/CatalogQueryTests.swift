@@ -1,4 +1,6 @@
+import Foundation
 import ShelfCore
+import ShelfTestSupport
 import Testing
 
 @testable import ShelfCatalog
@@ -15,7 +17,7 @@ private func parameters(_ words: [String]) throws -> [DatabaseValue] {
 }
 
 @Test func containsExactAndComparisons() throws {
-  #expect(try where_(["artist:beat"]) == "f.artist LIKE ? ESCAPE '\\'")
+  #expect(try where_(["artist:beat"]) == "(f.artist IS NOT NULL AND f.artist LIKE ? ESCAPE '\\')")
   #expect(try parameters(["artist:beat"]) == [.text("%beat%")])
   #expect(try where_(["kind:=image"]) == "f.kind = ? COLLATE NOCASE")
   #expect(try where_(["size>10M"]) == "f.size > ?")
@@ -50,18 +52,24 @@ private func parameters(_ words: [String]) throws -> [DatabaseValue] {
     try where_(["kind:=image", "alpha:yes"]) == "f.kind = ? COLLATE NOCASE AND coalesce(f.alpha, 0) = 1")
 }
 
-@Test func bareWordsSearchTheFullTextIndexAndNames() throws {
+@Test func bareWordsSearchTheFullTextIndexAndPaths() throws {
+  // Paths are looked up in the path trigrams first, and matched with LIKE.
   #expect(
     try where_(["holiday"])
-      == "(f.id IN (SELECT rowid FROM files_fts WHERE files_fts MATCH ?) OR f.name LIKE ? ESCAPE '\\' OR f.path_text LIKE ? ESCAPE '\\')"
+      == "(f.id IN (SELECT rowid FROM files_fts WHERE files_fts MATCH ?) OR (f.id IN (SELECT rowid FROM files_paths WHERE files_paths MATCH ?) AND f.path_text LIKE ? ESCAPE '\\'))"
   )
   #expect(
+    try parameters(["holiday"]) == [
+      .text("\"holiday\"*"), .text("\"hol\" \"ida\" \"day\""), .text("%holiday%"),
+    ])
+  // Shorter than a trigram: LIKE alone.
+  #expect(
     try parameters(["say \"hi\""]) == [
-      .text("\"say\"*"), .text("%say%"), .text("%say%"), .text("\"hi\"*"), .text("%hi%"), .text("%hi%"),
+      .text("\"say\"*"), .text("\"say\""), .text("%say%"), .text("\"hi\"*"), .text("%hi%"),
     ])
   #expect(
     try parameters(["jalapeños-2"]) == [
-      .text("\"jalapeños\"* \"2\"*"), .text("%jalapeños-2%"), .text("%jalapeños-2%"),
+      .text("\"jalapeños\"* \"2\"*"), .text("\"jal\" \"ape\" \"os-\" \"s-2\""), .text("%jalapeños-2%"),
     ])
   #expect(try CatalogQuery(arguments: ["two words"]).groups.count == 2)
   #expect(
@@ -103,6 +111,8 @@ private func parameters(_ words: [String]) throws -> [DatabaseValue] {
     try CatalogSort.orderBy([CatalogSort("artist"), CatalogSort("year:desc")], .sqlite)
       == "f.artist IS NULL, f.artist ASC, f.year IS NULL, f.year DESC, +f.path")
   #expect(CatalogSort.orderBy([], .sqlite) == "+f.path")
+  // A column that is never NULL has no key for NULLs, so an index can give its order.
+  #expect(try CatalogSort.orderBy([CatalogSort("size:desc")], .sqlite) == "f.size DESC, +f.path")
   // PostgreSQL sorts text by its bytes, as SQLite does, whatever the database's locale.
   #expect(
     try CatalogSort.orderBy([CatalogSort("artist"), CatalogSort("year:desc")], .postgres)
@@ -117,18 +127,28 @@ private func parameters(_ words: [String]) throws -> [DatabaseValue] {
   }
   #expect(try parameters(["ext:.png"]) == [.text("png")])
   for field in ["artist", "album", "title", "comment", "genre"] {
-    #expect(try where_(["\(field):beat"]).hasSuffix(" LIKE ? ESCAPE '\\'"))
+    #expect(try where_(["\(field):beat"]).hasSuffix(" LIKE ? ESCAPE '\\')"))
   }
 }
 
 @Test func namesAndPathsAreSmartCaseGlobsOverTheRawBytes() throws {
   // Mode bits: 1 fold case, 2 last component only, 4 literal.
-  #expect(try where_(["name:img_*.png"]) == "shelf_glob(?, f.path, 3)")
-  #expect(try where_(["name:IMG_*.PNG"]) == "shelf_glob(?, f.path, 2)")
-  #expect(try where_(["path:*/music/*"]) == "shelf_glob(?, f.path, 1)")
-  #expect(try where_(["name:=a*b"]) == "shelf_glob(?, f.path, 7)")
-  #expect(try where_(["name!=a.png"]) == "NOT coalesce(shelf_glob(?, f.path, 7), 0)")
+  #expect(try where_(["name:img_*.png"]) == "(\(CatalogQuery.pathTrigramsSQL) AND shelf_glob(?, f.path, 3))")
+  #expect(try where_(["name:IMG_*.PNG"]) == "(\(CatalogQuery.pathTrigramsSQL) AND shelf_glob(?, f.path, 2))")
+  #expect(try where_(["path:*/music/*"]) == "(\(CatalogQuery.pathTrigramsSQL) AND shelf_glob(?, f.path, 1))")
+  #expect(try where_(["name:=a*b"]) == "(\(CatalogQuery.pathTrigramsSQL) AND shelf_glob(?, f.path, 7))")
+  #expect(
+    try where_(["name!=a.png"])
+      == "NOT coalesce((\(CatalogQuery.pathTrigramsSQL) AND shelf_glob(?, f.path, 7)), 0)")
+  #expect(try where_(["name:*.?"]) == "shelf_glob(?, f.path, 3)")
   #expect(try where_(["root:/data/*"]) == "shelf_glob(?, r.path, 1)")
+  // The trigrams of the literal runs, three apart and the last; none outside ASCII.
+  #expect(
+    try parameters(["name:img_*.png"]) == [.text("\"img\" \"mg_\" \".pn\" \"png\""), .text("img_*.png")])
+  #expect(try parameters(["path:*/music/*"]) == [.text("\"/mu\" \"sic\" \"ic/\""), .text("*/music/*")])
+  #expect(try parameters(["name:*é?.flac"]) == [.text("\".fl\" \"lac\""), .text("*é?.flac")])
+  #expect(try parameters(["name:a\"b*"]) == [.text("\"a\"\"b\""), .text("a\"b*")])
+  #expect(CatalogQuery.trigramQuery(Array("x\"yz".unicodeScalars.map(\.value))) == "\"x\"\"y\" \"\"\"yz\"")
 }
 
 @Test func globMatching() {
@@ -186,14 +206,34 @@ private func parameters(_ words: [String]) throws -> [DatabaseValue] {
 }
 
 @Test func globsBecomeAnchoredRegularExpressionsForPostgreSQL() {
-  func regex(_ pattern: String, literal: Bool = false) -> String {
-    PathGlob(pattern: Array(pattern.utf8), foldCase: false, literal: literal).regularExpression
+  func regex(_ pattern: String, fold: Bool = false, literal: Bool = false) -> String {
+    PathGlob(pattern: Array(pattern.utf8), foldCase: fold, literal: literal).textExpression
   }
+  // The text form's expression is looser: ASCII kept, anything else one character.
   #expect(regex("*.png") == "^.*\\U0000002epng$")
-  #expect(regex("IMG_?[0-9]") == "^IMG\\U0000005f.[0-9]$")
-  #expect(regex("[!a]b") == "^[^a]b$")
+  #expect(regex("?é[!a]", fold: false).hasSuffix("\\U000000e9.$"))
+  #expect(regex("IMG_?[0-9]") == "^IMG\\U0000005f..$")
+  #expect(regex("[!a]b") == "^.b$")
   #expect(regex("a*b", literal: true) == "^a\\U0000002ab$")
   #expect(regex("é") == "^\\U000000e9$")
+  #expect(regex("é", fold: true) == "^[\\U000000e9\\U000000c9]$")
+  #expect(regex("kb", fold: true) == "^[kK\\U0000212a][bB]$")
+  #expect(PathGlob(pattern: Array("*.png".utf8), foldCase: true).textExpressionIsExact)
+  #expect(!PathGlob(pattern: Array("*.pnk".utf8), foldCase: true).textExpressionIsExact)
+  #expect(!PathGlob(pattern: Array("[ab]".utf8), foldCase: false).textExpressionIsExact)
+  // The bytes' expression is exact: a byte that is not UTF-8 is a unit of its own, and case
+  // folds to every scalar that folds alike.
+  func bytes(_ pattern: String, fold: Bool = false, name: Bool = false) -> String {
+    PathGlob(pattern: Array(pattern.utf8), foldCase: fold).byteExpression(lastComponent: name)
+  }
+  #expect(bytes("a") == "^\\u0061$")
+  #expect(bytes("k", fold: true) == "^(?:\\u006b|\\u004b|\\u00e2\\u0084\\u00aa)$")
+  #expect(bytes("é", fold: true) == "^(?:\\u00c3\\u00a9|\\u00c3\\u0089)$")
+  #expect(bytes("?", name: true).hasPrefix("^.*/(?:(?!/)(?:(?:[\\u0001-\\u007f]|"))
+  #expect(PathGlob.ByteExpression.utf8Sequences(0x80...0x10FFFF).count == 6)
+  #expect(PathGlob.ByteExpression.rangeExpressions(0x61...0x63) == ["[\\u0061-\\u0063]"])
+  #expect(
+    PathGlob.ByteExpression.rangeExpressions(0x11_00FF...0x11_00FF).first?.hasSuffix("\\u00ff)") == true)
 }
 
 @Test func queriesCompileToPostgreSQL() throws {
@@ -201,11 +241,62 @@ private func parameters(_ words: [String]) throws -> [DatabaseValue] {
   #expect(words.contains("f.search @@ to_tsquery('simple', unaccent(?))"))
   #expect(wordParameters.first == .text("café:*"))
   let (glob, _) = try CatalogQuery(arguments: ["name:*.png", "-path:*/Caches/*"]).sql(.postgres)
-  #expect(glob == "f.name ~* ? AND NOT coalesce(f.path_text ~ ?, false)")
+  #expect(
+    glob
+      == "((f.name ~* ? OR strpos(f.path_text, chr(65533)) > 0) AND (strpos(f.path_text, chr(65533)) = 0 OR convert_from(f.path, 'LATIN1') ~ ?)) AND NOT coalesce(((f.path_text ~ ? OR strpos(f.path_text, chr(65533)) > 0) AND (strpos(f.path_text, chr(65533)) = 0 OR convert_from(f.path, 'LATIN1') ~ ?)), false)"
+  )
+  #expect(
+    try CatalogQuery(arguments: ["root:/data/*"]).sql(.postgres).0 == "(convert_from(r.path, 'LATIN1') ~ ?)")
   let (text, _) = try CatalogQuery(arguments: ["kind:image", "artist:bach"]).sql(.postgres)
   #expect(text == "lower(f.kind) = lower(?) AND f.artist ILIKE ? ESCAPE '\\'")
   #expect(try CatalogQuery(arguments: []).sql(.postgres).0 == "true")
   #expect(
     PostgresConnection.numbered("a = ? AND b LIKE '?' AND c > ?", [.text("x"), .real(1.5)])
       == "a = $1::text AND b LIKE '?' AND c > $2::float8")
+}
+
+@Test func aSchema9CatalogueGetsTheQueryIndexesAndItsPathsInTheTrigrams() async throws {
+  let scratch: TemporaryDirectory
+  let words = ["chord"]
+  let globs = ["name:*chord*"]
+  let expected: [[String]]
+  do {
+    let (copy, store) = try await MediaFactsCatalogTests.indexedCopy()
+    scratch = copy
+    expected = [
+      try MediaFactsCatalogTests.names(store, words), try MediaFactsCatalogTests.names(store, globs),
+    ]
+    try dropSchema10Indexes(store.db)
+    try store.db.execute("PRAGMA user_version = 9")
+  }
+  #expect(expected[0].count >= 2)
+  let path = scratch.raw("catalog.sqlite")
+  let upgraded = try CatalogStore.openForWriting(at: path, shelfVersion: "1.0")
+  #expect(try upgraded.db.query("PRAGMA user_version").first?.first?.integer == Int64(CatalogSchema.version))
+  // The rows catalogued before are in the path trigrams the words and globs read first.
+  #expect(try MediaFactsCatalogTests.names(upgraded, words) == expected[0])
+  #expect(try MediaFactsCatalogTests.names(upgraded, globs) == expected[1])
+  let indexes = try upgraded.db.query(
+    "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'files\\_%' ESCAPE '\\'")
+  #expect(indexes.count == 5)
+  // A rename and a removal reach the trigrams through the triggers: the new name is found, and
+  // the table still agrees with the rows (FTS5's integrity check compares them).
+  let media = scratch.file("media")
+  let old = try #require(
+    FileManager.default.enumerator(atPath: media)?.first {
+      ($0 as? String)?.hasSuffix("morning-chord.m4a") == true
+    } as? String)
+  try FileManager.default.moveItem(atPath: media + "/" + old, toPath: media + "/evening-tune.m4a")
+  try FileManager.default.removeItem(
+    atPath: media + "/"
+      + (try #require(
+        FileManager.default.enumerator(atPath: media)?.first {
+          ($0 as? String)?.hasSuffix("chord-stereo.flac") == true
+        } as? String)))
+  var options = IndexOptions()
+  options.recentWindow = 0
+  _ = try await Indexer(store: upgraded, options: options).index(root: scratch.raw("media"))
+  #expect(try MediaFactsCatalogTests.names(upgraded, ["name:*evening*"]) == ["evening-tune.m4a"])
+  #expect(try MediaFactsCatalogTests.names(upgraded, ["name:*chord-stereo*"]) == [])
+  try upgraded.db.execute("INSERT INTO files_paths(files_paths) VALUES ('integrity-check')")
 }

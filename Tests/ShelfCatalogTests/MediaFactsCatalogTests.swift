@@ -6,8 +6,21 @@ import Testing
 
 @testable import ShelfCatalog
 
-/// Turns a current catalogue back into schema 8 shape (the loop count removed).
+/// Turns a current catalogue back into schema 9 shape (the query indexes and the path
+/// trigrams removed).
+func dropSchema10Indexes(_ db: SQLiteConnection) throws {
+  try db.execute(
+    """
+    DROP TRIGGER files_paths_insert; DROP TRIGGER files_paths_delete; DROP TRIGGER files_paths_update;
+    DROP TABLE files_paths;
+    DROP INDEX files_kind_size; DROP INDEX files_size; DROP INDEX files_mtime; DROP INDEX files_artist;
+    DROP INDEX files_totals;
+    """)
+}
+
+/// Turns a current catalogue back into schema 8 shape (the loop count, and later, removed).
 func dropSchema9Columns(_ db: SQLiteConnection) throws {
+  try dropSchema10Indexes(db)
   try db.execute("ALTER TABLE files DROP COLUMN loop_count")
 }
 

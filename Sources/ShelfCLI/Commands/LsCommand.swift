@@ -139,7 +139,10 @@ enum LsCommand {
     and protection (the data-protection class).
 
     Sort (--sort, repeatable) by any field, ascending or with :desc; a second --sort orders \
-    entries that tie on the first (--sort artist --sort year:desc).
+    entries that tie on the first (--sort artist --sort year:desc). Without --sort entries \
+    list by path; with bare words, first those whose tags or text hold them, best first (by \
+    the catalogue engine's relevance: SQLite's and PostgreSQL's may order two such entries \
+    differently), then those found in their paths alone, ties by path.
 
     Quote a term for the shell when it holds spaces or < and >: 'artist:The Beatles', \
     'size>10M'.
