@@ -19,6 +19,7 @@ let package = Package(
   products: [
     .executable(name: "shelf", targets: ["shelf"]),
     .library(name: "ShelfCore", targets: ["ShelfCore"]),
+    .library(name: "ShelfSQLite", targets: ["ShelfSQLite"]),
     .library(name: "ShelfPNG", targets: ["ShelfPNG"]),
     .library(name: "ShelfAudio", targets: ["ShelfAudio"]),
     .library(name: "ShelfBackup", targets: ["ShelfBackup"]),
@@ -56,6 +57,8 @@ let package = Package(
     // Small C targets for constructs Swift cannot call.
     .target(name: "CPNGSupport", dependencies: ["CPNG"]),
     .target(name: "CALSASupport", dependencies: ["CALSA"]),
+    // Linux file calls Swift's Glibc module leaves out (syncfs, sync_file_range).
+    .target(name: "CFileSupport"),
     // libvips is opened with dlopen on the first preview (see CVipsSupport.c): linking it would
     // load it and thirty more libraries into every shelf command. Only its headers are used
     // here, with GLib's include folders (Debian libvips-dev, libglib2.0-dev).
@@ -76,7 +79,9 @@ let package = Package(
     .target(name: "CHeifSupport", dependencies: ["CHeif"], linkerSettings: [.linkedLibrary("dl")]),
 
     // Swift libraries.
-    .target(name: "ShelfCore"),
+    .target(name: "ShelfCore", dependencies: ["CFileSupport"]),
+    // The one SQLite wrapper: the catalogue and the backup reader's Manifest.db both use it.
+    .target(name: "ShelfSQLite", dependencies: ["ShelfCore", "CSQLite"]),
     .target(
       name: "ShelfPNG",
       dependencies: ["ShelfCore", "CPNG", "CPNGSupport", "CDeflate", "CZopfli", "CZlib"]),
@@ -85,7 +90,7 @@ let package = Package(
       dependencies: [
         "ShelfCore", "CSndFile", "CALSA", "CALSASupport", "CFFmpeg", "CFFmpegSupport", "CSwscale",
       ]),
-    .target(name: "ShelfBackup", dependencies: ["ShelfCore", "CSQLite", "CCrypto"]),
+    .target(name: "ShelfBackup", dependencies: ["ShelfCore", "ShelfSQLite", "CCrypto"]),
     .target(
       name: "ShelfImage",
       dependencies: [
@@ -94,12 +99,14 @@ let package = Package(
     .target(
       name: "ShelfCatalog",
       dependencies: [
-        "ShelfCore", "ShelfPNG", "ShelfAudio", "ShelfBackup", "CSQLite", "CPostgres", "CUchardet", "CExif",
-        "CHeif", "CHeifSupport",
+        "ShelfCore", "ShelfPNG", "ShelfAudio", "ShelfBackup", "ShelfSQLite", "CSQLite", "CPostgres",
+        "CUchardet", "CExif", "CHeif", "CHeifSupport",
       ]),
     .target(
       name: "ShelfCLI",
-      dependencies: ["ShelfCore", "ShelfCatalog", "ShelfPNG", "ShelfAudio", "ShelfBackup", "ShelfImage"]),
+      dependencies: [
+        "ShelfCore", "ShelfCatalog", "ShelfSQLite", "ShelfPNG", "ShelfAudio", "ShelfBackup", "ShelfImage",
+      ]),
     .executableTarget(name: "shelf", dependencies: ["ShelfCLI"]),
 
     // Tests, with one small support library (temporary folders) that they share.
@@ -107,8 +114,10 @@ let package = Package(
     .testTarget(name: "ShelfCoreTests", dependencies: ["ShelfCore", "ShelfTestSupport"]),
     .testTarget(name: "ShelfPNGTests", dependencies: ["ShelfPNG", "ShelfTestSupport"]),
     .testTarget(name: "ShelfAudioTests", dependencies: ["ShelfAudio", "ShelfTestSupport"]),
+    .testTarget(name: "ShelfSQLiteTests", dependencies: ["ShelfSQLite", "CSQLite", "ShelfTestSupport"]),
     .testTarget(name: "ShelfBackupTests", dependencies: ["ShelfBackup", "ShelfTestSupport"]),
-    .testTarget(name: "ShelfCatalogTests", dependencies: ["ShelfCatalog", "ShelfTestSupport"]),
+    .testTarget(
+      name: "ShelfCatalogTests", dependencies: ["ShelfCatalog", "ShelfSQLite", "ShelfTestSupport"]),
     .testTarget(name: "ShelfImageTests", dependencies: ["ShelfImage", "ShelfTestSupport"]),
     .testTarget(name: "ShelfCLITests", dependencies: ["ShelfCLI"]),
     .testTarget(name: "EndToEndTests", dependencies: ["shelf", "ShelfTestSupport"]),

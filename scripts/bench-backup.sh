@@ -15,7 +15,8 @@
 #
 # The issue asks for 20,000 files / 2 GB; the default here is BENCH_FILES=2000 files with a
 # mean of about 100 KB (about 200 MB). Set BENCH_FILES=20000 for the full size, BENCH_RUNS for
-# the number of runs of each contender (3).
+# the number of runs of each contender (3), BENCH_DIR for the folder the backups and outputs
+# are in (another filesystem: the first line names the one used).
 #
 # usage: scripts/bench-backup.sh [path/to/shelf]
 set -euo pipefail
@@ -95,6 +96,7 @@ median() { python3 -c "import statistics,sys; rows=[l.split() for l in open('$WO
 index_plain >/dev/null 2>&1
 index_encrypted >/dev/null 2>&1
 echo "backup: $FILES files, $((BYTES / 1000000)) MB of real media; $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
+echo "filesystem: $(df --output=source,fstype "$WORK" | tail -1 | tr -s ' ')"
 echo "$RUNS alternating runs of each, median; $CACHE"
 for _ in $(seq "$RUNS"); do
   measure cp copy_plain

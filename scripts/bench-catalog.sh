@@ -14,6 +14,7 @@
 # usage: scripts/bench-catalog.sh [path/to/shelf]
 #   BENCH_CATALOG_ENTRIES (default 1000000) sets the synthetic catalogue's size.
 #   BENCH_PART (default abc) runs only the parts named: BENCH_PART=b for the queries alone.
+#   BENCH_INDEX_RUNS (default 3) sets how many alternating runs (a) and (c) take the medians of.
 set -euo pipefail
 
 SHELF=${1:-.build/release/shelf}
@@ -22,6 +23,7 @@ WORK=${BENCH_DIR:-$ROOT/.build/bench-catalog}
 ENTRIES=${BENCH_CATALOG_ENTRIES:-1000000}
 RUNS=3
 PARTS=${BENCH_PART:-abc}
+INDEX_RUNS=${BENCH_INDEX_RUNS:-3}
 [[ -x "$SHELF" ]] || { echo "bench-catalog: $SHELF not found; run 'make release' first" >&2; exit 1; }
 SHELF=$(cd "$(dirname "$SHELF")" && pwd)/$(basename "$SHELF")
 mkdir -p "$WORK"
@@ -54,6 +56,9 @@ median_seconds() {
   printf '%s\n' "${times[@]}" | sort -n | sed -n "$(((RUNS + 1) / 2))p"
 }
 
+# The median of the numbers given.
+median_of() { printf '%s\n' "$@" | sort -n | sed -n "$((($# + 1) / 2))p"; }
+
 entries_in() { "$SHELF" --db "$1" ls -0 "${@:2}" 2>/dev/null | tr -cd '\0' | wc -c; }
 
 echo "bench-catalog: $(nproc) processors, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start"
@@ -62,13 +67,23 @@ echo "bench-catalog: $(nproc) processors, load average $(cut -d' ' -f1-3 /proc/l
 usr_share_sizes=()
 if [[ $PARTS == *a* ]]; then
 echo
-echo "(a) shelf index /usr/share"
+echo "(a) shelf index /usr/share, the median of $INDEX_RUNS alternating runs each"
 rm -f "$WORK"/usr-share*.sqlite*
 # A first, untimed pass, so that both timed runs find the files in the page cache.
 seconds "$SHELF" --db "$WORK/usr-share-warmup.sqlite" index --progress never /usr/share >/dev/null
-new_database usr_share
-sqlite_index=$(seconds "$SHELF" --db "$WORK/usr-share.sqlite" index --progress never /usr/share)
-postgres_index=$(seconds "$SHELF" --db "$(database_url usr_share)" index --progress never /usr/share)
+rm -f "$WORK"/usr-share-warmup.sqlite*
+sqlite_times=() postgres_times=()
+for ((run = 0; run < INDEX_RUNS; run++)); do
+  # Each run starts from an empty catalogue; the last run's are kept for the counts and sizes.
+  rm -f "$WORK"/usr-share.sqlite*
+  psql -X -q -d "$admin" -c "DROP DATABASE IF EXISTS usr_share" 2>/dev/null
+  new_database usr_share
+  sqlite_times+=("$(seconds "$SHELF" --db "$WORK/usr-share.sqlite" index --progress never /usr/share)")
+  postgres_times+=("$(seconds "$SHELF" --db "$(database_url usr_share)" index --progress never /usr/share)")
+done
+sqlite_index=$(median_of "${sqlite_times[@]}")
+postgres_index=$(median_of "${postgres_times[@]}")
+echo "  runs: SQLite ${sqlite_times[*]}; PostgreSQL ${postgres_times[*]}"
 sqlite_entries=$(entries_in "$WORK/usr-share.sqlite")
 postgres_entries=$(entries_in "$(database_url usr_share)")
 printf '  %-28s %10s %12s %8s\n' "" SQLite PostgreSQL ratio
@@ -77,7 +92,6 @@ printf '  %-28s %9ss %11ss %7sx\n' "index ($sqlite_entries entries)" "$sqlite_in
 [[ "$sqlite_entries" == "$postgres_entries" ]] \
   || echo "  note: PostgreSQL holds $postgres_entries entries, SQLite $sqlite_entries"
 usr_share_sizes=("$(file_size "$WORK/usr-share.sqlite")" "$(database_size usr_share)")
-rm -f "$WORK"/usr-share-warmup.sqlite*
 fi
 
 # --- (b) a synthetic catalogue of $ENTRIES entries --------------------------------------------
@@ -142,7 +156,7 @@ fi
 # --- (c) two indexers of two roots at once ----------------------------------------------------
 if [[ $PARTS == *c* ]]; then
 echo
-echo "(c) two indexers into PostgreSQL, one worker each, of two copies of /usr/share/doc"
+echo "(c) two indexers into PostgreSQL, one worker each, of two copies of /usr/share/doc, the median of $INDEX_RUNS alternating runs"
 # Two copies of one tree: two roots that cost the same, so that "the slower alone" is either.
 first_root=$WORK/two-roots/first
 second_root=$WORK/two-roots/second
@@ -150,22 +164,31 @@ rm -rf "$WORK/two-roots"
 mkdir -p "$WORK/two-roots"
 cp -a /usr/share/doc "$first_root"
 cp -a /usr/share/doc "$second_root"
-new_database first_alone
-new_database second_alone
-new_database together
-first_alone=$(seconds "$SHELF" --db "$(database_url first_alone)" index -j 1 --progress never "$first_root")
-second_alone=$(seconds "$SHELF" --db "$(database_url second_alone)" index -j 1 --progress never "$second_root")
-start=$EPOCHREALTIME
-"$SHELF" --db "$(database_url together)" index -j 1 --progress never "$first_root" >/dev/null 2>&1 &
-first_pid=$!
-"$SHELF" --db "$(database_url together)" index -j 1 --progress never "$second_root" >/dev/null 2>&1 &
-second_pid=$!
-for pid in "$first_pid" "$second_pid"; do
-  status=0
-  wait "$pid" || status=$?
-  ((status <= 1)) || { echo "bench-catalog: an indexer of both at once failed ($status)" >&2; exit 1; }
+# Alternating runs (each alone, then both at once), each into new databases; the median of each.
+first_times=() second_times=() together_times=()
+for ((run = 0; run < INDEX_RUNS; run++)); do
+  for name in first_alone second_alone together; do
+    psql -X -q -d "$admin" -c "DROP DATABASE IF EXISTS $name" 2>/dev/null
+    new_database "$name"
+  done
+  first_times+=("$(seconds "$SHELF" --db "$(database_url first_alone)" index -j 1 --progress never "$first_root")")
+  second_times+=("$(seconds "$SHELF" --db "$(database_url second_alone)" index -j 1 --progress never "$second_root")")
+  start=$EPOCHREALTIME
+  "$SHELF" --db "$(database_url together)" index -j 1 --progress never "$first_root" >/dev/null 2>&1 &
+  first_pid=$!
+  "$SHELF" --db "$(database_url together)" index -j 1 --progress never "$second_root" >/dev/null 2>&1 &
+  second_pid=$!
+  for pid in "$first_pid" "$second_pid"; do
+    status=0
+    wait "$pid" || status=$?
+    ((status <= 1)) || { echo "bench-catalog: an indexer of both at once failed ($status)" >&2; exit 1; }
+  done
+  together_times+=("$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a }')")
 done
-together=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a }')
+first_alone=$(median_of "${first_times[@]}")
+second_alone=$(median_of "${second_times[@]}")
+together=$(median_of "${together_times[@]}")
+echo "  runs: first alone ${first_times[*]}; second alone ${second_times[*]}; both ${together_times[*]}"
 slower=$(printf '%s\n%s\n' "$first_alone" "$second_alone" | sort -n | tail -n 1)
 printf '  %-40s %9ss\n' "the first copy alone" "$first_alone" "the second copy alone" "$second_alone" \
   "both at once" "$together"

@@ -220,7 +220,7 @@ public final class Backup: Sendable {
   }
 
   /// Where an entry's content is and how it is stored.
-  private enum StoredContent {
+  fileprivate enum StoredContent {
     /// An empty file with no stored copy.
     case empty
     /// The stored file holds the content as it is (checked against the manifest's size).
@@ -272,21 +272,33 @@ public final class Backup: Sendable {
     return .plain(file)
   }
 
+  /// Finds a file entry's content through the manifest's own record of it and opens its
+  /// stored file, once: a reader that needs the size first, then the bytes (`shelf extract`),
+  /// opens and looks up nothing twice. Throws as `read(_:into:)` does.
+  public func open(_ entry: BackupEntry) throws -> BackupContent {
+    BackupContent(backup: self, path: entry.cataloguePath(in: folder), stored: try storedContent(of: entry))
+  }
+
   /// The stored file of an entry whose content is stored as it is (a plain backup of the
   /// manifest eras or iTunes 8.1–9), opened for reading in place and checked against the
   /// manifest's size, so readers need no copy of it; nil when the content must be decrypted or
   /// unpacked first (read it with `read(_:into:)`). Throws as `read(_:into:)` does.
   public func plainStoredFile(of entry: BackupEntry) throws -> RegularFile? {
-    if case .plain(let file) = try storedContent(of: entry) { return file }
-    return nil
+    try open(entry).plainFile
   }
 
   /// Streams the decrypted content of a file entry to `sink`, a chunk at a time. The size is
   /// checked against the manifest (before reading for plain files, at the end for encrypted
   /// ones, whose padding is checked too): on a throw, what the sink got must be discarded.
   public func read(_ entry: BackupEntry, into sink: (UnsafeRawBufferPointer) throws -> Void) throws {
-    let path = entry.cataloguePath(in: folder)
-    switch try storedContent(of: entry) {
+    try open(entry).read(into: sink)
+  }
+
+  /// Streams stored content to `sink` (see `read(_:into:)`); `path` names it in errors.
+  fileprivate func read(
+    _ stored: StoredContent, reportAs path: RawPath, into sink: (UnsafeRawBufferPointer) throws -> Void
+  ) throws {
+    switch stored {
     case .empty: return
     case .blob(let stored, let authKey):
       try Self.decryptBlob(stored, authKey: authKey, reportAs: path, into: sink)
@@ -421,8 +433,21 @@ public final class Backup: Sendable {
       }
       if chunk.isEmpty { break }
       offset += Int64(chunk.count)
-      guard let produced = chunk.withUnsafeBytes({ decryptor.update($0, into: &plain) }) else {
+      guard var produced = chunk.withUnsafeBytes({ decryptor.update($0, into: &plain) }) else {
         throw BackupError(path: path, reason: .badCiphertext("decryption failed"))
+      }
+      if offset == size {
+        // The last block, its padding checked and removed, joins the last chunk: a file that
+        // fits in one chunk reaches the sink in one piece, after every check.
+        guard let last = decryptor.finish(into: &plain, at: produced) else {
+          throw BackupError(
+            path: path, reason: .badCiphertext("bad padding after decryption (damaged file or key)"))
+        }
+        produced += last
+        if let expectedSize, total + Int64(produced) != expectedSize {
+          throw BackupError(
+            path: path, reason: .sizeMismatch(expected: expectedSize, actual: total + Int64(produced)))
+        }
       }
       total += Int64(produced)
       try plain.withUnsafeBytes { try sink(UnsafeRawBufferPointer(rebasing: $0.prefix(produced))) }
@@ -430,15 +455,6 @@ public final class Backup: Sendable {
     guard offset == size else {
       throw BackupError(path: path, reason: .io("stored file shrank while being read"))
     }
-    guard let last = decryptor.finish() else {
-      throw BackupError(
-        path: path, reason: .badCiphertext("bad padding after decryption (damaged file or key)"))
-    }
-    total += Int64(last.count)
-    if let expectedSize, total != expectedSize {
-      throw BackupError(path: path, reason: .sizeMismatch(expected: expectedSize, actual: total))
-    }
-    try last.withUnsafeBytes { try sink($0) }
   }
 
   // MARK: Property lists
@@ -489,6 +505,39 @@ public final class Backup: Sendable {
         + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
     default: return nil
     }
+  }
+}
+
+/// A file entry's content, found in the backup's manifest and opened once (`Backup.open(_:)`):
+/// its size before reading, the stored file itself when it holds the content as it is, and its
+/// bytes, decrypted when the backup is encrypted.
+public struct BackupContent {
+  fileprivate let backup: Backup
+  /// The entry's catalogued path (what errors name).
+  fileprivate let path: RawPath
+  fileprivate let stored: Backup.StoredContent
+
+  /// The stored file when it holds the content as it is (a plain backup), checked against the
+  /// manifest's size: read it in place, or copy it inside the kernel.
+  public var plainFile: RegularFile? {
+    if case .plain(let file) = stored { return file }
+    return nil
+  }
+
+  /// The content's size when the manifest or the stored file gives it before reading (plain
+  /// and iOS 4-and-later encrypted files); nil for the iPhone OS 3 and iTunes 7–8 formats.
+  public var size: Int64? {
+    switch stored {
+    case .empty: 0
+    case .plain(let file): file.status.size
+    case .encrypted(_, _, let expectedSize): expectedSize
+    case .blob, .mdbackup: nil
+    }
+  }
+
+  /// Streams the content to `sink`, as `Backup.read(_:into:)` does.
+  public func read(into sink: (UnsafeRawBufferPointer) throws -> Void) throws {
+    try backup.read(stored, reportAs: path, into: sink)
   }
 }
 

@@ -68,7 +68,7 @@ enum BackupCrypto {
     else { return nil }
     var plain: [UInt8] = []
     guard let produced = ciphertext.withUnsafeBytes({ decryptor.update($0, into: &plain) }),
-      decryptor.finish() != nil
+      decryptor.finish(into: &plain, at: produced) != nil
     else {
       SecretBytes.wipe(&plain)
       return nil
@@ -129,11 +129,15 @@ final class CBCDecryptor {
     return result == 1 ? Int(length) : nil
   }
 
-  /// The last plaintext block, without its padding; nil when the padding is wrong.
-  func finish() -> [UInt8]? {
-    var block = [UInt8](repeating: 0, count: 32)
+  /// Writes the last plaintext block, without its padding, into `output` at `offset` (where
+  /// `update` left off; its buffer has room for it) and returns its length; nil when the
+  /// padding is wrong.
+  func finish(into output: inout [UInt8], at offset: Int) -> Int? {
+    if output.count < offset + 16 { output += [UInt8](repeating: 0, count: offset + 16 - output.count) }
     var length: Int32 = 0
-    guard EVP_DecryptFinal_ex(context, &block, &length) == 1 else { return nil }
-    return Array(block[0..<Int(length)])
+    let result = output.withUnsafeMutableBufferPointer { buffer in
+      EVP_DecryptFinal_ex(context, buffer.baseAddress! + offset, &length)
+    }
+    return result == 1 ? Int(length) : nil
   }
 }

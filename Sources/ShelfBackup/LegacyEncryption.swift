@@ -61,9 +61,9 @@ enum LegacyEncryption {
     else { throw .badCiphertext("encrypted blob is not whole AES blocks") }
     var plain: [UInt8] = []
     guard let produced = body.withUnsafeBytes({ decryptor.update($0, into: &plain) }),
-      let last = decryptor.finish()
+      let last = decryptor.finish(into: &plain, at: produced)
     else { throw .badCiphertext("bad padding after decryption (damaged file or key)") }
-    return Array(plain[0..<produced]) + last
+    return Array(plain[0..<produced + last])
   }
 
   /// The plaintext size of an encrypted mddata, from its header and its last block alone (in

@@ -1,43 +1,33 @@
-internal import CSQLite
 import ShelfCore
+internal import ShelfSQLite
 
-/// `Manifest.db` (iOS 10 and later), read-only: opened immutable from the backup folder (so
-/// SQLite writes no journal or lock file beside it) or, when the backup is encrypted, from the
-/// decrypted bytes in memory (`sqlite3_deserialize`), never from a temporary file.
+/// `Manifest.db` (iOS 10 and later), read-only through shelf's one SQLite wrapper: opened
+/// immutable from the backup folder (so SQLite writes no journal or lock file beside it) or,
+/// when the backup is encrypted, from the decrypted bytes in memory (`sqlite3_deserialize`),
+/// never from a temporary file.
 final class ManifestDatabase {
-  private var handle: OpaquePointer?
+  private let connection: SQLiteConnection
   let path: RawPath
 
   /// Opens the database file at `path` without ever writing to it.
   init(file path: RawPath) throws(BackupError) {
     self.path = path
-    var db: OpaquePointer?
-    let uri = "file:" + path.absolute.fileURIPath + "?immutable=1"
-    let code = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nil)
-    handle = db
-    guard code == SQLITE_OK else { throw error("cannot open Manifest.db") }
+    do {
+      connection = try SQLiteConnection(path: path, create: false, immutable: true, functions: [])
+    } catch {
+      throw Self.error("cannot open Manifest.db", error, path: path)
+    }
     try check()
   }
 
   /// Opens a decrypted database held in memory.
   init(bytes: [UInt8], path: RawPath) throws(BackupError) {
     self.path = path
-    var db: OpaquePointer?
-    guard sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK
-    else {
-      handle = db
-      throw error("cannot open an in-memory database")
+    do {
+      connection = try SQLiteConnection(bytes: bytes, path: path)
+    } catch {
+      throw Self.error("cannot load the decrypted Manifest.db", error, path: path)
     }
-    handle = db
-    guard let buffer = sqlite3_malloc64(sqlite3_uint64(max(bytes.count, 1))) else {
-      throw BackupError(path: path, reason: .io("out of memory for the decrypted Manifest.db"))
-    }
-    bytes.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-    let flags = UInt32(SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY)
-    let code = sqlite3_deserialize(
-      db, "main", buffer.assumingMemoryBound(to: UInt8.self), sqlite3_int64(bytes.count),
-      sqlite3_int64(bytes.count), flags)
-    guard code == SQLITE_OK else { throw error("cannot load the decrypted Manifest.db") }
     try check()
   }
 
@@ -65,25 +55,26 @@ final class ManifestDatabase {
     try? self.init(bytes: bytes, path: path)
   }
 
-  deinit { sqlite3_close_v2(handle) }
+  /// The columns every query reads, in this order.
+  private static let select = "SELECT fileID, domain, relativePath, flags, file FROM Files"
 
   /// Confirms the file is a database with a Files table (an encrypted Manifest.db read without
   /// its key, or a damaged one, fails here).
   private func check() throws(BackupError) {
-    var statement: OpaquePointer?
-    let code = sqlite3_prepare_v2(
-      handle, "SELECT fileID, domain, relativePath, flags, file FROM Files LIMIT 0", -1, &statement, nil)
-    sqlite3_finalize(statement)
-    guard code == SQLITE_OK else { throw error("Manifest.db is not a backup manifest") }
+    do {
+      _ = try connection.prepare(Self.select + " LIMIT 0")
+    } catch {
+      throw Self.error("Manifest.db is not a backup manifest", error, path: path)
+    }
   }
 
-  private func error(_ context: String) -> BackupError {
-    let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
-    return BackupError(path: path, reason: .corruptManifest("\(context): \(message)"))
+  private static func error(_ context: String, _ error: SQLiteError, path: RawPath) -> BackupError {
+    BackupError(path: path, reason: .corruptManifest("\(context): \(error.message)"))
   }
 
-  /// Every row, in table order (so a truncated file yields the rows on its surviving pages); a row that cannot be understood is a problem, and a
-  /// database that breaks off part way (truncated, damaged) ends the list with one.
+  /// Every row, in table order (so a truncated file yields the rows on its surviving pages); a
+  /// row that cannot be understood is a problem, and a database that breaks off part way
+  /// (truncated, damaged) ends the list with one.
   func records(folder: RawPath) -> (records: [ManifestRecord], problems: [BackupError]) {
     rows(where: "", bind: nil, folder: folder)
   }
@@ -101,46 +92,40 @@ final class ManifestDatabase {
   ) {
     var records: [ManifestRecord] = []
     var problems: [BackupError] = []
-    var statement: OpaquePointer?
-    let sql = "SELECT fileID, domain, relativePath, flags, file FROM Files" + clause
-    guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else {
-      return ([], [error("cannot read Manifest.db")])
-    }
-    defer { sqlite3_finalize(statement) }
-    if let bind {
-      sqlite3_bind_text(statement, 1, bind, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+    let statement: SQLiteStatement
+    do {
+      statement = try connection.prepare(Self.select + clause)
+      if let bind { try statement.bind(bind, at: 1) }
+    } catch {
+      return ([], [Self.error("cannot read Manifest.db", error, path: path)])
     }
     while true {
-      let code = sqlite3_step(statement)
-      if code == SQLITE_DONE { break }
-      guard code == SQLITE_ROW else {
-        problems.append(error("Manifest.db breaks off after \(records.count + problems.count) rows"))
+      do {
+        guard try statement.step() else { break }
+      } catch {
+        problems.append(
+          Self.error("Manifest.db breaks off after \(records.count + problems.count) rows", error, path: path)
+        )
         break
       }
-      let fileID = String(decoding: column(statement, 0), as: UTF8.self)
-      let domain = String(decoding: column(statement, 1), as: UTF8.self)
-      let relativePath = RawPath(bytes: column(statement, 2))
-      let flags = sqlite3_column_int64(statement, 3)
-      let blob = column(statement, 4)
-      let rowPath = BackupEntry(
-        domain: domain, relativePath: relativePath, fileID: fileID, type: .file, size: 0, mode: 0, modified: 0
-      ).cataloguePath(in: folder)
+      let fileID = String(decoding: statement.blob(at: 0), as: UTF8.self)
+      let domain = String(decoding: statement.blob(at: 1), as: UTF8.self)
+      let relativePath = RawPath(bytes: statement.blob(at: 2))
+      let flags = statement.integer(at: 3) ?? 0
+      let blob = statement.blob(at: 4)
       do throws(BackupError.Reason) {
         records.append(
           try record(fileID: fileID, domain: domain, relativePath: relativePath, flags: flags, blob: blob))
       } catch {
+        let rowPath = BackupEntry(
+          domain: domain, relativePath: relativePath, fileID: fileID, type: .file, size: 0, mode: 0,
+          modified: 0
+        ).cataloguePath(in: folder)
         problems.append(BackupError(path: rowPath, reason: error))
       }
     }
     return (records, problems)
   }
-
-  private func column(_ statement: OpaquePointer?, _ index: Int32) -> [UInt8] {
-    guard let bytes = sqlite3_column_blob(statement, index) else { return [] }
-    let count = Int(sqlite3_column_bytes(statement, index))
-    return Array(UnsafeRawBufferPointer(start: bytes, count: count))
-  }
-
   private func record(fileID: String, domain: String, relativePath: RawPath, flags: Int64, blob: [UInt8])
     throws(BackupError.Reason) -> ManifestRecord
   {

@@ -246,9 +246,10 @@ public struct CatalogExtractor: Sendable {
           await BlockingThread.run {
             // Each worker takes the next file as it finishes one, so a big file holds up none.
             var folder: Int?
+            var readyFolder: RawPath?
             while let next = reports.take(after: folder) {
               folder = next.folder
-              let report = extract(jobs[next.job])
+              let report = extract(jobs[next.job], readyFolder: &readyFolder)
               finished(report, reports.store(report, at: next.job))
             }
           }
@@ -256,20 +257,38 @@ public struct CatalogExtractor: Sendable {
       }
     }
     let all = reports.all()
-    // New files were written without a flush each: one flush makes them all durable.
-    if all.contains(where: { $0.outcome == .extracted }) { AtomicFileWriter.flushWrittenFiles() }
+    // New files were written without a flush each: one flush of the destination's filesystem
+    // makes them all durable before the batch reports them extracted.
+    if all.contains(where: { $0.outcome == .extracted }) {
+      AtomicFileWriter.flushWrittenFiles(in: settings.destination)
+    }
     return all
   }
 
   /// Extracts one file: the output is checked (same bytes: left; other bytes: replaced only
   /// with `force`), then written atomically with the entry's modification time.
   public func extract(_ job: CatalogExtractJob) -> CatalogExtractReport {
+    var readyFolder: RawPath?
+    return extract(job, readyFolder: &readyFolder)
+  }
+
+  /// Extracts one file; `readyFolder` is the output folder the calling worker last checked
+  /// (no symbolic link on the way) and made: a worker's next file in the same folder needs
+  /// neither again.
+  func extract(_ job: CatalogExtractJob, readyFolder: inout RawPath?) -> CatalogExtractReport {
     var report = CatalogExtractReport(job: job)
     do {
       let content = try ExtractContent(job.source)
       report.bytes = content.size
-      try checkFolders(job)
-      if let existing = try? FileStatus.lstat(job.output) {
+      let folder = job.output.parent
+      if readyFolder != folder {
+        readyFolder = nil
+        try checkFolders(job)
+        try Directories.make(folder)
+        readyFolder = folder
+      }
+      let existing = try? FileStatus.lstat(job.output)
+      if let existing {
         if existing.type == .regular, existing.size == content.size, try content.isIdentical(to: job.output) {
           report.outcome = .identical
           return report
@@ -280,12 +299,11 @@ public struct CatalogExtractor: Sendable {
         if !settings.force { throw CatalogExtractError(path: job.path, reason: .outputDiffers(job.output)) }
       }
       // A new file is flushed with the whole batch (`run`); a file replaced is flushed at once.
-      let replacing = (try? FileStatus.lstat(job.output)) != nil
       let writer = try AtomicFileWriter(
         target: job.output,
         options: AtomicFileWriter.Options(
-          modificationTime: content.modified ?? job.modified, flushesEachFile: replacing,
-          beforeRename: settings.writerBeforeRename))
+          modificationTime: content.modified ?? job.modified, createsFolders: false,
+          flushesEachFile: existing != nil, beforeRename: settings.writerBeforeRename))
       try content.copy(into: writer)
       try writer.commit()
       report.outcome = .extracted
@@ -317,7 +335,7 @@ public struct CatalogExtractor: Sendable {
 private struct ExtractContent {
   private enum Origin {
     case file(RegularFile)
-    case backup(Backup, BackupEntry)
+    case backup(BackupContent)
   }
 
   private let origin: Origin
@@ -336,13 +354,15 @@ private struct ExtractContent {
       size = file.status.size
       modified = file.status.mtimeNanoseconds
     case .backupEntry(let backup, let entry):
-      // A plain backup's stored file is the content itself: copied as a file is.
-      if let stored = try backup.plainStoredFile(of: entry) {
+      // Found and opened once. A plain backup's stored file is the content itself: copied as
+      // a file is.
+      let content = try backup.open(entry)
+      if let stored = content.plainFile {
         origin = .file(stored)
         size = stored.status.size
       } else {
-        origin = .backup(backup, entry)
-        size = entry.size
+        origin = .backup(content)
+        size = content.size ?? entry.size
       }
       modified = nil
     }
@@ -359,8 +379,8 @@ private struct ExtractContent {
         try bytes.withUnsafeBytes { try sink($0) }
         offset += Int64(bytes.count)
       }
-    case .backup(let backup, let entry):
-      try backup.read(entry, into: sink)
+    case .backup(let content):
+      try content.read(into: sink)
     }
   }
 

@@ -1,4 +1,5 @@
 import ShelfCore
+import ShelfSQLite
 
 /// A connection to either catalogue engine, as far as the statements both engines share need
 /// it: the SQL below is written once, in the dialect SQLite and PostgreSQL both accept, so the

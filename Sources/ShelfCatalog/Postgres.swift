@@ -84,6 +84,10 @@ public struct PostgresError: ShelfError, Equatable {
 final class PostgresConnection {
   let url: PostgresURL
   private var handle: OpaquePointer?
+  /// True while a statement sent by `sendPreparedWithoutWaiting` has not had its result read.
+  private var inFlight = false
+  /// The names of the statements prepared on this connection, by their SQL.
+  private var preparedNames: [String: String] = [:]
 
   /// Connects; a server that cannot be reached is `.unavailable` (exit 69), a refused login
   /// `.noPermission`, a URL libpq cannot read `.usage`.
@@ -149,9 +153,51 @@ final class PostgresConnection {
       failure: failure, state: state)
   }
 
+  /// Sends one statement with `?` parameters and returns at once, so that the server works on
+  /// it while the caller prepares the next: its result (or failure) is read by the next call
+  /// on this connection, or by `finishInFlight`. For a statement sent many times: it is
+  /// prepared (parsed once per connection, and planned once after a few runs) and then sent
+  /// by name, so its SQL must cast each `?` to its type itself, as the types cannot follow the
+  /// values of each call.
+  func sendPreparedWithoutWaiting(_ sql: String, _ parameters: [DatabaseValue]) throws(PostgresError) {
+    try finishInFlight()
+    let name: String
+    if let known = preparedNames[sql] {
+      name = known
+    } else {
+      name = "shelf_\(preparedNames.count + 1)"
+      let result = PQprepare(handle, name, Self.numbered(sql, []), 0, nil)
+      defer { PQclear(result) }
+      guard PQresultStatus(result) == PGRES_COMMAND_OK else { throw error(result) }
+      preparedNames[sql] = name
+    }
+    let sent = try send("", parameters, numbering: false) {
+      connection, _, count, values, lengths, formats -> OpaquePointer? in
+      PQsendQueryPrepared(connection, name, count, values, lengths, formats, 0) == 1
+        ? OpaquePointer(bitPattern: 1) : nil
+    }
+    guard sent != nil else { throw error(nil) }
+    inFlight = true
+  }
+
+  /// Waits for the statement sent without waiting, if any, and throws its failure.
+  func finishInFlight() throws(PostgresError) {
+    guard inFlight else { return }
+    inFlight = false
+    var failure: PostgresError?
+    while let result = PQgetResult(handle) {
+      let status = PQresultStatus(result)
+      if failure == nil && status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK { failure = error(result) }
+      PQclear(result)
+    }
+    if failure == nil && PQstatus(handle) != CONNECTION_OK { failure = error(nil) }
+    if let failure { throw failure }
+  }
+
   /// Runs statements that return no rows (several may be separated by semicolons when there
   /// are no parameters).
   func execute(_ sql: String) throws(PostgresError) {
+    try finishInFlight()
     let result = PQexec(handle, sql)
     defer { PQclear(result) }
     let status = PQresultStatus(result)
@@ -160,6 +206,7 @@ final class PostgresConnection {
 
   /// Runs one statement with `?` parameters and returns all its rows.
   func query(_ sql: String, _ parameters: [DatabaseValue] = []) throws(PostgresError) -> PostgresResult {
+    try finishInFlight()
     let result = try send(sql, parameters) { connection, command, count, values, lengths, formats in
       PQexecParams(connection, command, count, nil, values, lengths, formats, 0)
     }
@@ -183,6 +230,7 @@ final class PostgresConnection {
   func forEachRow(_ sql: String, _ parameters: [DatabaseValue], _ body: (PostgresResult) throws -> Void)
     throws
   {
+    try finishInFlight()
     let sent = try send(sql, parameters) {
       connection, command, count, values, lengths, formats -> OpaquePointer? in
       PQsendQueryParams(connection, command, count, nil, values, lengths, formats, 0) == 1
@@ -214,16 +262,16 @@ final class PostgresConnection {
     if let failure { throw failure }
   }
 
-  /// Numbers the `?` parameters of `sql` (`$1::int8`, …), lays the values out as libpq wants
-  /// them and hands everything to `call`.
+  /// Numbers the `?` parameters of `sql` (`$1::int8`, …; not with `numbering` false), lays the
+  /// values out as libpq wants them and hands everything to `call`.
   private func send(
-    _ sql: String, _ parameters: [DatabaseValue],
+    _ sql: String, _ parameters: [DatabaseValue], numbering: Bool = true,
     _ call: (
       OpaquePointer?, String, Int32, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?,
       UnsafePointer<Int32>?
     ) -> OpaquePointer?
   ) throws(PostgresError) -> OpaquePointer? {
-    let command = Self.numbered(sql, parameters)
+    let command = numbering ? Self.numbered(sql, parameters) : sql
     var buffer: [UInt8] = []
     var offsets: [Int?] = []
     var lengths: [Int32] = []

@@ -23,11 +23,19 @@ final class PostgresCatalogStore: CatalogBackend {
   /// Roots whose advisory lock this session holds.
   private var lockedRoots: Set<RawPath> = []
   /// Upserts waiting to be written as one multi-row INSERT.
-  private var pendingRows: [(values: [DatabaseValue], search: DatabaseValue)] = []
+  private var pendingRows: [(values: [DatabaseValue], search: SearchWords)] = []
   private var pendingTransaction = false
 
   /// Rows written per INSERT: a statement takes at most 65,535 parameters.
   private static let rowsPerInsert = 500
+  /// The numbers of rows the prepared INSERTs write (a batch is cut into these), so that a
+  /// few statements, each parsed and planned once, write every batch.
+  private static let insertSizes = [rowsPerInsert, 100, 10, 1]
+  /// The upsert of `count` rows, for each of `insertSizes`.
+  private static let insertStatements = Dictionary(
+    uniqueKeysWithValues: insertSizes.map { ($0, upsertStatement(rows: $0)) })
+  /// The types of `CatalogSchema.writtenFileColumns`, which each value is cast to.
+  private static let writtenFileTypes = CatalogSchema.fileColumns.filter(\.written).map(\.type)
 
   /// The key of the transaction-level advisory lock that serialises creating and migrating
   /// the schema ("SHLF" and 1).
@@ -300,15 +308,93 @@ final class PostgresCatalogStore: CatalogBackend {
     return known
   }
 
-  /// The text the `search` column is made from: the tags and body cut into the runs of
-  /// letters and digits the query language searches for (as SQLite's tokenizer cuts them),
-  /// so PostgreSQL's parser finds the same words rather than URLs, paths or e-mail addresses.
-  static func searchVector(tags: String, body: String) -> DatabaseValue {
-    let words = (tags + " " + body).unicodeScalars.split {
-      !($0.properties.isAlphabetic || $0.properties.numericType != nil)
+  /// What a row's full text is stored as: `text` (the `search_text` column, kept so that a copy
+  /// can carry it) and the two halves of its `search` vector.
+  struct SearchWords: Equatable {
+    /// The tags and body cut into the runs of letters and digits the query language searches
+    /// for (as SQLite's tokenizer cuts them), so that PostgreSQL finds the same words rather
+    /// than URLs, paths or e-mail addresses; NULL when there are none.
+    var text: DatabaseValue
+    /// A `tsvector` literal of the plain ASCII words, lowercased, each at its place among all
+    /// the words: what `to_tsvector('simple', unaccent(…))` makes of them, built here so that
+    /// the server does not parse them (`unaccent` leaves ASCII alone, and `simple` only
+    /// lowercases). Positions are kept: `ts_rank` counts them, and a query word the parser
+    /// cuts in two (`1e4f`) is a phrase, which never matches lexemes without them.
+    var lexemes: DatabaseValue
+    /// The other words, for the server's `to_tsvector('simple', unaccent(…))`: those with
+    /// other letters (folded by `unaccent`), digits followed by an `e` (which its parser reads
+    /// as scientific notation: `1e4f` gives `1e4` and `f`), and words too long for a lexeme
+    /// (which it drops). NULL when there are none.
+    var serverWords: DatabaseValue
+  }
+
+  /// The last position a `tsvector` records (`to_tsvector` gives later words this one).
+  private static let lastPosition = 16383
+
+  /// The longest lexeme a `tsvector` holds, in bytes; `to_tsvector` drops longer words.
+  private static let longestLexeme = 2047
+
+  /// Splits `tags` and `body` into the `SearchWords` of a row, in one pass over their scalars
+  /// (an indexing run makes millions of words: no string or array per word).
+  static func searchWords(tags: String, body: String) -> SearchWords {
+    var text: [UInt8] = []
+    var lexemes: [UInt8] = []
+    var serverWords: [UInt8] = []
+    var word: [UInt8] = []
+    var plainASCII = true
+    var position = 1
+    func endWord() {
+      guard !word.isEmpty else { return }
+      if !text.isEmpty { text.append(0x20) }
+      text += word
+      if plainASCII && word.count <= longestLexeme && !readAsScientificNotation(word) {
+        if !lexemes.isEmpty { lexemes.append(0x20) }
+        for byte in word {
+          lexemes.append((UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte)
+        }
+        lexemes.append(UInt8(ascii: ":"))
+        lexemes += Array(String(min(position, Self.lastPosition)).utf8)
+      } else {
+        if !serverWords.isEmpty { serverWords.append(0x20) }
+        serverWords += word
+      }
+      word.removeAll(keepingCapacity: true)
+      plainASCII = true
+      position += 1
     }
-    guard !words.isEmpty else { return .null }
-    return .text(words.map { String(String.UnicodeScalarView($0)) }.joined(separator: " "))
+    for part in [tags, body] {
+      for scalar in part.unicodeScalars {
+        if scalar.isASCII {
+          let byte = UInt8(scalar.value)
+          guard
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+              || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+          else {
+            endWord()
+            continue
+          }
+          word.append(byte)
+        } else if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+          plainASCII = false
+          UTF8.encode(scalar) { word.append($0) }
+        } else {
+          endWord()
+        }
+      }
+      endWord()
+    }
+    guard !text.isEmpty else { return SearchWords(text: .null, lexemes: .null, serverWords: .null) }
+    return SearchWords(
+      text: .text(String(decoding: text, as: UTF8.self)),
+      lexemes: .text(String(decoding: lexemes, as: UTF8.self)),
+      serverWords: serverWords.isEmpty ? .null : .text(String(decoding: serverWords, as: UTF8.self)))
+  }
+
+  /// True when PostgreSQL's parser reads `word` (ASCII letters and digits) as more than a
+  /// word: digits then an `e` start a number in scientific notation (`1e4f` is `1e4` and `f`).
+  private static func readAsScientificNotation(_ word: [UInt8]) -> Bool {
+    let digits = word.prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }.count
+    return digits > 0 && digits < word.count && word[digits] | 0x20 == UInt8(ascii: "e")
   }
 
   func upsert(_ entry: CatalogEntry, rootID: Int64, trusted: Bool, searchText: String, isNew: Bool) throws {
@@ -316,41 +402,80 @@ final class PostgresCatalogStore: CatalogBackend {
     pendingRows.append(
       (
         CatalogSchema.fileValues(entry, rootID: rootID, trusted: trusted),
-        Self.searchVector(tags: tags, body: body)
+        Self.searchWords(tags: tags, body: body)
       ))
     if pendingRows.count >= Self.rowsPerInsert { try flush() }
   }
 
-  /// Writes the waiting upserts as multi-row INSERTs (a later upsert of the same path in the
-  /// batch wins: one statement cannot change a row twice).
+  /// An INSERT of `rows` rows that updates the rows already there. The vector is the ASCII
+  /// words' literal joined with what the server makes of the other words.
+  private static func upsertStatement(rows: Int) -> String {
+    let columns = CatalogSchema.writtenFileColumns
+    let casts = writtenFileTypes.map { type in
+      switch type {
+      case .integer: "?::int8"
+      case .real: "?::float8"
+      case .text: "?::text"
+      case .blob: "?::bytea"
+      }
+    }
+    let row =
+      "(" + casts.joined(separator: ", ")
+      + ", ?::text, ?::text::tsvector || coalesce(to_tsvector('simple', unaccent(?::text)), ''::tsvector))"
+    let updates = (columns.filter { $0 != "path" && $0 != "root_id" } + ["search_text", "search"]).map {
+      "\($0) = excluded.\($0)"
+    }.joined(separator: ", ")
+    return "INSERT INTO files(\(columns.joined(separator: ", ")), search_text, search) VALUES "
+      + Array(repeating: row, count: rows).joined(separator: ", ")
+      + " ON CONFLICT (root_id, path) DO UPDATE SET \(updates)"
+  }
+
+  /// `value` as the column of `type` takes it: a number in the other numeric type is
+  /// converted as PostgreSQL's assignment would.
+  private static func value(_ value: DatabaseValue, for type: CatalogSchema.ColumnType) -> DatabaseValue {
+    switch (value, type) {
+    case (.real(let number), .integer) where number.isFinite: .integer(Int64(number.rounded()))
+    case (.integer(let number), .real): .real(Double(number))
+    default: value
+    }
+  }
+
+  /// Sends the waiting upserts as prepared multi-row INSERTs (a later upsert of the same path
+  /// in the batch wins: one statement cannot change a row twice), each without waiting for the
+  /// last: the server indexes these rows while the next ones are read, and the next statement
+  /// or the commit collects the result.
   private func flush() throws {
     guard !pendingRows.isEmpty else { return }
     var seen = Set<[DatabaseValue]>()
-    var rows: [(values: [DatabaseValue], search: DatabaseValue)] = []
+    var rows: [(values: [DatabaseValue], search: SearchWords)] = []
     for row in pendingRows.reversed() where seen.insert([row.values[0], row.values[1]]).inserted {
       rows.append(row)
     }
     rows.reverse()
     pendingRows.removeAll(keepingCapacity: true)
-    let columns = CatalogSchema.writtenFileColumns
-    let placeholders =
-      "(" + Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")
-      + ", to_tsvector('simple', unaccent(?)))"
-    let updates = (columns.filter { $0 != "path" && $0 != "root_id" } + ["search_text", "search"]).map {
-      "\($0) = excluded.\($0)"
-    }.joined(separator: ", ")
-    let sql =
-      "INSERT INTO files(\(columns.joined(separator: ", ")), search_text, search) VALUES "
-      + Array(repeating: placeholders, count: rows.count).joined(separator: ", ")
-      + " ON CONFLICT (root_id, path) DO UPDATE SET \(updates)"
-    try db.run(sql, rows.flatMap { $0.values + [$0.search, $0.search] })
+    var start = 0
+    for size in Self.insertSizes {
+      while rows.count - start >= size {
+        var parameters: [DatabaseValue] = []
+        parameters.reserveCapacity(size * (Self.writtenFileTypes.count + 3))
+        for (values, search) in rows[start..<start + size] {
+          for (value, type) in zip(values, Self.writtenFileTypes) {
+            parameters.append(Self.value(value, for: type))
+          }
+          parameters += [search.text, search.lexemes, search.serverWords]
+        }
+        try db.sendPreparedWithoutWaiting(Self.insertStatements[size]!, parameters)
+        start += size
+      }
+    }
   }
 
   /// Flushes before a read that may follow writes (they would not see the waiting rows);
-  /// a failure surfaces at the next write or commit.
+  /// a failure surfaces at the next write or commit (the transaction is then aborted).
   private func flushIgnoringFailure() {
     guard pendingTransaction else { return }
     try? flush()
+    try? db.finishInFlight()
   }
 
   func deleteFile(id: Int64) throws {
@@ -395,6 +520,8 @@ final class PostgresCatalogStore: CatalogBackend {
 
   func rollbackPending() {
     pendingRows.removeAll()
+    // A failed upsert still in flight must not keep the ROLLBACK from being sent.
+    try? db.finishInFlight()
     guard pendingTransaction else { return }
     try? db.execute("ROLLBACK")
     pendingTransaction = false

@@ -1,5 +1,6 @@
 import ShelfAudio
 import ShelfCore
+import ShelfSQLite
 
 #if canImport(Glibc)
   import Glibc

@@ -1,3 +1,4 @@
+internal import CFileSupport
 import Synchronization
 
 #if canImport(Glibc)
@@ -25,8 +26,9 @@ public final class AtomicFileWriter {
     public var createsFolders: Bool
     /// Whether `commit` flushes the file and its folder to disk before and after the rename.
     /// A batch that creates many new files (nothing of the user's is replaced) may leave the
-    /// flushing to one `flushWrittenFiles()` at its end: the rename still makes each file
-    /// appear whole or not at all to readers and after a kill.
+    /// flushing to one `flushWrittenFiles(in:)` at its end: the rename still makes each file
+    /// appear whole or not at all to readers and after a kill, and `commit` starts writing the
+    /// file's data to disk without waiting, so that the final flush has little left to do.
     public var flushesEachFile: Bool
     /// Runs after the data is flushed and before the rename, with the temporary file's path:
     /// lets tests stop a write at its most delicate point.
@@ -73,7 +75,8 @@ public final class AtomicFileWriter {
       }
     }
     let serial = Self.serial.wrappingAdd(1, ordering: .relaxed).oldValue
-    let name = Array(".".utf8) + target.lastComponent.bytes + Array(".shelf-\(getpid())-\(serial).tmp".utf8)
+    let name =
+      Array(".".utf8) + target.lastComponent.bytes + Array(".shelf-\(Self.processID)-\(serial).tmp".utf8)
     let temporary = folder.appending(RawPath(bytes: name))
     temporaryPath = temporary
     descriptor = -1
@@ -192,6 +195,9 @@ public final class AtomicFileWriter {
       while options.flushesEachFile && fsync(descriptor) != 0 {
         if errno != EINTR { throw FileError(path: target, errno: errno, doing: "fsync").failing(.io) }
       }
+      // Left to the batch's flush: the data starts on its way to disk now, while the batch
+      // goes on, so that flush has little left to wait for.
+      if !options.flushesEachFile { _ = shelf_start_writeback(descriptor) }
       options.beforeRename?(temporaryPath)
       let closing = close(descriptor)
       descriptor = -1
@@ -234,10 +240,17 @@ public final class AtomicFileWriter {
     try writer.commit()
   }
 
-  /// Flushes everything written to disk (`sync`; Glibc exports no `syncfs` to Swift): the end
-  /// of a batch written without `flushesEachFile`.
-  public static func flushWrittenFiles() {
-    sync()
+  /// Flushes the filesystem that holds `folder` to disk (`syncfs`: that filesystem only, not
+  /// every one as `sync` does): the end of a batch written into `folder` without
+  /// `flushesEachFile`. Falls back to `sync` when the folder cannot be opened.
+  public static func flushWrittenFiles(in folder: RawPath) {
+    let descriptor = folder.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+    guard descriptor >= 0 else {
+      sync()
+      return
+    }
+    defer { close(descriptor) }
+    if shelf_syncfs(descriptor) != 0 { sync() }
   }
 
   /// The file a write to `path` should replace: the final target of a symbolic link (so that
@@ -262,6 +275,8 @@ public final class AtomicFileWriter {
   }
 
   private static let serial = Atomic<Int>(0)
+  /// This process's id, in every temporary file's name (read once: it never changes).
+  private static let processID = getpid()
   private static let live = Mutex<(paths: Set<RawPath>, stopped: Bool)>(([], false))
 }
 

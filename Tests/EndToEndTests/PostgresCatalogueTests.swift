@@ -285,4 +285,69 @@ struct PostgresCatalogueTests {
     #expect(roots.contains("\nalpha:\(mine) "))
     #expect(roots.contains("\nbeta:\(theirs) "))
   }
+
+  /// Creates a file whose name is `name`'s bytes (which need not be UTF-8) in `folder`.
+  private func create(_ folder: String, _ name: [UInt8], _ content: String) -> [UInt8] {
+    let path = Array((folder + "/").utf8) + name
+    let fd = open(path.map { CChar(bitPattern: $0) } + [0], O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    _ = content.withCString { write(fd, $0, strlen($0)) }
+    close(fd)
+    return path
+  }
+
+  @Test func namesWithControlCharactersBackslashesAndBadUTF8RoundTripExactly() throws {
+    let scratch = try TemporaryDirectory()
+    let root = scratch.path + "/names"
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    let names: [[UInt8]] = [
+      Array("tab\there.txt".utf8), Array("new\nline.txt".utf8), Array("carriage\rreturn.txt".utf8),
+      Array("back\\slash\\N.txt".utf8), Array("quotes '\" and ?.txt".utf8), Array("\\x41.txt".utf8),
+      Array("bad".utf8) + [0xFF, 0xFE, 0x80] + Array(".txt".utf8), [0xC3, 0x28, 0x09, 0x5C, 0x0A],
+      Array("Crème brûlée.txt".utf8),
+    ]
+    let paths = names.map { create(root, $0, "words in a file\n") }
+    let database = try TestCatalogues.createDatabase()
+    let sqlite = scratch.path + "/catalog.sqlite"
+    for store in [database, sqlite] {
+      let result = try ShelfProcess.run(
+        ["--db", store, "index", root], environment: ["SHELF_TRUST_WINDOW": "0"])
+      #expect(result.status == 0)
+    }
+    let listed = try ShelfProcess.run(["--db", database, "ls", "-0"]).stdoutBytes.split(separator: 0).map(
+      Array.init)
+    #expect(
+      listed.sorted { $0.lexicographicallyPrecedes($1) } == paths.sorted { $0.lexicographicallyPrecedes($1) })
+    // Every field of every entry reads back as the SQLite catalogue has it.
+    let json = try ShelfProcess.run(["--db", database, "ls", "--json"])
+    #expect(json.status == 0)
+    #expect(json.stdoutBytes == (try ShelfProcess.run(["--db", sqlite, "ls", "--json"])).stdoutBytes)
+    // `info` of each name an argument can carry (valid UTF-8) finds the entry by its bytes.
+    for path in paths {
+      guard let name = String(validating: path, as: UTF8.self) else { continue }
+      let info = try ShelfProcess.run(["--db", database, "info", "--json", name])
+      #expect(info.status == 0)
+      #expect(info.stdout == (try ShelfProcess.run(["--db", sqlite, "info", "--json", name])).stdout)
+    }
+  }
+
+  @Test func fullTextFindsWordsWhateverTheirCaseAccentsOrDigits() throws {
+    let scratch = try TemporaryDirectory()
+    _ = try scratch.write(
+      "words/note.txt", Array("Crème BRÛLÉE from Zürich, straße 1e4f ABC123 0x1F 12E3 résumé\n".utf8))
+    _ = try scratch.write("words/other.txt", Array("nothing to see here\n".utf8))
+    let database = try TestCatalogues.createDatabase()
+    #expect(try ShelfProcess.run(["--db", database, "index", scratch.path + "/words"]).status == 0)
+    let note = scratch.path + "/words/note.txt\n"
+    for query in [
+      "creme", "CRÈME", "brulee", "Brûl", "zurich", "strasse", "1e4f", "1e4", "abc123", "AbC1", "0x1f",
+      "12e3",
+      "resume", "RÉSUMÉ", "crème brûlée",
+    ] {
+      let result = try ShelfProcess.run(["--db", database, "ls", "--format", "{path}", query])
+      #expect(result.stdout == note, "\(query)")
+    }
+    let none = try ShelfProcess.run(["--db", database, "ls", "--format", "{path}", "cremes"])
+    #expect(none.status == 1)
+    #expect(none.stdout.isEmpty)
+  }
 }

@@ -66,6 +66,29 @@ import Testing
     }
   }
 
+  /// `shelf extract` opens each entry once (`Backup.open`) for its size and then its bytes; a
+  /// file smaller than a chunk reaches the sink in one piece (one write), its padding and size
+  /// checked first, where the last decrypted block used to come as a second piece.
+  @Test(arguments: SampleBackups.eras)
+  func opensAFileOnceAndHandsASmallOneOverWhole(_ era: String) throws {
+    let facts = try #require(SampleBackups.facts(era))
+    let backup = try SampleBackups.open(era)
+    let files = try backup.entries().entries.filter { $0.type == .file }
+    #expect(files.count == 5)
+    for entry in files {
+      let expected = try #require(facts.entries.first { $0.fileID == entry.fileID })
+      let original = try SampleBackups.sample(try #require(expected.source))
+      let content = try backup.open(entry)
+      let sizeKnownBeforeReading = era != "mdbackup" && era != "mdinfo-encrypted"
+      #expect(content.size == (sizeKnownBeforeReading ? Int64(original.count) : nil))
+      #expect((content.plainFile != nil) == (!facts.encrypted && era != "mdbackup"))
+      var pieces: [[UInt8]] = []
+      try content.read { pieces.append(Array($0)) }
+      #expect(pieces.count <= 1, "\(entry.relativePath): \(pieces.map(\.count))")
+      #expect(pieces.joined().elementsEqual(original))
+    }
+  }
+
   @Test(arguments: SampleBackups.eras)
   func streamsALargeFileInChunks(_ era: String) throws {
     let scratch = try TemporaryDirectory()

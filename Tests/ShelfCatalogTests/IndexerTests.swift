@@ -1,4 +1,5 @@
 import ShelfCore
+import ShelfSQLite
 import ShelfTestSupport
 import Testing
 

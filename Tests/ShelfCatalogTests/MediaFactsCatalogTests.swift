@@ -1,5 +1,6 @@
 import Foundation
 import ShelfCore
+import ShelfSQLite
 import ShelfTestSupport
 import Testing
 

@@ -18,7 +18,11 @@ enum ExtractCommand {
       two files share get -2, -3… before the extension.
 
       Files keep their modification time. Each is written to a temporary file in its folder, \
-      flushed, then renamed into place, so an interrupted run never leaves a partial file. A \
+      then renamed into place, so an interrupted run never leaves a partial file. New files \
+      are flushed to disk together, once, before the summary is printed (their writing to \
+      disk starts as each is done): when shelf extract says a file was extracted, it is on \
+      disk, as after cp -r and sync. A file replaced with --force is flushed before its \
+      rename, so a crash leaves the old or the new content, never neither. A \
       file already in DIR with exactly the same bytes is left alone (counted as identical); \
       one with other content is never replaced unless --force is given. Nothing is ever \
       written outside DIR: a catalogued path with an empty, '.' or '..' part, or a folder \
@@ -42,7 +46,8 @@ enum ExtractCommand {
       OptionSpec("flat", help: "Put every file straight into <dir>, names made unique."),
       OptionSpec("force", short: "f", help: "Replace files in <dir> that hold other content."),
       OptionSpec(
-        "jobs", short: "j", value: "n", help: "Files copied in parallel (default: the number of cores).",
+        "jobs", short: "j", value: "n",
+        help: "Files copied in parallel (default: twice the number of cores, as copying waits on the disk).",
         completion: Completion.none),
     ],
     examples: [
@@ -77,7 +82,9 @@ enum ExtractCommand {
       destination = outDir.absolute
       flat = arguments.flag("flat")
       force = arguments.flag("force")
-      jobs = try arguments.integer("jobs", in: 1...64) ?? max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+      // Twice the cores: a worker waiting for a cold read leaves its core to another.
+      jobs =
+        try arguments.integer("jobs", in: 1...64) ?? 2 * max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
       verbose = invocation.globals.verbose
     }
   }

@@ -1,5 +1,6 @@
 import ShelfCatalog
 import ShelfCore
+import ShelfSQLite
 import Synchronization
 
 #if canImport(Glibc)
