@@ -47,7 +47,8 @@ let package = Package(
       name: "CFFmpeg",
       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswresample-dev"])]),
     .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-    .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+    // libpq's header only: the library is loaded on first use (CPostgresSupport/PostgresLoader.c).
+    .systemLibrary(name: "CPostgres", providers: [.apt(["libpq-dev"])]),
     .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
     // libswscale's header only: loaded on first use with the rest of FFmpeg (FFmpegLoader.c).
     .systemLibrary(name: "CSwscale", providers: [.apt(["libswscale-dev"])]),
@@ -77,6 +78,7 @@ let package = Package(
     .target(
       name: "CFFmpegSupport", dependencies: ["CFFmpeg"], linkerSettings: [.linkedLibrary("dl")]),
     .target(name: "CHeifSupport", dependencies: ["CHeif"], linkerSettings: [.linkedLibrary("dl")]),
+    .target(name: "CPostgresSupport", dependencies: ["CPostgres"], linkerSettings: [.linkedLibrary("dl")]),
 
     // Swift libraries.
     .target(name: "ShelfCore", dependencies: ["CFileSupport"]),
@@ -100,7 +102,7 @@ let package = Package(
       name: "ShelfCatalog",
       dependencies: [
         "ShelfCore", "ShelfPNG", "ShelfAudio", "ShelfBackup", "ShelfSQLite", "CSQLite", "CPostgres",
-        "CUchardet", "CExif", "CHeif", "CHeifSupport",
+        "CUchardet", "CExif", "CHeif", "CHeifSupport", "CPostgresSupport",
       ]),
     .target(
       name: "ShelfCLI",

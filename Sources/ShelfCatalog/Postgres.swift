@@ -1,4 +1,5 @@
 internal import CPostgres
+internal import CPostgresSupport
 import ShelfCore
 
 /// A PostgreSQL catalogue's address: the connection URL exactly as given (libpq reads it, with
@@ -93,6 +94,7 @@ final class PostgresConnection {
   /// `.noPermission`, a URL libpq cannot read `.usage`.
   init(url: PostgresURL) throws(PostgresError) {
     self.url = url
+    try Self.loadLibrary(url)
     var parseError: UnsafeMutablePointer<CChar>?
     if let options = PQconninfoParse(url.connectionString, &parseError) {
       PQconninfoFree(options)
@@ -119,6 +121,16 @@ final class PostgresConnection {
   }
 
   deinit { PQfinish(handle) }
+
+  /// Loads libpq on the first connection (shelf does not link it: see PostgresLoader.c); a
+  /// missing library is `.unavailable` (exit 69), as an unreachable server is.
+  private static func loadLibrary(_ url: PostgresURL) throws(PostgresError) {
+    var reason = [CChar](repeating: 0, count: 512)
+    guard shelf_postgres_load(&reason, reason.count) != 0 else { return }
+    let message = String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    throw PostgresError(
+      catalogue: url.masked, reason: "cannot load libpq: \(message)", failure: .unavailable, state: nil)
+  }
 
   /// libpq's message reduced to its first line, without the severity and the connection
   /// preamble: `connection to server at "…", port 1 failed: Connection refused` says

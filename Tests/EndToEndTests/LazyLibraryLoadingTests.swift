@@ -3,7 +3,8 @@ import ShelfTestSupport
 import Testing
 
 /// FFmpeg's libraries (and their ~130 dependencies) are loaded only by a command that decodes
-/// or probes media with them, and libheif (with its codecs) only by one that reads a HEIF file:
+/// or probes media with them, libheif (with its codecs) only by one that reads a HEIF file, and
+/// libpq (with Kerberos, LDAP, GnuTLS) only by one that opens a PostgreSQL catalogue:
 /// `shelf --help` and commands on other files do not map them. The dynamic loader's own trace
 /// (`LD_DEBUG=libs`) says which libraries a run loaded.
 @Suite struct LazyLibraryLoadingTests {
@@ -31,6 +32,7 @@ import Testing
     #expect(help.loaded.contains { $0.hasPrefix("libc.so") })
     #expect(!help.loaded.contains { $0.hasPrefix("libav") || $0.hasPrefix("libswresample") })
     #expect(!help.loaded.contains { $0.hasPrefix("libheif") })
+    #expect(!help.loaded.contains { $0.hasPrefix("libpq") })
   }
 
   /// The facts of a HEIC (made by ImageMagick) come through libheif, loaded for it.
