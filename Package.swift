@@ -76,9 +76,11 @@ let package = Package(
     // The reference QOI decoder (Debian libqoi-dev), compiled once.
     .target(name: "CQOI"),
     .target(
-      name: "CFFmpegSupport", dependencies: ["CFFmpeg"], linkerSettings: [.linkedLibrary("dl")]),
-    .target(name: "CHeifSupport", dependencies: ["CHeif"], linkerSettings: [.linkedLibrary("dl")]),
-    .target(name: "CPostgresSupport", dependencies: ["CPostgres"], linkerSettings: [.linkedLibrary("dl")]),
+      name: "CFFmpegSupport", dependencies: ["CFFmpeg", "CLazyLibrary"]),
+    .target(name: "CHeifSupport", dependencies: ["CHeif", "CLazyLibrary"]),
+    .target(name: "CPostgresSupport", dependencies: ["CPostgres", "CLazyLibrary"]),
+    // The loading on first use those three share (dlopen, dlsym, a table of forwarders).
+    .target(name: "CLazyLibrary", linkerSettings: [.linkedLibrary("dl")]),
 
     // Swift libraries.
     .target(name: "ShelfCore", dependencies: ["CFileSupport"]),

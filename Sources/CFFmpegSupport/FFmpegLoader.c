@@ -3,11 +3,8 @@
    Debian's libavcodec and libavformat pull in about 130 shared libraries (x264, x265, librsvg,
    GnuTLS, libxml2, ...): linking them made every shelf process, `shelf --help` included, map and
    relocate all of them, about 25 MiB of resident memory. shelf therefore does not link them:
-   this file defines each FFmpeg function shelf calls, with FFmpeg's own prototype (the compiler
-   checks it against the headers), as a forwarder through a table that `shelf_ffmpeg_load`
-   fills with dlopen and dlsym the first time a command needs FFmpeg. The forwarders are hidden
-   (not exported from the executable), so the libraries' own calls between themselves never
-   come back through them. */
+   each FFmpeg function shelf calls is a hidden forwarder (see CLazyLibrary.h), so the
+   libraries' own calls between themselves never come back through it. */
 
 /* The C library's headers first, outside the hidden region: only FFmpeg's declarations turn hidden. */
 #include <errno.h>
@@ -38,8 +35,7 @@
 
 #include "CFFmpegSupport.h"
 
-#include <dlfcn.h>
-#include <pthread.h>
+#include "CLazyLibrary.h"
 
 enum { AVUTIL, SWRESAMPLE, SWSCALE, AVCODEC, AVFORMAT, LIBRARY_COUNT };
 
@@ -122,54 +118,8 @@ static const char *const library_names[LIBRARY_COUNT] = {
   X(AVFORMAT, avio_context_free)                                                                   \
   X(AVFORMAT, avio_flush)
 
-static struct {
-#define SHELF_FFMPEG_FIELD(library, name) __typeof__(&name) name;
-  SHELF_FFMPEG_FUNCTIONS(SHELF_FFMPEG_FIELD)
-#undef SHELF_FFMPEG_FIELD
-} table;
-
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static int loaded;
-static char load_error[512];
-
-static void load(void) {
-  void *handles[LIBRARY_COUNT];
-  for (int index = 0; index < LIBRARY_COUNT; index++) {
-    handles[index] = dlopen(library_names[index], RTLD_NOW | RTLD_LOCAL);
-    if (!handles[index]) {
-      const char *reason = dlerror();
-      snprintf(load_error, sizeof load_error, "%s", reason ? reason : library_names[index]);
-      return;
-    }
-  }
-#define SHELF_FFMPEG_RESOLVE(library, name)                                                        \
-  table.name = (__typeof__(&name))dlsym(handles[library], #name);                                  \
-  if (!table.name) {                                                                               \
-    snprintf(load_error, sizeof load_error, "%s: no function %s", library_names[library], #name);  \
-    return;                                                                                        \
-  }
-  SHELF_FFMPEG_FUNCTIONS(SHELF_FFMPEG_RESOLVE)
-#undef SHELF_FFMPEG_RESOLVE
-  loaded = 1;
-}
-
-int shelf_ffmpeg_load(char *error, size_t size) {
-  pthread_once(&load_once, load);
-  if (loaded) return 0;
-  if (size > 0) snprintf(error, size, "%s", load_error);
-  return -1;
-}
-
-/* The table, loaded. shelf's Swift code loads FFmpeg (and reports a failure as an error) before
-   its first FFmpeg call, so failing here means a call path skipped that step. */
-#define CALL(name) (require_loaded(), table.name)
-static inline void require_loaded(void) {
-  pthread_once(&load_once, load);
-  if (__builtin_expect(!loaded, 0)) {
-    fprintf(stderr, "shelf: FFmpeg's libraries could not be loaded: %s\n", load_error);
-    abort();
-  }
-}
+SHELF_LAZY_LIBRARIES(shelf_ffmpeg_load, "FFmpeg's libraries", SHELF_FFMPEG_FUNCTIONS)
+#define CALL SHELF_LAZY_CALL
 
 /* libavutil */
 int av_channel_layout_copy(AVChannelLayout *dst, const AVChannelLayout *src) {

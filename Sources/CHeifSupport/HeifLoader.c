@@ -2,10 +2,8 @@
 
    Debian's libheif links its codecs (x265, libaom, dav1d, libde265): linking it made every
    shelf process map and relocate them, about 1.8 MiB of resident memory, though only indexing
-   a HEIF file needs them. This file defines each libheif function shelf calls, with libheif's
-   own prototype (the compiler checks it against the header), as a forwarder through a table
-   that `shelf_heif_load` fills with dlopen and dlsym the first time. The forwarders are hidden
-   (not exported from the executable), so libvips' own libheif never calls back into them. */
+   a HEIF file needs them. Each libheif function shelf calls is a hidden forwarder (see
+   CLazyLibrary.h), so libvips' own libheif never calls back into them. */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,74 +14,30 @@
 
 #include "CHeifSupport.h"
 
-#include <dlfcn.h>
-#include <pthread.h>
+#include "CLazyLibrary.h"
 
 /* Every libheif function shelf calls. */
 #define SHELF_HEIF_FUNCTIONS(X)                                                                    \
-  X(heif_context_alloc)                                                                            \
-  X(heif_context_free)                                                                             \
-  X(heif_context_get_number_of_top_level_images)                                                   \
-  X(heif_context_get_primary_image_handle)                                                         \
-  X(heif_context_read_from_reader)                                                                 \
-  X(heif_image_handle_get_height)                                                                  \
-  X(heif_image_handle_get_list_of_metadata_block_IDs)                                              \
-  X(heif_image_handle_get_luma_bits_per_pixel)                                                     \
-  X(heif_image_handle_get_metadata)                                                                \
-  X(heif_image_handle_get_metadata_size)                                                           \
-  X(heif_image_handle_get_number_of_metadata_blocks)                                               \
-  X(heif_image_handle_get_width)                                                                   \
-  X(heif_image_handle_has_alpha_channel)                                                           \
-  X(heif_image_handle_release)
-
-static struct {
-#define SHELF_HEIF_FIELD(name) __typeof__(&name) name;
-  SHELF_HEIF_FUNCTIONS(SHELF_HEIF_FIELD)
-#undef SHELF_HEIF_FIELD
-} table;
-
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static int loaded;
-static char load_error[512];
+  X(0, heif_context_alloc)                                                                         \
+  X(0, heif_context_free)                                                                          \
+  X(0, heif_context_get_number_of_top_level_images)                                                \
+  X(0, heif_context_get_primary_image_handle)                                                      \
+  X(0, heif_context_read_from_reader)                                                              \
+  X(0, heif_image_handle_get_height)                                                               \
+  X(0, heif_image_handle_get_list_of_metadata_block_IDs)                                           \
+  X(0, heif_image_handle_get_luma_bits_per_pixel)                                                  \
+  X(0, heif_image_handle_get_metadata)                                                             \
+  X(0, heif_image_handle_get_metadata_size)                                                        \
+  X(0, heif_image_handle_get_number_of_metadata_blocks)                                            \
+  X(0, heif_image_handle_get_width)                                                                \
+  X(0, heif_image_handle_has_alpha_channel)                                                        \
+  X(0, heif_image_handle_release)
 
 /* The soname of the ABI the header describes. */
-static const char library_name[] = "libheif.so.1";
+static const char *const library_names[] = {"libheif.so.1"};
 
-static void load(void) {
-  void *library = dlopen(library_name, RTLD_NOW | RTLD_LOCAL);
-  if (!library) {
-    const char *reason = dlerror();
-    snprintf(load_error, sizeof load_error, "%s", reason ? reason : library_name);
-    return;
-  }
-#define SHELF_HEIF_RESOLVE(name)                                                                   \
-  table.name = (__typeof__(&name))dlsym(library, #name);                                           \
-  if (!table.name) {                                                                               \
-    snprintf(load_error, sizeof load_error, "%s: no function %s", library_name, #name);            \
-    return;                                                                                        \
-  }
-  SHELF_HEIF_FUNCTIONS(SHELF_HEIF_RESOLVE)
-#undef SHELF_HEIF_RESOLVE
-  loaded = 1;
-}
-
-int shelf_heif_load(char *error, size_t size) {
-  pthread_once(&load_once, load);
-  if (loaded) return 0;
-  if (size > 0) snprintf(error, size, "%s", load_error);
-  return -1;
-}
-
-/* The table, loaded. shelf's Swift code loads libheif (and reports a failure as an error)
-   before its first libheif call, so failing here means a call path skipped that step. */
-#define CALL(name) (require_loaded(), table.name)
-static inline void require_loaded(void) {
-  pthread_once(&load_once, load);
-  if (__builtin_expect(!loaded, 0)) {
-    fprintf(stderr, "shelf: libheif could not be loaded: %s\n", load_error);
-    abort();
-  }
-}
+SHELF_LAZY_LIBRARIES(shelf_heif_load, "libheif", SHELF_HEIF_FUNCTIONS)
+#define CALL SHELF_LAZY_CALL
 
 struct heif_context *heif_context_alloc(void) { return CALL(heif_context_alloc)(); }
 void heif_context_free(struct heif_context *context) { CALL(heif_context_free)(context); }

@@ -2,10 +2,8 @@
 
    Debian's libpq links Kerberos, LDAP, GnuTLS and their dependencies: linking it made every
    shelf process map and relocate them, about 3.5 MiB of resident memory, though only a
-   PostgreSQL catalogue needs them. This file defines each libpq function shelf calls, with
-   libpq's own prototype (the compiler checks it against the header), as a forwarder through a
-   table that `shelf_postgres_load` fills with dlopen and dlsym the first time. The forwarders
-   are hidden (not exported from the executable). */
+   PostgreSQL catalogue needs them. Each libpq function shelf calls is a hidden forwarder (see
+   CLazyLibrary.h). */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,88 +14,44 @@
 
 #include "CPostgresSupport.h"
 
-#include <dlfcn.h>
-#include <pthread.h>
+#include "CLazyLibrary.h"
 
 /* Every libpq function shelf calls. */
 #define SHELF_PQ_FUNCTIONS(X)                                                                      \
-  X(PQcancel)                                                                                      \
-  X(PQclear)                                                                                       \
-  X(PQcmdTuples)                                                                                   \
-  X(PQconnectdb)                                                                                   \
-  X(PQconninfoFree)                                                                                \
-  X(PQconninfoParse)                                                                               \
-  X(PQerrorMessage)                                                                                \
-  X(PQexec)                                                                                        \
-  X(PQexecParams)                                                                                  \
-  X(PQfinish)                                                                                      \
-  X(PQfreeCancel)                                                                                  \
-  X(PQfreemem)                                                                                     \
-  X(PQgetCancel)                                                                                   \
-  X(PQgetResult)                                                                                   \
-  X(PQgetisnull)                                                                                   \
-  X(PQgetlength)                                                                                   \
-  X(PQgetvalue)                                                                                    \
-  X(PQnfields)                                                                                     \
-  X(PQntuples)                                                                                     \
-  X(PQprepare)                                                                                     \
-  X(PQresultErrorField)                                                                            \
-  X(PQresultErrorMessage)                                                                          \
-  X(PQresultStatus)                                                                                \
-  X(PQsendQueryParams)                                                                             \
-  X(PQsendQueryPrepared)                                                                           \
-  X(PQsetNoticeProcessor)                                                                          \
-  X(PQsetSingleRowMode)                                                                            \
-  X(PQstatus)
-
-static struct {
-#define SHELF_PQ_FIELD(name) __typeof__(&name) name;
-  SHELF_PQ_FUNCTIONS(SHELF_PQ_FIELD)
-#undef SHELF_PQ_FIELD
-} table;
-
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static int loaded;
-static char load_error[512];
+  X(0, PQcancel)                                                                                   \
+  X(0, PQclear)                                                                                    \
+  X(0, PQcmdTuples)                                                                                \
+  X(0, PQconnectdb)                                                                                \
+  X(0, PQconninfoFree)                                                                             \
+  X(0, PQconninfoParse)                                                                            \
+  X(0, PQerrorMessage)                                                                             \
+  X(0, PQexec)                                                                                     \
+  X(0, PQexecParams)                                                                               \
+  X(0, PQfinish)                                                                                   \
+  X(0, PQfreeCancel)                                                                               \
+  X(0, PQfreemem)                                                                                  \
+  X(0, PQgetCancel)                                                                                \
+  X(0, PQgetResult)                                                                                \
+  X(0, PQgetisnull)                                                                                \
+  X(0, PQgetlength)                                                                                \
+  X(0, PQgetvalue)                                                                                 \
+  X(0, PQnfields)                                                                                  \
+  X(0, PQntuples)                                                                                  \
+  X(0, PQprepare)                                                                                  \
+  X(0, PQresultErrorField)                                                                         \
+  X(0, PQresultErrorMessage)                                                                       \
+  X(0, PQresultStatus)                                                                             \
+  X(0, PQsendQueryParams)                                                                          \
+  X(0, PQsendQueryPrepared)                                                                        \
+  X(0, PQsetNoticeProcessor)                                                                       \
+  X(0, PQsetSingleRowMode)                                                                         \
+  X(0, PQstatus)
 
 /* The soname of the ABI the header describes. */
-static const char library_name[] = "libpq.so.5";
+static const char *const library_names[] = {"libpq.so.5"};
 
-static void load(void) {
-  void *library = dlopen(library_name, RTLD_NOW | RTLD_LOCAL);
-  if (!library) {
-    const char *reason = dlerror();
-    snprintf(load_error, sizeof load_error, "%s", reason ? reason : library_name);
-    return;
-  }
-#define SHELF_PQ_RESOLVE(name)                                                                     \
-  table.name = (__typeof__(&name))dlsym(library, #name);                                           \
-  if (!table.name) {                                                                               \
-    snprintf(load_error, sizeof load_error, "%s: no function %s", library_name, #name);            \
-    return;                                                                                        \
-  }
-  SHELF_PQ_FUNCTIONS(SHELF_PQ_RESOLVE)
-#undef SHELF_PQ_RESOLVE
-  loaded = 1;
-}
-
-int shelf_postgres_load(char *error, size_t size) {
-  pthread_once(&load_once, load);
-  if (loaded) return 0;
-  if (size > 0) snprintf(error, size, "%s", load_error);
-  return -1;
-}
-
-/* The table, loaded. shelf's Swift code loads libpq (and reports a failure as an error) before
-   its first libpq call, so failing here means a call path skipped that step. */
-#define CALL(name) (require_loaded(), table.name)
-static inline void require_loaded(void) {
-  pthread_once(&load_once, load);
-  if (__builtin_expect(!loaded, 0)) {
-    fprintf(stderr, "shelf: libpq could not be loaded: %s\n", load_error);
-    abort();
-  }
-}
+SHELF_LAZY_LIBRARIES(shelf_postgres_load, "libpq", SHELF_PQ_FUNCTIONS)
+#define CALL SHELF_LAZY_CALL
 
 int PQcancel(PGcancel *cancel, char *errbuf, int errbufsize) { return CALL(PQcancel)(cancel, errbuf, errbufsize); }
 void PQclear(PGresult *res) { CALL(PQclear)(res); }

@@ -1,4 +1,4 @@
-public import ShelfCore
+import ShelfCore
 
 /// Where the samples of a RIFF or RF64 WAVE file start and how many bytes its header says they
 /// take, read from the chunk headers.
