@@ -29,7 +29,7 @@ public struct PNGOptimizationLevel: Sendable, Hashable, CustomStringConvertible 
     switch rawValue {
     case 0: return []
     case 1: return [.fixed(0), .minimumSum]
-    case 2: return [.fixed(0), .fixed(1), .minimumSum, .entropy, .bigrams, .bigramEntropy]
+    case 2: return [.fixed(0), .fixed(1), .minimumSum, .entropy, .bigrams]
     case 3:
       return [.fixed(0), .fixed(1), .fixed(2), .minimumSum, .entropy, .bigrams, .bigramEntropy]
     case 4:
@@ -58,7 +58,7 @@ public struct PNGOptimizationLevel: Sendable, Hashable, CustomStringConvertible 
 
   /// The libdeflate level of trial compressions: lazy matching (7) ranks filters nearly as the
   /// near-optimal final levels do, at a fraction of their cost.
-  var trialDeflateLevel: Int { [6, 6, 6, 7, 7, 8, 9, 8][rawValue] }
+  var trialDeflateLevel: Int { [6, 6, 5, 7, 7, 8, 9, 8][rawValue] }
   /// The libdeflate level of the final compression (zopfli at `max` competes with it).
   var finalDeflateLevel: Int { [8, 9, 12, 12, 12, 12, 12, 12][rawValue] }
   /// The final level for an image of `imageBytes` packed rows: above 4 MB level 2 settles for
