@@ -46,16 +46,8 @@ enum TerminalQuery {
   /// The terminal's answer to DA1 (`ESC [ c` → `ESC [ ? 62 ; 4 ; 22 c`) as its numbers; nil
   /// when it does not answer within a quarter of a second or stdin is not a terminal.
   static func primaryDeviceAttributes(timeoutMilliseconds: Int32 = 250) -> [Int]? {
-    var original = termios()
-    guard tcgetattr(STDIN_FILENO, &original) == 0 else { return nil }
-    var raw = original
-    raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
-    withUnsafeMutableBytes(of: &raw.c_cc) { cc in
-      cc[Int(VMIN)] = 0
-      cc[Int(VTIME)] = 0
-    }
-    guard tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0 else { return nil }
-    defer { tcsetattr(STDIN_FILENO, TCSANOW, &original) }
+    guard let original = TerminalMode.keysWithoutEcho(readTimeoutTenths: 0) else { return nil }
+    defer { TerminalMode.restore(original) }
     Console.writeAll(STDOUT_FILENO, Array("\u{1B}[c".utf8))
     let deadline = MonotonicClock.seconds() + Double(timeoutMilliseconds) / 1000
     var reply: [UInt8] = []

@@ -23,16 +23,8 @@ final class TerminalKeyInput: Sendable {
 
   /// Switches stdin to key-at-a-time mode; nil when stdin is not a terminal.
   init?() {
-    var original = termios()
-    guard isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &original) == 0 else { return nil }
-    var raw = original
-    raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
     // Reads return after at most 0.1 s, so the reading thread notices when to stop.
-    withUnsafeMutableBytes(of: &raw.c_cc) { cc in
-      cc[Int(VMIN)] = 0
-      cc[Int(VTIME)] = 1
-    }
-    guard tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0 else { return nil }
+    guard let original = TerminalMode.keysWithoutEcho(readTimeoutTenths: 1) else { return nil }
     saved = Mutex(original)
   }
 
@@ -41,8 +33,8 @@ final class TerminalKeyInput: Sendable {
   /// Puts the terminal back as it was; safe to call more than once and from any thread.
   func restore() {
     saved.withLock { original in
-      guard var terminal = original else { return }
-      tcsetattr(STDIN_FILENO, TCSANOW, &terminal)
+      guard let terminal = original else { return }
+      TerminalMode.restore(terminal)
       original = nil
     }
   }
