@@ -166,6 +166,7 @@ final class PostgresCatalogStore: CatalogBackend {
       CREATE INDEX files_path_trigrams ON files USING gin (path_text gin_trgm_ops);
       \(CatalogSchema.queryIndexes(.postgres))
       """)
+    try compressFullTextWithLZ4()
     try db.run(
       "INSERT INTO meta(key, value) VALUES(?, ?), (?, ?)",
       [
@@ -173,6 +174,19 @@ final class PostgresCatalogStore: CatalogBackend {
         .text(Self.schemaKey), .text(String(CatalogSchema.version)),
       ])
     try stampWriter(shelfVersion)
+  }
+
+  /// Stores the full-text columns (the words of text files: most of a catalogue's bytes) with
+  /// lz4 instead of the default pglz, which took a tenth of the server's time while indexing
+  /// text. A server built without lz4 keeps pglz: the catalogue works the same either way.
+  private func compressFullTextWithLZ4() throws {
+    try db.execute("SAVEPOINT full_text_compression")
+    do {
+      try db.execute("ALTER TABLE files ALTER search SET COMPRESSION lz4, ALTER search_text SET COMPRESSION lz4")
+      try db.execute("RELEASE SAVEPOINT full_text_compression")
+    } catch {
+      try db.execute("ROLLBACK TO SAVEPOINT full_text_compression")
+    }
   }
 
   /// Brings an older schema up to date, step by step (in the caller's transaction).
