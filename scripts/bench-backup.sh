@@ -8,10 +8,15 @@
 # extract flushes what it wrote to disk before it exits (`cp` does not), so `cp -r; sync` is
 # the like-for-like anchor.
 #
-# Runs alternate between the contenders (A B C A B C …), each into a fresh output folder, the
-# previous output deleted first and the page cache dropped when the user may (root), so every
-# contender meets the same filesystem state. The median of the runs is reported, as ratios:
-# absolute times move with the machine's load.
+# Runs alternate between the contenders (A B C A B C …), each into a new output folder with the
+# page cache dropped first when the user may (root), so every contender meets the same
+# filesystem state. The outputs of a round are deleted together after it, flushed, and the next
+# round waits 65 s: on an ext4 without a journal (this machine's root) the kernel passes over
+# the inodes freed in the last 60 s for each file it creates (RECENTCY_MIN in
+# fs/ext4/ialloc.c), and a run right after deleting 20,000 files spent most of its time there
+# (`recently_deleted` in `perf`), whichever tool ran.
+# The median of the runs is reported, as ratios: absolute times move with the machine's load.
+# A round's outputs need about six times the backup's size free.
 #
 # The issue asks for 20,000 files / 2 GB; the default here is BENCH_FILES=2000 files with a
 # mean of about 100 KB (about 200 MB). Set BENCH_FILES=20000 for the full size, BENCH_RUNS for
@@ -65,6 +70,7 @@ shelf_encrypted_both() {
   SHELF_BACKUP_PASSWORD=$PASSWORD "$SHELF" --db "$WORK/db-fresh.sqlite" index "$ENCRYPTED" \
     && SHELF_BACKUP_PASSWORD=$PASSWORD "$SHELF" --db "$WORK/db-fresh.sqlite" extract "root:$ENCRYPTED" -o "$1"
 }
+decrypt_python_sync() { decrypt_python "$1" && sync; }
 decrypt_python() {
   python3 - "$ENCRYPTED" "$1" "$PASSWORD" <<'PY'
 import sys
@@ -84,8 +90,7 @@ drop_caches() { sync; echo 3 > /proc/sys/vm/drop_caches 2>/dev/null || true; }
 mkdir -p "$WORK/times"
 rm -f "$WORK/times/"*
 measure() {
-  local name=$1 command=$2 out=$WORK/out line
-  rm -rf "$out"
+  local name=$1 command=$2 out=$WORK/out/$1 line
   drop_caches
   local TIMEFORMAT='%R %U %S'
   line=$({ time "$command" "$out" >/dev/null 2>&1; } 2>&1)
@@ -98,14 +103,25 @@ index_encrypted >/dev/null 2>&1
 echo "backup: $FILES files, $((BYTES / 1000000)) MB of real media; $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)"
 echo "filesystem: $(df --output=source,fstype "$WORK" | tail -1 | tr -s ' ')"
 echo "$RUNS alternating runs of each, median; $CACHE"
+# Deletes the last round's outputs and waits out the kernel's window for freed inodes.
+clear_outputs() {
+  [[ -d $WORK/out ]] || return 0
+  rm -rf "$WORK/out"
+  sync
+  sleep 65
+}
 for _ in $(seq "$RUNS"); do
+  clear_outputs
+  mkdir -p "$WORK/out"
   measure cp copy_plain
   measure cp_sync copy_plain_sync
   measure shelf_plain shelf_plain_extract
   measure python decrypt_python
+  measure python_sync decrypt_python_sync
   measure shelf_encrypted shelf_encrypted_extract
   measure shelf_encrypted_both shelf_encrypted_both
 done
+clear_outputs
 
 # Every recovered file is checked once: shelf's output equals the decryptor's, byte for byte,
 # and shelf's plain extraction equals its encrypted one.
@@ -123,6 +139,7 @@ read -r cp_wall cp_cpu < <(median cp)
 read -r cps_wall cps_cpu < <(median cp_sync)
 read -r plain_wall plain_cpu < <(median shelf_plain)
 read -r py_wall py_cpu < <(median python)
+read -r pys_wall pys_cpu < <(median python_sync)
 read -r enc_wall enc_cpu < <(median shelf_encrypted)
 read -r both_wall both_cpu < <(median shelf_encrypted_both)
 echo
@@ -136,6 +153,8 @@ row "encrypted backup" "wall s" "speed-up" "CPU s" "less"
 row "iphone_backup_decrypt extract_files" "$py_wall" "1.00" "$py_cpu" "1.00"
 row "shelf extract (catalogue made beforehand)" "$enc_wall" "$(ratio "$py_wall" "$enc_wall")" "$enc_cpu" "$(ratio "$py_cpu" "$enc_cpu")"
 row "shelf index + shelf extract" "$both_wall" "$(ratio "$py_wall" "$both_wall")" "$both_cpu" "$(ratio "$py_cpu" "$both_cpu")"
+row "iphone_backup_decrypt, then sync" "$pys_wall" "1.00" "$pys_cpu" "1.00"
+row "shelf extract vs that (both flush)" "" "$(ratio "$pys_wall" "$enc_wall")" "" "$(ratio "$pys_cpu" "$enc_cpu")"
 echo
 echo "shelf's and iphone_backup_decrypt's extracted trees: $same; load at the end $load_after"
 rm -rf "$WORK/out" "$WORK/check" "$WORK/check-plain" "$WORK/db-fresh.sqlite"*

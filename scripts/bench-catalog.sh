@@ -164,14 +164,35 @@ rm -rf "$WORK/two-roots"
 mkdir -p "$WORK/two-roots"
 cp -a /usr/share/doc "$first_root"
 cp -a /usr/share/doc "$second_root"
+# The CPU one indexer alone keeps busy, its own and its server session's, bounds what two can
+# do at once: together they need twice that CPU from the machine's cores.
+postmaster=$(head -n 1 "$server/data/postmaster.pid")
+ticks=$(getconf CLK_TCK)
+# CPU seconds the benchmark's server has used so far: the postmaster with the sessions it has
+# reaped, and its processes still running.
+server_cpu() {
+  {
+    awk '{ print $14 + $15 + $16 + $17 }' "/proc/$postmaster/stat"
+    for process in $(pgrep -P "$postmaster"); do awk '{ print $14 + $15 }' "/proc/$process/stat" 2>/dev/null; done
+  } | awk -v ticks="$ticks" '{ sum += $1 } END { printf "%.2f", sum / ticks }'
+}
+# CPU seconds this script's finished child processes have used so far (the builtin `times`,
+# redirected rather than piped so that it reports this shell's children).
+client_cpu() {
+  times >"$WORK/times.txt"
+  awk 'NR == 2 { split($1, u, "m"); split($2, s, "m"); printf "%.2f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$WORK/times.txt"
+}
 # Alternating runs (each alone, then both at once), each into new databases; the median of each.
-first_times=() second_times=() together_times=()
+first_times=() second_times=() together_times=() client_cpus=() server_cpus=()
 for ((run = 0; run < INDEX_RUNS; run++)); do
   for name in first_alone second_alone together; do
     psql -X -q -d "$admin" -c "DROP DATABASE IF EXISTS $name" 2>/dev/null
     new_database "$name"
   done
+  client_before=$(client_cpu) server_before=$(server_cpu)
   first_times+=("$(seconds "$SHELF" --db "$(database_url first_alone)" index -j 1 --progress never "$first_root")")
+  client_cpus+=("$(awk -v a="$client_before" -v b="$(client_cpu)" 'BEGIN { printf "%.2f", b - a }')")
+  server_cpus+=("$(awk -v a="$server_before" -v b="$(server_cpu)" 'BEGIN { printf "%.2f", b - a }')")
   second_times+=("$(seconds "$SHELF" --db "$(database_url second_alone)" index -j 1 --progress never "$second_root")")
   start=$EPOCHREALTIME
   "$SHELF" --db "$(database_url together)" index -j 1 --progress never "$first_root" >/dev/null 2>&1 &
@@ -193,6 +214,13 @@ slower=$(printf '%s\n%s\n' "$first_alone" "$second_alone" | sort -n | tail -n 1)
 printf '  %-40s %9ss\n' "the first copy alone" "$first_alone" "the second copy alone" "$second_alone" \
   "both at once" "$together"
 echo "  both at once / the slower alone: $(ratio "$slower" "$together")x"
+client=$(median_of "${client_cpus[@]}")
+session=$(median_of "${server_cpus[@]}")
+awk -v client="$client" -v session="$session" -v wall="$first_alone" -v cores="$(nproc)" 'BEGIN {
+  cpu = client + session
+  printf "  one indexer alone: %.2fs of CPU (shelf %.2fs, the server %.2fs) in %.2fs, %.2f cores on average;\n", cpu, client, session, wall, cpu / wall
+  printf "  two at once need %.2fs of CPU: on %d cores at least %.2fx the slower alone\n", 2 * cpu, cores, (2 * cpu / cores) / wall
+}'
 together_entries=$(entries_in "$(database_url together)")
 alone_entries=$(($(entries_in "$(database_url first_alone)") + $(entries_in "$(database_url second_alone)")))
 [[ "$together_entries" == "$alone_entries" ]] \

@@ -308,10 +308,16 @@ final class PostgresConnection {
       case .real(let number):
         offsets.append(buffer.count)
         buffer += Array(Self.text(of: number).utf8)
-      case .text(let text):
+      case .text(var text):
         offsets.append(buffer.count)
-        // PostgreSQL text cannot hold NUL.
-        buffer += text.utf8.filter { $0 != 0 }
+        // PostgreSQL text cannot hold NUL; the bytes are copied whole when there is none.
+        text.withUTF8 { bytes in
+          if !bytes.contains(0) {
+            buffer.append(contentsOf: bytes)
+          } else {
+            buffer += bytes.lazy.filter { $0 != 0 }
+          }
+        }
       }
       buffer.append(0)
       lengths.append(0)
