@@ -176,11 +176,12 @@ server_cpu() {
     for process in $(pgrep -P "$postmaster"); do awk '{ print $14 + $15 }' "/proc/$process/stat" 2>/dev/null; done
   } | awk -v ticks="$ticks" '{ sum += $1 } END { printf "%.2f", sum / ticks }'
 }
-# CPU seconds this script's finished child processes have used so far (the builtin `times`,
-# redirected rather than piped so that it reports this shell's children).
-client_cpu() {
+# Sets client_cpu to the CPU seconds this script's finished child processes have used so far
+# (the builtin `times`, run in this shell, not in a command substitution's subshell, which has
+# children of its own).
+read_client_cpu() {
   times >"$WORK/times.txt"
-  awk 'NR == 2 { split($1, u, "m"); split($2, s, "m"); printf "%.2f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$WORK/times.txt"
+  client_cpu=$(awk 'NR == 2 { split($1, u, "m"); split($2, s, "m"); printf "%.2f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$WORK/times.txt")
 }
 # Alternating runs (each alone, then both at once), each into new databases; the median of each.
 first_times=() second_times=() together_times=() client_cpus=() server_cpus=()
@@ -189,9 +190,11 @@ for ((run = 0; run < INDEX_RUNS; run++)); do
     psql -X -q -d "$admin" -c "DROP DATABASE IF EXISTS $name" 2>/dev/null
     new_database "$name"
   done
-  client_before=$(client_cpu) server_before=$(server_cpu)
+  read_client_cpu
+  client_before=$client_cpu server_before=$(server_cpu)
   first_times+=("$(seconds "$SHELF" --db "$(database_url first_alone)" index -j 1 --progress never "$first_root")")
-  client_cpus+=("$(awk -v a="$client_before" -v b="$(client_cpu)" 'BEGIN { printf "%.2f", b - a }')")
+  read_client_cpu
+  client_cpus+=("$(awk -v a="$client_before" -v b="$client_cpu" 'BEGIN { printf "%.2f", b - a }')")
   server_cpus+=("$(awk -v a="$server_before" -v b="$(server_cpu)" 'BEGIN { printf "%.2f", b - a }')")
   second_times+=("$(seconds "$SHELF" --db "$(database_url second_alone)" index -j 1 --progress never "$second_root")")
   start=$EPOCHREALTIME
