@@ -156,6 +156,24 @@ struct PostgresCatalogueTests {
     #expect(try listed(database) == 300)
   }
 
+  @Test func theFullTextColumnsAreCompressedWithLZ4AndTheirWordsAreFound() throws {
+    let scratch = try TemporaryDirectory()
+    // Long enough for the server to compress the row's text (rows over 2 KB).
+    let words = (0..<600).map { "word\($0)" }.joined(separator: " ")
+    _ = try scratch.write("notes/long.txt", Array("\(words) quetzalcoatl\n".utf8))
+    let database = try TestCatalogues.createDatabase()
+    #expect(try ShelfProcess.run(["--db", database, "index", scratch.path + "/notes"]).status == 0)
+    #expect(
+      try TestCatalogues.psql(
+        database,
+        "SELECT string_agg(attname || '=' || attcompression::text, ',' ORDER BY attname) FROM pg_attribute WHERE attrelid = 'files'::regclass AND attname IN ('search', 'search_text')"
+      ) == "search=l,search_text=l\n")
+    #expect(
+      try TestCatalogues.psql(database, "SELECT pg_column_compression(search_text) FROM files") == "lz4\n")
+    let found = try ShelfProcess.run(["--db", database, "ls", "-0", "quetzalcoatl"])
+    #expect(found.stdout == scratch.path + "/notes/long.txt\u{0}")
+  }
+
   @Test func aDatabaseThatIsNotAShelfCatalogueIsRefusedAndLeftUntouched() throws {
     let scratch = try TemporaryDirectory()
     let root = try folder(scratch, "m", count: 2)
