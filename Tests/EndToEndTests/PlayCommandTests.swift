@@ -254,6 +254,27 @@ enum AudioE2E {
       return result.status == 0 ? String(decoding: result.stdout, as: UTF8.self) : "(tmux: \(result.stderr))"
     }
 
+    /// Waits until the screen holds the player's playing status line (or the time runs out)
+    /// and returns the position it shows, in whole seconds, its filled bar cells, and when
+    /// the screen was read (seconds since the reference date).
+    func waitForPosition(
+      timeout: Double = 15, where accept: ((seconds: Int, filled: Int, at: Double)) -> Bool = { _ in true }
+    ) -> (seconds: Int, filled: Int, at: Double)? {
+      let line = #/> 1/1 long\.wav  0:(\d\d) / 0:30 \[(#*)-*\] vol \d+%/#
+      let deadline = Date().addingTimeInterval(timeout)
+      while Date() < deadline {
+        let current = screen
+        let read = Date().timeIntervalSinceReferenceDate
+        if let match = current.firstMatch(of: line), let seconds = Int(match.output.1),
+          accept((seconds, match.output.2.count, read))
+        {
+          return (seconds, match.output.2.count, read)
+        }
+        usleep(100_000)
+      }
+      return nil
+    }
+
     /// Waits until the screen contains `text` (or the time runs out) and returns the screen.
     @discardableResult
     func waitFor(_ text: String, timeout: Double = 15) -> String {
@@ -450,15 +471,19 @@ enum AudioE2E {
       echo "EXIT=$?"; stty -g > \(folder.path)/after; sleep 60
       """
     let tmux = try AudioE2E.Tmux(script)
-    var screen = tmux.waitFor("0:01 / 0:30")
-    // At 1.0–1.9 s of 30 the bar of 20 cells has no cell or one cell filled.
-    let statusLine = try Regex(#"> 1/1 long\.wav  0:01 / 0:30 \[(-{20}|#-{19})\] vol 100%"#)
-    #expect(screen.contains(statusLine), "\(screen)")
+    let before = try #require(tmux.waitForPosition(), "\(tmux.screen)")
+    // The bar of 20 cells fills one cell every 1.5 s of the 30: at S.0–S.9 seconds, the cells
+    // of S or of S + 1.
+    #expect([before.seconds * 2 / 3, (before.seconds + 1) * 2 / 3].contains(before.filled), "\(before)")
     try tmux.send("Right")
-    screen = tmux.waitFor("0:06 / 0:30")
-    #expect(screen.contains("0:06 / 0:30"), "\(screen)")
+    // Five seconds forward, whenever the screen is read: the position gains 5 s more than
+    // the time that passed (within the second the display rounds to, and the 0.2 s between
+    // redraws, either side), where playing on alone gains none.
+    let after = try #require(tmux.waitForPosition { $0.seconds >= before.seconds + 4 }, "\(tmux.screen)")
+    let gained = Double(after.seconds - before.seconds) - (after.at - before.at)
+    #expect(gained >= 3 && gained <= 7.5, "\(before) \(after)")
     try tmux.send("Down")
-    screen = tmux.waitFor("vol 95%")
+    var screen = tmux.waitFor("vol 95%")
     #expect(screen.contains("vol 95%"))
     try tmux.send("Space")
     screen = tmux.waitFor("|| 1/1")
@@ -473,10 +498,10 @@ enum AudioE2E {
     try tmux.send("q")
     screen = tmux.waitFor("EXIT=")
     #expect(screen.contains("EXIT=0"), "\(screen)")
-    let before = String(decoding: AudioE2E.bytes(folder.path + "/before"), as: UTF8.self)
-    let after = String(decoding: ObservableWait.line(in: folder.path + "/after"), as: UTF8.self)
-    #expect(!before.isEmpty)
-    #expect(before == after)
+    let sttyBefore = String(decoding: AudioE2E.bytes(folder.path + "/before"), as: UTF8.self)
+    let sttyAfter = String(decoding: ObservableWait.line(in: folder.path + "/after"), as: UTF8.self)
+    #expect(!sttyBefore.isEmpty)
+    #expect(sttyBefore == sttyAfter)
   }
 
   @Test func ctrlCWhilePlayingRestoresTheTerminalAndExits130() throws {
