@@ -120,7 +120,7 @@ synthetic_url=$(database_url synthetic)
 copy_time=$(seconds "$SHELF" catalog copy "$synthetic" "$synthetic_url")
 echo "  shelf catalog copy into PostgreSQL: ${copy_time}s"
 # What autovacuum does within a minute of a bulk load, done now so that the timings do not
-# depend on when it comes: the planner's statistics and the visibility map.
+# depend on when it comes: the visibility map (the copy ends by refreshing the statistics).
 psql -X -q -d "$synthetic_url" -c "VACUUM ANALYZE"
 
 queries=(

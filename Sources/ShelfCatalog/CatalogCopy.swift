@@ -62,6 +62,7 @@ public enum CatalogCopy {
       }
     }
     try destination.commitPending()
+    try target.refreshPlannerStatistics()
     progress(copied, total)
     let found = try target.fileCount()
     guard found == total else {

@@ -272,7 +272,6 @@ enum CatalogSchema {
   static func upgrade(from version: Int, _ dialect: SQLDialect) -> String? {
     if dialect == .sqlite, let step = sqliteUpgrades[version] { return step }
     if version + 1 == queryIndexesVersion {
-      // The path trigram table is filled from the rows already there.
       // SQLite fills the path trigram table from the rows already there; PostgreSQL learns
       // the distribution of `lower(kind)`, which only ANALYZE samples.
       return queryIndexes(dialect)

@@ -268,6 +268,9 @@ protocol CatalogBackend: AnyObject {
   func transaction(continuing: Bool, _ body: () throws -> Void) throws
   func commitPending() throws
   func rollbackPending()
+  /// Brings the query planner's statistics up to date after a bulk load (`catalog copy`), so
+  /// that the first queries are planned for the rows that are there.
+  func refreshPlannerStatistics() throws
 }
 
 /// The catalogue: entries and roots behind one interface, in a SQLite file or a PostgreSQL

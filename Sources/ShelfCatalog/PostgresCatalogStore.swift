@@ -532,6 +532,12 @@ final class PostgresCatalogStore: CatalogBackend {
     pendingTransaction = false
   }
 
+  /// ANALYZE, which autovacuum would otherwise run within a minute or so of the load: until
+  /// then the planner knows nothing of `lower(kind)` or the sizes and guesses its plans.
+  func refreshPlannerStatistics() throws {
+    try db.execute("ANALYZE files")
+  }
+
   func rollbackPending() {
     pendingRows.removeAll()
     // A failed upsert still in flight must not keep the ROLLBACK from being sent.

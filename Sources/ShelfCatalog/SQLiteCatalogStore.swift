@@ -431,6 +431,10 @@ final class SQLiteCatalogStore: CatalogBackend {
     pendingTransaction = false
   }
 
+  /// Nothing: SQLite's queries here are planned from their indexes alone (no `sqlite_stat1`),
+  /// as after any scan.
+  func refreshPlannerStatistics() throws {}
+
   /// Rolls back an open transaction (after a failure), if any.
   func rollbackPending() {
     guard pendingTransaction else { return }

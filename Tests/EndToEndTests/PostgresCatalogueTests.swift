@@ -304,6 +304,20 @@ struct PostgresCatalogueTests {
     #expect(roots.contains("\nbeta:\(theirs) "))
   }
 
+  @Test func aCopyIntoPostgreSQLLeavesThePlannerItsStatistics() throws {
+    let scratch = try TemporaryDirectory()
+    let root = try folder(scratch, "m", count: 3)
+    let file = scratch.path + "/catalog.sqlite"
+    #expect(try ShelfProcess.run(["--db", file, "index", root]).status == 0)
+    let database = try TestCatalogues.createDatabase()
+    #expect(try ShelfProcess.run(["catalog", "copy", file, database]).status == 0)
+    // Three rows are far below autovacuum's threshold (50): only the copy's ANALYZE makes these.
+    #expect(
+      try TestCatalogues.psql(
+        database, "SELECT count(*) > 0 FROM pg_stats WHERE tablename = 'files' AND attname = 'size'")
+        == "t\n")
+  }
+
   /// Creates a file whose name is `name`'s bytes (which need not be UTF-8) in `folder`.
   private func create(_ folder: String, _ name: [UInt8], _ content: String) -> [UInt8] {
     let path = Array((folder + "/").utf8) + name

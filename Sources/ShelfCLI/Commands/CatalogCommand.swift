@@ -14,7 +14,9 @@ enum CatalogCommand {
       Each is a SQLite file or a postgresql:// URL (as for --db): copy a SQLite catalogue to \
       a server to share it between machines, or a shared one back to a file for a backup. \
       The entries are streamed and committed at least every second, with a progress bar on \
-      a terminal; at the end the number of entries in TO is checked against FROM. TO must be \
+      a terminal; at the end the number of entries in TO is checked against FROM, and a \
+      PostgreSQL TO is analysed (ANALYZE), so that its first queries are planned on its \
+      rows rather than after autovacuum comes by. TO must be \
       new or empty: a catalogue that already holds roots or entries is refused (exit 73) and \
       left as it was. A SQLite file holds one machine's roots, so a shared catalogue with \
       roots of several hosts cannot be copied into one (exit 65). FROM is only read. The \
