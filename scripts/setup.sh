@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building and testing shelf needs on Debian: the C libraries' -dev packages
 # and the tools the tests drive (tmux for interactive tests, alsa-utils, sox, python3, a
-# PostgreSQL server).
+# PostgreSQL server), and generates the Turkish UTF-8 locale one catalogue test needs.
 # As root it runs apt-get; otherwise it prints the exact apt-get line and stops.
 set -euo pipefail
 
@@ -32,6 +32,9 @@ packages=(
   python3-pil desktop-base
   # speech for the benchmarks' long recordings
   espeak-ng
+  # localedef and the locale sources: the catalogue tests make a database whose LC_CTYPE is
+  # Turkish (tr_TR.UTF-8, generated below), where the server folds case its own way
+  locales
   # the backup generator's encrypting side, and pip for the independent backup readers below
   python3-cryptography python3-pip
   # bench-backup's media (photos from the wallpaper packages above): voice memos spoken by
@@ -62,6 +65,16 @@ install_python_modules() {
     || python3 -m pip install --quiet --break-system-packages "${missing_modules[@]}"
 }
 
+# Generates the Turkish UTF-8 locale the PostgreSQL tests create a database in, when missing.
+generate_locales() {
+  locale -a 2>/dev/null | grep -qx 'tr_TR.utf8' && return 0
+  if [[ $(id -u) -ne 0 ]]; then
+    echo "the tests need the tr_TR.UTF-8 locale; run as root:  localedef -i tr_TR -f UTF-8 tr_TR.UTF-8" >&2
+    return 1
+  fi
+  localedef -i tr_TR -f UTF-8 tr_TR.UTF-8
+}
+
 missing=()
 for package in "${packages[@]}"; do
   status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)
@@ -69,7 +82,7 @@ for package in "${packages[@]}"; do
 done
 
 if ((${#missing[@]} == 0)); then
-  install_python_modules
+  install_python_modules && generate_locales
   exit $?
 fi
 
@@ -98,3 +111,4 @@ done
 apt-get -o DPkg::Lock::Timeout=$lock_timeout install -y -qq --no-install-recommends \
   "${missing[@]}" >/dev/null
 install_python_modules
+generate_locales

@@ -417,7 +417,8 @@ public struct CatalogQuery: Sendable, Equatable {
     switch dialect {
     case .sqlite:
       .text(tokens.map { "\"" + $0.replacingAll("\"", with: "\"\"") + "\"*" }.joined(separator: " "))
-    case .postgres: .text(tokens.map { $0 + ":*" }.joined(separator: " & "))
+    case .postgres:
+      .text(tokens.map { PostgresCatalogStore.lowercasedASCII($0) + ":*" }.joined(separator: " & "))
     }
   }
 

@@ -366,7 +366,7 @@ final class PostgresCatalogStore: CatalogBackend {
       if plainASCII && word.count <= longestLexeme && !readAsScientificNotation(word) {
         if !lexemes.isEmpty { lexemes.append(0x20) }
         for byte in word {
-          lexemes.append((UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte)
+          lexemes.append(Self.lowercasedASCII(byte))
         }
         lexemes.append(UInt8(ascii: ":"))
         lexemes += Array(String(min(position, Self.lastPosition)).utf8)
@@ -404,6 +404,20 @@ final class PostgresCatalogStore: CatalogBackend {
       text: .text(String(decoding: text, as: UTF8.self)),
       lexemes: .text(String(decoding: lexemes, as: UTF8.self)),
       serverWords: serverWords.isEmpty ? .null : .text(String(decoding: serverWords, as: UTF8.self)))
+  }
+
+  /// `byte` with an ASCII capital lowercased: how the stored lexemes and the query words are
+  /// folded, here rather than by the server, whose lowercasing follows the database's locale
+  /// (in a Turkish one `I` becomes a dotless `ı`, which no lexeme built here holds).
+  @inline(__always)
+  static func lowercasedASCII(_ byte: UInt8) -> UInt8 {
+    (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+  }
+
+  /// `word` with its ASCII capitals lowercased (`lowercasedASCII`); other letters are left
+  /// to the server, which folds them alike in the stored vectors and in queries.
+  static func lowercasedASCII(_ word: String) -> String {
+    String(decoding: word.utf8.map { lowercasedASCII($0) }, as: UTF8.self)
   }
 
   /// True when PostgreSQL's parser reads `word` (ASCII letters and digits) as more than a

@@ -382,4 +382,17 @@ struct PostgresCatalogueTests {
     #expect(none.status == 1)
     #expect(none.stdout.isEmpty)
   }
+
+  /// In a database whose LC_CTYPE is Turkish the server lowercases `I` to a dotless `ı`; the
+  /// words of queries are folded as the stored ones are, so capitals find what SQLite finds.
+  @Test func aTurkishDatabaseFindsWordsWrittenWithCapitalI() throws {
+    let scratch = try TemporaryDirectory()
+    _ = try scratch.write("trip/plan.txt", Array("Visit Istanbul and IZMIR\n".utf8))
+    let database = try TestCatalogues.createDatabase(characterType: "tr_TR.UTF-8")
+    #expect(try ShelfProcess.run(["--db", database, "index", scratch.path + "/trip"]).status == 0)
+    for query in ["istanbul", "Istanbul", "ISTANBUL", "izmir", "Izmir", "IZMIR", "visit istanbul"] {
+      let result = try ShelfProcess.run(["--db", database, "ls", "--format", "{path}", query])
+      #expect(result.stdout == scratch.path + "/trip/plan.txt\n", "\(query)")
+    }
+  }
 }

@@ -49,11 +49,15 @@ public enum TestCatalogues {
     }
   }
 
-  /// Creates a database on the test server and returns its URL.
-  public static func createDatabase() throws -> String {
+  /// Creates a database on the test server and returns its URL; `characterType` sets its
+  /// LC_CTYPE (the server's default otherwise), which decides how the server folds case.
+  public static func createDatabase(characterType: String? = nil) throws -> String {
     guard let admin = postgresURL else { throw TestCatalogueError(message: skipMessage) }
     let name = "shelf_test_\(getpid())_\(UInt32.random(in: 0...UInt32.max))"
-    try psql(admin, "CREATE DATABASE \(name)")
+    try psql(
+      admin,
+      "CREATE DATABASE \(name)"
+        + (characterType.map { " TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE '\($0)'" } ?? ""))
     created.withLock { $0.append(name) }
     registerCleanup
     return url(admin, database: name)
