@@ -58,6 +58,9 @@ let package = Package(
     // Small C targets for constructs Swift cannot call.
     .target(name: "CPNGSupport", dependencies: ["CPNG"]),
     .target(name: "CALSASupport", dependencies: ["CALSA"]),
+    // The extraction workers' sandbox: seccomp rules, resource limits, descriptor passing
+    // (Debian libseccomp-dev).
+    .target(name: "CSandboxSupport", linkerSettings: [.linkedLibrary("seccomp")]),
     // Linux file calls Swift's Glibc module leaves out (syncfs, sync_file_range).
     .target(name: "CFileSupport"),
     // libvips is opened with dlopen on the first preview (see CVipsSupport.c): linking it would
@@ -104,7 +107,7 @@ let package = Package(
       name: "ShelfCatalog",
       dependencies: [
         "ShelfCore", "ShelfPNG", "ShelfAudio", "ShelfBackup", "ShelfSQLite", "CSQLite", "CPostgres",
-        "CUchardet", "CExif", "CHeif", "CHeifSupport", "CPostgresSupport",
+        "CUchardet", "CExif", "CHeif", "CHeifSupport", "CPostgresSupport", "CSandboxSupport",
       ]),
     .target(
       name: "ShelfCLI",

@@ -10,7 +10,7 @@ packages=(
   libasound2-dev libsndfile1-dev libpng-dev libsqlite3-dev libdeflate-dev libzopfli-dev
   zlib1g-dev
   libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libssl-dev libuchardet-dev
-  libexif-dev libheif-dev libpq-dev
+  libexif-dev libheif-dev libpq-dev libseccomp-dev
   # image previews: libvips (opened on first use), libicns for ICNS, the reference QOI decoder
   libvips-dev libicns-dev libqoi-dev libswscale-dev
   # the throwaway PostgreSQL 15 server the catalogue tests run against (scripts/test-postgres.sh;

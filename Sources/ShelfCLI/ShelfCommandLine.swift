@@ -1,3 +1,4 @@
+import ShelfCatalog
 import ShelfCore
 
 #if canImport(Glibc)
@@ -9,6 +10,10 @@ import ShelfCore
 public enum ShelfCommandLine {
   /// Runs shelf with the process's arguments and environment, then exits.
   public static func main() async -> Never {
+    // The sandboxed extraction worker that index, info and extract start (not a command).
+    if CommandLine.arguments.count == 2, CommandLine.arguments[1] == ExtractionWorker.argument {
+      exit(ExtractionWorker.serve())
+    }
     let environment = ProcessEnvironment.current
     let status = await run(
       arguments: CommandLineArgument.processArguments, environment: environment,

@@ -88,7 +88,8 @@ extension Indexer {
     while done < work.count {
       let batch = Array(work[done..<min(work.count, done + batchSize)])
       let results = await Self.extractBackupFiles(
-        batch.map(\.entry), from: backup, spoolFolders: spoolFolders, jobs: options.jobs)
+        batch.map(\.entry), from: backup, spoolFolders: spoolFolders, jobs: options.jobs,
+        extractors: options.extractors)
       try store.transaction(continuing: true) {
         for (item, result) in zip(batch, results) {
           let entry = try catalogueEntry(item.entry, result, folder: folder, summary: &summary)
@@ -177,7 +178,8 @@ extension Indexer {
 
   /// Reads a batch of backup files on `jobs` threads of their own. Keeps the batch's order.
   private static func extractBackupFiles(
-    _ batch: [BackupEntry], from backup: Backup, spoolFolders: SpoolFolders, jobs: Int
+    _ batch: [BackupEntry], from backup: Backup, spoolFolders: SpoolFolders, jobs: Int,
+    extractors: ExtractorPool?
   ) async -> [Result<Extraction, BackupReadFailure>] {
     let workers = max(1, min(jobs, batch.count))
     let counter = NextIndex()
@@ -187,7 +189,11 @@ extension Indexer {
           await BlockingThread.run {
             var done: [(Int, Result<Extraction, BackupReadFailure>)] = []
             while case let index = counter.take(), index < batch.count {
-              done.append((index, extractBackupFile(batch[index], from: backup, spoolFolders: spoolFolders)))
+              done.append(
+                (
+                  index,
+                  extractBackupFile(batch[index], from: backup, spoolFolders: spoolFolders, extractors: extractors)
+                ))
             }
             return done
           }
@@ -203,18 +209,21 @@ extension Indexer {
 
   /// The facts of one backup file: read in place when it is stored as it is, else from its
   /// decrypted or unpacked content spooled to a private file.
-  static func extractBackupFile(_ entry: BackupEntry, from backup: Backup, spoolFolders: SpoolFolders)
-    -> Result<Extraction, BackupReadFailure>
+  static func extractBackupFile(
+    _ entry: BackupEntry, from backup: Backup, spoolFolders: SpoolFolders, extractors: ExtractorPool? = nil
+  ) -> Result<Extraction, BackupReadFailure>
   {
     do {
       let fileExtension = entry.relativePath.lowercasedExtension
       if let stored = try backup.plainStoredFile(of: entry) {
-        return .success(try MetadataExtractor.extract(stored, fileExtension: fileExtension))
+        return .success(try MetadataExtractor.extract(stored, fileExtension: fileExtension, in: extractors))
       }
       let spool = try SpooledFile(in: spoolFolders.folder(forSize: entry.size))
       try backup.read(entry) { try spool.write($0) }
       return .success(
-        try MetadataExtractor.extract(spool.open(), fileExtension: fileExtension))
+        try MetadataExtractor.extract(spool.open(), fileExtension: fileExtension, in: extractors))
+    } catch let error as WorkerFailure {
+      return .failure(BackupReadFailure(reason: error.reason))
     } catch let error as BackupError {
       return .failure(BackupReadFailure(reason: error.explanation))
     } catch let error as FileError {

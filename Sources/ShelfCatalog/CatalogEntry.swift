@@ -2,7 +2,7 @@ import ShelfAudio
 import ShelfCore
 
 /// What the header of an image says.
-public struct ImageFacts: Sendable, Equatable {
+public struct ImageFacts: Sendable, Equatable, Codable {
   public var format: String
   public var width: Int
   public var height: Int
@@ -45,7 +45,7 @@ public struct ImageFacts: Sendable, Equatable {
 
 /// What an audio file's header and tags say; tags read through (`facts.title`) to `tags`.
 @dynamicMemberLookup
-public struct AudioFacts: Sendable, Equatable {
+public struct AudioFacts: Sendable, Equatable, Codable {
   public var duration: Double
   public var sampleRate: Int
   public var channels: Int
@@ -105,7 +105,7 @@ public struct AudioFacts: Sendable, Equatable {
 
 /// What a video file holds: picture size, codec and rate, its turn for display, its sound, and
 /// when it was filmed.
-public struct VideoFacts: Sendable, Equatable {
+public struct VideoFacts: Sendable, Equatable, Codable {
   public var duration: Double
   public var width: Int
   public var height: Int
@@ -152,7 +152,7 @@ public struct VideoFacts: Sendable, Equatable {
 }
 
 /// What reading a text file found.
-public struct TextFacts: Sendable, Equatable {
+public struct TextFacts: Sendable, Equatable, Codable {
   public var encoding: TextEncoding
   public var bom: Bool
   /// `lf`, `crlf`, `cr`, `mixed` or `none`.
@@ -178,7 +178,7 @@ public struct TextFacts: Sendable, Equatable {
 }
 
 /// What a property list holds at its top level.
-public struct PlistFacts: Sendable, Equatable {
+public struct PlistFacts: Sendable, Equatable, Codable {
   /// `xml` or `binary`.
   public var format: String
   /// `dictionary`, `array`, `string`, `integer`, `real`, `boolean`, `date`, `data`.

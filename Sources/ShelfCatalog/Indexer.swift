@@ -54,6 +54,12 @@ public struct IndexOptions: Sendable {
   public var temporaryFolder = RawPath("/tmp")
   /// The largest decrypted backup file held in memory (`/dev/shm`) while its facts are read.
   public var inMemorySpoolLimit: Int64 = 64 << 20
+  /// The sandboxed worker processes that read files' facts; nil reads them in this process
+  /// (library tests, where this process is not shelf).
+  public var extractors: ExtractorPool?
+  /// Read again the files whose last reading crashed, timed out or ran out of memory, even
+  /// when they are unchanged.
+  public var retryFailed = false
 
   /// The defaults: incremental, the root's stored excludes, 2 jobs, links not followed.
   public init() {}
@@ -273,7 +279,8 @@ public final class Indexer {
         entry.size == status.size && entry.mtime == status.mtimeNanoseconds
         && entry.ctime == status.ctimeNanoseconds
         && entry.inode == status.inode && entry.device == status.device
-      if same && entry.trusted && entry.extractorVersion == MetadataExtractor.version && !options.full {
+      let retry = options.retryFailed && entry.failedInWorker
+      if same && entry.trusted && entry.extractorVersion == MetadataExtractor.version && !options.full && !retry {
         result.unchanged += 1
       } else {
         // Changed, read by an older extractor, asked for (--full), or read last time while
@@ -330,10 +337,11 @@ public final class Indexer {
     progress(IndexProgress(root: target.scanned, phase: .extracting, done: 0, total: total))
     let jobs = max(1, options.jobs)
     let batchSize = max(1, options.batchSize)
+    let extractors = options.extractors
     func startBatch(_ start: Int) -> (batch: [Work], task: Task<[Result<Extraction, OpenFailure>], Never>)? {
       guard start < work.count else { return nil }
       let batch = Array(work[start..<min(work.count, start + batchSize)])
-      return (batch, Task { await Self.extract(batch, jobs: jobs) })
+      return (batch, Task { await Self.extract(batch, jobs: jobs, extractors: extractors) })
     }
     var next = startBatch(0)
     var start = 0
@@ -398,7 +406,13 @@ public final class Indexer {
         }
         return
       }
-      summary.unreadable.append(WalkProblem(path: file.path, reason: failure.reason))
+      if failure.inWorker {
+        // Recorded like any error of its content: not read again until it changes.
+        summary.extractionErrors.append(WalkProblem(path: file.path, reason: failure.reason))
+      } else {
+        summary.unreadable.append(WalkProblem(path: file.path, reason: failure.reason))
+        isTrusted = false
+      }
       let guess = ContentSniffer.kindForExtension(file.path.lowercasedExtension)
       entry = CatalogEntry(
         path: file.path, root: target.rootPath, area: target.area(file),
@@ -409,7 +423,6 @@ public final class Indexer {
         ctimeNanoseconds: file.status.ctimeNanoseconds, inode: file.status.inode,
         device: file.status.device,
         error: failure.reason)
-      isTrusted = false
     }
     try store.upsert(
       entry, rootID: target.rootID, trusted: isTrusted, searchText: searchText, isNew: item.known == nil)
@@ -450,11 +463,15 @@ public final class Indexer {
   struct OpenFailure: Error, Sendable {
     var reason: String
     var vanished: Bool
+    /// The file opened, but its worker crashed, hung or ran out of memory reading it.
+    var inWorker = false
   }
 
   /// Extracts a batch on `jobs` threads of their own (file reads and libsndfile block, and
   /// must not hold up the shared async pool), keeping the batch's order.
-  private static func extract(_ batch: [Work], jobs: Int) async -> [Result<Extraction, OpenFailure>] {
+  private static func extract(_ batch: [Work], jobs: Int, extractors: ExtractorPool?) async
+    -> [Result<Extraction, OpenFailure>]
+  {
     let workers = max(1, min(jobs, batch.count))
     let counter = NextIndex()
     return await withTaskGroup(of: [(Int, Result<Extraction, OpenFailure>)].self) { group in
@@ -464,7 +481,7 @@ public final class Indexer {
             // Each worker takes the next file as it finishes one, so a big file holds up none.
             var done: [(Int, Result<Extraction, OpenFailure>)] = []
             while case let index = counter.take(), index < batch.count {
-              done.append((index, extractOne(batch[index].file)))
+              done.append((index, extractOne(batch[index].file, extractors: extractors)))
             }
             return done
           }
@@ -484,10 +501,13 @@ public final class Indexer {
     func take() -> Int { value.add(1, ordering: .relaxed).oldValue }
   }
 
-  private static func extractOne(_ item: WalkedFile) -> Result<Extraction, OpenFailure> {
+  private static func extractOne(_ item: WalkedFile, extractors: ExtractorPool?) -> Result<Extraction, OpenFailure> {
     do {
+      let file = try MetadataExtractor.open(path: item.openPath, followLinks: false, expected: item.status)
       return .success(
-        try MetadataExtractor.extract(path: item.openPath, followLinks: false, expected: item.status))
+        try MetadataExtractor.extract(file, fileExtension: item.openPath.lowercasedExtension, in: extractors))
+    } catch let error as WorkerFailure {
+      return .failure(OpenFailure(reason: error.reason, vanished: false, inWorker: true))
     } catch let error as FileError {
       return .failure(OpenFailure(reason: error.reason, vanished: error.isNoSuchFile))
     } catch let error as ExtractionFailure {

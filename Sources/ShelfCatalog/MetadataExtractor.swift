@@ -6,7 +6,7 @@ import ShelfCore
 #endif
 
 /// What extracting one file found: its kind, the facts its headers give, or why that failed.
-public struct Extraction: Sendable {
+public struct Extraction: Sendable, Codable {
   public var sniff: SniffResult
   public var status: FileStatus
   public var image: ImageFacts?
@@ -53,11 +53,28 @@ public enum MetadataExtractor {
   public static func extract(path: RawPath, followLinks: Bool = false, expected: FileStatus? = nil) throws
     -> Extraction
   {
+    try extract(open(path: path, followLinks: followLinks, expected: expected), fileExtension: path.lowercasedExtension)
+  }
+
+  /// Opens the file at `path` as `extract(path:)` does: no final symbolic link unless
+  /// `followLinks`, and only the file the walk saw when `expected` is given.
+  public static func open(path: RawPath, followLinks: Bool = false, expected: FileStatus? = nil) throws
+    -> RegularFile
+  {
     let file = try RegularFile(path: path, followLinks: followLinks)
     if let expected, expected.inode != file.status.inode || expected.device != file.status.device {
       throw ExtractionFailure(path: path, cause: .replacedWhileScanning)
     }
-    return try extract(file, fileExtension: path.lowercasedExtension)
+    return file
+  }
+
+  /// Extracts the facts of an open file in one of `extractors`' sandboxed workers, or in this
+  /// process when there are none. Throws a `WorkerFailure` when the worker died reading it.
+  public static func extract(_ file: RegularFile, fileExtension: String, in extractors: ExtractorPool?) throws
+    -> Extraction
+  {
+    guard let extractors else { return try extract(file, fileExtension: fileExtension) }
+    return try extractors.extract(file, fileExtension: fileExtension)
   }
 
   /// Extracts the facts of a stream such as standard input, exactly as for a file: its bytes

@@ -307,7 +307,7 @@ final class PostgresCatalogStore: CatalogBackend {
 
   private static func knownFiles(db: PostgresConnection, rootID: Int64) throws -> [PathKey: KnownFile] {
     let result = try db.query(
-      "SELECT id, path, size, mtime_ns, ctime_ns, inode, device, trusted, extractor_version FROM files WHERE root_id = ?",
+      "SELECT \(KnownFile.columns) FROM files WHERE root_id = ?",
       [.integer(rootID)])
     var known: [PathKey: KnownFile] = [:]
     known.reserveCapacity(result.count)
@@ -319,7 +319,7 @@ final class PostgresCatalogStore: CatalogBackend {
         mtime: row.integer(at: 3) ?? 0,
         ctime: row.integer(at: 4) ?? 0, inode: UInt64(bitPattern: row.integer(at: 5) ?? 0),
         device: UInt64(bitPattern: row.integer(at: 6) ?? 0), trusted: row.integer(at: 7) == 1,
-        extractorVersion: Int(row.integer(at: 8) ?? 0))
+        extractorVersion: Int(row.integer(at: 8) ?? 0), failedInWorker: row.integer(at: 9) == 1)
     }
     return known
   }

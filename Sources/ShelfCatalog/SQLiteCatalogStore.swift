@@ -345,9 +345,7 @@ final class SQLiteCatalogStore: CatalogBackend {
 
   /// What is known about the files of a root, read through any connection to the catalogue.
   static func knownFiles(db: SQLiteConnection, rootID: Int64) throws -> [PathKey: KnownFile] {
-    let statement = try db.prepare(
-      "SELECT id, path, size, mtime_ns, ctime_ns, inode, device, trusted, extractor_version FROM files WHERE root_id = ?"
-    )
+    let statement = try db.prepare("SELECT \(KnownFile.columns) FROM files WHERE root_id = ?")
     try statement.bind([.integer(rootID)])
     var known: [PathKey: KnownFile] = [:]
     let count =
@@ -361,7 +359,8 @@ final class SQLiteCatalogStore: CatalogBackend {
         mtime: statement.integer(at: 3) ?? 0, ctime: statement.integer(at: 4) ?? 0,
         inode: UInt64(bitPattern: statement.integer(at: 5) ?? 0),
         device: UInt64(bitPattern: statement.integer(at: 6) ?? 0),
-        trusted: statement.integer(at: 7) == 1, extractorVersion: Int(statement.integer(at: 8) ?? 0))
+        trusted: statement.integer(at: 7) == 1, extractorVersion: Int(statement.integer(at: 8) ?? 0),
+        failedInWorker: statement.integer(at: 9) == 1)
     }
     return known
   }

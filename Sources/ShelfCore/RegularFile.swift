@@ -41,7 +41,7 @@ public struct FileError: ShelfError, Equatable {
 }
 
 /// The type of a directory entry as `lstat` reports it.
-public enum FileType: String, Sendable {
+public enum FileType: String, Sendable, Codable {
   case regular, directory, symbolicLink = "symbolic link", fifo = "FIFO", socket
   case characterDevice = "character device", blockDevice = "block device", unknown
 
@@ -60,7 +60,7 @@ public enum FileType: String, Sendable {
 }
 
 /// What `stat` says about a file, in the units shelf uses.
-public struct FileStatus: Sendable, Equatable {
+public struct FileStatus: Sendable, Equatable, Codable {
   public var type: FileType
   public var size: Int64
   public var inode: UInt64
@@ -137,6 +137,31 @@ public final class RegularFile {
     }
     self.status = status
     self.descriptor = fd
+  }
+
+  /// Takes ownership of an open descriptor (one passed from another process, say) known by
+  /// `path`; throws, closing it, when it is not a regular file.
+  public init(adopting descriptor: Int32, path: RawPath) throws(FileError) {
+    var st = stat()
+    guard fstat(descriptor, &st) == 0 else {
+      let code = errno
+      close(descriptor)
+      throw FileError(path: path, errno: code)
+    }
+    let status = FileStatus(st)
+    guard status.type == .regular else {
+      close(descriptor)
+      throw Self.notRegular(path, status.type)
+    }
+    self.path = path
+    self.status = status
+    self.descriptor = descriptor
+  }
+
+  /// Lends the open descriptor to `body` (to hand to another process, which gets its own
+  /// copy); it stays owned by this value and must not be closed or kept.
+  public func withDescriptor<T, E: Error>(_ body: (Int32) throws(E) -> T) throws(E) -> T {
+    try body(descriptor)
   }
 
   deinit { close(descriptor) }

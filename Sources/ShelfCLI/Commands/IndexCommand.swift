@@ -81,6 +81,14 @@ enum IndexCommand {
         completion: Completion.none),
       OptionSpec("follow-links", help: "Follow symbolic links that resolve inside the root."),
       OptionSpec(
+        "file-timeout", value: "seconds",
+        help:
+          "Give up on a file after <seconds> of reading (default: 30 plus 1 per 100 MiB of the file); it is catalogued with the error 'timed out after N s'.",
+        completion: Completion.none),
+      OptionSpec(
+        "retry-failed",
+        help: "Read again the unchanged files whose last reading crashed, timed out or ran out of memory."),
+      OptionSpec(
         "prune",
         help:
           "Forget the catalogued roots whose folder is gone (those named, or every one) instead of skipping them."
@@ -130,6 +138,12 @@ enum IndexCommand {
         scan.excludes = arguments.values("exclude")
       }
       scan.followLinks = arguments.flag("follow-links")
+      scan.retryFailed = arguments.flag("retry-failed")
+      let fileTimeout = try arguments.integer("file-timeout", in: 1...86_400)
+      // SHELF_EXTRACT_IN_PROCESS=1 reads facts without workers: what bench-index compares with.
+      if invocation.environment["SHELF_EXTRACT_IN_PROCESS"] != "1" {
+        scan.extractors = ExtractorPool(fileTimeout: fileTimeout)
+      }
       scan.jobs =
         try arguments.integer("jobs", in: 1...256) ?? max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
       // Knobs for tests: the window in which fresh timestamps are not trusted, the batch size,
@@ -182,6 +196,9 @@ enum IndexCommand {
         report(summary, console: console, verbose: invocation.globals.verbose)
         // A backup's unreadable rows and files: one line each, the rest catalogued, exit 1.
         outcome.succeeded()
+        // A file whose facts could not be read is bad input (the summary counts them, -v lists
+        // them); the run went on without it.
+        for _ in summary.extractionErrors { outcome.failed(.badInput) }
         for problem in summary.problems {
           outcome.failed(
             FileError(path: problem.path, reason: problem.reason, failure: .badInput), console: console)

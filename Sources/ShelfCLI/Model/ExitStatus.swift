@@ -76,6 +76,9 @@ public struct BatchOutcome: Sendable {
     failures.append((error as? any ShelfError)?.failure ?? .io)
   }
 
+  /// Records one failed input whose error was already reported (in a summary or a listing).
+  public mutating func failed(_ failure: FailureKind) { failures.append(failure) }
+
   /// The exit status of the batch so far.
   public var exitStatus: ExitStatus {
     guard let first = failures.first else { return .success }

@@ -1,0 +1,175 @@
+#define _GNU_SOURCE
+#include "CSandboxSupport.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <seccomp.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+/* Calls that end the worker at once: a parser has no business with them. */
+static const int killed_calls[] = {
+  SCMP_SYS(socket), SCMP_SYS(socketpair), SCMP_SYS(connect), SCMP_SYS(bind), SCMP_SYS(listen),
+  SCMP_SYS(accept), SCMP_SYS(accept4), SCMP_SYS(sendto), SCMP_SYS(sendmsg), SCMP_SYS(sendmmsg),
+  SCMP_SYS(execve), SCMP_SYS(execveat), SCMP_SYS(fork), SCMP_SYS(vfork), SCMP_SYS(ptrace),
+  SCMP_SYS(process_vm_readv), SCMP_SYS(process_vm_writev), SCMP_SYS(pwrite64), SCMP_SYS(pwritev),
+  SCMP_SYS(pwritev2), SCMP_SYS(mount), SCMP_SYS(umount2), SCMP_SYS(chroot), SCMP_SYS(pivot_root),
+  SCMP_SYS(setuid), SCMP_SYS(setgid), SCMP_SYS(setreuid), SCMP_SYS(setregid), SCMP_SYS(setresuid),
+  SCMP_SYS(setresgid), SCMP_SYS(kexec_load), SCMP_SYS(init_module), SCMP_SYS(finit_module),
+  SCMP_SYS(delete_module), SCMP_SYS(bpf), SCMP_SYS(perf_event_open), SCMP_SYS(userfaultfd),
+  SCMP_SYS(io_uring_setup), SCMP_SYS(keyctl), SCMP_SYS(add_key), SCMP_SYS(request_key),
+};
+
+/* Calls that change the file system by name: refused (EPERM), so that a library that tries
+   one sees an ordinary error. */
+static const int refused_calls[] = {
+  SCMP_SYS(unlink), SCMP_SYS(unlinkat), SCMP_SYS(rename), SCMP_SYS(renameat), SCMP_SYS(renameat2),
+  SCMP_SYS(mkdir), SCMP_SYS(mkdirat), SCMP_SYS(rmdir), SCMP_SYS(link), SCMP_SYS(linkat),
+  SCMP_SYS(symlink), SCMP_SYS(symlinkat), SCMP_SYS(chmod), SCMP_SYS(fchmodat), SCMP_SYS(chown),
+  SCMP_SYS(fchownat), SCMP_SYS(lchown), SCMP_SYS(truncate), SCMP_SYS(mknod), SCMP_SYS(mknodat),
+  SCMP_SYS(utimensat), SCMP_SYS(utimes), SCMP_SYS(utime), SCMP_SYS(futimesat), SCMP_SYS(creat),
+  SCMP_SYS(setxattr), SCMP_SYS(lsetxattr), SCMP_SYS(removexattr), SCMP_SYS(lremovexattr),
+  SCMP_SYS(memfd_create), SCMP_SYS(ftruncate), SCMP_SYS(fallocate),
+};
+
+/* Open flags that ask to change a file. */
+static const unsigned long long writing_flags[] = { O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND };
+
+int shelf_sandbox_enter(unsigned long long address_space_bytes) {
+  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return -errno;
+  struct rlimit none = { 0, 0 };
+  setrlimit(RLIMIT_CORE, &none);
+  if (address_space_bytes > 0) {
+    struct rlimit space = { address_space_bytes, address_space_bytes };
+    if (setrlimit(RLIMIT_AS, &space) != 0) return -errno;
+  }
+  scmp_filter_ctx filter = seccomp_init(SCMP_ACT_ALLOW);
+  if (filter == NULL) return -ENOMEM;
+  int rc = 0;
+  for (size_t i = 0; rc == 0 && i < sizeof killed_calls / sizeof killed_calls[0]; i++) {
+    if (killed_calls[i] >= 0) rc = seccomp_rule_add(filter, SCMP_ACT_KILL_PROCESS, killed_calls[i], 0);
+  }
+  for (size_t i = 0; rc == 0 && i < sizeof refused_calls / sizeof refused_calls[0]; i++) {
+    if (refused_calls[i] >= 0) rc = seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), refused_calls[i], 0);
+  }
+  /* Threads only: a clone without CLONE_THREAD makes a new process. clone3 hides its flags in
+     memory the filter cannot read, so it reports ENOSYS and glibc falls back to clone. */
+  if (rc == 0)
+    rc = seccomp_rule_add(filter, SCMP_ACT_KILL_PROCESS, SCMP_SYS(clone), 1,
+                          SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0));
+  if (rc == 0) rc = seccomp_rule_add(filter, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
+  /* Reading opens only; openat2 hides its flags the same way as clone3. */
+  for (size_t i = 0; rc == 0 && i < sizeof writing_flags / sizeof writing_flags[0]; i++) {
+    rc = seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(openat), 1,
+                          SCMP_A2(SCMP_CMP_MASKED_EQ, writing_flags[i], writing_flags[i]));
+    if (rc == 0)
+      rc = seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(open), 1,
+                            SCMP_A1(SCMP_CMP_MASKED_EQ, writing_flags[i], writing_flags[i]));
+  }
+  if (rc == 0) rc = seccomp_rule_add(filter, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(openat2), 0);
+  /* Writes reach the reply pipe (1) and stderr (2) only. */
+  int writes[] = { SCMP_SYS(write), SCMP_SYS(writev) };
+  for (size_t i = 0; rc == 0 && i < 2; i++) {
+    rc = seccomp_rule_add(filter, SCMP_ACT_KILL_PROCESS, writes[i], 1, SCMP_A0(SCMP_CMP_EQ, 0));
+    if (rc == 0) rc = seccomp_rule_add(filter, SCMP_ACT_KILL_PROCESS, writes[i], 1, SCMP_A0(SCMP_CMP_GT, 2));
+  }
+  if (rc == 0) rc = seccomp_load(filter);
+  seccomp_release(filter);
+  return rc;
+}
+
+int shelf_sandbox_limit_cpu(unsigned int seconds) {
+  struct rusage usage;
+  if (getrusage(RUSAGE_SELF, &usage) != 0) return -1;
+  rlim_t used = (rlim_t)usage.ru_utime.tv_sec + (rlim_t)usage.ru_stime.tv_sec + 1;
+  struct rlimit limit = { used + seconds, used + seconds + 5 };
+  return setrlimit(RLIMIT_CPU, &limit);
+}
+
+static void crash_handler(int signal_number) {
+  if (errno == ENOMEM) _exit(SHELF_WORKER_EXIT_OUT_OF_MEMORY);
+  /* SA_RESETHAND restored the default action: returning re-runs the faulting instruction
+     (or abort's own raise) and the process dies with its signal. */
+  (void)signal_number;
+}
+
+void shelf_sandbox_install_crash_handler(void) {
+  static char alternate_stack[1 << 16];
+  stack_t stack = { .ss_sp = alternate_stack, .ss_size = sizeof alternate_stack, .ss_flags = 0 };
+  sigaltstack(&stack, NULL);
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_handler = crash_handler;
+  action.sa_flags = SA_RESETHAND | SA_ONSTACK | SA_NODEFER;
+  sigemptyset(&action.sa_mask);
+  int signals[] = { SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGABRT };
+  for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) sigaction(signals[i], &action, NULL);
+}
+
+ssize_t shelf_send_with_descriptor(int socket, const void *bytes, size_t length, int descriptor) {
+  struct iovec part = { (void *)bytes, length };
+  struct msghdr message;
+  memset(&message, 0, sizeof message);
+  message.msg_iov = &part;
+  message.msg_iovlen = 1;
+  union {
+    char buffer[CMSG_SPACE(sizeof(int))];
+    struct cmsghdr align;
+  } control;
+  if (descriptor >= 0) {
+    memset(&control, 0, sizeof control);
+    message.msg_control = control.buffer;
+    message.msg_controllen = sizeof control.buffer;
+    struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+    header->cmsg_level = SOL_SOCKET;
+    header->cmsg_type = SCM_RIGHTS;
+    header->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(header), &descriptor, sizeof(int));
+  }
+  ssize_t sent;
+  do {
+    sent = sendmsg(socket, &message, MSG_NOSIGNAL);
+  } while (sent < 0 && errno == EINTR);
+  return sent;
+}
+
+ssize_t shelf_receive_with_descriptor(int socket, void *bytes, size_t capacity, int *descriptor) {
+  *descriptor = -1;
+  struct iovec part = { bytes, capacity };
+  struct msghdr message;
+  memset(&message, 0, sizeof message);
+  message.msg_iov = &part;
+  message.msg_iovlen = 1;
+  union {
+    char buffer[CMSG_SPACE(sizeof(int))];
+    struct cmsghdr align;
+  } control;
+  message.msg_control = control.buffer;
+  message.msg_controllen = sizeof control.buffer;
+  ssize_t received;
+  do {
+    received = recvmsg(socket, &message, MSG_CMSG_CLOEXEC);
+  } while (received < 0 && errno == EINTR);
+  if (received < 0) return received;
+  for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header != NULL;
+       header = CMSG_NXTHDR(&message, header)) {
+    if (header->cmsg_level == SOL_SOCKET && header->cmsg_type == SCM_RIGHTS &&
+        header->cmsg_len == CMSG_LEN(sizeof(int))) {
+      memcpy(descriptor, CMSG_DATA(header), sizeof(int));
+    }
+  }
+  if (message.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) {
+    if (*descriptor >= 0) close(*descriptor);
+    *descriptor = -1;
+    errno = EMSGSIZE;
+    return -1;
+  }
+  return received;
+}
+
+int shelf_pipe_cloexec(int descriptors[2]) { return pipe2(descriptors, O_CLOEXEC); }

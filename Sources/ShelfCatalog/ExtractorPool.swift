@@ -1,0 +1,278 @@
+internal import CSandboxSupport
+import ShelfCore
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Why a worker gave no facts for a file: it died or was stopped while reading it. The file
+/// is catalogued with `reason` as its error and is not read again until it changes, the
+/// extractor version changes or `index --retry-failed` asks.
+public struct WorkerFailure: ShelfError, Equatable {
+  public enum Cause: Sendable, Equatable {
+    /// Killed by a signal (a trap in a parser, a fault in a C library, a forbidden call).
+    case crashed(signal: Int32)
+    /// Past the per-file wall-clock or CPU-time limit.
+    case timedOut(seconds: Int)
+    /// Past the worker's address-space limit, or killed by the kernel for memory.
+    case outOfMemory
+    /// The worker could not start, or broke the protocol.
+    case failed(String)
+  }
+  public var path: RawPath
+  public var cause: Cause
+  public var failure: FailureKind { .badInput }
+
+  /// The reason stored with the file.
+  public var reason: String {
+    switch cause {
+    case .crashed(let signal): "extractor crashed (signal \(signal))"
+    case .timedOut(let seconds): "timed out after \(seconds) s"
+    case .outOfMemory: "out of memory"
+    case .failed(let why): "extractor failed: \(why)"
+    }
+  }
+  public var description: String { "\(path.escaped): \(reason)" }
+
+  /// How every `reason` starts: what marks a stored error as a worker's failure.
+  static let reasonPrefixes = ["extractor crashed (", "timed out after ", "out of memory", "extractor failed: "]
+
+  /// An SQL condition on the `error` column, true for a worker's failure (what
+  /// `--retry-failed` reads again), in both SQLite and PostgreSQL.
+  static let storedErrorCondition =
+    "(" + reasonPrefixes.map { "error LIKE '\($0)%'" }.joined(separator: " OR ") + ")"
+}
+
+/// Reads facts in sandboxed worker processes (see `ExtractionWorker`): a small pool of the
+/// `shelf` binary in worker mode, started when a file must first be read and reused for the
+/// files after it; a worker that crashes, hangs or runs out of memory costs only the file it
+/// was reading and is replaced for the next one.
+public final class ExtractorPool: Sendable {
+  /// The program started as a worker: this shelf.
+  public let executable: RawPath
+  /// The per-file wall-clock limit in seconds; nil: 30 s plus 1 s per 100 MiB of the file.
+  public let fileTimeout: Int?
+  private let idle = Mutex<[WorkerProcess]>([])
+
+  /// A pool of `executable` workers (`/proc/self/exe`: the running shelf).
+  public init(executable: RawPath = RawPath("/proc/self/exe"), fileTimeout: Int? = nil) {
+    self.executable = executable
+    self.fileTimeout = fileTimeout
+  }
+
+  deinit {
+    for worker in idle.withLock({ $0 }) { worker.stop() }
+  }
+
+  /// The wall-clock (and CPU-time) limit for a file of `size` bytes.
+  public func timeout(forSize size: Int64) -> Int {
+    fileTimeout ?? 30 + Int(max(0, size) / (100 << 20))
+  }
+
+  /// The facts of an open file, read by a worker.
+  public func extract(_ file: RegularFile, fileExtension: String) throws -> Extraction {
+    let worker = try idle.withLock { $0.popLast() } ?? WorkerProcess.start(executable, for: file.path)
+    // On failure the worker is gone (reaped): the next file gets a new one.
+    let reply = try worker.extract(file, fileExtension: fileExtension, timeout: timeout(forSize: file.status.size))
+    idle.withLock { $0.append(worker) }
+    switch reply {
+    case .extracted(let extraction):
+      return extraction
+    case .unreadable(let reason, let vanished):
+      throw FileError(path: file.path, reason: reason, failure: .io, code: vanished ? ENOENT : nil)
+    }
+  }
+}
+
+/// One worker process and its two channels. Used by one thread at a time (the pool hands it
+/// out and takes it back), hence unchecked.
+final class WorkerProcess: @unchecked Sendable {
+  let pid: pid_t
+  /// Our end of the request socket (SOCK_SEQPACKET, descriptors travel with requests).
+  private let requests: Int32
+  /// The read end of the reply pipe.
+  private let replies: Int32
+  /// The largest reply accepted (facts and the capped search text are far smaller).
+  static let replyLimit = 64 << 20
+
+  private init(pid: pid_t, requests: Int32, replies: Int32) {
+    self.pid = pid
+    self.requests = requests
+    self.replies = replies
+  }
+
+  /// Starts `executable` in worker mode; `path` names the file it was started for in errors.
+  static func start(_ executable: RawPath, for path: RawPath) throws(WorkerFailure) -> WorkerProcess {
+    var sockets: [Int32] = [-1, -1]
+    var pipe: [Int32] = [-1, -1]
+    guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &sockets) == 0
+    else { throw WorkerFailure(path: path, cause: .failed("socketpair: \(String(cString: strerror(errno)))")) }
+    guard shelf_pipe_cloexec(&pipe) == 0 else {
+      let code = errno
+      close(sockets[0])
+      close(sockets[1])
+      throw WorkerFailure(path: path, cause: .failed("pipe: \(String(cString: strerror(code)))"))
+    }
+    defer {
+      close(sockets[1])
+      close(pipe[1])
+    }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_adddup2(&actions, sockets[1], 0)
+    posix_spawn_file_actions_adddup2(&actions, pipe[1], 1)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    for signal in [SIGINT, SIGTERM, SIGPIPE, SIGCHLD, SIGHUP, SIGQUIT] { sigaddset(&defaults, signal) }
+    var mask = sigset_t()
+    sigemptyset(&mask)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setsigmask(&attributes, &mask)
+    // A process group of its own: Ctrl-C at the terminal is the parent's to handle.
+    posix_spawnattr_setpgroup(&attributes, 0)
+    posix_spawnattr_setflags(
+      &attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
+    // The Swift runtime's backtracer would exec a helper: the filter forbids that.
+    var environment = ["SWIFT_BACKTRACE=enable=no"]
+    var index = 0
+    while let entry = environ[index] {
+      let text = String(cString: entry)
+      if !text.hasPrefix("SWIFT_BACKTRACE=") { environment.append(text) }
+      index += 1
+    }
+    let arguments = ["shelf", ExtractionWorker.argument]
+    var pid = pid_t()
+    let code = withCStrings(arguments) { argv in
+      withCStrings(environment) { envp in
+        executable.withCString { posix_spawn(&pid, $0, &actions, &attributes, argv, envp) }
+      }
+    }
+    guard code == 0 else {
+      close(sockets[0])
+      close(pipe[0])
+      throw WorkerFailure(path: path, cause: .failed("cannot start a worker: \(String(cString: strerror(code)))"))
+    }
+    return WorkerProcess(pid: pid, requests: sockets[0], replies: pipe[0])
+  }
+
+  /// Sends one file and waits for its facts, at most `timeout` seconds. On any failure the
+  /// worker is killed and reaped, and the failure says why it died.
+  func extract(_ file: RegularFile, fileExtension: String, timeout: Int) throws(WorkerFailure) -> WorkerReply {
+    let request = WorkerRequest(path: file.path.bytes, fileExtension: fileExtension, cpuSeconds: timeout)
+    guard let bytes = try? WireFormat.encode(request), bytes.count <= ExtractionWorker.requestLimit else {
+      stop()
+      throw WorkerFailure(path: file.path, cause: .failed("path too long for a request"))
+    }
+    let sent = file.withDescriptor { descriptor in
+      bytes.withUnsafeBytes { shelf_send_with_descriptor(requests, $0.baseAddress, $0.count, descriptor) }
+    }
+    guard sent == bytes.count else { throw died(file.path, cpuSeconds: timeout) }
+    let deadline = MonotonicClock.seconds() + Double(timeout)
+    guard let header = read(count: 8, until: deadline, path: file.path, cpuSeconds: timeout) else {
+      throw died(file.path, cpuSeconds: timeout)
+    }
+    var length = 0
+    for (index, byte) in header.enumerated() { length |= Int(byte) << (index * 8) }
+    guard length >= 0, length <= Self.replyLimit else {
+      stop()
+      throw WorkerFailure(path: file.path, cause: .failed("reply of \(length) bytes"))
+    }
+    guard let body = read(count: length, until: deadline, path: file.path, cpuSeconds: timeout) else {
+      throw died(file.path, cpuSeconds: timeout)
+    }
+    do {
+      return try WireFormat.decode(WorkerReply.self, from: body)
+    } catch {
+      stop()
+      throw WorkerFailure(path: file.path, cause: .failed("\(error)"))
+    }
+  }
+
+  /// The timeout found by `read`, kept so that `died` reports it rather than the SIGKILL.
+  private var timedOut = false
+
+  /// Reads exactly `count` reply bytes before `deadline`; nil when the worker closed its end
+  /// (it died) or the deadline passed (then it is killed).
+  private func read(count: Int, until deadline: Double, path: RawPath, cpuSeconds: Int) -> [UInt8]? {
+    var buffer = [UInt8](repeating: 0, count: count)
+    var filled = 0
+    while filled < count {
+      let left = deadline - MonotonicClock.seconds()
+      if left <= 0 {
+        timedOut = true
+        kill(pid, SIGKILL)
+        return nil
+      }
+      var poller = pollfd(fd: replies, events: Int16(POLLIN), revents: 0)
+      let ready = poll(&poller, 1, Int32(min(left * 1000 + 1, 60_000)))
+      if ready < 0 {
+        if errno == EINTR { continue }
+        kill(pid, SIGKILL)
+        return nil
+      }
+      if ready == 0 { continue }
+      let result = buffer.withUnsafeMutableBytes { Glibc.read(replies, $0.baseAddress! + filled, count - filled) }
+      if result < 0 {
+        if errno == EINTR || errno == EAGAIN { continue }
+        kill(pid, SIGKILL)
+        return nil
+      }
+      if result == 0 { return nil }
+      filled += result
+    }
+    return buffer
+  }
+
+  /// Reaps the worker after it stopped answering and says why.
+  private func died(_ path: RawPath, cpuSeconds: Int) -> WorkerFailure {
+    let wasTimedOut = timedOut
+    let status = reap()
+    if wasTimedOut { return WorkerFailure(path: path, cause: .timedOut(seconds: cpuSeconds)) }
+    guard let status else { return WorkerFailure(path: path, cause: .failed("worker vanished")) }
+    if status.exited {
+      if status.code == SHELF_WORKER_EXIT_OUT_OF_MEMORY {
+        return WorkerFailure(path: path, cause: .outOfMemory)
+      }
+      return WorkerFailure(path: path, cause: .failed("worker exited with status \(status.code)"))
+    }
+    switch status.code {
+    case SIGXCPU: return WorkerFailure(path: path, cause: .timedOut(seconds: cpuSeconds))
+    // Not sent by us: the kernel's out-of-memory killer.
+    case SIGKILL: return WorkerFailure(path: path, cause: .outOfMemory)
+    default: return WorkerFailure(path: path, cause: .crashed(signal: status.code))
+    }
+  }
+
+  /// Closes both channels and waits for the process; its exit code or signal.
+  @discardableResult
+  private func reap() -> (exited: Bool, code: Int32)? {
+    close(requests)
+    close(replies)
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 {
+      guard errno == EINTR else { return nil }
+    }
+    let signal = status & 0x7F
+    if signal == 0 { return (true, (status >> 8) & 0xFF) }
+    return (false, signal)
+  }
+
+  /// Stops an idle (or misbehaving) worker.
+  func stop() {
+    kill(pid, SIGKILL)
+    reap()
+  }
+}
+
+/// Calls `body` with a NULL-terminated C array of `strings`.
+private func withCStrings<T>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> T) -> T {
+  let pointers = strings.map { strdup($0) } + [nil]
+  defer { for pointer in pointers { free(pointer) } }
+  return body(pointers)
+}

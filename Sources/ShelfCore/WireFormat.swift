@@ -1,0 +1,594 @@
+/// A compact binary form of `Codable` values: how shelf and its extraction workers pass facts
+/// over a pipe. It needs no Foundation; the decoder checks every length and depth, so bytes
+/// from a worker that misbehaved end in a `WireFormatError`, never a trap.
+public enum WireFormat {
+  /// The deepest nesting decoded.
+  public static let depthLimit = 64
+
+  /// The bytes of `value`.
+  public static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
+    let slot = WireSlot()
+    try value.encode(to: WireEncoder(slot: slot, codingPath: []))
+    var bytes: [UInt8] = []
+    slot.node.write(into: &bytes)
+    return bytes
+  }
+
+  /// The value that `encode` turned into `bytes`.
+  public static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
+    var reader = WireReader(bytes: bytes)
+    let node = try reader.node(depth: 0)
+    guard reader.offset == bytes.count else { throw WireFormatError("trailing bytes") }
+    return try T(from: WireDecoder(node: node, codingPath: []))
+  }
+}
+
+/// Bytes that are not a value of the expected type.
+public struct WireFormatError: Error, Equatable, CustomStringConvertible {
+  public var description: String
+  init(_ description: String) { self.description = "malformed reply: " + description }
+}
+
+/// One decoded value.
+indirect enum WireNode {
+  case null
+  case bool(Bool)
+  case int(Int64)
+  case uint(UInt64)
+  case double(Double)
+  case string(String)
+  case array([WireNode])
+  case keyed([String: WireNode])
+
+  func write(into bytes: inout [UInt8]) {
+    func integer(_ value: UInt64) {
+      for shift in stride(from: 0, to: 64, by: 8) {
+        bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+      }
+    }
+    func length(_ value: Int) { integer(UInt64(value)) }
+    switch self {
+    case .null: bytes.append(0)
+    case .bool(let value): bytes.append(value ? 2 : 1)
+    case .int(let value):
+      bytes.append(3)
+      integer(UInt64(bitPattern: value))
+    case .uint(let value):
+      bytes.append(4)
+      integer(value)
+    case .double(let value):
+      bytes.append(5)
+      integer(value.bitPattern)
+    case .string(let value):
+      bytes.append(6)
+      length(value.utf8.count)
+      bytes.append(contentsOf: value.utf8)
+    case .array(let values):
+      bytes.append(7)
+      length(values.count)
+      for value in values { value.write(into: &bytes) }
+    case .keyed(let pairs):
+      bytes.append(8)
+      length(pairs.count)
+      for (key, value) in pairs {
+        WireNode.string(key).write(into: &bytes)
+        value.write(into: &bytes)
+      }
+    }
+  }
+}
+
+/// Reads nodes, checking each length against the bytes left.
+struct WireReader {
+  let bytes: [UInt8]
+  var offset = 0
+
+  mutating func integer() throws -> UInt64 {
+    guard bytes.count - offset >= 8 else { throw WireFormatError("truncated") }
+    var value: UInt64 = 0
+    for index in 0..<8 { value |= UInt64(bytes[offset + index]) << UInt64(index * 8) }
+    offset += 8
+    return value
+  }
+
+  mutating func length() throws -> Int {
+    let value = try integer()
+    guard value <= UInt64(bytes.count - offset) else { throw WireFormatError("length past the end") }
+    return Int(value)
+  }
+
+  mutating func string() throws -> String {
+    guard offset < bytes.count, bytes[offset] == 6 else { throw WireFormatError("expected a key") }
+    offset += 1
+    let count = try length()
+    defer { offset += count }
+    return String(decoding: bytes[offset..<offset + count], as: UTF8.self)
+  }
+
+  mutating func node(depth: Int) throws -> WireNode {
+    guard depth < WireFormat.depthLimit else { throw WireFormatError("nested too deeply") }
+    guard offset < bytes.count else { throw WireFormatError("truncated") }
+    let tag = bytes[offset]
+    offset += 1
+    switch tag {
+    case 0: return .null
+    case 1: return .bool(false)
+    case 2: return .bool(true)
+    case 3: return .int(Int64(bitPattern: try integer()))
+    case 4: return .uint(try integer())
+    case 5: return .double(Double(bitPattern: try integer()))
+    case 6:
+      offset -= 1
+      return .string(try string())
+    case 7:
+      let count = try length()
+      var values: [WireNode] = []
+      for _ in 0..<count { values.append(try node(depth: depth + 1)) }
+      return .array(values)
+    case 8:
+      let count = try length()
+      var pairs: [String: WireNode] = [:]
+      for _ in 0..<count {
+        let key = try string()
+        pairs[key] = try node(depth: depth + 1)
+      }
+      return .keyed(pairs)
+    default: throw WireFormatError("unknown tag \(tag)")
+    }
+  }
+}
+
+/// Where an encoder puts what it encodes: a value, or the slots of a keyed or unkeyed
+/// container (containers are handed out before they are filled).
+final class WireSlot {
+  var value: WireNode = .null
+  var keyed: [String: WireSlot]?
+  var unkeyed: [WireSlot]?
+
+  var node: WireNode {
+    if let keyed { return .keyed(keyed.mapValues(\.node)) }
+    if let unkeyed { return .array(unkeyed.map(\.node)) }
+    return value
+  }
+}
+
+struct WireCodingKey: CodingKey {
+  var stringValue: String
+  var intValue: Int?
+  init(stringValue: String) { self.stringValue = stringValue }
+  init(intValue: Int) {
+    stringValue = String(intValue)
+    self.intValue = intValue
+  }
+}
+
+struct WireEncoder: Encoder {
+  let slot: WireSlot
+  var codingPath: [any CodingKey]
+  var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+  func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+    if slot.keyed == nil { slot.keyed = [:] }
+    return KeyedEncodingContainer(WireKeyedEncoder<Key>(slot: slot, codingPath: codingPath))
+  }
+
+  func unkeyedContainer() -> any UnkeyedEncodingContainer {
+    if slot.unkeyed == nil { slot.unkeyed = [] }
+    return WireUnkeyedEncoder(slot: slot, codingPath: codingPath)
+  }
+
+  func singleValueContainer() -> any SingleValueEncodingContainer {
+    WireSingleEncoder(slot: slot, codingPath: codingPath)
+  }
+}
+
+/// The node of a primitive value, or nil for any other type.
+func wirePrimitive<T>(_ value: T) -> WireNode? {
+  switch value {
+  case let value as Bool: return .bool(value)
+  case let value as String: return .string(value)
+  case let value as Double: return .double(value)
+  case let value as Float: return .double(Double(value))
+  case let value as Int: return .int(Int64(value))
+  case let value as Int8: return .int(Int64(value))
+  case let value as Int16: return .int(Int64(value))
+  case let value as Int32: return .int(Int64(value))
+  case let value as Int64: return .int(Int64(value))
+  case let value as UInt: return .uint(UInt64(value))
+  case let value as UInt8: return .uint(UInt64(value))
+  case let value as UInt16: return .uint(UInt64(value))
+  case let value as UInt32: return .uint(UInt64(value))
+  case let value as UInt64: return .uint(UInt64(value))
+  default: return nil
+  }
+}
+
+/// Encodes `value` into a new slot.
+func wireSlot<T: Encodable>(_ value: T, codingPath: [any CodingKey]) throws -> WireSlot {
+  let slot = WireSlot()
+  if let primitive = wirePrimitive(value) {
+    slot.value = primitive
+  } else {
+    try value.encode(to: WireEncoder(slot: slot, codingPath: codingPath))
+  }
+  return slot
+}
+
+struct WireKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
+  let slot: WireSlot
+  var codingPath: [any CodingKey]
+
+  mutating func encodeNil(forKey key: Key) throws { slot.keyed?[key.stringValue] = WireSlot() }
+  mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+    let child = try wireSlot(value, codingPath: codingPath + [key])
+    slot.keyed?[key.stringValue] = child
+  }
+  mutating func encode(_ value: Bool, forKey key: Key) throws { try encode(Wrapped(value), forKey: key) }
+  mutating func encode(_ value: String, forKey key: Key) throws { try encode(Wrapped(value), forKey: key) }
+  mutating func encode(_ value: Double, forKey key: Key) throws { try encode(Wrapped(value), forKey: key) }
+  mutating func encode(_ value: Float, forKey key: Key) throws { try encode(Wrapped(value), forKey: key) }
+  mutating func encode(_ value: Int, forKey key: Key) throws { try encode(Wrapped(value), forKey: key) }
+  mutating func encode(_ value: Int8, forKey key: Key) throws { try encode(Wrapped(value), forKey: key) }
+  mutating func encode(_ value: Int16, forKey key: Key) throws { try encode(Wrapped(value), forKey: key) }
+  mutating func encode(_ value: Int32, forKey key: Key) throws { try encode(Wrapped(value), forKey: key) }
+  mutating func encode(_ value: Int64, forKey key: Key) throws { try encode(Wrapped(value), forKey: key) }
+  mutating func encode(_ value: UInt, forKey key: Key) throws { try encode(Wrapped(value), forKey: key) }
+  mutating func encode(_ value: UInt8, forKey key: Key) throws { try encode(Wrapped(value), forKey: key) }
+  mutating func encode(_ value: UInt16, forKey key: Key) throws { try encode(Wrapped(value), forKey: key) }
+  mutating func encode(_ value: UInt32, forKey key: Key) throws { try encode(Wrapped(value), forKey: key) }
+  mutating func encode(_ value: UInt64, forKey key: Key) throws { try encode(Wrapped(value), forKey: key) }
+  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+    -> KeyedEncodingContainer<NestedKey>
+  {
+    let child = WireSlot()
+    slot.keyed?[key.stringValue] = child
+    return WireEncoder(slot: child, codingPath: codingPath + [key]).container(keyedBy: keyType)
+  }
+  mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+    let child = WireSlot()
+    slot.keyed?[key.stringValue] = child
+    return WireEncoder(slot: child, codingPath: codingPath + [key]).unkeyedContainer()
+  }
+  mutating func superEncoder() -> any Encoder { superEncoder(forKey: Key(stringValue: "super")!) }
+  mutating func superEncoder(forKey key: Key) -> any Encoder {
+    let child = WireSlot()
+    slot.keyed?[key.stringValue] = child
+    return WireEncoder(slot: child, codingPath: codingPath + [key])
+  }
+}
+
+/// A primitive passed through the generic path.
+struct Wrapped<T>: Encodable {
+  let value: T
+  init(_ value: T) { self.value = value }
+  func encode(to encoder: any Encoder) throws {
+    guard let encoder = encoder as? WireEncoder, let node = wirePrimitive(value) else {
+      throw EncodingError.invalidValue(
+        value, .init(codingPath: encoder.codingPath, debugDescription: "not a primitive"))
+    }
+    encoder.slot.value = node
+  }
+}
+
+struct WireUnkeyedEncoder: UnkeyedEncodingContainer {
+  let slot: WireSlot
+  var codingPath: [any CodingKey]
+  var count: Int { slot.unkeyed?.count ?? 0 }
+
+  mutating func encodeNil() throws { slot.unkeyed?.append(WireSlot()) }
+  mutating func encode<T: Encodable>(_ value: T) throws {
+    let child = try wireSlot(value, codingPath: codingPath + [WireCodingKey(intValue: count)])
+    slot.unkeyed?.append(child)
+  }
+  mutating func encode(_ value: Bool) throws { try encode(Wrapped(value)) }
+  mutating func encode(_ value: String) throws { try encode(Wrapped(value)) }
+  mutating func encode(_ value: Double) throws { try encode(Wrapped(value)) }
+  mutating func encode(_ value: Float) throws { try encode(Wrapped(value)) }
+  mutating func encode(_ value: Int) throws { try encode(Wrapped(value)) }
+  mutating func encode(_ value: Int8) throws { try encode(Wrapped(value)) }
+  mutating func encode(_ value: Int16) throws { try encode(Wrapped(value)) }
+  mutating func encode(_ value: Int32) throws { try encode(Wrapped(value)) }
+  mutating func encode(_ value: Int64) throws { try encode(Wrapped(value)) }
+  mutating func encode(_ value: UInt) throws { try encode(Wrapped(value)) }
+  mutating func encode(_ value: UInt8) throws { try encode(Wrapped(value)) }
+  mutating func encode(_ value: UInt16) throws { try encode(Wrapped(value)) }
+  mutating func encode(_ value: UInt32) throws { try encode(Wrapped(value)) }
+  mutating func encode(_ value: UInt64) throws { try encode(Wrapped(value)) }
+  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
+    -> KeyedEncodingContainer<NestedKey>
+  {
+    let child = WireSlot()
+    slot.unkeyed?.append(child)
+    return WireEncoder(slot: child, codingPath: codingPath).container(keyedBy: keyType)
+  }
+  mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+    let child = WireSlot()
+    slot.unkeyed?.append(child)
+    return WireEncoder(slot: child, codingPath: codingPath).unkeyedContainer()
+  }
+  mutating func superEncoder() -> any Encoder {
+    let child = WireSlot()
+    slot.unkeyed?.append(child)
+    return WireEncoder(slot: child, codingPath: codingPath)
+  }
+}
+
+struct WireSingleEncoder: SingleValueEncodingContainer {
+  let slot: WireSlot
+  var codingPath: [any CodingKey]
+
+  mutating func encodeNil() throws { slot.value = .null }
+  mutating func encode<T: Encodable>(_ value: T) throws {
+    let child = try wireSlot(value, codingPath: codingPath)
+    slot.value = child.value
+    slot.keyed = child.keyed
+    slot.unkeyed = child.unkeyed
+  }
+  mutating func encode(_ value: Bool) throws { slot.value = wirePrimitive(value)! }
+  mutating func encode(_ value: String) throws { slot.value = wirePrimitive(value)! }
+  mutating func encode(_ value: Double) throws { slot.value = wirePrimitive(value)! }
+  mutating func encode(_ value: Float) throws { slot.value = wirePrimitive(value)! }
+  mutating func encode(_ value: Int) throws { slot.value = wirePrimitive(value)! }
+  mutating func encode(_ value: Int8) throws { slot.value = wirePrimitive(value)! }
+  mutating func encode(_ value: Int16) throws { slot.value = wirePrimitive(value)! }
+  mutating func encode(_ value: Int32) throws { slot.value = wirePrimitive(value)! }
+  mutating func encode(_ value: Int64) throws { slot.value = wirePrimitive(value)! }
+  mutating func encode(_ value: UInt) throws { slot.value = wirePrimitive(value)! }
+  mutating func encode(_ value: UInt8) throws { slot.value = wirePrimitive(value)! }
+  mutating func encode(_ value: UInt16) throws { slot.value = wirePrimitive(value)! }
+  mutating func encode(_ value: UInt32) throws { slot.value = wirePrimitive(value)! }
+  mutating func encode(_ value: UInt64) throws { slot.value = wirePrimitive(value)! }
+}
+
+/// Reads a primitive of type `T` from a node.
+func wireValue<T>(_ node: WireNode, as type: T.Type, codingPath: [any CodingKey]) throws -> T {
+  func mismatch() -> DecodingError {
+    .typeMismatch(T.self, .init(codingPath: codingPath, debugDescription: "not a \(T.self)"))
+  }
+  func integer<I: FixedWidthInteger>(_ kind: I.Type) throws -> I {
+    switch node {
+    case .int(let value): if let exact = I(exactly: value) { return exact }
+    case .uint(let value): if let exact = I(exactly: value) { return exact }
+    default: break
+    }
+    throw mismatch()
+  }
+  let value: Any
+  switch T.self {
+  case is Bool.Type:
+    guard case .bool(let bool) = node else { throw mismatch() }
+    value = bool
+  case is String.Type:
+    guard case .string(let string) = node else { throw mismatch() }
+    value = string
+  case is Double.Type:
+    guard case .double(let double) = node else { throw mismatch() }
+    value = double
+  case is Float.Type:
+    guard case .double(let double) = node else { throw mismatch() }
+    value = Float(double)
+  case is Int.Type: value = try integer(Int.self)
+  case is Int8.Type: value = try integer(Int8.self)
+  case is Int16.Type: value = try integer(Int16.self)
+  case is Int32.Type: value = try integer(Int32.self)
+  case is Int64.Type: value = try integer(Int64.self)
+  case is UInt.Type: value = try integer(UInt.self)
+  case is UInt8.Type: value = try integer(UInt8.self)
+  case is UInt16.Type: value = try integer(UInt16.self)
+  case is UInt32.Type: value = try integer(UInt32.self)
+  case is UInt64.Type: value = try integer(UInt64.self)
+  default: throw mismatch()
+  }
+  guard let typed = value as? T else { throw mismatch() }
+  return typed
+}
+
+/// Decodes a value of type `T` from a node (a primitive directly, anything else through its
+/// `init(from:)`).
+func wireDecode<T: Decodable>(_ node: WireNode, as type: T.Type, codingPath: [any CodingKey]) throws -> T {
+  if let primitive = try? wireValue(node, as: T.self, codingPath: codingPath) { return primitive }
+  return try T(from: WireDecoder(node: node, codingPath: codingPath))
+}
+
+struct WireDecoder: Decoder {
+  let node: WireNode
+  var codingPath: [any CodingKey]
+  var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+  func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+    guard case .keyed(let pairs) = node else {
+      throw DecodingError.typeMismatch(
+        [String: Any].self, .init(codingPath: codingPath, debugDescription: "not keyed"))
+    }
+    return KeyedDecodingContainer(WireKeyedDecoder<Key>(pairs: pairs, codingPath: codingPath))
+  }
+
+  func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+    guard case .array(let values) = node else {
+      throw DecodingError.typeMismatch(
+        [Any].self, .init(codingPath: codingPath, debugDescription: "not a list"))
+    }
+    return WireUnkeyedDecoder(values: values, codingPath: codingPath)
+  }
+
+  func singleValueContainer() throws -> any SingleValueDecodingContainer {
+    WireSingleDecoder(node: node, codingPath: codingPath)
+  }
+}
+
+struct WireKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
+  let pairs: [String: WireNode]
+  var codingPath: [any CodingKey]
+  var allKeys: [Key] { pairs.keys.compactMap { Key(stringValue: $0) } }
+
+  func contains(_ key: Key) -> Bool { pairs[key.stringValue] != nil }
+  func child(_ key: Key) throws -> WireNode {
+    guard let node = pairs[key.stringValue] else {
+      throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "missing"))
+    }
+    return node
+  }
+  func decodeNil(forKey key: Key) throws -> Bool {
+    if case .null = try child(key) { return true }
+    return false
+  }
+  func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+    try wireDecode(try child(key), as: type, codingPath: codingPath + [key])
+  }
+  func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+    try wireValue(try child(key), as: type, codingPath: codingPath + [key])
+  }
+  func decode(_ type: String.Type, forKey key: Key) throws -> String {
+    try wireValue(try child(key), as: type, codingPath: codingPath + [key])
+  }
+  func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+    try wireValue(try child(key), as: type, codingPath: codingPath + [key])
+  }
+  func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+    try wireValue(try child(key), as: type, codingPath: codingPath + [key])
+  }
+  func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+    try wireValue(try child(key), as: type, codingPath: codingPath + [key])
+  }
+  func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
+    try wireValue(try child(key), as: type, codingPath: codingPath + [key])
+  }
+  func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
+    try wireValue(try child(key), as: type, codingPath: codingPath + [key])
+  }
+  func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
+    try wireValue(try child(key), as: type, codingPath: codingPath + [key])
+  }
+  func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
+    try wireValue(try child(key), as: type, codingPath: codingPath + [key])
+  }
+  func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
+    try wireValue(try child(key), as: type, codingPath: codingPath + [key])
+  }
+  func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
+    try wireValue(try child(key), as: type, codingPath: codingPath + [key])
+  }
+  func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
+    try wireValue(try child(key), as: type, codingPath: codingPath + [key])
+  }
+  func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
+    try wireValue(try child(key), as: type, codingPath: codingPath + [key])
+  }
+  func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
+    try wireValue(try child(key), as: type, codingPath: codingPath + [key])
+  }
+  func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+    -> KeyedDecodingContainer<NestedKey>
+  {
+    try WireDecoder(node: try child(key), codingPath: codingPath + [key]).container(keyedBy: type)
+  }
+  func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+    try WireDecoder(node: try child(key), codingPath: codingPath + [key]).unkeyedContainer()
+  }
+  func superDecoder() throws -> any Decoder { try superDecoder(forKey: Key(stringValue: "super")!) }
+  func superDecoder(forKey key: Key) throws -> any Decoder {
+    WireDecoder(node: try child(key), codingPath: codingPath + [key])
+  }
+}
+
+struct WireUnkeyedDecoder: UnkeyedDecodingContainer {
+  let values: [WireNode]
+  var codingPath: [any CodingKey]
+  var currentIndex = 0
+  var count: Int? { values.count }
+  var isAtEnd: Bool { currentIndex >= values.count }
+
+  mutating func next() throws -> WireNode {
+    guard currentIndex < values.count else {
+      throw DecodingError.valueNotFound(Any.self, .init(codingPath: codingPath, debugDescription: "at end"))
+    }
+    defer { currentIndex += 1 }
+    return values[currentIndex]
+  }
+  mutating func decodeNil() throws -> Bool {
+    guard currentIndex < values.count, case .null = values[currentIndex] else { return false }
+    currentIndex += 1
+    return true
+  }
+  mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+    try wireDecode(try next(), as: type, codingPath: codingPath + [WireCodingKey(intValue: currentIndex)])
+  }
+  mutating func decode(_ type: Bool.Type) throws -> Bool {
+    try wireValue(try next(), as: type, codingPath: codingPath)
+  }
+  mutating func decode(_ type: String.Type) throws -> String {
+    try wireValue(try next(), as: type, codingPath: codingPath)
+  }
+  mutating func decode(_ type: Double.Type) throws -> Double {
+    try wireValue(try next(), as: type, codingPath: codingPath)
+  }
+  mutating func decode(_ type: Float.Type) throws -> Float {
+    try wireValue(try next(), as: type, codingPath: codingPath)
+  }
+  mutating func decode(_ type: Int.Type) throws -> Int {
+    try wireValue(try next(), as: type, codingPath: codingPath)
+  }
+  mutating func decode(_ type: Int8.Type) throws -> Int8 {
+    try wireValue(try next(), as: type, codingPath: codingPath)
+  }
+  mutating func decode(_ type: Int16.Type) throws -> Int16 {
+    try wireValue(try next(), as: type, codingPath: codingPath)
+  }
+  mutating func decode(_ type: Int32.Type) throws -> Int32 {
+    try wireValue(try next(), as: type, codingPath: codingPath)
+  }
+  mutating func decode(_ type: Int64.Type) throws -> Int64 {
+    try wireValue(try next(), as: type, codingPath: codingPath)
+  }
+  mutating func decode(_ type: UInt.Type) throws -> UInt {
+    try wireValue(try next(), as: type, codingPath: codingPath)
+  }
+  mutating func decode(_ type: UInt8.Type) throws -> UInt8 {
+    try wireValue(try next(), as: type, codingPath: codingPath)
+  }
+  mutating func decode(_ type: UInt16.Type) throws -> UInt16 {
+    try wireValue(try next(), as: type, codingPath: codingPath)
+  }
+  mutating func decode(_ type: UInt32.Type) throws -> UInt32 {
+    try wireValue(try next(), as: type, codingPath: codingPath)
+  }
+  mutating func decode(_ type: UInt64.Type) throws -> UInt64 {
+    try wireValue(try next(), as: type, codingPath: codingPath)
+  }
+  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
+    -> KeyedDecodingContainer<NestedKey>
+  {
+    try WireDecoder(node: try next(), codingPath: codingPath).container(keyedBy: type)
+  }
+  mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+    try WireDecoder(node: try next(), codingPath: codingPath).unkeyedContainer()
+  }
+  mutating func superDecoder() throws -> any Decoder { WireDecoder(node: try next(), codingPath: codingPath) }
+}
+
+struct WireSingleDecoder: SingleValueDecodingContainer {
+  let node: WireNode
+  var codingPath: [any CodingKey]
+
+  func decodeNil() -> Bool {
+    if case .null = node { return true }
+    return false
+  }
+  func decode<T: Decodable>(_ type: T.Type) throws -> T {
+    try wireDecode(node, as: type, codingPath: codingPath)
+  }
+  func decode(_ type: Bool.Type) throws -> Bool { try wireValue(node, as: type, codingPath: codingPath) }
+  func decode(_ type: String.Type) throws -> String { try wireValue(node, as: type, codingPath: codingPath) }
+  func decode(_ type: Double.Type) throws -> Double { try wireValue(node, as: type, codingPath: codingPath) }
+  func decode(_ type: Float.Type) throws -> Float { try wireValue(node, as: type, codingPath: codingPath) }
+  func decode(_ type: Int.Type) throws -> Int { try wireValue(node, as: type, codingPath: codingPath) }
+  func decode(_ type: Int8.Type) throws -> Int8 { try wireValue(node, as: type, codingPath: codingPath) }
+  func decode(_ type: Int16.Type) throws -> Int16 { try wireValue(node, as: type, codingPath: codingPath) }
+  func decode(_ type: Int32.Type) throws -> Int32 { try wireValue(node, as: type, codingPath: codingPath) }
+  func decode(_ type: Int64.Type) throws -> Int64 { try wireValue(node, as: type, codingPath: codingPath) }
+  func decode(_ type: UInt.Type) throws -> UInt { try wireValue(node, as: type, codingPath: codingPath) }
+  func decode(_ type: UInt8.Type) throws -> UInt8 { try wireValue(node, as: type, codingPath: codingPath) }
+  func decode(_ type: UInt16.Type) throws -> UInt16 { try wireValue(node, as: type, codingPath: codingPath) }
+  func decode(_ type: UInt32.Type) throws -> UInt32 { try wireValue(node, as: type, codingPath: codingPath) }
+  func decode(_ type: UInt64.Type) throws -> UInt64 { try wireValue(node, as: type, codingPath: codingPath) }
+}
