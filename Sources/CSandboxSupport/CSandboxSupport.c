@@ -93,9 +93,9 @@ int shelf_sandbox_limit_cpu(unsigned int seconds) {
 
 static void crash_handler(int signal_number) {
   if (errno == ENOMEM) _exit(SHELF_WORKER_EXIT_OUT_OF_MEMORY);
-  /* SA_RESETHAND restored the default action: returning re-runs the faulting instruction
-     (or abort's own raise) and the process dies with its signal. */
-  (void)signal_number;
+  /* SA_RESETHAND restored the default action (and SA_NODEFER leaves the signal unblocked):
+     the process dies with its own signal now, whether it came from a fault or a raise. */
+  raise(signal_number);
 }
 
 void shelf_sandbox_install_crash_handler(void) {

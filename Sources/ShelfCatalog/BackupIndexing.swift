@@ -192,7 +192,8 @@ extension Indexer {
               done.append(
                 (
                   index,
-                  extractBackupFile(batch[index], from: backup, spoolFolders: spoolFolders, extractors: extractors)
+                  extractBackupFile(
+                    batch[index], from: backup, spoolFolders: spoolFolders, extractors: extractors)
                 ))
             }
             return done
@@ -211,8 +212,7 @@ extension Indexer {
   /// decrypted or unpacked content spooled to a private file.
   static func extractBackupFile(
     _ entry: BackupEntry, from backup: Backup, spoolFolders: SpoolFolders, extractors: ExtractorPool? = nil
-  ) -> Result<Extraction, BackupReadFailure>
-  {
+  ) -> Result<Extraction, BackupReadFailure> {
     do {
       let fileExtension = entry.relativePath.lowercasedExtension
       if let stored = try backup.plainStoredFile(of: entry) {

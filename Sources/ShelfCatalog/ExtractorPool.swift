@@ -36,7 +36,9 @@ public struct WorkerFailure: ShelfError, Equatable {
   public var description: String { "\(path.escaped): \(reason)" }
 
   /// How every `reason` starts: what marks a stored error as a worker's failure.
-  static let reasonPrefixes = ["extractor crashed (", "timed out after ", "out of memory", "extractor failed: "]
+  static let reasonPrefixes = [
+    "extractor crashed (", "timed out after ", "out of memory", "extractor failed: ",
+  ]
 
   /// An SQL condition on the `error` column, true for a worker's failure (what
   /// `--retry-failed` reads again), in both SQLite and PostgreSQL.
@@ -74,7 +76,8 @@ public final class ExtractorPool: Sendable {
   public func extract(_ file: RegularFile, fileExtension: String) throws -> Extraction {
     let worker = try idle.withLock { $0.popLast() } ?? WorkerProcess.start(executable, for: file.path)
     // On failure the worker is gone (reaped): the next file gets a new one.
-    let reply = try worker.extract(file, fileExtension: fileExtension, timeout: timeout(forSize: file.status.size))
+    let reply = try worker.extract(
+      file, fileExtension: fileExtension, timeout: timeout(forSize: file.status.size))
     idle.withLock { $0.append(worker) }
     switch reply {
     case .extracted(let extraction):
@@ -107,7 +110,9 @@ final class WorkerProcess: @unchecked Sendable {
     var sockets: [Int32] = [-1, -1]
     var pipe: [Int32] = [-1, -1]
     guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &sockets) == 0
-    else { throw WorkerFailure(path: path, cause: .failed("socketpair: \(String(cString: strerror(errno)))")) }
+    else {
+      throw WorkerFailure(path: path, cause: .failed("socketpair: \(String(cString: strerror(errno)))"))
+    }
     guard shelf_pipe_cloexec(&pipe) == 0 else {
       let code = errno
       close(sockets[0])
@@ -156,14 +161,16 @@ final class WorkerProcess: @unchecked Sendable {
     guard code == 0 else {
       close(sockets[0])
       close(pipe[0])
-      throw WorkerFailure(path: path, cause: .failed("cannot start a worker: \(String(cString: strerror(code)))"))
+      throw WorkerFailure(
+        path: path, cause: .failed("cannot start a worker: \(String(cString: strerror(code)))"))
     }
     return WorkerProcess(pid: pid, requests: sockets[0], replies: pipe[0])
   }
 
   /// Sends one file and waits for its facts, at most `timeout` seconds. On any failure the
   /// worker is killed and reaped, and the failure says why it died.
-  func extract(_ file: RegularFile, fileExtension: String, timeout: Int) throws(WorkerFailure) -> WorkerReply {
+  func extract(_ file: RegularFile, fileExtension: String, timeout: Int) throws(WorkerFailure) -> WorkerReply
+  {
     let request = WorkerRequest(path: file.path.bytes, fileExtension: fileExtension, cpuSeconds: timeout)
     guard let bytes = try? WireFormat.encode(request), bytes.count <= ExtractionWorker.requestLimit else {
       stop()
@@ -217,7 +224,9 @@ final class WorkerProcess: @unchecked Sendable {
         return nil
       }
       if ready == 0 { continue }
-      let result = buffer.withUnsafeMutableBytes { Glibc.read(replies, $0.baseAddress! + filled, count - filled) }
+      let result = buffer.withUnsafeMutableBytes {
+        Glibc.read(replies, $0.baseAddress! + filled, count - filled)
+      }
       if result < 0 {
         if errno == EINTR || errno == EAGAIN { continue }
         kill(pid, SIGKILL)

@@ -280,7 +280,9 @@ public final class Indexer {
         && entry.ctime == status.ctimeNanoseconds
         && entry.inode == status.inode && entry.device == status.device
       let retry = options.retryFailed && entry.failedInWorker
-      if same && entry.trusted && entry.extractorVersion == MetadataExtractor.version && !options.full && !retry {
+      if same && entry.trusted && entry.extractorVersion == MetadataExtractor.version && !options.full
+        && !retry
+      {
         result.unchanged += 1
       } else {
         // Changed, read by an older extractor, asked for (--full), or read last time while
@@ -501,7 +503,9 @@ public final class Indexer {
     func take() -> Int { value.add(1, ordering: .relaxed).oldValue }
   }
 
-  private static func extractOne(_ item: WalkedFile, extractors: ExtractorPool?) -> Result<Extraction, OpenFailure> {
+  private static func extractOne(_ item: WalkedFile, extractors: ExtractorPool?) -> Result<
+    Extraction, OpenFailure
+  > {
     do {
       let file = try MetadataExtractor.open(path: item.openPath, followLinks: false, expected: item.status)
       return .success(

@@ -53,7 +53,8 @@ public enum MetadataExtractor {
   public static func extract(path: RawPath, followLinks: Bool = false, expected: FileStatus? = nil) throws
     -> Extraction
   {
-    try extract(open(path: path, followLinks: followLinks, expected: expected), fileExtension: path.lowercasedExtension)
+    try extract(
+      open(path: path, followLinks: followLinks, expected: expected), fileExtension: path.lowercasedExtension)
   }
 
   /// Opens the file at `path` as `extract(path:)` does: no final symbolic link unless

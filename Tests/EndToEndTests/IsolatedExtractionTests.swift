@@ -1,0 +1,147 @@
+import Foundation
+import ShelfTestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `shelf index` reads facts in sandboxed workers: a worker that crashes, hangs, runs out of
+/// memory or makes a forbidden call costs only its file. No real file triggers these paths any
+/// more, so the debug build's fault hook (SHELF_WORKER_FAULT on SHELF_WORKER_FAULT_FILE) does.
+@Suite struct IsolatedExtractionTests {
+  /// A tree of three good files and `victim.txt`, and a catalogue beside it.
+  struct Tree {
+    let scratch: TemporaryDirectory
+    let root: String
+    let database: String
+
+    init() throws {
+      scratch = try TemporaryDirectory()
+      root = scratch.path + "/tree"
+      try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+      let sample = ShelfProcess.repositoryRoot.path + "/SampleMedia"
+      for name in ["Documents/rgb16.png", "Documents/tone-440-mono.wav"] {
+        try FileManager.default.copyItem(
+          atPath: sample + "/" + name, toPath: root + "/" + URL(fileURLWithPath: name).lastPathComponent)
+      }
+      _ = try scratch.write("tree/notes.txt", Array("good notes\nsecond line\n".utf8))
+      _ = try scratch.write("tree/victim.txt", Array("a plain text file\n".utf8))
+      database = scratch.path + "/catalogue.sqlite"
+    }
+
+    func index(_ arguments: [String] = [], fault: String? = nil) throws -> ShelfResult {
+      var environment = ["SHELF_TRUST_WINDOW": "0"]
+      if let fault {
+        environment["SHELF_WORKER_FAULT"] = fault
+        environment["SHELF_WORKER_FAULT_FILE"] = "victim.txt"
+      }
+      return try ShelfProcess.run(
+        ["--db", database, "-v", "index"] + arguments + [root], environment: environment, timeout: 60)
+    }
+
+    /// `ls --json` records by file name.
+    func records() throws -> [String: [String: Any]] {
+      let result = try ShelfProcess.run(["--db", database, "ls", "--json"])
+      let array = try JSONSerialization.jsonObject(with: Data(result.stdoutBytes)) as? [[String: Any]] ?? []
+      var byName: [String: [String: Any]] = [:]
+      for record in array {
+        byName[URL(fileURLWithPath: record["path"] as? String ?? "").lastPathComponent] = record
+      }
+      return byName
+    }
+
+    /// The good files' facts are all there.
+    func expectGoodFilesCatalogued() throws {
+      let records = try records()
+      #expect(fact(records["rgb16.png"], "image", "width") == 40)
+      #expect(fact(records["tone-440-mono.wav"], "audio", "sample_rate") == 44100)
+      #expect(fact(records["notes.txt"], "text", "lines") == 2)
+      for name in ["rgb16.png", "tone-440-mono.wav", "notes.txt"] { #expect(records[name]?["error"] == nil) }
+    }
+  }
+
+  @Test(arguments: [
+    ("crash", "extractor crashed (signal 4)"),
+    ("oom", "out of memory"),
+    ("syscall:socket", "extractor crashed (signal 31)"),
+    ("syscall:execve", "extractor crashed (signal 31)"),
+    ("syscall:write", "extractor crashed (signal 31)"),
+  ])
+  func aWorkerThatDiesCostsOnlyItsFile(fault: String, reason: String) throws {
+    let tree = try Tree()
+    let result = try tree.index(fault: fault)
+    #expect(result.status == 1)
+    #expect(
+      result.stdout.hasPrefix(
+        "\(tree.root): 4 files (4 new, 0 updated, 0 unchanged, 0 moved, 0 removed); 1 with errors"))
+    #expect(result.stderr.contains("warning: \(tree.root)/victim.txt: \(reason)\n"))
+    try tree.expectGoodFilesCatalogued()
+    let victim = try tree.records()["victim.txt"]
+    #expect(victim?["error"] as? String == reason)
+    // Guessed from its name, as for any file whose content could not be read.
+    #expect(victim?["kind"] as? String == "text")
+  }
+
+  @Test func aHangingWorkerIsKilledAtTheFileTimeout() throws {
+    let tree = try Tree()
+    let start = MonotonicTime.now
+    let result = try tree.index(["--file-timeout", "1"], fault: "hang")
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("warning: \(tree.root)/victim.txt: timed out after 1 s\n"))
+    #expect(MonotonicTime.now - start < 30)
+    try tree.expectGoodFilesCatalogued()
+    #expect(try tree.records()["victim.txt"]?["error"] as? String == "timed out after 1 s")
+  }
+
+  @Test func aFailedFileIsNotReadAgainUntilRetryFailedAsks() throws {
+    let tree = try Tree()
+    #expect(try tree.index(fault: "crash").status == 1)
+    // Unchanged: not tried again (the fault would crash it again), and nothing failed this time.
+    let again = try tree.index(fault: "crash")
+    #expect(again.status == 0)
+    #expect(
+      again.stdout.hasPrefix("\(tree.root): 4 files (0 new, 0 updated, 4 unchanged, 0 moved, 0 removed)\n"))
+    #expect(try tree.records()["victim.txt"]?["error"] as? String == "extractor crashed (signal 4)")
+    // --retry-failed reads it again: without the fault, it now has its facts.
+    let retried = try tree.index(["--retry-failed"])
+    #expect(retried.status == 0)
+    #expect(
+      retried.stdout.hasPrefix("\(tree.root): 4 files (0 new, 1 updated, 3 unchanged, 0 moved, 0 removed)\n"))
+    let victim = try tree.records()["victim.txt"]
+    #expect(victim?["error"] == nil)
+    #expect(fact(victim, "text", "lines") == 1)
+    // A changed file is read again without being asked.
+    #expect(try tree.index(fault: "crash").status == 0)
+    _ = try tree.scratch.write("tree/victim.txt", Array("changed\ntwice\n".utf8))
+    let changed = try tree.index(fault: "crash")
+    #expect(changed.status == 1)
+    #expect(
+      changed.stdout.hasPrefix("\(tree.root): 4 files (0 new, 1 updated, 3 unchanged, 0 moved, 0 removed)"))
+  }
+
+  @Test func aWorkerCannotOpenFilesForWriting() throws {
+    let tree = try Tree()
+    let target = "/tmp/shelf-worker-fault"
+    unlink(target)
+    let result = try tree.index(fault: "syscall:open-write")
+    // Refused (EPERM), not fatal: the file is read as usual and nothing was created.
+    #expect(result.status == 0)
+    #expect(access(target, F_OK) != 0)
+    #expect(fact(try tree.records()["victim.txt"], "text", "lines") == 1)
+  }
+}
+
+/// A number in one of a record's fact groups (`image`, `audio`, `text`).
+private func fact(_ record: [String: Any]?, _ group: String, _ name: String) -> Int? {
+  (record?[group] as? [String: Any])?[name] as? Int
+}
+
+/// Seconds on the monotonic clock, to bound how long a run took.
+enum MonotonicTime {
+  static var now: Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+  }
+}
