@@ -63,6 +63,12 @@ public final class ExtractorPool: Sendable {
     self.fileTimeout = fileTimeout
   }
 
+  /// The pool a command reads files with: none (facts read in this process) when
+  /// `SHELF_EXTRACT_IN_PROCESS=1`, which `make bench-index` compares against.
+  public static func forCommand(environment: [String: String], fileTimeout: Int? = nil) -> ExtractorPool? {
+    environment["SHELF_EXTRACT_IN_PROCESS"] == "1" ? nil : ExtractorPool(fileTimeout: fileTimeout)
+  }
+
   deinit {
     for worker in idle.withLock({ $0 }) { worker.stop() }
   }

@@ -86,7 +86,8 @@ public enum MetadataExtractor {
   /// Throws a `FileError` when the stream is empty, larger than `limit` bytes or unreadable,
   /// or when the temporary file cannot be written.
   public static func extract(
-    stream descriptor: Int32, name: RawPath, temporaryFolder: RawPath, limit: Int64
+    stream descriptor: Int32, name: RawPath, temporaryFolder: RawPath, limit: Int64,
+    in extractors: ExtractorPool? = nil
   ) throws -> Extraction {
     let spool = try SpooledFile(in: temporaryFolder, label: "stream")
     var total: Int64 = 0
@@ -108,7 +109,7 @@ public enum MetadataExtractor {
     }
     guard total > 0 else { throw FileError(path: name, reason: "empty input", failure: .badInput) }
     let file = try spool.open()
-    return try extract(file, fileExtension: "")
+    return try extract(file, fileExtension: "", in: extractors)
   }
 
   /// Extracts the facts of an open file; `fileExtension` (lowercased, no dot) only breaks

@@ -120,6 +120,19 @@ import Testing
       changed.stdout.hasPrefix("\(tree.root): 4 files (0 new, 1 updated, 3 unchanged, 0 moved, 0 removed)"))
   }
 
+  @Test func infoReportsAFileWhoseWorkerCrashedAndGoesOn() throws {
+    let tree = try Tree()
+    let environment = ["SHELF_WORKER_FAULT": "crash", "SHELF_WORKER_FAULT_FILE": "victim.txt"]
+    let both = try ShelfProcess.run(
+      ["info", tree.root + "/victim.txt", tree.root + "/notes.txt"], environment: environment)
+    #expect(both.status == 1)
+    #expect(both.stderr == "error: \(tree.root)/victim.txt: extractor crashed (signal 4)\n")
+    #expect(both.stdout.contains("path:         \(tree.root)/notes.txt\n"))
+    let alone = try ShelfProcess.run(["info", tree.root + "/victim.txt"], environment: environment)
+    #expect(alone.status == 65)
+    #expect(alone.stdout.isEmpty)
+  }
+
   @Test func aWorkerCannotOpenFilesForWriting() throws {
     let tree = try Tree()
     let target = "/tmp/shelf-worker-fault"

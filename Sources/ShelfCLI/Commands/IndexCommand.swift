@@ -140,10 +140,8 @@ enum IndexCommand {
       scan.followLinks = arguments.flag("follow-links")
       scan.retryFailed = arguments.flag("retry-failed")
       let fileTimeout = try arguments.integer("file-timeout", in: 1...86_400)
-      // SHELF_EXTRACT_IN_PROCESS=1 reads facts without workers: what bench-index compares with.
-      if invocation.environment["SHELF_EXTRACT_IN_PROCESS"] != "1" {
-        scan.extractors = ExtractorPool(fileTimeout: fileTimeout)
-      }
+      scan.extractors = ExtractorPool.forCommand(
+        environment: invocation.environment, fileTimeout: fileTimeout)
       scan.jobs =
         try arguments.integer("jobs", in: 1...256) ?? max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
       // Knobs for tests: the window in which fresh timestamps are not trusted, the batch size,

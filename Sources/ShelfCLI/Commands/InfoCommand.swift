@@ -74,13 +74,15 @@ enum InfoCommand {
     var records: [JSONValue] = []
     var first = true
     let backupFiles = BackupEntryFiles(invocation)
+    // Files are read in a sandboxed worker: a crash or hang costs that file its facts.
+    let extractors = ExtractorPool.forCommand(environment: invocation.environment)
     for input in options.inputs {
       do {
         let description =
           input.string == "-"
-          ? try describeStandardInput(temporaryFolder: options.temporaryFolder)
-          : try describeBackupEntry(input.path, store: store, files: backupFiles)
-            ?? describe(path: input.path, store: store)
+          ? try describeStandardInput(temporaryFolder: options.temporaryFolder, extractors: extractors)
+          : try describeBackupEntry(input.path, store: store, files: backupFiles, extractors: extractors)
+            ?? describe(path: input.path, store: store, extractors: extractors)
         // What could be read is still shown; a header that failed to parse (a truncated
         // or corrupt file) is bad input all the same.
         if let reason = description.entry.error {
@@ -264,14 +266,19 @@ enum InfoCommand {
 
   /// Describes standard input with every fact a file gets: it is spooled to an unlinked
   /// temporary file and read as one.
-  static func describeStandardInput(temporaryFolder: RawPath) throws -> Description {
+  static func describeStandardInput(temporaryFolder: RawPath, extractors: ExtractorPool?) throws
+    -> Description
+  {
     let extraction = try MetadataExtractor.extract(
-      stream: STDIN_FILENO, name: RawPath("-"), temporaryFolder: temporaryFolder, limit: standardInputLimit)
+      stream: STDIN_FILENO, name: RawPath("-"), temporaryFolder: temporaryFolder, limit: standardInputLimit,
+      in: extractors)
     return Description(path: nil, entry: liveEntry(extraction, path: RawPath("-"), area: "other"))
   }
 
   /// The catalogue's entry for a file when it is current, else the facts read live.
-  static func describe(path: RawPath, store: CatalogStore?) throws -> Description {
+  static func describe(path: RawPath, store: CatalogStore?, extractors: ExtractorPool? = nil) throws
+    -> Description
+  {
     let file = try RegularFile(path: path)
     guard file.status.size > 0 else {
       throw FileError(path: path, reason: "file is empty", failure: .badInput)
@@ -287,7 +294,9 @@ enum InfoCommand {
       shown.path = absolute
       return Description(path: absolute, entry: shown, catalogued: true)
     }
-    let extraction = try MetadataExtractor.extract(path: absolute, followLinks: true)
+    let extraction = try MetadataExtractor.extract(
+      MetadataExtractor.open(path: absolute, followLinks: true), fileExtension: absolute.lowercasedExtension,
+      in: extractors)
     // Inside a catalogued root (but not catalogued yet, or changed since), the area still
     // follows the root's sandbox layout.
     var area = "other"

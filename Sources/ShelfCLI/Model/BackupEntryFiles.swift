@@ -106,9 +106,9 @@ extension InfoCommand {
   /// Describes a backup entry named by its catalogued path: the catalogue's entry when it has
   /// one (nothing is read), else the facts of its content read from the backup. Nil when
   /// `path` names no backup entry.
-  static func describeBackupEntry(_ path: RawPath, store: CatalogStore?, files: BackupEntryFiles) throws
-    -> Description?
-  {
+  static func describeBackupEntry(
+    _ path: RawPath, store: CatalogStore?, files: BackupEntryFiles, extractors: ExtractorPool? = nil
+  ) throws -> Description? {
     guard BackupEntryFiles.isBackupEntryPath(path), let (_, cataloguePath) = BackupEntryResolver.locate(path)
     else { return nil }
     if let store, let entry = try? store.entry(path: cataloguePath) {
@@ -116,7 +116,8 @@ extension InfoCommand {
     }
     guard let (backupEntry, readable) = try files.spool(path) else { return nil }
     let extraction = try MetadataExtractor.extract(
-      RegularFile(path: readable), fileExtension: backupEntry.relativePath.lowercasedExtension)
+      RegularFile(path: readable), fileExtension: backupEntry.relativePath.lowercasedExtension, in: extractors
+    )
     var entry = liveEntry(
       extraction, path: cataloguePath,
       area: BackupLayout.area(domain: backupEntry.domain, relativePath: backupEntry.relativePath.bytes))
