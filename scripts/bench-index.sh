@@ -79,6 +79,7 @@ sleep 3
 now() { date +%s.%N; }
 elapsed() { python3 -c "print('%.3f' % ($2 - $1))"; }
 ratio() { python3 -c "print('%.1f' % ($1 / $2 if $2 > 0 else 0))"; }
+ratio2() { python3 -c "print('%.2f' % ($1 / $2 if $2 > 0 else 0))"; }
 
 declare -a ROWS=() CPU_ROWS=()
 # Best of $RUNS runs of a command: "wall cpu" in seconds (cpu = user + system of the command
@@ -109,18 +110,25 @@ bench_root() {
   read -r t_file c_file < <(best_of "find '$tree' -type f -print0 2>/dev/null | xargs -0 -P$WORKERS -n 256 file --mime-type")
   BEFORE="rm -f '$db' '$db-wal' '$db-shm' '$db.lock'"
   read -r t_index c_index < <(best_of "'$SHELF' --db '$db' index --jobs $WORKERS --progress never '$tree' >'$WORK/$label.index.txt' 2>&1")
+  # The same without the sandboxed workers: what isolation costs.
+  read -r t_inproc c_inproc < <(best_of "SHELF_EXTRACT_IN_PROCESS=1 '$SHELF' --db '$db' index --jobs $WORKERS --progress never '$tree' >/dev/null 2>&1")
   unset BEFORE
   read -r t_find c_find < <(best_of "find '$tree' -type f")
   read -r t_rescan c_rescan < <(best_of "'$SHELF' --db '$db' index --jobs $WORKERS --progress never '$tree' >'$WORK/$label.rescan.txt' 2>&1")
 
-  ROWS+=("$label|$files|$t_file|$t_index|$(ratio "$t_file" "$t_index")|$t_find|$t_rescan|$(ratio "$t_rescan" "$t_find")")
-  CPU_ROWS+=("$label|$files|$c_file|$c_index|$(ratio "$c_file" "$c_index")|$c_find|$c_rescan|$(ratio "$c_rescan" "$c_find")")
+  ROWS+=("$label|$files|$t_file|$t_index|$(ratio "$t_file" "$t_index")|$t_find|$t_rescan|$(ratio "$t_rescan" "$t_find")|$t_inproc|$(ratio2 "$t_index" "$t_inproc")")
+  CPU_ROWS+=("$label|$files|$c_file|$c_index|$(ratio "$c_file" "$c_index")|$c_find|$c_rescan|$(ratio "$c_rescan" "$c_find")|$c_inproc|$(ratio2 "$c_index" "$c_inproc")")
   echo "bench-index: $label: $(head -1 "$WORK/$label.index.txt")" >&2
   echo "bench-index: $label rescan: $(head -1 "$WORK/$label.rescan.txt")" >&2
 }
 
-bench_root sandbox "$SANDBOX"
-bench_root usr-share /usr/share
+# BENCH_TREES="label=path …" replaces the two trees (a quick look at one folder, say).
+if [[ -n ${BENCH_TREES:-} ]]; then
+  for entry in $BENCH_TREES; do bench_root "${entry%%=*}" "${entry#*=}"; done
+else
+  bench_root sandbox "$SANDBOX"
+  bench_root usr-share /usr/share
+fi
 
 # --- ls on a catalogue of >= 50,000 entries ------------------------------------------------
 DB=$WORK/combined.sqlite
@@ -146,17 +154,17 @@ ls_none=$(best_ms "$SHELF" --db "$DB" ls width:12345)
 
 echo
 echo "shelf index benchmark ($(nproc) cores, $WORKERS workers, warm cache, best of $RUNS wall seconds)"
-printf '%-10s %7s  %12s %12s %7s   %9s %12s %8s\n' tree files "file --mime" "shelf index" speedup "bare find" "shelf rescan" "vs find"
+printf '%-10s %7s  %12s %12s %7s   %9s %12s %8s   %10s %9s\n' tree files "file --mime" "shelf index" speedup "bare find" "shelf rescan" "vs find" "in-process" isolation
 for row in "${ROWS[@]}"; do
-  IFS='|' read -r label files t_file t_index speed t_find t_rescan slower <<<"$row"
-  printf '%-10s %7s  %12s %12s %6sx   %9s %12s %7sx\n' "$label" "$files" "$t_file" "$t_index" "$speed" "$t_find" "$t_rescan" "$slower"
+  IFS='|' read -r label files t_file t_index speed t_find t_rescan slower t_inproc cost <<<"$row"
+  printf '%-10s %7s  %12s %12s %6sx   %9s %12s %7sx   %10s %8sx\n' "$label" "$files" "$t_file" "$t_index" "$speed" "$t_find" "$t_rescan" "$slower" "$t_inproc" "$cost"
 done
 echo
 echo "the same, CPU seconds (user + system, all processes; best of $RUNS)"
-printf '%-10s %7s  %12s %12s %7s   %9s %12s %8s\n' tree files "file --mime" "shelf index" cheaper "bare find" "shelf rescan" "vs find"
+printf '%-10s %7s  %12s %12s %7s   %9s %12s %8s   %10s %9s\n' tree files "file --mime" "shelf index" cheaper "bare find" "shelf rescan" "vs find" "in-process" isolation
 for row in "${CPU_ROWS[@]}"; do
-  IFS='|' read -r label files t_file t_index speed t_find t_rescan slower <<<"$row"
-  printf '%-10s %7s  %12s %12s %6sx   %9s %12s %7sx\n' "$label" "$files" "$t_file" "$t_index" "$speed" "$t_find" "$t_rescan" "$slower"
+  IFS='|' read -r label files t_file t_index speed t_find t_rescan slower t_inproc cost <<<"$row"
+  printf '%-10s %7s  %12s %12s %6sx   %9s %12s %7sx   %10s %8sx\n' "$label" "$files" "$t_file" "$t_index" "$speed" "$t_find" "$t_rescan" "$slower" "$t_inproc" "$cost"
 done
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
@@ -165,4 +173,5 @@ echo "  ls kind:image   ($ls_matches matches)  ${ls_kind} ms"
 echo "  ls ext:txt      ($ext_matches matches)  ${ls_ext} ms"
 echo "  ls width:12345  (no match)       ${ls_none} ms"
 echo
-echo "targets: fresh index >= 3x faster than file --mime-type; rescan <= 3x bare find; ls < 100 ms"
+echo "targets: fresh index >= 3x faster than file --mime-type; rescan <= 3x bare find; ls < 100 ms;"
+echo "         isolation (sandboxed workers against SHELF_EXTRACT_IN_PROCESS=1) <= 1.10x"
