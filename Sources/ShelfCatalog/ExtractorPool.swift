@@ -149,12 +149,15 @@ final class WorkerProcess: @unchecked Sendable {
     posix_spawnattr_setpgroup(&attributes, 0)
     posix_spawnattr_setflags(
       &attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
-    // The Swift runtime's backtracer would exec a helper: the filter forbids that.
+    // The Swift runtime's backtracer would exec a helper, and the dynamic loader's trace file
+    // (LD_DEBUG_OUTPUT) would be written by a later dlopen: the filter forbids both.
     var environment = ["SWIFT_BACKTRACE=enable=no"]
     var index = 0
     while let entry = environ[index] {
       let text = String(cString: entry)
-      if !text.hasPrefix("SWIFT_BACKTRACE=") { environment.append(text) }
+      if !["SWIFT_BACKTRACE=", "LD_DEBUG=", "LD_DEBUG_OUTPUT="].contains(where: text.hasPrefix) {
+        environment.append(text)
+      }
       index += 1
     }
     let arguments = ["shelf", ExtractionWorker.argument]

@@ -292,7 +292,8 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     let result = try ShelfProcess.run(
       ["--db", database, "index", root], environment: ["SHELF_TRUST_WINDOW": "0"],
       launcher: ["prlimit", "--nofile=64:64"], timeout: 60)
-    #expect(result.status == 0)
+    // The damaged ones are bad input: the run goes on and says so with status 1.
+    #expect(result.status == 1)
     #expect(
       result.stdout
         == "\(root): 300 files (300 new, 0 updated, 0 unchanged, 0 moved, 0 removed); 150 with errors\n")

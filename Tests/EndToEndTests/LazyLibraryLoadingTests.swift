@@ -10,10 +10,14 @@ import Testing
 @Suite struct LazyLibraryLoadingTests {
   /// The shared libraries the dynamic loader loaded for `arguments`, from its trace, with the
   /// run's status and stderr without the trace.
+  /// Facts are read in this process (SHELF_EXTRACT_IN_PROCESS=1), not in a sandboxed worker,
+  /// whose environment loses the loader's trace (its filter forbids writing the trace file):
+  /// the loading code is the same in both.
   static func run(_ arguments: [String]) throws -> (status: Int32, loaded: [String], stderr: String) {
     let folder = try TemporaryDirectory()
     let trace = folder.path + "/ld"
-    let result = try ShelfProcess.run(arguments, environment: ["LD_DEBUG": "libs", "LD_DEBUG_OUTPUT": trace])
+    let result = try ShelfProcess.run(
+      arguments, environment: ["LD_DEBUG": "libs", "LD_DEBUG_OUTPUT": trace, "SHELF_EXTRACT_IN_PROCESS": "1"])
     var loaded: [String] = []
     for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasPrefix("ld.") {
       let text = String(
