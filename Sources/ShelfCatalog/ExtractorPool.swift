@@ -80,17 +80,79 @@ public final class ExtractorPool: Sendable {
 
   /// The facts of an open file, read by a worker.
   public func extract(_ file: RegularFile, fileExtension: String) throws -> Extraction {
-    let worker = try idle.withLock { $0.popLast() } ?? WorkerProcess.start(executable, for: file.path)
-    // On failure the worker is gone (reaped): the next file gets a new one.
-    let reply = try worker.extract(
-      file, fileExtension: fileExtension, timeout: timeout(forSize: file.status.size))
-    idle.withLock { $0.append(worker) }
-    switch reply {
-    case .extracted(let extraction):
-      return extraction
-    case .unreadable(let reason, let vanished):
-      throw FileError(path: file.path, reason: reason, failure: .io, code: vanished ? ENOENT : nil)
+    var result: Result<Extraction, any Error>?
+    var given = false
+    extractQueued(depth: 1) { () -> (tag: Void, file: RegularFile, fileExtension: String)? in
+      defer { given = true }
+      return given ? nil : ((), file, fileExtension)
+    } deliver: { _, outcome in
+      result = outcome
     }
+    return try result!.get()
+  }
+
+  /// How many files are queued at a worker: enough that it finds the next request waiting
+  /// when it finishes one (no round trip between files), few enough that a crash sends
+  /// little back to be queued again.
+  public static let queueDepth = 4
+
+  /// Reads the facts of every file `next` hands out (nil: no more), in order, through one
+  /// worker at a time, keeping up to `depth` of them queued at it; `deliver` gets each result
+  /// as it comes. When the worker dies, the file it was reading gets the `WorkerFailure` and
+  /// the files queued behind it go to a new worker.
+  public func extractQueued<Tag>(
+    depth: Int = ExtractorPool.queueDepth,
+    next: () -> (tag: Tag, file: RegularFile, fileExtension: String)?,
+    deliver: (Tag, Result<Extraction, any Error>) -> Void
+  ) {
+    var worker: WorkerProcess?
+    var sent: [(tag: Tag, file: RegularFile, fileExtension: String)] = []
+    var resend: [(tag: Tag, file: RegularFile, fileExtension: String)] = []
+    var exhausted = false
+    while true {
+      while sent.count < max(1, depth) {
+        guard let item = resend.isEmpty ? (exhausted ? nil : next()) : resend.removeFirst() else {
+          exhausted = true
+          break
+        }
+        do {
+          let running =
+            try worker ?? idle.withLock { $0.popLast() }
+            ?? WorkerProcess.start(executable, for: item.file.path)
+          worker = running
+          sent.append(item)
+          // A failed send means the worker died on an earlier file: the receive below says why.
+          guard
+            running.send(
+              item.file, fileExtension: item.fileExtension,
+              cpuSeconds: timeout(forSize: item.file.status.size))
+          else { break }
+        } catch {
+          deliver(item.tag, .failure(error))
+        }
+      }
+      guard let running = worker, !sent.isEmpty else { break }
+      let head = sent.removeFirst()
+      do {
+        let reply = try running.receive(for: head.file.path, timeout: timeout(forSize: head.file.status.size))
+        switch reply {
+        case .extracted(let extraction):
+          deliver(head.tag, .success(extraction))
+        case .unreadable(let reason, let vanished):
+          deliver(
+            head.tag,
+            .failure(
+              FileError(path: head.file.path, reason: reason, failure: .io, code: vanished ? ENOENT : nil)))
+        }
+      } catch {
+        // The worker is gone (reaped); the files behind this one were never started.
+        deliver(head.tag, .failure(error))
+        worker = nil
+        resend = sent + resend
+        sent = []
+      }
+    }
+    if let worker { idle.withLock { $0.append(worker) } }
   }
 }
 
@@ -176,49 +238,50 @@ final class WorkerProcess: @unchecked Sendable {
     return WorkerProcess(pid: pid, requests: sockets[0], replies: pipe[0])
   }
 
-  /// Sends one file and waits for its facts, at most `timeout` seconds. On any failure the
-  /// worker is killed and reaped, and the failure says why it died.
-  func extract(_ file: RegularFile, fileExtension: String, timeout: Int) throws(WorkerFailure) -> WorkerReply
-  {
-    let request = WorkerRequest(path: file.path.bytes, fileExtension: fileExtension, cpuSeconds: timeout)
+  /// Queues one file at the worker: its request, with its descriptor. False when the worker
+  /// is gone.
+  func send(_ file: RegularFile, fileExtension: String, cpuSeconds: Int) -> Bool {
+    let request = WorkerRequest(path: file.path.bytes, fileExtension: fileExtension, cpuSeconds: cpuSeconds)
     guard let bytes = try? WireFormat.encode(request), bytes.count <= ExtractionWorker.requestLimit else {
-      stop()
-      throw WorkerFailure(path: file.path, cause: .failed("path too long for a request"))
+      return false
     }
     let sent = file.withDescriptor { descriptor in
       bytes.withUnsafeBytes { shelf_send_with_descriptor(requests, $0.baseAddress, $0.count, descriptor) }
     }
-    guard sent == bytes.count else { throw died(file.path, cpuSeconds: timeout) }
+    return sent == bytes.count
+  }
+
+  /// Waits at most `timeout` seconds for the reply to the oldest file queued (`path`). On any
+  /// failure the worker is killed and reaped, and the failure says why it died.
+  func receive(for path: RawPath, timeout: Int) throws(WorkerFailure) -> WorkerReply {
     let deadline = MonotonicClock.seconds() + Double(timeout)
-    guard let header = read(count: 8, until: deadline, path: file.path, cpuSeconds: timeout) else {
-      throw died(file.path, cpuSeconds: timeout)
-    }
+    guard let header = read(count: 8, until: deadline) else { throw died(path, cpuSeconds: timeout) }
     var length = 0
     for (index, byte) in header.enumerated() { length |= Int(byte) << (index * 8) }
     guard length >= 0, length <= Self.replyLimit else {
       stop()
-      throw WorkerFailure(path: file.path, cause: .failed("reply of \(length) bytes"))
+      throw WorkerFailure(path: path, cause: .failed("reply of \(length) bytes"))
     }
-    guard let body = read(count: length, until: deadline, path: file.path, cpuSeconds: timeout) else {
-      throw died(file.path, cpuSeconds: timeout)
-    }
+    guard let body = read(count: length, until: deadline) else { throw died(path, cpuSeconds: timeout) }
     do {
       return try WireFormat.decode(WorkerReply.self, from: body)
     } catch {
       stop()
-      throw WorkerFailure(path: file.path, cause: .failed("\(error)"))
+      throw WorkerFailure(path: path, cause: .failed("\(error)"))
     }
   }
 
   /// The timeout found by `read`, kept so that `died` reports it rather than the SIGKILL.
   private var timedOut = false
 
-  /// Reads exactly `count` reply bytes before `deadline`; nil when the worker closed its end
-  /// (it died) or the deadline passed (then it is killed).
-  private func read(count: Int, until deadline: Double, path: RawPath, cpuSeconds: Int) -> [UInt8]? {
-    var buffer = [UInt8](repeating: 0, count: count)
-    var filled = 0
-    while filled < count {
+  /// Reply bytes read but not yet taken: one read often brings several replies.
+  private var buffered: [UInt8] = []
+  private var taken = 0
+
+  /// Takes exactly `count` reply bytes, reading before `deadline`; nil when the worker closed
+  /// its end (it died) or the deadline passed (then it is killed).
+  private func read(count: Int, until deadline: Double) -> [UInt8]? {
+    while buffered.count - taken < count {
       let left = deadline - MonotonicClock.seconds()
       if left <= 0 {
         timedOut = true
@@ -233,18 +296,24 @@ final class WorkerProcess: @unchecked Sendable {
         return nil
       }
       if ready == 0 { continue }
-      let result = buffer.withUnsafeMutableBytes {
-        Glibc.read(replies, $0.baseAddress! + filled, count - filled)
+      if taken > 0 {
+        buffered.removeFirst(taken)
+        taken = 0
       }
+      let start = buffered.count
+      let want = max(count - start, 1 << 16)
+      buffered.append(contentsOf: repeatElement(0, count: want))
+      let result = buffered.withUnsafeMutableBytes { Glibc.read(replies, $0.baseAddress! + start, want) }
+      buffered.removeLast(want - max(result, 0))
       if result < 0 {
         if errno == EINTR || errno == EAGAIN { continue }
         kill(pid, SIGKILL)
         return nil
       }
       if result == 0 { return nil }
-      filled += result
     }
-    return buffer
+    defer { taken += count }
+    return Array(buffered[taken..<taken + count])
   }
 
   /// Reaps the worker after it stopped answering and says why.

@@ -480,10 +480,29 @@ public final class Indexer {
       for _ in 0..<workers {
         group.addTask {
           await BlockingThread.run {
-            // Each worker takes the next file as it finishes one, so a big file holds up none.
+            // Each thread takes the next file as it finishes one, so a big file holds up none.
             var done: [(Int, Result<Extraction, OpenFailure>)] = []
-            while case let index = counter.take(), index < batch.count {
-              done.append((index, extractOne(batch[index].file, extractors: extractors)))
+            guard let extractors else {
+              while case let index = counter.take(), index < batch.count {
+                done.append((index, extractHere(batch[index].file)))
+              }
+              return done
+            }
+            // Files are opened here and read by this thread's worker, a few queued at a time.
+            extractors.extractQueued { () -> (tag: Int, file: RegularFile, fileExtension: String)? in
+              while case let index = counter.take(), index < batch.count {
+                let item = batch[index].file
+                do {
+                  let file = try MetadataExtractor.open(
+                    path: item.openPath, followLinks: false, expected: item.status)
+                  return (index, file, item.openPath.lowercasedExtension)
+                } catch {
+                  done.append((index, .failure(openFailure(error))))
+                }
+              }
+              return nil
+            } deliver: { index, result in
+              done.append((index, result.mapError(openFailure)))
             }
             return done
           }
@@ -503,22 +522,24 @@ public final class Indexer {
     func take() -> Int { value.add(1, ordering: .relaxed).oldValue }
   }
 
-  private static func extractOne(_ item: WalkedFile, extractors: ExtractorPool?) -> Result<
-    Extraction, OpenFailure
-  > {
+  /// Reads one file's facts in this process.
+  private static func extractHere(_ item: WalkedFile) -> Result<Extraction, OpenFailure> {
     do {
-      let file = try MetadataExtractor.open(path: item.openPath, followLinks: false, expected: item.status)
       return .success(
-        try MetadataExtractor.extract(file, fileExtension: item.openPath.lowercasedExtension, in: extractors))
-    } catch let error as WorkerFailure {
-      return .failure(OpenFailure(reason: error.reason, vanished: false, inWorker: true))
-    } catch let error as FileError {
-      return .failure(OpenFailure(reason: error.reason, vanished: error.isNoSuchFile))
-    } catch let error as ExtractionFailure {
-      return .failure(OpenFailure(reason: error.reason, vanished: error.cause == .replacedWhileScanning))
+        try MetadataExtractor.extract(path: item.openPath, followLinks: false, expected: item.status))
     } catch {
-      return .failure(OpenFailure(reason: "\(error)", vanished: false))
+      return .failure(openFailure(error))
     }
   }
 
+  /// Why a file gave no facts, as the catalogue records it.
+  private static func openFailure(_ error: any Error) -> OpenFailure {
+    switch error {
+    case let error as WorkerFailure: OpenFailure(reason: error.reason, vanished: false, inWorker: true)
+    case let error as FileError: OpenFailure(reason: error.reason, vanished: error.isNoSuchFile)
+    case let error as ExtractionFailure:
+      OpenFailure(reason: error.reason, vanished: error.cause == .replacedWhileScanning)
+    default: OpenFailure(reason: "\(error)", vanished: false)
+    }
+  }
 }

@@ -1,6 +1,7 @@
 /// A compact binary form of `Codable` values: how shelf and its extraction workers pass facts
 /// over a pipe. It needs no Foundation; the decoder checks every length and depth, so bytes
-/// from a worker that misbehaved end in a `WireFormatError`, never a trap.
+/// from a worker that misbehaved end in a `WireFormatError`, never a trap. Coding paths are
+/// not tracked (an error names no field): building them cost an allocation per field.
 public enum WireFormat {
   /// The deepest nesting decoded.
   public static let depthLimit = 64
@@ -38,7 +39,10 @@ indirect enum WireNode {
   case double(Double)
   case string(String)
   case array([WireNode])
-  case keyed([String: WireNode])
+  /// Keys in the order they were encoded (a handful each: a list beats hashing them).
+  case keyed([(String, WireNode)])
+  /// A `[UInt8]` (a path, say) in one piece rather than byte by byte.
+  case bytes([UInt8])
 
   func write(into bytes: inout [UInt8]) {
     func integer(_ value: UInt64) {
@@ -67,6 +71,10 @@ indirect enum WireNode {
       bytes.append(7)
       length(values.count)
       for value in values { value.write(into: &bytes) }
+    case .bytes(let value):
+      bytes.append(9)
+      length(value.count)
+      bytes.append(contentsOf: value)
     case .keyed(let pairs):
       bytes.append(8)
       length(pairs.count)
@@ -127,12 +135,17 @@ struct WireReader {
       return .array(values)
     case 8:
       let count = try length()
-      var pairs: [String: WireNode] = [:]
+      var pairs: [(String, WireNode)] = []
+      pairs.reserveCapacity(min(count, 64))
       for _ in 0..<count {
         let key = try string()
-        pairs[key] = try node(depth: depth + 1)
+        pairs.append((key, try node(depth: depth + 1)))
       }
       return .keyed(pairs)
+    case 9:
+      let count = try length()
+      defer { offset += count }
+      return .bytes(Array(bytes[offset..<offset + count]))
     default: throw WireFormatError("unknown tag \(tag)")
     }
   }
@@ -141,24 +154,16 @@ struct WireReader {
 /// Where an encoder puts what it encodes: a value, or the slots of a keyed or unkeyed
 /// container (containers are handed out before they are filled).
 final class WireSlot {
-  var value: WireNode = .null
-  var keyed: [String: WireSlot]?
+  var value: WireNode
+  var keyed: [(String, WireSlot)]?
   var unkeyed: [WireSlot]?
 
+  init(_ value: WireNode = .null) { self.value = value }
+
   var node: WireNode {
-    if let keyed { return .keyed(keyed.mapValues(\.node)) }
+    if let keyed { return .keyed(keyed.map { ($0.0, $0.1.node) }) }
     if let unkeyed { return .array(unkeyed.map(\.node)) }
     return value
-  }
-}
-
-struct WireCodingKey: CodingKey {
-  var stringValue: String
-  var intValue: Int?
-  init(stringValue: String) { self.stringValue = stringValue }
-  init(intValue: Int) {
-    stringValue = String(intValue)
-    self.intValue = intValue
   }
 }
 
@@ -168,7 +173,7 @@ struct WireEncoder: Encoder {
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-    if slot.keyed == nil { slot.keyed = [:] }
+    if slot.keyed == nil { slot.keyed = [] }
     return KeyedEncodingContainer(WireKeyedEncoder<Key>(slot: slot, codingPath: codingPath))
   }
 
@@ -182,23 +187,25 @@ struct WireEncoder: Encoder {
   }
 }
 
-/// The node of a primitive value, or nil for any other type.
+/// The node of a primitive value (or of a `[UInt8]`), or nil for any other type. The common
+/// types are found by comparing metatypes, not by casting: this runs for every value sent.
 func wirePrimitive<T>(_ value: T) -> WireNode? {
+  if T.self == String.self { return .string(unsafeBitCast(value, to: String.self)) }
+  if T.self == Int.self { return .int(Int64(unsafeBitCast(value, to: Int.self))) }
+  if T.self == Bool.self { return .bool(unsafeBitCast(value, to: Bool.self)) }
+  if T.self == Double.self { return .double(unsafeBitCast(value, to: Double.self)) }
+  if T.self == Int64.self { return .int(unsafeBitCast(value, to: Int64.self)) }
+  if T.self == UInt64.self { return .uint(unsafeBitCast(value, to: UInt64.self)) }
+  if T.self == [UInt8].self { return .bytes(unsafeBitCast(value, to: [UInt8].self)) }
   switch value {
-  case let value as Bool: return .bool(value)
-  case let value as String: return .string(value)
-  case let value as Double: return .double(value)
   case let value as Float: return .double(Double(value))
-  case let value as Int: return .int(Int64(value))
   case let value as Int8: return .int(Int64(value))
   case let value as Int16: return .int(Int64(value))
   case let value as Int32: return .int(Int64(value))
-  case let value as Int64: return .int(Int64(value))
   case let value as UInt: return .uint(UInt64(value))
   case let value as UInt8: return .uint(UInt64(value))
   case let value as UInt16: return .uint(UInt64(value))
   case let value as UInt32: return .uint(UInt64(value))
-  case let value as UInt64: return .uint(UInt64(value))
   default: return nil
   }
 }
@@ -218,55 +225,70 @@ struct WireKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
   let slot: WireSlot
   var codingPath: [any CodingKey]
 
-  mutating func encodeNil(forKey key: Key) throws { slot.keyed?[key.stringValue] = WireSlot() }
+  mutating func encodeNil(forKey key: Key) throws { slot.keyed?.append((key.stringValue, WireSlot())) }
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-    let child = try wireSlot(value, codingPath: codingPath + [key])
-    slot.keyed?[key.stringValue] = child
+    let child = try wireSlot(value, codingPath: codingPath)
+    slot.keyed?.append((key.stringValue, child))
   }
-  mutating func encode(_ value: Bool, forKey key: Key) throws { try encode(Wrapped(value), forKey: key) }
-  mutating func encode(_ value: String, forKey key: Key) throws { try encode(Wrapped(value), forKey: key) }
-  mutating func encode(_ value: Double, forKey key: Key) throws { try encode(Wrapped(value), forKey: key) }
-  mutating func encode(_ value: Float, forKey key: Key) throws { try encode(Wrapped(value), forKey: key) }
-  mutating func encode(_ value: Int, forKey key: Key) throws { try encode(Wrapped(value), forKey: key) }
-  mutating func encode(_ value: Int8, forKey key: Key) throws { try encode(Wrapped(value), forKey: key) }
-  mutating func encode(_ value: Int16, forKey key: Key) throws { try encode(Wrapped(value), forKey: key) }
-  mutating func encode(_ value: Int32, forKey key: Key) throws { try encode(Wrapped(value), forKey: key) }
-  mutating func encode(_ value: Int64, forKey key: Key) throws { try encode(Wrapped(value), forKey: key) }
-  mutating func encode(_ value: UInt, forKey key: Key) throws { try encode(Wrapped(value), forKey: key) }
-  mutating func encode(_ value: UInt8, forKey key: Key) throws { try encode(Wrapped(value), forKey: key) }
-  mutating func encode(_ value: UInt16, forKey key: Key) throws { try encode(Wrapped(value), forKey: key) }
-  mutating func encode(_ value: UInt32, forKey key: Key) throws { try encode(Wrapped(value), forKey: key) }
-  mutating func encode(_ value: UInt64, forKey key: Key) throws { try encode(Wrapped(value), forKey: key) }
+  mutating func encode(_ value: Bool, forKey key: Key) throws {
+    slot.keyed?.append((key.stringValue, WireSlot(wirePrimitive(value)!)))
+  }
+  mutating func encode(_ value: String, forKey key: Key) throws {
+    slot.keyed?.append((key.stringValue, WireSlot(wirePrimitive(value)!)))
+  }
+  mutating func encode(_ value: Double, forKey key: Key) throws {
+    slot.keyed?.append((key.stringValue, WireSlot(wirePrimitive(value)!)))
+  }
+  mutating func encode(_ value: Float, forKey key: Key) throws {
+    slot.keyed?.append((key.stringValue, WireSlot(wirePrimitive(value)!)))
+  }
+  mutating func encode(_ value: Int, forKey key: Key) throws {
+    slot.keyed?.append((key.stringValue, WireSlot(wirePrimitive(value)!)))
+  }
+  mutating func encode(_ value: Int8, forKey key: Key) throws {
+    slot.keyed?.append((key.stringValue, WireSlot(wirePrimitive(value)!)))
+  }
+  mutating func encode(_ value: Int16, forKey key: Key) throws {
+    slot.keyed?.append((key.stringValue, WireSlot(wirePrimitive(value)!)))
+  }
+  mutating func encode(_ value: Int32, forKey key: Key) throws {
+    slot.keyed?.append((key.stringValue, WireSlot(wirePrimitive(value)!)))
+  }
+  mutating func encode(_ value: Int64, forKey key: Key) throws {
+    slot.keyed?.append((key.stringValue, WireSlot(wirePrimitive(value)!)))
+  }
+  mutating func encode(_ value: UInt, forKey key: Key) throws {
+    slot.keyed?.append((key.stringValue, WireSlot(wirePrimitive(value)!)))
+  }
+  mutating func encode(_ value: UInt8, forKey key: Key) throws {
+    slot.keyed?.append((key.stringValue, WireSlot(wirePrimitive(value)!)))
+  }
+  mutating func encode(_ value: UInt16, forKey key: Key) throws {
+    slot.keyed?.append((key.stringValue, WireSlot(wirePrimitive(value)!)))
+  }
+  mutating func encode(_ value: UInt32, forKey key: Key) throws {
+    slot.keyed?.append((key.stringValue, WireSlot(wirePrimitive(value)!)))
+  }
+  mutating func encode(_ value: UInt64, forKey key: Key) throws {
+    slot.keyed?.append((key.stringValue, WireSlot(wirePrimitive(value)!)))
+  }
   mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
     -> KeyedEncodingContainer<NestedKey>
   {
     let child = WireSlot()
-    slot.keyed?[key.stringValue] = child
-    return WireEncoder(slot: child, codingPath: codingPath + [key]).container(keyedBy: keyType)
+    slot.keyed?.append((key.stringValue, child))
+    return WireEncoder(slot: child, codingPath: codingPath).container(keyedBy: keyType)
   }
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
     let child = WireSlot()
-    slot.keyed?[key.stringValue] = child
-    return WireEncoder(slot: child, codingPath: codingPath + [key]).unkeyedContainer()
+    slot.keyed?.append((key.stringValue, child))
+    return WireEncoder(slot: child, codingPath: codingPath).unkeyedContainer()
   }
   mutating func superEncoder() -> any Encoder { superEncoder(forKey: Key(stringValue: "super")!) }
   mutating func superEncoder(forKey key: Key) -> any Encoder {
     let child = WireSlot()
-    slot.keyed?[key.stringValue] = child
-    return WireEncoder(slot: child, codingPath: codingPath + [key])
-  }
-}
-
-/// A primitive passed through the generic path.
-struct Wrapped<T>: Encodable {
-  let value: T
-  init(_ value: T) { self.value = value }
-  func encode(to encoder: any Encoder) throws {
-    guard let encoder = encoder as? WireEncoder, let node = wirePrimitive(value) else {
-      throw EncodingError.invalidValue(
-        value, .init(codingPath: encoder.codingPath, debugDescription: "not a primitive"))
-    }
-    encoder.slot.value = node
+    slot.keyed?.append((key.stringValue, child))
+    return WireEncoder(slot: child, codingPath: codingPath)
   }
 }
 
@@ -277,23 +299,23 @@ struct WireUnkeyedEncoder: UnkeyedEncodingContainer {
 
   mutating func encodeNil() throws { slot.unkeyed?.append(WireSlot()) }
   mutating func encode<T: Encodable>(_ value: T) throws {
-    let child = try wireSlot(value, codingPath: codingPath + [WireCodingKey(intValue: count)])
+    let child = try wireSlot(value, codingPath: codingPath)
     slot.unkeyed?.append(child)
   }
-  mutating func encode(_ value: Bool) throws { try encode(Wrapped(value)) }
-  mutating func encode(_ value: String) throws { try encode(Wrapped(value)) }
-  mutating func encode(_ value: Double) throws { try encode(Wrapped(value)) }
-  mutating func encode(_ value: Float) throws { try encode(Wrapped(value)) }
-  mutating func encode(_ value: Int) throws { try encode(Wrapped(value)) }
-  mutating func encode(_ value: Int8) throws { try encode(Wrapped(value)) }
-  mutating func encode(_ value: Int16) throws { try encode(Wrapped(value)) }
-  mutating func encode(_ value: Int32) throws { try encode(Wrapped(value)) }
-  mutating func encode(_ value: Int64) throws { try encode(Wrapped(value)) }
-  mutating func encode(_ value: UInt) throws { try encode(Wrapped(value)) }
-  mutating func encode(_ value: UInt8) throws { try encode(Wrapped(value)) }
-  mutating func encode(_ value: UInt16) throws { try encode(Wrapped(value)) }
-  mutating func encode(_ value: UInt32) throws { try encode(Wrapped(value)) }
-  mutating func encode(_ value: UInt64) throws { try encode(Wrapped(value)) }
+  mutating func encode(_ value: Bool) throws { slot.unkeyed?.append(WireSlot(wirePrimitive(value)!)) }
+  mutating func encode(_ value: String) throws { slot.unkeyed?.append(WireSlot(wirePrimitive(value)!)) }
+  mutating func encode(_ value: Double) throws { slot.unkeyed?.append(WireSlot(wirePrimitive(value)!)) }
+  mutating func encode(_ value: Float) throws { slot.unkeyed?.append(WireSlot(wirePrimitive(value)!)) }
+  mutating func encode(_ value: Int) throws { slot.unkeyed?.append(WireSlot(wirePrimitive(value)!)) }
+  mutating func encode(_ value: Int8) throws { slot.unkeyed?.append(WireSlot(wirePrimitive(value)!)) }
+  mutating func encode(_ value: Int16) throws { slot.unkeyed?.append(WireSlot(wirePrimitive(value)!)) }
+  mutating func encode(_ value: Int32) throws { slot.unkeyed?.append(WireSlot(wirePrimitive(value)!)) }
+  mutating func encode(_ value: Int64) throws { slot.unkeyed?.append(WireSlot(wirePrimitive(value)!)) }
+  mutating func encode(_ value: UInt) throws { slot.unkeyed?.append(WireSlot(wirePrimitive(value)!)) }
+  mutating func encode(_ value: UInt8) throws { slot.unkeyed?.append(WireSlot(wirePrimitive(value)!)) }
+  mutating func encode(_ value: UInt16) throws { slot.unkeyed?.append(WireSlot(wirePrimitive(value)!)) }
+  mutating func encode(_ value: UInt32) throws { slot.unkeyed?.append(WireSlot(wirePrimitive(value)!)) }
+  mutating func encode(_ value: UInt64) throws { slot.unkeyed?.append(WireSlot(wirePrimitive(value)!)) }
   mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
     -> KeyedEncodingContainer<NestedKey>
   {
@@ -353,6 +375,11 @@ func wireValue<T>(_ node: WireNode, as type: T.Type, codingPath: [any CodingKey]
     }
     throw mismatch()
   }
+  if T.self == String.self {
+    guard case .string(let string) = node else { throw mismatch() }
+    return unsafeBitCast(string, to: T.self)
+  }
+  if T.self == Int.self { return unsafeBitCast(try integer(Int.self), to: T.self) }
   let value: Any
   switch T.self {
   case is Bool.Type:
@@ -383,10 +410,19 @@ func wireValue<T>(_ node: WireNode, as type: T.Type, codingPath: [any CodingKey]
   return typed
 }
 
+/// Whether `T` is read by `wireValue`.
+func isWirePrimitive<T>(_ type: T.Type) -> Bool {
+  T.self == String.self || T.self == Int.self || T.self == Bool.self || T.self == Double.self
+    || T.self == Int64.self || T.self == UInt64.self || T.self == Float.self || T.self == Int8.self
+    || T.self == Int16.self || T.self == Int32.self || T.self == UInt.self || T.self == UInt8.self
+    || T.self == UInt16.self || T.self == UInt32.self
+}
+
 /// Decodes a value of type `T` from a node (a primitive directly, anything else through its
 /// `init(from:)`).
 func wireDecode<T: Decodable>(_ node: WireNode, as type: T.Type, codingPath: [any CodingKey]) throws -> T {
-  if let primitive = try? wireValue(node, as: T.self, codingPath: codingPath) { return primitive }
+  if T.self == [UInt8].self, case .bytes(let bytes) = node { return unsafeBitCast(bytes, to: T.self) }
+  if isWirePrimitive(T.self) { return try wireValue(node, as: T.self, codingPath: codingPath) }
   return try T(from: WireDecoder(node: node, codingPath: codingPath))
 }
 
@@ -417,13 +453,14 @@ struct WireDecoder: Decoder {
 }
 
 struct WireKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
-  let pairs: [String: WireNode]
+  let pairs: [(String, WireNode)]
   var codingPath: [any CodingKey]
-  var allKeys: [Key] { pairs.keys.compactMap { Key(stringValue: $0) } }
+  var allKeys: [Key] { pairs.compactMap { Key(stringValue: $0.0) } }
 
-  func contains(_ key: Key) -> Bool { pairs[key.stringValue] != nil }
+  func contains(_ key: Key) -> Bool { pairs.contains { $0.0 == key.stringValue } }
   func child(_ key: Key) throws -> WireNode {
-    guard let node = pairs[key.stringValue] else {
+    let name = key.stringValue
+    guard let node = pairs.first(where: { $0.0 == name })?.1 else {
       throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "missing"))
     }
     return node
@@ -433,61 +470,61 @@ struct WireKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     return false
   }
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-    try wireDecode(try child(key), as: type, codingPath: codingPath + [key])
+    try wireDecode(try child(key), as: type, codingPath: codingPath)
   }
   func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-    try wireValue(try child(key), as: type, codingPath: codingPath + [key])
+    try wireValue(try child(key), as: type, codingPath: codingPath)
   }
   func decode(_ type: String.Type, forKey key: Key) throws -> String {
-    try wireValue(try child(key), as: type, codingPath: codingPath + [key])
+    try wireValue(try child(key), as: type, codingPath: codingPath)
   }
   func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-    try wireValue(try child(key), as: type, codingPath: codingPath + [key])
+    try wireValue(try child(key), as: type, codingPath: codingPath)
   }
   func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-    try wireValue(try child(key), as: type, codingPath: codingPath + [key])
+    try wireValue(try child(key), as: type, codingPath: codingPath)
   }
   func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
-    try wireValue(try child(key), as: type, codingPath: codingPath + [key])
+    try wireValue(try child(key), as: type, codingPath: codingPath)
   }
   func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
-    try wireValue(try child(key), as: type, codingPath: codingPath + [key])
+    try wireValue(try child(key), as: type, codingPath: codingPath)
   }
   func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
-    try wireValue(try child(key), as: type, codingPath: codingPath + [key])
+    try wireValue(try child(key), as: type, codingPath: codingPath)
   }
   func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
-    try wireValue(try child(key), as: type, codingPath: codingPath + [key])
+    try wireValue(try child(key), as: type, codingPath: codingPath)
   }
   func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
-    try wireValue(try child(key), as: type, codingPath: codingPath + [key])
+    try wireValue(try child(key), as: type, codingPath: codingPath)
   }
   func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
-    try wireValue(try child(key), as: type, codingPath: codingPath + [key])
+    try wireValue(try child(key), as: type, codingPath: codingPath)
   }
   func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
-    try wireValue(try child(key), as: type, codingPath: codingPath + [key])
+    try wireValue(try child(key), as: type, codingPath: codingPath)
   }
   func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
-    try wireValue(try child(key), as: type, codingPath: codingPath + [key])
+    try wireValue(try child(key), as: type, codingPath: codingPath)
   }
   func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
-    try wireValue(try child(key), as: type, codingPath: codingPath + [key])
+    try wireValue(try child(key), as: type, codingPath: codingPath)
   }
   func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
-    try wireValue(try child(key), as: type, codingPath: codingPath + [key])
+    try wireValue(try child(key), as: type, codingPath: codingPath)
   }
   func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
     -> KeyedDecodingContainer<NestedKey>
   {
-    try WireDecoder(node: try child(key), codingPath: codingPath + [key]).container(keyedBy: type)
+    try WireDecoder(node: try child(key), codingPath: codingPath).container(keyedBy: type)
   }
   func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-    try WireDecoder(node: try child(key), codingPath: codingPath + [key]).unkeyedContainer()
+    try WireDecoder(node: try child(key), codingPath: codingPath).unkeyedContainer()
   }
   func superDecoder() throws -> any Decoder { try superDecoder(forKey: Key(stringValue: "super")!) }
   func superDecoder(forKey key: Key) throws -> any Decoder {
-    WireDecoder(node: try child(key), codingPath: codingPath + [key])
+    WireDecoder(node: try child(key), codingPath: codingPath)
   }
 }
 
@@ -511,7 +548,7 @@ struct WireUnkeyedDecoder: UnkeyedDecodingContainer {
     return true
   }
   mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-    try wireDecode(try next(), as: type, codingPath: codingPath + [WireCodingKey(intValue: currentIndex)])
+    try wireDecode(try next(), as: type, codingPath: codingPath)
   }
   mutating func decode(_ type: Bool.Type) throws -> Bool {
     try wireValue(try next(), as: type, codingPath: codingPath)

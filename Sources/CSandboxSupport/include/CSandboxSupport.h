@@ -22,8 +22,9 @@
    Returns 0, or -errno when the filter could not be loaded. */
 int shelf_sandbox_enter(unsigned long long address_space_bytes);
 
-/* Limits the CPU time the process may use from now on to `seconds` more (RLIMIT_CPU, soft
-   limit: SIGXCPU when reached). 0 on success, -1 and errno otherwise. */
+/* Gives the process at least `seconds` more CPU time and at most twice that (RLIMIT_CPU,
+   soft limit: SIGXCPU when reached), for the file it reads next. 0 on success, -1 and errno
+   otherwise. */
 int shelf_sandbox_limit_cpu(unsigned int seconds);
 
 /* Installs the crash handler that turns a trap after an allocation failure into the exit
