@@ -122,6 +122,36 @@ public enum HostileFiles {
     return bytes
   }
 
+  /// A 0.2-second 8 kHz RF64 file in Microsoft ADPCM (for PCM, FFmpeg recomputes the count
+  /// from the data size) whose `ds64` sample count is 2^63 - 1: FFmpeg reports that length.
+  public static func rf64WithHugeSampleCount() throws -> [UInt8] {
+    let folder = try TemporaryDirectory()
+    try ExternalTool.ffmpeg([
+      "-f", "lavfi", "-i", "sine=frequency=440:duration=0.2:sample_rate=8000", "-c:a", "adpcm_ms", "-rf64",
+      "always", folder.file("made.wav"),
+    ])
+    let made = try Array(Data(contentsOf: URL(fileURLWithPath: folder.file("made.wav"))))
+    guard let patched = rf64WithSampleCount(made) else {
+      throw ExternalTool.ToolFailure(tool: "ffmpeg", message: "wrote no ds64 chunk")
+    }
+    return patched
+  }
+
+  /// A 0.5-second 8 kHz Ogg Vorbis file whose last granule position is 2^63 - 1 (its page
+  /// CRC made good): FFmpeg reports that length.
+  public static func oggWithHugeLastGranule() throws -> [UInt8] {
+    let folder = try TemporaryDirectory()
+    try ExternalTool.ffmpeg([
+      "-f", "lavfi", "-i", "sine=frequency=440:duration=0.5:sample_rate=8000", "-c:a", "libvorbis",
+      folder.file("made.ogg"),
+    ])
+    let made = try Array(Data(contentsOf: URL(fileURLWithPath: folder.file("made.ogg"))))
+    guard let patched = oggWithLastGranule(made) else {
+      throw ExternalTool.ToolFailure(tool: "ffmpeg", message: "wrote no Ogg page")
+    }
+    return patched
+  }
+
   /// `rf64` (an RF64 WAVE file) with its `ds64` chunk's sample count set to `count`.
   public static func rf64WithSampleCount(_ rf64: [UInt8], count: UInt64 = UInt64(Int64.max)) -> [UInt8]? {
     let tag = Array("ds64".utf8)
