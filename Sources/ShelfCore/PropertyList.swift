@@ -469,6 +469,8 @@ struct XMLPlistParser {
     case "integer":
       let text = try content().trimmingWhitespace()
       if let value = Int64(text) { return .integer(value) }
+      // Beyond Int64.max, as the binary format's 128-bit integers: the low 64 bits are kept.
+      if let value = UInt64(text) { return .integer(Int64(bitPattern: value)) }
       if text.lowercased().hasPrefix("0x"), let value = UInt64(text.dropFirst(2), radix: 16) {
         return .integer(Int64(bitPattern: value))
       }

@@ -67,3 +67,25 @@ import Testing
     #expect(throws: HeaderError("corrupt binary plist: count too large")) { try PropertyList.parse(bytes) }
   }
 }
+
+/// XML integers beyond Int64, as CoreFoundation writes UInt64 values.
+@Suite struct XMLPlistIntegerTests {
+  static func xml(_ integer: String) -> [UInt8] {
+    Array("<?xml version=\"1.0\"?><plist><integer>\(integer)</integer></plist>".utf8)
+  }
+
+  @Test func integersUpToUInt64MaxKeepTheirLow64Bits() throws {
+    #expect(try PropertyList.parse(Self.xml("18446744073709551615")).root == .integer(-1))
+    #expect(try PropertyList.parse(Self.xml("9223372036854775813")).root == .integer(Int64.min + 5))
+    #expect(try PropertyList.parse(Self.xml("-9223372036854775808")).root == .integer(Int64.min))
+  }
+
+  @Test func integersBeyondUInt64AreBad() {
+    #expect(throws: HeaderError("XML plist: bad integer \"18446744073709551616\"")) {
+      try PropertyList.parse(Self.xml("18446744073709551616"))
+    }
+    #expect(throws: HeaderError("XML plist: bad integer \"-9223372036854775809\"")) {
+      try PropertyList.parse(Self.xml("-9223372036854775809"))
+    }
+  }
+}
