@@ -336,11 +336,14 @@ enum IFFChunks {
         guard body.count == 16 else { return nil }
         let valid = body[8..<16].reduce(Int64(0)) { $0 << 8 | Int64($1) }
         let priming = try file.read(count: 4, at: offset + 12 + 16).reduce(Int64(0)) { $0 << 8 | Int64($1) }
-        return valid > 0 ? CAFPacketTable(validFrames: valid, primingFrames: priming) : nil
+        return valid > 0 && valid <= MediaFileInfo.frameLimit
+          ? CAFPacketTable(validFrames: valid, primingFrames: priming) : nil
       }
+      // -1 is a data chunk's "to the end of the file"; a size near 2^63 would overflow.
       guard size >= 0 else { return nil }
-      offset += 12 + size
-      if offset >= file.status.size { return nil }
+      let (next, overflow) = (offset + 12).addingReportingOverflow(size)
+      guard !overflow, next < file.status.size else { return nil }
+      offset = next
     }
     return nil
   }

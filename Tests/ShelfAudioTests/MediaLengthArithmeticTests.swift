@@ -56,3 +56,36 @@ import Testing
         == MusepackHeader.Length(frames: 31, leadIn: 1))
   }
 }
+
+/// CAF chunk walks over sizes near 2^63 (FFmpeg refuses such a file itself, but the packet
+/// table is looked for on every CAF).
+@Suite struct CAFChunkArithmeticTests {
+  static func caf(_ chunks: [(String, [UInt8])], sizes: [UInt64]? = nil) -> [UInt8] {
+    var bytes = Array("caff".utf8) + [0, 1, 0, 0]
+    for (index, (type, body)) in chunks.enumerated() {
+      bytes += Array(type.utf8) + HostileFiles.bigEndian(sizes?[index] ?? UInt64(body.count), count: 8) + body
+    }
+    return bytes
+  }
+
+  @Test func aChunkSizeOf2To63Minus1EndsTheWalk() throws {
+    let folder = try TemporaryDirectory()
+    let pakt =
+      [UInt8](repeating: 0, count: 8) + HostileFiles.bigEndian(4096, count: 8) + [0, 0, 4, 0, 0, 0, 0, 0]
+    let hostile = Self.caf([("free", [0, 0, 0, 0]), ("pakt", pakt)], sizes: [UInt64(Int64.max), 24])
+    let path = try folder.write("huge.caf", hostile)
+    #expect(try IFFChunks.cafPacketTable(RegularFile(path: RawPath(path))) == nil)
+    let good = try folder.write("good.caf", Self.caf([("free", [0, 0, 0, 0]), ("pakt", pakt)]))
+    #expect(
+      try IFFChunks.cafPacketTable(RegularFile(path: RawPath(good)))
+        == IFFChunks.CAFPacketTable(validFrames: 4096, primingFrames: 1024))
+  }
+
+  @Test func aValidFrameCountBeyondTheLimitIsNoPacketTable() throws {
+    let folder = try TemporaryDirectory()
+    let pakt =
+      [UInt8](repeating: 0, count: 8) + HostileFiles.bigEndian(UInt64(Int64.max), count: 8) + [0, 0, 4, 0]
+    let path = try folder.write("huge.caf", Self.caf([("pakt", pakt + [0, 0, 0, 0])]))
+    #expect(try IFFChunks.cafPacketTable(RegularFile(path: RawPath(path))) == nil)
+  }
+}
