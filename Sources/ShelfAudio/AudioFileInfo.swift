@@ -60,7 +60,8 @@ public struct AudioFileInfo: Sendable, Equatable {
           path: file.path, call: "avformat_find_stream_info", code: -22, message: "no audio track",
           failure: .badInput)
       }
-      let frames = Int64((video.duration * Double(rate)).rounded())
+      // A video's length from a lying header can be beyond any frame count: unknown (0) then.
+      let frames = MediaFileInfo.frameCount(seconds: video.duration, rate: rate) ?? 0
       return AudioFileInfo(
         duration: video.duration, sampleRate: rate, channels: channels, frames: frames, formatName: "video",
         encodingName: codec, bitsPerSample: nil, isLossless: false, tags: video.tags, codec: codec)

@@ -21,7 +21,8 @@ enum ID3Reader {
     var result = Found(tags: AudioTags(), hasPicture: false)
     let header = try file.read(count: 10, at: 0)
     if let size = tagSize(header), size < 64 << 20 {
-      result = parse(tag: try file.read(count: size, at: 0))
+      // A tag that claims more than the file holds costs the file's size, not the claim.
+      result = parse(tag: try file.read(count: Int(min(Int64(size), file.status.size)), at: 0))
     }
     if result.tags.isEmpty, file.status.size >= 128 {
       let tail = try file.read(count: 128, at: file.status.size - 128)

@@ -147,7 +147,23 @@ public enum MediaFileInfo: Sendable, Equatable {
   /// say (container overhead included).
   static func averageBitrate(size: Int64, seconds: Double?) -> Int? {
     guard let seconds, seconds > 0 else { return nil }
-    return Int((Double(size) * 8 / seconds).rounded())
+    let bits = (Double(size) * 8 / seconds).rounded()
+    // A length of a few nanoseconds (a lying header) would ask for more than an Int holds.
+    guard bits.isFinite, bits < 0x1p62 else { return nil }
+    return Int(bits)
+  }
+
+  /// The most frames a length may count (more than 90 years at 384 kHz): a declared length
+  /// beyond it is a lying header (an RF64 `ds64` sample count or a last Ogg granule of
+  /// 2^63 - 1), which FFmpeg reports as it is, and arithmetic on it would overflow.
+  public static let frameLimit: Int64 = 1 << 50
+
+  /// The frames `seconds` last at `rate`, rounded; nil when that is not finite, negative or
+  /// beyond `frameLimit` (converting such a `Double` to `Int64` would trap).
+  static func frameCount(seconds: Double, rate: Int) -> Int64? {
+    let frames = (seconds * Double(rate)).rounded()
+    guard frames.isFinite, frames >= 0, frames <= Double(frameLimit) else { return nil }
+    return Int64(frames)
   }
 
   /// Apple's own creation date first (it keeps the local time zone), then the container's.
@@ -209,7 +225,7 @@ public enum MediaFileInfo: Sendable, Equatable {
       let defect = chunk.truncation(of: file), let bits = audio.bitsPerSample, audio.codec.hasPrefix("pcm_")
     {
       // FFmpeg takes a WAV's length from its data chunk's header; count what the file holds.
-      let frameBytes = Int64(channels * ((bits + 7) / 8))
+      let frameBytes = Int64(max(channels * ((bits + 7) / 8), 1))
       frames = max(0, file.status.size - chunk.offset) / frameBytes
       return AudioFileInfo(
         duration: Double(frames) / Double(rate), sampleRate: rate, channels: channels, frames: frames,
@@ -225,15 +241,21 @@ public enum MediaFileInfo: Sendable, Equatable {
     } else if input.lengthIsEstimated {
       // A raw stream (AC-3, E-AC-3, DTS, ADTS AAC) declares no length: count its packets.
       frames = try input.countedFrames(stream: audio.index, sampleRate: rate)
-    } else {
-      frames = declaredFrames(input, audio: audio, rate: rate)
-      if let present = input.presentDuration(stream: audio.index, fileSize: file.status.size) {
-        let presentFrames = Int64((present * Double(rate)).rounded())
+    } else if let declared = declaredFrames(input, audio: audio, rate: rate) {
+      frames = declared
+      if let present = input.presentDuration(stream: audio.index, fileSize: file.status.size),
+        let presentFrames = frameCount(seconds: present, rate: rate)
+      {
         if presentFrames < frames {
           truncation = "truncated: \(presentFrames) of \(frames) frames present"
           frames = presentFrames
         }
       }
+    } else {
+      // The length is unknown: the file's frames are not counted, and it is damaged.
+      frames = 0
+      let seconds = audio.duration ?? input.duration ?? .nan
+      truncation = "corrupt: declared length of \(seconds) s is out of range"
     }
     if let id3 = try? id3Tag(container: container, file: file) {
       tags = id3.tags.filled(from: tags)
@@ -252,18 +274,21 @@ public enum MediaFileInfo: Sendable, Equatable {
   /// Samples per channel as decoding yields them: iTunes' gapless count (`iTunSMPB`), else
   /// the stream's duration (which FFmpeg takes from the MP4 edit list, FLAC's STREAMINFO, the
   /// last Ogg granule, WAV's data size) less an Opus pre-skip (Ogg, Matroska), else the container's.
-  static func declaredFrames(_ input: FFmpegInput, audio: FFmpegStream, rate: Int) -> Int64 {
-    if let smpb = input.tags["iTunSMPB"] ?? audio.tags["iTunSMPB"], let count = gaplessCount(smpb) {
+  /// Nil when the length declared is beyond `frameLimit` (a lying header).
+  static func declaredFrames(_ input: FFmpegInput, audio: FFmpegStream, rate: Int) -> Int64? {
+    if let smpb = input.tags["iTunSMPB"] ?? audio.tags["iTunSMPB"], let count = gaplessCount(smpb),
+      count <= frameLimit
+    {
       return count
     }
     if let duration = audio.duration {
-      var frames = Int64((duration * Double(rate)).rounded())
+      guard var frames = frameCount(seconds: duration, rate: rate) else { return nil }
       if input.formatName == "ogg" || input.formatName == "matroska,webm" {
         frames -= Int64(audio.initialPadding)
       }
       return max(frames, 0)
     }
-    return Int64(((input.duration ?? 0) * Double(rate)).rounded())
+    return frameCount(seconds: input.duration ?? 0, rate: rate)
   }
 
   /// The original sample count of an `iTunSMPB` value (` 00000000 00000840 000001CA
@@ -311,11 +336,14 @@ enum IFFChunks {
         guard body.count == 16 else { return nil }
         let valid = body[8..<16].reduce(Int64(0)) { $0 << 8 | Int64($1) }
         let priming = try file.read(count: 4, at: offset + 12 + 16).reduce(Int64(0)) { $0 << 8 | Int64($1) }
-        return valid > 0 ? CAFPacketTable(validFrames: valid, primingFrames: priming) : nil
+        return valid > 0 && valid <= MediaFileInfo.frameLimit
+          ? CAFPacketTable(validFrames: valid, primingFrames: priming) : nil
       }
+      // -1 is a data chunk's "to the end of the file"; a size near 2^63 would overflow.
       guard size >= 0 else { return nil }
-      offset += 12 + size
-      if offset >= file.status.size { return nil }
+      let (next, overflow) = (offset + 12).addingReportingOverflow(size)
+      guard !overflow, next < file.status.size else { return nil }
+      offset = next
     }
     return nil
   }

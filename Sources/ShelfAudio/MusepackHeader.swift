@@ -36,7 +36,10 @@ enum MusepackHeader {
         else { return nil }
         return Length(frames: samples - silence, leadIn: silence)
       }
-      offset += Int(clamping: size)
+      // A packet that ends past the header read holds no SH packet in it (and a size of up to
+      // 2^63 - 1 would overflow the offset).
+      guard size <= Int64(head.count - offset) else { return nil }
+      offset += Int(size)
     }
     return nil
   }

@@ -41,9 +41,17 @@ enum MBDBManifest {
           BackupError(path: folder, reason: .unsafePath(RawPath(domain).appending(relativePath))))
         continue
       }
+      // A size of 2^63 or more is no file's: as a bit pattern it would be negative.
+      guard type != .file || raw.size <= UInt64(Int64.max) else {
+        problems.append(
+          BackupError(
+            path: folder.appending(domain).appending(relativePath),
+            reason: .corruptManifest("manifest record has a bad size \(raw.size)")))
+        continue
+      }
       var entry = BackupEntry(
         domain: domain, relativePath: relativePath, fileID: fileID, type: type,
-        size: type == .file ? Int64(bitPattern: raw.size) : 0, mode: UInt32(raw.mode),
+        size: type == .file ? Int64(raw.size) : 0, mode: UInt32(raw.mode),
         modified: Int64(raw.mtime) * 1_000_000_000,
         protectionClass: raw.protectionClass == 0 ? nil : Int(raw.protectionClass))
       if type == .symlink { entry.linkTarget = RawPath(bytes: raw.linkTarget ?? []) }

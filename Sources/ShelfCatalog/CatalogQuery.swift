@@ -667,6 +667,10 @@ public struct CatalogQuery: Sendable, Equatable {
     return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
   }
 
+  /// The farthest a time in a query reaches either side of 1970, in seconds (about 300,000
+  /// years): beyond it the day arithmetic and the conversion to whole seconds would overflow.
+  static let timeLimit: Double = 1e13
+
   /// Parses a point in time as an interval of seconds since the epoch (UTC): `2024`,
   /// `2024-05`, `2024-05-17`, `2024-05-17T10:30[:00]`, or relative `-7d`, `-12h`, `-2w`,
   /// `-30min`, `-1y` (an instant).
@@ -688,6 +692,7 @@ public struct CatalogQuery: Sendable, Equatable {
       default: return nil
       }
       let instant = text.hasPrefix("-") ? now - amount * factor : now + amount * factor
+      guard instant.isFinite, abs(instant) <= timeLimit else { return nil }
       return (instant, instant)
     }
     let separators: Set<Character> = ["-", "T", ":", " "]
@@ -700,7 +705,9 @@ public struct CatalogQuery: Sendable, Equatable {
     var parts = numbers + Array(repeating: 0, count: 6 - numbers.count)
     if numbers.count < 2 { parts[1] = 1 }
     if numbers.count < 3 { parts[2] = 1 }
-    guard (1...12).contains(parts[1]), (1...31).contains(parts[2]), parts[3] < 24, parts[4] < 60,
+    // Years of four digits (ISO 8601), so that the day arithmetic stays in range.
+    guard (0...9999).contains(parts[0]), (1...12).contains(parts[1]), (1...31).contains(parts[2]),
+      parts[3] < 24, parts[4] < 60,
       parts[5] < 61
     else {
       return nil
@@ -724,7 +731,8 @@ public struct CatalogQuery: Sendable, Equatable {
 
   /// `2024-05-17T10:30:00` for a count of seconds since the epoch, read as UTC.
   static func isoLocalTime(seconds: Double) -> String {
-    let whole = Int(seconds.rounded(.down))
+    // parseTime keeps its results within timeLimit; anything else is not a time.
+    let whole = seconds.isFinite && abs(seconds) <= timeLimit ? Int(seconds.rounded(.down)) : 0
     let days = whole >= 0 ? whole / 86400 : (whole - 86399) / 86400
     let second = whole - days * 86400
     let (year, month, day) = civilFromDays(days)

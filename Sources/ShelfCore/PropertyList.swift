@@ -136,6 +136,16 @@ struct BinaryPlistParser {
     return value
   }
 
+  /// The object reference (`refSize` bytes) at `offset`, checked against the object count
+  /// before it becomes an `Int`: a reference of 2^63 or more would trap the conversion.
+  private func reference(at offset: Int) throws -> Int {
+    let value = sized(offset, refSize)
+    guard value < UInt64(objectCount) else {
+      throw HeaderError("corrupt binary plist: reference \(value) past the object table")
+    }
+    return Int(value)
+  }
+
   private func objectOffset(_ index: Int) throws -> Int {
     let value = sized(tableOffset + index * offsetSize, offsetSize)
     guard value >= 8, value < UInt64(tableOffset) else {
@@ -170,7 +180,7 @@ struct BinaryPlistParser {
     let marker = bytes[offset]
     let info = Int(marker & 0xF)
     func need(_ length: Int, from start: Int) throws {
-      guard length >= 0, start + length <= tableOffset else {
+      guard length >= 0, start <= tableOffset, length <= tableOffset - start else {
         throw HeaderError("corrupt binary plist: object runs past the end")
       }
     }
@@ -182,8 +192,13 @@ struct BinaryPlistParser {
       default: return .null
       }
     case 0x1:
+      // 1, 2, 4 and 8 bytes, and 16 (a 128-bit integer, of which the low 8 bytes are kept, as
+      // CoreFoundation writes a UInt64 beyond Int64.max); a larger size is no integer at all.
+      guard info <= 4 else {
+        throw HeaderError("corrupt binary plist: integer of \(1 << info) bytes at byte \(offset)")
+      }
       let size = 1 << info
-      try need(min(size, 16), from: offset + 1)
+      try need(size, from: offset + 1)
       if size > 8 { return .integer(Int64(bitPattern: sized(offset + 1 + size - 8, 8))) }
       let raw = sized(offset + 1, size)
       return .integer(size == 8 ? Int64(bitPattern: raw) : Int64(raw))
@@ -223,7 +238,9 @@ struct BinaryPlistParser {
     case 0xA, 0xB, 0xC, 0xD:
       let (length, start) = try count(info, at: offset)
       let isDictionary = marker >> 4 == 0xD
-      try need(length * refSize * (isDictionary ? 2 : 1), from: start)
+      let (references, overflow) = length.multipliedReportingOverflow(by: refSize * (isDictionary ? 2 : 1))
+      guard !overflow else { throw HeaderError("corrupt binary plist: object runs past the end") }
+      try need(references, from: start)
       guard visiting.insert(index).inserted else {
         throw HeaderError("corrupt binary plist: reference cycle")
       }
@@ -232,8 +249,8 @@ struct BinaryPlistParser {
         var pairs: [(String, PlistValue)] = []
         pairs.reserveCapacity(length)
         for item in 0..<length {
-          let keyRef = Int(sized(start + item * refSize, refSize))
-          let valueRef = Int(sized(start + (length + item) * refSize, refSize))
+          let keyRef = try reference(at: start + item * refSize)
+          let valueRef = try reference(at: start + (length + item) * refSize)
           let key = try object(keyRef, depth: depth + 1, visiting: &visiting)
           guard case .string(let name) = key else {
             throw HeaderError("corrupt binary plist: dictionary key is not a string")
@@ -245,7 +262,7 @@ struct BinaryPlistParser {
       var items: [PlistValue] = []
       items.reserveCapacity(length)
       for item in 0..<length {
-        let ref = Int(sized(start + item * refSize, refSize))
+        let ref = try reference(at: start + item * refSize)
         items.append(try object(ref, depth: depth + 1, visiting: &visiting))
       }
       return .array(items)
@@ -452,6 +469,8 @@ struct XMLPlistParser {
     case "integer":
       let text = try content().trimmingWhitespace()
       if let value = Int64(text) { return .integer(value) }
+      // Beyond Int64.max, as the binary format's 128-bit integers: the low 64 bits are kept.
+      if let value = UInt64(text) { return .integer(Int64(bitPattern: value)) }
       if text.lowercased().hasPrefix("0x"), let value = UInt64(text.dropFirst(2), radix: 16) {
         return .integer(Int64(bitPattern: value))
       }

@@ -96,7 +96,8 @@ public enum Quantities {
 
   /// Formats seconds as `M:SS`, or `H:MM:SS` from an hour up; fractions are truncated.
   public static func formatDuration(_ seconds: Double) -> String {
-    guard seconds.isFinite, seconds >= 0 else { return "-:--" }
+    // Beyond 10^15 s (a lying header's length) the conversion to Int could trap.
+    guard seconds.isFinite, seconds >= 0, seconds < 1e15 else { return "-:--" }
     let whole = Int(seconds)
     let (hours, minutes, secs) = (whole / 3600, whole / 60 % 60, whole % 60)
     func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }

@@ -3,14 +3,37 @@
 enum AnimatedPNG {
   /// The recompressed file, or nil when a frame cannot be read exactly (the caller then keeps
   /// the file as it is).
+  /// The width and height of the frame an `fcTL` chunk's data describes, checked as the APNG
+  /// specification asks (non-zero, inside the canvas with its offsets): the frame's buffer is
+  /// sized from them, and 4294967295 × 4294967295 would overflow it.
+  static func frameSize(_ data: [UInt8], frame: Int, canvas: (width: Int, height: Int)) throws(PNGError) -> (
+    Int, Int
+  ) {
+    let width = Int(data.bigEndianUInt32(at: 4))
+    let height = Int(data.bigEndianUInt32(at: 8))
+    let x = Int(data.bigEndianUInt32(at: 12))
+    let y = Int(data.bigEndianUInt32(at: 16))
+    // Each term is below 2^32: the sums cannot overflow.
+    guard width > 0, height > 0, x + width <= canvas.width, y + height <= canvas.height else {
+      throw PNGError(
+        .corrupt(
+          "fcTL of frame \(frame): \(width)×\(height) at \(x),\(y) does not fit the \(canvas.width)×\(canvas.height) image"
+        ))
+    }
+    return (width, height)
+  }
+
   static func recompress(
     _ chunks: [PNGChunk], colorType: PNGColorType, bitDepth: Int, interlaced: Bool,
     level: PNGOptimizationLevel, strip: PNGStripMode
-  ) -> [UInt8]? {
+  ) throws(PNGError) -> [UInt8]? {
     guard let header = chunks.first(where: { $0.is("IHDR") }) else { return nil }
     let bitsPerPixel = colorType.channels * bitDepth
-    var width = Int(header.data.bigEndianUInt32(at: 0))
-    var height = Int(header.data.bigEndianUInt32(at: 4))
+    let canvas = (
+      width: Int(header.data.bigEndianUInt32(at: 0)), height: Int(header.data.bigEndianUInt32(at: 4))
+    )
+    var (width, height) = canvas
+    var frames = 0
     var out: [PNGChunk] = []
     var sequence: UInt32 = 0
     var index = 0
@@ -18,8 +41,8 @@ enum AnimatedPNG {
       let chunk = chunks[index]
       if chunk.is("fcTL") {
         guard chunk.data.count == 26 else { return nil }
-        width = Int(chunk.data.bigEndianUInt32(at: 4))
-        height = Int(chunk.data.bigEndianUInt32(at: 8))
+        frames += 1
+        (width, height) = try frameSize(chunk.data, frame: frames, canvas: canvas)
         var data = chunk.data
         data.replaceSubrange(0..<4, with: bigEndian(sequence))
         sequence += 1

@@ -66,7 +66,7 @@ public struct PNGOptimizer: Sendable {
     if decoded.isAnimated {
       // Frames are recompressed with their filtered bytes untouched, or the file is kept.
       guard !decoded.isCgBI,
-        let output = AnimatedPNG.recompress(
+        let output = try AnimatedPNG.recompress(
           chunks, colorType: decoded.colorType, bitDepth: decoded.bitDepth,
           interlaced: decoded.interlaced, level: options.level, strip: options.strip),
         output.count < baseline.count,

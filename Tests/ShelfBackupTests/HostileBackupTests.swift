@@ -189,6 +189,74 @@ import Testing
     #expect(delivered == 0)
   }
 
+  // MARK: Records whose numbers would trap
+
+  /// A binary plist whose array holds an object reference of 2^63, which `Int(UInt64)` traps on.
+  static let hostilePlist = HostileFiles.plistArrayReference()
+  static let hostilePlistReason =
+    "corrupt binary plist: reference 9223372036854775808 past the object table"
+
+  @Test func mdbackupThatIsAHostilePlistIsOneProblemAndTheRestRead() throws {
+    let scratch = try TemporaryDirectory()
+    let folder = try SampleBackups.copy("mdbackup", into: scratch)
+    let total = try SampleBackupsOpen.plain(folder).entries().entries
+    let victim = try #require(total.first { $0.relativePath.escaped.hasSuffix(".wav") })
+    let stored = folder + "/" + victim.fileID + ".mdbackup"
+    try Data(Self.hostilePlist).write(to: URL(fileURLWithPath: stored))
+    let (entries, problems) = try SampleBackupsOpen.plain(folder).entries()
+    #expect(
+      problems == [
+        BackupError(
+          path: RawPath(stored), reason: .corruptManifest("not a property list: \(Self.hostilePlistReason)"))
+      ])
+    #expect(entries.count == total.count - 1)
+    #expect(!entries.contains(victim))
+  }
+
+  @Test func manifestRowWhoseFileRecordIsAHostilePlistIsOneProblemAndTheRestRead() throws {
+    let scratch = try TemporaryDirectory()
+    let folder = try SampleBackups.copy("manifest-db", into: scratch)
+    let total = try SampleBackupsOpen.plain(folder).entries().entries
+    let victim = try #require(total.first { $0.relativePath.escaped.hasSuffix(".wav") })
+    let hex = Self.hostilePlist.map { String(format: "%02X", $0) }.joined()
+    try ExternalTool.make([
+      "sqlite3", folder + "/Manifest.db",
+      "UPDATE Files SET file = X'\(hex)' WHERE fileID = '\(victim.fileID)'",
+    ])
+    let (entries, problems) = try SampleBackupsOpen.plain(folder).entries()
+    #expect(
+      problems == [
+        BackupError(
+          path: victim.cataloguePath(in: RawPath(folder)),
+          reason: .corruptManifest("file record is not a property list: \(Self.hostilePlistReason)"))
+      ])
+    #expect(entries.count == total.count - 1)
+  }
+
+  @Test func mbdbRecordWithASizeOf2To63IsOneProblemAndTheRestRead() throws {
+    let scratch = try TemporaryDirectory()
+    let folder = try SampleBackups.copy("mbdb", into: scratch)
+    let total = try SampleBackupsOpen.plain(folder).entries().entries
+    // One more record at the end: domain, path, no link, hash or key, a file's mode, inode,
+    // uid, gid, three times, a size of 2^63, protection class, no properties.
+    func string(_ text: String) -> [UInt8] {
+      HostileFiles.bigEndian(UInt64(text.utf8.count), count: 2) + Array(text.utf8)
+    }
+    var record = string("HomeDomain") + string("Library/huge.bin") + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
+    record += HostileFiles.bigEndian(0o100644, count: 2) + HostileFiles.bigEndian(7, count: 8)
+    record += [UInt8](repeating: 0, count: 20) + HostileFiles.bigEndian(1 << 63, count: 8) + [0, 0]
+    let manifest = URL(fileURLWithPath: folder + "/Manifest.mbdb")
+    try (Data(contentsOf: manifest) + Data(record)).write(to: manifest)
+    let (entries, problems) = try SampleBackupsOpen.plain(folder).entries()
+    #expect(
+      problems == [
+        BackupError(
+          path: RawPath(folder + "/HomeDomain/Library/huge.bin"),
+          reason: .corruptManifest("manifest record has a bad size 9223372036854775808"))
+      ])
+    #expect(entries == total)
+  }
+
   // MARK: Encryption
 
   @Test(arguments: ["manifest-db-encrypted", "mbdb-encrypted"])

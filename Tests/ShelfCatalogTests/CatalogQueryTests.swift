@@ -300,3 +300,18 @@ private func parameters(_ words: [String]) throws -> [DatabaseValue] {
   #expect(try MediaFactsCatalogTests.names(upgraded, ["name:*chord-stereo*"]) == [])
   try upgraded.db.execute("INSERT INTO files_paths(files_paths) VALUES ('integrity-check')")
 }
+
+@Test func timesBeyondTheDayArithmeticAreRefusedNotATrap() throws {
+  // A 14-digit year overflowed the day count; 10^17 days ago overflowed the whole seconds of a
+  // local time (taken).
+  for (field, value) in [
+    ("mtime", "99999999999999"), ("taken", "99999999999999"), ("taken", "-99999999999999999d"),
+    ("mtime", "+99999999999999999y"), ("taken", "10000-01-01"),
+  ] {
+    #expect(throws: QueryError(message: "field '\(field)' cannot compare with '\(value)'")) {
+      try parameters(["\(field):\(value)"])
+    }
+  }
+  #expect(try parameters(["taken:9999"]).count == 2)
+  #expect(try parameters(["mtime:-3d.."]) == [.real((1_000_000 - 3 * 86400) * 1e9)])
+}

@@ -133,3 +133,55 @@ struct ImageBadInputTests {
     return Array(try Data(contentsOf: URL(fileURLWithPath: out)))
   }
 }
+
+/// Headers whose counts and lengths would make the readers' arithmetic trap (a product or an
+/// end offset beyond 64 bits, a negative count): each is a `corrupt`/`truncated` error.
+@Suite struct ImageHeaderArithmeticTests {
+  @Test func bigTIFFValueCountWhoseByteSizeOverflowsIsCorrupt() {
+    let file = HostileFiles.bigTIFFOverflowingCount()
+    #expect(ContentSniffer.sniff(prefix: file, fileExtension: "tif").mime == "image/tiff")
+    #expect(
+      throws: HeaderError(
+        "corrupt TIFF: tag 256 declares 2305843009213693952 values, more than the file holds")
+    ) { try ImageHeaderReader.read(MemoryBytes(file), mime: "image/tiff") }
+    // A count of 2^64 - 1 bytes (no overflow), still more than the file holds.
+    #expect(
+      throws: HeaderError(
+        "corrupt TIFF: tag 256 declares 18446744073709551615 values, more than the file holds")
+    ) { try ImageHeaderReader.readTIFF(MemoryBytes(HostileFiles.bigTIFFOverflowingCount(.max))) }
+  }
+
+  @Test func bigTIFFTagOtherThanTheFactsWithAnOverflowingCountIsSkipped() throws {
+    // The same file with the lying count moved to a private tag (65000) beside a good width.
+    var file = HostileFiles.bigTIFFOverflowingCount()
+    file.replaceSubrange(24..<26, with: HostileFiles.littleEndian(65000, count: 2))
+    #expect(throws: HeaderError("corrupt TIFF: no image width or height")) {
+      try ImageHeaderReader.readTIFF(MemoryBytes(file))
+    }
+  }
+
+  @Test func jpeg2000XLBoxWhoseEndOverflowsIsTruncated() {
+    let file = HostileFiles.jpeg2000OverflowingXLBox()
+    #expect(ContentSniffer.sniff(prefix: file, fileExtension: "jp2").mime == "image/jp2")
+    #expect(
+      throws: HeaderError(
+        "truncated JP2: free box at byte 32 declares 9223372036854775807 bytes, the file holds 32")
+    ) { try ImageHeaderReader.read(MemoryBytes(file), mime: "image/jp2") }
+  }
+
+  @Test func icoPNGEntryOfHugeDimensionsIsCorrupt() {
+    let file = HostileFiles.icoHugePNGEntry()
+    #expect(ContentSniffer.sniff(prefix: file, fileExtension: "ico").mime == "image/vnd.microsoft.icon")
+    #expect(throws: HeaderError("corrupt ICO: entry 2 is a PNG of 4294967295×4294967295")) {
+      try ImageHeaderReader.read(MemoryBytes(file), mime: "image/vnd.microsoft.icon")
+    }
+  }
+
+  @Test func xpmWithANegativeColourCountIsCorrupt() {
+    let file = HostileFiles.xpmNegativeColours()
+    #expect(ContentSniffer.sniff(prefix: file, fileExtension: "xpm").mime == "image/x-xpixmap")
+    #expect(throws: HeaderError("corrupt XPM: -1 colours")) {
+      try ImageHeaderReader.read(MemoryBytes(file), mime: "image/x-xpixmap")
+    }
+  }
+}

@@ -154,7 +154,8 @@ private final class HEIFInput {
       // note, turned into an error once libheif returns.
       let input = HEIFInput.from(userdata)
       if size == 0 { return 0 }
-      guard let data, Int64(size) <= input.source.size - input.position else { return 1 }
+      // `size` is a size_t: one beyond Int.max arrives negative.
+      guard let data, size > 0, Int64(size) <= input.source.size - input.position else { return 1 }
       var done = 0
       while done < size {
         let count = min(size - done, 1 << 20)

@@ -23,6 +23,10 @@ extension ImageHeaderReader {
         let payload = try source.read(count: 26, at: Int64(offset))
         if payload.starts(with: [0x89, 0x50, 0x4E, 0x47]), let w = payload.be32(16), let h = payload.be32(20)
         {
+          // PNG dimensions stop at 2^31 - 1, which keeps their product (compared below) in range.
+          guard w <= 0x7FFF_FFFF, h <= 0x7FFF_FFFF else {
+            throw HeaderError("corrupt \(format.uppercased()): entry \(index + 1) is a PNG of \(w)×\(h)")
+          }
           (width, height) = (w, h)
           bits = Int(payload.u8(24) ?? 8)
           alpha = [4, 6].contains(payload.u8(25) ?? 0)

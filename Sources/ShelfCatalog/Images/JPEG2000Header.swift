@@ -34,7 +34,15 @@ extension ImageHeaderReader {
       case "jp2c":
         return try codestreamFacts(try source.read(count: 64, at: offset + headerLength), format: "jp2")
       default:
-        offset += length
+        // A box that claims more than the file holds (its end offset may not even fit 64
+        // bits) ends the walk.
+        let (end, overflow) = offset.addingReportingOverflow(length)
+        guard !overflow, end <= source.size else {
+          throw HeaderError(
+            "truncated JP2: \(header.fourCC(4)) box at byte \(offset) declares \(length) bytes, the file holds \(source.size - offset)"
+          )
+        }
+        offset = end
       }
     }
     throw HeaderError("corrupt JP2: no image header")

@@ -77,6 +77,9 @@ struct TIFFLayout {
 
   /// The most entries read from one IFD; real files have a few dozen.
   static let entryLimit = 4096
+  /// The tags the catalogue's facts come from: width, height, bits per sample, photometric
+  /// interpretation, samples per pixel, extra samples.
+  static let factTags: Set<Int> = [256, 257, 258, 262, 277, 338]
 
   func u16(_ bytes: [UInt8], _ offset: Int) -> Int? { little ? bytes.le16(offset) : bytes.be16(offset) }
   func u32(_ bytes: [UInt8], _ offset: Int) -> Int? { little ? bytes.le32(offset) : bytes.be32(offset) }
@@ -108,12 +111,23 @@ struct TIFFLayout {
     for index in 0..<count {
       let base = index * entrySize
       guard let tag = u16(table, base), let type = u16(table, base + 2),
-        let valueCount = big
-          ? u64(table, base + 4).map({ Int(truncatingIfNeeded: $0) }) : u32(table, base + 4)
+        let valueCount = big ? u64(table, base + 4) : u32(table, base + 4).map(UInt64.init)
       else { break }
       let field = base + (big ? 12 : 4 + 4)
       let unit = [1: 1, 2: 1, 3: 2, 4: 4, 6: 1, 7: 1, 8: 2, 9: 4, 16: 8, 17: 8][type] ?? 4
-      let inline = valueCount >= 0 && valueCount * unit <= (big ? 8 : 4)
+      // The values' size in bytes, checked: a BigTIFF count is 64 bits, and its product with
+      // the type's size can overflow, or exceed what the file holds.
+      let (byteCount, overflow) = valueCount.multipliedReportingOverflow(by: UInt64(unit))
+      if overflow || byteCount > UInt64(source.size) {
+        // The facts' own tags cannot be read from such an entry; another tag is skipped, as
+        // libtiff skips it.
+        if TIFFLayout.factTags.contains(tag) {
+          throw HeaderError(
+            "corrupt TIFF: tag \(tag) declares \(valueCount) values, more than the file holds")
+        }
+        continue
+      }
+      let inline = byteCount <= (big ? 8 : 4)
       let first: Int?
       switch type {
       case 1, 7: first = table.u8(field)

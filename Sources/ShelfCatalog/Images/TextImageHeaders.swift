@@ -97,6 +97,7 @@ extension ImageHeaderReader {
       values.count >= 4,
       values[0] > 0, values[1] > 0
     else { throw HeaderError("corrupt XPM: no width, height, colours and characters per pixel") }
+    guard values[2] >= 0 else { throw HeaderError("corrupt XPM: \(values[2]) colours") }
     let colours = lines.dropFirst().prefix(values[2])
     let alpha = colours.contains {
       $0.lowercased().split(separator: "\t").joined(separator: " ").hasSuffix(" none")
