@@ -51,7 +51,9 @@ int shelf_sandbox_enter(unsigned long long address_space_bytes) {
   }
   scmp_filter_ctx filter = seccomp_init(SCMP_ACT_ALLOW);
   if (filter == NULL) return -ENOMEM;
-  int rc = 0;
+  /* Every thread of the process, not only the calling one: Swift's runtime runs the worker
+     on a thread of its pool, beside the main thread and others. */
+  int rc = seccomp_attr_set(filter, SCMP_FLTATR_CTL_TSYNC, 1);
   for (size_t i = 0; rc == 0 && i < sizeof killed_calls / sizeof killed_calls[0]; i++) {
     if (killed_calls[i] >= 0) rc = seccomp_rule_add(filter, SCMP_ACT_KILL_PROCESS, killed_calls[i], 0);
   }
