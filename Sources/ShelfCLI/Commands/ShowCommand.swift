@@ -78,6 +78,11 @@ enum ShowCommand {
         help:
           "Draw images with the kitty graphics protocol, sixels, half-block characters or not at all (auto: what the terminal announces).",
         choices: ["auto"] + PreviewGraphics.allCases.map(\.rawValue), defaultValue: "auto"),
+      OptionSpec(
+        "max-decoded-bytes", value: "size",
+        help:
+          "Refuse images whose decoded pixels would take more than <size> (512M, 2G; default 1G), from the header, before decoding.",
+        completion: Completion.none),
     ],
     examples: [
       Example("shelf show Documents/Notes/welcome-utf8.txt", "Show a note, converted to UTF-8."),
@@ -398,6 +403,18 @@ enum ShowCommand {
     environment: [String: String]
   ) throws {
     let facts = try? ImageHeaderReader.read(file, mime: mime)
+    if let facts {
+      // RGBA at 8 or 16 bits a sample: what a decoder of the whole image would hold.
+      let sampleBytes = (facts.bitDepth ?? 8) > 8 ? 2 : 1
+      let (width, height) = (min(max(facts.width, 0), 1 << 31), min(max(facts.height, 0), 1 << 31))
+      let decoded = width.multipliedReportingOverflow(by: height * 4 * sampleBytes)
+      if decoded.overflow || decoded.partialValue > options.maxDecodedBytes {
+        throw PNGError(
+          .decodedSizeExceeds(
+            bytes: decoded.overflow ? .max : decoded.partialValue, limit: options.maxDecodedBytes)
+        ).at(path)
+      }
+    }
     let graphics = PreviewGraphics.choose(
       requested: options.graphics, color: options.color, console: console, environment: environment)
     // Into a pipe: plain facts, unless a preview is asked for.
@@ -548,6 +565,19 @@ struct ShowOptions {
   var color: ColorChoice
   /// `auto` or a `PreviewGraphics` name.
   var graphics: String
+  /// Images whose decoded pixels would take more bytes are refused (`--max-decoded-bytes`).
+  var maxDecodedBytes: Int
+
+  /// `--max-decoded-bytes` (crush's and show's), 1 GiB when not given.
+  static func maxDecodedBytes(_ arguments: ParsedArguments) throws(UsageError) -> Int {
+    guard let bytes = try arguments.byteSize("max-decoded-bytes") else {
+      return PNGDecoder.defaultMaxDecodedBytes
+    }
+    guard bytes >= 1 else {
+      throw arguments.invalid("max-decoded-bytes", "\(bytes)", expected: "a size of at least 1 byte")
+    }
+    return Int(bytes)
+  }
 
   /// Reads and checks the options.
   init(_ invocation: Invocation) throws {
@@ -560,6 +590,7 @@ struct ShowOptions {
     width = try arguments.integer("width", in: 4...1000)
     color = arguments.value("color").flatMap(ColorChoice.init(rawValue:)) ?? .auto
     graphics = arguments.value("graphics") ?? "auto"
+    maxDecodedBytes = try Self.maxDecodedBytes(arguments)
   }
 }
 
