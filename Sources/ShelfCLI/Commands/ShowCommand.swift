@@ -489,54 +489,17 @@ enum ShowCommand {
     // The waveform is drawn from what libsndfile decodes; formats only FFmpeg reads (M4A, AMR,
     // WMA, …) show their facts without one.
     let peaks: [Float]
-    do {
-      peaks = try waveform(path: source, columns: columns)
-    } catch let error as AudioError where error.reason == .unrecognised || error.reason == .unsupported {
-      return
+    switch Result(catching: { () throws(AudioError) in try AudioWaveform.peaks(path: source, columns: columns)
+      })
+    {
+    case .success(let values): peaks = values
+    case .failure(let error):
+      if error.reason == .unrecognised || error.reason == .unsupported { return }
+      throw error
     }
     let levels = Array(" ▁▂▃▄▅▆▇█")
     let line = peaks.map { levels[min(levels.count - 1, Int(($0 * Float(levels.count - 1)).rounded(.up)))] }
     console.write("  " + String(line) + "\n")
-  }
-
-  /// Peak absolute sample per column across the file, 0…1. Files up to ten minutes are read
-  /// through; longer ones are sampled at each column's position.
-  static func waveform(path: RawPath, columns: Int) throws -> [Float] {
-    let reader = try AudioFileReader(path: path)
-    defer { reader.close() }
-    let channels = max(reader.format.channels, 1)
-    let total = max(reader.format.frames, 1)
-    var peaks = [Float](repeating: 0, count: columns)
-    let block = 4096
-    var buffer = [Float](repeating: 0, count: block * channels)
-    func scan(frames: Int, startingAt start: Int64) throws -> Int {
-      let got = try buffer.withUnsafeMutableBytes { raw throws(AudioError) -> Int in
-        try reader.read(into: raw.baseAddress!, frames: frames, as: .float32)
-      }
-      for frame in 0..<got {
-        let column = min(columns - 1, Int((start + Int64(frame)) * Int64(columns) / total))
-        for channel in 0..<channels {
-          let value = abs(buffer[frame * channels + channel])
-          if value > peaks[column] { peaks[column] = min(value, 1) }
-        }
-      }
-      return got
-    }
-    if total <= Int64(reader.format.sampleRate) * 600 {
-      var position: Int64 = 0
-      while true {
-        let got = try scan(frames: block, startingAt: position)
-        if got == 0 { break }
-        position += Int64(got)
-      }
-    } else {
-      for column in 0..<columns {
-        let start = Int64(column) * total / Int64(columns)
-        try reader.seek(toFrame: start)
-        _ = try scan(frames: block, startingAt: start)
-      }
-    }
-    return peaks
   }
 }
 
