@@ -489,9 +489,8 @@ enum ShowCommand {
     // The waveform is drawn from what libsndfile decodes; formats only FFmpeg reads (M4A, AMR,
     // WMA, …) show their facts without one.
     let peaks: [Float]
-    switch Result(catching: { () throws(AudioError) in try AudioWaveform.peaks(path: source, columns: columns)
-      })
-    {
+    let scan = { () throws(AudioError) in try AudioWaveform.peaks(path: source, columns: columns) }
+    switch Result(catching: scan) {
     case .success(let values): peaks = values
     case .failure(let error):
       if error.reason == .unrecognised || error.reason == .unsupported { return }
