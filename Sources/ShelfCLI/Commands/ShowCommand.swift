@@ -403,7 +403,8 @@ enum ShowCommand {
     environment: [String: String]
   ) throws {
     let facts = try? ImageHeaderReader.read(file, mime: mime)
-    if let facts {
+    // PNG only: other formats are shrunk while they load (a 30000x30000 JPEG is never whole).
+    if let facts, mime == "image/png" {
       // RGBA at 8 or 16 bits a sample: what a decoder of the whole image would hold.
       let sampleBytes = (facts.bitDepth ?? 8) > 8 ? 2 : 1
       let (width, height) = (min(max(facts.width, 0), 1 << 31), min(max(facts.height, 0), 1 << 31))
