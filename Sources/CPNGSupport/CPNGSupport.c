@@ -88,9 +88,10 @@ static void on_read(png_structp png, png_bytep out, size_t count) {
   context->offset += count;
 }
 
-int shelf_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
-                     uint32_t max_dimension, shelf_png_decoded *out, char *message,
-                     size_t message_size) {
+int shelf_png_decode_rows(const uint8_t *data, size_t size, uint64_t max_pixels,
+                          uint32_t max_dimension, int ignore_adler32, uint8_t *destination,
+                          size_t destination_size, shelf_png_row_sink sink, void *sink_context,
+                          shelf_png_decoded *out, char *message, size_t message_size) {
   decode_context context = {data, size, 0, 0, 0, message, message_size, NULL, 0, 0};
   memset(out, 0, sizeof(*out));
   if (message_size > 0) message[0] = '\0';
@@ -106,7 +107,7 @@ int shelf_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
     return SHELF_PNG_NO_MEMORY;
   }
   /* Volatile: modified between setjmp and a possible longjmp. */
-  uint8_t *volatile pixels = NULL;
+  uint8_t *volatile pixels = NULL; /* ours: a row, or the whole of an interlaced image */
   png_bytep *volatile rows = NULL;
   volatile int status = SHELF_PNG_OK;
   if (setjmp(png_jmpbuf(png))) {
@@ -123,6 +124,9 @@ int shelf_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
 #ifdef PNG_SKIP_sRGB_CHECK_PROFILE
   png_set_option(png, PNG_SKIP_sRGB_CHECK_PROFILE, PNG_OPTION_ON);
 #endif
+#ifdef PNG_IGNORE_ADLER32
+  if (ignore_adler32) png_set_option(png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
+#endif
   /* The container's CRCs are checked before libpng sees the data. */
   png_set_crc_action(png, PNG_CRC_QUIET_USE, PNG_CRC_QUIET_USE);
   png_set_user_limits(png, max_dimension, max_dimension);
@@ -134,13 +138,13 @@ int shelf_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
   png_uint_32 width = 0, height = 0;
   int bit_depth = 0, color_type = 0, interlace = 0;
   png_get_IHDR(png, info, &width, &height, &bit_depth, &color_type, &interlace, NULL, NULL);
+  out->width = width;
+  out->height = height;
   if ((uint64_t)width * (uint64_t)height > max_pixels) {
     status = SHELF_PNG_TOO_LARGE;
     copy_message(&context, "image too large");
     png_longjmp(png, 1);
   }
-  out->width = width;
-  out->height = height;
   out->source_bit_depth = bit_depth;
   out->source_color_type = color_type;
   out->interlaced = interlace != PNG_INTERLACE_NONE;
@@ -150,7 +154,7 @@ int shelf_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
   if (!(color_type & PNG_COLOR_MASK_COLOR)) png_set_gray_to_rgb(png);
   if (!(color_type & PNG_COLOR_MASK_ALPHA) && !png_get_valid(png, info, PNG_INFO_tRNS))
     png_set_add_alpha(png, sample_depth == 16 ? 0xffff : 0xff, PNG_FILLER_AFTER);
-  (void)png_set_interlace_handling(png);
+  int passes = png_set_interlace_handling(png);
   png_read_update_info(png, info);
 
   size_t row_bytes = png_get_rowbytes(png, info);
@@ -165,22 +169,56 @@ int shelf_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
     png_longjmp(png, 1);
   }
   size_t total = row_bytes * (size_t)height;
-  pixels = (uint8_t *)malloc(total > 0 ? total : 1);
-  rows = (png_bytep *)malloc(sizeof(png_bytep) * (height > 0 ? height : 1));
-  if (pixels == NULL || rows == NULL) {
-    status = SHELF_PNG_NO_MEMORY;
-    copy_message(&context, "out of memory");
+  out->sample_depth = sample_depth;
+  if (destination != NULL && destination_size != total) {
+    copy_message(&context, "pixel buffer of the wrong size");
     png_longjmp(png, 1);
   }
-  for (png_uint_32 y = 0; y < height; y++) rows[y] = pixels + (size_t)y * row_bytes;
-  png_read_image(png, rows);
+  if (destination == NULL && passes == 1) {
+    /* Row by row: one row in memory, whatever the image's size. */
+    pixels = (uint8_t *)malloc(row_bytes > 0 ? row_bytes : 1);
+    if (pixels == NULL) {
+      status = SHELF_PNG_NO_MEMORY;
+      copy_message(&context, "out of memory");
+      png_longjmp(png, 1);
+    }
+    for (png_uint_32 y = 0; y < height; y++) {
+      png_read_row(png, pixels, NULL);
+      if (sink(sink_context, y, pixels) != 0) {
+        status = SHELF_PNG_STOPPED;
+        png_longjmp(png, 1);
+      }
+    }
+  } else {
+    /* Interlaced rows are complete only after the last pass: the whole image is held. */
+    uint8_t *target = destination;
+    if (target == NULL) {
+      pixels = (uint8_t *)malloc(total > 0 ? total : 1);
+      target = pixels;
+    }
+    rows = (png_bytep *)malloc(sizeof(png_bytep) * (height > 0 ? height : 1));
+    if (target == NULL || rows == NULL) {
+      status = SHELF_PNG_NO_MEMORY;
+      copy_message(&context, "out of memory");
+      png_longjmp(png, 1);
+    }
+    for (png_uint_32 y = 0; y < height; y++) rows[y] = target + (size_t)y * row_bytes;
+    png_read_image(png, rows);
+    if (destination == NULL) {
+      for (png_uint_32 y = 0; y < height; y++) {
+        if (sink(sink_context, y, rows[y]) != 0) {
+          status = SHELF_PNG_STOPPED;
+          png_longjmp(png, 1);
+        }
+      }
+    }
+  }
   png_read_end(png, info); /* with info, libpng checks the chunks after the image data too */
 
-  out->sample_depth = sample_depth;
-  out->pixels = pixels;
   out->pixels_size = total;
   out->warnings = context.warnings;
   out->warning_count = context.warning_count;
+  free(pixels);
   free(rows);
   png_destroy_read_struct(&png, &info, NULL);
   return SHELF_PNG_OK;

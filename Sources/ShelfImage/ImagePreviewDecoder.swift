@@ -28,7 +28,9 @@ public enum ImagePreviewDecoder {
     case .cgbiPNG:
       let decoded: PNGPreviewImage
       do {
-        decoded = try PNGDecoder().preview(path: path)
+        // Shrunk while decoded, row by row: never held whole at full size.
+        decoded = try PNGDecoder(maxDecodedBytes: .max).preview(
+          path: path, maxWidth: box.width, maxHeight: box.height)
       } catch let error as PNGError {
         throw ImagePreviewError(.corrupt(error.message), path: path)
       }

@@ -21,6 +21,9 @@ public struct PNGError: ShelfError, Equatable {
     case outOfMemory
     /// The declared dimensions exceed the pixel limit; refused before allocating.
     case tooLarge(width: Int, height: Int, limit: Int)
+    /// The decoded pixels would exceed the limit on decoded bytes (`--max-decoded-bytes`);
+    /// refused from the header, before allocating.
+    case decodedSizeExceeds(bytes: Int, limit: Int)
     /// A valid file that this operation cannot handle.
     case unsupported(String)
     /// The re-decoded output differed from the input: a bug, the original is kept.
@@ -56,10 +59,22 @@ public struct PNGError: ShelfError, Equatable {
     case .outOfMemory: return "not enough memory to decode the image"
     case .tooLarge(let width, let height, let limit):
       return "image too large: \(width)x\(height) exceeds the limit of \(limit) pixels"
+    case .decodedSizeExceeds(let bytes, let limit):
+      return
+        "decoded image of \(bytes) bytes exceeds the \(Self.exactSize(limit)) limit (--max-decoded-bytes)"
     case .unsupported(let what): return "unsupported PNG: \(what)"
     case .verificationFailed(let what):
       return "internal error: optimized output differs from the input (\(what)); original kept"
     }
+  }
+
+  /// A byte count in the largest binary unit that divides it ("1 GiB", "1536 MiB").
+  static func exactSize(_ bytes: Int) -> String {
+    for (shift, unit) in [(40, "TiB"), (30, "GiB"), (20, "MiB"), (10, "KiB")]
+    where bytes >= 1 << shift && bytes % (1 << shift) == 0 {
+      return "\(bytes >> shift) \(unit)"
+    }
+    return "\(bytes) bytes"
   }
 
   public var description: String {

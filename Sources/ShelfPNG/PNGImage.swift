@@ -40,19 +40,22 @@ public struct PNGImage: Sendable, Equatable {
   /// 16-bit samples are rounded to 8 bits as libpng's `png_set_scale_16` rounds them (exactly
   /// round(v / 257), the PNG specification's `v·255 / 65535` rounded); CgBI pixels are
   /// un-premultiplied as Apple does.
-  public func rgba8() -> [UInt8] {
-    if isPremultipliedBGRA { return CgBI.unpremultiplied(self).rgba8() }
+  public func rgba8() -> [UInt8] { rgba8(spare: 0) }
+
+  /// `rgba8()` in an array with room for `spare` more bytes (for filtering in place).
+  func rgba8(spare: Int) -> [UInt8] {
+    if isPremultipliedBGRA { return CgBI.unpremultiplied(self).rgba8(spare: spare) }
     if sampleDepth == 8 { return pixels }
-    var out = [UInt8](repeating: 0, count: width * height * 4)
-    pixels.withUnsafeBufferPointer { source in
-      out.withUnsafeMutableBufferPointer { target in
-        for index in 0..<target.count {
+    let count = width * height * 4
+    return pixels.withUnsafeBufferPointer { source in
+      [UInt8](unsafeUninitializedCapacity: count + spare) { target, initialized in
+        for index in 0..<count {
           let value = Int(source[2 * index]) << 8 | Int(source[2 * index + 1])
           target[index] = UInt8((value * 255 + 32895) >> 16)
         }
+        initialized = count
       }
     }
-    return out
   }
 
   /// The same pixels with 16-bit samples, scaling 8-bit ones by 257 (an exact widening).

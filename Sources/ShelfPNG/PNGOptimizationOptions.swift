@@ -133,12 +133,16 @@ public struct PNGOptimizationOptions: Sendable {
   public var parallelTrials = 1
   /// Images with more pixels are refused before decoding.
   public var pixelLimit = PNGDecoder.defaultPixelLimit
+  /// Images whose decoded pixels would take more bytes are refused before decoding.
+  public var maxDecodedBytes = PNGDecoder.defaultMaxDecodedBytes
 
   public init(
     level: PNGOptimizationLevel = .standard, strip: PNGStripMode = .none,
     cleanTransparentColor: Bool = false, cgbi: CgBIMode = .keep, parallelTrials: Int = 1,
-    pixelLimit: Int = PNGDecoder.defaultPixelLimit
+    pixelLimit: Int = PNGDecoder.defaultPixelLimit,
+    maxDecodedBytes: Int = PNGDecoder.defaultMaxDecodedBytes
   ) {
+    self.maxDecodedBytes = maxDecodedBytes
     self.level = level
     self.strip = strip
     self.cleanTransparentColor = cleanTransparentColor

@@ -49,7 +49,8 @@ public struct PNGOptimizer: Sendable {
 
   /// Optimizes a whole PNG (or CgBI) file held in memory.
   public func optimize(bytes: [UInt8]) throws(PNGError) -> PNGOptimizationResult {
-    let decoded = try PNGDecoder(pixelLimit: options.pixelLimit).decode(bytes: bytes)
+    let decoder = PNGDecoder(pixelLimit: options.pixelLimit, maxDecodedBytes: options.maxDecodedBytes)
+    var decoded = try decoder.decode(bytes: bytes)
     // Chunks libpng rejects are left out of every output; the rest keep their order.
     let rejected = Set(decoded.rejectedChunks.map(\.index))
     let chunks = decoded.chunks.indices.filter { !rejected.contains($0) }.map { decoded.chunks[$0] }
@@ -70,7 +71,7 @@ public struct PNGOptimizer: Sendable {
           chunks, colorType: decoded.colorType, bitDepth: decoded.bitDepth,
           interlaced: decoded.interlaced, level: options.level, strip: options.strip),
         output.count < baseline.count,
-        let check = try? PNGDecoder(pixelLimit: options.pixelLimit).decode(bytes: output),
+        let check = try? decoder.decode(bytes: output),
         check.image == decoded.image
       else { return kept("animated PNG kept as it is", nil) }
       return PNGOptimizationResult(
@@ -79,58 +80,48 @@ public struct PNGOptimizer: Sendable {
         notes: notes)
     }
 
+    let writesCgBI = decoded.isCgBI ? options.cgbi != .revertToStandard : options.cgbi == .convertToCgBI
+    let conversion = writesCgBI != decoded.isCgBI
+    let ignoreTransparent = options.cleanTransparentColor && !writesCgBI
+    // What the output must decode to, row by row, taken before the pixels are transformed in
+    // place: the image is then held once, by the encoder.
+    let reference = RowDigests(
+      decoded.image,
+      transform: writesCgBI && !decoded.isCgBI
+        ? .premultiply
+        : !writesCgBI && decoded.isCgBI ? .unpremultiply : .none,
+      ignoringTransparentColor: ignoreTransparent)
+    var image = decoded.image
+    decoded.image.pixels = []
+
     let output: [UInt8]
     let summary: String
-    let writesCgBI: Bool
-    let conversion: Bool
-    if decoded.isCgBI && options.cgbi != .revertToStandard {
-      (output, summary) = encodeCgBI(decoded.image, chunks: chunks)
-      writesCgBI = true
-      conversion = false
-    } else if options.cgbi == .convertToCgBI && !decoded.isCgBI {
+    if writesCgBI && !conversion {
+      (output, summary) = encodeCgBI(consume image, chunks: chunks)
+    } else if writesCgBI {
       // CgBI holds 8-bit samples: 16-bit ones are rounded (exactly when every sample is a
       // multiple of 257), as Xcode's pngcrush does through libpng.
-      if decoded.image.sampleDepth == 16 && !Reducer.canReduceTo8Bit(decoded.image, background: nil) {
+      if image.sampleDepth == 16 && !Reducer.canReduceTo8Bit(image, background: nil) {
         notes.insert(.roundedTo8Bit, at: 0)
       }
-      (output, summary) = encodeCgBI(CgBI.premultiplied(decoded.image), chunks: chunks)
-      writesCgBI = true
-      conversion = true
+      CgBI.premultiply(&image)
+      (output, summary) = encodeCgBI(consume image, chunks: chunks)
     } else {
-      var image = decoded.image
       var chunks = chunks
       var colorType = decoded.colorType
       var bitDepth = decoded.bitDepth
       if decoded.isCgBI {
-        image = CgBI.unpremultiplied(image)
+        CgBI.unpremultiply(&image)
         chunks = chunks.filter { !$0.is("bKGD") && !$0.is("sBIT") && !$0.is("hIST") }
         colorType = .rgba
         bitDepth = 8
       }
       (output, summary) = try encodeStandard(
-        image, chunks: chunks, colorType: colorType, bitDepth: bitDepth)
-      writesCgBI = false
-      conversion = decoded.isCgBI
+        consume image, chunks: chunks, colorType: colorType, bitDepth: bitDepth)
     }
 
     // Verify: the output must decode to the same pixels before anyone writes it.
-    let check: PNGDecodedFile
-    do {
-      check = try PNGDecoder(pixelLimit: options.pixelLimit).decode(bytes: output)
-    } catch {
-      throw PNGError(.verificationFailed("output does not decode: \(error.message)"))
-    }
-    var reference = decoded.image
-    if writesCgBI && !decoded.isCgBI {
-      reference = CgBI.premultiplied(reference)
-    } else if !writesCgBI && decoded.isCgBI {
-      reference = CgBI.unpremultiplied(reference)
-    }
-    let ignoreTransparent = options.cleanTransparentColor && !writesCgBI
-    guard check.image.hasSamePixels(as: reference, ignoringTransparentColor: ignoreTransparent)
-    else {
-      throw PNGError(.verificationFailed("pixels differ after re-decoding"))
-    }
+    try reference.verify(output, decoder: decoder)
 
     if !conversion && output.count >= baseline.count {
       return kept("no smaller encoding found (best: \(summary))", output.count)
@@ -143,22 +134,20 @@ public struct PNGOptimizer: Sendable {
   // MARK: - Standard PNG
 
   private func encodeStandard(
-    _ source: PNGImage, chunks: [PNGChunk], colorType: PNGColorType, bitDepth: Int
+    _ source: consuming PNGImage, chunks: [PNGChunk], colorType: PNGColorType, bitDepth: Int
   ) throws(PNGError) -> ([UInt8], String) {
     var metadata = CanonicalMetadata(chunks: chunks, colorType: colorType, bitDepth: bitDepth)
     if options.strip != .none { metadata.background = nil }
     if !options.strip.keeps("sBIT") { metadata.significantBits = nil }
     var image = source
-    if options.cleanTransparentColor { image = Reducer.cleanedTransparentColor(image) }
+    if options.cleanTransparentColor { Reducer.cleanTransparentColor(&image) }
     if Reducer.canReduceTo8Bit(image, background: metadata.background) {
       image = Reducer.reducedTo8Bit(image)
       metadata.background = metadata.background?.map { $0 / 257 }
     }
-    let reducer = Reducer(image: image, metadata: metadata)
     let level = options.level
-    let candidates = reducer.candidates(
-      analysis: reducer.analyze(), paletteOrders: level.paletteOrders,
-      alwaysDirect: level.alwaysTriesDirect)
+    // The image ends here: an RGBA encoding takes over its pixels, the others are new arrays.
+    var candidates = Self.candidates(of: consume image, metadata: metadata, level: level)
 
     var ranked: [(plan: Plan, size: Int)]
     let screening = level.screeningStrategies
@@ -183,17 +172,27 @@ public struct PNGOptimizer: Sendable {
       Double($0.size) <= Double(ranked[0].size) * (1 + PNGOptimizationLevel.closeCall)
     }.map(\.plan)
     let finalLevel = level.finalDeflateLevel(imageBytes: imageBytes)
-    let finals = parallelMap(finalists.count) { index -> [UInt8] in
-      let filtered = Self.filtered(candidates[finalists[index].candidate], finalists[index])
-      return filtered.withUnsafeBytes { data in
-        var final = Deflate.zlib(data, level: finalLevel)
-        // libdeflate's levels are not monotonic: on small data the strongest is nearly free
-        // and sometimes a few bytes smaller.
-        if finalLevel < 12, data.count <= Self.cheapStrongestBytes {
-          let strongest = Deflate.zlib(data, level: 12)
-          if strongest.count < final.count { final = strongest }
-        }
-        return Deflate.smallest(final, orEntropyCodingOf: data)
+    let finish = { @Sendable (data: UnsafeRawBufferPointer) -> [UInt8] in
+      var final = Deflate.zlib(data, level: finalLevel)
+      // libdeflate's levels are not monotonic: on small data the strongest is nearly free
+      // and sometimes a few bytes smaller.
+      if finalLevel < 12, data.count <= Self.cheapStrongestBytes {
+        let strongest = Deflate.zlib(data, level: 12)
+        if strongest.count < final.count { final = strongest }
+      }
+      return Deflate.smallest(final, orEntropyCodingOf: data)
+    }
+    var finals: [[UInt8]]
+    if finalists.count == 1 || imageBytes > Self.inPlaceBytes {
+      // One at a time, each filtered in place: the pixels are held once.
+      finals = finalists.map { plan in
+        Self.withFiltered(&candidates[plan.candidate], plan, finish)
+      }
+    } else {
+      let shared = candidates
+      finals = parallelMap(finalists.count) { index -> [UInt8] in
+        let filtered = Self.filtered(shared[finalists[index].candidate], finalists[index])
+        return filtered.withUnsafeBytes(finish)
       }
     }
     // A palette's PLTE and tRNS count as well as the image data.
@@ -202,17 +201,44 @@ public struct PNGOptimizer: Sendable {
     }
     let best = fileSizes.indices.min { fileSizes[$0] < fileSizes[$1] }!
     var idat = finals[best]
+    finals = []
     if level.usesZopfli {
       // Zopfli on the winner only: libdeflate's strongest level ranks nearly as zopfli does.
-      let filtered = Self.filtered(candidates[finalists[best].candidate], finalists[best])
-      let zopfli = filtered.withUnsafeBytes {
-        Deflate.zopfli($0, iterations: level.zopfliIterations(for: filtered.count))
+      let zopfli = Self.withFiltered(&candidates[finalists[best].candidate], finalists[best]) {
+        Deflate.zopfli($0, iterations: level.zopfliIterations(for: $0.count))
       }
       if zopfli.count < idat.count { idat = zopfli }
     }
     let encoding = candidates[finalists[best].candidate]
     let file = assemble(encoding: encoding, idat: idat, chunks: chunks)
     return (file, "\(encoding.label), filter \(finalists[best].strategy)")
+  }
+
+  /// The candidate encodings of `image`, which ends here (an RGBA encoding takes its pixels).
+  private static func candidates(
+    of image: consuming PNGImage, metadata: CanonicalMetadata, level: PNGOptimizationLevel
+  ) -> [PNGEncoding] {
+    let reducer = Reducer(image: image, metadata: metadata)
+    return reducer.candidates(
+      analysis: reducer.analyze(), paletteOrders: level.paletteOrders,
+      alwaysDirect: level.alwaysTriesDirect)
+  }
+
+  /// Images whose packed rows exceed this are compressed one finalist at a time, filtered in
+  /// place, rather than in parallel from filtered copies.
+  static let inPlaceBytes = 16 * 1024 * 1024
+
+  /// `body` over `encoding`'s rows filtered as `plan` says: in place (restored afterwards)
+  /// for a plan with row filters, from a copy for brute force (small images only).
+  static func withFiltered<R>(
+    _ encoding: inout PNGEncoding, _ plan: Plan, _ body: (UnsafeRawBufferPointer) -> R
+  ) -> R {
+    guard let rowFilters = plan.rowFilters else {
+      return filtered(encoding, plan).withUnsafeBytes(body)
+    }
+    let (height, rowBytes, unit) = (encoding.height, encoding.rowBytes, encoding.filterUnit)
+    return RowFilter.withFilteredInPlace(
+      &encoding.rows, height: height, rowBytes: rowBytes, unit: unit, rowFilters: rowFilters, body)
   }
 
   /// The trials of this level: per candidate encoding and filter strategy, the filter of
@@ -262,11 +288,10 @@ public struct PNGOptimizer: Sendable {
     let sizes = parallelMap(plans.count) { index -> Int in
       let plan = plans[index]
       let encoding = candidates[plan.candidate]
-      let filtered = Self.filtered(encoding, plan)
-      let sample = Self.trialSample(filtered, lineLength: encoding.rowBytes + 1)
+      let (sample, filteredCount) = Self.trialData(encoding, plan)
       let size = sample.withUnsafeBytes { Deflate.zlibSize($0, level: trialLevel) }
       // Scale a sampled size up to the whole image, and count PLTE and tRNS.
-      let scale = Double(filtered.count) / Double(max(1, sample.count))
+      let scale = Double(filteredCount) / Double(max(1, sample.count))
       return Int(Double(size) * scale) + encoding.overheadBytes
     }
     return plans.indices.sorted { sizes[$0] < sizes[$1] }.map { (plans[$0], sizes[$0]) }
@@ -296,6 +321,34 @@ public struct PNGOptimizer: Sendable {
   /// Trials see the whole of smaller images: a sample misses the long-distance matches that
   /// make filter None win on screenshots and diagrams.
   static let trialSampleLimit = 4 * 1024 * 1024
+
+  /// What a trial compresses (`trialSample` of the filtered data) and the size of the whole
+  /// filtered data; the sampled rows of a big image are filtered alone, never the whole image.
+  static func trialData(_ encoding: PNGEncoding, _ plan: Plan) -> (sample: [UInt8], count: Int) {
+    let lineLength = encoding.rowBytes + 1
+    let count = encoding.height * lineLength
+    if let rowFilters = plan.rowFilters, count > trialSampleLimit,
+      let bands = trialBands(rows: encoding.height, lineLength: lineLength)
+    {
+      var out: [UInt8] = []
+      out.reserveCapacity(bands.count * bands.rows * lineLength)
+      for first in bands.starts {
+        RowFilter.appendFiltered(encoding, rows: first, count: bands.rows, rowFilters: rowFilters, to: &out)
+      }
+      return (out, count)
+    }
+    let filtered = filtered(encoding, plan)
+    return (trialSample(filtered, lineLength: lineLength), filtered.count)
+  }
+
+  /// The first rows of `trialSample`'s bands and the rows in each; nil when it takes all.
+  static func trialBands(rows: Int, lineLength: Int) -> (starts: [Int], rows: Int, count: Int)? {
+    let bandRows = max(1, min(rows, 65536 / lineLength, 32))
+    let bands = max(1, trialSampleLimit / (bandRows * lineLength))
+    let bandCount = rows / bandRows
+    guard bands < bandCount else { return nil }
+    return ((0..<bands).map { ($0 * bandCount / bands) * bandRows }, bandRows, bands)
+  }
 
   /// Evenly spaced bands of whole rows from filtered data, at most `trialSampleLimit` bytes,
   /// so that trials on big images stay fast while ranking strategies as the whole would.
@@ -357,9 +410,10 @@ public struct PNGOptimizer: Sendable {
 
   // MARK: - CgBI
 
-  private func encodeCgBI(_ image: PNGImage, chunks: [PNGChunk]) -> ([UInt8], String) {
+  private func encodeCgBI(_ source: consuming PNGImage, chunks: [PNGChunk]) -> ([UInt8], String) {
+    var image = source
     let opaque = CgBI.isOpaque(image)
-    let (cgbi, header, data) = CgBI.imageChunks(image, opaque: opaque, level: options.level)
+    let (cgbi, header, data) = CgBI.imageChunks(&image, opaque: opaque, level: options.level)
     let (before, after) = keptChunks(chunks)
     var out = [cgbi, header]
     out += before

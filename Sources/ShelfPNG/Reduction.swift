@@ -104,7 +104,7 @@ struct Reducer {
 
   /// The image with 8-bit samples (the caller checked `canReduceTo8Bit`).
   static func reducedTo8Bit(_ image: PNGImage) -> PNGImage {
-    var out = [UInt8](repeating: 0, count: image.pixels.count / 2)
+    var out = [UInt8].rows(count: image.pixels.count / 2, spare: image.height)
     image.pixels.withUnsafeBufferPointer { p in
       out.withUnsafeMutableBufferPointer { o in
         for i in 0..<o.count { o[i] = p[2 * i] }
@@ -116,6 +116,12 @@ struct Reducer {
   /// Sets the colour of every fully transparent pixel to black (the `--alpha` option).
   static func cleanedTransparentColor(_ image: PNGImage) -> PNGImage {
     var image = image
+    cleanTransparentColor(&image)
+    return image
+  }
+
+  /// `cleanedTransparentColor(_:)` in place.
+  static func cleanTransparentColor(_ image: inout PNGImage) {
     let step = image.bytesPerPixel
     image.pixels.withUnsafeMutableBufferPointer { p in
       var i = 0
@@ -125,7 +131,6 @@ struct Reducer {
         i += step
       }
     }
-    return image
   }
 
   /// What a pass over the pixels found.
@@ -297,7 +302,12 @@ struct Reducer {
     }
     let bytesPerSample = depth / 8
     let channels = colorType.channels
-    var rows = [UInt8](repeating: 0, count: encoding.rowBytes * image.height)
+    if channels == 4 {
+      // RGBA at the image's depth: the rows are the pixels, shared rather than copied.
+      encoding.rows = image.pixels
+      return encoding
+    }
+    var rows = [UInt8].rows(count: encoding.rowBytes * image.height, spare: image.height)
     image.pixels.withUnsafeBufferPointer { p in
       rows.withUnsafeMutableBufferPointer { o in
         let stride = 4 * bytesPerSample
@@ -372,7 +382,7 @@ struct Reducer {
     }
     while let last = alphas.last, last == 255 { alphas.removeLast() }
     let rowBytes = (image.width * depth + 7) / 8
-    var rows = [UInt8](repeating: 0, count: rowBytes * image.height)
+    var rows = [UInt8].rows(count: rowBytes * image.height, spare: image.height)
     let perByte = 8 / depth
     image.pixels.withUnsafeBufferPointer { p in
       rows.withUnsafeMutableBufferPointer { o in
@@ -546,5 +556,15 @@ struct ColorTable {
 
   func entries() -> [(rgba: UInt32, count: Int)] {
     (0..<1024).filter { used[$0] }.map { (keys[$0], values[$0]) }
+  }
+}
+
+extension [UInt8] {
+  /// `count` zero bytes with room for `spare` more (the filter bytes of in-place filtering).
+  static func rows(count: Int, spare: Int) -> [UInt8] {
+    [UInt8](unsafeUninitializedCapacity: count + spare) { buffer, initialized in
+      buffer.initialize(repeating: 0)
+      initialized = count
+    }
   }
 }

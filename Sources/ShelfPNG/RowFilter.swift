@@ -297,3 +297,132 @@ extension Double {
 #if canImport(Glibc)
   import Glibc
 #endif
+
+extension RowFilter {
+  /// Filters packed rows in place: `rows` (`height * rowBytes` bytes, uniquely held, with
+  /// capacity for `height` more) becomes the filtered data, a filter byte before each row, for
+  /// the duration of `body`, and is restored exactly afterwards. Big images are compressed this
+  /// way without a second copy of their pixels.
+  static func withFilteredInPlace<R>(
+    _ rows: inout [UInt8], height: Int, rowBytes: Int, unit: Int, rowFilters: [UInt8],
+    _ body: (UnsafeRawBufferPointer) -> R
+  ) -> R {
+    rows.append(contentsOf: repeatElement(0, count: height))
+    defer { rows.removeLast(height) }
+    return rows.withUnsafeMutableBufferPointer { buffer in
+      let base = buffer.baseAddress!
+      filterInPlace(base, height: height, rowBytes: rowBytes, unit: unit, rowFilters: rowFilters)
+      defer { unfilterInPlace(base, height: height, rowBytes: rowBytes, unit: unit) }
+      return body(UnsafeRawBufferPointer(buffer))
+    }
+  }
+
+  /// Rows at `y * rowBytes` become filtered lines at `y * (rowBytes + 1)`: last row first, each
+  /// from right to left, so that every byte is read before it is overwritten (a line lies at or
+  /// after its source row, and after the row above it, which it reads).
+  static func filterInPlace(
+    _ base: UnsafeMutablePointer<UInt8>, height: Int, rowBytes: Int, unit: Int, rowFilters: [UInt8]
+  ) {
+    var y = height - 1
+    while y >= 0 {
+      let row = base + y * rowBytes
+      let prior = base + (y - 1) * rowBytes  // used only when y > 0
+      let out = base + y * (rowBytes + 1) + 1
+      let filter = rowFilters[y]
+      var i = rowBytes - 1
+      switch filter {
+      case 0:
+        while i >= 0 {
+          out[i] = row[i]
+          i -= 1
+        }
+      case 1:
+        while i >= 0 {
+          out[i] = i >= unit ? row[i] &- row[i - unit] : row[i]
+          i -= 1
+        }
+      case 2:
+        while i >= 0 {
+          out[i] = y > 0 ? row[i] &- prior[i] : row[i]
+          i -= 1
+        }
+      case 3:
+        while i >= 0 {
+          let a = i >= unit ? Int(row[i - unit]) : 0
+          let b = y > 0 ? Int(prior[i]) : 0
+          out[i] = row[i] &- UInt8((a + b) >> 1)
+          i -= 1
+        }
+      default:
+        while i >= 0 {
+          let a = i >= unit ? Int(row[i - unit]) : 0
+          let b = y > 0 ? Int(prior[i]) : 0
+          let c = i >= unit && y > 0 ? Int(prior[i - unit]) : 0
+          out[i] = row[i] &- UInt8(paeth(a, b, c))
+          i -= 1
+        }
+      }
+      (out - 1).pointee = filter
+      y -= 1
+    }
+  }
+
+  /// The inverse of `filterInPlace`: first row first, left to right.
+  static func unfilterInPlace(
+    _ base: UnsafeMutablePointer<UInt8>, height: Int, rowBytes: Int, unit: Int
+  ) {
+    for y in 0..<height {
+      let line = base + y * (rowBytes + 1)
+      let filter = line[0]
+      let input = line + 1
+      let row = base + y * rowBytes
+      let prior = base + (y - 1) * rowBytes
+      for i in 0..<rowBytes {
+        let value = input[i]
+        let a = i >= unit ? Int(row[i - unit]) : 0
+        let b = y > 0 ? Int(prior[i]) : 0
+        switch filter {
+        case 0: row[i] = value
+        case 1: row[i] = value &+ UInt8(a)
+        case 2: row[i] = value &+ UInt8(b)
+        case 3: row[i] = value &+ UInt8((a + b) >> 1)
+        default:
+          let c = i >= unit && y > 0 ? Int(prior[i - unit]) : 0
+          row[i] = value &+ UInt8(paeth(a, b, c))
+        }
+      }
+    }
+  }
+
+  @inline(__always)
+  static func paeth(_ a: Int, _ b: Int, _ c: Int) -> Int {
+    let p = a + b - c
+    let pa = abs(p - a), pb = abs(p - b), pc = abs(p - c)
+    return pa <= pb && pa <= pc ? a : (pb <= pc ? b : c)
+  }
+
+  /// Rows `first..<(first + count)` of `encoding` filtered as `rowFilters` says, appended to
+  /// `out` (each with its filter byte), reading only those rows and the one above them.
+  static func appendFiltered(
+    _ encoding: PNGEncoding, rows first: Int, count: Int, rowFilters: [UInt8], to out: inout [UInt8]
+  ) {
+    let rowBytes = encoding.rowBytes
+    let unit = encoding.filterUnit
+    let start = out.count
+    out.append(contentsOf: repeatElement(0, count: count * (rowBytes + 1)))
+    let zero = [UInt8](repeating: 0, count: rowBytes)
+    encoding.rows.withUnsafeBufferPointer { rows in
+      zero.withUnsafeBufferPointer { zero in
+        out.withUnsafeMutableBufferPointer { out in
+          for y in first..<(first + count) {
+            let current = rows.baseAddress! + y * rowBytes
+            let previous = y == 0 ? zero.baseAddress! : current - rowBytes
+            let target = out.baseAddress! + start + (y - first) * (rowBytes + 1)
+            target[0] = rowFilters[y]
+            apply(rowFilters[y], current, previous, rowBytes, unit, target + 1)
+          }
+        }
+      }
+    }
+  }
+}

@@ -14,8 +14,9 @@ enum {
   SHELF_PNG_NO_MEMORY = 3,    /* the pixel buffer could not be allocated */
   SHELF_PNG_TRUNCATED = 4,    /* libpng asked for bytes past the end of the data */
   SHELF_PNG_IMAGE_DATA_SHORT = 5,   /* the image data ends before the last row */
-  SHELF_PNG_BAD_COMPRESSED_DATA = 6 /* the image data is not a valid zlib stream (zlib's reason
+  SHELF_PNG_BAD_COMPRESSED_DATA = 6, /* the image data is not a valid zlib stream (zlib's reason
                                        in the message) */
+  SHELF_PNG_STOPPED = 7 /* the row sink asked to stop */
 };
 
 /* At most this many warnings are kept per decode. */
@@ -36,7 +37,6 @@ typedef struct shelf_png_decoded {
   int source_color_type;
   int interlaced;
   int sample_depth;   /* 8 or 16 */
-  uint8_t *pixels;    /* malloc'd; free with shelf_png_free */
   size_t pixels_size; /* width * height * 4 * sample_depth / 8 */
   shelf_png_warning *warnings; /* malloc'd (may be NULL); free with shelf_png_free */
   size_t warning_count;
@@ -45,13 +45,21 @@ typedef struct shelf_png_decoded {
 /* libpng reports errors as text only: the few conditions callers act on are classified here,
    once, so that Swift decides by code. */
 
+/* Receives decoded row y (width * 4 samples); returns nonzero to stop the decode. */
+typedef int (*shelf_png_row_sink)(void *context, uint32_t y, const uint8_t *row);
+
 /* Decodes a complete PNG held in memory. libpng checks every ancillary chunk it knows (the
    caller reads their content from the container itself); benign errors become warnings, which
-   are collected with their offsets; and the pixel count is checked against
-   max_pixels before any pixel memory is allocated. */
-int shelf_png_decode(const uint8_t *data, size_t size, uint64_t max_pixels,
-                     uint32_t max_dimension, shelf_png_decoded *out, char *message,
-                     size_t message_size);
+   are collected with their offsets; and the pixel count is checked against max_pixels before
+   any pixel memory is allocated. With a destination (of exactly width * height * 4 *
+   sample_depth / 8 bytes, which the caller computes from IHDR) the image is decoded into it;
+   without one, each row is handed to sink as it is decoded, holding one row (an interlaced
+   image is decoded whole first). ignore_adler32: the zlib stream's checksum is not checked
+   (CgBI's raw deflate stream, given a zlib header by the caller, has none). */
+int shelf_png_decode_rows(const uint8_t *data, size_t size, uint64_t max_pixels,
+                          uint32_t max_dimension, int ignore_adler32, uint8_t *destination,
+                          size_t destination_size, shelf_png_row_sink sink, void *sink_context,
+                          shelf_png_decoded *out, char *message, size_t message_size);
 
 /* Frees memory returned by shelf_png_decode. */
 void shelf_png_free(void *pointer);

@@ -87,6 +87,11 @@ enum CrushCommand {
         "max-pixels", value: "n",
         help: "Refuse images with more than <n> pixels before decoding (default 67108864).",
         completion: Completion.none),
+      OptionSpec(
+        "max-decoded-bytes", value: "size",
+        help:
+          "Refuse images whose decoded pixels would take more than <size> (512M, 2G; default 1G), from the header, before decoding.",
+        completion: Completion.none),
     ],
     examples: [
       Example("shelf crush -o out/ icon.png", "Write a crushed copy to out/icon.png."),
@@ -138,7 +143,8 @@ enum CrushCommand {
         cleanTransparentColor: arguments.flag("alpha"),
         cgbi: arguments.flag("iphone")
           ? .convertToCgBI : arguments.flag("revert-iphone") ? .revertToStandard : .keep,
-        pixelLimit: try arguments.integer("max-pixels", in: 1...(1 << 40)) ?? PNGDecoder.defaultPixelLimit)
+        pixelLimit: try arguments.integer("max-pixels", in: 1...(1 << 40)) ?? PNGDecoder.defaultPixelLimit,
+        maxDecodedBytes: try ShowOptions.maxDecodedBytes(arguments))
     }
   }
 

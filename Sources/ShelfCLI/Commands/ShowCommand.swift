@@ -78,6 +78,11 @@ enum ShowCommand {
         help:
           "Draw images with the kitty graphics protocol, sixels, half-block characters or not at all (auto: what the terminal announces).",
         choices: ["auto"] + PreviewGraphics.allCases.map(\.rawValue), defaultValue: "auto"),
+      OptionSpec(
+        "max-decoded-bytes", value: "size",
+        help:
+          "Refuse images whose decoded pixels would take more than <size> (512M, 2G; default 1G), from the header, before decoding.",
+        completion: Completion.none),
     ],
     examples: [
       Example("shelf show Documents/Notes/welcome-utf8.txt", "Show a note, converted to UTF-8."),
@@ -398,6 +403,19 @@ enum ShowCommand {
     environment: [String: String]
   ) throws {
     let facts = try? ImageHeaderReader.read(file, mime: mime)
+    // PNG only: other formats are shrunk while they load (a 30000x30000 JPEG is never whole).
+    if let facts, mime == "image/png" {
+      // RGBA at 8 or 16 bits a sample: what a decoder of the whole image would hold.
+      let sampleBytes = (facts.bitDepth ?? 8) > 8 ? 2 : 1
+      let (width, height) = (min(max(facts.width, 0), 1 << 31), min(max(facts.height, 0), 1 << 31))
+      let decoded = width.multipliedReportingOverflow(by: height * 4 * sampleBytes)
+      if decoded.overflow || decoded.partialValue > options.maxDecodedBytes {
+        throw PNGError(
+          .decodedSizeExceeds(
+            bytes: decoded.overflow ? .max : decoded.partialValue, limit: options.maxDecodedBytes)
+        ).at(path)
+      }
+    }
     let graphics = PreviewGraphics.choose(
       requested: options.graphics, color: options.color, console: console, environment: environment)
     // Into a pipe: plain facts, unless a preview is asked for.
@@ -472,54 +490,16 @@ enum ShowCommand {
     // The waveform is drawn from what libsndfile decodes; formats only FFmpeg reads (M4A, AMR,
     // WMA, …) show their facts without one.
     let peaks: [Float]
-    do {
-      peaks = try waveform(path: source, columns: columns)
-    } catch let error as AudioError where error.reason == .unrecognised || error.reason == .unsupported {
-      return
+    let scan = { () throws(AudioError) in try AudioWaveform.peaks(path: source, columns: columns) }
+    switch Result(catching: scan) {
+    case .success(let values): peaks = values
+    case .failure(let error):
+      if error.reason == .unrecognised || error.reason == .unsupported { return }
+      throw error
     }
     let levels = Array(" ▁▂▃▄▅▆▇█")
     let line = peaks.map { levels[min(levels.count - 1, Int(($0 * Float(levels.count - 1)).rounded(.up)))] }
     console.write("  " + String(line) + "\n")
-  }
-
-  /// Peak absolute sample per column across the file, 0…1. Files up to ten minutes are read
-  /// through; longer ones are sampled at each column's position.
-  static func waveform(path: RawPath, columns: Int) throws -> [Float] {
-    let reader = try AudioFileReader(path: path)
-    defer { reader.close() }
-    let channels = max(reader.format.channels, 1)
-    let total = max(reader.format.frames, 1)
-    var peaks = [Float](repeating: 0, count: columns)
-    let block = 4096
-    var buffer = [Float](repeating: 0, count: block * channels)
-    func scan(frames: Int, startingAt start: Int64) throws -> Int {
-      let got = try buffer.withUnsafeMutableBytes { raw throws(AudioError) -> Int in
-        try reader.read(into: raw.baseAddress!, frames: frames, as: .float32)
-      }
-      for frame in 0..<got {
-        let column = min(columns - 1, Int((start + Int64(frame)) * Int64(columns) / total))
-        for channel in 0..<channels {
-          let value = abs(buffer[frame * channels + channel])
-          if value > peaks[column] { peaks[column] = min(value, 1) }
-        }
-      }
-      return got
-    }
-    if total <= Int64(reader.format.sampleRate) * 600 {
-      var position: Int64 = 0
-      while true {
-        let got = try scan(frames: block, startingAt: position)
-        if got == 0 { break }
-        position += Int64(got)
-      }
-    } else {
-      for column in 0..<columns {
-        let start = Int64(column) * total / Int64(columns)
-        try reader.seek(toFrame: start)
-        _ = try scan(frames: block, startingAt: start)
-      }
-    }
-    return peaks
   }
 }
 
@@ -548,6 +528,19 @@ struct ShowOptions {
   var color: ColorChoice
   /// `auto` or a `PreviewGraphics` name.
   var graphics: String
+  /// Images whose decoded pixels would take more bytes are refused (`--max-decoded-bytes`).
+  var maxDecodedBytes: Int
+
+  /// `--max-decoded-bytes` (crush's and show's), 1 GiB when not given.
+  static func maxDecodedBytes(_ arguments: ParsedArguments) throws(UsageError) -> Int {
+    guard let bytes = try arguments.byteSize("max-decoded-bytes") else {
+      return PNGDecoder.defaultMaxDecodedBytes
+    }
+    guard bytes >= 1 else {
+      throw arguments.invalid("max-decoded-bytes", "\(bytes)", expected: "a size of at least 1 byte")
+    }
+    return Int(bytes)
+  }
 
   /// Reads and checks the options.
   init(_ invocation: Invocation) throws {
@@ -560,6 +553,7 @@ struct ShowOptions {
     width = try arguments.integer("width", in: 4...1000)
     color = arguments.value("color").flatMap(ColorChoice.init(rawValue:)) ?? .auto
     graphics = arguments.value("graphics") ?? "auto"
+    maxDecodedBytes = try Self.maxDecodedBytes(arguments)
   }
 }
 
