@@ -133,6 +133,41 @@ import Testing
     #expect(alone.stdout.isEmpty)
   }
 
+  @Test func everyThreadOfAWorkerRunsUnderTheFilterWithNoNewPrivileges() throws {
+    let tree = try Tree()
+    // The worker hangs on the victim, so that it can be looked at.
+    let index = try BackgroundShelf(
+      ["--db", tree.database, "index", "--jobs", "1", "--file-timeout", "60", tree.root],
+      environment: ["SHELF_WORKER_FAULT": "hang", "SHELF_WORKER_FAULT_FILE": "victim.txt"])
+    defer {
+      index.kill(SIGKILL)
+      _ = index.wait()
+    }
+    var threads: [String] = []
+    let sandboxed = ObservableWait.until {
+      guard let worker = Self.workers(of: index.process.processIdentifier).first else { return false }
+      threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(worker)/task")) ?? []
+      return !threads.isEmpty
+        && threads.allSatisfy { thread in
+          let status =
+            (try? String(contentsOfFile: "/proc/\(worker)/task/\(thread)/status", encoding: .utf8)) ?? ""
+          return status.contains("\nSeccomp:\t2\n") && status.contains("\nNoNewPrivs:\t1\n")
+        }
+    }
+    #expect(sandboxed, "threads \(threads)")
+  }
+
+  /// The worker processes (`shelf --extraction-worker`) whose parent is `parent`.
+  static func workers(of parent: Int32) -> [Int32] {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return entries.compactMap(Int32.init).filter { pid in
+      let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") ?? Data()
+      guard command == Data("shelf\0--extraction-worker\0".utf8) else { return false }
+      let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+      return status.contains("\nPPid:\t\(parent)\n")
+    }
+  }
+
   @Test func aWorkerCannotOpenFilesForWriting() throws {
     let tree = try Tree()
     let target = "/tmp/shelf-worker-fault"
