@@ -8,11 +8,12 @@ public enum DatabaseValue: Sendable, Hashable {
 }
 
 extension DatabaseValue {
-  /// The value as an integer when it is one.
+  /// The value as an integer when it is one (a real in Int64's range, truncated; beyond it,
+  /// or not finite, nil rather than a trap).
   var integer: Int64? {
     switch self {
     case .integer(let value): value
-    case .real(let value): Int64(value)
+    case .real(let value): Int64(exactly: value.rounded(.towardZero))
     default: nil
     }
   }

@@ -44,6 +44,7 @@ public enum ExtractionWorker {
     signal(SIGINT, SIG_IGN)
     signal(SIGPIPE, SIG_IGN)
     shelf_sandbox_install_crash_handler()
+    WorkerFault.recordStart()
     // Libraries loaded on first use (FFmpeg, libheif) still load under the filter: it allows
     // opening files for reading and mapping them.
     let entered = shelf_sandbox_enter(addressSpaceLimit)
@@ -107,8 +108,21 @@ public enum ExtractionWorker {
 
 /// Faults a debug build's worker makes on request, so that tests can reach the isolation
 /// paths that no real file triggers: `SHELF_WORKER_FAULT=crash|hang|oom|syscall:NAME` on the
-/// file whose name is `SHELF_WORKER_FAULT_FILE`. Release builds ignore both.
+/// file whose name is `SHELF_WORKER_FAULT_FILE`. Release builds ignore both (and the start
+/// marker).
 enum WorkerFault {
+  /// Appends a line to `SHELF_WORKER_START_MARKER` (debug builds, before the filter forbids
+  /// writing): tests count the workers a run started.
+  static func recordStart() {
+    #if DEBUG
+      guard let marker = getenv("SHELF_WORKER_START_MARKER") else { return }
+      let descriptor = open(marker, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+      guard descriptor >= 0 else { return }
+      _ = Glibc.write(descriptor, "started\n", 8)
+      close(descriptor)
+    #endif
+  }
+
   static func injectIfAsked(for path: RawPath) {
     #if DEBUG
       guard let fault = getenv("SHELF_WORKER_FAULT").map({ String(cString: $0) }),

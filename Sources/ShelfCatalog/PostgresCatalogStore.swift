@@ -464,7 +464,9 @@ final class PostgresCatalogStore: CatalogBackend {
   /// converted as PostgreSQL's assignment would.
   private static func value(_ value: DatabaseValue, for type: CatalogSchema.ColumnType) -> DatabaseValue {
     switch (value, type) {
-    case (.real(let number), .integer) where number.isFinite: .integer(Int64(number.rounded()))
+    case (.real(let number), .integer):
+      // Beyond Int64 (or not finite) the column gets no value rather than a trap.
+      Int64(exactly: number.rounded()).map(DatabaseValue.integer) ?? .null
     case (.integer(let number), .real): .real(Double(number))
     default: value
     }

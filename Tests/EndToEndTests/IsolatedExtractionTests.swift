@@ -168,6 +168,26 @@ import Testing
     }
   }
 
+  @Test func workersStartOnlyWhenAFileMustBeRead() throws {
+    let tree = try Tree()
+    let marker = tree.scratch.path + "/started"
+    let environment = ["SHELF_TRUST_WINDOW": "0", "SHELF_WORKER_START_MARKER": marker]
+    func run() throws -> (status: Int32, started: Int) {
+      unlink(marker)
+      let result = try ShelfProcess.run(
+        ["--db", tree.database, "index", "--jobs", "2", tree.root], environment: environment)
+      let lines = String(decoding: FileManager.default.contents(atPath: marker) ?? Data(), as: UTF8.self)
+      return (result.status, lines.split(separator: "\n").count)
+    }
+    let fresh = try run()
+    #expect(fresh.status == 0)
+    #expect((1...2).contains(fresh.started))
+    // Nothing changed: nothing to read, no worker.
+    let unchanged = try run()
+    #expect(unchanged.status == 0)
+    #expect(unchanged.started == 0)
+  }
+
   @Test func aWorkerCannotOpenFilesForWriting() throws {
     let tree = try Tree()
     let target = "/tmp/shelf-worker-fault"
