@@ -15,7 +15,7 @@
 
 /* Calls that end the worker at once: a parser has no business with them. */
 static const int killed_calls[] = {
-  SCMP_SYS(socket), SCMP_SYS(socketpair), SCMP_SYS(connect), SCMP_SYS(bind), SCMP_SYS(listen),
+  SCMP_SYS(connect), SCMP_SYS(bind), SCMP_SYS(listen),
   SCMP_SYS(accept), SCMP_SYS(accept4), SCMP_SYS(sendto), SCMP_SYS(sendmsg), SCMP_SYS(sendmmsg),
   SCMP_SYS(execve), SCMP_SYS(execveat), SCMP_SYS(fork), SCMP_SYS(vfork), SCMP_SYS(ptrace),
   SCMP_SYS(process_vm_readv), SCMP_SYS(process_vm_writev), SCMP_SYS(pwrite64), SCMP_SYS(pwritev),
@@ -26,9 +26,11 @@ static const int killed_calls[] = {
   SCMP_SYS(io_uring_setup), SCMP_SYS(keyctl), SCMP_SYS(add_key), SCMP_SYS(request_key),
 };
 
-/* Calls that change the file system by name: refused (EPERM), so that a library that tries
-   one sees an ordinary error. */
+/* Calls that change the file system by name, and new sockets: refused (EPERM), so that a
+   library that tries one sees an ordinary error (glibc's syslog, which libdispatch calls when
+   a thread's priority cannot be raised, opens a socket to /dev/log). */
 static const int refused_calls[] = {
+  SCMP_SYS(socket), SCMP_SYS(socketpair),
   SCMP_SYS(unlink), SCMP_SYS(unlinkat), SCMP_SYS(rename), SCMP_SYS(renameat), SCMP_SYS(renameat2),
   SCMP_SYS(mkdir), SCMP_SYS(mkdirat), SCMP_SYS(rmdir), SCMP_SYS(link), SCMP_SYS(linkat),
   SCMP_SYS(symlink), SCMP_SYS(symlinkat), SCMP_SYS(chmod), SCMP_SYS(fchmodat), SCMP_SYS(chown),
@@ -121,25 +123,30 @@ void shelf_sandbox_install_crash_handler(void) {
   for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) sigaction(signals[i], &action, NULL);
 }
 
-ssize_t shelf_send_with_descriptor(int socket, const void *bytes, size_t length, int descriptor) {
+ssize_t shelf_send_with_descriptors(int socket, const void *bytes, size_t length, const int *descriptors,
+                                    size_t count) {
+  if (count > SHELF_MAX_PASSED_DESCRIPTORS) {
+    errno = EINVAL;
+    return -1;
+  }
   struct iovec part = { (void *)bytes, length };
   struct msghdr message;
   memset(&message, 0, sizeof message);
   message.msg_iov = &part;
   message.msg_iovlen = 1;
   union {
-    char buffer[CMSG_SPACE(sizeof(int))];
+    char buffer[CMSG_SPACE(sizeof(int) * SHELF_MAX_PASSED_DESCRIPTORS)];
     struct cmsghdr align;
   } control;
-  if (descriptor >= 0) {
+  if (count > 0) {
     memset(&control, 0, sizeof control);
     message.msg_control = control.buffer;
-    message.msg_controllen = sizeof control.buffer;
+    message.msg_controllen = CMSG_SPACE(sizeof(int) * count);
     struct cmsghdr *header = CMSG_FIRSTHDR(&message);
     header->cmsg_level = SOL_SOCKET;
     header->cmsg_type = SCM_RIGHTS;
-    header->cmsg_len = CMSG_LEN(sizeof(int));
-    memcpy(CMSG_DATA(header), &descriptor, sizeof(int));
+    header->cmsg_len = CMSG_LEN(sizeof(int) * count);
+    memcpy(CMSG_DATA(header), descriptors, sizeof(int) * count);
   }
   ssize_t sent;
   do {
@@ -148,15 +155,16 @@ ssize_t shelf_send_with_descriptor(int socket, const void *bytes, size_t length,
   return sent;
 }
 
-ssize_t shelf_receive_with_descriptor(int socket, void *bytes, size_t capacity, int *descriptor) {
-  *descriptor = -1;
+ssize_t shelf_receive_with_descriptors(int socket, void *bytes, size_t capacity, int *descriptors,
+                                       size_t capacity_descriptors, size_t *count) {
+  *count = 0;
   struct iovec part = { bytes, capacity };
   struct msghdr message;
   memset(&message, 0, sizeof message);
   message.msg_iov = &part;
   message.msg_iovlen = 1;
   union {
-    char buffer[CMSG_SPACE(sizeof(int))];
+    char buffer[CMSG_SPACE(sizeof(int) * SHELF_MAX_PASSED_DESCRIPTORS)];
     struct cmsghdr align;
   } control;
   message.msg_control = control.buffer;
@@ -168,14 +176,18 @@ ssize_t shelf_receive_with_descriptor(int socket, void *bytes, size_t capacity, 
   if (received < 0) return received;
   for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header != NULL;
        header = CMSG_NXTHDR(&message, header)) {
-    if (header->cmsg_level == SOL_SOCKET && header->cmsg_type == SCM_RIGHTS &&
-        header->cmsg_len == CMSG_LEN(sizeof(int))) {
-      memcpy(descriptor, CMSG_DATA(header), sizeof(int));
+    if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
+    size_t carried = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+    for (size_t i = 0; i < carried; i++) {
+      int descriptor;
+      memcpy(&descriptor, CMSG_DATA(header) + i * sizeof(int), sizeof(int));
+      if (*count < capacity_descriptors) descriptors[(*count)++] = descriptor;
+      else close(descriptor);
     }
   }
   if (message.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) {
-    if (*descriptor >= 0) close(*descriptor);
-    *descriptor = -1;
+    for (size_t i = 0; i < *count; i++) close(descriptors[i]);
+    *count = 0;
     errno = EMSGSIZE;
     return -1;
   }

@@ -82,7 +82,7 @@ public final class ExtractorPool: Sendable {
   public func extract(_ file: RegularFile, fileExtension: String) throws -> Extraction {
     var result: Result<Extraction, any Error>?
     var given = false
-    extractQueued(depth: 1) { () -> (tag: Void, file: RegularFile, fileExtension: String)? in
+    extractQueued { () -> (tag: Void, file: RegularFile, fileExtension: String)? in
       defer { given = true }
       return given ? nil : ((), file, fileExtension)
     } deliver: { _, outcome in
@@ -91,65 +91,100 @@ public final class ExtractorPool: Sendable {
     return try result!.get()
   }
 
-  /// How many files are queued at a worker: enough that it finds the next request waiting
-  /// when it finishes one (no round trip between files), few enough that a crash sends
-  /// little back to be queued again.
-  public static let queueDepth = 4
+  /// The most files sent to a worker in one message: 16, fewer when the process may open few
+  /// files (each queued file is open here and in flight to the worker, for every job).
+  public static let batchSize: Int = {
+    var limit = rlimit()
+    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 16 }
+    return max(1, min(16, Int(clamping: limit.rlim_cur) / 32))
+  }()
+  /// Messages queued at a worker: it finds the next batch waiting when it finishes one.
+  static let batchesInFlight = 2
+
+  /// A file handed to a worker, and what its result is delivered for.
+  private struct Queued<Tag> {
+    var tag: Tag
+    var file: RegularFile
+    var fileExtension: String
+  }
 
   /// Reads the facts of every file `next` hands out (nil: no more), in order, through one
-  /// worker at a time, keeping up to `depth` of them queued at it; `deliver` gets each result
-  /// as it comes. When the worker dies, the file it was reading gets the `WorkerFailure` and
-  /// the files queued behind it go to a new worker.
+  /// worker at a time, `batchSize` files to a message and `batchesInFlight` messages queued
+  /// at it; `deliver` gets each result as it comes. When the worker dies or overruns a file's
+  /// time, the files of its batch that it had not answered are read again one to a worker,
+  /// so that the file it was reading, and only that file, gets the `WorkerFailure`.
   public func extractQueued<Tag>(
-    depth: Int = ExtractorPool.queueDepth,
     next: () -> (tag: Tag, file: RegularFile, fileExtension: String)?,
     deliver: (Tag, Result<Extraction, any Error>) -> Void
   ) {
     var worker: WorkerProcess?
-    var sent: [(tag: Tag, file: RegularFile, fileExtension: String)] = []
-    var resend: [(tag: Tag, file: RegularFile, fileExtension: String)] = []
+    var inFlight: [[Queued<Tag>]] = []
+    // Files to read alone (their batch failed), and files of batches that never started.
+    var alone: [Queued<Tag>] = []
+    var again: [Queued<Tag>] = []
     var exhausted = false
-    while true {
-      while sent.count < max(1, depth) {
-        guard let item = resend.isEmpty ? (exhausted ? nil : next()) : resend.removeFirst() else {
+    func batch() -> [Queued<Tag>] {
+      if !alone.isEmpty { return [alone.removeFirst()] }
+      var files: [Queued<Tag>] = []
+      while files.count < Self.batchSize {
+        if !again.isEmpty {
+          files.append(again.removeFirst())
+        } else if !exhausted, let item = next() {
+          files.append(Queued(tag: item.tag, file: item.file, fileExtension: item.fileExtension))
+        } else {
           exhausted = true
           break
         }
+      }
+      return files
+    }
+    while true {
+      while inFlight.count < Self.batchesInFlight {
+        let files = batch()
+        guard let first = files.first else { break }
         do {
           let running =
             try worker ?? idle.withLock { $0.popLast() }
-            ?? WorkerProcess.start(executable, for: item.file.path)
+            ?? WorkerProcess.start(executable, for: first.file.path)
           worker = running
-          sent.append(item)
+          inFlight.append(files)
           // A failed send means the worker died on an earlier file: the receive below says why.
           guard
-            running.send(
-              item.file, fileExtension: item.fileExtension,
-              cpuSeconds: timeout(forSize: item.file.status.size))
+            running.send(files.map { ($0.file, $0.fileExtension, timeout(forSize: $0.file.status.size)) })
           else { break }
         } catch {
-          deliver(item.tag, .failure(error))
+          for file in files { deliver(file.tag, .failure(error)) }
         }
       }
-      guard let running = worker, !sent.isEmpty else { break }
-      let head = sent.removeFirst()
+      guard let running = worker, !inFlight.isEmpty else { break }
+      var head = inFlight.removeFirst()[...]
       do {
-        let reply = try running.receive(for: head.file.path, timeout: timeout(forSize: head.file.status.size))
-        switch reply {
-        case .extracted(let extraction):
-          deliver(head.tag, .success(extraction))
-        case .unreadable(let reason, let vanished):
-          deliver(
-            head.tag,
-            .failure(
-              FileError(path: head.file.path, reason: reason, failure: .io, code: vanished ? ENOENT : nil)))
+        while let file = head.first {
+          // The worker is on one of these files: the clock allows the slowest of them.
+          let limit = head.map { timeout(forSize: $0.file.status.size) }.max() ?? 0
+          let reply = try running.receive(for: file.file.path, timeout: limit)
+          head = head.dropFirst()
+          switch reply {
+          case .extracted(let extraction):
+            deliver(file.tag, .success(extraction))
+          case .unreadable(let reason, let vanished):
+            let error = FileError(
+              path: file.file.path, reason: reason, failure: .io, code: vanished ? ENOENT : nil)
+            deliver(file.tag, .failure(error))
+          }
         }
       } catch {
-        // The worker is gone (reaped); the files behind this one were never started.
-        deliver(head.tag, .failure(error))
+        // The worker is gone (reaped). When one file of the batch is unanswered, the worker
+        // was reading it; of several, which one is not known (answers wait in the worker for
+        // up to `flushInterval`): each is read again on its own.
+        if head.count == 1, let file = head.first {
+          deliver(file.tag, .failure(error))
+        } else {
+          alone = Array(head) + alone
+        }
+        again = inFlight.flatMap { $0 } + again
+        inFlight = []
         worker = nil
-        resend = sent + resend
-        sent = []
       }
     }
     if let worker { idle.withLock { $0.append(worker) } }
@@ -238,15 +273,22 @@ final class WorkerProcess: @unchecked Sendable {
     return WorkerProcess(pid: pid, requests: sockets[0], replies: pipe[0])
   }
 
-  /// Queues one file at the worker: its request, with its descriptor. False when the worker
-  /// is gone.
-  func send(_ file: RegularFile, fileExtension: String, cpuSeconds: Int) -> Bool {
-    let request = WorkerRequest(path: file.path.bytes, fileExtension: fileExtension, cpuSeconds: cpuSeconds)
-    guard let bytes = try? WireFormat.encode(request), bytes.count <= ExtractionWorker.requestLimit else {
-      return false
+  /// Queues a batch of files at the worker: their requests in one message, with their
+  /// descriptors. False when the worker is gone.
+  func send(_ files: [(file: RegularFile, fileExtension: String, cpuSeconds: Int)]) -> Bool {
+    let batch = files.map {
+      WorkerRequest(path: $0.file.path.bytes, fileExtension: $0.fileExtension, cpuSeconds: $0.cpuSeconds)
     }
-    let sent = file.withDescriptor { descriptor in
-      bytes.withUnsafeBytes { shelf_send_with_descriptor(requests, $0.baseAddress, $0.count, descriptor) }
+    guard files.count <= Int(SHELF_MAX_PASSED_DESCRIPTORS), let bytes = try? WireFormat.encode(batch),
+      bytes.count <= ExtractionWorker.requestLimit
+    else { return false }
+    // The files stay open (and their descriptors valid) until the batch is answered.
+    var descriptors: [Int32] = []
+    for entry in files { descriptors.append(entry.file.withDescriptor { $0 }) }
+    let sent = bytes.withUnsafeBytes { raw in
+      descriptors.withUnsafeBufferPointer {
+        shelf_send_with_descriptors(requests, raw.baseAddress, raw.count, $0.baseAddress, $0.count)
+      }
     }
     return sent == bytes.count
   }

@@ -14,11 +14,12 @@
 #define SHELF_WORKER_EXIT_OUT_OF_MEMORY 86
 
 /* Enters the sandbox: no new privileges, no core files, an address-space limit of
-   `address_space_bytes` (0: none), then a seccomp filter that kills the process on any
-   network call (socket, connect, bind, …), exec, fork, ptrace or process_vm_*; kills it on a
-   write to any descriptor but 1 (the reply pipe) and 2 (stderr) and on any positional or
-   vector write; fails with EPERM an open asking to write, create or truncate, and every
-   call that changes the file system by name (unlink, rename, mkdir, chmod, link, …).
+   `address_space_bytes` (0: none), then a seccomp filter (on every thread) that kills the
+   process on a network call (connect, bind, listen, accept, send*), exec, fork, ptrace or
+   process_vm_*, on a write to any descriptor but 1 (the reply pipe) and 2 (stderr) and on any
+   positional write; fails with EPERM a new socket, an open asking to write, create or
+   truncate, and every call that changes the file system by name (unlink, rename, mkdir,
+   chmod, link, …).
    Returns 0, or -errno when the filter could not be loaded. */
 int shelf_sandbox_enter(unsigned long long address_space_bytes);
 
@@ -31,14 +32,21 @@ int shelf_sandbox_limit_cpu(unsigned int seconds);
    status SHELF_WORKER_EXIT_OUT_OF_MEMORY; other crashes keep their signal. */
 void shelf_sandbox_install_crash_handler(void);
 
-/* Sends `length` bytes and, when `descriptor` >= 0, that descriptor (SCM_RIGHTS) as one
-   message on a SOCK_SEQPACKET socket. Returns what sendmsg returns (-1 and errno). */
-ssize_t shelf_send_with_descriptor(int socket, const void *bytes, size_t length, int descriptor);
+/* The most descriptors one message carries (SCM_MAX_FD is 253). */
+#define SHELF_MAX_PASSED_DESCRIPTORS 64
 
-/* Receives one message of at most `capacity` bytes and the descriptor sent with it (-1 when
-   none). Returns the length (0 at end of stream), or -1 and errno. The received descriptor is
-   close-on-exec. */
-ssize_t shelf_receive_with_descriptor(int socket, void *bytes, size_t capacity, int *descriptor);
+/* Sends `length` bytes and `count` descriptors (SCM_RIGHTS, at most
+   SHELF_MAX_PASSED_DESCRIPTORS) as one message on a SOCK_SEQPACKET socket. Returns what
+   sendmsg returns (-1 and errno). */
+ssize_t shelf_send_with_descriptors(int socket, const void *bytes, size_t length, const int *descriptors,
+                                    size_t count);
+
+/* Receives one message of at most `capacity` bytes and the descriptors sent with it (at most
+   `capacity_descriptors`; their number in `count`). Returns the length (0 at end of stream),
+   or -1 and errno. The received descriptors are close-on-exec; on a truncated message they
+   are closed and errno is EMSGSIZE. */
+ssize_t shelf_receive_with_descriptors(int socket, void *bytes, size_t capacity, int *descriptors,
+                                       size_t capacity_descriptors, size_t *count);
 
 /* pipe2(descriptors, O_CLOEXEC), which Swift's Glibc module leaves out (_GNU_SOURCE): both
    ends close-on-exec from the start, so a worker started by another thread cannot inherit
