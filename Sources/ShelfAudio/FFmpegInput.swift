@@ -22,15 +22,20 @@ public struct FFmpegError: ShelfError, Equatable {
   public var message: String
   public var failure: FailureKind
 
-  /// Creates an error from a failed call's return `code`, classifying it and naming the reason
-  /// from `av_strerror` and the captured log `line` (empty when FFmpeg logged nothing).
-  init(path: RawPath, call: String, code: Int32, logLine: String = "") {
+  /// Creates an error from a failed call's return `code`, classified and worded by
+  /// `classify` from the code, the captured log `line` (empty when FFmpeg logged nothing) and
+  /// what the I/O layer saw during the call (`reading`; nil for calls that read nothing).
+  init(path: RawPath, call: String, code: Int32, logLine: String = "", reading: ReadObservation? = nil) {
     self.path = path
     self.call = call
     self.code = code
-    let reason = Self.text(of: code)
-    self.message = logLine.isEmpty ? reason : "\(reason): \(logLine)"
-    self.failure = Self.classify(code)
+    (self.failure, self.message) = Self.classify(code, call: call, logLine: logLine, reading: reading)
+  }
+
+  /// A fixed-size allocation of shelf's own (a packet, a context) that failed: the machine is
+  /// out of memory, whatever the file holds.
+  static func outOfMemory(path: RawPath, call: String) -> FFmpegError {
+    FFmpegError(path: path, call: call, code: -ENOMEM, message: "out of memory", failure: .io)
   }
 
   /// Creates an error with a message of shelf's own (a file FFmpeg opened but that has no usable
@@ -48,16 +53,26 @@ public struct FFmpegError: ShelfError, Equatable {
   /// True when the call reported the end of the input (`AVERROR_EOF`).
   public var isEndOfFile: Bool { code == shelf_averror_eof }
 
-  /// The one checking helper for FFmpeg calls: forgets the log line of this thread, runs `body`
-  /// (one FFmpeg call returning a code), and turns a negative code into an `FFmpegError` naming
-  /// `call`, the path and the reason. Returns the (non-negative) code otherwise.
+  /// The one checking helper for FFmpeg calls: forgets the log line of this thread (and what
+  /// `reading`, the I/O layer of the input the call reads, saw before), runs `body` (one FFmpeg
+  /// call returning a code), and turns a negative code into an `FFmpegError` naming `call`, the
+  /// path and the reason. Returns the (non-negative) code otherwise.
   @discardableResult
   static func check(_ call: String, path: RawPath, _ body: () -> Int32) throws(FFmpegError) -> Int32 {
+    try check(call, path: path, reading: nil, body)
+  }
+
+  @discardableResult
+  fileprivate static func check(
+    _ call: String, path: RawPath, reading: DescriptorIO?, _ body: () -> Int32
+  ) throws(FFmpegError) -> Int32 {
     try FFmpegLibrary.load(path: path)
     shelf_ffmpeg_clear_log()
+    reading?.forgetObservation()
     let code = body()
     guard code < 0 else { return code }
-    throw FFmpegError(path: path, call: call, code: code, logLine: FFmpegLibrary.lastLogLine())
+    throw FFmpegError(
+      path: path, call: call, code: code, logLine: FFmpegLibrary.lastLogLine(), reading: reading?.observation)
   }
 
   /// `av_strerror`'s text for `code`, starting in lower case as shelf's messages do.
@@ -71,16 +86,64 @@ public struct FFmpegError: ShelfError, Equatable {
     return text
   }
 
-  /// Missing input for a file that is gone or unreadable; I/O for other system errors; bad input
-  /// for everything FFmpeg's demuxers and decoders reject (including an allocation refused by
-  /// the cap on what a file may make FFmpeg allocate, and an unexpected end of a truncated file).
-  static func classify(_ code: Int32) -> FailureKind {
-    let errnoValue = -code
-    switch errnoValue {
-    case ENOENT, ENOTDIR, EACCES, EPERM, ELOOP, ENAMETOOLONG: return .missingInput
-    case EINVAL, ENOMEM, ENOSYS, ERANGE, EDOM, EILSEQ, ENODATA: return .badInput
-    case 1..<4096: return .io
-    default: return .badInput
+  /// What the I/O layer under a call saw: the error of a system call that really failed, and
+  /// whether a read met the end of the file.
+  struct ReadObservation: Sendable, Equatable {
+    /// `errno` of a failed `pread`, 0 when every read succeeded.
+    var systemError: Int32 = 0
+    /// True when a read returned nothing: the end of the file.
+    var reachedEnd = false
+  }
+
+  /// The one mapping from an FFmpeg return code to a failure kind and a reason.
+  ///
+  /// Only the I/O layer shelf gives FFmpeg talks to the system: an input/output error is one
+  /// that its `pread` returned (`reading.systemError`: EIO, a device gone), and is I/O (74).
+  /// Every other code comes from FFmpeg's own judgment of the content, whatever errno it
+  /// borrows, and is bad input (65):
+  /// - `AVERROR(ENOMEM)`: a header asked for a block beyond the cap on what a file may make
+  ///   FFmpeg allocate (`FFmpegLibrary.maximumAllocation`), so the file is corrupt — taking
+  ///   FFmpeg's "cannot allocate memory" at its word would blame the machine;
+  /// - `AVERROR(EIO)` and `AVERROR_EOF` with no failed read: a demuxer's read came up short
+  ///   (FLAC's metadata blocks, a chunk longer than the file), so the file is truncated; when no
+  ///   read met the end either, the content is corrupt;
+  /// - any other errno-like code: demuxers return header fields read as negative numbers as
+  ///   they are (an AIFF frame count of 0xFFFFFF88 is "error -120", "is a named type file"), so
+  ///   `av_strerror`'s words would mislead: the header holds an impossible value;
+  /// - FFmpeg's own codes (`AVERROR_INVALIDDATA`, …): `av_strerror`'s text and the log line.
+  static func classify(_ code: Int32, call: String, logLine: String, reading: ReadObservation?)
+    -> (FailureKind, String)
+  {
+    func withLog(_ reason: String) -> String { logLine.isEmpty ? reason : "\(reason): \(logLine)" }
+    if let reading, reading.systemError != 0 {
+      let system = reading.systemError
+      let failure: FailureKind =
+        [ENOENT, ENOTDIR, EACCES, EPERM, ELOOP, ENAMETOOLONG].contains(system) ? .missingInput : .io
+      return (failure, text(of: -system))
+    }
+    if code == shelf_averror_eof {
+      return (.badInput, "truncated: a header or packet runs past the end of the file")
+    }
+    // Int32.min (a header field of 0x80000000 returned as it is) has no positive counterpart,
+    // and av_strerror names only FFmpeg's own codes among the large ones.
+    guard code > -4096 else {
+      var buffer = [CChar](repeating: 0, count: 8)
+      guard av_strerror(code, &buffer, buffer.count) >= 0 else {
+        return (.badInput, withLog("corrupt: a header holds an impossible value"))
+      }
+      return (.badInput, withLog(text(of: code)))
+    }
+    switch -code {
+    case ENOMEM:
+      return (.badInput, "corrupt: a header asks for more memory than the file can need")
+    case EIO:
+      return reading?.reachedEnd ?? false
+        ? (.badInput, "truncated: a header or packet runs past the end of the file")
+        : (.badInput, withLog("corrupt: \(call) could not read the file's structure"))
+    case EINVAL, ENOSYS, ERANGE, EDOM, EILSEQ, ENODATA:
+      return (.badInput, withLog(text(of: code)))
+    default:
+      return (.badInput, withLog("corrupt: a header holds an impossible value"))
     }
   }
 }
@@ -303,9 +366,10 @@ public final class FFmpegInput {
   ) throws(FFmpegError) {
     try FFmpegLibrary.load(path: path)
     self.path = path
-    io = try DescriptorIO(descriptor: descriptor, path: path)
+    let io = try DescriptorIO(descriptor: descriptor, path: path)
+    self.io = io
     guard let allocated = avformat_alloc_context() else {
-      throw FFmpegError(path: path, call: "avformat_alloc_context", code: -ENOMEM)
+      throw FFmpegError.outOfMemory(path: path, call: "avformat_alloc_context")
     }
     allocated.pointee.pb = io.context
     allocated.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
@@ -315,15 +379,15 @@ public final class FFmpegInput {
     // No file name: the container is recognised by content alone, or named by a caller that
     // sniffed the content already (avformat_open_input frees the context itself when it fails).
     let format = demuxer.flatMap { av_find_input_format($0) }
-    try FFmpegError.check("avformat_open_input", path: path) {
+    try FFmpegError.check("avformat_open_input", path: path, reading: io) {
       avformat_open_input(&opening, "", format, nil)
     }
     guard let opened = opening else {
-      throw FFmpegError(path: path, call: "avformat_open_input", code: -ENOMEM)
+      throw FFmpegError.outOfMemory(path: path, call: "avformat_open_input")
     }
     do {
       if probing == .always || (probing == .whenHeadersAreIncomplete && !Self.headersAreComplete(opened)) {
-        try FFmpegError.check("avformat_find_stream_info", path: path) {
+        try FFmpegError.check("avformat_find_stream_info", path: path, reading: io) {
           avformat_find_stream_info(opened, nil)
         }
       }
@@ -388,7 +452,7 @@ public final class FFmpegInput {
   func readPacket(into packet: UnsafeMutablePointer<AVPacket>) throws(FFmpegError) -> Bool {
     guard let context else { return false }
     do {
-      try FFmpegError.check("av_read_frame", path: path) { av_read_frame(context, packet) }
+      try FFmpegError.check("av_read_frame", path: path, reading: io) { av_read_frame(context, packet) }
     } catch  where error.isEndOfFile {
       return false
     }
@@ -403,7 +467,7 @@ public final class FFmpegInput {
   func countedFrames(stream index: Int, sampleRate: Int) throws(FFmpegError) -> Int64 {
     guard let timeBase = timeBase(stream: index), timeBase.den > 0, sampleRate > 0 else { return 0 }
     var packet = av_packet_alloc()
-    guard let current = packet else { throw FFmpegError(path: path, call: "av_packet_alloc", code: -ENOMEM) }
+    guard let current = packet else { throw FFmpegError.outOfMemory(path: path, call: "av_packet_alloc") }
     defer { av_packet_free(&packet) }
     // Each packet's duration is its sample count rounded down to the time base (finer than a
     // sample): rounding each back up recovers the count exactly.
@@ -421,7 +485,7 @@ public final class FFmpegInput {
 
   func seek(stream index: Int, to timestamp: Int64) throws(FFmpegError) {
     guard let context else { return }
-    try FFmpegError.check("avformat_seek_file", path: path) {
+    try FFmpegError.check("avformat_seek_file", path: path, reading: io) {
       avformat_seek_file(context, Int32(index), Int64.min, timestamp, timestamp, 0)
     }
   }
@@ -545,18 +609,23 @@ public final class FFmpegInput {
 
 /// The one owner of the custom `AVIOContext` (and its buffer) through which an input reads its
 /// descriptor.
-private final class DescriptorIO {
+fileprivate final class DescriptorIO {
   let context: UnsafeMutablePointer<AVIOContext>
   private let source: DescriptorSource
   /// The file's size (from `fstat`), or -1 when unknown.
   var size: Int64 { source.size }
+  /// What the reads since `forgetObservation` saw.
+  var observation: FFmpegError.ReadObservation { source.observation }
+
+  /// Starts a new observation (before each FFmpeg call that reads).
+  func forgetObservation() { source.observation = FFmpegError.ReadObservation() }
 
   /// Takes ownership of `descriptor` (closed when this goes away, or before this throws).
   init(descriptor: Int32, path: RawPath) throws(FFmpegError) {
     source = DescriptorSource(descriptor: descriptor)
     let bufferSize = 64 * 1024
     guard let buffer = av_malloc(bufferSize) else {
-      throw FFmpegError(path: path, call: "av_malloc", code: -ENOMEM)
+      throw FFmpegError.outOfMemory(path: path, call: "av_malloc")
     }
     guard
       let made = avio_alloc_context(
@@ -564,7 +633,7 @@ private final class DescriptorIO {
         Unmanaged.passUnretained(source).toOpaque(), DescriptorSource.read, nil, DescriptorSource.seek)
     else {
       av_free(buffer)
-      throw FFmpegError(path: path, call: "avio_alloc_context", code: -ENOMEM)
+      throw FFmpegError.outOfMemory(path: path, call: "avio_alloc_context")
     }
     context = made
   }
@@ -583,6 +652,8 @@ private final class DescriptorSource {
   let descriptor: Int32
   var position: Int64 = 0
   let size: Int64
+  /// What reads saw: a real system error, the end of the file.
+  var observation = FFmpegError.ReadObservation()
 
   init(descriptor: Int32) {
     self.descriptor = descriptor
@@ -601,9 +672,13 @@ private final class DescriptorSource {
       let result = pread(source.descriptor, buffer, Int(count), off_t(source.position))
       if result < 0 {
         if errno == EINTR { continue }
+        source.observation.systemError = errno
         return -errno
       }
-      if result == 0 { return shelf_averror_eof }
+      if result == 0 {
+        source.observation.reachedEnd = true
+        return shelf_averror_eof
+      }
       source.position += Int64(result)
       return Int32(result)
     }

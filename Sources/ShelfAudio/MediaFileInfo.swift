@@ -257,6 +257,9 @@ public enum MediaFileInfo: Sendable, Equatable {
       let seconds = audio.duration ?? input.duration ?? .nan
       truncation = "corrupt: declared length of \(seconds) s is out of range"
     }
+    if container == "ogg" && truncation == nil {
+      truncation = OggLastPage.defect(file)
+    }
     if let id3 = try? id3Tag(container: container, file: file) {
       tags = id3.tags.filled(from: tags)
       artwork = artwork || id3.hasPicture

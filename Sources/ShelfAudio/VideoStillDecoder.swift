@@ -37,7 +37,7 @@ public enum VideoStillDecoder {
     }
     var context = avcodec_alloc_context3(codec)
     defer { avcodec_free_context(&context) }
-    guard let context else { throw FFmpegError(path: path, call: "avcodec_alloc_context3", code: -ENOMEM) }
+    guard let context else { throw FFmpegError.outOfMemory(path: path, call: "avcodec_alloc_context3") }
     try FFmpegError.check("avcodec_parameters_to_context", path: path) {
       avcodec_parameters_to_context(context, parameters)
     }
@@ -48,7 +48,7 @@ public enum VideoStillDecoder {
       av_frame_free(&frame)
       av_packet_free(&packet)
     }
-    guard let frame, let packet else { throw FFmpegError(path: path, call: "av_frame_alloc", code: -ENOMEM) }
+    guard let frame, let packet else { throw FFmpegError.outOfMemory(path: path, call: "av_frame_alloc") }
     var decoded = false
     var packets = 0
     reading: while !decoded && packets < packetLimit {

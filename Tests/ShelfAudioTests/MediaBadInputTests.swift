@@ -1,8 +1,9 @@
 import Foundation
-import ShelfAudio
 import ShelfCore
 import ShelfTestSupport
 import Testing
+
+@testable import ShelfAudio
 
 /// Damaged and misleading media: one line naming the reason, bad input (exit 65 in the CLI),
 /// FFmpeg's allocations capped, and the file never changed.
@@ -67,7 +68,7 @@ import Testing
     // 268 million time-to-sample entries: 2 GiB that FFmpeg may not allocate.
     bytes.replaceSubrange((stts + 8)..<(stts + 12), with: [0x0F, 0xFF, 0xFF, 0xFF])
     let error = try Self.failure(bytes, as: "huge.m4a")
-    #expect(error?.message.hasPrefix("cannot allocate memory") == true)
+    #expect(error?.message == "corrupt: a header asks for more memory than the file can need")
   }
 
   @Test func aFileWhoseExtensionLiesIsReadByContent() throws {
@@ -99,5 +100,35 @@ import Testing
     let name = Array(atom.utf8)
     guard bytes.count >= 4 else { return nil }
     return (4..<(bytes.count - 4)).first { Array(bytes[$0..<($0 + 4)]) == name }
+  }
+
+  /// Only a read the system refused is an I/O error; every code FFmpeg returns about the
+  /// content is bad input, worded for what it means (one mapping for every command).
+  @Test func ffmpegCodesAreClassifiedByWhatTheIOLayerSaw() {
+    let read = FFmpegError.ReadObservation()
+    let atEnd = FFmpegError.ReadObservation(systemError: 0, reachedEnd: true)
+    let failed = FFmpegError.ReadObservation(systemError: EIO, reachedEnd: false)
+    let eio = -EIO
+    #expect(
+      FFmpegError.classify(eio, call: "av_read_frame", logLine: "", reading: failed) == (
+        .io, "input/output error"
+      ))
+    #expect(
+      FFmpegError.classify(eio, call: "avformat_open_input", logLine: "", reading: atEnd)
+        == (.badInput, "truncated: a header or packet runs past the end of the file"))
+    #expect(FFmpegError.classify(eio, call: "avformat_open_input", logLine: "", reading: read).0 == .badInput)
+    #expect(
+      FFmpegError.classify(-ENOMEM, call: "avformat_open_input", logLine: "x", reading: read)
+        == (.badInput, "corrupt: a header asks for more memory than the file can need"))
+    #expect(FFmpegError.classify(-ENOMEM, call: "avcodec_open2", logLine: "", reading: nil).0 == .badInput)
+    for code in [Int32.min, -120, -4095] {
+      #expect(
+        FFmpegError.classify(code, call: "avformat_open_input", logLine: "", reading: read)
+          == (.badInput, "corrupt: a header holds an impossible value"), "\(code)")
+    }
+    #expect(
+      FFmpegError.classify(
+        -1_094_995_529, call: "avformat_open_input", logLine: "moov atom not found", reading: read)
+        == (.badInput, "invalid data found when processing input: moov atom not found"))
   }
 }

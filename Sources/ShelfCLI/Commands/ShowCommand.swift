@@ -484,22 +484,25 @@ enum ShowCommand {
     ] {
       if let value { lines.append("  \(label): \(value)") }
     }
-    if let defect = info.defect { lines.append("  warning: \(defect.message)") }
     console.write(lines.joined(separator: "\n") + "\n")
     let columns = max(8, width - 2)
     // The waveform is drawn from what libsndfile decodes; formats only FFmpeg reads (M4A, AMR,
     // WMA, …) show their facts without one.
     let peaks: [Float]
     let scan = { () throws(AudioError) in try AudioWaveform.peaks(path: source, columns: columns) }
+    // A defect of the facts (a length that cannot be trusted, a file cut short) is the verdict,
+    // with info's reason, whatever decoding the waveform meets: show and info agree.
     switch Result(catching: scan) {
     case .success(let values): peaks = values
     case .failure(let error):
+      if let defect = info.defect { throw defect }
       if error.reason == .unrecognised || error.reason == .unsupported { return }
       throw error
     }
     let levels = Array(" ▁▂▃▄▅▆▇█")
     let line = peaks.map { levels[min(levels.count - 1, Int(($0 * Float(levels.count - 1)).rounded(.up)))] }
     console.write("  " + String(line) + "\n")
+    if let defect = info.defect { throw defect }
   }
 }
 
