@@ -2,8 +2,12 @@
 #include "CSandboxSupport.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
 #include <sched.h>
+#include <spawn.h>
 #include <seccomp.h>
 #include <signal.h>
 #include <string.h>
@@ -123,6 +127,24 @@ void shelf_sandbox_install_crash_handler(void) {
   for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) sigaction(signals[i], &action, NULL);
 }
 
+/* Room for the descriptors of one message. */
+typedef union {
+  char buffer[CMSG_SPACE(sizeof(int) * SHELF_MAX_PASSED_DESCRIPTORS)];
+  struct cmsghdr align;
+} descriptor_space;
+
+/* A message of one part, `bytes`, with room for descriptors in `control`. */
+static struct msghdr one_part_message(struct iovec *part, descriptor_space *control) {
+  struct msghdr message;
+  memset(&message, 0, sizeof message);
+  memset(control, 0, sizeof *control);
+  message.msg_iov = part;
+  message.msg_iovlen = 1;
+  message.msg_control = control->buffer;
+  message.msg_controllen = sizeof control->buffer;
+  return message;
+}
+
 ssize_t shelf_send_with_descriptors(int socket, const void *bytes, size_t length, const int *descriptors,
                                     size_t count) {
   if (count > SHELF_MAX_PASSED_DESCRIPTORS) {
@@ -130,17 +152,12 @@ ssize_t shelf_send_with_descriptors(int socket, const void *bytes, size_t length
     return -1;
   }
   struct iovec part = { (void *)bytes, length };
-  struct msghdr message;
-  memset(&message, 0, sizeof message);
-  message.msg_iov = &part;
-  message.msg_iovlen = 1;
-  union {
-    char buffer[CMSG_SPACE(sizeof(int) * SHELF_MAX_PASSED_DESCRIPTORS)];
-    struct cmsghdr align;
-  } control;
-  if (count > 0) {
-    memset(&control, 0, sizeof control);
-    message.msg_control = control.buffer;
+  descriptor_space control;
+  struct msghdr message = one_part_message(&part, &control);
+  if (count == 0) {
+    message.msg_control = NULL;
+    message.msg_controllen = 0;
+  } else {
     message.msg_controllen = CMSG_SPACE(sizeof(int) * count);
     struct cmsghdr *header = CMSG_FIRSTHDR(&message);
     header->cmsg_level = SOL_SOCKET;
@@ -159,16 +176,8 @@ ssize_t shelf_receive_with_descriptors(int socket, void *bytes, size_t capacity,
                                        size_t capacity_descriptors, size_t *count) {
   *count = 0;
   struct iovec part = { bytes, capacity };
-  struct msghdr message;
-  memset(&message, 0, sizeof message);
-  message.msg_iov = &part;
-  message.msg_iovlen = 1;
-  union {
-    char buffer[CMSG_SPACE(sizeof(int) * SHELF_MAX_PASSED_DESCRIPTORS)];
-    struct cmsghdr align;
-  } control;
-  message.msg_control = control.buffer;
-  message.msg_controllen = sizeof control.buffer;
+  descriptor_space control;
+  struct msghdr message = one_part_message(&part, &control);
   ssize_t received;
   do {
     received = recvmsg(socket, &message, MSG_CMSG_CLOEXEC);
@@ -195,3 +204,28 @@ ssize_t shelf_receive_with_descriptors(int socket, void *bytes, size_t capacity,
 }
 
 int shelf_pipe_cloexec(int descriptors[2]) { return pipe2(descriptors, O_CLOEXEC); }
+
+int shelf_spawn_close_from(void *actions, int lowest) {
+  return posix_spawn_file_actions_addclosefrom_np((posix_spawn_file_actions_t *)actions, lowest);
+}
+
+static void *watch_socket(void *argument) {
+  struct pollfd watched = { (int)(intptr_t)argument, 0, 0 };
+  for (;;) {
+    int ready = poll(&watched, 1, -1);
+    if (ready > 0 && (watched.revents & (POLLHUP | POLLERR | POLLNVAL))) _exit(0);
+    if (ready < 0 && errno != EINTR) _exit(0);
+  }
+  return NULL;
+}
+
+int shelf_exit_when_closed(int socket) {
+  pthread_t thread;
+  pthread_attr_t attributes;
+  pthread_attr_init(&attributes);
+  pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
+  pthread_attr_setstacksize(&attributes, 64 * 1024);
+  int rc = pthread_create(&thread, &attributes, watch_socket, (void *)(intptr_t)socket);
+  pthread_attr_destroy(&attributes);
+  return rc;
+}

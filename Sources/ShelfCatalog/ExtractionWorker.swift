@@ -50,6 +50,7 @@ public enum ExtractionWorker {
     signal(SIGPIPE, SIG_IGN)
     shelf_sandbox_install_crash_handler()
     WorkerFault.recordStart()
+    _ = shelf_exit_when_closed(0)
     // Libraries loaded on first use (FFmpeg, libheif) still load under the filter: it allows
     // opening files for reading and mapping them.
     let entered = shelf_sandbox_enter(addressSpaceLimit)

@@ -232,6 +232,7 @@ final class WorkerProcess: @unchecked Sendable {
     posix_spawn_file_actions_adddup2(&actions, sockets[1], 0)
     posix_spawn_file_actions_adddup2(&actions, pipe[1], 1)
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    _ = shelf_spawn_close_from(&actions, 3)
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }

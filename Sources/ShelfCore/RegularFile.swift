@@ -113,8 +113,7 @@ public final class RegularFile {
 
   /// Opens `path` for reading. Throws a `FileError` naming the reason when the path is
   /// missing, unreadable, a directory, or anything but a regular file.
-  public init(path: RawPath, followLinks: Bool = true) throws(FileError) {
-    self.path = path
+  public convenience init(path: RawPath, followLinks: Bool = true) throws(FileError) {
     var flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY
     if !followLinks { flags |= O_NOFOLLOW }
     // Refuse special files before opening: opening a device can have side effects.
@@ -124,19 +123,7 @@ public final class RegularFile {
     }
     let fd = path.withCString { open($0, flags) }
     guard fd >= 0 else { throw FileError(path: path, errno: errno) }
-    var st = stat()
-    guard fstat(fd, &st) == 0 else {
-      let code = errno
-      close(fd)
-      throw FileError(path: path, errno: code)
-    }
-    let status = FileStatus(st)
-    guard status.type == .regular else {
-      close(fd)
-      throw Self.notRegular(path, status.type)
-    }
-    self.status = status
-    self.descriptor = fd
+    try self.init(adopting: fd, path: path)
   }
 
   /// Takes ownership of an open descriptor (one passed from another process, say) known by

@@ -133,19 +133,17 @@ import Testing
     #expect(alone.stdout.isEmpty)
   }
 
-  @Test func everyThreadOfAWorkerRunsUnderTheFilterWithNoNewPrivileges() throws {
+  @Test func everyThreadOfAWorkerRunsUnderTheFilterAndEndsWithItsParent() throws {
     let tree = try Tree()
     // The worker hangs on the victim, so that it can be looked at.
     let index = try BackgroundShelf(
       ["--db", tree.database, "index", "--jobs", "1", "--file-timeout", "60", tree.root],
       environment: ["SHELF_WORKER_FAULT": "hang", "SHELF_WORKER_FAULT_FILE": "victim.txt"])
-    defer {
-      index.kill(SIGKILL)
-      _ = index.wait()
-    }
+    var worker: Int32 = 0
     var threads: [String] = []
     let sandboxed = ObservableWait.until {
-      guard let worker = Self.workers(of: index.process.processIdentifier).first else { return false }
+      guard let found = Self.workers(of: index.process.processIdentifier).first else { return false }
+      worker = found
       threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(worker)/task")) ?? []
       return !threads.isEmpty
         && threads.allSatisfy { thread in
@@ -155,6 +153,24 @@ import Testing
         }
     }
     #expect(sandboxed, "threads \(threads)")
+    // It holds only what it was given: no descriptor of this process leaked across exec.
+    let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(worker)/fd")) ?? []
+    let targets = descriptors.compactMap {
+      try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(worker)/fd/\($0)")
+    }
+    #expect(targets.filter { $0.hasPrefix("socket:") }.count == 1, "\(targets)")
+    // The parent dies while the worker hangs: the worker ends too.
+    index.kill(SIGKILL)
+    _ = index.wait()
+    #expect(ObservableWait.until { worker > 0 && !Self.isRunning(worker) })
+  }
+
+  /// Whether `pid` is a process that has not ended (a zombie has).
+  static func isRunning(_ pid: Int32) -> Bool {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else {
+      return false
+    }
+    return !status.contains("\nState:\tZ")
   }
 
   /// The worker processes (`shelf --extraction-worker`) whose parent is `parent`.

@@ -48,6 +48,16 @@ ssize_t shelf_send_with_descriptors(int socket, const void *bytes, size_t length
 ssize_t shelf_receive_with_descriptors(int socket, void *bytes, size_t capacity, int *descriptors,
                                        size_t capacity_descriptors, size_t *count);
 
+/* Adds to `actions` the closing of every descriptor from `lowest` up in the child
+   (posix_spawn_file_actions_addclosefrom_np, glibc 2.34): a worker inherits only the three
+   it is given, not a descriptor another library of the parent left open across exec (whose
+   holder would then wait for the worker to close it). 0, or an error number. */
+int shelf_spawn_close_from(void *actions, int lowest);
+
+/* Starts a thread that ends the process (status 0) when the other end of `socket` is closed:
+   a worker whose parent died stops even while a parser hangs. 0, or an error number. */
+int shelf_exit_when_closed(int socket);
+
 /* pipe2(descriptors, O_CLOEXEC), which Swift's Glibc module leaves out (_GNU_SOURCE): both
    ends close-on-exec from the start, so a worker started by another thread cannot inherit
    them. */
