@@ -8,11 +8,9 @@ public enum WireFormat {
 
   /// The bytes of `value`.
   public static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
-    let slot = WireSlot()
-    try value.encode(to: WireEncoder(slot: slot, codingPath: []))
-    var bytes: [UInt8] = []
-    slot.node.write(into: &bytes)
-    return bytes
+    let sink = WireSink()
+    try sink.value(value)
+    return sink.bytes
   }
 
   /// The value that `encode` turned into `bytes`.
@@ -30,8 +28,8 @@ public struct WireFormatError: Error, Equatable, CustomStringConvertible {
   init(_ description: String) { self.description = "malformed reply: " + description }
 }
 
-/// One decoded value.
-indirect enum WireNode {
+/// One decoded value (arrays hold the nested ones: no case needs a box of its own).
+enum WireNode {
   case null
   case bool(Bool)
   case int(Int64)
@@ -43,47 +41,6 @@ indirect enum WireNode {
   case keyed([(String, WireNode)])
   /// A `[UInt8]` (a path, say) in one piece rather than byte by byte.
   case bytes([UInt8])
-
-  func write(into bytes: inout [UInt8]) {
-    func integer(_ value: UInt64) {
-      for shift in stride(from: 0, to: 64, by: 8) {
-        bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
-      }
-    }
-    func length(_ value: Int) { integer(UInt64(value)) }
-    switch self {
-    case .null: bytes.append(0)
-    case .bool(let value): bytes.append(value ? 2 : 1)
-    case .int(let value):
-      bytes.append(3)
-      integer(UInt64(bitPattern: value))
-    case .uint(let value):
-      bytes.append(4)
-      integer(value)
-    case .double(let value):
-      bytes.append(5)
-      integer(value.bitPattern)
-    case .string(let value):
-      bytes.append(6)
-      length(value.utf8.count)
-      bytes.append(contentsOf: value.utf8)
-    case .array(let values):
-      bytes.append(7)
-      length(values.count)
-      for value in values { value.write(into: &bytes) }
-    case .bytes(let value):
-      bytes.append(9)
-      length(value.count)
-      bytes.append(contentsOf: value)
-    case .keyed(let pairs):
-      bytes.append(8)
-      length(pairs.count)
-      for (key, value) in pairs {
-        WireNode.string(key).write(into: &bytes)
-        value.write(into: &bytes)
-      }
-    }
-  }
 }
 
 /// Reads nodes, checking each length against the bytes left.
@@ -151,40 +108,89 @@ struct WireReader {
   }
 }
 
-/// Where an encoder puts what it encodes: a value, or the slots of a keyed or unkeyed
-/// container (containers are handed out before they are filled).
-final class WireSlot {
-  var value: WireNode
-  var keyed: [(String, WireSlot)]?
-  var unkeyed: [WireSlot]?
+/// Where the encoder writes: one byte buffer, in the order `WireReader` reads. A container
+/// writes its tag and a count it raises with each entry; a nested value is written whole
+/// before its parent's next entry (as synthesized `Codable` code does), so no tree is built.
+final class WireSink {
+  var bytes: [UInt8] = []
 
-  init(_ value: WireNode = .null) { self.value = value }
+  func integer(_ value: UInt64) {
+    withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+  }
 
-  var node: WireNode {
-    if let keyed { return .keyed(keyed.map { ($0.0, $0.1.node) }) }
-    if let unkeyed { return .array(unkeyed.map(\.node)) }
-    return value
+  func string(_ value: String) {
+    bytes.append(6)
+    var value = value
+    value.withUTF8 {
+      integer(UInt64($0.count))
+      bytes.append(contentsOf: $0)
+    }
+  }
+
+  /// Writes a container's tag and a zero count; returns where the count is.
+  func open(_ tag: UInt8) -> Int {
+    bytes.append(tag)
+    defer { integer(0) }
+    return bytes.count
+  }
+
+  /// One more entry in the container whose count is at `offset`.
+  func count(at offset: Int) {
+    var value: UInt64 = 0
+    for index in 0..<8 { value |= UInt64(bytes[offset + index]) << UInt64(index * 8) }
+    value += 1
+    for index in 0..<8 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> UInt64(index * 8)) }
+  }
+
+  func primitive(_ node: WireNode) {
+    switch node {
+    case .null: bytes.append(0)
+    case .bool(let value): bytes.append(value ? 2 : 1)
+    case .int(let value):
+      bytes.append(3)
+      integer(UInt64(bitPattern: value))
+    case .uint(let value):
+      bytes.append(4)
+      integer(value)
+    case .double(let value):
+      bytes.append(5)
+      integer(value.bitPattern)
+    case .string(let value): string(value)
+    case .bytes(let value):
+      bytes.append(9)
+      integer(UInt64(value.count))
+      bytes.append(contentsOf: value)
+    case .array, .keyed: preconditionFailure("containers are written as they are encoded")
+    }
+  }
+
+  /// Writes one value: a primitive directly, anything else through its `encode(to:)` (a value
+  /// that writes nothing is written as null, so that every value is one node).
+  func value<T: Encodable>(_ value: T) throws {
+    if let node = wirePrimitive(value) {
+      primitive(node)
+      return
+    }
+    let before = bytes.count
+    try value.encode(to: WireEncoder(sink: self))
+    if bytes.count == before { bytes.append(0) }
   }
 }
 
 struct WireEncoder: Encoder {
-  let slot: WireSlot
-  var codingPath: [any CodingKey]
+  let sink: WireSink
+  var codingPath: [any CodingKey] { [] }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-    if slot.keyed == nil { slot.keyed = [] }
-    return KeyedEncodingContainer(WireKeyedEncoder<Key>(slot: slot, codingPath: codingPath))
+    KeyedEncodingContainer(WireKeyedEncoder<Key>(sink: sink, countAt: sink.open(8)))
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
-    if slot.unkeyed == nil { slot.unkeyed = [] }
-    return WireUnkeyedEncoder(slot: slot, codingPath: codingPath)
+    WireUnkeyedEncoder(sink: sink, countAt: sink.open(7))
   }
 
-  func singleValueContainer() -> any SingleValueEncodingContainer {
-    WireSingleEncoder(slot: slot, codingPath: codingPath)
-  }
+  func singleValueContainer() -> any SingleValueEncodingContainer { WireSingleEncoder(sink: sink) }
 }
 
 /// The node of a primitive value (or of a `[UInt8]`), or nil for any other type. The common
@@ -210,156 +216,214 @@ func wirePrimitive<T>(_ value: T) -> WireNode? {
   }
 }
 
-/// Encodes `value` into a new slot.
-func wireSlot<T: Encodable>(_ value: T, codingPath: [any CodingKey]) throws -> WireSlot {
-  let slot = WireSlot()
-  if let primitive = wirePrimitive(value) {
-    slot.value = primitive
-  } else {
-    try value.encode(to: WireEncoder(slot: slot, codingPath: codingPath))
-  }
-  return slot
-}
-
 struct WireKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
-  let slot: WireSlot
-  var codingPath: [any CodingKey]
+  let sink: WireSink
+  let countAt: Int
+  var codingPath: [any CodingKey] { [] }
 
-  mutating func encodeNil(forKey key: Key) throws { slot.keyed?.append((key.stringValue, WireSlot())) }
+  /// Starts an entry: counts it and writes its key.
+  private func entry(_ key: Key) {
+    sink.count(at: countAt)
+    sink.string(key.stringValue)
+  }
+
+  mutating func encodeNil(forKey key: Key) throws {
+    entry(key)
+    sink.bytes.append(0)
+  }
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-    let child = try wireSlot(value, codingPath: codingPath)
-    slot.keyed?.append((key.stringValue, child))
+    entry(key)
+    try sink.value(value)
   }
   mutating func encode(_ value: Bool, forKey key: Key) throws {
-    slot.keyed?.append((key.stringValue, WireSlot(wirePrimitive(value)!)))
+    entry(key)
+    sink.primitive(wirePrimitive(value)!)
   }
   mutating func encode(_ value: String, forKey key: Key) throws {
-    slot.keyed?.append((key.stringValue, WireSlot(wirePrimitive(value)!)))
+    entry(key)
+    sink.primitive(wirePrimitive(value)!)
   }
   mutating func encode(_ value: Double, forKey key: Key) throws {
-    slot.keyed?.append((key.stringValue, WireSlot(wirePrimitive(value)!)))
+    entry(key)
+    sink.primitive(wirePrimitive(value)!)
   }
   mutating func encode(_ value: Float, forKey key: Key) throws {
-    slot.keyed?.append((key.stringValue, WireSlot(wirePrimitive(value)!)))
+    entry(key)
+    sink.primitive(wirePrimitive(value)!)
   }
   mutating func encode(_ value: Int, forKey key: Key) throws {
-    slot.keyed?.append((key.stringValue, WireSlot(wirePrimitive(value)!)))
+    entry(key)
+    sink.primitive(wirePrimitive(value)!)
   }
   mutating func encode(_ value: Int8, forKey key: Key) throws {
-    slot.keyed?.append((key.stringValue, WireSlot(wirePrimitive(value)!)))
+    entry(key)
+    sink.primitive(wirePrimitive(value)!)
   }
   mutating func encode(_ value: Int16, forKey key: Key) throws {
-    slot.keyed?.append((key.stringValue, WireSlot(wirePrimitive(value)!)))
+    entry(key)
+    sink.primitive(wirePrimitive(value)!)
   }
   mutating func encode(_ value: Int32, forKey key: Key) throws {
-    slot.keyed?.append((key.stringValue, WireSlot(wirePrimitive(value)!)))
+    entry(key)
+    sink.primitive(wirePrimitive(value)!)
   }
   mutating func encode(_ value: Int64, forKey key: Key) throws {
-    slot.keyed?.append((key.stringValue, WireSlot(wirePrimitive(value)!)))
+    entry(key)
+    sink.primitive(wirePrimitive(value)!)
   }
   mutating func encode(_ value: UInt, forKey key: Key) throws {
-    slot.keyed?.append((key.stringValue, WireSlot(wirePrimitive(value)!)))
+    entry(key)
+    sink.primitive(wirePrimitive(value)!)
   }
   mutating func encode(_ value: UInt8, forKey key: Key) throws {
-    slot.keyed?.append((key.stringValue, WireSlot(wirePrimitive(value)!)))
+    entry(key)
+    sink.primitive(wirePrimitive(value)!)
   }
   mutating func encode(_ value: UInt16, forKey key: Key) throws {
-    slot.keyed?.append((key.stringValue, WireSlot(wirePrimitive(value)!)))
+    entry(key)
+    sink.primitive(wirePrimitive(value)!)
   }
   mutating func encode(_ value: UInt32, forKey key: Key) throws {
-    slot.keyed?.append((key.stringValue, WireSlot(wirePrimitive(value)!)))
+    entry(key)
+    sink.primitive(wirePrimitive(value)!)
   }
   mutating func encode(_ value: UInt64, forKey key: Key) throws {
-    slot.keyed?.append((key.stringValue, WireSlot(wirePrimitive(value)!)))
+    entry(key)
+    sink.primitive(wirePrimitive(value)!)
   }
   mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
     -> KeyedEncodingContainer<NestedKey>
   {
-    let child = WireSlot()
-    slot.keyed?.append((key.stringValue, child))
-    return WireEncoder(slot: child, codingPath: codingPath).container(keyedBy: keyType)
+    entry(key)
+    return WireEncoder(sink: sink).container(keyedBy: keyType)
   }
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-    let child = WireSlot()
-    slot.keyed?.append((key.stringValue, child))
-    return WireEncoder(slot: child, codingPath: codingPath).unkeyedContainer()
+    entry(key)
+    return WireEncoder(sink: sink).unkeyedContainer()
   }
   mutating func superEncoder() -> any Encoder { superEncoder(forKey: Key(stringValue: "super")!) }
   mutating func superEncoder(forKey key: Key) -> any Encoder {
-    let child = WireSlot()
-    slot.keyed?.append((key.stringValue, child))
-    return WireEncoder(slot: child, codingPath: codingPath)
+    entry(key)
+    return WireEncoder(sink: sink)
   }
 }
 
 struct WireUnkeyedEncoder: UnkeyedEncodingContainer {
-  let slot: WireSlot
-  var codingPath: [any CodingKey]
-  var count: Int { slot.unkeyed?.count ?? 0 }
+  let sink: WireSink
+  let countAt: Int
+  var codingPath: [any CodingKey] { [] }
+  private(set) var count = 0
 
-  mutating func encodeNil() throws { slot.unkeyed?.append(WireSlot()) }
-  mutating func encode<T: Encodable>(_ value: T) throws {
-    let child = try wireSlot(value, codingPath: codingPath)
-    slot.unkeyed?.append(child)
+  init(sink: WireSink, countAt: Int) {
+    self.sink = sink
+    self.countAt = countAt
   }
-  mutating func encode(_ value: Bool) throws { slot.unkeyed?.append(WireSlot(wirePrimitive(value)!)) }
-  mutating func encode(_ value: String) throws { slot.unkeyed?.append(WireSlot(wirePrimitive(value)!)) }
-  mutating func encode(_ value: Double) throws { slot.unkeyed?.append(WireSlot(wirePrimitive(value)!)) }
-  mutating func encode(_ value: Float) throws { slot.unkeyed?.append(WireSlot(wirePrimitive(value)!)) }
-  mutating func encode(_ value: Int) throws { slot.unkeyed?.append(WireSlot(wirePrimitive(value)!)) }
-  mutating func encode(_ value: Int8) throws { slot.unkeyed?.append(WireSlot(wirePrimitive(value)!)) }
-  mutating func encode(_ value: Int16) throws { slot.unkeyed?.append(WireSlot(wirePrimitive(value)!)) }
-  mutating func encode(_ value: Int32) throws { slot.unkeyed?.append(WireSlot(wirePrimitive(value)!)) }
-  mutating func encode(_ value: Int64) throws { slot.unkeyed?.append(WireSlot(wirePrimitive(value)!)) }
-  mutating func encode(_ value: UInt) throws { slot.unkeyed?.append(WireSlot(wirePrimitive(value)!)) }
-  mutating func encode(_ value: UInt8) throws { slot.unkeyed?.append(WireSlot(wirePrimitive(value)!)) }
-  mutating func encode(_ value: UInt16) throws { slot.unkeyed?.append(WireSlot(wirePrimitive(value)!)) }
-  mutating func encode(_ value: UInt32) throws { slot.unkeyed?.append(WireSlot(wirePrimitive(value)!)) }
-  mutating func encode(_ value: UInt64) throws { slot.unkeyed?.append(WireSlot(wirePrimitive(value)!)) }
+
+  private mutating func entry() {
+    sink.count(at: countAt)
+    count += 1
+  }
+
+  mutating func encodeNil() throws {
+    entry()
+    sink.bytes.append(0)
+  }
+  mutating func encode<T: Encodable>(_ value: T) throws {
+    entry()
+    try sink.value(value)
+  }
+  mutating func encode(_ value: Bool) throws {
+    entry()
+    sink.primitive(wirePrimitive(value)!)
+  }
+  mutating func encode(_ value: String) throws {
+    entry()
+    sink.primitive(wirePrimitive(value)!)
+  }
+  mutating func encode(_ value: Double) throws {
+    entry()
+    sink.primitive(wirePrimitive(value)!)
+  }
+  mutating func encode(_ value: Float) throws {
+    entry()
+    sink.primitive(wirePrimitive(value)!)
+  }
+  mutating func encode(_ value: Int) throws {
+    entry()
+    sink.primitive(wirePrimitive(value)!)
+  }
+  mutating func encode(_ value: Int8) throws {
+    entry()
+    sink.primitive(wirePrimitive(value)!)
+  }
+  mutating func encode(_ value: Int16) throws {
+    entry()
+    sink.primitive(wirePrimitive(value)!)
+  }
+  mutating func encode(_ value: Int32) throws {
+    entry()
+    sink.primitive(wirePrimitive(value)!)
+  }
+  mutating func encode(_ value: Int64) throws {
+    entry()
+    sink.primitive(wirePrimitive(value)!)
+  }
+  mutating func encode(_ value: UInt) throws {
+    entry()
+    sink.primitive(wirePrimitive(value)!)
+  }
+  mutating func encode(_ value: UInt8) throws {
+    entry()
+    sink.primitive(wirePrimitive(value)!)
+  }
+  mutating func encode(_ value: UInt16) throws {
+    entry()
+    sink.primitive(wirePrimitive(value)!)
+  }
+  mutating func encode(_ value: UInt32) throws {
+    entry()
+    sink.primitive(wirePrimitive(value)!)
+  }
+  mutating func encode(_ value: UInt64) throws {
+    entry()
+    sink.primitive(wirePrimitive(value)!)
+  }
   mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
     -> KeyedEncodingContainer<NestedKey>
   {
-    let child = WireSlot()
-    slot.unkeyed?.append(child)
-    return WireEncoder(slot: child, codingPath: codingPath).container(keyedBy: keyType)
+    entry()
+    return WireEncoder(sink: sink).container(keyedBy: keyType)
   }
   mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-    let child = WireSlot()
-    slot.unkeyed?.append(child)
-    return WireEncoder(slot: child, codingPath: codingPath).unkeyedContainer()
+    entry()
+    return WireEncoder(sink: sink).unkeyedContainer()
   }
   mutating func superEncoder() -> any Encoder {
-    let child = WireSlot()
-    slot.unkeyed?.append(child)
-    return WireEncoder(slot: child, codingPath: codingPath)
+    entry()
+    return WireEncoder(sink: sink)
   }
 }
 
 struct WireSingleEncoder: SingleValueEncodingContainer {
-  let slot: WireSlot
-  var codingPath: [any CodingKey]
+  let sink: WireSink
+  var codingPath: [any CodingKey] { [] }
 
-  mutating func encodeNil() throws { slot.value = .null }
-  mutating func encode<T: Encodable>(_ value: T) throws {
-    let child = try wireSlot(value, codingPath: codingPath)
-    slot.value = child.value
-    slot.keyed = child.keyed
-    slot.unkeyed = child.unkeyed
-  }
-  mutating func encode(_ value: Bool) throws { slot.value = wirePrimitive(value)! }
-  mutating func encode(_ value: String) throws { slot.value = wirePrimitive(value)! }
-  mutating func encode(_ value: Double) throws { slot.value = wirePrimitive(value)! }
-  mutating func encode(_ value: Float) throws { slot.value = wirePrimitive(value)! }
-  mutating func encode(_ value: Int) throws { slot.value = wirePrimitive(value)! }
-  mutating func encode(_ value: Int8) throws { slot.value = wirePrimitive(value)! }
-  mutating func encode(_ value: Int16) throws { slot.value = wirePrimitive(value)! }
-  mutating func encode(_ value: Int32) throws { slot.value = wirePrimitive(value)! }
-  mutating func encode(_ value: Int64) throws { slot.value = wirePrimitive(value)! }
-  mutating func encode(_ value: UInt) throws { slot.value = wirePrimitive(value)! }
-  mutating func encode(_ value: UInt8) throws { slot.value = wirePrimitive(value)! }
-  mutating func encode(_ value: UInt16) throws { slot.value = wirePrimitive(value)! }
-  mutating func encode(_ value: UInt32) throws { slot.value = wirePrimitive(value)! }
-  mutating func encode(_ value: UInt64) throws { slot.value = wirePrimitive(value)! }
+  mutating func encodeNil() throws { sink.bytes.append(0) }
+  mutating func encode<T: Encodable>(_ value: T) throws { try sink.value(value) }
+  mutating func encode(_ value: Bool) throws { sink.primitive(wirePrimitive(value)!) }
+  mutating func encode(_ value: String) throws { sink.primitive(wirePrimitive(value)!) }
+  mutating func encode(_ value: Double) throws { sink.primitive(wirePrimitive(value)!) }
+  mutating func encode(_ value: Float) throws { sink.primitive(wirePrimitive(value)!) }
+  mutating func encode(_ value: Int) throws { sink.primitive(wirePrimitive(value)!) }
+  mutating func encode(_ value: Int8) throws { sink.primitive(wirePrimitive(value)!) }
+  mutating func encode(_ value: Int16) throws { sink.primitive(wirePrimitive(value)!) }
+  mutating func encode(_ value: Int32) throws { sink.primitive(wirePrimitive(value)!) }
+  mutating func encode(_ value: Int64) throws { sink.primitive(wirePrimitive(value)!) }
+  mutating func encode(_ value: UInt) throws { sink.primitive(wirePrimitive(value)!) }
+  mutating func encode(_ value: UInt8) throws { sink.primitive(wirePrimitive(value)!) }
+  mutating func encode(_ value: UInt16) throws { sink.primitive(wirePrimitive(value)!) }
+  mutating func encode(_ value: UInt32) throws { sink.primitive(wirePrimitive(value)!) }
+  mutating func encode(_ value: UInt64) throws { sink.primitive(wirePrimitive(value)!) }
 }
 
 /// Reads a primitive of type `T` from a node.
