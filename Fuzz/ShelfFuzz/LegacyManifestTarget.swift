@@ -1,0 +1,19 @@
+import ShelfCore
+
+@testable import ShelfBackup
+
+/// The mdinfo and mdbackup plists of iTunes 7–8 backups (`LegacyManifest`): the file read, the
+/// name and encryption flag, the nested `Metadata` plist, and an mdbackup's `Data`.
+enum LegacyManifestTarget: FuzzTarget {
+  static let name = "legacy-manifest"
+  static func run(_ input: [UInt8]) {
+    let file = FuzzInput.file(input)
+    guard let plist = try? LegacyManifest.readPlist(file.path, limit: 1 << 20) else { return }
+    _ = LegacyManifest.isEncrypted(plist)
+    _ = LegacyManifest.name(from: plist)
+    if case .data(let nested)? = plist["Metadata"], let parsed = try? PropertyList.parse(nested) {
+      _ = LegacyManifest.name(from: parsed.root)
+    }
+    _ = try? LegacyManifest.mdbackupData(file.path)
+  }
+}
