@@ -36,7 +36,9 @@ enum MusepackHeader {
         else { return nil }
         return Length(frames: samples - silence, leadIn: silence)
       }
-      offset += Int(clamping: size)
+      // A packet that ends past the bytes read (its size may be up to 2^63 − 1) hides the rest.
+      guard size <= head.count - offset else { return nil }
+      offset += Int(size)
     }
     return nil
   }
