@@ -667,6 +667,9 @@ public struct CatalogQuery: Sendable, Equatable {
     return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
   }
 
+  /// The years a time may reach either way from now or from year 0: a million.
+  static let yearLimit: Double = 1_000_000
+
   /// Parses a point in time as an interval of seconds since the epoch (UTC): `2024`,
   /// `2024-05`, `2024-05-17`, `2024-05-17T10:30[:00]`, or relative `-7d`, `-12h`, `-2w`,
   /// `-30min`, `-1y` (an instant).
@@ -687,6 +690,8 @@ public struct CatalogQuery: Sendable, Equatable {
       case "y": factor = 365 * 86400
       default: return nil
       }
+      // Beyond a million years a time is no time (and no longer converts to whole seconds).
+      guard amount * factor <= yearLimit * 366 * 86400 else { return nil }
       let instant = text.hasPrefix("-") ? now - amount * factor : now + amount * factor
       return (instant, instant)
     }
@@ -700,8 +705,8 @@ public struct CatalogQuery: Sendable, Equatable {
     var parts = numbers + Array(repeating: 0, count: 6 - numbers.count)
     if numbers.count < 2 { parts[1] = 1 }
     if numbers.count < 3 { parts[2] = 1 }
-    guard (1...12).contains(parts[1]), (1...31).contains(parts[2]), parts[3] < 24, parts[4] < 60,
-      parts[5] < 61
+    guard parts[0] < Int(yearLimit), (1...12).contains(parts[1]), (1...31).contains(parts[2]), parts[3] < 24,
+      parts[4] < 60, parts[5] < 61
     else {
       return nil
     }

@@ -96,6 +96,19 @@ private func parameters(_ words: [String]) throws -> [DatabaseValue] {
   }
 }
 
+/// Times past a million years are refused, not computed: a year of 19 digits overflowed the day
+/// count and a relative time of 10^30 years the conversion to whole seconds (fuzz regressions).
+@Test func timesBeyondAMillionYearsAreRefused() throws {
+  #expect(throws: QueryError(message: "field 'mtime' cannot compare with '9000000000000000000'")) {
+    try CatalogQuery(arguments: ["mtime:9000000000000000000"])
+  }
+  let ages = "-" + String(repeating: "9", count: 30) + "y"
+  #expect(throws: QueryError(message: "field 'taken' cannot compare with '\(ages)'")) {
+    try CatalogQuery(arguments: ["taken:" + ages])
+  }
+  _ = try CatalogQuery(arguments: ["mtime:999999", "taken>-999999y"], now: 0)
+}
+
 @Test func sortParsing() throws {
   #expect(try CatalogSort("size:desc") == CatalogSort("SIZE:desc"))
   #expect(try CatalogSort("mtime").descending == false)
