@@ -2,7 +2,8 @@
 # libFuzzer targets for shelf's parsers (Fuzz/README.md). Usage:
 #   scripts/fuzz.sh build              builds .build/fuzz/release/shelf-fuzz (fuzzer + ASan)
 #   scripts/fuzz.sh seeds              derives the seed corpora from SampleMedia and Tests/Fixtures
-#   scripts/fuzz.sh replay             runs every file of Tests/Fixtures/fuzz-regressions once
+#   scripts/fuzz.sh replay [FOLDER]    runs every file of Tests/Fixtures/fuzz-regressions once
+#                                      (or of FOLDER, e.g. Fuzz/pending-regressions)
 #   scripts/fuzz.sh run [TARGET…]      fuzzes each target (all by default) for FUZZ_SECONDS (60)
 #   scripts/fuzz.sh all [TARGET…]      build, seeds, replay, run: what `make fuzz` does
 #   scripts/fuzz.sh smoke              the same with FUZZ_SECONDS=3 (default): the `make test` check
@@ -209,10 +210,11 @@ dictionary() {
   esac
 }
 
-# Runs every regression file once through its target; fails when one still crashes.
+# Runs every regression file (of FOLDER, default Tests/Fixtures/fuzz-regressions) once through
+# its target; fails when one still crashes.
 replay() {
-  local status=0 folder target files
-  for folder in "$regressions"/*/; do
+  local status=0 folder target files root=${1:-$regressions}
+  for folder in "$root"/*/; do
     [[ -d $folder ]] || continue
     target=$(basename "$folder")
     mapfile -t files < <(find "$folder" -type f -not -name '*.md' | sort)
@@ -224,7 +226,7 @@ replay() {
       status=1
     fi
   done
-  echo "fuzz: replayed the regression inputs of $(find "$regressions" -type f -not -name '*.md' 2>/dev/null | wc -l) crashes"
+  echo "fuzz: replayed $(find "$root" -type f -not -name '*.md' 2>/dev/null | wc -l) regression inputs of $root"
   return $status
 }
 
@@ -279,7 +281,7 @@ shift || true
 case $command in
   build) build ;;
   seeds) seeds ;;
-  replay) replay ;;
+  replay) replay "$@" ;;
   run) run "$@" ;;
   totals) totals ;;
   all | smoke)
