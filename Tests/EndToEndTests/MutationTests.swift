@@ -9,7 +9,7 @@ import Testing
 @Suite struct MutationTests {
   /// The statuses the man page documents.
   static let documentedStatuses: Set<Int32> = [0, 1, 64, 65, 66, 69, 73, 74, 75, 77, 130]
-  static let mutantCount = 400
+  static let mutantCount = 300
   /// Mutants per `index` run (each in a folder of its own, into one catalogue).
   static let batchSize = 30
 
