@@ -36,6 +36,27 @@ enum FuzzInput {
     }
   }
 
+  /// The path of a named temporary file (removed at exit) that holds the input, for readers
+  /// that refuse symbolic links (such as `/proc/self/fd/N`) and open a path themselves.
+  static func namedFile(_ bytes: [UInt8]) -> RawPath {
+    if namedPath.isEmpty {
+      let folder = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+      namedPath = folder + "/shelf-fuzz-\(getpid()).input"
+      atexit { _ = unlink(FuzzInput.namedPath) }
+    }
+    let descriptor = open(namedPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    precondition(descriptor >= 0, "cannot create \(namedPath)")
+    defer { close(descriptor) }
+    var written = 0
+    while written < bytes.count {
+      let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+      precondition(count > 0, "cannot write \(namedPath)")
+      written += count
+    }
+    return RawPath(namedPath)
+  }
+  nonisolated(unsafe) private static var namedPath = ""
+
   /// The input cut at zero bytes into strings (arguments of a query, pattern and subject).
   static func strings(_ bytes: [UInt8]) -> [String] {
     bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
