@@ -260,7 +260,9 @@ run() {
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date +%FT%T)" "$target" "${execs:-0}" "${cov:-0}" \
       "${ft:-0}" "$elapsed" "$found" >>"$work/stats.tsv"
     if ((found)); then
-      grep -m1 -A3 "Fatal error\|==ERROR\|ERROR: libFuzzer" "$log" | sed 's/^/    /'
+      # The reason, and the first frame in shelf's own code.
+      grep -m1 "Fatal error\|runtime failure\|==ERROR\|ERROR: libFuzzer" "$log" | sed 's/^ */    /'
+      grep -m1 " in .*/\(Sources\|Fuzz\)/" "$log" | sed 's/^ */    /'
       status=1
     fi
   done
@@ -269,11 +271,11 @@ run() {
 
 # The figures of every run so far, per target: runs, executions, seconds, the best cov and ft.
 totals() {
+  printf '%-16s %5s %12s %7s %7s %7s %7s\n' target runs execs cov ft secs crashes
   awk -F'\t' '{ runs[$2]++; execs[$2] += $3; secs[$2] += $6; crashes[$2] += $7
       if ($4 > cov[$2]) cov[$2] = $4; if ($5 > ft[$2]) ft[$2] = $5 }
-    END { printf "%-16s %5s %12s %7s %7s %7s %7s\n", "target", "runs", "execs", "cov", "ft", "secs", "crashes"
-      for (t in runs) printf "%-16s %5d %12d %7d %7d %7d %7d\n", t, runs[t], execs[t], cov[t], ft[t], secs[t], crashes[t] }' \
-    "$work/stats.tsv" | sort
+    END { for (t in runs) printf "%-16s %5d %12d %7d %7d %7d %7d\n", t, runs[t], execs[t], cov[t], ft[t], secs[t], crashes[t] }' \
+    "$work/stats.tsv" | sort -k1,1
 }
 
 command=${1:-all}
