@@ -261,8 +261,9 @@ run() {
       "${ft:-0}" "$elapsed" "$found" >>"$work/stats.tsv"
     if ((found)); then
       # The reason, and the first frame in shelf's own code.
-      grep -m1 "Fatal error\|runtime failure\|==ERROR\|ERROR: libFuzzer" "$log" | sed 's/^ */    /'
-      grep -m1 " in .*/\(Sources\|Fuzz\)/" "$log" | sed 's/^ */    /'
+      { grep -m1 "Fatal error\|runtime failure" "$log" || grep -m1 "==ERROR\|ERROR: libFuzzer" "$log"; } |
+        sed 's/^ */    /'
+      grep -m1 "^ *#[0-9].* in .*/\(Sources\|Fuzz\)/" "$log" | sed 's/^ */    /'
       status=1
     fi
   done
