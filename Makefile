@@ -13,7 +13,7 @@ BASH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
-.PHONY: all setup build release install uninstall test lint demo man sample-media sample-backups bench-png bench-audio bench-index bench-index-media bench-index-photos check-exif bench-backup bench-text bench-catalog check-images bench-show clean
+.PHONY: all setup build release install uninstall test lint fuzz demo man sample-media sample-backups bench-png bench-audio bench-index bench-index-media bench-index-photos check-exif bench-backup bench-text bench-catalog check-images bench-show clean
 
 all: build
 
@@ -49,7 +49,13 @@ uninstall:
 	rm -f $(addprefix $(MANDIR)/,$(notdir $(wildcard man/*.1)))
 
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Fuzz
+
+# Every libFuzzer target (Fuzz/README.md) for FUZZ_SECONDS each (default 60), after the
+# regression inputs: per target executions, coverage and crashes; fails when one crashed.
+FUZZ_SECONDS ?= 60
+fuzz: setup
+	@SWIFT=$(SWIFT) FUZZ_SECONDS=$(FUZZ_SECONDS) bash scripts/fuzz.sh all
 
 # Builds in release mode and runs the main job on SampleMedia (see scripts/demo.sh).
 demo: release

@@ -130,3 +130,16 @@ let package = Package(
     .testTarget(name: "EndToEndTests", dependencies: ["shelf", "ShelfTestSupport"]),
   ]
 )
+
+// The libFuzzer binary (Fuzz/README.md), only when SHELF_FUZZ is set: `make fuzz` and the smoke
+// run in `make test` build it with the fuzzer and address sanitizers (scripts/fuzz.sh).
+if Context.environment["SHELF_FUZZ"] != nil {
+  package.products.append(.executable(name: "shelf-fuzz", targets: ["ShelfFuzz"]))
+  package.targets += [
+    .target(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"),
+    .executableTarget(
+      name: "ShelfFuzz",
+      dependencies: ["CFuzzDriver", "ShelfCore", "ShelfPNG", "ShelfAudio", "ShelfBackup", "ShelfCatalog"],
+      path: "Fuzz/ShelfFuzz"),
+  ]
+}

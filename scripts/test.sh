@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Runs the already built test suite, then the formatting lint and the man-page check, and ends
-# with one line: "N passed, N failed". The exit status is non-zero when a test or a check
-# failed, so `make test` still fails. Usage: SWIFT=swift scripts/test.sh [swift test options]
+# Runs the already built test suite, then the formatting lint, the fuzz smoke run and the
+# man-page check, and ends with one line: "N passed, N failed". The exit status is non-zero when
+# a test or a check failed, so `make test` still fails. Usage: SWIFT=swift scripts/test.sh [swift test options]
 # The tests run against a throwaway PostgreSQL server (scripts/test-postgres.sh), stopped and
 # removed when they end, fail or are interrupted; SHELF_TEST_POSTGRES_URL names it. When that
 # variable is already set, the tests use the server it names and none is started.
@@ -20,6 +20,11 @@ tests_status=${PIPESTATUS[0]}
 
 checks_status=0
 "${MAKE:-make}" --no-print-directory lint SWIFT="$swift" || checks_status=1
+# The fuzz smoke run: the sanitizer build, the regression inputs, then a few seconds per target
+# (scripts/fuzz.sh smoke; FUZZ_SECONDS, default 3). SHELF_SKIP_FUZZ=1 leaves it out.
+if [[ -z ${SHELF_SKIP_FUZZ:-} ]]; then
+  SWIFT="$swift" bash scripts/fuzz.sh smoke || checks_status=1
+fi
 warnings=$(man --warnings -l man/*.1 2>&1 >/dev/null)
 if [[ -n "$warnings" ]]; then
   echo "$warnings"
@@ -43,7 +48,7 @@ summary="$passed passed, $failed failed"
 if ((tests_status != 0 && failed == 0)); then
   summary+=" (swift test exited with status $tests_status)"
 fi
-if ((checks_status != 0)); then summary+="; the lint or man-page check failed (above)"; fi
+if ((checks_status != 0)); then summary+="; the lint, fuzz or man-page check failed (above)"; fi
 echo "$summary"
 if ((tests_status != 0)); then exit "$tests_status"; fi
 exit "$checks_status"

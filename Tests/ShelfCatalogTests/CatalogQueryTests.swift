@@ -96,6 +96,20 @@ private func parameters(_ words: [String]) throws -> [DatabaseValue] {
   }
 }
 
+/// Times past year 9999, or more than 10^13 s from 1970, are refused, not computed: a year of
+/// 19 digits overflowed the day count and a relative time of 10^30 years the conversion to whole
+/// seconds (fuzz regressions).
+@Test func timesBeyondTheLimitsAreRefused() throws {
+  #expect(throws: QueryError(message: "field 'mtime' cannot compare with '9000000000000000000'")) {
+    try CatalogQuery(arguments: ["mtime:9000000000000000000"])
+  }
+  let ages = "-" + String(repeating: "9", count: 30) + "y"
+  #expect(throws: QueryError(message: "field 'taken' cannot compare with '\(ages)'")) {
+    try CatalogQuery(arguments: ["taken:" + ages])
+  }
+  _ = try CatalogQuery(arguments: ["mtime:9999", "taken>-99999y"], now: 0)
+}
+
 @Test func sortParsing() throws {
   #expect(try CatalogSort("size:desc") == CatalogSort("SIZE:desc"))
   #expect(try CatalogSort("mtime").descending == false)

@@ -1,0 +1,305 @@
+#!/usr/bin/env bash
+# libFuzzer targets for shelf's parsers (Fuzz/README.md). Usage:
+#   scripts/fuzz.sh build              builds .build/fuzz/release/shelf-fuzz (fuzzer + ASan)
+#   scripts/fuzz.sh seeds              derives the seed corpora from SampleMedia and Tests/Fixtures
+#   scripts/fuzz.sh replay [FOLDER]    runs every file of Tests/Fixtures/fuzz-regressions once
+#                                      (or of FOLDER)
+#   scripts/fuzz.sh run [TARGET…]      fuzzes each target (all by default) for FUZZ_SECONDS (60)
+#   scripts/fuzz.sh all [TARGET…]      build, seeds, replay, run: what `make fuzz` does
+#   scripts/fuzz.sh smoke              the same with FUZZ_SECONDS=3 (default): the `make test` check
+# Each target has its own working corpus (.build/fuzz/corpus/TARGET, kept between runs), seeds
+# (.build/fuzz/seeds/TARGET), dictionary (Fuzz/dictionaries) and crash folder
+# (.build/fuzz/crashes/TARGET). Fuzzers run under `nice -n 19`, one at a time. The exit status is
+# non-zero when a target crashed, hung or ran out of memory; the crasher's path is printed.
+# Every run appends its figures to .build/fuzz/stats.tsv; `scripts/fuzz.sh totals` sums them.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+swift=${SWIFT:-swift}
+work=.build/fuzz
+binary=$work/release/shelf-fuzz
+regressions=Tests/Fixtures/fuzz-regressions
+seconds=${FUZZ_SECONDS:-60}
+# Inputs larger than this are cut to it (seeds) or never generated (libFuzzer's -max_len).
+max_len=65536
+
+build() {
+  local log=$work/build.log
+  mkdir -p "$work"
+  # Swift: AddressSanitizer and libFuzzer's coverage (inline counters, PC table, comparisons);
+  # C: the same through clang. libFuzzer itself comes from compiler-rt's fuzzer_no_main, as
+  # SwiftPM gives the executable a `main` of its own (Fuzz/ShelfFuzz/FuzzMain.swift). Not
+  # `--sanitize fuzzer --sanitize address`: swiftc keeps only the last of two -sanitize= flags,
+  # and the Swift code ends up without coverage. The linker's "Cannot export local symbol
+  # '__asan…'" warnings are harmless (GUIDE §9).
+  local runtime
+  runtime=$(dirname "$(dirname "$(readlink -f "$(command -v "$swift")")")")/lib/clang
+  runtime=$(find "$runtime" -name "libclang_rt.fuzzer_no_main-$(uname -m).a" | head -n 1)
+  if [[ -z $runtime ]]; then
+    echo "fuzz: the toolchain has no libclang_rt.fuzzer_no_main" >&2
+    return 1
+  fi
+  if ! SHELF_FUZZ=1 nice -n 19 "$swift" build --scratch-path "$work" -c release --product shelf-fuzz \
+    -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp \
+    -Xcc -fsanitize=fuzzer-no-link,address -Xswiftc -enable-testing \
+    -Xlinker "$runtime" -Xlinker -lstdc++ \
+    >"$log" 2>&1; then
+    grep -v "Cannot export local symbol" "$log" | tail -n 40
+    echo "fuzz: the build failed (all of it in $log)" >&2
+    return 1
+  fi
+  [[ -x $binary ]] || { echo "fuzz: the build made no $binary" >&2; return 1; }
+}
+
+targets() { "$binary" 2>/dev/null | sed -n 's/^targets: //p' | tr ' ' '\n'; }
+
+# Copies the files found (cut to max_len) into the seed folder of `target`.
+add_seeds() {
+  local target=$1
+  shift
+  local folder=$work/seeds/$target
+  mkdir -p "$folder"
+  local file
+  for file in "$@"; do
+    [[ -f $file ]] || continue
+    head -c "$max_len" "$file" >"$folder/$(echo "$file" | tr '/ ' '__')"
+  done
+}
+
+files() { find SampleMedia Tests/Fixtures -type f \( "$@" \) -not -path "$regressions/*" | sort; }
+named() {
+  local expression=() pattern
+  for pattern in "$@"; do expression+=(-o -iname "$pattern"); done
+  files "${expression[@]:1}"
+}
+
+seeds() {
+  rm -rf "$work/seeds"
+  mkdir -p "$work/seeds"
+  local all
+  mapfile -t all < <(files -size -256k -not -name '*.json')
+  add_seeds sniff "${all[@]}"
+  add_seeds extract "${all[@]}"
+  add_seeds plist $(named '*.plist' '*.mdinfo' '*.mdbackup')
+  add_seeds legacy-manifest $(named '*.mdinfo' '*.mdbackup')
+  add_seeds image-header $(named '*.png' '*.jpg' '*.gif' '*.webp' '*.tif' '*.tiff' '*.ico' '*.bmp' '*.svg')
+  add_seeds exif $(named '*.jpg' '*.webp' '*.tif' '*.tiff' 'coffee-crop.png' 'microaneurysms.png')
+  add_seeds heif $(named '*.heic' '*.heif' '*.avif')
+  add_seeds tiff $(named '*.tif' '*.tiff')
+  add_seeds text $(named '*.txt' '*.md' '*.strings' '*.csv' '*.svg')
+  add_seeds mp3 $(named '*.mp3')
+  add_seeds amr $(named '*.amr')
+  add_seeds wav $(named '*.wav')
+  add_seeds mbdb $(named 'Manifest.mbdb')
+  add_seeds png-chunks $(named '*.png')
+  add_seeds cgbi $(named '*.png')
+  # Seeds no sample file provides, and the backup records that live inside other files.
+  python3 - "$work/seeds" <<'EOF'
+import glob, os, plistlib, sqlite3, struct, sys, zlib
+out = sys.argv[1]
+
+def seed(target, name, data):
+    os.makedirs(os.path.join(out, target), exist_ok=True)
+    with open(os.path.join(out, target, name), "wb") as f:
+        f.write(data)
+
+def box(kind, body):
+    return struct.pack(">I", 8 + len(body)) + kind + body
+
+# JPEG 2000: a JP2 file (signature, ftyp, jp2h with ihdr and colr, codestream) and a bare codestream.
+siz = b"\xff\x51" + struct.pack(">HHIIIIIIIIH", 41, 0, 16, 8, 0, 0, 16, 8, 0, 0, 3) + b"\x07\x01\x01" * 3
+codestream = b"\xff\x4f" + siz + b"\xff\x90" + struct.pack(">HHIBB", 10, 0, 12, 0, 1) + b"\xff\x93\x00\x00\xff\xd9"
+jp2 = (box(b"jP  ", b"\r\n\x87\n") + box(b"ftyp", b"jp2 \x00\x00\x00\x00jp2 ")
+       + box(b"jp2h", box(b"ihdr", struct.pack(">IIHBBBB", 8, 16, 3, 7, 7, 0, 0)) + box(b"colr", b"\x01\x00\x00\x00\x00\x00\x10"))
+       + box(b"jp2c", codestream))
+seed("jpeg2000", "tiny.jp2", jp2)
+seed("jpeg2000", "tiny.j2k", codestream)
+seed("jpeg2000", "xlbox.jp2", jp2[:32] + struct.pack(">I", 1) + b"jp2c" + struct.pack(">Q", 16 + len(codestream)) + codestream)
+seed("image-header", "tiny.jp2", jp2)
+# TIFF and BigTIFF: one directory with width, height, bits per sample and an EXIF pointer.
+def tiff(big):
+    entries = [(256, 3, 1, 16), (257, 3, 1, 8), (258, 3, 1, 8), (262, 3, 1, 1), (34665, 4, 1, 0)]
+    if big:
+        head = b"II+\x00\x08\x00\x00\x00" + struct.pack("<Q", 16)
+        ifd = struct.pack("<Q", len(entries)) + b"".join(struct.pack("<HHQQ", *e) for e in entries) + struct.pack("<Q", 0)
+    else:
+        head = b"II*\x00" + struct.pack("<I", 8)
+        ifd = struct.pack("<H", len(entries)) + b"".join(struct.pack("<HHII", *e) for e in entries) + struct.pack("<I", 0)
+    return head + ifd + bytes(16 * 8)
+seed("tiff", "tiny.tif", tiff(False))
+seed("tiff", "tiny-big.tif", tiff(True))
+seed("image-header", "tiny-big.tif", tiff(True))
+# Musepack SV8: the magic, a stream header packet (SH) and an end packet.
+sh = b"\x00\x00\x00\x00" + b"\x08" + b"\x82\x00" + b"\x10" + b"\x11\x00"
+seed("musepack", "tiny.mpc", b"MPCK" + b"SH" + bytes([2 + 1 + len(sh)]) + sh + b"SE\x03")
+# WAV and RF64: a plain RIFF and an RF64 whose ds64 gives the data size.
+fmt = box(b"fmt ", struct.pack("<HHIIHH", 1, 1, 8000, 16000, 2, 16))[0:4]
+fmt = b"fmt " + struct.pack("<I", 16) + struct.pack("<HHIIHH", 1, 1, 8000, 16000, 2, 16)
+data = b"data" + struct.pack("<I", 8) + bytes(8)
+seed("wav", "tiny.wav", b"RIFF" + struct.pack("<I", 4 + len(fmt) + len(data)) + b"WAVE" + fmt + data)
+ds64 = b"ds64" + struct.pack("<IQQQI", 28, 60, 8, 4, 0)
+seed("wav", "tiny-rf64.wav", b"RF64\xff\xff\xff\xffWAVE" + ds64 + fmt + b"data\xff\xff\xff\xff" + bytes(8))
+# AMR: narrowband and wideband, two frames each.
+seed("amr", "tiny-nb.amr", b"#!AMR\n" + (b"\x3c" + bytes(31)) * 2)
+seed("amr", "tiny-wb.amr", b"#!AMR-WB\n" + (b"\x44" + bytes(60)) * 2)
+# Other raster headers the sample media lack.
+seed("image-header", "tiny.bmp", b"BM" + struct.pack("<IHHI", 70, 0, 0, 54) + struct.pack("<IiiHHIIiiII", 40, 2, -2, 1, 24, 0, 16, 0, 0, 0, 0) + bytes(16))
+seed("image-header", "tiny.qoi", b"qoif" + struct.pack(">II", 2, 2) + b"\x04\x00" + bytes(7) + b"\x01")
+seed("image-header", "tiny.psd", b"8BPS\x00\x01" + bytes(6) + struct.pack(">HIIHH", 3, 2, 2, 8, 3) + bytes(12))
+seed("image-header", "tiny.tga", bytes([0, 0, 2]) + bytes(9) + struct.pack("<HHBB", 2, 2, 24, 0) + bytes(12))
+seed("image-header", "tiny.ppm", b"P6\n2 2\n255\n" + bytes(12))
+seed("image-header", "tiny.pam", b"P7\nWIDTH 2\nHEIGHT 2\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n" + bytes(16))
+seed("image-header", "tiny.xpm", b'/* XPM */\nstatic char *x[] = {\n"2 2 1 1",\n"  c None",\n"  ",\n"  "};\n')
+seed("image-header", "tiny.svg", b'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="20" viewBox="0 0 10 20"/>')
+seed("image-header", "tiny.icns", b"icns" + struct.pack(">I", 8 + 8 + 4) + b"ic07" + struct.pack(">I", 12) + b"\x89PNG")
+gif = b"GIF89a" + struct.pack("<HH", 2, 2) + b"\x80\x00\x00" + bytes(6) + b"\x2c" + struct.pack("<HHHH", 0, 0, 2, 2) + b"\x00\x02\x02\x44\x01\x00\x3b"
+seed("image-header", "tiny.gif", gif)
+# Backups: keybags from Manifest.plist, NSKeyedArchiver file records from Manifest.db, plists.
+for path in sorted(glob.glob("SampleMedia/Backups/*/Manifest.plist")):
+    with open(path, "rb") as f:
+        manifest = plistlib.load(f)
+    if "BackupKeyBag" in manifest:
+        seed("keybag", path.split("/")[-2] + ".keybag", manifest["BackupKeyBag"])
+for path in sorted(glob.glob("SampleMedia/Backups/*/Manifest.db")):
+    with open(path, "rb") as f:
+        if not f.read(16).startswith(b"SQLite format 3"):
+            continue  # an encrypted backup's Manifest.db
+    connection = sqlite3.connect("file:" + path + "?mode=ro", uri=True)
+    for index, (blob,) in enumerate(connection.execute("SELECT file FROM Files WHERE file IS NOT NULL")):
+        seed("manifest-record", "%s-%d.plist" % (path.split("/")[-2], index), blob)
+        seed("plist", "%s-%d.plist" % (path.split("/")[-2], index), blob)
+    connection.close()
+for name, value in [("dict", {"a": [1, 2.5, True, b"\x00", "é"], "n": -1}), ("array", [{"k": "v"}] * 3)]:
+    seed("plist", name + ".bplist", plistlib.dumps(value, fmt=plistlib.FMT_BINARY))
+    seed("plist", name + ".xml", plistlib.dumps(value))
+# Catalogue queries (arguments separated by zero bytes) and globs (flags, pattern, subjects).
+queries = [
+    "kind:image width:>1000", "size:>1M\0ext:png,jpg", "taken:2024-06", "modified:<7d\0-error:*",
+    "name:*.PNG\0path:Documents/**", "duration:1m..2m bitrate:>=256k", "key:CFBundleIdentifier",
+    "(artist:abba OR album:gold) -genre:pop", "gps:yes lat:>59.3 lon:<18.1", "live_photo:yes",
+    "sort:size\0order:desc", "mtime:2023-01-01..2023-12-31T23:59", "lines:>100 words:<1e3",
+]
+for index, query in enumerate(queries):
+    seed("query", "query-%d" % index, query.encode())
+globs = ["\x00*.png\x00a.png\x00b/c.png", "\x01[A-Z]?x\x00Abx", "\x00[!a-c]*\x00dog", "\x02a*b\x00a*b",
+         "\x01**/\xc3\xa9t\xc3\xa9\x00x/\xc3\x89T\xc3\x89", "\x00[[:alpha:]]\\*\x00q*"]
+for index, pattern in enumerate(globs):
+    seed("glob", "glob-%d" % index, pattern.encode("latin-1"))
+EOF
+  # The catalogue's field names, for the query dictionary.
+  sed -n 's/^    "\([a-z_]*\)": Field(.*/"\1:"/p' Sources/ShelfCatalog/CatalogQuery.swift >"$work/query.dict"
+  printf '%s\n' '"OR"' '"AND"' '"NOT"' '"("' '")"' '".."' '">="' '"<="' '"sort:"' '"order:"' \
+    '"yes"' '"no"' '"1d"' '"2024-06-01T12:00"' >>"$work/query.dict"
+  local target count
+  for target in $(targets); do
+    count=$(find "$work/seeds/$target" -type f 2>/dev/null | wc -l)
+    if ((count == 0)); then echo "fuzz: no seeds for $target" >&2; fi
+  done
+}
+
+dictionary() {
+  case $1 in
+    plist | legacy-manifest | manifest-record) echo Fuzz/dictionaries/plist.dict ;;
+    png-chunks | cgbi) echo Fuzz/dictionaries/png.dict ;;
+    heif) echo Fuzz/dictionaries/heif.dict ;;
+    jpeg2000) echo Fuzz/dictionaries/jpeg2000.dict ;;
+    tiff | exif) echo Fuzz/dictionaries/tiff.dict ;;
+    wav) echo Fuzz/dictionaries/wav.dict ;;
+    mp3) echo Fuzz/dictionaries/mp3.dict ;;
+    mbdb | keybag) echo Fuzz/dictionaries/backup.dict ;;
+    query) echo "$work/query.dict" ;;
+  esac
+}
+
+# Runs every regression file (of FOLDER, default Tests/Fixtures/fuzz-regressions) once through
+# its target; fails when one still crashes.
+replay() {
+  local status=0 folder target files root=${1:-$regressions}
+  for folder in "$root"/*/; do
+    [[ -d $folder ]] || continue
+    target=$(basename "$folder")
+    mapfile -t files < <(find "$folder" -type f -not -name '*.md' | sort)
+    ((${#files[@]})) || continue
+    if ! SWIFT_BACKTRACE=enable=no "$binary" "$target" -runs=1 "${files[@]}" >"$work/replay-$target.log" 2>&1; then
+      echo "fuzz: a regression input of $target crashes again (see $work/replay-$target.log):"
+      grep -m1 "Running: \|ERROR:\|Fatal error\|==ERROR" "$work/replay-$target.log" || true
+      tail -n 3 "$work/replay-$target.log"
+      status=1
+    fi
+  done
+  echo "fuzz: replayed $(find "$root" -type f -not -name '*.md' 2>/dev/null | wc -l) regression inputs of $root"
+  return $status
+}
+
+run() {
+  local status=0 target
+  local list=("$@")
+  if ((${#list[@]} == 0)); then mapfile -t list < <(targets); fi
+  printf '%-16s %10s %7s %7s %5s  %s\n' target execs cov ft secs crashes
+  for target in "${list[@]}"; do
+    local corpus=$work/corpus/$target crashes=$work/crashes/$target log=$work/logs/$target.log
+    mkdir -p "$corpus" "$crashes" "$work/logs" "$work/seeds/$target"
+    local options=(-max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 -max_len=$max_len
+      -print_final_stats=1 -artifact_prefix="$crashes/")
+    local dict
+    dict=$(dictionary "$target")
+    if [[ -n $dict ]]; then options+=(-dict="$dict"); fi
+    local started=$SECONDS
+    SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=1} \
+      nice -n 19 "$binary" "$target" "${options[@]}" "$corpus" "$work/seeds/$target" >"$log" 2>&1
+    local code=$? elapsed=$((SECONDS - started))
+    local execs cov ft
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+    cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1 | cut -d' ' -f2)
+    ft=$(grep -o 'ft: [0-9]*' "$log" | tail -n 1 | cut -d' ' -f2)
+    local artifact
+    artifact=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -n 1)
+    local found=0
+    if ((code != 0)); then found=1; fi
+    printf '%-16s %10s %7s %7s %5s  %s\n' "$target" "${execs:-?}" "${cov:-?}" "${ft:-?}" "$elapsed" \
+      "$( ((found)) && echo "CRASH ${artifact:-(no artifact: see $log)}" || echo 0)"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date +%FT%T)" "$target" "${execs:-0}" "${cov:-0}" \
+      "${ft:-0}" "$elapsed" "$found" >>"$work/stats.tsv"
+    if ((found)); then
+      # The reason, and the first frame in shelf's own code.
+      { grep -m1 "Fatal error\|runtime failure" "$log" || grep -m1 "==ERROR\|ERROR: libFuzzer" "$log"; } |
+        sed 's/^ */    /'
+      grep -m1 "^ *#[0-9].* in .*/\(Sources\|Fuzz\)/" "$log" | sed 's/^ */    /'
+      status=1
+    fi
+  done
+  return $status
+}
+
+# The figures of every run so far, per target: runs, executions, seconds, the best cov and ft.
+totals() {
+  printf '%-16s %5s %12s %7s %7s %7s %7s\n' target runs execs cov ft secs crashes
+  awk -F'\t' '{ runs[$2]++; execs[$2] += $3; secs[$2] += $6; crashes[$2] += $7
+      if ($4 > cov[$2]) cov[$2] = $4; if ($5 > ft[$2]) ft[$2] = $5 }
+    END { for (t in runs) printf "%-16s %5d %12d %7d %7d %7d %7d\n", t, runs[t], execs[t], cov[t], ft[t], secs[t], crashes[t] }' \
+    "$work/stats.tsv" | sort -k1,1
+}
+
+command=${1:-all}
+shift || true
+case $command in
+  build) build ;;
+  seeds) seeds ;;
+  replay) replay "$@" ;;
+  run) run "$@" ;;
+  totals) totals ;;
+  all | smoke)
+    if [[ $command == smoke ]]; then seconds=${FUZZ_SECONDS:-3}; fi
+    started=$SECONDS
+    build || exit 1
+    seeds
+    status=0
+    replay || status=1
+    run "$@" || status=1
+    echo "fuzz: $((SECONDS - started)) s in all"
+    exit $status
+    ;;
+  *)
+    echo "usage: scripts/fuzz.sh build|seeds|replay|run [TARGET…]|all [TARGET…]|smoke|totals" >&2
+    exit 64
+    ;;
+esac
