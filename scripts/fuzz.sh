@@ -7,17 +7,22 @@
 #   scripts/fuzz.sh run [TARGET…]      fuzzes each target (all by default) for FUZZ_SECONDS (60)
 #   scripts/fuzz.sh all [TARGET…]      build, seeds, replay, run: what `make fuzz` does
 #   scripts/fuzz.sh smoke              the same with FUZZ_SECONDS=3 (default): the `make test` check
+#   scripts/fuzz.sh record             moves this machine's run figures into Fuzz/history.tsv
+#   scripts/fuzz.sh totals             per target: runs, executions, seconds, best cov and ft
 # Each target has its own working corpus (.build/fuzz/corpus/TARGET, kept between runs), seeds
 # (.build/fuzz/seeds/TARGET), dictionary (Fuzz/dictionaries) and crash folder
 # (.build/fuzz/crashes/TARGET). Fuzzers run under `nice -n 19`, one at a time. The exit status is
 # non-zero when a target crashed, hung or ran out of memory; the crasher's path is printed.
-# Every run appends its figures to .build/fuzz/stats.tsv; `scripts/fuzz.sh totals` sums them.
+# Every run appends its figures to .build/fuzz/stats.tsv; `scripts/fuzz.sh record` adds them to
+# Fuzz/history.tsv (committed: the fuzzing time of every session), `scripts/fuzz.sh totals` sums
+# both.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 swift=${SWIFT:-swift}
 work=.build/fuzz
 binary=$work/release/shelf-fuzz
 regressions=Tests/Fixtures/fuzz-regressions
+history=Fuzz/history.tsv
 seconds=${FUZZ_SECONDS:-60}
 # Inputs larger than this are cut to it (seeds) or never generated (libFuzzer's -max_len).
 max_len=65536
@@ -270,13 +275,22 @@ run() {
   return $status
 }
 
-# The figures of every run so far, per target: runs, executions, seconds, the best cov and ft.
+# Adds this machine's run figures to the committed history (once: they leave stats.tsv).
+record() {
+  [[ -s $work/stats.tsv ]] || { echo "fuzz: no runs to record" >&2; return 0; }
+  cat "$work/stats.tsv" >>"$history"
+  : >"$work/stats.tsv"
+  echo "fuzz: recorded in $history"
+}
+
+# The figures of every run so far (the history and this machine's), per target: runs,
+# executions, seconds, the best cov and ft.
 totals() {
   printf '%-16s %5s %12s %7s %7s %7s %7s\n' target runs execs cov ft secs crashes
   awk -F'\t' '{ runs[$2]++; execs[$2] += $3; secs[$2] += $6; crashes[$2] += $7
       if ($4 > cov[$2]) cov[$2] = $4; if ($5 > ft[$2]) ft[$2] = $5 }
     END { for (t in runs) printf "%-16s %5d %12d %7d %7d %7d %7d\n", t, runs[t], execs[t], cov[t], ft[t], secs[t], crashes[t] }' \
-    "$work/stats.tsv" | sort -k1,1
+    "$history" "$work/stats.tsv" 2>/dev/null | sort -k1,1
 }
 
 command=${1:-all}
@@ -287,6 +301,7 @@ case $command in
   replay) replay "$@" ;;
   run) run "$@" ;;
   totals) totals ;;
+  record) record ;;
   all | smoke)
     if [[ $command == smoke ]]; then seconds=${FUZZ_SECONDS:-3}; fi
     started=$SECONDS
@@ -299,7 +314,7 @@ case $command in
     exit $status
     ;;
   *)
-    echo "usage: scripts/fuzz.sh build|seeds|replay|run [TARGET…]|all [TARGET…]|smoke|totals" >&2
+    echo "usage: scripts/fuzz.sh build|seeds|replay|run [TARGET…]|all [TARGET…]|smoke|record|totals" >&2
     exit 64
     ;;
 esac
