@@ -36,6 +36,7 @@ enum CatalogCommand {
         "shelf catalog copy postgres:///shelf?host=/run/postgresql backup.sqlite",
         "Back the shared catalogue up into a file."),
     ],
+    manSections: SharedCatalogueManual.catalogSections,
     run: run)
 
   static func run(_ invocation: Invocation) async throws -> ExitStatus {

@@ -101,6 +101,7 @@ enum CrushCommand {
       Example("shelf crush --revert-iphone -o plain/ Payload/App.app/*.png", "Make iPhone PNGs readable."),
       Example("shelf crush -n -r --json Assets/", "Report possible savings as JSON, write nothing."),
     ],
+    manSections: PNGManual.crushSections,
     run: run)
 
   /// The options of one `shelf crush`, read once from the command line.

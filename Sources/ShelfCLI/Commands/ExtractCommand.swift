@@ -56,6 +56,7 @@ enum ExtractCommand {
         "shelf extract --flat area:documents ext:pdf -o pdfs/", "Every PDF of the sandboxes, in one folder."),
       Example("shelf extract 'root:*/Demo' -o copy/", "Everything catalogued under one root."),
     ],
+    manSections: BackupManual.extractSections,
     acceptsNegatedTerms: true,
     run: run)
 

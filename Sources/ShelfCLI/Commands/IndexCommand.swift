@@ -118,6 +118,7 @@ enum IndexCommand {
         "Catalogue every iPhone backup on a Mac, encrypted ones too."),
       Example("shelf index --prune", "Rescan every root, forgetting those whose folder is gone."),
     ],
+    manSections: CatalogueManual.indexSections,
     run: run)
 
   /// The options of one `shelf index` run, read once from the command line and environment.

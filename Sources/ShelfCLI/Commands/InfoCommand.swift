@@ -58,6 +58,7 @@ enum InfoCommand {
       Example("shelf info --json Documents/*", "Describe several files as a JSON array."),
       Example("curl -s URL | shelf info -", "Describe data read from standard input."),
     ],
+    manSections: FactsManual.infoSections,
     run: run)
 
   /// The most bytes read from standard input.

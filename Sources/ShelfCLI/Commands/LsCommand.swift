@@ -73,7 +73,7 @@ enum LsCommand {
       Example("shelf ls -0 ext:png | xargs -0 shelf crush --in-place", "Crush every catalogued PNG."),
       Example("shelf ls -f '{artist} - {title} ({duration})' kind:audio", "One line per song, for scripts."),
     ],
-    manSections: [querySyntax],
+    manSections: [querySyntax] + CatalogueManual.lsSections,
     acceptsNegatedTerms: true,
     run: run)
 

@@ -82,6 +82,7 @@ enum PlayCommand {
       Example("shelf play kind:audio artist:Bach", "Play the catalogued audio by an artist."),
       Example("shelf play --json --no-interactive a.wav | jq .event", "Follow events from a script."),
     ],
+    manSections: AudioManual.playSections,
     acceptsNegatedTerms: true,
     run: run)
 

@@ -78,6 +78,7 @@ enum RecordCommand {
         "shelf record --sample-format s24 -D hw:1,0 --max-size 2G concert.wav",
         "Record 24-bit from the second card."),
     ],
+    manSections: AudioManual.recordSections,
     run: run)
 
   static func run(_ invocation: Invocation) async throws -> ExitStatus {

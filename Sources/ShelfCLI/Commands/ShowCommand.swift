@@ -92,6 +92,7 @@ enum ShowCommand {
       Example("shelf show --graphics sixel --width 60 IMG_0001.HEIC", "A photo as sixels, 60 columns wide."),
       Example("shelf show --json Documents/tone-440-mono.wav", "An audio file's facts as JSON."),
     ],
+    manSections: CatalogueManual.showSections,
     run: run)
 
   static func run(_ invocation: Invocation) async throws -> ExitStatus {

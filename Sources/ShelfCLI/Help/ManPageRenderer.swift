@@ -14,6 +14,7 @@ struct ManPageRenderer {
     out += ".SH SYNOPSIS\n.B shelf\n[\\fB\\-\\-db\\fR \\fIpath\\fR] [\\fB\\-v\\fR]\n"
     out += "\\fIcommand\\fR [\\fIoptions\\fR] [\\fIarguments\\fR]\n"
     out += ".SH DESCRIPTION\n" + Self.escape(ShelfInfo.discussion) + "\n"
+    out += sections(GeneralManual.sections)
     out += ".SH COMMANDS\n"
     for command in commands {
       out += ".TP\n.B \(command.name)\n\(Self.escape(command.abstract))\n"
@@ -34,6 +35,9 @@ struct ManPageRenderer {
       ("PAGER", "The pager \\fBshelf show\\fR uses for text on a terminal."),
     ]
     for (name, text) in environment { out += ".TP\n.B \(name)\n\(text)\n" }
+    for (name, text) in GeneralManual.environment {
+      out += ".TP\n.B \(Self.escape(name))\n\(Self.escape(text))\n"
+    }
     out += ".SH SEE ALSO\n"
     out += commands.map { "\\fBshelf\\-\($0.name)\\fR(1)" }.joined(separator: ",\n") + "\n"
     return out
@@ -61,9 +65,7 @@ struct ManPageRenderer {
       out += ".SH OPTIONS\n" + options(command.options)
     }
     out += ".SH GLOBAL OPTIONS\n" + options(GlobalOptions.specs)
-    for section in command.manSections {
-      out += ".SH \(section.title.uppercased())\n" + paragraphs(section.body)
-    }
+    out += sections(command.manSections)
     if !command.examples.isEmpty {
       out += ".SH EXAMPLES\n"
       for example in command.examples {
@@ -73,6 +75,11 @@ struct ManPageRenderer {
     out += exitStatus()
     out += ".SH SEE ALSO\n\\fBshelf\\fR(1)\n"
     return out
+  }
+
+  /// Extra sections, each a `.SH` heading in capitals over its paragraphs.
+  private func sections(_ sections: [ManSection]) -> String {
+    sections.map { ".SH \($0.title.uppercased())\n" + paragraphs($0.body) }.joined()
   }
 
   private func header(title: String) -> String {

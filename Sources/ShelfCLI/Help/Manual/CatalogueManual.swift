@@ -1,0 +1,165 @@
+/// The reference sections of the catalogue's pages: what index stores and when it reads a
+/// file again, how it survives hostile files, how ls prints and which JSON keys scripts can
+/// rely on, and how show draws pictures. Kept beside the command table so that the installed
+/// manual, not a README, is where these details live.
+enum CatalogueManual {
+  /// The extra sections of shelf-index(1).
+  static let indexSections: [ManSection] = [
+    whatIsStored, rescans, safety, BackupManual.cataloguing,
+  ]
+  /// The extra sections of shelf-ls(1), after its QUERY SYNTAX.
+  static let lsSections: [ManSection] = [output, jsonFields]
+  /// The extra sections of shelf-show(1).
+  static let showSections: [ManSection] = [previews]
+
+  static let whatIsStored = ManSection(
+    "What is stored",
+    #"""
+    Each file's kind (image, audio, video, text, plist, other) and MIME type come from its
+    content: magic bytes first, the extension only to break ties. detected_by says which
+    (content or extension), and extension_mismatch flags a file whose extension says otherwise
+    (a .jpg that is a PNG).
+
+    Then, from headers only: an image's size, bit depth, colour type, alpha, interlacing, CgBI
+    and animation frames; a photo's EXIF facts (when taken, camera, lens, orientation, GPS
+    position, software) and its Live Photo partner; audio duration, sample rate, channels, exact
+    frame count, format, codec, bit rate, cover art and tags; a video's size, codec, frame rate,
+    rotation, sound and filming date; a text's encoding, byte-order mark, line endings and
+    line, word and character counts, and the decoded words of its first 64 KiB in a full-text
+    index (what bare words in shelf ls search); a property list's format, root type and
+    top-level keys. shelf-info(1) says, format by format, where each fact comes from.
+
+    In an application sandbox each file also gets its area (bundle, documents, preferences,
+    caches, library, tmp, other) and the root gets the bundle's identifier, name and version
+    from its Info.plist.
+    """#)
+
+  static let rescans = ManSection(
+    "Rescans",
+    #"""
+    A file whose size, modification time (to the nanosecond), change time and inode are
+    unchanged is not read again. A moved or renamed file (the same inode and size) keeps its
+    facts; deleted files leave the catalogue. A file whose timestamps lie within 3 seconds of
+    the scan could still be changing: it is checked again by the next scan.
+
+    Work is committed at least every second, so after Ctrl-C, kill -9 or a power loss the next
+    scan picks up where the last commit left off. Each entry records the version of the
+    extractor that read it, so a newer shelf reads again the files it now reads better.
+    """#)
+
+  static let safety = ManSection(
+    "Safety",
+    #"""
+    Links are never followed out of a root; with --follow-links only links that resolve inside
+    it are followed, with loop detection. FIFOs, sockets and devices are never opened; files are
+    opened with O_NOFOLLOW and checked again after opening. Unreadable folders and files are
+    counted (-v lists them) and the scan goes on.
+
+    Facts are read in worker processes: the shelf binary itself, one per --jobs, started only
+    when a file must be read (an unchanged rescan starts none), as GNOME Tracker's extractor
+    runs. A worker runs under a seccomp filter (no network, no exec, no opening for writing,
+    writes only to its reply pipe and standard error), a 2 GiB address-space limit and the
+    --file-timeout CPU and wall-clock limit. shelf info reads through a worker too: a file that
+    crashes it is reported with the reason and counts as bad data (exit 65).
+
+    Lying headers (a PNG claiming 100000x100000 pixels, a WAV chunk bigger than the file, a
+    binary plist with offsets past its end or reference cycles, a 1 GB single line) cost
+    bounded time and memory and give the file an error. No number read from a file can make
+    shelf's own parsers trap: sizes, counts and offsets that would overflow 64 bits are a
+    'corrupt ...' error, a box or chunk claiming more than the file holds is 'truncated ...',
+    and a media length beyond 2^50 frames (an RF64 ds64 or Ogg granule of 2^63 - 1) is
+    catalogued as unknown with the error 'corrupt: declared length of ... s is out of range'.
+    For example:
+
+      corrupt binary plist: reference 9223372036854775808 past the
+        object table
+      corrupt TIFF: tag 256 declares ... values, more than the file
+        holds
+
+    --exclude without a ROOT is a usage error (64): patterns are stored with the roots named.
+    """#)
+
+  static let output = ManSection(
+    "Output",
+    #"""
+    The table shows paths relative to the current folder when it is inside the entry's root
+    (Notes/a.txt, ../Library/x.plist), absolute otherwise. On a terminal a path that does not
+    fit loses its middle to '…', then the facts lose their end. Paths are coloured by kind
+    unless LS_COLORS says otherwise: images magenta, audio cyan, video blue, property lists
+    yellow, entries whose facts could not be read red. When the catalogue holds roots of
+    several hosts (a shared catalogue, shelf-catalog(1)), every path reads host:/path and
+    every JSON record starts with a host key.
+
+    -0, --json and --jsonl always give absolute paths; -0 gives the raw bytes of each name, so
+    names that are not UTF-8 pass through xargs -0 unchanged.
+    """#)
+
+  static let jsonFields = ManSection(
+    "JSON fields",
+    #"""
+    ls --json (an array), ls --jsonl (one record a line), info --json and show --json print the
+    same record per file. Keys without a value are null; a kind's object appears only for
+    entries of that kind.
+
+      path          the absolute path (path_b64: its bytes, when not UTF-8)
+      host          (ls) the root's host, when the catalogue has several
+      root          the catalogued root
+      area          bundle, documents, preferences, caches, library, tmp,
+                    other; for backups camera-roll, recordings, voicemail,
+                    attachments and the app areas
+      kind          image, audio, video, text, plist, other
+      mime          the MIME type from the content
+      size          bytes
+      mtime         the modification time (RFC 3339)
+      detected_by   content or extension
+      extension_mismatch
+                    true when the extension disagrees with the content
+      catalogued    (info, show) whether the catalogue held the facts
+      error         why some facts could not be read
+      live_photo    the path of the other half of a Live Photo
+
+      image         width, height, bit_depth, color_type, alpha,
+                    interlaced, cgbi, frames, loop, format, chunks (PNG chunk names),
+                    taken, camera, lens, orientation, software,
+                    gps {lat, lon, alt}
+      audio         duration (seconds), sample_rate, channels, frames,
+                    format, codec, encoding (sample encoding), bitrate,
+                    title, artist, album, album_artist, date, track,
+                    track_total, disc, disc_total, genre, comment, artwork
+      video         duration, width, height, codec, frame_rate, rotation,
+                    audio_codec, sample_rate, channels, bitrate, taken,
+                    format, title
+      text          encoding, bom, line_endings, lines, words, chars,
+                    first_line
+      plist         format, root (the root object's type), keys
+      backup        domain, app, file_id, protection_class, mode
+
+    A --format template takes the same names ({bit_depth}, {sample_rate}) and the query
+    fields.
+    """#)
+
+  static let previews = ManSection(
+    "Image previews",
+    #"""
+    --graphics auto picks the kitty graphics protocol under kitty, sixels when the terminal
+    answers the device-attributes query with feature 4, half-blocks (▀ with 24-bit foreground
+    and background colours) otherwise, and grey ASCII shades where --color leaves colour off.
+    Sixel and kitty images are sized by the terminal's cell size in pixels (10x20 when it does
+    not say). Sixels use a fixed 6x7x6 palette without dithering; pixels less than half opaque
+    are left unpainted. A bitmap is fitted to --width or COLUMNS and never enlarged.
+
+    Decoders: a JPEG photo through libjpeg-turbo, decoded at 1/2, 1/4 or 1/8 scale and shrunk
+    the rest of the way by an area average (a 12-megapixel JPEG is never decoded whole); the
+    other formats through libvips, which shrinks while it loads (PNG, GIF, WebP, TIFF, PNM,
+    JPEG 2000, CMYK and large progressive JPEGs; HEIC and AVIF through libheif, from their
+    thumbnail or tiles; BMP, ICO, CUR, PSD and TGA through its ImageMagick loader; SVG through
+    librsvg). Formats libvips cannot read are decoded on their own and resized by libvips: QOI
+    by the reference decoder (up to 64 megapixels), ICNS by libicns, CgBI by shelf's PNG
+    decoder. libvips is loaded only when a preview needs it, so other commands do not pay for
+    it.
+
+    A truncated or corrupt picture draws nothing: 'error: FILE: cannot decode image: REASON',
+    exit 65. A video's still is its first frame, decoded by FFmpeg, scaled by libswscale and
+    turned upright by the stream's display rotation.
+    """#)
+}
