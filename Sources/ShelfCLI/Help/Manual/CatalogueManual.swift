@@ -119,9 +119,9 @@ enum CatalogueManual {
       live_photo    the path of the other half of a Live Photo
 
       image         width, height, bit_depth, color_type, alpha,
-                    interlaced, cgbi, frames, loop, format, chunks (PNG chunk names),
-                    taken, camera, lens, orientation, software,
-                    gps {lat, lon, alt}
+                    interlaced, cgbi, frames, loop, format, chunks
+                    (a PNG's chunk names), taken, camera, lens,
+                    orientation, software, gps {lat, lon, alt}
       audio         duration (seconds), sample_rate, channels, frames,
                     format, codec, encoding (sample encoding), bitrate,
                     title, artist, album, album_artist, date, track,

@@ -22,9 +22,9 @@ enum GeneralManual {
     path.
 
     Exit statuses follow sysexits(3) (EXIT STATUS below). A command given several inputs (crush,
-    extract, info, play) exits 0 when every input succeeded, with the failures' own status when
-    every input failed in the same way (65 for bad data, 66 for missing files, 73 when outputs
-    exist, 77 for a wrong backup password), and 1 when some failed and others did not.
+    extract, info, play) exits 0 when every input succeeded, and 1 when some failed; when every
+    input failed in the same way, it exits with that failure's status (65 for bad data, 66 for
+    missing files, 73 when outputs exist, 77 for a wrong backup password).
     """#)
 
   static let catalogueFile = ManSection(
