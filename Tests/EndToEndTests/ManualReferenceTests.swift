@@ -59,7 +59,7 @@ import Testing
         "TRUEVISION-XFILE footer", "U+2000 to U+200A", "com.apple.quicktime.content.identifier",
       ]
     ),
-    ("shelf-show.1", ["fixed 6x7x6 palette", "'error: FILE: cannot decode image: REASON', exit 65"]),
+    ("shelf-show.1", ["fixed 6x7x6 palette", "'error: FILE: cannot decode image: REASON' (exit 65)"]),
     (
       "shelf-catalog.1",
       [
@@ -79,8 +79,11 @@ import Testing
         "(v·255 + 32895) >> 16", "a.png: 164 bytes, grew 9.8 % (16 B); kept the original",
       ]
     ),
-    ("shelf-play.1", ["24 and 32-bit as S32", "error: FILE: --start 5:00 is past the end (3:12)"]),
-    ("shelf-record.1", ["encoder's 1024-sample delay", "only PCM CAF survives kill -9"]),
+    ("shelf-play.1", ["S32 for 24 and 32-bit ones", "error: FILE: --start 5:00 is past the end (3:12)"]),
+    (
+      "shelf-record.1",
+      ["encoder's 1024-sample delay", "kept current in WAV (RF64 too), AIFF, W64, AU and PCM CAF"]
+    ),
   ]
 
   @Test(arguments: phrases.map(\.page))

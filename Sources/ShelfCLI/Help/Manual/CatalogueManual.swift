@@ -16,51 +16,44 @@ enum CatalogueManual {
     "What is stored",
     #"""
     Each file's kind (image, audio, video, text, plist, other) and MIME type come from its
-    content: magic bytes first, the extension only to break ties. detected_by says which
-    (content or extension), and extension_mismatch flags a file whose extension says otherwise
-    (a .jpg that is a PNG).
+    content. detected_by says what decided: content, content+extension when both agree, or
+    extension when the content was not conclusive; extension_mismatch flags a file whose
+    extension says otherwise (a .jpg that is a PNG).
 
     Then, from headers only: an image's size, bit depth, colour type, alpha, interlacing, CgBI
     and animation frames; a photo's EXIF facts (when taken, camera, lens, orientation, GPS
     position, software) and its Live Photo partner; audio duration, sample rate, channels, exact
     frame count, format, codec, bit rate, cover art and tags; a video's size, codec, frame rate,
-    rotation, sound and filming date; a text's encoding, byte-order mark, line endings and
-    line, word and character counts, and the decoded words of its first 64 KiB in a full-text
-    index (what bare words in shelf ls search); a property list's format, root type and
-    top-level keys. shelf-info(1) says, format by format, where each fact comes from.
-
-    In an application sandbox each file also gets its area (bundle, documents, preferences,
-    caches, library, tmp, other) and the root gets the bundle's identifier, name and version
-    from its Info.plist.
+    rotation, sound and filming date; a text's encoding, byte-order mark, line endings, first
+    line and line, word and character counts, and the decoded words of its first 64 KiB in a
+    full-text index (what bare words in shelf ls search); a property list's format, root type
+    and top-level keys. shelf-info(1) says, format by format, where each fact comes from.
     """#)
 
   static let rescans = ManSection(
     "Rescans",
     #"""
-    A file whose size, modification time (to the nanosecond), change time and inode are
-    unchanged is not read again. A moved or renamed file (the same inode and size) keeps its
-    facts; deleted files leave the catalogue. A file whose timestamps lie within 3 seconds of
-    the scan could still be changing: it is checked again by the next scan.
+    The modification time is compared to the nanosecond. A file counts as moved when a new
+    path has the inode and size of a path that is gone: it keeps its facts without being read.
+    A file whose timestamps lie within 3 seconds of the scan could still be changing: its facts
+    are not trusted, and the next scan reads it again.
 
-    Work is committed at least every second, so after Ctrl-C, kill -9 or a power loss the next
-    scan picks up where the last commit left off. Each entry records the version of the
+    Batches are committed at least every second, so after Ctrl-C, kill -9 or a power loss the
+    next scan picks up where the last commit left off. Each entry records the version of the
     extractor that read it, so a newer shelf reads again the files it now reads better.
     """#)
 
   static let safety = ManSection(
     "Safety",
     #"""
-    Links are never followed out of a root; with --follow-links only links that resolve inside
-    it are followed, with loop detection. FIFOs, sockets and devices are never opened; files are
-    opened with O_NOFOLLOW and checked again after opening. Unreadable folders and files are
-    counted (-v lists them) and the scan goes on.
+    Files are opened with O_NOFOLLOW and checked again after opening, so a file swapped for a
+    link or a FIFO during the scan is not read through.
 
-    Facts are read in worker processes: the shelf binary itself, one per --jobs, started only
-    when a file must be read (an unchanged rescan starts none), as GNOME Tracker's extractor
-    runs. A worker runs under a seccomp filter (no network, no exec, no opening for writing,
-    writes only to its reply pipe and standard error), a 2 GiB address-space limit and the
-    --file-timeout CPU and wall-clock limit. shelf info reads through a worker too: a file that
-    crashes it is reported with the reason and counts as bad data (exit 65).
+    The workers are the shelf binary itself, one per --jobs, started only when a file must be
+    read (an unchanged rescan starts none), as GNOME Tracker's extractor runs. Their seccomp
+    filter also forbids opening files for writing, and lets them write only to their reply pipe
+    and standard error. shelf info reads through a worker too: a file that crashes it is
+    reported with the reason and counts as bad data (exit 65).
 
     Lying headers (a PNG claiming 100000x100000 pixels, a WAV chunk bigger than the file, a
     binary plist with offsets past its end or reference cycles, a 1 GB single line) cost
@@ -82,13 +75,11 @@ enum CatalogueManual {
   static let output = ManSection(
     "Output",
     #"""
-    The table shows paths relative to the current folder when it is inside the entry's root
-    (Notes/a.txt, ../Library/x.plist), absolute otherwise. On a terminal a path that does not
-    fit loses its middle to '…', then the facts lose their end. Paths are coloured by kind
-    unless LS_COLORS says otherwise: images magenta, audio cyan, video blue, property lists
-    yellow, entries whose facts could not be read red. When the catalogue holds roots of
-    several hosts (a shared catalogue, shelf-catalog(1)), every path reads host:/path and
-    every JSON record starts with a host key.
+    On a terminal a path that does not fit loses its middle first, then the facts lose their
+    end. Without LS_COLORS entries that apply, paths are coloured by kind: images magenta, audio
+    cyan, video blue, property lists yellow, entries whose facts could not be read red. When
+    the catalogue holds roots of several hosts (a shared catalogue, shelf-catalog(1)), every
+    path reads host:/path and every JSON record starts with a host key.
 
     -0, --json and --jsonl always give absolute paths; -0 gives the raw bytes of each name, so
     names that are not UTF-8 pass through xargs -0 unchanged.
@@ -98,8 +89,9 @@ enum CatalogueManual {
     "JSON fields",
     #"""
     ls --json (an array), ls --jsonl (one record a line), info --json and show --json print the
-    same record per file. Keys without a value are null; a kind's object appears only for
-    entries of that kind.
+    same record per file. A kind's object appears only for entries of that kind, and a fact the
+    file lacks is null in it; path_b64, host, extension_mismatch, catalogued, error and
+    live_photo appear only when they apply.
 
       path          the absolute path (path_b64: its bytes, when not UTF-8)
       host          (ls) the root's host, when the catalogue has several
@@ -111,7 +103,7 @@ enum CatalogueManual {
       mime          the MIME type from the content
       size          bytes
       mtime         the modification time (RFC 3339)
-      detected_by   content or extension
+      detected_by   content, content+extension or extension
       extension_mismatch
                     true when the extension disagrees with the content
       catalogued    (info, show) whether the catalogue held the facts
@@ -141,12 +133,11 @@ enum CatalogueManual {
   static let previews = ManSection(
     "Image previews",
     #"""
-    --graphics auto picks the kitty graphics protocol under kitty, sixels when the terminal
-    answers the device-attributes query with feature 4, half-blocks (▀ with 24-bit foreground
-    and background colours) otherwise, and grey ASCII shades where --color leaves colour off.
-    Sixel and kitty images are sized by the terminal's cell size in pixels (10x20 when it does
-    not say). Sixels use a fixed 6x7x6 palette without dithering; pixels less than half opaque
-    are left unpainted. A bitmap is fitted to --width or COLUMNS and never enlarged.
+    Sixel support is recognised by feature 4 in the terminal's answer to the
+    device-attributes query. Sixel and kitty images are sized by the terminal's cell size in
+    pixels (10x20 when it does not say). Sixels use a fixed 6x7x6 palette without dithering;
+    pixels less than half opaque are left unpainted. Half-blocks are ▀ with a 24-bit foreground
+    and background colour. A bitmap is fitted to --width or COLUMNS and never enlarged.
 
     Decoders: a JPEG photo through libjpeg-turbo, decoded at 1/2, 1/4 or 1/8 scale and shrunk
     the rest of the way by an area average (a 12-megapixel JPEG is never decoded whole); the
@@ -158,8 +149,7 @@ enum CatalogueManual {
     decoder. libvips is loaded only when a preview needs it, so other commands do not pay for
     it.
 
-    A truncated or corrupt picture draws nothing: 'error: FILE: cannot decode image: REASON',
-    exit 65. A video's still is its first frame, decoded by FFmpeg, scaled by libswscale and
-    turned upright by the stream's display rotation.
+    The error of a picture that cannot be decoded reads 'error: FILE: cannot decode image:
+    REASON' (exit 65). A video's first frame is scaled by libswscale.
     """#)
 }

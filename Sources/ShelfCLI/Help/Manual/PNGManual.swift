@@ -39,15 +39,12 @@ enum PNGManual {
   static let metadata = ManSection(
     "Metadata",
     #"""
-    --strip none (the default) keeps every chunk in place except those the rewrite invalidates:
-    bKGD and sBIT are rewritten for the new colour type, hIST and iDOT are dropped, and so is an
-    sBIT that says every bit is significant. --strip safe keeps only cHRM, gAMA, iCCP, sRGB,
-    cICP, mDCv, cLLi, sBIT and pHYs; --strip all keeps none. --alpha lets the colour of fully
-    transparent pixels change.
+    --strip safe keeps only cHRM, gAMA, iCCP, sRGB, cICP, mDCv, cLLi, sBIT and pHYs; --strip all
+    keeps none. --alpha lets the colour of fully transparent pixels change.
 
-    Chunks libpng rejects (an empty or malformed gAMA, cHRM, iCCP, sRGB, sBIT, bKGD, pHYs or
-    tRNS, a second copy of a chunk allowed once, a chunk out of its place) are dropped, one
-    warning each, so that strict decoders (pypng, Pillow) read the output:
+    The chunks libpng rejects are an empty or malformed gAMA, cHRM, iCCP, sRGB, sBIT, bKGD,
+    pHYs or tRNS, a second copy of a chunk allowed once, and a chunk out of its place; strict
+    decoders such as pypng and Pillow fail on them. Each dropped chunk is one warning:
 
       warning: a.png: dropped gAMA chunk at byte 33 (libpng: invalid)
 
