@@ -9,9 +9,21 @@ enum BackupManual {
     "iPhone backups",
     #"""
     A backup folder of any era is recognised: Manifest.db (iOS 10 and later), Manifest.mbdb
-    (iOS 4 to 9), .mdinfo files (iTunes 8 and 9, iPhone OS 3) and .mdbackup files (iPhone OS 1
-    and 2). Each entry's --json record holds backup {domain, app, file_id, protection_class,
-    mode}. Kinds and facts come from the content, through the same readers as any file: a
+    (iOS 4 to 9), .mdinfo files (iTunes 8.1 to 9) and .mdbackup files (iTunes 7 and 8, iPhone
+    OS 1 and 2). Each entry's --json record holds backup {domain, app, file_id, protection_class,
+    mode}. Areas come from the domain and the path:
+
+      camera-roll    CameraRollDomain or MediaDomain, Media/DCIM/
+      recordings     MediaDomain, Media/Recordings/; AppDomainGroup-
+                     group.com.apple.VoiceMemos.shared, Recordings/
+      voicemail      HomeDomain, Library/Voicemail/
+      attachments    MediaDomain or HomeDomain, Library/SMS/Attachments/
+      documents ...  HomeDomain and each AppDomain-, AppDomainGroup- and
+                     AppDomainPlugin- container, as in a sandbox:
+                     documents, preferences, caches, library, tmp
+      other          everything else
+
+    Kinds and facts come from the content, through the same readers as any file: a
     plain stored file is read in place (no copy); an encrypted one is decrypted into a private
     file that has no name from the start, in memory (/dev/shm) up to 64 MiB and in the temporary
     folder ($TMPDIR) above that, so a long video does not fill the memory. shelf roots and
