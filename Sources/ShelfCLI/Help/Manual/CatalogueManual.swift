@@ -34,7 +34,8 @@ enum CatalogueManual {
     "Rescans",
     #"""
     The modification time is compared to the nanosecond. A file counts as moved when a new
-    path has the inode and size of a path that is gone: it keeps its facts without being read.
+    path has the device, inode, size and modification time of a path that is gone: it keeps its
+    facts without being read.
     A file whose timestamps lie within 3 seconds of the scan could still be changing: its facts
     are not trusted, and the next scan reads it again.
 
