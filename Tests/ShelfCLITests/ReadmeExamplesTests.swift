@@ -73,7 +73,11 @@ import Testing
         continue
       }
       if let open = quote {
-        if character == open { quote = nil } else if character == "\\" && open == "\"" { escaped = true } else {
+        if character == open {
+          quote = nil
+        } else if character == "\\" && open == "\"" {
+          escaped = true
+        } else {
           word.append(character)
         }
         continue
