@@ -16,18 +16,22 @@ public final class BackupEntryResolver: Sendable {
   private let password: PasswordSource
   private let opened = Mutex<[RawPath: Result<OpenedBackup, BackupOpenFailure>]>([:])
 
-  /// A backup with its entries by catalogued path.
+  /// A backup with its entries by catalogued path, and its symbolic links (never catalogued).
   private final class OpenedBackup: Sendable {
     let backup: Backup
     let entries: [PathKey: BackupEntry]
+    let links: [BackupEntry]
 
     init(_ backup: Backup, folder: RawPath) throws {
       self.backup = backup
       var byPath: [PathKey: BackupEntry] = [:]
+      var links: [BackupEntry] = []
       for entry in try backup.entries().entries {
         byPath[PathKey(entry.cataloguePath(in: folder).bytes)] = entry
+        if entry.type == .symlink { links.append(entry) }
       }
       entries = byPath
+      self.links = links
     }
   }
 
@@ -91,6 +95,12 @@ public final class BackupEntryResolver: Sendable {
   )? {
     let opened = try openedBackup(folder)
     return opened.entries[PathKey(cataloguePath.bytes)].map { (opened.backup, $0) }
+  }
+
+  /// The symbolic-link entries of the backup at `folder`, in manifest order: `extract` reports
+  /// them, as it neither follows nor recreates them.
+  public func symbolicLinks(in folder: RawPath) throws -> [BackupEntry] {
+    try openedBackup(folder).links
   }
 
   /// The content of a backup entry named by a path that does not exist on disk, in a spooled

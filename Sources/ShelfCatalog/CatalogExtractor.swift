@@ -16,8 +16,6 @@ public struct CatalogExtractError: ShelfError, Equatable {
     case outputDiffers(RawPath)
     /// The output exists and is not a regular file (a folder, a device): never replaced.
     case outputNotAFile(RawPath, FileType)
-    /// Another entry of the batch already writes this output.
-    case outputClaimed(RawPath)
     /// The entry's path would leave the output folder (`..`, an absolute or empty part, a NUL)
     /// or pass through a symbolic link in it.
     case unsafePath(String)
@@ -35,7 +33,7 @@ public struct CatalogExtractError: ShelfError, Equatable {
 
   public var failure: FailureKind {
     switch reason {
-    case .outputDiffers, .outputNotAFile, .outputClaimed: .cannotCreate
+    case .outputDiffers, .outputNotAFile: .cannotCreate
     case .unsafePath: .badInput
     }
   }
@@ -45,7 +43,6 @@ public struct CatalogExtractError: ShelfError, Equatable {
     switch reason {
     case .outputDiffers(let output): "\(output.escaped) exists with different content; not replaced"
     case .outputNotAFile(let output, let type): "\(output.escaped) is a \(type.rawValue); not replaced"
-    case .outputClaimed(let output): "its output \(output.escaped) is also another entry's output"
     case .unsafePath(let why): "unsafe path (\(why)); not extracted"
     }
   }
@@ -72,12 +69,26 @@ public struct CatalogExtractJob: Sendable {
   public var modified: Int64
 }
 
-/// The jobs of a batch, and what was refused while planning: entries with unsafe names or
-/// outputs that another entry claims, entries their backup no longer holds, and backups that
-/// could not be opened (a wrong password: one error for all of the backup's entries).
+/// The jobs of a batch, and what was refused while planning: entries with unsafe names,
+/// entries their backup no longer holds, and backups that could not be opened (a missing or
+/// wrong password: one error for all of the backup's entries); and the backup's symbolic
+/// links beside the files extracted, which are neither followed nor recreated.
 public struct CatalogExtractPlan: Sendable {
+  /// An error and how many of the batch's entries it stops.
+  public struct Refusal: Sendable {
+    public var error: any ShelfError
+    public var entries: Int
+  }
+
+  /// A backup's symbolic link, skipped: its catalogued path and where it points.
+  public struct SkippedLink: Sendable, Equatable {
+    public var path: RawPath
+    public var target: RawPath
+  }
+
   public var jobs: [CatalogExtractJob] = []
-  public var refused: [any ShelfError] = []
+  public var refused: [Refusal] = []
+  public var skippedLinks: [SkippedLink] = []
 }
 
 /// What happened to one file.
@@ -106,8 +117,8 @@ public struct CatalogExtractReport: Sendable {
 public struct CatalogExtractSettings: Sendable {
   /// The output folder.
   public var destination: RawPath
-  /// Every file straight into `destination` under its own name, made unique within the batch.
-  public var flat: Bool
+  /// How outputs are named below `destination`.
+  public var layout: CatalogExtractLayout
   /// Replace an output that exists with different content.
   public var force: Bool
   /// Files copied at once, each on a thread of its own.
@@ -117,22 +128,23 @@ public struct CatalogExtractSettings: Sendable {
 
   /// Settings for extracting into `destination` (2 files at a time, nothing replaced).
   public init(
-    destination: RawPath, flat: Bool = false, force: Bool = false, width: Int = 2,
+    destination: RawPath, layout: CatalogExtractLayout = .tree, force: Bool = false, width: Int = 2,
     writerBeforeRename: (@Sendable (RawPath) -> Void)? = nil
   ) {
     self.destination = destination
-    self.flat = flat
+    self.layout = layout
     self.force = force
     self.width = max(1, width)
     self.writerBeforeRename = writerBeforeRename
   }
 }
 
-/// Copies catalogued files out to a folder: `DESTINATION/<path relative to its root>` (for a
-/// backup entry `DOMAIN/relativePath`), or flat with names made unique. Every write is atomic
-/// and keeps the entry's modification time; an output that already holds the same bytes is
-/// left alone, one with other bytes is replaced only with `force`; names that would leave the
-/// destination are refused. The library side of `shelf extract`.
+/// Copies catalogued files out to a folder: `DESTINATION/<path relative to its root>`, a
+/// backup's entries under a folder named for the backup (`ExtractOutputNames`), or flat, or
+/// named by a template; no two outputs of a run collide. Every write is atomic and keeps the
+/// entry's modification time; an output that already holds the same bytes is left alone, one
+/// with other bytes is replaced only with `force`; names that would leave the destination are
+/// refused. The library side of `shelf extract`.
 public struct CatalogExtractor: Sendable {
   public var settings: CatalogExtractSettings
 
@@ -141,94 +153,65 @@ public struct CatalogExtractor: Sendable {
 
   /// Names every entry's output and finds its content: a file on disk, or for an entry of an
   /// iPhone backup its manifest entry through `backups` (which opens each backup once).
-  /// Entries with unsafe names, entries whose output another entry already claimed, and the
-  /// entries of a backup that cannot be opened are refused.
-  public func plan(_ entries: [CatalogEntry], backups: BackupEntryResolver) -> CatalogExtractPlan {
+  /// `roots` are the catalogue's roots (a backup's folder is named from its facts). Entries
+  /// with unsafe names and the entries of a backup that cannot be opened are refused; the
+  /// symbolic links of a backup that lie beside a file extracted from it are listed.
+  public func plan(
+    _ entries: [CatalogEntry], roots: [CatalogRoot], backups: BackupEntryResolver
+  ) -> CatalogExtractPlan {
     var plan = CatalogExtractPlan()
-    var claimed = Set<RawPath>()
-    var flatNames = Set<[UInt8]>()
-    var unopened = Set<RawPath>()
+    var names = ExtractOutputNames(
+      destination: settings.destination, layout: settings.layout, entries: entries, roots: roots)
+    var unopened: [RawPath: Int] = [:]
+    /// The folders (catalogued paths) each backup's extracted files are in.
+    var backupFolders: [RawPath: Set<RawPath>] = [:]
     for entry in entries {
       var source = CatalogExtractSource.file(entry.path)
       var modified = entry.mtimeNanoseconds
       if entry.backup != nil, let root = entry.root {
-        if unopened.contains(root) { continue }
+        if let index = unopened[root] {
+          plan.refused[index].entries += 1
+          continue
+        }
         do {
           guard let (backup, backupEntry) = try backups.entry(at: entry.path, in: root) else {
             plan.refused.append(
-              FileError(
-                path: entry.path, reason: "no longer in the backup's manifest", failure: .missingInput))
+              .init(
+                error: FileError(
+                  path: entry.path, reason: "no longer in the backup's manifest", failure: .missingInput),
+                entries: 1))
             continue
           }
           source = .backupEntry(backup, backupEntry)
           modified = backupEntry.modified
+          backupFolders[root, default: []].insert(entry.path.parent)
         } catch {
-          unopened.insert(root)
+          unopened[root] = plan.refused.count
           plan.refused.append(
-            error as? any ShelfError ?? FileError(path: root, reason: "\(error)", failure: .io))
+            .init(
+              error: error as? any ShelfError ?? FileError(path: root, reason: "\(error)", failure: .io),
+              entries: 1))
           continue
         }
       }
-      let relative: [[UInt8]]
-      do {
-        relative = try Self.safeComponents(of: entry)
-      } catch {
-        plan.refused.append(error)
-        continue
-      }
       let output: RawPath
-      if settings.flat {
-        let name = Self.uniqueName(relative.last!, taken: &flatNames)
-        output = settings.destination.appending(RawPath(bytes: name))
-      } else {
-        output = settings.destination.appending(RawPath(bytes: Array(relative.joined(separator: [0x2F]))))
-      }
-      guard claimed.insert(output).inserted else {
-        plan.refused.append(CatalogExtractError(path: entry.path, reason: .outputClaimed(output)))
+      do {
+        output = try names.output(for: entry)
+      } catch {
+        plan.refused.append(.init(error: error, entries: 1))
         continue
       }
       plan.jobs.append(
         CatalogExtractJob(path: entry.path, source: source, output: output, modified: modified))
     }
+    for (root, folders) in backupFolders.sorted(by: { $0.key.bytes.lexicographicallyPrecedes($1.key.bytes) }) {
+      for link in (try? backups.symbolicLinks(in: root)) ?? [] {
+        let path = link.cataloguePath(in: root)
+        guard folders.contains(path.parent) else { continue }
+        plan.skippedLinks.append(.init(path: path, target: link.linkTarget ?? RawPath("")))
+      }
+    }
     return plan
-  }
-
-  /// The parts of an entry's path below its root, each checked: none empty, `.` or `..`,
-  /// none holding a NUL byte.
-  static func safeComponents(of entry: CatalogEntry) throws(CatalogExtractError) -> [[UInt8]] {
-    let slash = UInt8(ascii: "/")
-    guard let root = entry.root, entry.path.bytes.starts(with: root.bytes + [slash]) else {
-      throw CatalogExtractError(path: entry.path, reason: .unsafePath("not below its root"))
-    }
-    let relative = entry.path.bytes.dropFirst(root.bytes.count + 1)
-    let parts = relative.split(separator: slash, omittingEmptySubsequences: false).map(Array.init)
-    for part in parts {
-      if part.isEmpty {
-        throw CatalogExtractError(path: entry.path, reason: .unsafePath("empty or absolute part"))
-      }
-      if part == [0x2E] || part == [0x2E, 0x2E] {
-        throw CatalogExtractError(
-          path: entry.path, reason: .unsafePath("'\(String(decoding: part, as: UTF8.self))' part"))
-      }
-      if part.contains(0) {
-        throw CatalogExtractError(path: entry.path, reason: .unsafePath("NUL byte"))
-      }
-    }
-    return parts
-  }
-
-  /// `name`, or `stem-2.ext`, `stem-3.ext`… when a file of the batch already took it.
-  static func uniqueName(_ name: [UInt8], taken: inout Set<[UInt8]>) -> [UInt8] {
-    if taken.insert(name).inserted { return name }
-    let dot = name.lastIndex(of: UInt8(ascii: ".")).flatMap { $0 > 0 ? $0 : nil } ?? name.count
-    let stem = Array(name[..<dot])
-    let suffix = Array(name[dot...])
-    var number = 2
-    while true {
-      let candidate = stem + Array("-\(number)".utf8) + suffix
-      if taken.insert(candidate).inserted { return candidate }
-      number += 1
-    }
   }
 
   /// Extracts every job, `settings.width` at a time, each on a thread of its own, each thread

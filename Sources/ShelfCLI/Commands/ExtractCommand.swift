@@ -1,3 +1,4 @@
+import ShelfBackup
 import ShelfCatalog
 import ShelfCore
 
@@ -14,8 +15,21 @@ enum ExtractCommand {
     discussion: """
       Every catalogued file matching the QUERY terms (the query language of shelf ls) is \
       copied to DIR under its path relative to its root: DIR/Documents/a.txt for a file of a \
-      sandbox. With --flat every file goes straight into DIR under its own name; names that \
-      two files share get -2, -3… before the extension.
+      sandbox. The files of an iPhone backup always go under a folder named for the backup, \
+      its device name and local date: DIR/Shelf Test iPhone 2024-05-01/HomeDomain/Library/\
+      Voicemail/1.ogg; a second backup with the same name and date gets Shelf Test iPhone \
+      2024-05-01 (2), and so on in the order the backups were made. When the files come from \
+      several other roots, each root's go under its folder's name (DIR/Demo.app/Documents/…). \
+      With --flat every file goes straight into DIR under its own name.
+
+      --name TEMPLATE names each output from the fields of shelf ls --format: \
+      '{taken:%Y}/{name}' files photos by year, '{title}.{ext}' names voice memos by their \
+      titles. Date fields (taken, mtime) take a strftime(3) format after a colon; without one \
+      they are RFC 3339. Each / of the template starts a folder; a / or NUL inside a value \
+      becomes _, a field with no value in a folder part becomes 'unknown', and names are cut \
+      to 255 bytes (the extension kept). An output whose name is empty or has a '.' or '..' \
+      part is refused. However they are named, two files of one run never get one output: \
+      the second gets ' (2)' before its extension, the third ' (3)'.
 
       Files keep their modification time. Each is written to a temporary file in its folder, \
       then renamed into place, so an interrupted run never leaves a partial file. New files \
@@ -26,13 +40,19 @@ enum ExtractCommand {
       file already in DIR with exactly the same bytes is left alone (counted as identical); \
       one with other content is never replaced unless --force is given. Nothing is ever \
       written outside DIR: a catalogued path with an empty, '.' or '..' part, or a folder \
-      in DIR that is a symbolic link, is refused.
+      in DIR that is a symbolic link, is refused. A symbolic link in a backup is neither \
+      followed nor recreated: each one beside a file extracted is reported (skipped, with \
+      its target).
+
+      An encrypted backup needs its password (--password-file FILE, SHELF_BACKUP_PASSWORD, \
+      or asked on a terminal): without it, its files are reported as needing a password, \
+      exit status 77 when nothing else was to be extracted.
 
       The catalogue is only read. Each file that cannot be extracted gets a one-line error \
       and the rest go on; the summary says how many failed and why. The exit status is 0 \
       when every file was extracted (or identical), the failures' own when every file failed \
-      the same way (73 when outputs exist, 66 when sources are gone), 1 otherwise and when \
-      nothing matches. A progress bar is drawn on a terminal, unless NO_COLOR is set.
+      the same way (73 when outputs exist, 66 when sources are gone, 77 when a password is \
+      missing or wrong), 1 otherwise and when nothing matches. A progress bar is drawn on a terminal, unless NO_COLOR is set.
       """,
     arguments: [
       ArgumentSpec(
@@ -44,6 +64,10 @@ enum ExtractCommand {
         "out-dir", short: "o", value: "dir", help: "Write the files into <dir> (created if missing).",
         completion: .directory),
       OptionSpec("flat", help: "Put every file straight into <dir>, names made unique."),
+      OptionSpec(
+        "name", value: "template",
+        help: "Name each output from <template>, e.g. '{taken:%Y}/{name}' (fields as in shelf ls --format).",
+        completion: Completion.none),
       OptionSpec("force", short: "f", help: "Replace files in <dir> that hold other content."),
       OptionSpec(
         "jobs", short: "j", value: "n",
@@ -55,6 +79,10 @@ enum ExtractCommand {
       Example(
         "shelf extract --flat area:documents ext:pdf -o pdfs/", "Every PDF of the sandboxes, in one folder."),
       Example("shelf extract 'root:*/Demo' -o copy/", "Everything catalogued under one root."),
+      Example(
+        "shelf extract area:recordings --name '{title}.{ext}' -o memos/",
+        "Voice memos of every backup, named by their titles."),
+      Example("shelf extract kind:image --name '{taken:%Y}/{name}' -o photos/", "Photos in a folder per year."),
     ],
     manSections: BackupManual.extractSections,
     acceptsNegatedTerms: true,
@@ -65,7 +93,7 @@ enum ExtractCommand {
     var query: CatalogQuery
     var terms: [String]
     var destination: RawPath
-    var flat: Bool
+    var layout: CatalogExtractLayout
     var force: Bool
     var jobs: Int
     var verbose: Bool
@@ -81,7 +109,18 @@ enum ExtractCommand {
       }
       query = try CatalogQuery(arguments: terms)
       destination = outDir.absolute
-      flat = arguments.flag("flat")
+      if let text = arguments.value("name") {
+        if arguments.flag("flat") { throw invocation.usageError("--name and --flat cannot be combined") }
+        let template: ListingTemplate
+        do {
+          template = try ListingTemplate(text)
+        } catch {
+          throw invocation.usageError("--name: \(error.reason)")
+        }
+        layout = .named { template.renderPath($0) }
+      } else {
+        layout = arguments.flag("flat") ? .flat : .tree
+      }
       force = arguments.flag("force")
       // Twice the cores: a worker waiting for a cold read leaves its core to another.
       jobs =
@@ -104,11 +143,21 @@ enum ExtractCommand {
     }
     let extractor = CatalogExtractor(
       settings: CatalogExtractSettings(
-        destination: options.destination, flat: options.flat, force: options.force, width: options.jobs,
+        destination: options.destination, layout: options.layout, force: options.force, width: options.jobs,
         writerBeforeRename: CrushCommand.testPauseBeforeRename(invocation.environment)))
     var outcome = BatchOutcome()
-    let plan = extractor.plan(entries, backups: BackupPasswordInput(invocation).resolver())
-    for refused in plan.refused { outcome.failed(Advised(refused), console: console) }
+    var reasons: [String] = []
+    let plan = extractor.plan(
+      entries, roots: try store.roots(), backups: BackupPasswordInput(invocation).resolver())
+    for refused in plan.refused {
+      // One line for a backup that does not open; each of its files counts as failed.
+      outcome.failed(Advised(refused.error), console: console)
+      for _ in 1..<max(1, refused.entries) { outcome.failed(refused.error.failure) }
+      reasons += Array(repeating: reason(refused.error), count: max(1, refused.entries))
+    }
+    for link in plan.skippedLinks {
+      console.note("\(link.path.escaped): symbolic link to \(link.target.escaped); skipped")
+    }
 
     // A stop removes the temporary files being written; every output is whole or absent.
     let signals = StopSignals { _ in
@@ -131,7 +180,9 @@ enum ExtractCommand {
       case .identical:
         totals.identical += 1
       case .failed:
-        outcome.failed(report.error.map(Advised.init) ?? Advised(report.job.path), console: console)
+        let error = report.error.map(Advised.init) ?? Advised(report.job.path)
+        outcome.failed(error, console: console)
+        reasons.append(reason(error.error))
         continue
       }
       outcome.succeeded()
@@ -140,7 +191,8 @@ enum ExtractCommand {
         console.write("\(report.job.path.escaped) -> \(report.job.output.escaped): \(verb)\n")
       }
     }
-    totals.failures = outcome.failures
+    totals.failures = reasons
+    totals.skippedLinks = plan.skippedLinks.count
     console.write(summary(totals, elapsed: elapsed) + "\n")
     return outcome.exitStatus
   }
@@ -150,8 +202,20 @@ enum ExtractCommand {
     var extracted = 0
     var identical = 0
     var bytes: Int64 = 0
-    var failures: [FailureKind] = []
+    /// Why each file failed, in words (`password needed`, `cannot create output`).
+    var failures: [String] = []
+    var skippedLinks = 0
     var files: Int { extracted + identical + failures.count }
+  }
+
+  /// Why a file failed, for the summary: a backup's missing or wrong password said as such,
+  /// else the kind of failure.
+  static func reason(_ error: any ShelfError) -> String {
+    switch (error as? BackupError)?.reason {
+    case .passwordRequired?: "password needed"
+    case .wrongPassword?: "wrong password"
+    default: CrushCommand.name(of: error.failure)
+    }
   }
 
   /// `Extracted 3 of 4 files (1.2 MiB) in 0.05 s; 1 identical, left as it was; 1 failed (…)`.
@@ -161,7 +225,21 @@ enum ExtractCommand {
       " (\(Quantities.formatByteSize(totals.bytes))) in \(Quantities.formatFixed(elapsed, decimals: 2)) s"
     if totals.identical > 0 { text += "; \(totals.identical) identical, left as it was" }
     if !totals.failures.isEmpty {
-      text += "; \(totals.failures.count) failed (\(CrushCommand.why(totals.failures)))"
+      var counts: [(String, Int)] = []
+      for reason in totals.failures {
+        if let index = counts.firstIndex(where: { $0.0 == reason }) {
+          counts[index].1 += 1
+        } else {
+          counts.append((reason, 1))
+        }
+      }
+      let why =
+        counts.count == 1
+        ? counts[0].0 : counts.sorted { $0.1 > $1.1 }.map { "\($0.1) \($0.0)" }.joined(separator: ", ")
+      text += "; \(totals.failures.count) failed (\(why))"
+    }
+    if totals.skippedLinks > 0 {
+      text += "; \(totals.skippedLinks) symbolic link\(totals.skippedLinks == 1 ? "" : "s") skipped"
     }
     return text
   }
@@ -188,7 +266,6 @@ enum ExtractCommand {
       }
       switch extract.reason {
       case .outputDiffers: return extract.description + " (--force replaces it)"
-      case .outputClaimed: return extract.description + " (--flat gives each file a name of its own)"
       default: return extract.description
       }
     }

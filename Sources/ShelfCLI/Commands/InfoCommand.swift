@@ -155,7 +155,7 @@ enum InfoCommand {
     /// The EXIF facts of a photo, as exiftool users read them.
     static func exifRows(_ exif: EXIFFacts) -> [[String]] {
       var rows: [[String]] = []
-      if let taken = exif.taken { rows.append(["taken:", taken]) }
+      if let taken = CatalogPresentation.taken(exif.taken) { rows.append(["taken:", taken]) }
       if let camera = exif.camera { rows.append(["camera:", camera]) }
       if let lens = exif.lens { rows.append(["lens:", lens]) }
       if let orientation = exif.orientation {
@@ -239,7 +239,7 @@ enum InfoCommand {
         } else {
           rows.append(["sound:", "none"])
         }
-        if let taken = video.taken { rows.append(["taken:", taken]) }
+        if let taken = CatalogPresentation.taken(video.taken) { rows.append(["taken:", taken]) }
         if let title = video.title { rows.append(["title:", title]) }
       }
       if let partner = entry.livePhoto { rows.append(["Live Photo:", partner.escaped]) }

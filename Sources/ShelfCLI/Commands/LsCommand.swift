@@ -368,7 +368,7 @@ enum CatalogPresentation {
           ])
         } ?? .null
       object += [
-        ("taken", string(exif?.taken)), ("camera", string(exif?.camera)), ("lens", string(exif?.lens)),
+        ("taken", string(CatalogPresentation.taken(exif?.taken))), ("camera", string(exif?.camera)), ("lens", string(exif?.lens)),
         ("orientation", int(exif?.orientation)), ("gps", gps), ("software", string(exif?.software)),
       ]
       fields.append(("image", .object(object)))
@@ -406,7 +406,7 @@ enum CatalogPresentation {
             ("rotation", .int(Int64(video.rotation))),
             ("audio_codec", string(video.audioCodec)), ("sample_rate", int(video.sampleRate)),
             ("channels", int(video.channels)), ("bitrate", int(video.bitrate)),
-            ("taken", string(video.taken)),
+            ("taken", string(CatalogPresentation.taken(video.taken))),
             ("format", .string(video.format)), ("title", string(video.title)),
           ])
         ))
@@ -538,14 +538,11 @@ enum CatalogPresentation {
     return text
   }
 
-  /// An ISO-8601 UTC timestamp with seconds: `2024-05-17T10:30:00Z`.
-  static func isoDate(_ nanoseconds: Int64) -> String {
-    var seconds = time_t(nanoseconds / 1_000_000_000)
-    if nanoseconds < 0 && nanoseconds % 1_000_000_000 != 0 { seconds -= 1 }
-    var parts = tm()
-    gmtime_r(&seconds, &parts)
-    func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-    return
-      "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
-  }
+  /// A modification or scan time in RFC 3339, in the local zone with its offset:
+  /// `2024-05-17T12:30:00+02:00` (`Z` when the zone is UTC).
+  static func isoDate(_ nanoseconds: Int64) -> String { Timestamp.local(nanoseconds: nanoseconds) }
+
+  /// When a photo was taken or a video filmed, in RFC 3339 with the offset the camera
+  /// recorded (QuickTime's `+0200` as `+02:00`), or none when it recorded none.
+  static func taken(_ text: String?) -> String? { text.map { Timestamp.normalized($0) } }
 }

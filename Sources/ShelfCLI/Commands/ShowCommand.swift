@@ -335,7 +335,7 @@ enum ShowCommand {
     case .real(let number): return .double(number)
     case .boolean(let flag): return .bool(flag)
     case .date(let seconds): return .string(appleDate(seconds))
-    case .dateText(let text): return .string(text)
+    case .dateText(let text): return .string(Timestamp.normalized(text, toLocal: true))
     case .data(let bytes): return .string(Base64.encode(bytes))
     case .array(let items): return .array(items.map(json))
     case .dictionary(let pairs): return .object(pairs.map { ($0.0, json($0.1)) })
@@ -344,7 +344,7 @@ enum ShowCommand {
     }
   }
 
-  /// Seconds since 2001-01-01 as ISO-8601 UTC.
+  /// Seconds since 2001-01-01 in RFC 3339, in the local zone.
   static func appleDate(_ seconds: Double) -> String {
     guard seconds.isFinite, abs(seconds) < 1e12 else { return "\(seconds)" }
     return CatalogPresentation.isoDate(Int64((seconds + 978_307_200) * 1e9))
@@ -364,7 +364,7 @@ enum ShowCommand {
     case .real(let number): out += "\(number)"
     case .boolean(let flag): out += flag ? "true" : "false"
     case .date(let seconds): out += appleDate(seconds)
-    case .dateText(let text): out += text
+    case .dateText(let text): out += Timestamp.normalized(text, toLocal: true)
     case .data(let bytes):
       let hex = bytes.prefix(32).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
       out += "{length = \(bytes.count), bytes = 0x\(hex)\(bytes.count > 32 ? "…" : "")}"

@@ -2,15 +2,18 @@ import ShelfCatalog
 import ShelfCore
 
 /// A line template for `ls --format`, such as `{artist} - {title} ({duration})`: scripts get
-/// exactly the fields they ask for, one line per entry, as beets' `ls -f` gives them.
+/// exactly the fields they ask for, one line per entry, as beets' `ls -f` gives them; and the
+/// output names of `extract --name`, such as `{taken:%Y}/{name}`.
 ///
 /// Fields are named as in the query language or as the keys of `ls --json`; a field an entry
-/// lacks prints as nothing. `{{` and `}}` stand for literal braces.
+/// lacks prints as nothing. A date field takes a strftime(3) format after a colon
+/// (`{taken:%Y-%m}`, `{mtime:%d %B %Y}`). `{{` and `}}` stand for literal braces.
 struct ListingTemplate {
   /// A piece of the template: literal bytes or a field to fill in.
   enum Part: Equatable {
     case literal([UInt8])
-    case field(String)
+    /// A field, and for a date field the strftime format it is written with.
+    case field(String, format: String?)
   }
 
   let parts: [Part]
@@ -20,7 +23,8 @@ struct ListingTemplate {
     let reason: String
   }
 
-  /// Parses `text`; an unknown field or an unclosed brace is refused.
+  /// Parses `text`; an unknown field, a format on a field that is no date, an unclosed brace
+  /// and beets' `$field` spelling are refused.
   init(_ text: String) throws(Invalid) {
     var parts: [Part] = []
     var literal: [UInt8] = []
@@ -36,7 +40,10 @@ struct ListingTemplate {
         guard let close = bytes.firstIndex(of: UInt8(ascii: "}")) else {
           throw Invalid(reason: "unclosed '{' (write '{{' for a literal brace)")
         }
-        let name = String(decoding: bytes[..<close], as: UTF8.self).trimmingSpaces
+        let inside = bytes[..<close]
+        let colon = inside.firstIndex(of: UInt8(ascii: ":"))
+        let name = String(decoding: inside[..<(colon ?? close)], as: UTF8.self).trimmingSpaces
+        let format = colon.map { String(decoding: inside[($0 + 1)...], as: UTF8.self) }
         guard Self.fields[name] != nil else {
           var reason = "unknown field '\(name)'"
           if let near = Suggestions.closest(to: name, among: Self.fieldNames) {
@@ -44,12 +51,19 @@ struct ListingTemplate {
           }
           throw Invalid(reason: reason)
         }
+        if format != nil && Self.dateFields[name] == nil {
+          throw Invalid(
+            reason: "field '\(name)' is no date and takes no format (dates: "
+              + Self.dateFields.keys.sorted().joined(separator: ", ") + ")")
+        }
         if !literal.isEmpty { parts.append(.literal(literal)) }
         literal = []
-        parts.append(.field(name))
+        parts.append(.field(name, format: format))
         bytes = bytes[(close + 1)...]
       } else if byte == UInt8(ascii: "}") {
         throw Invalid(reason: "unmatched '}' (write '}}' for a literal brace)")
+      } else if byte == UInt8(ascii: "$"), let name = Self.beetsField(after: bytes) {
+        throw Invalid(reason: "expects fields as {field}: write '{\(name)}', not beets' '$\(name)'")
       } else {
         literal.append(byte)
       }
@@ -58,16 +72,68 @@ struct ListingTemplate {
     self.parts = parts
   }
 
+  /// The field named by beets' spelling at the start of `bytes` (after a `$`): `title` or
+  /// `{title}`, when it is one of shelf's fields (a `$` before anything else is literal).
+  private static func beetsField(after bytes: ArraySlice<UInt8>) -> String? {
+    var rest = bytes
+    let braced = rest.first == UInt8(ascii: "{")
+    if braced { rest = rest.dropFirst() }
+    let word = rest.prefix { byte in
+      (0x61...0x7A).contains(byte) || (0x41...0x5A).contains(byte) || byte == UInt8(ascii: "_")
+    }
+    let name = String(decoding: word, as: UTF8.self)
+    guard !name.isEmpty, fields[name] != nil else { return nil }
+    return name
+  }
+
   /// The template filled in for `entry`, without a line end.
   func render(_ entry: CatalogEntry) -> [UInt8] {
     var out: [UInt8] = []
     for part in parts {
       switch part {
       case .literal(let bytes): out += bytes
-      case .field(let name): out += Self.fields[name]?(entry) ?? []
+      case .field(let name, let format): out += Self.value(name, format: format, of: entry) ?? []
       }
     }
     return out
+  }
+
+  /// The template filled in for `entry` as the parts of a relative path, for `extract --name`:
+  /// only the template's own `/` separates folders; a `/` or NUL inside a value becomes `_`,
+  /// and a field with no value in a folder part becomes `unknown` (an empty name in the file
+  /// part is left for the extractor to refuse).
+  func renderPath(_ entry: CatalogEntry) -> [[UInt8]] {
+    var components: [[UInt8]] = []
+    // The current part's pieces; nil stands for a field with no value.
+    var pieces: [[UInt8]?] = []
+    func close(asFolder: Bool) {
+      components.append(pieces.flatMap { $0 ?? (asFolder ? Array("unknown".utf8) : []) })
+      pieces = []
+    }
+    for part in parts {
+      switch part {
+      case .literal(let bytes):
+        for (index, piece) in bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+          .enumerated()
+        {
+          if index > 0 { close(asFolder: true) }
+          pieces.append(Array(piece))
+        }
+      case .field(let name, let format):
+        let value = (Self.value(name, format: format, of: entry) ?? []).map { byte in
+          byte == UInt8(ascii: "/") || byte == 0 ? UInt8(ascii: "_") : byte
+        }
+        pieces.append(value.isEmpty ? nil : value)
+      }
+    }
+    close(asFolder: false)
+    return components
+  }
+
+  /// One field's value for `entry`: a date field through `format` when one is given.
+  private static func value(_ name: String, format: String?, of entry: CatalogEntry) -> [UInt8]? {
+    guard let format else { return fields[name]?(entry) }
+    return dateFields[name]?(entry).map { Array($0.formatted(format).utf8) }
   }
 
   /// Every field name a template may use, sorted.
@@ -125,7 +191,7 @@ struct ListingTemplate {
       "artwork": { yesNo($0.audio?.artwork) },
       "frame_rate": { entry in text(entry.video?.frameRate.map { Quantities.formatFixed($0, decimals: 3) }) },
       "rotation": { number($0.video?.rotation) },
-      "taken": { text($0.video?.taken ?? $0.exif?.taken) },
+      "taken": { text(CatalogPresentation.taken($0.video?.taken ?? $0.exif?.taken)) },
       "camera": { text($0.exif?.camera) },
       "lens": { text($0.exif?.lens) },
       "orientation": { number($0.exif?.orientation) },
@@ -168,6 +234,14 @@ struct ListingTemplate {
     for (alias, name) in aliases { table[alias] = table[name] }
     return table
   }()
+
+  /// The fields that hold a date and time, which `{field:FORMAT}` formats: a modification
+  /// time in the local zone, a camera's time as it recorded it (with or without an offset).
+  private static let dateFields: [String: @Sendable (CatalogEntry) -> Timestamp?] = [
+    "mtime": { Timestamp(localNanoseconds: $0.mtimeNanoseconds) },
+    "modified": { Timestamp(localNanoseconds: $0.mtimeNanoseconds) },
+    "taken": { entry in (entry.video?.taken ?? entry.exif?.taken).flatMap { Timestamp(parsing: $0) } },
+  ]
 }
 
 extension String {
