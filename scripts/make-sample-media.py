@@ -848,7 +848,7 @@ def media_mov(work):
     with open(final, "rb") as fh:
         data = fh.read()
     facts = {"duration": 1.0, "width": 320, "height": 240, "codec": "h264", "frame_rate": 30.0, "rotation": 90,
-             "audio_codec": "aac", "sample_rate": 48000, "channels": 1, "taken": "2024-05-01T14:30:00+0200",
+             "audio_codec": "aac", "sample_rate": 48000, "channels": 1, "taken": "2024-05-01T14:30:00+02:00",
              "format": "mov"}
     return data, facts
 

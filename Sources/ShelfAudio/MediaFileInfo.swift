@@ -166,15 +166,15 @@ public enum MediaFileInfo: Sendable, Equatable {
     return Int64(frames)
   }
 
-  /// Apple's own creation date first (it keeps the local time zone), then the container's.
+  /// Apple's own creation date first (it keeps the local time zone), then the container's, in
+  /// RFC 3339: QuickTime's `+0200` as `+02:00`, FFmpeg's `2024-05-01T12:00:00.000000Z` in whole
+  /// seconds (what the container holds), AVI's `2024-05-01 14:30:00` with a `T` and no zone.
   static func takenDate(_ tags: FFmpegTags) -> String? {
-    if let apple = tags["com.apple.quicktime.creationdate"], !apple.isEmpty { return apple }
-    guard var created = tags["creation_time"], !created.isEmpty else { return nil }
-    // FFmpeg writes `2024-05-01T12:00:00.000000Z`: whole seconds are what the container holds.
-    if let dot = created.firstIndex(of: "."), created.hasSuffix("Z") {
-      created = String(created[..<dot]) + "Z"
+    if let apple = tags["com.apple.quicktime.creationdate"], !apple.isEmpty {
+      return Timestamp.normalized(apple)
     }
-    return created
+    guard let created = tags["creation_time"], !created.isEmpty else { return nil }
+    return Timestamp.normalized(created)
   }
 
   private static func audioInfo(_ input: FFmpegInput, audio: FFmpegStream, file: RegularFile)

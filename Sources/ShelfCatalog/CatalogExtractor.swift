@@ -204,7 +204,8 @@ public struct CatalogExtractor: Sendable {
       plan.jobs.append(
         CatalogExtractJob(path: entry.path, source: source, output: output, modified: modified))
     }
-    for (root, folders) in backupFolders.sorted(by: { $0.key.bytes.lexicographicallyPrecedes($1.key.bytes) }) {
+    for (root, folders) in backupFolders.sorted(by: { $0.key.bytes.lexicographicallyPrecedes($1.key.bytes) })
+    {
       for link in (try? backups.symbolicLinks(in: root)) ?? [] {
         let path = link.cataloguePath(in: root)
         guard folders.contains(path.parent) else { continue }

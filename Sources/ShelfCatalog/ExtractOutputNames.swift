@@ -38,7 +38,9 @@ struct ExtractOutputNames {
     var folders = Self.backupLabels(roots)
     var taken = Set(folders.values)
     var seen = Set<RawPath>()
-    let plainRoots = entries.compactMap { $0.backup == nil ? $0.root : nil }.filter { seen.insert($0).inserted }
+    let plainRoots = entries.compactMap { $0.backup == nil ? $0.root : nil }.filter {
+      seen.insert($0).inserted
+    }
     // One root's files keep their paths as they are; several roots' each get a folder.
     if plainRoots.count > 1 {
       for root in plainRoots.sorted(by: { $0.bytes.lexicographicallyPrecedes($1.bytes) }) {

@@ -75,8 +75,9 @@ public final class AtomicFileWriter {
       }
     }
     let serial = Self.serial.wrappingAdd(1, ordering: .relaxed).oldValue
-    let name =
-      Array(".".utf8) + target.lastComponent.bytes + Array(".shelf-\(Self.processID)-\(serial).tmp".utf8)
+    let suffix = Array(".shelf-\(Self.processID)-\(serial).tmp".utf8)
+    // A target name near the 255-byte limit leaves the temporary name only part of it.
+    let name = Array(".".utf8) + target.lastComponent.bytes.prefix(254 - suffix.count) + suffix
     let temporary = folder.appending(RawPath(bytes: name))
     temporaryPath = temporary
     descriptor = -1

@@ -94,10 +94,10 @@ import Testing
     let result = try notes.run(["extract", "--flat", "name:a.txt", "-o", out])
     #expect(result.status == 0, "\(result.stderr)")
     let names = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
-    #expect(names == ["a-2.txt", "a.txt"])
+    #expect(names == ["a (2).txt", "a.txt"])
     // Entries are extracted in path order: Documents/a.txt before Library/Caches/a.txt.
     #expect(Self.bytes(out + "/a.txt") == Array("first note\n".utf8))
-    #expect(Self.bytes(out + "/a-2.txt") == Array("cached copy, another a.txt\n".utf8))
+    #expect(Self.bytes(out + "/a (2).txt") == Array("cached copy, another a.txt\n".utf8))
   }
 
   @Test func aLinkedFolderInsideTheOutputIsNeverWrittenThrough() throws {
@@ -149,7 +149,7 @@ import Testing
       #expect(result.status == 0, "\(era): \(result.stderr)")
       #expect(result.stdout.hasPrefix("Extracted 5 of 5 files ("), "\(era)")
       for file in SampleBackupCopy.files where file.era == era {
-        let written = out + "/" + file.domain + "/" + file.path
+        let written = out + "/" + ExtractLayoutTests.labels[era]! + "/" + file.domain + "/" + file.path
         let bytes = FileManager.default.contents(atPath: written).map { [UInt8]($0) }
         #expect(bytes == SampleBackupCopy.sampleBytes(file.source), "\(era): \(file.path)")
         let catalogued = copy.backup(era) + "/" + file.domain + "/" + file.path

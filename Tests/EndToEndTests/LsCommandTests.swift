@@ -308,7 +308,8 @@ import Testing
     let clip = try #require(portrait?["video"] as? [String: Any])
     #expect(clip["width"] as? Int == 320 && clip["height"] as? Int == 240)
     #expect(clip["rotation"] as? Int == 90 && clip["codec"] as? String == "h264")
-    #expect(clip["audio_codec"] as? String == "aac" && clip["taken"] as? String == "2024-05-01T14:30:00+0200")
+    #expect(clip["audio_codec"] as? String == "aac")
+    #expect(clip["taken"] as? String == "2024-05-01T14:30:00+02:00")
   }
 
   @Test(arguments: TestCatalogues.kinds) func longListingAddsMIMEAreaAndTime(store: CatalogueStoreKind) throws

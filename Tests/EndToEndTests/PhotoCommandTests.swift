@@ -55,7 +55,7 @@ import Testing
     #expect(
       sorted.stdout == """
         2022-08-14T16:20:05+01:00 DSC01234.JPG
-        2024-05-01T14:30:00+0200 portrait-clip.mov
+        2024-05-01T14:30:00+02:00 portrait-clip.mov
         2024-05-17T10:30:00-07:00 IMG_0001.HEIC
 
         """)

@@ -118,7 +118,7 @@ func dropSchema7Columns(_ db: SQLiteConnection) throws {
           duration: clip.video?.duration ?? 0, width: 320, height: 240, codec: "h264", frameRate: 30,
           rotation: 90,
           audioCodec: "aac", sampleRate: 48000, channels: 1, bitrate: clip.video?.bitrate,
-          taken: "2024-05-01T14:30:00+0200", format: "mov"))
+          taken: "2024-05-01T14:30:00+02:00", format: "mov"))
     #expect(abs((clip.video?.duration ?? 0) - 1) < 0.05)
     let stats = try store.stats()
     #expect(stats.byKind.contains { $0.name == "video" && $0.count == 2 })

@@ -82,7 +82,8 @@ enum ExtractCommand {
       Example(
         "shelf extract area:recordings --name '{title}.{ext}' -o memos/",
         "Voice memos of every backup, named by their titles."),
-      Example("shelf extract kind:image --name '{taken:%Y}/{name}' -o photos/", "Photos in a folder per year."),
+      Example(
+        "shelf extract kind:image --name '{taken:%Y}/{name}' -o photos/", "Photos in a folder per year."),
     ],
     manSections: BackupManual.extractSections,
     acceptsNegatedTerms: true,

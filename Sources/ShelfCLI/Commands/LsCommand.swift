@@ -27,7 +27,11 @@ enum LsCommand {
       A --format template names fields in braces: '{artist} - {title} ({duration})'. Fields \
       are the query fields and the --json keys; {path} is absolute, {size} in bytes, \
       {duration} M:SS and {seconds} in seconds; a field the entry lacks prints as nothing; \
-      '{{' and '}}' are literal braces. An unknown field is a usage error.
+      '{{' and '}}' are literal braces. An unknown field is a usage error, and so is beets' \
+      $field spelling. Times are RFC 3339: mtime in the local zone with its offset \
+      (2024-05-01T14:30:00+02:00, Z in UTC), taken with the offset the camera recorded or, \
+      when it recorded none, without one. A date field takes a strftime(3) format after a \
+      colon: '{taken:%Y-%m} {name}', '{mtime:%d %B %Y}'.
 
       Terms combine with AND; ',' between terms means OR; '-' before a term negates it. \
       Exits with status 1 when nothing matches. In short (the QUERY SYNTAX section of \
@@ -368,7 +372,8 @@ enum CatalogPresentation {
           ])
         } ?? .null
       object += [
-        ("taken", string(CatalogPresentation.taken(exif?.taken))), ("camera", string(exif?.camera)), ("lens", string(exif?.lens)),
+        ("taken", string(CatalogPresentation.taken(exif?.taken))), ("camera", string(exif?.camera)),
+        ("lens", string(exif?.lens)),
         ("orientation", int(exif?.orientation)), ("gps", gps), ("software", string(exif?.software)),
       ]
       fields.append(("image", .object(object)))

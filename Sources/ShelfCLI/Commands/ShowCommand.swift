@@ -24,7 +24,7 @@ enum ShowCommand {
       \\xNN. With --raw the file's bytes are printed unchanged, whatever its kind.
 
       Property lists (XML or binary) are pretty-printed, or printed as JSON with --json (data \
-      as base64, dates as ISO-8601 text).
+      as base64, dates as RFC 3339 text in the local zone).
 
       Images are drawn as a true-colour preview fitted to the terminal (a bitmap never enlarged), upright \
       by their EXIF orientation: JPEG, PNG (also iPhone-optimized CgBI), GIF and TIFF (the \
