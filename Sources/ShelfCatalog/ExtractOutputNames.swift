@@ -90,6 +90,9 @@ struct ExtractOutputNames {
       parts = [try Self.safeComponents(of: entry).last!]
     case .named(let name):
       parts = name(entry)
+      if parts.last?.isEmpty ?? true {
+        throw CatalogExtractError(path: entry.path, reason: .unsafePath("the template gives it no file name"))
+      }
       try Self.check(parts, of: entry)
     }
     parts = parts.map { Self.cut($0, to: Self.nameLimit) }

@@ -144,6 +144,12 @@ import Testing
       result.stderr
         == "error: \(notes.scratch.file("notes"))/Documents/a.txt: unsafe path ('..' part); not extracted\n")
     #expect(!FileManager.default.fileExists(atPath: notes.scratch.file("a.txt")))
+    let unnamed = try notes.run(["extract", "name:a.txt", "--name", "{title}", "-o", out])
+    #expect(unnamed.status == 65)
+    #expect(
+      unnamed.stderr
+        == "error: \(notes.scratch.file("notes"))/Documents/a.txt: unsafe path (the template gives it no file name); not extracted\n"
+    )
     let usage = try notes.run(["extract", "ext:txt", "--name", "$name", "-o", out])
     #expect(usage.status == 64)
     #expect(

@@ -19,7 +19,7 @@ enum ExtractCommand {
       its device name and local date: DIR/Shelf Test iPhone 2024-05-01/HomeDomain/Library/\
       Voicemail/1.ogg; a second backup with the same name and date gets Shelf Test iPhone \
       2024-05-01 (2), and so on in the order the backups were made. When the files come from \
-      several other roots, each root's go under its folder's name (DIR/Demo.app/Documents/…). \
+      several other roots, each root's go under its folder's name (DIR/<folder>/Documents/…). \
       With --flat every file goes straight into DIR under its own name.
 
       --name TEMPLATE names each output from the fields of shelf ls --format: \
