@@ -61,11 +61,16 @@ enum BackupManual {
     (the password as shelf-index(1) says), each with the modification time its manifest
     records. Plain stored files, and ordinary files, are copied inside the kernel (sendfile), as
     cp copies. Every catalogued path is checked again before anything is written, and a backup
-    folder is only read. Symbolic-link entries are never followed or recreated.
+    folder is only read. Each backup's files go under a folder of their own, named by the
+    device and the backup's local date (DIR/Shelf Test iPhone 2024-05-01/MediaDomain/...; the
+    next backup of that name and date gets " (2)", in the order the backups were made), so
+    the same path in several backups never collides. Symbolic-link entries are never followed
+    or recreated: each one beside a file extracted gets a line (PATH: symbolic link to
+    TARGET; skipped).
 
     The summary reads like crush's:
 
-      Extracted 5 of 5 files (100 KiB) in 0.02 s
+      Extracted 5 of 5 files (100 KiB) in 0.02 s; 1 symbolic link skipped
     """#)
 
   static let withoutExtracting = ManSection(

@@ -157,7 +157,8 @@ enum FactsManual {
     is of kind video: duration, width, height, codec, frame_rate, rotation (degrees clockwise
     from the display matrix, as exiftool's Rotation: a phone's portrait video is 90),
     audio_codec, sample_rate, channels and taken (Apple's com.apple.quicktime.creationdate,
-    else the container's creation time). stats counts and sums videos; info and show print
+    else the container's creation time, in RFC 3339: QuickTime's +0200 as +02:00, and
+    without an offset when the file records none). stats counts and sums videos; info and show print
     their facts.
     """#)
 
