@@ -20,8 +20,10 @@ import Testing
     SampleBackupCopy.tree(folder).keys.sorted()
   }
 
-  @Test func everyBackupsRecordingGoesToAPathOfItsOwn() throws {
-    let copy = try SampleBackupCopy()
+  @Test(arguments: TestCatalogues.kinds) func everyBackupsRecordingGoesToAPathOfItsOwn(
+    store: CatalogueStoreKind
+  ) throws {
+    let copy = try SampleBackupCopy(store)
     #expect(try copy.run(["index", copy.folder]).status == 0)
     let out = copy.scratch.file("out")
     let result = try copy.run(["extract", "area:recordings", "-o", out])
@@ -98,9 +100,15 @@ import Testing
     let again = try copy.run(["extract", "area:recordings", "--name", "{title}.{ext}", "-o", out])
     #expect(again.status == 0, "identical files are left as they are: \(again.stderr)")
     try Data("mine".utf8).write(to: URL(fileURLWithPath: out + "/A440 Tone.wav"))
-    let refused = try copy.run(["extract", "area:recordings", "--name", "{title}.{ext}", "-o", out])
-    #expect(refused.status == 1)
-    #expect(refused.stderr.contains("\(out)/A440 Tone.wav exists with different content; not replaced"))
+    let first = copy.backup("manifest-db")
+    let refused = try copy.run([
+      "extract", "root:\(first)", "area:recordings", "--name", "{title}.{ext}", "-o", out,
+    ])
+    #expect(refused.status == 73)
+    #expect(
+      refused.stderr
+        == "error: \(first)/MediaDomain/Media/Recordings/20240501 093000.wav: \(out)/A440 Tone.wav exists with different content; not replaced (--force replaces it)\n"
+    )
     #expect(FileManager.default.contents(atPath: out + "/A440 Tone.wav") == Data("mine".utf8))
   }
 
