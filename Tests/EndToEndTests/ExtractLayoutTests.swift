@@ -112,6 +112,22 @@ import Testing
     #expect(FileManager.default.contents(atPath: out + "/A440 Tone.wav") == Data("mine".utf8))
   }
 
+  @Test func photosAreFiledByTheYearTheyWereTaken() throws {
+    let scratch = try TemporaryDirectory()
+    let camera = try scratch.copy(fromRepository: "SampleMedia/Documents/Camera")
+    let database = scratch.file("catalog.sqlite")
+    #expect(try ShelfProcess.run(["--db", database, "index", camera]).status == 0)
+    let out = scratch.file("photos")
+    let result = try ShelfProcess.run([
+      "--db", database, "extract", "taken:", "--name", "{taken:%Y}/{taken:%m %B}/{name}", "-o", out,
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(
+      Self.files(out) == [
+        "2022/08 August/DSC01234.JPG", "2024/05 May/IMG_0001.HEIC", "2024/05 May/portrait-clip.mov",
+      ])
+  }
+
   /// A small root of notes whose first lines hold a slash and a very long name.
   final class Notes {
     let scratch: TemporaryDirectory
