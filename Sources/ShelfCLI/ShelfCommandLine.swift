@@ -46,11 +46,19 @@ public enum ShelfCommandLine {
     case .helpOfHelp:
       console.write(HelpRenderer(commands: commands, width: helpWidth).helpOfHelp())
       return .success
+    case .usageSummary:
+      console.note(HelpRenderer(commands: commands, width: helpWidth).usageSummary())
+      return .usage
     case .run(let command, let parsed):
+      let globals: GlobalOptions
+      do {
+        globals = try GlobalOptions(parsed: globalValues, environment: environment)
+      } catch {
+        reportUsage(error, console: console)
+        return .usage
+      }
       let invocation = Invocation(
-        command: command, arguments: parsed,
-        globals: GlobalOptions(parsed: globalValues, environment: environment), console: console,
-        environment: environment)
+        command: command, arguments: parsed, globals: globals, console: console, environment: environment)
       do {
         return try await command.run(invocation)
       } catch let error as UsageError {

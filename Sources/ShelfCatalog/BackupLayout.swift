@@ -2,6 +2,10 @@
 /// for in a backup: the camera roll, voice recordings, voicemail, Messages attachments, and
 /// each app's documents, preferences and caches as in a sandbox.
 public enum BackupLayout {
+  /// The areas only backups have, in the order they are documented (app containers take the
+  /// sandbox's areas).
+  public static let areas = ["camera-roll", "recordings", "voicemail", "attachments"]
+
   /// The area of the file at `relativePath` in `domain`.
   public static func area(domain: String, relativePath: [UInt8]) -> String {
     func under(_ prefix: String) -> Bool { relativePath.starts(with: Array(prefix.utf8)) }

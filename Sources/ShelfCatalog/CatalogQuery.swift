@@ -108,6 +108,13 @@ public struct CatalogQuery: Sendable, Equatable {
     return tokens
   }
 
+  /// True when `term` (after an optional `-`) starts with a known field and its operator
+  /// (`root:/x`, `-kind:image`, `size>1M`): a query term by its form, whatever follows.
+  public static func namesField(_ term: String) -> Bool {
+    guard let (name, _, _) = fieldPrefix(term) else { return false }
+    return fields[name] != nil
+  }
+
   /// If `text` (after an optional `-`) starts with `name` + operator, returns them and the rest.
   static func fieldPrefix(_ text: String) -> (name: String, op: Operator, rest: String)? {
     var body = Substring(text)
@@ -149,6 +156,9 @@ public struct CatalogQuery: Sendable, Equatable {
         alternatives.append(.field(name: currentName, op: currentOp, value: unquote(pieceText)))
       }
       first = false
+    }
+    for case .field(let name, let op, let value) in alternatives {
+      try checkValue(value, of: name, op: op)
     }
     return Group(negated: negated, alternatives: alternatives)
   }
@@ -360,17 +370,16 @@ public struct CatalogQuery: Sendable, Equatable {
     return stride(from: 0, to: trigrams.count, by: step).map { trigrams[$0] }.joined(separator: " ")
   }
 
-  /// How to list the best matches of the query's words first, when no sort is asked for: a
-  /// join that brings in the relevance (empty when the engine needs none) and the ORDER BY
-  /// keys, with the parameters of each; nil when the query has no words to rank by.
+  /// How to list the best matches of the query's words first, when no sort is asked for: the
+  /// ORDER BY keys and their parameters; nil when the query has no words to rank by.
   ///
-  /// Entries whose tags or text hold every word come first, ordered by the engine's own
-  /// relevance (SQLite's `bm25`, PostgreSQL's `ts_rank` divided by the document length: both
-  /// favour short documents, but their formulas differ, so two such entries may change places
-  /// between the stores); then those found in their paths alone. Ties go by path.
-  func relevanceOrder(_ dialect: SQLDialect) -> (
-    join: String, joinParameters: [DatabaseValue], keys: String, keyParameters: [DatabaseValue]
-  )? {
+  /// The score is shelf's own, computed alike by both engines, so that a catalogue in SQLite
+  /// and one in PostgreSQL list the same entries in the same order (their own relevance
+  /// functions, `bm25` and `ts_rank`, weigh words differently): first the entries whose name
+  /// or tags hold every word, then those whose indexed text holds them, then those found in
+  /// their paths alone; within each, the shorter text first (a text file's characters; 0 for
+  /// other files); the path breaks ties (`CatalogSort.orderBy`).
+  func relevanceOrder(_ dialect: SQLDialect) -> (keys: String, parameters: [DatabaseValue])? {
     var tokens: [String] = []
     for group in groups where !group.negated && group.alternatives.count == 1 {
       if case .words(let words) = group.alternatives[0], let found = try? Self.wordTokens(words) {
@@ -378,22 +387,28 @@ public struct CatalogQuery: Sendable, Equatable {
       }
     }
     guard !tokens.isEmpty else { return nil }
-    let query = Self.textSearchQuery(tokens, dialect)
-    switch dialect {
-    case .sqlite:
-      // Ranked once, then looked up per entry.
-      return (
-        " LEFT JOIN (SELECT rowid AS id, bm25(files_fts) AS score FROM files_fts WHERE files_fts MATCH ?) relevance ON relevance.id = f.id",
-        [query], "relevance.score ASC NULLS LAST", []
-      )
-    case .postgres:
-      let tsquery = "to_tsquery('simple', unaccent(?))"
-      return (
-        "", [],
-        "coalesce(f.search @@ \(tsquery), false) DESC, ts_rank(f.search, \(tsquery), 2) DESC NULLS LAST",
-        [query, query]
-      )
+    // Name and tags in one text, case folded for ASCII letters only on both engines (SQLite's
+    // LIKE folds no others; PostgreSQL's own folding follows the database's locale).
+    let tagColumns =
+      ["f.name", "f.title", "f.artist", "f.album", "f.album_artist", "f.genre", "f.comment"]
+      .map { "coalesce(\($0), '')" } + ["coalesce(f.plist_keys, '')"]
+    let newline = dialect == .sqlite ? "char(10)" : "chr(10)"
+    var named = "(" + tagColumns.joined(separator: " || \(newline) || ") + ")"
+    if dialect == .postgres {
+      named = "translate(\(named), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"
     }
+    let holdsEveryWord = tokens.map { _ in "\(named) LIKE ? ESCAPE '\\'" }.joined(separator: " AND ")
+    let patterns = tokens.map {
+      DatabaseValue.text("%" + Self.escapeLike(PostgresCatalogStore.lowercasedASCII($0)) + "%")
+    }
+    let fullText =
+      dialect == .sqlite
+      ? "f.id IN (SELECT rowid FROM files_fts WHERE files_fts MATCH ?)"
+      : "coalesce(f.search @@ to_tsquery('simple', unaccent(?)), false)"
+    return (
+      "CASE WHEN \(holdsEveryWord) THEN 0 WHEN \(fullText) THEN 1 ELSE 2 END, coalesce(f.chars, 0)",
+      patterns + [Self.textSearchQuery(tokens, dialect)]
+    )
   }
 
   /// A glob (`:`, or a literal path with `:=` and `!=`) in PostgreSQL: a regular expression

@@ -110,4 +110,31 @@ extension CatalogQuery {
 
   /// The names a query may use, sorted.
   public static var fieldNames: [String] { fields.keys.sorted() }
+
+  /// The fields whose values come from a fixed list, with the list in documented order: a
+  /// value outside it can match nothing, so it is a typo to point out (`kind:imag`), never an
+  /// empty listing that a script would take for "none".
+  static let fixedValues: [String: [String]] = [
+    "kind": FileKind.allCases.map(\.rawValue),
+    "area": SandboxLayout.areas + BackupLayout.areas,
+    "endings": ["lf", "crlf", "cr", "mixed", "none"],
+    "plist": ["xml", "binary"],
+    "detected": ["content", "extension", "content+extension"],
+  ]
+
+  /// Refuses a value of a fixed-list field that is not in its list, suggesting the nearest.
+  /// An empty value (`kind:`, "has one") and orderings (`kind>a`) are left to the SQL.
+  static func checkValue(_ value: String, of name: String, op: Operator) throws {
+    guard let allowed = fixedValues[name], !value.isEmpty, [.contains, .exact, .notEqual].contains(op)
+    else { return }
+    let lowered = value.lowercased()
+    guard !allowed.contains(lowered) else { return }
+    var message = "field '\(name)' has no value '\(value)'"
+    if let suggestion = Suggestions.closest(to: lowered, among: allowed) {
+      message += " (did you mean '\(suggestion)'?)"
+    } else {
+      message += " (it takes \(allowed.joined(separator: ", ")))"
+    }
+    throw QueryError(message: message)
+  }
 }

@@ -86,34 +86,30 @@ enum CatalogReading {
     _ columns: String, matching query: CatalogQuery, sort: [CatalogSort], limit: Int?, _ dialect: SQLDialect
   ) throws -> (String, [DatabaseValue]) {
     let (whereSQL, whereParameters) = try query.sql(dialect)
-    var join = ""
     var order = CatalogSort.orderBy(sort, dialect)
-    var joinParameters: [DatabaseValue] = []
     var orderParameters: [DatabaseValue] = []
     if sort.isEmpty, let relevance = query.relevanceOrder(dialect) {
-      join = relevance.join
-      joinParameters = relevance.joinParameters
       order = relevance.keys + ", " + order
-      orderParameters = relevance.keyParameters
+      orderParameters = relevance.parameters
     }
     let roots = " JOIN roots r ON r.id = f.root_id"
     guard let limit else {
       return (
-        "SELECT \(columns) FROM files f\(roots)\(join) WHERE \(whereSQL) ORDER BY \(order)",
-        joinParameters + whereParameters + orderParameters
+        "SELECT \(columns) FROM files f\(roots) WHERE \(whereSQL) ORDER BY \(order)",
+        whereParameters + orderParameters
       )
     }
     guard dialect == .sqlite else {
       return (
-        "SELECT \(columns) FROM files f\(roots)\(join) WHERE \(whereSQL) ORDER BY \(order) LIMIT \(max(limit, 0))",
-        joinParameters + whereParameters + orderParameters
+        "SELECT \(columns) FROM files f\(roots) WHERE \(whereSQL) ORDER BY \(order) LIMIT \(max(limit, 0))",
+        whereParameters + orderParameters
       )
     }
     let chosen =
-      "SELECT f.id FROM files f\(query.namesRoots ? roots : "")\(join) WHERE \(whereSQL) ORDER BY \(order) LIMIT \(max(limit, 0))"
+      "SELECT f.id FROM files f\(query.namesRoots ? roots : "") WHERE \(whereSQL) ORDER BY \(order) LIMIT \(max(limit, 0))"
     return (
-      "SELECT \(columns) FROM files f\(roots)\(join) WHERE f.id IN (\(chosen)) ORDER BY \(order)",
-      joinParameters + joinParameters + whereParameters + orderParameters + orderParameters
+      "SELECT \(columns) FROM files f\(roots) WHERE f.id IN (\(chosen)) ORDER BY \(order)",
+      whereParameters + orderParameters + orderParameters
     )
   }
 }
@@ -127,13 +123,31 @@ struct CatalogTotals {
   /// kind and area, which grouping by year would break, and counts the photos by year from
   /// the same index apart (`CatalogSchema.photosByYear`).
   static func sql(_ dialect: SQLDialect) -> String {
-    let year = dialect == .postgres ? "CASE WHEN kind = 'image' THEN substr(taken, 1, 4) END" : "NULL"
+    let year = dialect == .postgres ? photoYear : "NULL"
     return """
       SELECT kind, area, count(*), coalesce(sum(size), 0), coalesce(sum(\(plausibleDuration)), 0), count(error),
         coalesce(sum(ext_mismatch), 0), count(duration) - count(\(plausibleDuration)), \(year)
       FROM files GROUP BY kind, area\(dialect == .postgres ? ", 9" : "")
       """
   }
+
+  /// The rows of `sql` for the entries matching `query` alone (`stats QUERY`), in either
+  /// dialect: the years of the photos in the ninth column, the root in a tenth, so that only
+  /// the roots holding a match are listed.
+  static func sql(matching query: CatalogQuery, _ dialect: SQLDialect) throws -> (String, [DatabaseValue]) {
+    let (whereSQL, parameters) = try query.sql(dialect)
+    return (
+      """
+      SELECT f.kind, f.area, count(*), coalesce(sum(f.size), 0), coalesce(sum(\(plausibleDuration)), 0),
+        count(f.error), coalesce(sum(f.ext_mismatch), 0), count(f.duration) - count(\(plausibleDuration)),
+        \(photoYear), f.root_id
+      FROM files f JOIN roots r ON r.id = f.root_id WHERE \(whereSQL) GROUP BY f.kind, f.area, 9, 10
+      """, parameters
+    )
+  }
+
+  /// The year a photo was taken in, NULL for other entries.
+  private static let photoYear = "CASE WHEN kind = 'image' THEN substr(taken, 1, 4) END"
 
   /// The duration where it is plausible (see `CatalogStore.longestPlausibleDuration`), else NULL.
   static let plausibleDuration =
@@ -170,7 +184,11 @@ struct CatalogTotals {
     add(row.text(at: 0) ?? "", to: &kinds)
     add(row.text(at: 1) ?? "", to: &areas)
     if let year = row.text(at: 8) { add(year, to: &photoYears) }
+    if let root = row.integer(at: 9) { rootIDs.insert(root) }
   }
+
+  /// The roots of the rows added, when they carried them (`sql(matching:_:)`).
+  private(set) var rootIDs = Set<Int64>()
 
   /// The statistics, kinds, areas and years in the order of their names' bytes (as SQLite
   /// sorts); `photosByYear` when the rows did not carry the years.

@@ -242,7 +242,7 @@ protocol CatalogBackend: AnyObject {
     matching query: CatalogQuery, sort: [CatalogSort], limit: Int?, chunkNames: Bool,
     _ body: (CatalogEntry) throws -> Void) throws
   func paths(matching query: CatalogQuery, sort: [CatalogSort], limit: Int?) throws -> [RawPath]
-  func stats() throws -> CatalogStats
+  func stats(matching query: CatalogQuery) throws -> CatalogStats
   func movingAsideAndRebuilding(shelfVersion: String) throws -> any CatalogBackend
 
   /// Makes this writer the only indexer of the root at `path` (waiting up to `wait`
@@ -454,8 +454,11 @@ public final class CatalogStore {
   /// negative one comes from a header that lies, and would make every total absurd.
   public static let longestPlausibleDuration: Double = 7 * 24 * 3600
 
-  /// Totals by kind and by area; durations that are not plausible are counted, not summed.
-  public func stats() throws -> CatalogStats { try backend.stats() }
+  /// Totals by kind and by area of the entries matching `query`, with the roots that hold
+  /// them; durations that are not plausible are counted, not summed.
+  public func stats(matching query: CatalogQuery = .all) throws -> CatalogStats {
+    try backend.stats(matching: query)
+  }
 
   // MARK: Rows
 

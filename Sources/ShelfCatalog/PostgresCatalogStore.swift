@@ -649,9 +649,14 @@ final class PostgresCatalogStore: CatalogBackend {
     return (0..<result.count).map { RawPath(bytes: result.at($0).blob(at: 0)) }
   }
 
-  func stats() throws -> CatalogStats {
+  func stats(matching query: CatalogQuery) throws -> CatalogStats {
     flushIgnoringFailure()
     var totals = CatalogTotals()
+    guard query.groups.isEmpty else {
+      let (sql, parameters) = try CatalogTotals.sql(matching: query, .postgres)
+      try db.forEachRow(sql, parameters) { totals.add($0) }
+      return totals.stats(roots: try roots().filter { totals.rootIDs.contains($0.id) })
+    }
     try db.forEachRow(CatalogTotals.sql(.postgres), []) { totals.add($0) }
     return totals.stats(roots: try roots())
   }

@@ -525,8 +525,15 @@ final class SQLiteCatalogStore: CatalogBackend {
   }
 
   /// Totals by kind and by area; durations that are not plausible are counted, not summed.
-  func stats() throws -> CatalogStats {
+  func stats(matching query: CatalogQuery) throws -> CatalogStats {
     var totals = CatalogTotals()
+    guard query.groups.isEmpty else {
+      let (sql, parameters) = try CatalogTotals.sql(matching: query, .sqlite)
+      let statement = try db.prepare(sql)
+      try statement.bind(parameters)
+      while try statement.step() { totals.add(statement) }
+      return totals.stats(roots: try roots().filter { totals.rootIDs.contains($0.id) })
+    }
     let statement = try db.prepare(CatalogTotals.sql(.sqlite))
     while try statement.step() { totals.add(statement) }
     return totals.stats(photosByYear: try photosByYear(), roots: try roots())

@@ -3,15 +3,29 @@
 /// everywhere.
 public enum Suggestions {
   /// The candidate closest to `word`, when it is close enough to be a likely typo, or the one
-  /// candidate that `word` abbreviates; nil otherwise.
+  /// candidate that `word` abbreviates (starts it, or spells it with letters left out, as
+  /// `docs` does `documents`); nil otherwise.
   public static func closest(to word: String, among candidates: [String]) -> String? {
     let scored = candidates.map { ($0, distance(word, $0)) }
     guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
     // Short words tolerate one edit, longer ones up to three: beyond that a "suggestion" is noise.
     let limit = max(1, min(3, word.count / 3 + 1))
     if best.1 <= limit { return best.0 }
-    let prefixed = candidates.filter { $0.hasPrefix(word) && word.count >= 2 }
-    return prefixed.count == 1 ? prefixed[0] : nil
+    guard word.count >= 2 else { return nil }
+    let prefixed = candidates.filter { $0.hasPrefix(word) }
+    if prefixed.count == 1 { return prefixed[0] }
+    let abbreviated = candidates.filter { $0.first == word.first && abbreviates(word, $0) }
+    return abbreviated.count == 1 ? abbreviated[0] : nil
+  }
+
+  /// True when the characters of `word` appear in `candidate` in order.
+  static func abbreviates(_ word: String, _ candidate: String) -> Bool {
+    var rest = Substring(candidate)
+    for character in word {
+      guard let found = rest.firstIndex(of: character) else { return false }
+      rest = rest[rest.index(after: found)...]
+    }
+    return true
   }
 
   /// Damerau–Levenshtein (optimal string alignment) distance: a swapped pair of neighbouring

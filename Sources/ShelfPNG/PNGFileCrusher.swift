@@ -42,15 +42,19 @@ public struct PNGCrushSettings: Sendable {
   public var width: Int
   /// Passed to every `AtomicFileWriter` (tests stop a write before its rename through it).
   public var writerBeforeRename: (@Sendable (RawPath) -> Void)?
+  /// Replace files that already exist in the output folder; without it such an input is
+  /// refused and the file left as it was (in-place crushing replaces by definition).
+  public var replaceExisting: Bool
 
   public init(
     destination: PNGCrushDestination, dryRun: Bool = false, preserve: Bool = false,
     optimization: PNGOptimizationOptions = PNGOptimizationOptions(), width: Int = 1,
-    writerBeforeRename: (@Sendable (RawPath) -> Void)? = nil
+    replaceExisting: Bool = false, writerBeforeRename: (@Sendable (RawPath) -> Void)? = nil
   ) {
     self.destination = destination
     self.dryRun = dryRun
     self.preserve = preserve
+    self.replaceExisting = replaceExisting
     self.optimization = optimization
     self.width = max(1, width)
     self.writerBeforeRename = writerBeforeRename
@@ -114,7 +118,8 @@ public struct PNGFileCrusher: Sendable {
   public init(settings: PNGCrushSettings) { self.settings = settings }
 
   /// Names every input's output. An input whose output another input already claimed (the
-  /// same name from two folders) is refused, so that neither result overwrites the other.
+  /// same name from two folders) is refused, so that neither result overwrites the other, and
+  /// so is one whose output already exists in the output folder, unless `replaceExisting`.
   public func plan(_ inputs: [PNGCrushInput]) -> PNGCrushPlan {
     var plan = PNGCrushPlan(jobs: [], refused: [])
     var claimed = Set<RawPath>()
@@ -130,6 +135,10 @@ public struct PNGFileCrusher: Sendable {
           FileError(
             path: input.path, reason: "its output \(output.escaped) is also another input's output",
             failure: .cannotCreate))
+        continue
+      }
+      if let output, let refusal = existingOutput(output) {
+        plan.refused.append(refusal)
         continue
       }
       plan.jobs.append(PNGCrushJob(input: input.path, output: output))
@@ -193,6 +202,8 @@ public struct PNGFileCrusher: Sendable {
       report.summary = result.summary
       report.notes = result.notes
       guard !settings.dryRun, let output = job.output else { return report }
+      // Checked again at the last moment: the file may have appeared while this one was crushed.
+      if let refusal = existingOutput(output) { throw refusal }
       let inPlace = settings.destination == .inPlace
       if !result.changed {
         // Nothing smaller: a file replaced in place stays as it is, and so does an output
@@ -215,6 +226,17 @@ public struct PNGFileCrusher: Sendable {
       report.error = error as? any ShelfError ?? FileError(path: job.input, reason: "\(error)", failure: .io)
     }
     return report
+  }
+}
+
+extension PNGFileCrusher {
+  /// The refusal of an output that already exists in the output folder (not for in-place
+  /// crushing, dry runs or with `replaceExisting`); nil when it may be written.
+  func existingOutput(_ output: RawPath) -> FileError? {
+    guard case .folder = settings.destination, !settings.dryRun, !settings.replaceExisting,
+      (try? FileStatus.lstat(output)) != nil
+    else { return nil }
+    return FileError(path: output, reason: "file exists (use --force to overwrite)", failure: .cannotCreate)
   }
 }
 

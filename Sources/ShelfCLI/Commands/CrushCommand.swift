@@ -36,7 +36,11 @@ enum CrushCommand {
       Give -o/--out-dir or --in-place (or --dry-run to only report). With --out-dir, a file \
       named on the command line becomes DIR/NAME and files found under a named folder (with \
       -r) keep their path relative to it; every input gets an output, a plain copy when it \
-      cannot be made smaller.
+      cannot be made smaller. A file that already exists there is never replaced without \
+      --force: that input is refused (exit 73 when every input was) and the file left as it \
+      was. A bare number for -o that is not an existing folder (-o 4: oxipng's -o is its \
+      level) is a usage error that suggests --level; write -o ./4 to make a folder of that \
+      name.
 
       A catalogued path inside an iPhone backup (BACKUP/DOMAIN/relativePath) is read from the \
       backup, decrypted when need be; it can only be crushed with --out-dir (the backup is \
@@ -52,9 +56,10 @@ enum CrushCommand {
 
       Bad input (corrupt, truncated, bad CRC, huge dimensions, not a PNG) gives a one-line \
       error naming the file; the batch goes on and the original is never touched. The summary \
-      says how many files failed and why; when every input failed the same way, the exit \
-      status is that failure's (65 for bad data). A progress bar is drawn on a terminal, \
-      unless NO_COLOR is set.
+      says how many files failed and why; the exit status is 1 when some inputs failed and, \
+      when every input failed, that failure's (65 for bad data; when they differ, the most \
+      severe: 77 > 74 > 73 > 66 > 65). A progress bar is drawn on a terminal, unless \
+      NO_COLOR is set.
       """,
     arguments: [
       ArgumentSpec("file", help: "PNG files, or folders to crush with -r.", repeating: true)
@@ -65,6 +70,7 @@ enum CrushCommand {
         help: "Write results into <dir> (created if missing), keeping names and relative paths.",
         completion: .directory),
       OptionSpec("in-place", help: "Replace each file that can be made smaller."),
+      OptionSpec("force", help: "With --out-dir, replace files that already exist in <dir>."),
       OptionSpec("recursive", short: "r", help: "Recurse into folders, crushing every *.png file."),
       OptionSpec(
         "level", value: "level",
@@ -115,6 +121,8 @@ enum CrushCommand {
     var preserve: Bool
     var jobs: Int
     var optimization: PNGOptimizationOptions
+    /// `--force`: replace files that already exist in the output folder.
+    var force: Bool
 
     init(_ invocation: Invocation) throws(UsageError) {
       let arguments = invocation.arguments
@@ -127,6 +135,14 @@ enum CrushCommand {
       if outDir == nil && !inPlace && !dryRun {
         throw invocation.usageError("say where results go: -o/--out-dir <dir>, --in-place or --dry-run")
       }
+      if let outDir, let text = outDir.utf8String, !text.isEmpty,
+        text.allSatisfy({ $0.isASCII && $0.isNumber }),
+        (try? FileStatus.stat(outDir))?.type != .directory
+      {
+        throw invocation.usageError(
+          "-o \(text) names an output folder that does not exist; did you mean --level \(text)? (write -o ./\(text) for a new folder)"
+        )
+      }
       if arguments.flag("iphone") && arguments.flag("revert-iphone") {
         throw invocation.usageError("--iphone and --revert-iphone cannot be used together")
       }
@@ -137,6 +153,7 @@ enum CrushCommand {
       json = arguments.flag("json")
       verbose = invocation.globals.verbose
       preserve = arguments.flag("preserve")
+      force = arguments.flag("force")
       jobs = try arguments.integer("jobs", in: 1...256) ?? max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
       optimization = PNGOptimizationOptions(
         level: PNGOptimizationLevel(arguments.value("level") ?? "2") ?? .standard,
@@ -158,7 +175,7 @@ enum CrushCommand {
     let crusher = PNGFileCrusher(
       settings: PNGCrushSettings(
         destination: options.destination, dryRun: options.dryRun, preserve: options.preserve,
-        optimization: options.optimization, width: options.jobs,
+        optimization: options.optimization, width: options.jobs, replaceExisting: options.force,
         writerBeforeRename: testPauseBeforeRename(invocation.environment)))
     let plan = crusher.plan(inputs)
     for refused in plan.refused { outcome.failed(refused, console: console) }

@@ -50,9 +50,11 @@ enum ExtractCommand {
 
       The catalogue is only read. Each file that cannot be extracted gets a one-line error \
       and the rest go on; the summary says how many failed and why. The exit status is 0 \
-      when every file was extracted (or identical), the failures' own when every file failed \
-      the same way (73 when outputs exist, 66 when sources are gone, 77 when a password is \
-      missing or wrong), 1 otherwise and when nothing matches. A progress bar is drawn on a terminal, unless NO_COLOR is set.
+      when every file was extracted (or identical), 1 when some failed and when nothing \
+      matches; when every file failed, the failure's own (73 when outputs exist, 66 when \
+      sources are gone, 77 when a password is missing or wrong; when they differ, the most \
+      severe: 77 > 74 > 73 > 66 > 65). A progress bar is drawn on a terminal, unless \
+      NO_COLOR is set.
       """,
     arguments: [
       ArgumentSpec(
@@ -68,7 +70,7 @@ enum ExtractCommand {
         "name", value: "template",
         help: "Name each output from <template>, e.g. '{taken:%Y}/{name}' (fields as in shelf ls --format).",
         completion: Completion.none),
-      OptionSpec("force", short: "f", help: "Replace files in <dir> that hold other content."),
+      OptionSpec("force", help: "Replace files in <dir> that hold other content."),
       OptionSpec(
         "jobs", short: "j", value: "n",
         help: "Files copied in parallel (default: twice the number of cores, as copying waits on the disk).",
@@ -108,7 +110,7 @@ enum ExtractCommand {
       guard let outDir = arguments.pathValue("out-dir") else {
         throw invocation.usageError("say where files go: -o/--out-dir <dir>")
       }
-      query = try CatalogQuery(arguments: terms)
+      query = try QueryTerms.query(terms)
       destination = outDir.absolute
       if let text = arguments.value("name") {
         if arguments.flag("flat") { throw invocation.usageError("--name and --flat cannot be combined") }

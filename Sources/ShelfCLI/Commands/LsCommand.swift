@@ -77,80 +77,9 @@ enum LsCommand {
       Example("shelf ls -0 ext:png | xargs -0 shelf crush --in-place", "Crush every catalogued PNG."),
       Example("shelf ls -f '{artist} - {title} ({duration})' kind:audio", "One line per song, for scripts."),
     ],
-    manSections: [querySyntax] + CatalogueManual.lsSections,
+    manSections: [QueryTerms.syntax] + CatalogueManual.lsSections,
     acceptsNegatedTerms: true,
     run: run)
-
-  static let querySyntax = ManSection(
-    "QUERY SYNTAX",
-    """
-    A query is a list of terms; an entry must match every term.
-
-      field:value      the field matches value (how: see below)
-      field:=value     the field is exactly value
-      field>v  field>=v  field<v  field<=v  field!=v
-      field:a..b       a range, ends included; either end may be left out
-      -term            negation: entries that do not match the term
-      a,b              OR: kind:image,kind:audio or kind:image,audio
-      word             searched in names, paths, audio tags, plist keys and text
-
-    How field:value matches depends on the field:
-
-      names            kind, type (MIME), mime, ext, area, format, codec, audio_codec, color,
-                       encoding, endings, plist, detected: the whole value, case-insensitive
-                       (ext:png is .png and .PNG, never .libpng16; ext:.png works too)
-      globs            name (the file name), path and root (whole absolute paths): a shell
-                       glob over the raw bytes: * any run of characters (also /), ? one
-                       character, [abc] [a-z] [!a-z] a set, a backslash quotes the next
-                       character; case-insensitive unless the pattern has a capital letter
-                       (as fd's smart case): name:'img_*.png' finds IMG_1.PNG, name:'IMG_*'
-                       does not find img_1.png. With := the value is taken literally.
-      text             artist, album, album_artist, title, genre, comment, camera, lens,
-                       software, error: the value anywhere in the field, case-insensitive
-                       (artist:beat finds The Beatles, camera:iphone)
-      numbers          size, mtime (modified), taken, width, height, depth, frames, loop, duration,
-                       rate, channels, bitrate, year, track, track_total, disc, disc_total,
-                       fps, rotation, orientation, lat, lon, alt, lines, words, chars: equal,
-                       or a range
-      yes or no        alpha, cgbi, interlaced, artwork, bom, mismatch, gps
-      live_photo       yes or no, else a glob of the other half's path (live_photo:'*.MOV')
-      key              a top-level plist key: contains; := the whole key
-
-    A field with an empty value (artist:) matches entries that have one. A word must hold a \
-    letter or a digit: a term of punctuation alone ('*', '-', ',') is a usage error (64), \
-    never a match of everything; put globs in a field (name:'*').
-
-    Sizes take units (size>10M, size<=512K); durations take seconds, M:SS or units \
-    (duration<3:00, duration>90s); times are UTC dates (mtime>2024-01-01, mtime:2024-05) or \
-    relative to now (mtime:-7d.. for the last seven days, -12h, -2w, -30min, -1y). taken takes \
-    the same dates, compared with the local time the camera or the video recorded \
-    (taken:2024-05, taken:-30d..). Booleans \
-    take yes or no (alpha:yes, cgbi:no). Bit rates take k and M (bitrate>256k, bitrate:1.4M).
-
-    Fields: kind, type (MIME), ext, name, path, area, root, size, mtime, width, height, depth \
-    (bits per sample), color (color type), alpha, cgbi, interlaced, frames, loop (times a GIF or \
-    WebP animation plays, 0 forever), duration, rate \
-    (sample rate), channels, format, codec (FFmpeg's name: aac, alac, mp3, flac, h264…), \
-    audio_codec (a video's sound), bitrate (bits/s), artist, album, album_artist, title, genre, \
-    comment, year, track, track_total, disc, disc_total, artwork (cover art embedded), fps \
-    (frame_rate), rotation (degrees clockwise), taken (when a photo was taken or a video filmed), \
-    camera (EXIF make and model), lens, orientation (EXIF, 1-8), gps (yes when the photo has a \
-    position), lat, lon, alt (degrees and metres, south, west and below sea level negative), \
-    software, live_photo (the other half of a Live Photo), encoding, bom, \
-    endings (line endings), lines, words, chars, plist (xml or binary), key (a top-level plist \
-    key), error, mismatch (extension disagrees with content), detected; for iPhone backup entries \
-    domain (CameraRollDomain, AppDomain-…), app (a bundle identifier), file_id (the stored name) \
-    and protection (the data-protection class).
-
-    Sort (--sort, repeatable) by any field, ascending or with :desc; a second --sort orders \
-    entries that tie on the first (--sort artist --sort year:desc). Without --sort entries \
-    list by path; with bare words, first those whose tags or text hold them, best first (by \
-    the catalogue engine's relevance: SQLite's and PostgreSQL's may order two such entries \
-    differently), then those found in their paths alone, ties by path.
-
-    Quote a term for the shell when it holds spaces or < and >: 'artist:The Beatles', \
-    'size>10M'.
-    """)
 
   static func run(_ invocation: Invocation) async throws -> ExitStatus {
     let options = try LsOptions(invocation)
@@ -305,7 +234,7 @@ struct LsOptions {
   /// Reads and checks the options; conflicting output modes are a usage error.
   init(_ invocation: Invocation) throws {
     let arguments = invocation.arguments
-    query = try CatalogQuery(arguments: arguments.positionals.map(\.string))
+    query = try QueryTerms.query(arguments.positionals.map(\.string))
     sort = try arguments.values("sort").map { text in
       do { return try CatalogSort(text) } catch { throw invocation.usageError("--sort: \(error)") }
     }

@@ -18,8 +18,9 @@ enum PlayCommand {
       where they stay inside the folder and never twice into one folder, so a link to a \
       parent cannot loop; FIFOs never opened), and the catalogued audio matching the \
       remaining words, which are a query as in 'shelf ls' (kind:audio is added to the terms, \
-      so kind:image plays nothing; a query that matches nothing exits 1; a word with a slash \
-      or an audio extension is a missing file, not a query). The decoder is chosen by the \
+      so kind:image plays nothing; a query that matches nothing exits 1; a term that names a \
+      field, such as root:/path or path:'/x/*', is always a query term; another word with a \
+      slash or an audio extension is a missing file, not a query). The decoder is chosen by the \
       file's content, not its name: libsndfile for what it decodes bit-exactly (WAV, RF64, \
       AIFF, FLAC, Ogg Vorbis, Opus, MP3, CAF, W64, AU), FFmpeg for the rest (M4A, M4B, M4R, \
       MP4 and 3GP with AAC, HE-AAC, ALAC, Opus or FLAC; CAF with AAC; AMR; APE; WavPack; \
@@ -201,12 +202,10 @@ enum PlayCommand {
     return status
   }
 
-  /// 0 when everything played, the failure's own code when nothing did and every failure was
-  /// alike, 1 otherwise (the rules of `BatchOutcome`).
+  /// 0 when everything played, 1 when some tracks failed, the most severe failure's code when
+  /// nothing played (the rules of `BatchOutcome`).
   static func exitStatus(failures: [FailureKind], played: Int) -> ExitStatus {
-    guard let first = failures.first else { return .success }
-    if played == 0 && failures.allSatisfy({ $0 == first }) { return ExitStatus(failure: first) }
-    return .partialFailure
+    BatchOutcome.exitStatus(successes: played, failures: failures)
   }
 }
 
@@ -372,7 +371,9 @@ enum PlaylistBuilder {
     var playlist = Playlist()
     var queryTerms: [RawPath] = []
     for item in items {
-      if let status = try? FileStatus.stat(item) {
+      if let text = item.utf8String, QueryTerms.namesField(text) {
+        queryTerms.append(item)
+      } else if let status = try? FileStatus.stat(item) {
         if status.type == .directory {
           playlist.tracks += try audioFiles(in: item, console: invocation.console)
         } else {
@@ -397,8 +398,9 @@ enum PlaylistBuilder {
     return playlist
   }
 
-  /// A missing item is a query term (`kind:audio`, `-artist:x`, `Bach`) unless it looks like a
-  /// path: a slash or an audio extension make it a missing file instead.
+  /// A missing item that names no field is a query term (`Bach`, `kidn:audio`, which the
+  /// query then refuses) unless it looks like a path: a slash or an audio extension make it a
+  /// missing file instead. A term that names a field (`root:/x`) never reaches here.
   static func isQueryTerm(_ item: RawPath) -> Bool {
     guard let text = item.utf8String, !text.isEmpty, !text.contains("/") else { return false }
     if text.contains(":") { return true }
@@ -429,7 +431,7 @@ enum CatalogPlaylist {
   /// The paths of catalogued audio matching every term (`kind:audio` is added to the terms,
   /// so `kind:image` finds nothing); an empty result is reported.
   static func tracks(matching terms: [String], invocation: Invocation) throws -> [RawPath] {
-    let query = try CatalogQuery(arguments: terms + ["kind:audio"])
+    let query = try QueryTerms.query(terms, adding: ["kind:audio"])
     let store: CatalogStore
     do {
       store = try CatalogStore.openForReading(

@@ -54,7 +54,7 @@ enum RecordCommand {
         "sample-format", value: "format", help: "Sample format asked of ALSA and stored when possible.",
         choices: SampleFormat.allCases.map(\.rawValue), defaultValue: "s16"),
       OptionSpec(
-        "format", short: "t", value: "type", help: "File format (default: from OUTPUT's extension).",
+        "format", short: "f", value: "type", help: "File format (default: from OUTPUT's extension).",
         choices: AudioContainer.allCases.map(\.rawValue)),
       OptionSpec(
         "codec", value: "codec",
@@ -67,7 +67,7 @@ enum RecordCommand {
         "max-size", value: "size",
         help: "Stop before the file passes this size (10M, 2G); compressed formats stop once they reach it.",
         completion: Completion.none),
-      OptionSpec("force", short: "f", help: "Overwrite an existing file."),
+      OptionSpec("force", help: "Overwrite an existing file."),
       OptionSpec("no-interactive", help: "Do not draw the status line."),
     ],
     examples: [

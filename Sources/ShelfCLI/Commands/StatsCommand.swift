@@ -17,29 +17,43 @@ enum StatsCommand {
       A duration that is not finite, negative or longer than a week comes from a header that \
       lies: it is left out of every total, and the number of such files is printed \
       (implausible_durations in --json). The catalogue is opened read-only.
+
+      With QUERY terms (the query language of shelf ls, see QUERY SYNTAX) only the matching \
+      entries are counted, and only the roots that hold one are listed.
       """,
+    arguments: [
+      ArgumentSpec(
+        "query", help: "Query terms such as kind:audio or root:'*/Backup/*' (as for shelf ls).",
+        optional: true, repeating: true, completion: Completion.none)
+    ],
     options: [
       OptionSpec("json", help: "Print the summary as one JSON object.")
     ],
     examples: [
       Example("shelf stats", "Summarise the catalogue."),
       Example("shelf stats --json | jq .by_kind.audio.duration", "Total audio duration in seconds."),
+      Example("shelf stats area:camera-roll taken:2024", "The photos of 2024 in the backups' camera rolls."),
     ],
+    manSections: [QueryTerms.syntax],
+    acceptsNegatedTerms: true,
     run: run)
 
   /// The options of one `shelf stats` run.
   struct Options {
     /// `--json`: one JSON object instead of tables.
     var json: Bool
+    /// The entries counted (all without terms).
+    var query: CatalogQuery
 
-    init(_ arguments: ParsedArguments) {
+    init(_ arguments: ParsedArguments) throws {
       json = arguments.flag("json")
+      query = try QueryTerms.query(arguments.positionals.map(\.string))
     }
   }
 
   static func run(_ invocation: Invocation) async throws -> ExitStatus {
-    let options = Options(invocation.arguments)
-    let stats = try invocation.openCatalogueForReading().stats()
+    let options = try Options(invocation.arguments)
+    let stats = try invocation.openCatalogueForReading().stats(matching: options.query)
     if options.json {
       invocation.console.write(json(stats).serialized(pretty: invocation.console.stdoutIsTerminal) + "\n")
     } else {

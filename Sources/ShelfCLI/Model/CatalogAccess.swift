@@ -9,6 +9,7 @@ extension Invocation {
   /// Opens the catalogue read-only, as every reader command does (`ls`, `info`, `stats`,
   /// `play`, `roots`); its errors carry the CLI's advice.
   func openCatalogueForReading() throws -> CatalogStore {
+    try refuseFolderAsCatalogue(failure: .missingInput)
     do {
       return try CatalogStore.openForReading(at: globals.catalogue, shelfVersion: ShelfInfo.version)
     } catch let error as CatalogError {
@@ -20,6 +21,7 @@ extension Invocation {
   /// lock. With `create`, a missing catalogue is made: the default catalogue's folder is
   /// created too, a named catalogue's folder must exist (exit 73 naming it).
   func openCatalogueForWriting(lockWait: Double, create: Bool = true) throws -> CatalogStore {
+    try refuseFolderAsCatalogue(failure: .cannotCreate)
     if create, case .file(let path) = globals.catalogue {
       let folder = path.absolute.parent
       if !globals.databasePathIsExplicit {
@@ -36,6 +38,20 @@ extension Invocation {
     } catch let error as CatalogError {
       throw AdvisedCatalogError(error)
     }
+  }
+}
+
+extension Invocation {
+  /// A folder named as the catalogue (`--db ~/media`) is said to be one, with the file it
+  /// may have meant, rather than as SQLite's "unable to open database file".
+  private func refuseFolderAsCatalogue(failure: FailureKind) throws(FileError) {
+    guard case .file(let path) = globals.catalogue, (try? FileStatus.stat(path))?.type == .directory else {
+      return
+    }
+    throw FileError(
+      path: path,
+      reason: "is a directory; the catalogue is a file (e.g. \(path.appending("catalog.sqlite").escaped))",
+      failure: failure)
   }
 }
 

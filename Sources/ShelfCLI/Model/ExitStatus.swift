@@ -60,7 +60,9 @@ public struct ExitStatus: Equatable, Sendable, CustomStringConvertible {
 }
 
 /// Collects the results of a batch of inputs and derives the exit status: 0 when every input
-/// succeeded, the failure's own code when every input failed the same way, 1 otherwise.
+/// succeeded, 1 when some did and some failed, and when every input failed, the failure's own
+/// code (the most severe of them when they differ), so that a script can tell "nothing was
+/// done, because…" from a partial run.
 public struct BatchOutcome: Sendable {
   public private(set) var successes = 0
   public private(set) var failures: [FailureKind] = []
@@ -80,9 +82,30 @@ public struct BatchOutcome: Sendable {
   public mutating func failed(_ failure: FailureKind) { failures.append(failure) }
 
   /// The exit status of the batch so far.
-  public var exitStatus: ExitStatus {
-    guard let first = failures.first else { return .success }
-    if successes == 0 && failures.allSatisfy({ $0 == first }) { return ExitStatus(failure: first) }
-    return .partialFailure
+  public var exitStatus: ExitStatus { Self.exitStatus(successes: successes, failures: failures) }
+
+  /// The exit status of a batch with `successes` inputs done and `failures` failed (the rule
+  /// of every batch command, `play` included).
+  public static func exitStatus(successes: Int, failures: [FailureKind]) -> ExitStatus {
+    guard let worst = failures.max(by: { severity($0) < severity($1) }) else { return .success }
+    return successes == 0 ? ExitStatus(failure: worst) : .partialFailure
+  }
+
+  /// How much a failure says about the whole run, for choosing one code among several: a
+  /// stop and a refused password first (nothing else could have worked), then a failing
+  /// device or server, outputs that cannot be written, missing inputs, and bad data last
+  /// (77 > 74 > 73 > 66 > 65).
+  static func severity(_ failure: FailureKind) -> Int {
+    switch failure {
+    case .interrupted: 10
+    case .noPermission: 9
+    case .io: 8
+    case .unavailable: 7
+    case .busy: 6
+    case .cannotCreate: 5
+    case .missingInput: 4
+    case .badInput: 3
+    case .usage: 2
+    }
   }
 }

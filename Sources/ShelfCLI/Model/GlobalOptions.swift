@@ -31,7 +31,12 @@ public struct GlobalOptions: Sendable {
     OptionSpec("version", short: "V", help: "Show the version."),
   ]
 
-  init(parsed: ParsedArguments, environment: [String: String]) {
+  /// Reads the global options; an empty `--db` is a usage error (it would otherwise name the
+  /// current folder, or fall back to the default catalogue unasked).
+  init(parsed: ParsedArguments, environment: [String: String]) throws(UsageError) {
+    if let db = parsed.pathValue("db"), db.bytes.isEmpty {
+      throw UsageError("option '--db' needs a catalogue file or a postgresql:// URL, not an empty value")
+    }
     verbose = parsed.flag("verbose")
     passwordFile = parsed.pathValue("password-file")
     if let url = parsed.value("db").flatMap(PostgresURL.init) {

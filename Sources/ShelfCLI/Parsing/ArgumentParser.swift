@@ -7,6 +7,8 @@ enum ParseResult: Sendable {
   /// `shelf help help`, `shelf help --help`: the help of the help command itself.
   case helpOfHelp
   case version
+  /// `shelf` alone: the short usage (the commands, one line each) on stderr, exit 64.
+  case usageSummary
 }
 
 /// Parses `shelf [global options] COMMAND [options and arguments]` against the command table,
@@ -32,8 +34,9 @@ struct ArgumentParser {
     if globals.flag("help") { return .help(nil) }
     if globals.flag("version") { return .version }
     guard index < arguments.count else {
-      // `shelf` alone shows the overview; `shelf --db X` alone forgot the command.
-      if index == 0 { return .help(nil) }
+      // `shelf` alone is a usage error that lists the commands; `shelf --db X` alone forgot
+      // the command.
+      if index == 0 { return .usageSummary }
       throw UsageError("missing <command> after the global options")
     }
 
@@ -57,6 +60,9 @@ struct ArgumentParser {
       } else if token == "--" {
         optionsEnded = true
         index += 1
+      } else if command.acceptsNegatedTerms, let word = Self.excludedWord(token, specs: specs) {
+        throw UsageError(
+          "unknown option '\(word)'; to exclude a word, write -- \(word)", command: command.name)
       } else {
         try consumeOption(
           at: &index, in: arguments, specs: specs, command: command, into: &globals,
@@ -220,6 +226,27 @@ struct ArgumentParser {
   static func isNegatedTerm(_ token: String, specs: [OptionSpec]) -> Bool {
     guard token.hasPrefix("-"), !token.hasPrefix("--"), token.count > 2 else { return false }
     return token.contains { ":<>=".contains($0) }
+  }
+
+  /// For a command that takes a query, a token such as `-holiday` that is not grouped short
+  /// options of `specs`: most likely a word meant to be excluded, which only `--` can tell
+  /// from options (as `rg -- -e` does). Letters alone are options only when each is a flag
+  /// (`-l0`), so that `-holiday` is never help (`-h`) with a value for `-o`; other tokens
+  /// (`-j4`, `-o/tmp`) are options when their first character is one. Nil when the token is
+  /// options.
+  static func excludedWord(_ token: String, specs: [OptionSpec]) -> String? {
+    guard !token.hasPrefix("--"), token.count > 2 else { return nil }
+    let characters = token.dropFirst()
+    func spec(_ character: Character) -> OptionSpec? { specs.first { $0.short == character } }
+    if characters.allSatisfy(\.isLetter) {
+      return characters.allSatisfy({ spec($0)?.isFlag == true }) ? nil : token
+    }
+    // Flags, then at most one option whose value is the rest.
+    for character in characters {
+      guard let found = spec(character) else { return token }
+      if !found.isFlag { return nil }
+    }
+    return nil
   }
 
   /// "a, b or c".

@@ -1,0 +1,106 @@
+import ShelfCatalog
+import ShelfCore
+
+/// The query language on the command line: one piece for every command that takes a query
+/// (`ls`, `stats`, `extract`, `play`, and the next one), so that each accepts exactly the
+/// same terms, refuses the same mistakes with the same messages, and documents them alike.
+/// A command marks itself with `acceptsNegatedTerms` (the parser then keeps `-kind:image` a
+/// term and refuses `-holiday`, see `ArgumentParser.excludedWord`) and builds its query here.
+enum QueryTerms {
+  /// The query the terms make, with `required` terms of the command's own added (`play`'s
+  /// `kind:audio`). A term it cannot understand is a usage error (64) naming it.
+  static func query(_ terms: [String], adding required: [String] = []) throws -> CatalogQuery {
+    try CatalogQuery(arguments: terms + required)
+  }
+
+  /// True when `argument` is a query term by its form alone: a field of the query language
+  /// with its operator (`root:/backup`, `path:/x/*`, `-kind:image`, `size>1M`). Such a term is
+  /// never taken for a file name, whatever it holds, so that a command that takes files and
+  /// terms alike (`play`) reads it as every other command does.
+  static func namesField(_ argument: String) -> Bool {
+    CatalogQuery.namesField(argument)
+  }
+
+  /// The QUERY SYNTAX section of the man pages of the commands that take a query.
+  static let syntax = ManSection(
+    "QUERY SYNTAX",
+    """
+    A query is a list of terms; an entry must match every term.
+
+      field:value      the field matches value (how: see below)
+      field:=value     the field is exactly value
+      field>v  field>=v  field<v  field<=v  field!=v
+      field:a..b       a range, ends included; either end may be left out
+      -term            negation: entries that do not match the term
+      a,b              OR: kind:image,kind:audio or kind:image,audio
+      word             searched in names, paths, audio tags, plist keys and text
+
+    How field:value matches depends on the field:
+
+      names            kind, type (MIME), mime, ext, area, format, codec, audio_codec, color,
+                       encoding, endings, plist, detected: the whole value, case-insensitive
+                       (ext:png is .png and .PNG, never .libpng16; ext:.png works too)
+      globs            name (the file name), path and root (whole absolute paths): a shell
+                       glob over the raw bytes: * any run of characters (also /), ? one
+                       character, [abc] [a-z] [!a-z] a set, a backslash quotes the next
+                       character; case-insensitive unless the pattern has a capital letter
+                       (as fd's smart case): name:'img_*.png' finds IMG_1.PNG, name:'IMG_*'
+                       does not find img_1.png. With := the value is taken literally.
+      text             artist, album, album_artist, title, genre, comment, camera, lens,
+                       software, error: the value anywhere in the field, case-insensitive
+                       (artist:beat finds The Beatles, camera:iphone)
+      numbers          size, mtime (modified), taken, width, height, depth, frames, loop, duration,
+                       rate, channels, bitrate, year, track, track_total, disc, disc_total,
+                       fps, rotation, orientation, lat, lon, alt, lines, words, chars: equal,
+                       or a range
+      yes or no        alpha, cgbi, interlaced, artwork, bom, mismatch, gps
+      live_photo       yes or no, else a glob of the other half's path (live_photo:'*.MOV')
+      key              a top-level plist key: contains; := the whole key
+
+    A field with an empty value (artist:) matches entries that have one. A word must hold a \
+    letter or a digit: a term of punctuation alone ('*', '-', ',') is a usage error (64), \
+    never a match of everything; put globs in a field (name:'*'). The fields with a fixed \
+    set of values take only those: kind (image, audio, video, text, plist, other), area \
+    (bundle, documents, preferences, caches, library, tmp, other, and for backups \
+    camera-roll, recordings, voicemail, attachments), endings (lf, crlf, cr, mixed, none), \
+    plist (xml, binary) and detected (content, extension, content+extension); another value \
+    (kind:imag) is a usage error (64) that suggests the nearest.
+
+    ls, stats, extract and play take the same terms. A term that names a field (root:/path, \
+    path:'/x/*', -kind:image) is a query term everywhere, never a file name, whatever it \
+    holds. A word that starts with - (-holiday) is an unknown option unless it follows --: \
+    write shelf ls -- -holiday to list what does not mention holiday.
+
+    Sizes take units (size>10M, size<=512K); durations take seconds, M:SS or units \
+    (duration<3:00, duration>90s); times are UTC dates (mtime>2024-01-01, mtime:2024-05) or \
+    relative to now (mtime:-7d.. for the last seven days, -12h, -2w, -30min, -1y). taken takes \
+    the same dates, compared with the local time the camera or the video recorded \
+    (taken:2024-05, taken:-30d..). Booleans \
+    take yes or no (alpha:yes, cgbi:no). Bit rates take k and M (bitrate>256k, bitrate:1.4M).
+
+    Fields: kind, type (MIME), ext, name, path, area, root, size, mtime, width, height, depth \
+    (bits per sample), color (color type), alpha, cgbi, interlaced, frames, loop (times a GIF or \
+    WebP animation plays, 0 forever), duration, rate \
+    (sample rate), channels, format, codec (FFmpeg's name: aac, alac, mp3, flac, h264…), \
+    audio_codec (a video's sound), bitrate (bits/s), artist, album, album_artist, title, genre, \
+    comment, year, track, track_total, disc, disc_total, artwork (cover art embedded), fps \
+    (frame_rate), rotation (degrees clockwise), taken (when a photo was taken or a video filmed), \
+    camera (EXIF make and model), lens, orientation (EXIF, 1-8), gps (yes when the photo has a \
+    position), lat, lon, alt (degrees and metres, south, west and below sea level negative), \
+    software, live_photo (the other half of a Live Photo), encoding, bom, \
+    endings (line endings), lines, words, chars, plist (xml or binary), key (a top-level plist \
+    key), error, mismatch (extension disagrees with content), detected; for iPhone backup entries \
+    domain (CameraRollDomain, AppDomain-…), app (a bundle identifier), file_id (the stored name) \
+    and protection (the data-protection class).
+
+    Sort (--sort, repeatable) by any field, ascending or with :desc; a second --sort orders \
+    entries that tie on the first (--sort artist --sort year:desc). Without --sort entries \
+    list by path; with bare words, best first, by a score shelf computes alike in SQLite and \
+    PostgreSQL catalogues: first the entries whose name or tags hold every word, then those \
+    whose text holds them, then those found in their paths alone; within each, the shorter \
+    text first (a text file's characters), then by path.
+
+    Quote a term for the shell when it holds spaces or < and >: 'artist:The Beatles', \
+    'size>10M'.
+    """)
+}
