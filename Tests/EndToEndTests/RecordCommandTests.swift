@@ -171,7 +171,7 @@ import Testing
         "error: cannot tell the file format from '\(folder.path)/a.xyz': add an extension"))
 
     let folderOutput = try ShelfProcess.run(
-      ["record", "-d", "0.1", "-t", "wav", folder.path + "/missing/a"], environment: env)
+      ["record", "-d", "0.1", "-f", "wav", folder.path + "/missing/a"], environment: env)
     #expect(folderOutput.status == 73)
     #expect(
       folderOutput.stderr == "error: \(folder.path)/missing/a: cannot create: no such file or directory\n")
