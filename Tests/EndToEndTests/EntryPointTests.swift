@@ -31,7 +31,8 @@ import Testing
   }
 
   @Test func anEmptyDatabaseIsAUsageError() throws {
-    for arguments in [["--db", "", "ls"], ["--db=", "stats"], ["index", "--db", "", "/nonexistent"]] {
+    let folder = try TemporaryDirectory()
+    for arguments in [["--db", "", "ls"], ["--db=", "stats"], ["index", "--db", "", folder.path]] {
       let result = try ShelfProcess.run(arguments)
       #expect(result.status == 64, "\(arguments)")
       #expect(

@@ -84,6 +84,45 @@ private func parameters(_ words: [String]) throws -> [DatabaseValue] {
   #expect(try parameters(["key:100%_"]) == [.text("%100\\%\\_%")])
 }
 
+@Test func aValueOutsideAFixedListIsRefusedWithTheNearest() throws {
+  #expect(throws: QueryError(message: "field 'kind' has no value 'imag' (did you mean 'image'?)")) {
+    try CatalogQuery(arguments: ["kind:image,imag"])
+  }
+  #expect(throws: QueryError(message: "field 'area' has no value 'docs' (did you mean 'documents'?)")) {
+    try CatalogQuery(arguments: ["-area:=docs"])
+  }
+  #expect(
+    throws: QueryError(
+      message:
+        "field 'plist' has no value 'json' (it takes xml, binary)")
+  ) { try CatalogQuery(arguments: ["plist!=json"]) }
+  // Any case, an empty value (has one), the areas of backups.
+  _ = try CatalogQuery(arguments: [
+    "kind:IMAGE", "area:", "area:camera-roll,voicemail", "detected:content+extension",
+  ])
+}
+
+@Test func bareWordsRankByShelfsOwnScoreAlikeInBothDialects() throws {
+  let query = try CatalogQuery(arguments: ["Recording", "-draft", "kind:text"])
+  let sqlite = try #require(query.relevanceOrder(.sqlite))
+  let postgres = try #require(query.relevanceOrder(.postgres))
+  // One pattern per positive word (ASCII lowercased), then the full-text query.
+  #expect(sqlite.parameters.count == 2)
+  #expect(sqlite.parameters.first == .text("%recording%"))
+  #expect(postgres.parameters.first == .text("%recording%"))
+  #expect(sqlite.keys.hasPrefix("CASE WHEN (coalesce(f.name, '')"))
+  #expect(postgres.keys.hasPrefix("CASE WHEN translate((coalesce(f.name, '')"))
+  // Name and tags, then each engine's full-text match of the same words, then the path alone.
+  let fullText = [
+    "f.id IN (SELECT rowid FROM files_fts WHERE files_fts MATCH ?)",
+    "coalesce(f.search @@ to_tsquery('simple', unaccent(?)), false)",
+  ]
+  for (keys, match) in zip([sqlite.keys, postgres.keys], fullText) {
+    #expect(keys.hasSuffix(" THEN 0 WHEN \(match) THEN 1 ELSE 2 END, coalesce(f.chars, 0)"))
+  }
+  #expect(try CatalogQuery(arguments: ["kind:text"]).relevanceOrder(.sqlite) == nil)
+}
+
 @Test func errorsNameTheProblem() {
   #expect(throws: QueryError(message: "unknown query field 'kinds' (did you mean 'kind'?)")) {
     try CatalogQuery(arguments: ["kinds:image"])
@@ -134,10 +173,13 @@ private func parameters(_ words: [String]) throws -> [DatabaseValue] {
 }
 
 @Test func namesMatchTheWholeValueAndTextContains() throws {
+  // The fields with a fixed list of values take one of them (CatalogQuery.fixedValues).
+  let listed = ["kind": "image", "area": "documents", "detected": "content", "plist": "xml"]
   for field in ["ext", "kind", "area", "type", "mime", "encoding", "format", "codec", "detected", "plist"] {
-    let column = try where_(["\(field):png"])
+    let value = listed[field] ?? "png"
+    let column = try where_(["\(field):\(value)"])
     #expect(column.hasSuffix(" = ? COLLATE NOCASE"), "\(field): \(column)")
-    #expect(try parameters(["\(field):png"]) == [.text("png")])
+    #expect(try parameters(["\(field):\(value)"]) == [.text(value)])
   }
   #expect(try parameters(["ext:.png"]) == [.text("png")])
   for field in ["artist", "album", "title", "comment", "genre"] {
