@@ -19,7 +19,10 @@ private let sample = Command(
 private let query = Command(
   name: "ls", abstract: "List.",
   arguments: [ArgumentSpec("query", help: "Terms.", optional: true, repeating: true)],
-  options: [OptionSpec("long", short: "l", help: "Long.")], acceptsNegatedTerms: true,
+  options: [
+    OptionSpec("long", short: "l", help: "Long."),
+    OptionSpec("format", short: "F", value: "t", help: "Format."),
+  ], acceptsNegatedTerms: true,
   run: { _ in .success })
 
 private func parse(_ words: [String]) throws(UsageError) -> (ParseResult, ParsedArguments) {
@@ -84,6 +87,12 @@ private func parsedOptions(_ words: [String]) throws -> ParsedArguments {
     ) { try parse(["ls", word]) }
   }
   #expect(try parsedOptions(["ls", "-ll"]).flag("long"))
+  // An option whose value is attached, letters or not.
+  #expect(try parsedOptions(["ls", "-Ffish"]).value("format") == "fish")
+  #expect(try parsedOptions(["ls", "-lF{name}"]).value("format") == "{name}")
+  #expect(throws: UsageError("unknown option '-lFx'; to exclude a word, write -- -lFx", command: "ls")) {
+    try parse(["ls", "-lFx"])
+  }
   #expect(try parsedOptions(["ls", "--", "-holiday"]).positionals.map(\.string) == ["-holiday"])
   // Commands without a query keep getopt's grouping: -holiday would be -h -o liday there.
   #expect(throws: UsageError("unknown option '-a'", command: "crush")) { try parse(["crush", "-ra", "x"]) }

@@ -432,6 +432,7 @@ enum CatalogPlaylist {
   /// so `kind:image` finds nothing); an empty result is reported.
   static func tracks(matching terms: [String], invocation: Invocation) throws -> [RawPath] {
     let query = try QueryTerms.query(terms, adding: ["kind:audio"])
+    try invocation.refuseFolderAsCatalogue(failure: .missingInput)
     let store: CatalogStore
     do {
       store = try CatalogStore.openForReading(

@@ -44,7 +44,7 @@ extension Invocation {
 extension Invocation {
   /// A folder named as the catalogue (`--db ~/media`) is said to be one, with the file it
   /// may have meant, rather than as SQLite's "unable to open database file".
-  private func refuseFolderAsCatalogue(failure: FailureKind) throws(FileError) {
+  func refuseFolderAsCatalogue(failure: FailureKind) throws(FileError) {
     guard case .file(let path) = globals.catalogue, (try? FileStatus.stat(path))?.type == .directory else {
       return
     }

@@ -230,21 +230,18 @@ struct ArgumentParser {
 
   /// For a command that takes a query, a token such as `-holiday` that is not grouped short
   /// options of `specs`: most likely a word meant to be excluded, which only `--` can tell
-  /// from options (as `rg -- -e` does). Letters alone are options only when each is a flag
-  /// (`-l0`), so that `-holiday` is never help (`-h`) with a value for `-o`; other tokens
-  /// (`-j4`, `-o/tmp`) are options when their first character is one. Nil when the token is
-  /// options.
+  /// from options (as `rg -- -e` does). A token is options when it is flags that may end with
+  /// an option taking the rest as its value (`-l0`, `-j4`, `-o/tmp`), except that among
+  /// letters alone a value must follow the first (`-Dnull`): `-holiday` is never help (`-h`)
+  /// and a value `liday` for `-o`. Nil when the token is options.
   static func excludedWord(_ token: String, specs: [OptionSpec]) -> String? {
     guard !token.hasPrefix("--"), token.count > 2 else { return nil }
     let characters = token.dropFirst()
     func spec(_ character: Character) -> OptionSpec? { specs.first { $0.short == character } }
-    if characters.allSatisfy(\.isLetter) {
-      return characters.allSatisfy({ spec($0)?.isFlag == true }) ? nil : token
-    }
-    // Flags, then at most one option whose value is the rest.
-    for character in characters {
+    let lettersAlone = characters.allSatisfy(\.isLetter)
+    for (offset, character) in characters.enumerated() {
       guard let found = spec(character) else { return token }
-      if !found.isFlag { return nil }
+      if !found.isFlag { return lettersAlone && offset > 0 ? token : nil }
     }
     return nil
   }
