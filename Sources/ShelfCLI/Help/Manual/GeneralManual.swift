@@ -23,8 +23,14 @@ enum GeneralManual {
 
     Exit statuses follow sysexits(3) (EXIT STATUS below). A command given several inputs (crush,
     extract, info, play) exits 0 when every input succeeded, and 1 when some failed; when every
-    input failed in the same way, it exits with that failure's status (65 for bad data, 66 for
-    missing files, 73 when outputs exist, 77 for a wrong backup password).
+    input failed, it exits with that failure's status (65 for bad data, 66 for missing files, 73
+    when outputs exist, 77 for a wrong backup password), the most severe one when they differ
+    (77 > 74 > 73 > 66 > 65). Nothing is overwritten without --force, which has no short form;
+    -f is --format wherever there is one.
+
+    shelf alone prints the commands, one line each, on standard error and exits 64; shelf --help
+    prints the overview. ls, stats, extract and play take the same query terms (shelf-ls(1),
+    QUERY SYNTAX).
     """#)
 
   static let catalogueFile = ManSection(

@@ -98,7 +98,8 @@ enum PNGManual {
     A crush killed with kill -9 leaves the original intact; Ctrl-C or SIGTERM removes the
     temporary file and exits 130. --in-place through a symbolic link writes the link's target
     and keeps the link. Two inputs that would write the same output (the same name from two
-    folders) are refused rather than overwrite each other. --preserve keeps mode and
+    folders) are refused rather than overwrite each other, and so is an input whose output
+    already exists in the --out-dir folder, unless --force. --preserve keeps mode and
     modification time.
 
     --jobs N crushes N files at a time, biggest first, each on a thread of its own; a single

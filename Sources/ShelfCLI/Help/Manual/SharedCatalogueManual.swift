@@ -36,7 +36,9 @@ enum SharedCatalogueManual {
     The full-text columns are compressed with lz4 where the server has it. name: and path: globs
     become regular expressions that the trigram indexes answer, then, where the text form cannot
     decide (a name that is not UTF-8, a non-ASCII letter whose case folds), one over the path's
-    bytes: a glob matches the same rows as in SQLite.
+    bytes: a glob matches the same rows as in SQLite. Bare words list in the same order too:
+    shelf ranks them by a score of its own (name and tags, then text, then path alone; the
+    shorter text first), not by either engine's relevance.
 
     A database with other tables and no shelf meta table is refused, 'error: catalogue URL: not
     a shelf catalogue', exit 65, and never altered. Schema versions and migrations are as for
