@@ -21,11 +21,7 @@ enum StatsCommand {
       With QUERY terms (the query language of shelf ls, see QUERY SYNTAX) only the matching \
       entries are counted, and only the roots that hold one are listed.
       """,
-    arguments: [
-      ArgumentSpec(
-        "query", help: "Query terms such as kind:audio or root:'*/Backup/*' (as for shelf ls).",
-        optional: true, repeating: true, completion: Completion.none)
-    ],
+    arguments: [QueryTerms.argument(optional: true)],
     options: [
       OptionSpec("json", help: "Print the summary as one JSON object.")
     ],

@@ -4,9 +4,17 @@ import ShelfCore
 /// The query language on the command line: one piece for every command that takes a query
 /// (`ls`, `stats`, `extract`, `play`, and the next one), so that each accepts exactly the
 /// same terms, refuses the same mistakes with the same messages, and documents them alike.
-/// A command marks itself with `acceptsNegatedTerms` (the parser then keeps `-kind:image` a
-/// term and refuses `-holiday`, see `ArgumentParser.excludedWord`) and builds its query here.
+/// A command takes `argument(optional:)` and `syntax` for its page, marks itself with
+/// `acceptsNegatedTerms` (the parser then keeps `-kind:image` a term and refuses `-holiday`,
+/// see `ArgumentParser.excludedWord`) and builds its query with `query(_:adding:)`.
 enum QueryTerms {
+  /// The `<query> ...` argument of a command whose positional arguments are query terms.
+  static func argument(optional: Bool) -> ArgumentSpec {
+    ArgumentSpec(
+      "query", help: "Query terms such as kind:audio or root:'*/Backup/*' (see QUERY SYNTAX in shelf-ls(1)).",
+      optional: optional, repeating: true, completion: Completion.none)
+  }
+
   /// The query the terms make, with `required` terms of the command's own added (`play`'s
   /// `kind:audio`). A term it cannot understand is a usage error (64) naming it.
   static func query(_ terms: [String], adding required: [String] = []) throws -> CatalogQuery {
