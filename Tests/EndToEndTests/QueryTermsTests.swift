@@ -129,6 +129,12 @@ import Testing
     #expect(kinds["audio"]?["files"] as? Int == 1)
     let roots = try #require(object["roots"] as? [[String: Any]])
     #expect(roots.map { $0["path"] as? String } == [catalogue.root])
+    // Nothing matches: the empty summary, exit 1 as for ls.
+    let none = try catalogue.run(["stats", "--json", "kind:video"])
+    #expect(none.status == 1)
+    let empty = try #require(try JSONSerialization.jsonObject(with: Data(none.stdoutBytes)) as? [String: Any])
+    #expect(empty["files"] as? Int == 0)
+    #expect((empty["roots"] as? [[String: Any]])?.isEmpty == true)
     // Without terms, everything, and every root.
     let all = try catalogue.run(["stats", "--json"])
     let everything = try #require(

@@ -19,7 +19,8 @@ enum StatsCommand {
       (implausible_durations in --json). The catalogue is opened read-only.
 
       With QUERY terms (the query language of shelf ls, see QUERY SYNTAX) only the matching \
-      entries are counted, and only the roots that hold one are listed.
+      entries are counted, and only the roots that hold one are listed; when nothing \
+      matches, the empty summary is printed and the exit status is 1, as for shelf ls.
       """,
     arguments: [QueryTerms.argument(optional: true)],
     options: [
@@ -55,7 +56,7 @@ enum StatsCommand {
     } else {
       invocation.console.write(text(stats))
     }
-    return .success
+    return stats.files == 0 && !options.query.groups.isEmpty ? .partialFailure : .success
   }
 
   static func json(_ stats: CatalogStats) -> JSONValue {
