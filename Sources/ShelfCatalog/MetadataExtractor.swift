@@ -178,7 +178,8 @@ public enum MetadataExtractor {
       }
       let facts = AudioFacts(
         duration: info.duration, sampleRate: info.sampleRate, channels: info.channels, frames: info.frames,
-        format: containerName(info.formatName, codec: info.codec, prefix: prefix, mime: result.sniff.mime),
+        format: MediaContainer.name(
+          info.formatName, codec: info.codec, prefix: prefix, mime: result.sniff.mime),
         subtype: info.encodingName,
         tags: info.tags, codec: info.codec, bitrate: info.bitrate, artwork: info.hasArtwork)
       result.audio = facts
@@ -198,7 +199,8 @@ public enum MetadataExtractor {
         frameRate: info.frameRate, rotation: info.rotation, audioCodec: info.audioCodec,
         sampleRate: info.sampleRate, channels: info.channels, bitrate: info.bitrate, taken: info.taken,
         contentIdentifier: info.contentIdentifier,
-        format: containerName(info.formatName, codec: info.codec, prefix: prefix, mime: result.sniff.mime),
+        format: MediaContainer.name(
+          info.formatName, codec: info.codec, prefix: prefix, mime: result.sniff.mime),
         title: info.tags.title)
       result.searchText = [info.tags.title, info.tags.artist, info.tags.comment].compactMap { $0 }
         .joined(separator: "\n")
@@ -228,39 +230,6 @@ public enum MetadataExtractor {
     case "audio/x-ms-wma": return "video/x-ms-wmv"
     case "audio/ogg": return "video/ogg"
     default: return mime
-    }
-  }
-
-  /// shelf's short name of a container, from FFmpeg's demuxer name: `wav` (`rf64` for RF64),
-  /// `aiff`, `flac`, `ogg-vorbis`/`ogg-opus`/`ogg-flac`/`ogg-speex`, `mp3`, `mp4` (`mov`,
-  /// `3gp` for video), `caf`, `amr`, `ape`, `wavpack`, `musepack`, `asf`, `ac3`, `eac3`, `dsf`,
-  /// `matroska`, `webm`, `avi`, `au`, `w64`.
-  static func containerName(_ ffmpegName: String, codec: String, prefix: [UInt8], mime: String = "") -> String
-  {
-    switch ffmpegName {
-    case "wav":
-      return prefix.starts(with: Array("RF64".utf8)) || prefix.starts(with: Array("BW64".utf8))
-        ? "rf64" : "wav"
-    case "ogg":
-      switch codec {
-      case "opus": return "ogg-opus"
-      case "flac": return "ogg-flac"
-      case "speex": return "ogg-speex"
-      case "theora": return "ogg"
-      default: return mime.hasPrefix("video/") ? "ogg" : "ogg-vorbis"
-      }
-    case "mov,mp4,m4a,3gp,3g2,mj2":
-      switch mime {
-      case "video/quicktime": return "mov"
-      case "video/3gpp", "audio/3gpp": return "3gp"
-      default: return "mp4"
-      }
-    case "matroska,webm": return mime.hasSuffix("webm") ? "webm" : "matroska"
-    case "wv": return "wavpack"
-    case "mpc", "mpc8": return "musepack"
-    case "amr", "amrnb", "amrwb": return "amr"
-    case "iff": return "iff"
-    default: return ffmpegName
     }
   }
 }

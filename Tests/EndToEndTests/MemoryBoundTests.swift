@@ -106,7 +106,7 @@ import Testing
       (0..<(bytes.count - 4)).last { bytes[$0...($0 + 3)].elementsEqual(Array("OggS".utf8)) })
     for k in 0..<8 { bytes[last + 6 + k] = k == 7 ? 0x40 : 0 }
     FileManager.default.createFile(atPath: path, contents: Data(bytes))
-    let show = try ShelfProcess.run(["show", "--width", "40", path], timeout: 20)
+    let show = try ShelfProcess.run(["show", "--graphics", "blocks", "--width", "40", path], timeout: 20)
     #expect(show.status == 65)
     #expect(show.stdout.hasPrefix("\(path)\n"))
     // The page's checksum no longer holds: its length is not to be trusted (info says so too).

@@ -173,7 +173,7 @@ import Testing
     let lines = song.stdout.split(separator: "\n").map(String.init)
     #expect(
       Array(lines.dropFirst().prefix(4)) == [
-        "  mov,mp4,m4a,3gp,3g2,mj2, AAC (Advanced Audio Coding), 44100 Hz, 2 channels",
+        "  mp4, AAC (Advanced Audio Coding), 44100 Hz, 2 channels",
         "  duration 0:02 (88200 frames)",
         "  codec aac, 127 kb/s, cover art",
         "  title: Morning Chord",
@@ -193,7 +193,9 @@ import Testing
   }
 
   @Test func audioSummaryAndWaveform() throws {
-    let result = try ShelfProcess.run(["show", "--width", "42", sample("Documents/tone-440-mono.wav")])
+    // The waveform is terminal graphics: into this pipe it is drawn when asked for.
+    let result = try ShelfProcess.run(
+      ["show", "--graphics", "blocks", "--width", "42", sample("Documents/tone-440-mono.wav")])
     #expect(result.status == 0)
     let lines = result.stdout.split(separator: "\n").map(String.init)
     #expect(

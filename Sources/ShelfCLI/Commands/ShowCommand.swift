@@ -42,8 +42,10 @@ enum ShowCommand {
       --color always or --graphics asks for a preview. An image that cannot be decoded \
       (truncated, corrupt) draws nothing: a one-line error and exit status 65.
 
-      Audio is summarised (format, duration, rate, channels, tags) with a waveform line of the \
-      peak level across the file.
+      Audio is summarised (container, named as info and ls name it, encoding, duration, rate, \
+      channels, tags); on a terminal a waveform line of the peak level across the file follows. \
+      The waveform is terminal graphics: into a pipe only the facts are printed, unless \
+      --color always or --graphics asks for it.
 
       Videos show a still of their first frame (decoded by FFmpeg, upright by the stream's \
       display rotation), drawn as images are, above their facts; a frame that cannot be \
@@ -55,8 +57,15 @@ enum ShowCommand {
 
       With --json, property lists are printed as JSON and every other kind of file as its \
       facts (the JSON record of shelf info --json), never as a preview.
+
+      Several files are shown one after the other, each under a '==> path <==' header with an \
+      empty line before the next, as head(1) prints them, and without the pager; with --raw \
+      their bytes follow each other as cat(1) writes them, with --json one JSON document per \
+      file (jq reads them in turn). A file that fails is reported in one line and the rest are \
+      still shown; the exit status is 0 when every file was shown, else the most severe \
+      failure's (77, 74, 73, 66, then 65).
       """,
-    arguments: [ArgumentSpec("path", help: "The file to show.")],
+    arguments: [ArgumentSpec("path", help: "The files to show.", repeating: true)],
     options: [
       OptionSpec(
         "json",
@@ -91,6 +100,7 @@ enum ShowCommand {
       Example("shelf show Demo.app/AppIcon60x60@2x.png", "Preview an image in the terminal."),
       Example("shelf show --graphics sixel --width 60 IMG_0001.HEIC", "A photo as sixels, 60 columns wide."),
       Example("shelf show --json Documents/tone-440-mono.wav", "An audio file's facts as JSON."),
+      Example("shelf show Documents/Notes/*.txt", "Several notes, each under a '==> name <==' header."),
     ],
     manSections: CatalogueManual.showSections,
     run: run)
@@ -100,9 +110,51 @@ enum ShowCommand {
     let console = invocation.console
     let interrupts = InterruptExit.install()
     defer { interrupts.cancel() }
-    let path = options.path
     // A backup entry's catalogued path is read from the backup (decrypted) through a spool.
     let backupFiles = BackupEntryFiles(invocation)
+    guard options.paths.count > 1 else {
+      return try show(
+        options.paths[0], options: options, invocation: invocation, backupFiles: backupFiles,
+        interrupts: interrupts, paging: true)
+    }
+    // Several files: each under a header, as head(1) prints them; a failure is reported and
+    // the rest are still shown.
+    var statuses: [ExitStatus] = []
+    for (index, path) in options.paths.enumerated() {
+      if !options.raw && !options.json {
+        console.write((index == 0 ? "" : "\n") + "==> \(path.escaped) <==\n")
+      }
+      do {
+        statuses.append(
+          try show(
+            path, options: options, invocation: invocation, backupFiles: backupFiles,
+            interrupts: interrupts, paging: false))
+      } catch let error as any ShelfError {
+        console.error(ErrorAdvice.message(for: error, command: "show"))
+        statuses.append(ExitStatus(failure: error.failure))
+      } catch {
+        console.error(String(describing: error))
+        statuses.append(.ioError)
+      }
+    }
+    return batchStatus(statuses)
+  }
+
+  /// The exit status of several files: 0 when every one was shown, else the most severe
+  /// failure's code (77, 74, 73, 66, 65, then the others), even when the others were shown.
+  static func batchStatus(_ statuses: [ExitStatus]) -> ExitStatus {
+    let severity: [ExitStatus] = [.noPermission, .ioError, .cannotCreate, .noInput, .dataError]
+    let failed = statuses.filter { $0 != .success }
+    guard let first = failed.first else { return .success }
+    return severity.first(where: failed.contains) ?? first
+  }
+
+  /// Shows one file; `paging` lets long text go through the pager (a single file only).
+  static func show(
+    _ path: RawPath, options: ShowOptions, invocation: Invocation, backupFiles: BackupEntryFiles,
+    interrupts: InterruptExit, paging: Bool
+  ) throws -> ExitStatus {
+    let console = invocation.console
     let source: RawPath
     do {
       source = try backupFiles.readablePath(path) ?? path
@@ -133,7 +185,7 @@ enum ShowCommand {
     case .text:
       try showText(
         file, encoding: sniff.textEncoding, console: console, environment: invocation.environment,
-        interrupts: interrupts)
+        interrupts: paging ? interrupts : nil)
     case .plist:
       let plist: PropertyList
       do {
@@ -153,8 +205,14 @@ enum ShowCommand {
         path: path, source: source, mime: sniff.mime, file: file, console: console, options: options,
         environment: invocation.environment)
     case .audio:
+      // The waveform is terminal graphics: into a pipe the facts alone, unless a preview is
+      // asked for (--graphics, --color always), as for images.
+      let graphics = PreviewGraphics.choose(
+        requested: options.graphics, color: options.color, console: console,
+        environment: invocation.environment)
       try showAudio(
-        path: path, source: source, console: console, width: options.width ?? max(console.width, 4))
+        path: path, source: source, mime: sniff.mime, console: console,
+        waveformWidth: graphics == .none ? nil : options.width ?? max(console.width, 4))
     case .video:
       let description =
         try InfoCommand.describeBackupEntry(path, store: nil, files: backupFiles)
@@ -215,9 +273,10 @@ enum ShowCommand {
     }
   }
 
+  /// Decodes and prints text; with `interrupts`, long text is paged (nil: printed whole).
   static func showText(
     _ file: RegularFile, encoding: DetectedEncoding?, console: Console, environment: [String: String],
-    interrupts: InterruptExit
+    interrupts: InterruptExit?
   ) throws {
     let detected = encoding ?? DetectedEncoding(encoding: .utf8, bom: false)
     let decoder = try TextDecoder(detected.encoding)
@@ -250,6 +309,7 @@ enum ShowCommand {
       return
     }
     if let last = output.utf8.last, last != 0x0A { output += "\n" }
+    guard let interrupts else { return console.write(output) }
     try page(output, console: console, environment: environment, interrupts: interrupts)
   }
 
@@ -463,12 +523,17 @@ enum ShowCommand {
 
   // MARK: Audio
 
-  /// The summary and waveform of the audio at `source`, named `path`.
-  static func showAudio(path: RawPath, source: RawPath, console: Console, width: Int) throws {
+  /// The summary of the audio at `source`, named `path`, and its waveform `waveformWidth`
+  /// columns wide (nil: none). The container is named as info and ls name it.
+  static func showAudio(
+    path: RawPath, source: RawPath, mime: String, console: Console, waveformWidth: Int?
+  ) throws {
     let info = try AudioFileInfo.read(path: source)
+    let prefix = (try? RegularFile(path: source).read(count: 4, at: 0)) ?? []
+    let container = MediaContainer.name(info.formatName, codec: info.codec, prefix: prefix, mime: mime)
     var lines = ["\(path.escaped)"]
     lines.append(
-      "  \(info.formatName), \(info.encodingName), \(info.sampleRate) Hz, \(info.channels) channel\(info.channels == 1 ? "" : "s")"
+      "  \(container), \(info.encodingName), \(info.sampleRate) Hz, \(info.channels) channel\(info.channels == 1 ? "" : "s")"
     )
     lines.append("  duration \(Quantities.formatDuration(info.duration)) (\(info.frames) frames)")
     var technical = ["codec \(info.codec)"]
@@ -486,7 +551,11 @@ enum ShowCommand {
       if let value { lines.append("  \(label): \(value)") }
     }
     console.write(lines.joined(separator: "\n") + "\n")
-    let columns = max(8, width - 2)
+    guard let waveformWidth else {
+      if let defect = info.defect { throw defect }
+      return
+    }
+    let columns = max(8, waveformWidth - 2)
     // The waveform is drawn from what libsndfile decodes; formats only FFmpeg reads (M4A, AMR,
     // WMA, …) show their facts without one.
     let peaks: [Float]
@@ -523,7 +592,8 @@ struct ShowOptions {
     }
   }
 
-  var path: RawPath
+  /// The files to show, in order.
+  var paths: [RawPath]
   var json: Bool
   /// Print the bytes as they are.
   var raw: Bool
@@ -549,8 +619,8 @@ struct ShowOptions {
   /// Reads and checks the options.
   init(_ invocation: Invocation) throws {
     let arguments = invocation.arguments
-    guard let input = arguments.positionals.first else { throw invocation.usageError("missing <path>") }
-    path = input.path
+    guard !arguments.positionals.isEmpty else { throw invocation.usageError("missing <path>") }
+    paths = arguments.positionals.map(\.path)
     json = arguments.flag("json")
     raw = arguments.flag("raw")
     if raw && json { throw invocation.usageError("--raw and --json cannot be combined") }
