@@ -43,7 +43,7 @@ final class PCMHandle {
     shelf_alsa_clear_error()
     var opened: OpaquePointer?
     let stream = capture ? SND_PCM_STREAM_CAPTURE : SND_PCM_STREAM_PLAYBACK
-    let code = snd_pcm_open(&opened, device, stream, SND_PCM_NONBLOCK)
+    let code = snd_pcm_open(&opened, ALSADeviceName.opened(device), stream, SND_PCM_NONBLOCK)
     guard code >= 0, let opened else { throw PCMHandle.openError(device: device, code: code) }
     pcm = opened
     parameters = ALSAStreamParameters(
@@ -202,5 +202,33 @@ final class PCMHandle {
   func close() {
     if let pcm { snd_pcm_close(pcm) }
     pcm = nil
+  }
+}
+
+/// Device names as shelf takes them, before ALSA does.
+enum ALSADeviceName {
+  /// The formats of ALSA's `file` plugin.
+  static let fileFormats: Set<String> = ["raw", "wav"]
+
+  /// The name ALSA opens for `device`. `file:PATH` without a format writes the format PATH's
+  /// extension names (`file:/tmp/out.wav` a WAV, anything else raw samples), with PATH quoted
+  /// so that commas and quotes in it stay part of it; any other name (`file:'/p',raw`,
+  /// `file:FILE=/p`, `hw:0`) is ALSA's to read as it is.
+  static func opened(_ device: String) -> String {
+    guard device.hasPrefix("file:") else { return device }
+    let path = device.dropFirst("file:".count)
+    guard let first = path.first, !"'\"{".contains(first), !path.contains("=") else { return device }
+    if let comma = path.lastIndex(of: ","),
+      fileFormats.contains(path[path.index(after: comma)...].lowercased())
+    {
+      return device
+    }
+    let format = path.lowercased().hasSuffix(".wav") ? "wav" : "raw"
+    var quoted = ""
+    for character in path {
+      if character == "\\" || character == "'" { quoted.append("\\") }
+      quoted.append(character)
+    }
+    return "file:'\(quoted)',\(format)"
   }
 }

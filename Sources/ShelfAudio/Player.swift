@@ -75,6 +75,18 @@ public enum PlayerEvent: Sendable {
   /// The start position asked for lies at or past the end of the first track, which is
   /// skipped: `start` and the track's `duration` in seconds.
   case startPastEnd(track: Int, path: RawPath, start: Double, duration: Double)
+  /// A track that may be passed over (`Player.silentSkippable`) has no sound: a video without
+  /// an audio track, found in a folder. It is neither played nor a failure.
+  case skipped(track: Int, path: RawPath, reason: AudioError)
+
+  /// True for the events after which a status line shows something new at once (a seek or
+  /// a volume change while paused included).
+  public var changesStatus: Bool {
+    switch self {
+    case .paused, .resumed, .seeked, .volume: true
+    default: false
+    }
+  }
 }
 
 /// The outcome of playing a playlist.
@@ -104,19 +116,23 @@ public final class Player: Sendable {
   public let options: PlayerOptions
   /// Opens a track for decoding when its turn comes (a caller may prepare the content then).
   let open: @Sendable (RawPath) throws(AudioError) -> any AudioDecoder
+  /// Playlist indices of tracks that are passed over, not failed, when they have no sound
+  /// (videos found in a folder: the user did not name them).
+  public let silentSkippable: Set<Int>
   private let commands = Mutex<[PlayerCommand]>([])
   private let current: Mutex<PlayerStatus>
 
   /// A player of `tracks`; `open` opens each one just before it plays (by default, the file at
   /// its path).
   public init(
-    tracks: [RawPath], options: PlayerOptions,
+    tracks: [RawPath], options: PlayerOptions, silentSkippable: Set<Int> = [],
     open: @escaping @Sendable (RawPath) throws(AudioError) -> any AudioDecoder = { path throws(AudioError) in
       try AudioDecoders.open(path: path)
     }
   ) {
     self.tracks = tracks
     self.options = options
+    self.silentSkippable = silentSkippable
     self.open = open
     current = Mutex(PlayerStatus(trackCount: tracks.count, volume: min(100, max(0, options.volume))))
   }
@@ -129,12 +145,10 @@ public final class Player: Sendable {
   /// A snapshot of what is playing.
   public var status: PlayerStatus { current.withLock { $0 } }
 
-  fileprivate func takeCommands() -> [PlayerCommand] {
-    commands.withLock { queue in
-      let taken = queue
-      queue.removeAll()
-      return taken
-    }
+  /// The next queued command, if any: one at a time, so that a command that ends the track
+  /// (`n` typed three times) leaves the rest for the tracks that follow.
+  fileprivate func takeCommand() -> PlayerCommand? {
+    commands.withLock { queue in queue.isEmpty ? nil : queue.removeFirst() }
   }
 
   fileprivate func update(_ body: (inout PlayerStatus) -> Void) { current.withLock { body(&$0) } }
@@ -235,6 +249,9 @@ private struct PlaylistRun {
     let reader: any AudioDecoder
     do {
       reader = try player.open(path)
+    } catch  where error.reason == .noAudioTrack && player.silentSkippable.contains(index) {
+      events(.skipped(track: index, path: path, reason: error))
+      return .next
     } catch {
       summary.failures.append(error)
       events(.failed(track: index, path: path, error: error))
@@ -372,7 +389,7 @@ private struct PlaylistRun {
     let rate = Double(reader.format.sampleRate)
     var paused = false
     while true {
-      for command in player.takeCommands() {
+      while let command = player.takeCommand() {
         if let end = apply(
           command, reader: reader, out: out, paused: &paused, track: index, path: path, events: events)
         {
@@ -446,6 +463,7 @@ private struct PlaylistRun {
         return .previous
       }
       try? reader.seek(toFrame: 0)
+      player.update { $0.position = 0 }
       events(.seeked(position: 0))
     case .seek(let seconds):
       let target = max(0, Self.heardFrames(reader, out) + Int64(seconds * rate))
@@ -455,7 +473,10 @@ private struct PlaylistRun {
         return .next
       }
       try? reader.seek(toFrame: target)
-      events(.seeked(position: Double(reader.position) / rate))
+      // Shown at once, also while paused (no write follows to update it).
+      let position = Double(reader.position) / rate
+      player.update { $0.position = position }
+      events(.seeked(position: position))
     case .changeVolume(let delta):
       volume = min(100, max(0, volume + delta))
       let newVolume = volume

@@ -29,7 +29,8 @@ enum PlayCommand {
       list, iTunSMPB), and seeking lands on the exact sample. Consecutive tracks with the \
       same sample rate, channel count and sample width play without a gap. A file that \
       cannot be decoded is reported and skipped (a video without sound: 'no audio track'); \
-      the playlist goes on, and the exit status is 1 when some tracks failed (65 when the \
+      a video without sound found in a folder is only noted ('skipped: no audio track') and \
+      is not a failure; the playlist goes on, and the exit status is 1 when some tracks failed (65 when the \
       only track could not be decoded). Entries of iPhone backups (a catalogued \
       BACKUP/DOMAIN/relativePath, or a query such as area:voicemail) play from their \
       content: each is read and decrypted into a private temporary file just before it \
@@ -39,7 +40,9 @@ enum PlayCommand {
       progress bar and the volume. Keys: space pauses and resumes, left and right arrows \
       seek 5 seconds back and forward, up and down arrows change the volume by 5, n and p \
       go to the next and previous track (p restarts the track after its first 3 seconds), \
-      q quits. The terminal is restored on exit, Ctrl-C and SIGTERM; a signal prints \
+      q quits. Keys typed in a burst are all applied in order (n n n moves three tracks on), \
+      and a seek, a volume change or a pause shows on the status line at once, also while \
+      paused. The terminal is restored on exit, Ctrl-C and SIGTERM; a signal prints \
       'interrupted' and exits 130.
 
       The volume is a software gain with a squared curve (50 is -12 dB). At 100, the \
@@ -50,7 +53,12 @@ enum PlayCommand {
       'hw:' device that takes neither the file's rate nor its channel count, shelf opens \
       the nearest ones it takes and converts with libswresample (as ffmpeg and mpv do).
 
-      With --json, one JSON object per line describes each event (start, end, error, \
+      Without a sound card, ALSA's plugins play into files: -D file:/path/out.wav writes a \
+      WAV file, -D file:/path/out.raw (any other extension) the raw samples; the path may \
+      hold commas and quotes. ALSA's own spelling, -D "file:'/path',wav", works as well, and \
+      -D null discards the sound as fast as it is decoded.
+
+      With --json, one JSON object per line describes each event (start, end, error, skip, \
       pause, resume, seek, volume, finish), for scripts.
       """,
     arguments: [
@@ -80,6 +88,7 @@ enum PlayCommand {
       Example("shelf play song.flac", "Play one file on the default device."),
       Example("shelf play --shuffle --repeat Music/", "Play a folder in random order, forever."),
       Example("shelf play -D hw:1,0 --start 1:30 talk.mp3", "Start 90 seconds in, on the second card."),
+      Example("shelf play -D file:/tmp/out.wav song.m4a", "Play into a WAV file (no sound card needed)."),
       Example("shelf play kind:audio artist:Bach", "Play the catalogued audio by an artist."),
       Example("shelf play --json --no-interactive a.wav | jq .event", "Follow events from a script."),
     ],
@@ -94,7 +103,9 @@ enum PlayCommand {
     playlist.checkBackupEntries(through: backupFiles, console: invocation.console)
     guard !playlist.tracks.isEmpty else { return nothingToPlay(playlist, console: invocation.console) }
     let outcome = await play(
-      playlist.tracks, options: options, console: invocation.console, names: backupFiles)
+      playlist.tracks, silentSkippable: playlist.foundInFolders, options: options,
+      console: invocation.console,
+      names: backupFiles)
     return exitStatus(outcome, playlist: playlist, json: options.json, console: invocation.console)
   }
 
@@ -115,10 +126,12 @@ enum PlayCommand {
 
   /// Plays `tracks`, with keys and a status line when both ends are a terminal, until the end,
   /// `q`, or Ctrl-C/SIGTERM/SIGHUP.
-  static func play(_ tracks: [RawPath], options: PlayOptions, console: Console, names: BackupEntryFiles) async
-    -> Outcome
-  {
-    let player = Player(tracks: tracks, options: options.player) { path throws(AudioError) in
+  static func play(
+    _ tracks: [RawPath], silentSkippable: Set<Int> = [], options: PlayOptions, console: Console,
+    names: BackupEntryFiles
+  ) async -> Outcome {
+    let player = Player(tracks: tracks, options: options.player, silentSkippable: silentSkippable) {
+      path throws(AudioError) in
       try names.openAudio(path)
     }
     let interactive = options.terminalUI && console.stdinIsTerminal && console.stderrIsTerminal
@@ -171,7 +184,12 @@ enum PlayCommand {
       }
     }()
     let summary = await BlockingThread.run {
-      let summary = player.run { event in reporter.report(event) }
+      let summary = player.run { event in
+        reporter.report(event)
+        // A seek, a volume change or a pause shows at once, not at the next redraw (and
+        // while paused, nothing else would show a seek).
+        if showingStatus && event.changesStatus { reporter.showStatus(player.status) }
+      }
       done.store(true, ordering: .sequentiallyConsistent)
       return summary
     }
@@ -307,6 +325,15 @@ final class EventReporter: Sendable {
           ])
       }
       console.error("\(path.escaped): \(message)")
+    case .skipped(let track, let path, let reason):
+      if json {
+        emit(
+          [("event", .string("skip")), ("track", .int(Int64(track + 1)))] + JSONValue.pathFields(path) + [
+            ("reason", .string(reason.message))
+          ])
+      } else {
+        console.note("\(path.escaped): skipped: \(reason.message) (a video without sound)")
+      }
     case .paused(let position):
       if json { emit([("event", .string("pause")), ("position", Self.seconds(position))]) }
     case .resumed(let position):
@@ -362,6 +389,9 @@ struct Playlist {
   var failures: [FailureKind] = []
   /// The query terms matched no catalogued audio (reported): the exit status is at least 1.
   var queryMatchedNothing = false
+  /// Indices of the tracks found by walking a folder: a silent video among them is skipped
+  /// with a note rather than failed (the user did not name it).
+  var foundInFolders: Set<Int> = []
 }
 
 /// Turns the `play` arguments into a list of files: files as given, folders walked for audio
@@ -375,7 +405,9 @@ enum PlaylistBuilder {
         queryTerms.append(item)
       } else if let status = try? FileStatus.stat(item) {
         if status.type == .directory {
-          playlist.tracks += try audioFiles(in: item, console: invocation.console)
+          let found = try audioFiles(in: item, console: invocation.console)
+          playlist.foundInFolders.formUnion(playlist.tracks.count..<(playlist.tracks.count + found.count))
+          playlist.tracks += found
         } else {
           playlist.tracks.append(item)
         }
