@@ -107,9 +107,9 @@ import Testing
   }
 
   @Test func imagePreviewInTrueColourHalfBlocksWithColorAlways() throws {
-    let result = try ShelfProcess.run([
-      "show", "--color", "always", "--width", "80", sample("Documents/holiday.jpg"),
-    ])
+    let result = try ShelfProcess.run(
+      ["show", "--color", "always", "--width", "80", sample("Documents/holiday.jpg")],
+      environment: ["COLORTERM": "truecolor"])
     #expect(result.status == 0)
     let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
     // 32×24 pixels fit: 12 rows of 32 cells, each cell two pixels (▀: top fg, bottom bg).

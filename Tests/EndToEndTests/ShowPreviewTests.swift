@@ -65,6 +65,9 @@ import Testing
     }
   }
 
+  /// A terminal that announces 24-bit colour, for previews compared pixel by pixel.
+  static let trueColour = ["COLORTERM": "truecolor"]
+
   static func close(_ left: [Int], _ right: [Int], within tolerance: Int) -> Bool {
     left.count == right.count && zip(left, right).allSatisfy { abs($0 - $1) <= tolerance }
   }
@@ -75,7 +78,8 @@ import Testing
   ])
   func halfBlockPreviewMatchesPillow(_ kind: String) throws {
     let reference = try #require(Self.fixtures.references[kind])
-    let result = try ShelfProcess.run(["show", "--color", "always", "--width", "40", reference.path])
+    let result = try ShelfProcess.run(
+      ["show", "--color", "always", "--width", "40", reference.path], environment: Self.trueColour)
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stderr.isEmpty)
     // 40 columns and, into a pipe, 40 rows of two pixels each.
@@ -102,7 +106,8 @@ import Testing
     let reference = try #require(Self.fixtures.references["svg"])
     // A 40×32 drawing in a 100×80-pixel box (100 columns, 40 rows into a pipe) is enlarged to
     // fill it, as rsvg-convert rendered it.
-    let result = try ShelfProcess.run(["show", "--color", "always", "--width", "100", reference.path])
+    let result = try ShelfProcess.run(
+      ["show", "--color", "always", "--width", "100", reference.path], environment: Self.trueColour)
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stderr.isEmpty)
     let rows = Self.cells(result.stdout)
@@ -330,7 +335,7 @@ import Testing
     try #require(made.status == 0, "\(made.stderr)")
     let usage = scratch.file("usage")
     let result = try ShelfProcess.run(
-      ["show", "--color", "always", "--width", "40", huge],
+      ["show", "--color", "always", "--width", "40", huge], environment: Self.trueColour,
       launcher: ["/usr/bin/time", "-f", "%M", "-o", usage])
     #expect(result.status == 0)
     #expect(Self.cells(result.stdout).map(\.count) == Array(repeating: 40, count: 20))
@@ -357,7 +362,8 @@ import Testing
         "rgb24", "-",
       ])
       try #require(frame.stdout.count == width * height * 3)
-      let result = try ShelfProcess.run(["show", "--color", "always", "--width", "40", path])
+      let result = try ShelfProcess.run(
+        ["show", "--color", "always", "--width", "40", path], environment: Self.trueColour)
       #expect(result.status == 0, "\(result.stderr)")
       let (cellsWide, pixelsHigh) = Self.fitted(width, height, into: (40, 80))
       let rows = Self.cells(result.stdout)

@@ -26,7 +26,7 @@ enum ShowCommand {
       Property lists (XML or binary) are pretty-printed, or printed as JSON with --json (data \
       as base64, dates as RFC 3339 text in the local zone).
 
-      Images are drawn as a true-colour preview fitted to the terminal (a bitmap never enlarged), upright \
+      Images are drawn as a preview fitted to the terminal (a bitmap never enlarged), upright \
       by their EXIF orientation: JPEG, PNG (also iPhone-optimized CgBI), GIF and TIFF (the \
       first frame or page), WebP, HEIC and AVIF, BMP, ICO, CUR and ICNS (the largest entry), \
       PSD (the composite), TGA, QOI, PNM (P1-P7), JPEG 2000 and SVG (drawn by librsvg to \
@@ -36,7 +36,10 @@ enum ShowCommand {
       30000x30000 picture is never held whole). The kitty graphics protocol is used under kitty \
       (TERM=xterm-kitty or KITTY_WINDOW_ID set), sixels on terminals whose device attributes \
       (asked with ESC [ c, a quarter of a second at most) list sixel graphics, half-block \
-      characters with 24-bit colours otherwise; --graphics chooses. Where --color leaves colour \
+      characters otherwise, in 24-bit colour where the terminal announces it \
+      (COLORTERM=truecolor or 24bit, or a terminfo entry with 16777216 colours), else in the \
+      nearest of xterm's 256 colours (a terminfo entry, or a TERM name, with 256) or of the \
+      16 ANSI colours; --graphics chooses. Where --color leaves colour \
       off (NO_COLOR, --color never, a pipe), half-blocks become grey shades of ASCII. Into a \
       pipe only the image's facts are printed (no preview, no escape sequences) unless \
       --color always or --graphics asks for a preview. An image that cannot be decoded \
@@ -517,7 +520,8 @@ enum ShowCommand {
     case .sixel:
       console.writeBytes(PreviewSixel.encode(image) + [0x0A])
     case .blocks, .none:
-      console.write(PreviewHalfBlocks.render(image, color: options.color.enabled(console)))
+      let colors = options.color.enabled(console) ? options.terminalColors : nil
+      console.write(PreviewHalfBlocks.render(image, colors: colors))
     }
   }
 
@@ -602,6 +606,8 @@ struct ShowOptions {
   var color: ColorChoice
   /// `auto` or a `PreviewGraphics` name.
   var graphics: String
+  /// The colours half-blocks are drawn in: what the terminal announces.
+  var terminalColors: TerminalColors
   /// Images whose decoded pixels would take more bytes are refused (`--max-decoded-bytes`).
   var maxDecodedBytes: Int
 
@@ -627,6 +633,7 @@ struct ShowOptions {
     width = try arguments.integer("width", in: 4...1000)
     color = arguments.value("color").flatMap(ColorChoice.init(rawValue:)) ?? .auto
     graphics = arguments.value("graphics") ?? "auto"
+    terminalColors = TerminalColors.announced(invocation.environment)
     maxDecodedBytes = try Self.maxDecodedBytes(arguments)
   }
 }

@@ -11,7 +11,7 @@ enum PreviewGraphics: String, CaseIterable {
   case kitty
   /// DEC sixel graphics (xterm -ti vt340, foot, mlterm, WezTerm, iTerm2, mintty).
   case sixel
-  /// Half-block characters (▀) with 24-bit foreground and background colours, or grey ASCII
+  /// Half-block characters (▀) in the colours the terminal has (24-bit, 256 or 16), or grey ASCII
   /// shades without colour.
   case blocks
   /// The image's facts only.

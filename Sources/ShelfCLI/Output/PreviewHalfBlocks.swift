@@ -1,22 +1,23 @@
 import ShelfImage
 
 /// Draws a preview with character cells: each cell shows two pixels, the upper as the
-/// foreground of `▀` and the lower as its background, in 24-bit colour; without colour, one
-/// grey ASCII shade per cell.
+/// foreground of `▀` and the lower as its background, in the colours the terminal has (24-bit,
+/// 256 or 16); without colour, one grey ASCII shade per cell.
 enum PreviewHalfBlocks {
-  /// The picture as lines of cells, `image.width` cells wide and `⌈height / 2⌉` rows high.
-  /// Transparent pixels are laid over a dark checkerboard so that transparency stays visible.
-  static func render(_ image: PreviewImage, color: Bool) -> String {
+  /// The picture as lines of cells, `image.width` cells wide and `⌈height / 2⌉` rows high, in
+  /// `colors` (nil: grey ASCII shades). Transparent pixels are laid over a dark checkerboard
+  /// so that transparency stays visible.
+  static func render(_ image: PreviewImage, colors: TerminalColors?) -> String {
     var out = ""
     let shades = Array(" .:-=+*#%@")
     for y in stride(from: 0, to: image.height, by: 2) {
       for x in 0..<image.width {
         let top = composited(image, x: x, y: y)
         let bottom = y + 1 < image.height ? composited(image, x: x, y: y + 1) : nil
-        if color {
-          out += "\u{1B}[38;2;\(top.0);\(top.1);\(top.2)m"
+        if let colors {
+          out += colors.sequence(top.0, top.1, top.2, background: false)
           if let bottom {
-            out += "\u{1B}[48;2;\(bottom.0);\(bottom.1);\(bottom.2)m▀"
+            out += colors.sequence(bottom.0, bottom.1, bottom.2, background: true) + "▀"
           } else {
             out += "\u{1B}[49m▀"
           }
@@ -26,7 +27,7 @@ enum PreviewHalfBlocks {
           out.append(shades[min(shades.count - 1, luma * shades.count / 256)])
         }
       }
-      out += color ? "\u{1B}[0m\n" : "\n"
+      out += colors != nil ? "\u{1B}[0m\n" : "\n"
     }
     return out
   }
