@@ -153,19 +153,20 @@ import Testing
     let sample = try IndexedSample(store)
     var lines = try terminalLines(
       sample, width: 50, environment: "-u NO_COLOR LS_COLORS='*.plist=04'", query: "area:preferences")
-    // tmux redraws SGR 04 followed by a reset as 4, then resets of each attribute.
+    // tmux redraws SGR 04 followed by a reset as 4, then resets of each attribute. The folders
+    // both rows start with give way first, then the middle of what differs.
     #expect(
       lines == [
         "PATH               KIND    SIZE  FACTS",
-        "\u{1B}[4m../Libra…ay.plist\u{1B}[0m\u{1B}[39m\u{1B}[49m  plist  422 B  xml dictionary 4…",
-        "\u{1B}[4m../Libra…mo.plist\u{1B}[0m\u{1B}[39m\u{1B}[49m  plist  178 B  binary dictionar…",
+        "\u{1B}[4m…/com.ex…ay.plist\u{1B}[0m\u{1B}[39m\u{1B}[49m  plist  422 B  xml dictionary 4…",
+        "\u{1B}[4m…/com.ex…mo.plist\u{1B}[0m\u{1B}[39m\u{1B}[49m  plist  178 B  binary dictionar…",
       ])
     lines = try terminalLines(sample, width: 50, environment: "NO_COLOR=1", query: "area:preferences")
     #expect(
       lines == [
         "PATH               KIND    SIZE  FACTS",
-        "../Libra…ay.plist  plist  422 B  xml dictionary 4…",
-        "../Libra…mo.plist  plist  178 B  binary dictionar…",
+        "…/com.ex…ay.plist  plist  422 B  xml dictionary 4…",
+        "…/com.ex…mo.plist  plist  178 B  binary dictionar…",
       ])
   }
 }

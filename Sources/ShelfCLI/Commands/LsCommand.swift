@@ -20,9 +20,14 @@ enum LsCommand {
 
       Table paths are relative to the current folder when it is inside the entry's root (as \
       fd prints them), absolute otherwise. On a terminal the table has a header row, fits the \
-      width (long paths lose their middle to '…') and paths are coloured by kind, or by \
+      width and paths are coloured by kind, or by \
       LS_COLORS' *.ext, ln, ex and fi entries where they apply; NO_COLOR turns colour off. \
-      Into a pipe rows are whole, with no header and no escape sequences.
+      Into a pipe rows are whole, with no header and no escape sequences. To fit the width, \
+      the kind, MIME and area columns are cut first (to 6 columns), then long paths lose \
+      what every row shares, so that the part telling rows apart stays: first the folders \
+      all rows start with ('…/Backups/mbdb/…'), then the middle of the folders all rows end \
+      with (the file name stays), and only then their own middle; the facts column loses \
+      its end. -w (--wide) keeps every cell whole (long rows wrap).
 
       A --format template names fields in braces: '{artist} - {title} ({duration})'. Fields \
       are the query fields and the --json keys; {path} is absolute, {size} in bytes, \
@@ -51,6 +56,9 @@ enum LsCommand {
     ],
     options: [
       OptionSpec("long", short: "l", help: "Show more columns: MIME type, area, modification time."),
+      OptionSpec(
+        "wide", short: "w",
+        help: "On a terminal, print every cell whole instead of cutting rows to the width."),
       OptionSpec("json", help: "Print one JSON array of records."),
       OptionSpec("jsonl", help: "Print one JSON record per line."),
       OptionSpec("null", short: "0", help: "Print paths separated by NUL bytes, for xargs -0."),
@@ -187,11 +195,11 @@ enum LsCommand {
           cells: cells))
     }
     if !rows.isEmpty {
-      var columns = [ListingColumn(header: "KIND", rightAligned: false)]
+      var columns = [ListingColumn(header: "KIND", rightAligned: false, isTag: true)]
       if long {
         columns += [
-          ListingColumn(header: "MIME", rightAligned: false),
-          ListingColumn(header: "AREA", rightAligned: false),
+          ListingColumn(header: "MIME", rightAligned: false, isTag: true),
+          ListingColumn(header: "AREA", rightAligned: false, isTag: true),
           ListingColumn(header: "MODIFIED", rightAligned: false),
         ]
       }
@@ -199,7 +207,8 @@ enum LsCommand {
         ListingColumn(header: "SIZE", rightAligned: true),
         ListingColumn(header: "FACTS", rightAligned: false),
       ]
-      let layout = ListingLayout(columns: columns, isTerminal: console.stdoutIsTerminal, width: console.width)
+      let layout = ListingLayout(
+        columns: columns, isTerminal: console.stdoutIsTerminal, width: console.width, wide: options.wide)
       layout.render(rows) { console.write($0) }
     }
     return rows.count
@@ -230,6 +239,8 @@ struct LsOptions {
   var sort: [CatalogSort]
   var limit: Int?
   var output: Output
+  /// `-w`: table cells are never cut to the terminal's width.
+  var wide: Bool
 
   /// Reads and checks the options; conflicting output modes are a usage error.
   init(_ invocation: Invocation) throws {
@@ -239,6 +250,7 @@ struct LsOptions {
       do { return try CatalogSort(text) } catch { throw invocation.usageError("--sort: \(error)") }
     }
     limit = try arguments.integer("limit", in: 0...Int.max)
+    wide = arguments.flag("wide")
     let modes = ["json", "jsonl", "null", "format"].filter { arguments.flag($0) }
     if modes.count > 1 {
       throw invocation.usageError("--\(modes[0]) and --\(modes[1]) cannot be combined")

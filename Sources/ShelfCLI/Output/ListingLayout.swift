@@ -15,11 +15,16 @@ struct ListingRow {
 struct ListingColumn {
   var header: String
   var rightAligned: Bool
+  /// A column of short labels (kind, MIME type, area), cut before the path is when the
+  /// table does not fit: a label's start says enough, a path's middle may be all that tells
+  /// two rows apart.
+  var isTag = false
 }
 
 /// Lays the `ls` table out for its destination. Into a pipe the rows are exact and whole (no
-/// header, no colour, no cut); on a terminal a header row leads, the table fits `width` (long
-/// paths lose their middle to `…`, the last column its end) and paths carry their colour.
+/// header, no colour, no cut); on a terminal a header row leads, paths carry their colour and
+/// the table fits `width`: tag columns are cut first, then long paths lose what all rows
+/// share (`PathShortener`) and the last column its end. `wide` keeps every cell whole.
 ///
 /// Width and terminal-ness are parameters, not read from the process, so tests can lay out
 /// for any screen.
@@ -28,11 +33,15 @@ struct ListingLayout {
   var isTerminal: Bool
   /// The terminal's width in columns (ignored for a pipe).
   var width: Int
+  /// `ls --wide`: nothing is cut on a terminal either (long rows wrap).
+  var wide = false
 
   /// The header of the path column.
   static let pathHeader = "PATH"
   /// The fewest columns a path is cut down to.
   static let minimumPathWidth = 16
+  /// The fewest columns a tag column is cut down to (`camer…`).
+  static let minimumTagWidth = 6
 
   /// Renders `rows`, handing out text in blocks of about 64 KiB.
   func render(_ rows: [ListingRow], write: (String) -> Void) {
@@ -42,9 +51,22 @@ struct ListingLayout {
       return
     }
     let header = ListingRow(path: Self.pathHeader, style: nil, cells: columns.map(\.header))
-    let widths = fittedWidths([header] + rows)
+    var widths = fittedWidths([header] + rows)
+    // Paths are cut as a set (what tells them apart stays); the columns they then leave
+    // unused go to the last column.
+    let shortener = PathShortener(rows.map(\.path))
+    var shown = rows
+    for index in shown.indices where TextLayout.displayWidth(shown[index].path) > widths[0] {
+      shown[index].path = shortener.shortened(shown[index].path, to: widths[0])
+    }
+    let pathWidth = ([header] + shown).map { TextLayout.displayWidth($0.path) }.max() ?? widths[0]
+    if let last = widths.indices.last, last > 0, pathWidth < widths[0] {
+      let lastNeed = rows.map { $0.cells.last.map(TextLayout.displayWidth) ?? 0 }.max() ?? 0
+      widths[last] = max(widths[last], min(lastNeed, widths[last] + widths[0] - pathWidth))
+      widths[0] = pathWidth
+    }
     var out = ""
-    for row in [header] + rows {
+    for row in [header] + shown {
       out += line(row, widths: widths) + "\n"
       if out.utf8.count >= 1 << 16 {
         write(out)
@@ -54,9 +76,9 @@ struct ListingLayout {
     write(out)
   }
 
-  /// Column widths that fit the terminal: the middle columns keep their width; the path and
-  /// the last column (the facts) share the rest, each getting what it needs up to half, the
-  /// path no less than `minimumPathWidth`.
+  /// Column widths that fit the terminal: tag columns give up columns (down to
+  /// `minimumTagWidth`, widest first) while the path would otherwise be cut; the other middle
+  /// columns keep their width; the path and the last column (the facts) share the rest.
   func fittedWidths(_ rows: [ListingRow]) -> [Int] {
     var widths = [Int](repeating: 0, count: columns.count + 1)
     for row in rows {
@@ -64,7 +86,27 @@ struct ListingLayout {
         widths[index] = max(widths[index], TextLayout.displayWidth(cell))
       }
     }
-    guard widths.count > 1, widths.reduce(0, +) + 2 * columns.count > width else { return widths }
+    guard !wide, widths.count > 1, widths.reduce(0, +) + 2 * columns.count > width else { return widths }
+    let pathNeed = widths[0]
+    let last = widths.count - 1
+    var shares = share(widths)
+    while shares.path < pathNeed,
+      let widest = (1..<last).filter({
+        columns[$0 - 1].isTag && widths[$0] > Self.minimumTagWidth
+      }).max(by: { widths[$0] < widths[$1] })
+    {
+      widths[widest] -= 1
+      shares = share(widths)
+    }
+    widths[0] = shares.path
+    widths[last] = shares.last
+    return widths
+  }
+
+  /// The widths of the path and the last column, given the middle columns' in `widths`: the
+  /// path gets what it needs up to half the room (more when the last column needs less), and
+  /// no less than `minimumPathWidth`.
+  private func share(_ widths: [Int]) -> (path: Int, last: Int) {
     let last = widths.count - 1
     let room = width - widths[1..<last].reduce(0, +) - 2 * columns.count
     let pathNeed = widths[0]
@@ -78,9 +120,7 @@ struct ListingLayout {
       path = room - room / 2
     }
     path = max(path, min(pathNeed, Self.minimumPathWidth))
-    widths[0] = path
-    widths[last] = max(1, min(lastNeed, room - path))
-    return widths
+    return (path, max(1, min(lastNeed, room - path)))
   }
 
   /// One row, padded to `widths`, cut where a cell is wider, trailing spaces trimmed.

@@ -111,3 +111,78 @@ public struct TableRenderer: Sendable {
     }
   }
 }
+
+/// Cuts the paths of a listing so that what tells its rows apart stays: the folders every
+/// row starts with go first (`…/Backups/mbdb/…`), then the middle of the folders every row
+/// ends with (the file name stays), and only then the middle of the rest.
+struct PathShortener {
+  /// Characters every path starts with, up to and including a `/` (never a file name).
+  let commonPrefix: Int
+  /// Characters every path ends with, from a `/`, that no path's common prefix overlaps.
+  let commonSuffix: Int
+
+  init(_ paths: [String]) {
+    let characters = paths.map(Array.init)
+    guard let first = characters.first else {
+      commonPrefix = 0
+      commonSuffix = 0
+      return
+    }
+    var prefix = first.count
+    var suffix = first.count
+    for path in characters.dropFirst() {
+      prefix = min(prefix, zip(first, path).prefix { $0 == $1 }.count)
+      suffix = min(suffix, zip(first.reversed(), path.reversed()).prefix { $0 == $1 }.count)
+    }
+    // Whole folders only: back to the last `/` of the prefix and the first `/` of the suffix.
+    // (One path alone shares its folders with itself, and nothing at its end to keep apart.)
+    let shortest = characters.map(\.count).min() ?? 0
+    prefix = min(prefix, shortest)
+    while prefix > 0 && first[prefix - 1] != "/" { prefix -= 1 }
+    if characters.count == 1 { suffix = 0 }
+    suffix = min(suffix, shortest - prefix)
+    while suffix > 0 && first[first.count - suffix] != "/" { suffix -= 1 }
+    commonPrefix = prefix
+    commonSuffix = suffix
+  }
+
+  /// `path` cut to `width` columns.
+  func shortened(_ path: String, to width: Int) -> String {
+    guard TextLayout.displayWidth(path) > width else { return path }
+    let characters = Array(path)
+    guard commonPrefix + commonSuffix <= characters.count else {
+      return TextLayout.truncateMiddle(path, to: width)
+    }
+    let prefix = characters[..<commonPrefix]
+    let distinct = String(characters[commonPrefix..<(characters.count - commonSuffix)])
+    let suffix = characters[(characters.count - commonSuffix)...]
+    // The shared folders give way first, the last of them kept as far as they fit whole.
+    let rest = distinct + String(suffix)
+    let restWidth = TextLayout.displayWidth(rest)
+    if !prefix.isEmpty && restWidth + 1 <= width {
+      return "…" + Self.wholeFolders(prefix, within: width - 1 - restWidth) + rest
+    }
+    // Then the shared end loses its middle: `…/mbdb/…/IMG_0001.PNG`.
+    let lead = prefix.isEmpty ? "" : "…/"
+    let room = width - TextLayout.displayWidth(lead + distinct) - 2
+    let kept = room > 0 ? Self.wholeFolders(suffix, within: room) : ""
+    if kept.count > 1 {
+      return lead + distinct + "/…" + kept
+    }
+    return TextLayout.truncateMiddle(lead + rest, to: width)
+  }
+
+  /// The longest end of `text` that starts with `/` and fits `width` columns ("" if none).
+  private static func wholeFolders(_ text: ArraySlice<Character>, within width: Int) -> String {
+    var best = ""
+    var used = 0
+    var index = text.endIndex
+    while index > text.startIndex {
+      index -= 1
+      used += TextLayout.displayWidth(String(text[index]))
+      if used > width { break }
+      if text[index] == "/" { best = String(text[index...]) }
+    }
+    return best
+  }
+}
