@@ -343,50 +343,11 @@ enum ShowCommand {
     let lineCount = output.utf8.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
     // The pager in the foreground answers Ctrl-C itself; shelf waits for it to quit.
     if console.stdoutIsTerminal && lineCount >= console.height,
-      interrupts.ignoring({ page(output, environment: environment) })
+      interrupts.ignoring({ Pager.page(output, environment: environment) })
     {
       return
     }
     console.write(output)
-  }
-
-  /// Pipes `text` through `$PAGER` (default `less -R`); false when no pager could run.
-  static func page(_ text: String, environment: [String: String]) -> Bool {
-    let pager = environment["PAGER"].flatMap { $0.isEmpty ? nil : $0 } ?? "less -R"
-    var fds: [Int32] = [0, 0]
-    guard pipe(&fds) == 0 else { return false }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_adddup2(&actions, fds[0], STDIN_FILENO)
-    posix_spawn_file_actions_addclose(&actions, fds[1])
-    posix_spawn_file_actions_addclose(&actions, fds[0])
-    let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup(pager), nil]
-    defer { argv.forEach { free($0) } }
-    var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, argv, environ)
-    close(fds[0])
-    guard spawned == 0 else {
-      close(fds[1])
-      return false
-    }
-    signal(SIGPIPE, SIG_IGN)
-    let bytes = Array(text.utf8)
-    bytes.withUnsafeBytes { raw in
-      var offset = 0
-      while offset < raw.count {
-        let written = write(fds[1], raw.baseAddress! + offset, raw.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          break
-        }
-        offset += written
-      }
-    }
-    close(fds[1])
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    return true
   }
 
   // MARK: Property lists
@@ -635,20 +596,5 @@ struct ShowOptions {
     graphics = arguments.value("graphics") ?? "auto"
     terminalColors = TerminalColors.announced(invocation.environment)
     maxDecodedBytes = try Self.maxDecodedBytes(arguments)
-  }
-}
-
-/// The codeset the terminal expects, from the locale variables.
-enum TerminalCodeset {
-  /// The codeset named by `LC_ALL`, `LC_CTYPE` or `LANG` (the first set) when it is not UTF-8;
-  /// nil for UTF-8 and for the C/POSIX locale, which a modern terminal shows as UTF-8.
-  static func nonUTF8(_ environment: [String: String]) -> String? {
-    let locale = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap { environment[$0] }.first {
-      !$0.isEmpty
-    }
-    guard let locale, let dot = locale.firstIndex(of: ".") else { return nil }
-    let codeset = locale[locale.index(after: dot)...].prefix { $0 != "@" }
-    let normalized = codeset.lowercased().filter { $0 != "-" && $0 != "_" }
-    return normalized == "utf8" || normalized.isEmpty ? nil : String(codeset)
   }
 }
