@@ -56,7 +56,9 @@ enum PlayCommand {
       Without a sound card, ALSA's plugins play into files: -D file:/path/out.wav writes a \
       WAV file, -D file:/path/out.raw (any other extension) the raw samples; the path may \
       hold commas and quotes. ALSA's own spelling, -D "file:'/path',wav", works as well, and \
-      -D null discards the sound as fast as it is decoded.
+      -D null discards the sound as fast as it is decoded. The file is written anew each time \
+      the device is opened: when a playlist changes rate or channel count, it holds the \
+      tracks after the last change.
 
       With --json, one JSON object per line describes each event (start, end, error, skip, \
       pause, resume, seek, volume, finish), for scripts.
