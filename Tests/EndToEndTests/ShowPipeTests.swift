@@ -66,6 +66,16 @@ import Testing
     let bad = try ShelfProcess.run(["show", empty, note])
     #expect(bad.status == 65)
 
+    // --json: one document per file, one after the other (jq reads them in turn).
+    let json = try ShelfProcess.run(["show", "--json", tone, sample("Documents/settings.plist")])
+    #expect(json.status == 0)
+    #expect(!json.stdout.contains("==>"))
+    let documents = json.stdout.components(separatedBy: "\n}\n").filter { !$0.isEmpty }.map { $0 + "\n}" }
+    #expect(documents.count == 2)
+    let record = try JSONSerialization.jsonObject(with: Data(documents[0].utf8)) as? [String: Any]
+    #expect(record?["path"] as? String == tone)
+    #expect(try JSONSerialization.jsonObject(with: Data(documents[1].utf8)) is [String: Any])
+
     // --raw concatenates the bytes as cat does, without headers.
     let raw = try ShelfProcess.run(["show", "--raw", note, note])
     #expect(raw.stdout == "first line\nsecond line\nfirst line\nsecond line\n")
