@@ -71,7 +71,7 @@ import Testing
     #expect(json.status == 0)
     #expect(!json.stdout.contains("==>"))
     let documents = json.stdout.components(separatedBy: "\n}\n").filter { !$0.isEmpty }.map { $0 + "\n}" }
-    #expect(documents.count == 2)
+    try #require(documents.count == 2)
     let record = try JSONSerialization.jsonObject(with: Data(documents[0].utf8)) as? [String: Any]
     #expect(record?["path"] as? String == tone)
     #expect(try JSONSerialization.jsonObject(with: Data(documents[1].utf8)) is [String: Any])
