@@ -65,8 +65,8 @@ enum ShowCommand {
       empty line before the next, as head(1) prints them, and without the pager; with --raw \
       their bytes follow each other as cat(1) writes them, with --json one JSON document per \
       file (jq reads them in turn). A file that fails is reported in one line and the rest are \
-      still shown; the exit status is 0 when every file was shown, else the most severe \
-      failure's (77, 74, 73, 66, then 65).
+      still shown; the exit status is 0 when every file was shown, 1 when some were, and the \
+      most severe failure's code when none was (77, 74, 73, 66, then 65), as for every batch.
       """,
     arguments: [ArgumentSpec("path", help: "The files to show.", repeating: true)],
     options: [
@@ -121,35 +121,26 @@ enum ShowCommand {
         interrupts: interrupts, paging: true)
     }
     // Several files: each under a header, as head(1) prints them; a failure is reported and
-    // the rest are still shown.
-    var statuses: [ExitStatus] = []
+    // the rest are still shown. The exit status follows the batch rule.
+    var outcome = BatchOutcome()
     for (index, path) in options.paths.enumerated() {
       if !options.raw && !options.json {
         console.write((index == 0 ? "" : "\n") + "==> \(path.escaped) <==\n")
       }
       do {
-        statuses.append(
-          try show(
-            path, options: options, invocation: invocation, backupFiles: backupFiles,
-            interrupts: interrupts, paging: false))
+        let status = try show(
+          path, options: options, invocation: invocation, backupFiles: backupFiles,
+          interrupts: interrupts, paging: false)
+        // The one unsuccessful status a shown file returns: its facts, with a defect reported.
+        if status == .success { outcome.succeeded() } else { outcome.failed(.badInput) }
       } catch let error as any ShelfError {
         console.error(ErrorAdvice.message(for: error, command: "show"))
-        statuses.append(ExitStatus(failure: error.failure))
+        outcome.failed(error.failure)
       } catch {
-        console.error(String(describing: error))
-        statuses.append(.ioError)
+        outcome.failed(error, console: console)
       }
     }
-    return batchStatus(statuses)
-  }
-
-  /// The exit status of several files: 0 when every one was shown, else the most severe
-  /// failure's code (77, 74, 73, 66, 65, then the others), even when the others were shown.
-  static func batchStatus(_ statuses: [ExitStatus]) -> ExitStatus {
-    let severity: [ExitStatus] = [.noPermission, .ioError, .cannotCreate, .noInput, .dataError]
-    let failed = statuses.filter { $0 != .success }
-    guard let first = failed.first else { return .success }
-    return severity.first(where: failed.contains) ?? first
+    return outcome.exitStatus
   }
 
   /// Shows one file; `paging` lets long text go through the pager (a single file only).
