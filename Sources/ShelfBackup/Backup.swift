@@ -38,9 +38,39 @@ public final class Backup: Sendable {
 
   /// True when `folder` holds a backup of any era: Info.plist and a manifest (Manifest.db,
   /// Manifest.mbdb, or `*.mdinfo` / `*.mdbackup` files).
-  public static func isBackup(_ folder: RawPath) -> Bool {
-    guard isRegular(folder.appending("Info.plist")) else { return false }
-    return format(of: folder) != nil
+  public static func isBackup(_ folder: RawPath) -> Bool { format(of: folder) != nil }
+
+  /// What the names of a folder's files say about it: a backup (Info.plist and a manifest of
+  /// any era), a folder that only looks like one (a stray Manifest.db, an unfinished backup
+  /// with Info.plist and Status.plist but no manifest), or neither. The one definition both
+  /// `isBackup` and a tree walk (which has the names at hand, and must tell a backup without
+  /// reading its hundreds of subfolders) use. An app bundle's Info.plist alone is neither.
+  public static func recognise(fileNames: some Sequence<[UInt8]>) -> BackupRecognition {
+    var info = false
+    var manifest: BackupFormat?
+    var legacy: BackupFormat?
+    var companion = false
+    for name in fileNames {
+      switch name {
+      case Array("Info.plist".utf8): info = true
+      case Array("Manifest.db".utf8): manifest = .manifestDB
+      case Array("Manifest.mbdb".utf8): if manifest == nil { manifest = .mbdb }
+      case Array("Manifest.plist".utf8), Array("Status.plist".utf8): companion = true
+      default:
+        if legacy != .mdinfo && name.count > 7 && name.suffix(7).elementsEqual(".mdinfo".utf8) {
+          legacy = .mdinfo
+        } else if legacy == nil && name.count > 9 && name.suffix(9).elementsEqual(".mdbackup".utf8) {
+          legacy = .mdbackup
+        }
+      }
+    }
+    if info, let format = manifest ?? legacy { return .backup(format) }
+    if let manifest {
+      let name = manifest == .manifestDB ? "Manifest.db" : "Manifest.mbdb"
+      return .lookalike("holds \(name) but no Info.plist")
+    }
+    if info && companion { return .lookalike("holds Info.plist but no manifest (an unfinished backup?)") }
+    return .none
   }
 
   /// The backups one level inside `folder` (such as MobileSync/Backup), sorted by name.
@@ -58,23 +88,32 @@ public final class Backup: Sendable {
     return found.sorted()
   }
 
-  private static func isRegular(_ path: RawPath) -> Bool {
-    (try? FileStatus.lstat(path))?.type == .regular
+  /// The era of the backup in `folder` (see `recognise`), nil when it holds none. Only regular
+  /// files count: a folder or link named Manifest.db makes no backup.
+  private static func format(of folder: RawPath) -> BackupFormat? {
+    guard let directory = folder.withCString({ opendir($0) }) else { return nil }
+    defer { closedir(directory) }
+    var names: [[UInt8]] = []
+    while let item = readdir(directory) {
+      let name = withUnsafeBytes(of: item.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+      let type = item.pointee.d_type
+      if type == UInt8(DT_REG) || (type == UInt8(DT_UNKNOWN) && isRegular(folder.appending(RawPath(bytes: name)))) {
+        names.append(name)
+      }
+    }
+    guard case .backup(let format) = recognise(fileNames: names) else { return nil }
+    return format
   }
 
-  private static func format(of folder: RawPath) -> BackupFormat? {
-    if isRegular(folder.appending("Manifest.db")) { return .manifestDB }
-    if isRegular(folder.appending("Manifest.mbdb")) { return .mbdb }
-    if LegacyManifest.hasFiles(in: folder, suffix: "mdinfo") { return .mdinfo }
-    if LegacyManifest.hasFiles(in: folder, suffix: "mdbackup") { return .mdbackup }
-    return nil
+  private static func isRegular(_ path: RawPath) -> Bool {
+    (try? FileStatus.lstat(path))?.type == .regular
   }
 
   /// Opens the backup. An encrypted backup needs `password`: the keybag is unlocked here, and a
   /// wrong password is reported (`.wrongPassword`) before any stored file is read.
   public init(folder: RawPath, password: BackupPassword?) throws(BackupError) {
     self.folder = folder
-    guard Self.isRegular(folder.appending("Info.plist")), let format = Self.format(of: folder) else {
+    guard let format = Self.format(of: folder) else {
       throw BackupError(path: folder, reason: .notABackup)
     }
     let infoPlist = try Self.plist(folder.appending("Info.plist"), required: true) ?? .null
@@ -547,4 +586,13 @@ private final class LockedDatabase: Sendable {
   let mutex: Mutex<ManifestDatabase>
 
   init(_ database: sending ManifestDatabase) { mutex = Mutex(database) }
+}
+
+/// What a folder's file names say about it (see `Backup.recognise(fileNames:)`).
+public enum BackupRecognition: Sendable, Equatable {
+  /// An iPhone backup of this era.
+  case backup(BackupFormat)
+  /// Backup files without what makes a backup: the reason, to warn with.
+  case lookalike(String)
+  case none
 }

@@ -35,18 +35,6 @@ enum LegacyManifest {
     return names.sorted()
   }
 
-  /// True when the folder has at least one file ending in `.suffix`.
-  static func hasFiles(in folder: RawPath, suffix: String) -> Bool {
-    guard let directory = folder.withCString({ opendir($0) }) else { return false }
-    defer { closedir(directory) }
-    let ending = Array(("." + suffix).utf8)
-    while let item = readdir(directory) {
-      let name = withUnsafeBytes(of: item.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
-      if name.count > ending.count, name.suffix(ending.count).elementsEqual(ending) { return true }
-    }
-    return false
-  }
-
   /// Domain and path from a plist dictionary (iTunes 7 wrote no domain: its paths are in the
   /// home folder).
   static func name(from plist: PlistValue) -> (domain: String, path: RawPath)? {

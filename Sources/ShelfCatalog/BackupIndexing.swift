@@ -16,22 +16,17 @@ extension BackupRootFacts {
 }
 
 extension Indexer {
-  /// The roots a folder named to `index` stands for: a folder of iPhone backups (such as
-  /// MobileSync/Backup) stands for each backup in it; any other folder for itself.
-  public static func roots(for folder: RawPath) -> [RawPath] {
-    if Backup.isBackup(folder) { return [folder] }
-    let backups = Backup.backups(in: folder)
-    return backups.isEmpty ? [folder] : backups
-  }
-
   /// Catalogues an iPhone backup by the real names of its files: each file entry becomes
   /// `BACKUP/DOMAIN/relativePath`, its kind and facts read from its content: a plain stored
   /// file in place, an encrypted one decrypted into a private file with no name (in memory up
   /// to `options.inMemorySpoolLimit`, else in the temporary folder, so a long video does not
   /// fill the memory). Entries whose size and time the catalogue already has are
   /// not read again; entries gone from the manifest leave. Rows the manifest cannot give and
-  /// files that cannot be read are the summary's `problems`; the rest is catalogued.
-  func indexBackup(_ root: RawPath, progress: (IndexProgress) -> Void) async throws -> RootScanSummary {
+  /// files that cannot be read are the summary's `problems`; the rest is catalogued. A backup
+  /// found inside the root `parentID` is recorded as found there (nil keeps what is recorded).
+  func indexBackup(_ root: RawPath, parentID: Int64?, progress: (IndexProgress) -> Void) async throws
+    -> RootScanSummary
+  {
     let folder = try TreeWalker.realPath(root.absolute)
     let backup = try openBackup(folder)
     let start = CatalogQuery.currentTime()
@@ -44,6 +39,7 @@ extension Indexer {
       try store.updateRoot(
         id: id, layout: SandboxLayout(isSandbox: false, bundleName: nil), bundle: nil, scannedAt: nil)
       try store.updateBackupRoot(id: id, facts: facts)
+      if let parentID { try store.setParent(rootID: id, parentID: parentID) }
       return id
     }
     progress(IndexProgress(root: folder, phase: .walking, done: 0, total: 0))
@@ -117,13 +113,21 @@ extension Indexer {
     return summary
   }
 
-  /// Opens a backup; an encrypted one asks `options.backupPassword` for its password.
+  /// Opens a backup; an encrypted one asks `options.backupPassword` for its password, again
+  /// after each wrong one until it has no other to give (the last error is then thrown).
   private func openBackup(_ folder: RawPath) throws -> Backup {
-    do {
-      return try Backup(folder: folder, password: nil)
-    } catch let error where error.reason == .passwordRequired {
-      guard let password = try options.backupPassword(folder) else { throw error }
-      return try Backup(folder: folder, password: password)
+    var password: BackupPassword?
+    var refused = 0
+    while true {
+      let attempt = Result { () throws(BackupError) in try Backup(folder: folder, password: password) }
+      guard case .failure(let error) = attempt else { return try attempt.get() }
+      switch error.reason {
+      case .passwordRequired where password == nil: break
+      case .wrongPassword: refused += 1
+      default: throw error
+      }
+      guard let next = try options.backupPassword(folder, refused) else { throw error }
+      password = next
     }
   }
 

@@ -34,8 +34,16 @@ public enum CatalogCopy {
     var rootIDs: [RootKey: Int64] = [:]
     defer { target.rollbackPending() }
     try target.transaction(continuing: true) {
+      var copiedIDs: [Int64: Int64] = [:]
       for root in roots {
-        rootIDs[RootKey(host: root.host, path: root.path)] = try target.addRoot(root)
+        let id = try target.addRoot(root)
+        rootIDs[RootKey(host: root.host, path: root.path)] = id
+        copiedIDs[root.id] = id
+      }
+      // The roots found in others (backups) stay listed under them.
+      for root in roots {
+        guard let parent = root.parentID.flatMap({ copiedIDs[$0] }), let id = copiedIDs[root.id] else { continue }
+        try target.setParent(rootID: id, parentID: parent)
       }
     }
     var copied = 0

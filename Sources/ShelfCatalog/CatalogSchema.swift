@@ -7,7 +7,7 @@
 /// which is what `ls WORD…` needs, at about half the cost of a full index.
 enum CatalogSchema {
   /// Bumped on every schema change; writers migrate older catalogues (see `upgrade(from:_:)`).
-  static let version = 10
+  static let version = 11
 
   /// The first schema that carries `applicationID` and the `meta` table; older ones are
   /// recognised by their tables.
@@ -58,7 +58,8 @@ enum CatalogSchema {
       last_scan_ns INTEGER,
       excludes TEXT,
       backup_device TEXT, backup_product TEXT, backup_ios TEXT, backup_date TEXT,
-      backup_encrypted INTEGER, backup_format TEXT
+      backup_encrypted INTEGER, backup_format TEXT,
+      parent_id INTEGER
     );
     \(filesTable(.sqlite));
     CREATE VIRTUAL TABLE IF NOT EXISTS files_fts USING fts5(
@@ -69,6 +70,10 @@ enum CatalogSchema {
 
   /// The version that added `queryIndexes`.
   static let queryIndexesVersion = 10
+
+  /// The version that added `roots.parent_id`: the root a backup was found in (a root of its
+  /// own, listed under that one, forgotten with it). Roots added before have none.
+  static let rootParentVersion = 11
 
   /// The indexes queries are answered from (schema 10): a kind with its entries by size (the
   /// filter and the sort listings start from most); size and modification time (in SQLite,
@@ -149,7 +154,7 @@ enum CatalogSchema {
   /// The columns a `CatalogRoot` is read from, in order (see `CatalogStore.root(from:)`).
   static func rootColumns(_ dialect: SQLDialect) -> String {
     "id, path, is_sandbox, bundle_path, bundle_id, bundle_name, bundle_version, last_scan_ns, excludes, backup_device, backup_product, backup_ios, backup_date, backup_encrypted, backup_format, "
-      + (dialect == .sqlite ? "NULL" : "host")
+      + (dialect == .sqlite ? "NULL" : "host") + ", parent_id"
   }
 
   // MARK: The files table, for both dialects
@@ -271,6 +276,9 @@ enum CatalogSchema {
   /// version. Nil when there is no step (an older SQLite schema is then rebuilt).
   static func upgrade(from version: Int, _ dialect: SQLDialect) -> String? {
     if dialect == .sqlite, let step = sqliteUpgrades[version] { return step }
+    if version + 1 == rootParentVersion {
+      return "ALTER TABLE roots ADD COLUMN parent_id \(ColumnType.integer.name(dialect));"
+    }
     if version + 1 == queryIndexesVersion {
       // SQLite fills the path trigram table from the rows already there; PostgreSQL learns
       // the distribution of `lower(kind)`, which only ANALYZE samples.

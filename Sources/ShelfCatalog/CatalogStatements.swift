@@ -42,11 +42,9 @@ extension CatalogConnection {
       ])
   }
 
-  /// Moves the entries of root `inner` to root `outer` and forgets `inner` (a new root that
-  /// contains it takes it over).
-  func mergeRoot(_ inner: Int64, into outer: Int64) throws {
-    try run("UPDATE files SET root_id = ? WHERE root_id = ?", [.integer(outer), .integer(inner)])
-    try run("DELETE FROM roots WHERE id = ?", [.integer(inner)])
+  /// Records the root a root was found in (nil: none).
+  func setParent(rootID: Int64, parentID: Int64?) throws {
+    try run("UPDATE roots SET parent_id = ? WHERE id = ?", [parentID.map { .integer($0) } ?? .null, .integer(rootID)])
   }
 
   /// Records that a file moved (same inode and size): new path and status, facts kept.

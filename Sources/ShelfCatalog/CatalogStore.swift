@@ -104,6 +104,9 @@ public struct CatalogRoot: Sendable, Equatable {
   public var excludes: [String] = []
   /// For an iPhone backup, the device and how the backup was written.
   public var backup: BackupRootFacts?
+  /// The root this one was found in (a backup inside an indexed folder): it is listed under
+  /// that root and forgotten with it. Nil for a root named to `index` itself.
+  public var parentID: Int64? = nil
 
   /// True when the root's folder no longer exists (removed, renamed, or on a drive that is
   /// gone): a rescan skips it rather than emptying it.
@@ -134,6 +137,12 @@ public struct CatalogRootListing: Sendable, Equatable {
   public var files: Int
   /// Their total size in bytes.
   public var size: Int64
+}
+
+/// A root `forgetRoot` dropped, with how many entries went with it.
+public struct ForgottenRoot: Sendable, Equatable {
+  public var root: CatalogRoot
+  public var entries: Int
 }
 
 /// Counts, size and duration of a group of entries.
@@ -252,7 +261,8 @@ protocol CatalogBackend: AnyObject {
   func rootID(for path: RawPath) throws -> Int64
   func updateRoot(id: Int64, layout: SandboxLayout, bundle: BundleInfo?, scannedAt: Int64?) throws
   func updateBackupRoot(id: Int64, facts: BackupRootFacts) throws
-  func mergeRoot(_ inner: Int64, into outer: Int64) throws
+  /// Records the root a root was found in (nil: none).
+  func setParent(rootID: Int64, parentID: Int64?) throws
   func knownFiles(rootID: Int64) throws -> [PathKey: KnownFile]
   /// Loads `knownFiles` on a connection of its own (from another thread).
   func knownFilesLoader() -> @Sendable (Int64) throws -> [PathKey: KnownFile]
@@ -373,14 +383,20 @@ public final class CatalogStore {
     return known.first { $0.path == resolved }
   }
 
-  /// Drops a root of this machine and its entries from the catalogue (the files on disk are
-  /// not touched) and returns how many entries went; throws `.unknownRoot` when no root is at
-  /// `path`, `.busy` while another writer indexes it.
+  /// Drops a root of this machine and its entries from the catalogue, with the roots found in
+  /// it (its backups) and theirs (the files on disk are not touched). Returns what went,
+  /// the roots found in it first; throws `.unknownRoot` when no root is at `path`, `.busy`
+  /// while another writer indexes one of them.
   @discardableResult
-  public func forgetRoot(_ path: RawPath, lockWait: Double = 2) throws -> Int {
+  public func forgetRoot(_ path: RawPath, lockWait: Double = 2) throws -> [ForgottenRoot] {
     guard let root = try root(at: path) else { throw CatalogError(path: path, reason: .unknownRoot) }
-    try backend.lockRoot(root.path, wait: lockWait)
-    return try backend.forgetRoot(id: root.id)
+    let nested = try localRoots().filter { $0.parentID == root.id }
+    var forgotten: [ForgottenRoot] = []
+    for inner in nested + [root] {
+      try backend.lockRoot(inner.path, wait: lockWait)
+      forgotten.append(ForgottenRoot(root: inner, entries: try backend.forgetRoot(id: inner.id)))
+    }
+    return forgotten
   }
 
   // MARK: Writing (the indexer)
@@ -397,7 +413,9 @@ public final class CatalogStore {
   func updateBackupRoot(id: Int64, facts: BackupRootFacts) throws {
     try backend.updateBackupRoot(id: id, facts: facts)
   }
-  func mergeRoot(_ inner: Int64, into outer: Int64) throws { try backend.mergeRoot(inner, into: outer) }
+  func setParent(rootID: Int64, parentID: Int64?) throws {
+    try backend.setParent(rootID: rootID, parentID: parentID)
+  }
   func knownFiles(rootID: Int64) throws -> [PathKey: KnownFile] { try backend.knownFiles(rootID: rootID) }
   func knownFilesLoader() -> @Sendable (Int64) throws -> [PathKey: KnownFile] { backend.knownFilesLoader() }
   func upsert(_ entry: CatalogEntry, rootID: Int64, trusted: Bool, searchText: String, isNew: Bool = false)
@@ -484,7 +502,7 @@ public final class CatalogStore {
     return CatalogRoot(
       id: row.integer(at: 0) ?? 0, path: RawPath(bytes: row.blob(at: 1)), host: row.text(at: 15),
       isSandbox: row.integer(at: 2) == 1, bundle: bundle, lastScanNanoseconds: row.integer(at: 7),
-      excludes: ExcludeRules.storedPatterns(row.text(at: 8)), backup: backup)
+      excludes: ExcludeRules.storedPatterns(row.text(at: 8)), backup: backup, parentID: row.integer(at: 16))
   }
 
   /// Decodes a row of `CatalogSchema.entryColumns`. With `chunkNames` false (listings), the

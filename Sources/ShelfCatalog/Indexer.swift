@@ -46,9 +46,10 @@ public struct IndexOptions: Sendable {
   /// Asked between batches (and during the walk): true stops the scan with `.interrupted`,
   /// keeping every batch already committed.
   public var shouldStop: @Sendable () -> Bool = { false }
-  /// Asked for the password of an encrypted iPhone backup when one is met (nil: none to give,
-  /// and the backup reports that it needs one).
-  public var backupPassword: @Sendable (RawPath) throws -> BackupPassword? = { _ in nil }
+  /// Asked for the password of an encrypted iPhone backup when one is met, with how many
+  /// passwords this backup has refused so far (nil: none (more) to give, and the backup
+  /// reports that it needs one, or that the last was wrong).
+  public var backupPassword: @Sendable (RawPath, _ refused: Int) throws -> BackupPassword? = { _, _ in nil }
   /// Where the content of backup files is spooled when `/dev/shm` is not available, or when
   /// it is larger than `inMemorySpoolLimit`.
   public var temporaryFolder = RawPath("/tmp")
@@ -97,6 +98,19 @@ public struct RootScanSummary: Sendable {
   /// Problems that leave part of the root out (one line each): for a backup, manifest rows it
   /// cannot give and files that cannot be read. The rest is catalogued.
   public var problems: [WalkProblem] = []
+  /// The backups found inside, in path order: each is a root of its own (listed under this
+  /// one), scanned after it; one that could not be read (a password missing or wrong, a
+  /// damaged manifest) has its error, and none of its files is catalogued.
+  public var nested: [NestedScan] = []
+  /// Catalogued roots inside the folder that are not backups: they keep their entries, and
+  /// this scan left them out.
+  public var coveredRoots: [RawPath] = []
+}
+
+/// The scan of a backup found inside a scanned folder.
+public struct NestedScan: Sendable {
+  public var folder: RawPath
+  public var outcome: Result<RootScanSummary, any Error>
 }
 
 /// Scans roots into the catalogue incrementally: unchanged files (size, mtime, ctime, inode)
@@ -130,6 +144,8 @@ public final class Indexer {
     var layout: SandboxLayout
     var bundle: BundleInfo?
     var excludes: ExcludeRules
+    /// The catalogued roots inside the walked folder, which the walk leaves out.
+    var innerRoots: Set<RawPath>
     /// When the scan started (seconds since the epoch) and the newest timestamps trusted.
     var start: Double
     var untrustedAfter: Int64
@@ -168,12 +184,23 @@ public final class Indexer {
     }
   }
 
-  /// Scans one root (adding it when new) and returns what happened.
+  /// Scans one root (adding it when new) and returns what happened. The backups found in it
+  /// become roots of their own, scanned after it (`nested`); catalogued roots inside it keep
+  /// their entries and are left out (`coveredRoots`). A folder inside a catalogued root is
+  /// scanned as part of that root, and adds none.
   public func index(root: RawPath, progress: (IndexProgress) -> Void = { _ in }) async throws
     -> RootScanSummary
   {
-    if Backup.isBackup(root) { return try await indexBackup(root, progress: progress) }
-    let target = try prepareTarget(root)
+    let scanned = try TreeWalker.realPath(root.absolute)
+    let knownRoots = try store.localRoots()
+    let container = knownRoots.filter { scanned.bytes.starts(with: $0.path.bytes + [UInt8(ascii: "/")]) }
+      .max { $0.path.bytes.count < $1.path.bytes.count }
+    if let container, container.backup != nil {
+      // A folder inside a backup's stored files: the backup is what there is to scan.
+      return try await indexBackup(container.path, parentID: nil, progress: progress)
+    }
+    if Backup.isBackup(scanned) { return try await indexBackup(scanned, parentID: container?.id, progress: progress) }
+    let target = try prepareTarget(scanned, container: container, knownRoots: knownRoots)
     var summary = RootScanSummary(root: target.scanned)
     summary.isSandbox = target.layout.isSandbox
     summary.bundle = target.bundle
@@ -189,30 +216,50 @@ public final class Indexer {
       try store.updateRoot(
         id: target.rootID, layout: target.layout, bundle: target.bundle, scannedAt: Int64(target.start * 1e9))
     }
+    try await indexNestedBackups(target, knownRoots: knownRoots, into: &summary, progress: progress)
     return summary
   }
 
-  /// Finds (or adds) the catalogue root for `root` and records its layout, bundle and
-  /// excludes. A folder inside a catalogued root is scanned as part of that root (its areas,
-  /// bundle and excludes are the root's); a new root that contains catalogued roots takes
-  /// them over.
-  private func prepareTarget(_ root: RawPath) throws -> ScanTarget {
-    let scanned = try TreeWalker.realPath(root.absolute)
-    let knownRoots = try store.localRoots()
-    let container = knownRoots.filter { scanned.bytes.starts(with: $0.path.bytes + [UInt8(ascii: "/")]) }
-      .max { $0.path.bytes.count < $1.path.bytes.count }
+  /// Scans each backup the walk found, and each catalogued backup root inside the folder, as
+  /// a root of its own under the scanned one. A backup that cannot be opened or read costs
+  /// that backup only; the catalogue's own failures (busy, interrupted, damaged) end the run.
+  private func indexNestedBackups(
+    _ target: ScanTarget, knownRoots: [CatalogRoot], into summary: inout RootScanSummary,
+    progress: (IndexProgress) -> Void
+  ) async throws {
+    let backupRoots = Set(knownRoots.filter { $0.backup != nil }.map(\.path))
+    var backups = summary.walk.backups
+    for skipped in summary.walk.skippedRoots {
+      if backupRoots.contains(skipped) { backups.append(skipped) } else { summary.coveredRoots.append(skipped) }
+    }
+    for folder in backups.sorted() {
+      do {
+        let scan = try await indexBackup(folder, parentID: target.rootID, progress: progress)
+        summary.nested.append(NestedScan(folder: folder, outcome: .success(scan)))
+      } catch let error as BackupError {
+        summary.nested.append(NestedScan(folder: folder, outcome: .failure(error)))
+      } catch let error as FileError {
+        summary.nested.append(NestedScan(folder: folder, outcome: .failure(error)))
+      }
+    }
+  }
+
+  /// Adds (or finds) the catalogue root a scan writes to and records its layout, bundle and
+  /// excludes: the scanned folder itself, or the catalogued root `container` that holds it
+  /// (whose areas, bundle and excludes it then takes). The catalogued roots inside the folder
+  /// keep their entries: the walk leaves their folders out.
+  private func prepareTarget(_ scanned: RawPath, container: CatalogRoot?, knownRoots: [CatalogRoot]) throws
+    -> ScanTarget
+  {
     if let container, options.excludes != nil {
       throw CatalogError(path: scanned, reason: .excludesBelongToRoot(container.path))
     }
     let rootPath = container?.path ?? scanned
     let subtree: [UInt8] = container == nil ? [] : Array(scanned.bytes.dropFirst(rootPath.bytes.count + 1))
-    let inner =
-      container == nil
-      ? knownRoots.filter { $0.path.bytes.starts(with: scanned.bytes + [UInt8(ascii: "/")]) } : []
+    let inner = knownRoots.filter { $0.path.bytes.starts(with: scanned.bytes + [UInt8(ascii: "/")]) }
     let stored = knownRoots.first { $0.path == rootPath }?.excludes ?? []
     let patterns = options.excludes ?? stored
-    // The root's own indexer only; roots it takes over must not be mid-scan either.
-    for root in [rootPath] + inner.map(\.path) { try store.lockRoot(root, wait: options.lockWait) }
+    try store.lockRoot(rootPath, wait: options.lockWait)
     let start = CatalogQuery.currentTime()
     let layout = SandboxLayout.detect(root: rootPath)
     let bundle = layout.bundleInfo(root: rootPath)
@@ -220,13 +267,12 @@ public final class Indexer {
       let id = try store.rootID(for: rootPath)
       try store.updateRoot(id: id, layout: layout, bundle: bundle, scannedAt: nil)
       if let replaced = options.excludes { try store.setExcludes(rootID: id, patterns: replaced) }
-      for root in inner { try store.mergeRoot(root.id, into: id) }
       return id
     }
     return ScanTarget(
       scanned: scanned, rootPath: rootPath, rootID: rootID, subtree: subtree, layout: layout, bundle: bundle,
-      excludes: ExcludeRules(patterns: patterns, walkStart: subtree), start: start,
-      untrustedAfter: Int64((start - options.recentWindow) * 1e9))
+      excludes: ExcludeRules(patterns: patterns, walkStart: subtree), innerRoots: Set(inner.map(\.path)),
+      start: start, untrustedAfter: Int64((start - options.recentWindow) * 1e9))
   }
 
   /// What is known about the root's files, loaded on a connection of its own while the tree
@@ -251,7 +297,8 @@ public final class Indexer {
   /// Walks the folder (on as many threads as extraction gets).
   private func walk(_ target: ScanTarget, into summary: inout RootScanSummary) async throws -> [WalkedFile] {
     let walker = try TreeWalker(
-      root: target.scanned, followLinks: options.followLinks, excludes: target.excludes, skipPaths: skipPaths)
+      root: target.scanned, followLinks: options.followLinks, excludes: target.excludes, skipPaths: skipPaths,
+      skipFolders: target.innerRoots, findBackups: true)
     let walked = await BlockingThread.run { [walker, options] in
       walker.collect(threads: max(1, options.jobs), shouldStop: options.shouldStop)
     }

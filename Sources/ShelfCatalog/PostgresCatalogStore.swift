@@ -158,6 +158,7 @@ final class PostgresCatalogStore: CatalogBackend {
         excludes text,
         backup_device text, backup_product text, backup_ios text, backup_date text,
         backup_encrypted bigint, backup_format text,
+        parent_id bigint,
         UNIQUE (host, path)
       );
       \(CatalogSchema.filesTable(.postgres));
@@ -290,8 +291,9 @@ final class PostgresCatalogStore: CatalogBackend {
     try db.updateBackupRoot(id: id, facts: facts)
   }
 
-  func mergeRoot(_ inner: Int64, into outer: Int64) throws {
-    try db.mergeRoot(inner, into: outer)
+  /// Records the root a root was found in (a backup inside an indexed folder).
+  func setParent(rootID: Int64, parentID: Int64?) throws {
+    try db.setParent(rootID: rootID, parentID: parentID)
   }
 
   // MARK: Files (writer side)

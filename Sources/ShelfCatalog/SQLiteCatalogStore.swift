@@ -292,10 +292,9 @@ final class SQLiteCatalogStore: CatalogBackend {
     try db.updateBackupRoot(id: id, facts: facts)
   }
 
-  /// Moves the entries of root `inner` to root `outer` and forgets `inner` (a new root that
-  /// contains it takes it over).
-  func mergeRoot(_ inner: Int64, into outer: Int64) throws {
-    try db.mergeRoot(inner, into: outer)
+  /// Records the root a root was found in (a backup inside an indexed folder).
+  func setParent(rootID: Int64, parentID: Int64?) throws {
+    try db.setParent(rootID: rootID, parentID: parentID)
   }
 
   /// Drops a root and its entries (the files on disk are not touched); returns how many went.

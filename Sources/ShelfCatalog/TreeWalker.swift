@@ -1,3 +1,4 @@
+import ShelfBackup
 import ShelfCore
 
 #if canImport(Glibc)
@@ -57,6 +58,14 @@ public struct WalkSummary: Sendable {
   public var excluded = 0
   /// Folders that could not be read.
   public var unreadable: [WalkProblem] = []
+  /// iPhone backups found (`findBackups`): not walked, as each is catalogued as a root of its
+  /// own, by the real names of its files.
+  public var backups: [RawPath] = []
+  /// Folders that hold backup files without being a backup (`findBackups`), with why: walked
+  /// as plain files.
+  public var lookalikes: [WalkProblem] = []
+  /// Folders of `skipFolders` met: roots of their own, not walked.
+  public var skippedRoots: [RawPath] = []
 }
 
 /// Walks a root folder for regular files without ever leaving it: symbolic links are not
@@ -73,12 +82,17 @@ public struct TreeWalker: Sendable {
   public var skipPaths: Set<RawPath>
   /// The last components of `skipPaths`: a cheap first test (hashing whole paths is not).
   private var skipNames: Set<PathKey>
+  /// Folders never walked (the roots of their own inside this one), reported in the summary.
+  public var skipFolders: Set<RawPath>
+  /// Tell iPhone backups from the names in each folder and leave them out of the walk
+  /// (reported in the summary): their stored files are hashed blobs, not the user's files.
+  public var findBackups: Bool
 
   /// Prepares a walk of `root`; throws when it is missing or not a folder.
   public init(
     root: RawPath, followLinks: Bool = false, includeHidden: Bool = true,
     excludes: ExcludeRules = ExcludeRules(),
-    skipPaths: Set<RawPath> = []
+    skipPaths: Set<RawPath> = [], skipFolders: Set<RawPath> = [], findBackups: Bool = false
   ) throws(FileError) {
     let resolved = try Self.realPath(root)
     let status = try FileStatus.stat(resolved)
@@ -91,6 +105,8 @@ public struct TreeWalker: Sendable {
     self.excludes = excludes
     self.skipPaths = skipPaths
     self.skipNames = Set(skipPaths.map { PathKey($0.lastComponent.bytes) })
+    self.skipFolders = skipFolders
+    self.findBackups = findBackups
   }
 
   /// `realpath(3)` of a path.
@@ -181,7 +197,13 @@ public struct TreeWalker: Sendable {
       summary.specialFiles += part.specialFiles
       summary.excluded += part.excluded
       summary.unreadable += part.unreadable
+      summary.backups += part.backups
+      summary.lookalikes += part.lookalikes
+      summary.skippedRoots += part.skippedRoots
     }
+    summary.backups.sort()
+    summary.lookalikes.sort { $0.path < $1.path }
+    summary.skippedRoots.sort()
     return (results.flatMap { $0 }, summary, state.stopped)
   }
 
@@ -207,6 +229,17 @@ public struct TreeWalker: Sendable {
       } catch {
         summary.unreadable.append(WalkProblem(path: directory.path, reason: error.reason))
         continue
+      }
+      if findBackups {
+        let files = entries.lazy.filter { $0.type == UInt8(DT_REG) || $0.type == UInt8(DT_UNKNOWN) }.map(\.name)
+        switch Backup.recognise(fileNames: files) {
+        case .backup where Backup.isBackup(directory.path):
+          summary.backups.append(directory.path)
+          continue
+        case .lookalike(let reason):
+          summary.lookalikes.append(WalkProblem(path: directory.path, reason: reason))
+        default: break
+        }
       }
       var rules = rulesSnapshot
       if entries.contains(where: { $0.name == Array(".shelfignore".utf8) }),
@@ -234,12 +267,16 @@ public struct TreeWalker: Sendable {
             summary.excluded += 1
             continue
           }
+          let path = directory.path.appending(RawPath(bytes: entry.name))
+          if !skipFolders.isEmpty && skipFolders.contains(path) {
+            summary.skippedRoots.append(path)
+            continue
+          }
           if followLinks, let status, !state.firstVisit(status) {
             summary.loops += 1
             continue
           }
-          subdirectories.append(
-            PendingFolder(path: directory.path.appending(RawPath(bytes: entry.name)), relative: relative))
+          subdirectories.append(PendingFolder(path: path, relative: relative))
         case Int(DT_REG):
           guard let status else { continue }
           if !rules.isEmpty && rules.excludes(relative: relative, name: entry.name, isDirectory: false) {

@@ -8,7 +8,8 @@ enum ForgetCommand {
     abstract: "Drop roots and their entries from the catalogue.",
     discussion: """
       Removes each ROOT (as shelf roots lists it) and every entry under it from the \
-      catalogue. The files on disk are not touched. A ROOT whose folder is gone can be \
+      catalogue, with the backups found in it (the roots listed under it), one line each, \
+      the backups first. The files on disk are not touched. A ROOT whose folder is gone can be \
       forgotten by the path the catalogue knows. A ROOT the catalogue does not know is an \
       error naming it: the others are still forgotten, and the exit status is 1 (66 when no \
       ROOT was known). Like index, forget takes the catalogue's writer lock: while another \
@@ -42,9 +43,14 @@ enum ForgetCommand {
     var outcome = BatchOutcome()
     for root in options.roots {
       do {
-        let count = try store.forgetRoot(root, lockWait: options.lockWait)
-        invocation.console.write(
-          "\(root.escaped): forgot the root and its \(count) entr\(count == 1 ? "y" : "ies")\n")
+        let forgottenRoots = try store.forgetRoot(root, lockWait: options.lockWait)
+        for (index, forgotten) in forgottenRoots.enumerated() {
+          let count = forgotten.entries
+          // The named root comes last, after the backups found in it.
+          let what = index == forgottenRoots.count - 1 ? "root" : "backup"
+          invocation.console.write(
+            "\(forgotten.root.path.escaped): forgot the \(what) and its \(count) entr\(count == 1 ? "y" : "ies")\n")
+        }
         outcome.succeeded()
       } catch {
         outcome.failed(AdvisedCatalogError.advising(error), console: invocation.console)

@@ -1,3 +1,4 @@
+import ShelfBackup
 import ShelfCatalog
 import ShelfCore
 import ShelfSQLite
@@ -180,7 +181,7 @@ enum IndexCommand {
     defer { signals.cancel() }
     options.scan.shouldStop = { stop.isRequested }
     let passwords = BackupPasswordInput(invocation)
-    options.scan.backupPassword = { folder in try passwords.password(for: folder) }
+    options.scan.backupPassword = { folder, refused in try passwords.password(for: folder, refused: refused) }
     options.scan.temporaryFolder = RawPath(
       invocation.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp")
     let showProgress =
@@ -192,7 +193,14 @@ enum IndexCommand {
     var outcome = BatchOutcome()
     var rebuilt = false
     var pending = roots[...]
+    // Each root is scanned once a run: a backup scanned with the folder it was found in is
+    // not scanned again when it is named (or catalogued) too.
+    var scanned = Set<RawPath>()
     while let root = pending.first {
+      if let resolved = try? TreeWalker.realPath(root.absolute), scanned.contains(resolved) {
+        pending = pending.dropFirst()
+        continue
+      }
       let indexer = Indexer(store: store, options: options.scan)
       do {
         let summary = try await indexer.index(root: root) { progress in
@@ -200,25 +208,34 @@ enum IndexCommand {
           Self.showProgress(progress, console: console)
         }
         console.clearStatus()
-        report(summary, console: console, verbose: invocation.globals.verbose)
-        // A backup's unreadable rows and files: one line each, the rest catalogued, exit 1.
-        outcome.succeeded()
-        // A file whose facts could not be read is bad input (the summary counts them, -v lists
-        // them); the run went on without it.
-        for _ in summary.extractionErrors { outcome.failed(.badInput) }
-        for problem in summary.problems {
-          outcome.failed(
-            FileError(path: problem.path, reason: problem.reason, failure: .badInput), console: console)
+        scanned.insert(summary.root)
+        record(summary, into: &outcome, console: console, verbose: invocation.globals.verbose)
+        for covered in summary.coveredRoots {
+          console.note("\(covered.escaped): already a root of its own; skipped here")
+        }
+        for nested in summary.nested {
+          scanned.insert(nested.folder)
+          switch nested.outcome {
+          case .success(let backup):
+            record(backup, into: &outcome, console: console, verbose: invocation.globals.verbose)
+          case .failure(let error as BackupError) where error.reason == .passwordRequired:
+            // The rest of the folder is catalogued; this backup's files are not.
+            console.warning(String(describing: AdvisedBackupError(error: error)))
+            outcome.failed(error.failure)
+          case .failure(let error):
+            outcome.failed(error, console: console)
+          }
         }
         pending = pending.dropFirst()
       } catch let error as SQLiteError where error.isCorruption && !rebuilt {
         // Damage found part way: move the file aside, start afresh and scan every root again.
         console.clearStatus()
         rebuilt = true
-        let known = (try? store.roots().map(\.path)) ?? []
+        let known = (try? store.roots().filter { $0.parentID == nil }.map(\.path)) ?? []
         store = try store.movingAsideAndRebuilding(shelfVersion: ShelfInfo.version)
         warnIfRebuilt(store, console: console)
         outcome = BatchOutcome()
+        scanned = []
         var all = roots
         for path in known where !all.contains(path) { all.append(path) }
         pending = all[...]
@@ -235,6 +252,25 @@ enum IndexCommand {
     return skippedGone ? .partialFailure : outcome.exitStatus
   }
 
+  /// Reports one root's scan and records its outcome: a file whose facts could not be read is
+  /// bad input (the summary counts them, -v lists them), and so is each of a backup's
+  /// unreadable rows and files (one line each); the run went on without them (exit 1).
+  private static func record(
+    _ summary: RootScanSummary, into outcome: inout BatchOutcome, console: Console, verbose: Bool
+  ) {
+    report(summary, console: console, verbose: verbose)
+    for lookalike in summary.walk.lookalikes {
+      console.warning(
+        "\(lookalike.path.escaped): \(lookalike.reason): not an iPhone backup; catalogued as plain files")
+    }
+    outcome.succeeded()
+    for _ in summary.extractionErrors { outcome.failed(.badInput) }
+    for problem in summary.problems {
+      outcome.failed(
+        FileError(path: problem.path, reason: problem.reason, failure: .badInput), console: console)
+    }
+  }
+
   private static func warnIfRebuilt(_ store: CatalogStore, console: Console) {
     if let aside = store.movedAsideCorruptFile {
       console.warning(
@@ -249,15 +285,18 @@ enum IndexCommand {
   {
     let console = invocation.console
     var gone: [CatalogRoot] = []
-    // A folder of backups (MobileSync/Backup) stands for each backup in it.
-    var roots = options.roots.flatMap(Indexer.roots(for:))
+    var roots = options.roots
     if roots.isEmpty {
       let known = try store.localRoots()
       if known.isEmpty {
         throw invocation.usageError("no roots in the catalogue yet: give a folder to index")
       }
-      for root in known {
-        if root.folderIsGone { gone.append(root) } else { roots.append(root.path) }
+      gone = known.filter(\.folderIsGone)
+      // A backup found in a root is scanned with it (unless that root's folder is gone).
+      let scannedWithParent = Set(known.filter { !$0.folderIsGone }.map(\.id))
+      for root in known where !root.folderIsGone {
+        if let parent = root.parentID, scannedWithParent.contains(parent) { continue }
+        roots.append(root.path)
       }
     } else if options.prune {
       for path in roots {
@@ -267,10 +306,12 @@ enum IndexCommand {
     }
     for root in gone {
       if options.prune {
-        let count = try store.forgetRoot(root.path)
-        console.write(
-          "\(root.path.escaped): folder is gone; forgot the root and its \(count) entr\(count == 1 ? "y" : "ies")\n"
-        )
+        for forgotten in try store.forgetRoot(root.path) {
+          let count = forgotten.entries
+          console.write(
+            "\(forgotten.root.path.escaped): folder is gone; forgot the root and its \(count) entr\(count == 1 ? "y" : "ies")\n"
+          )
+        }
       } else {
         console.warning(
           "\(root.path.escaped): folder is gone; skipped (its entries stay until 'shelf forget' or 'index --prune')"
@@ -312,10 +353,12 @@ enum IndexCommand {
     inPlace ? console.status(line) : console.note(line)
   }
 
+  /// The summary of one root's scan: the root and its file count, then the counts and the
+  /// notes on lines of their own that fit 80 columns.
   private static func report(_ summary: RootScanSummary, console: Console, verbose: Bool) {
-    var line = "\(summary.root.escaped): \(summary.files) file\(summary.files == 1 ? "" : "s")"
-    line += " (\(summary.added) new, \(summary.updated) updated, \(summary.unchanged) unchanged"
-    line += ", \(summary.moved) moved, \(summary.removed) removed)"
+    var text = "\(summary.root.escaped): \(summary.files) file\(summary.files == 1 ? "" : "s")\n"
+    text += "  \(summary.added) new, \(summary.updated) updated, \(summary.unchanged) unchanged"
+    text += ", \(summary.moved) moved, \(summary.removed) removed\n"
     var notes: [String] = []
     if !summary.unreadable.isEmpty { notes.append("\(summary.unreadable.count) unreadable") }
     if !summary.extractionErrors.isEmpty {
@@ -330,17 +373,21 @@ enum IndexCommand {
     }
     if summary.walk.specialFiles > 0 { notes.append("\(summary.walk.specialFiles) special files skipped") }
     if summary.walk.excluded > 0 { notes.append("\(summary.walk.excluded) excluded") }
-    if !notes.isEmpty { line += "; " + notes.joined(separator: ", ") }
-    console.write(line + "\n")
+    if !summary.nested.isEmpty {
+      let count = summary.nested.count
+      notes.append("\(count) backup\(count == 1 ? "" : "s") found, each a root of its own")
+    }
+    for line in wrapped(notes, width: 80, indent: "  ") { text += line + "\n" }
     if let backup = summary.backup {
-      console.write("  backup: " + BackupPresentation.describe(backup) + "\n")
+      text += "  backup: " + BackupPresentation.describe(backup) + "\n"
     }
     if let bundle = summary.bundle {
-      var text = "  sandbox: \(bundle.bundlePath.escaped)"
+      var line = "  sandbox: \(bundle.bundlePath.escaped)"
       let details = [bundle.identifier, bundle.name, bundle.version.map { "version \($0)" }].compactMap { $0 }
-      if !details.isEmpty { text += " (" + details.joined(separator: ", ") + ")" }
-      console.write(text + "\n")
+      if !details.isEmpty { line += " (" + details.joined(separator: ", ") + ")" }
+      text += line + "\n"
     }
+    console.write(text)
     if verbose {
       for problem in summary.unreadable { console.warning("\(problem.path.escaped): \(problem.reason)") }
       for problem in summary.extractionErrors {
@@ -349,6 +396,24 @@ enum IndexCommand {
     } else if !summary.unreadable.isEmpty || !summary.extractionErrors.isEmpty {
       console.note("(use -v to list them)")
     }
+  }
+
+  /// `items` joined by commas into lines of at most `width` columns (an item longer than a
+  /// line gets one of its own), each line starting with `indent`.
+  static func wrapped(_ items: [String], width: Int, indent: String) -> [String] {
+    var lines: [String] = []
+    var line = ""
+    for (index, item) in items.enumerated() {
+      let piece = item + (index == items.count - 1 ? "" : ",")
+      if !line.isEmpty && indent.count + line.count + 1 + piece.count > width {
+        lines.append(indent + line)
+        line = piece
+      } else {
+        line += (line.isEmpty ? "" : " ") + piece
+      }
+    }
+    if !line.isEmpty { lines.append(indent + line) }
+    return lines
   }
 }
 

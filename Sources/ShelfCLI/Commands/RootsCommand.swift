@@ -11,7 +11,9 @@ enum RootsCommand {
       files, when it was last scanned and the --exclude patterns stored with it. A root whose \
       folder is gone is marked so; shelf index skips it until shelf forget or index --prune \
       drops it. An iPhone backup's root is followed by a line naming the device, its iOS \
-      version, the backup's date and whether it is encrypted. The catalogue is opened \
+      version, the backup's date and whether it is encrypted. The backups found inside an \
+      indexed folder are roots of their own, listed (indented) under the folder's root; with \
+      --json they are the "nested" array of that root's object. The catalogue is opened \
       read-only.
       """,
     options: [
@@ -39,8 +41,9 @@ enum RootsCommand {
     let console = invocation.console
     // A catalogue shared by several machines names each root's host.
     let showHost = Set(listings.map(\.root.host)).count > 1
+    let tree = RootTree(listings)
     if options.json {
-      let records = listings.map { json($0, showingHost: showHost) }
+      let records = tree.top.map { json($0, nested: tree.nested($0), showingHost: showHost) }
       console.write(JSONValue.array(records).serialized(pretty: console.stdoutIsTerminal) + "\n")
     } else if !listings.isEmpty {
       console.write(text(listings, showingHost: showHost))
@@ -48,7 +51,29 @@ enum RootsCommand {
     return .success
   }
 
-  static func json(_ listing: CatalogRootListing, showingHost: Bool = false) -> JSONValue {
+  /// The roots as a tree: those named to `index` at the top, in path order, each with the
+  /// backups found in it (a root whose parent is not listed is at the top too).
+  struct RootTree {
+    var top: [CatalogRootListing] = []
+    private var children: [Int64: [CatalogRootListing]] = [:]
+
+    init(_ listings: [CatalogRootListing]) {
+      let ids = Set(listings.map(\.root.id))
+      for listing in listings {
+        if let parent = listing.root.parentID, ids.contains(parent) {
+          children[parent, default: []].append(listing)
+        } else {
+          top.append(listing)
+        }
+      }
+    }
+
+    func nested(_ listing: CatalogRootListing) -> [CatalogRootListing] { children[listing.root.id] ?? [] }
+  }
+
+  static func json(_ listing: CatalogRootListing, nested: [CatalogRootListing] = [], showingHost: Bool = false)
+    -> JSONValue
+  {
     let root = listing.root
     var fields = JSONValue.pathFields(root.path)
     if showingHost, let host = root.host { fields.insert(("host", .string(host)), at: 0) }
@@ -58,15 +83,25 @@ enum RootsCommand {
       ("excludes", .array(root.excludes.map { .string($0) })), ("folder_gone", .bool(root.folderIsGone)),
     ]
     if let backup = root.backup { fields.append(("backup", BackupPresentation.json(backup))) }
+    if !nested.isEmpty {
+      fields.append(("nested", .array(nested.map { json($0, showingHost: showingHost) })))
+    }
     return .object(fields)
   }
 
   static func text(_ listings: [CatalogRootListing], showingHost: Bool = false) -> String {
+    let tree = RootTree(listings)
+    var ordered: [(listing: CatalogRootListing, depth: Int)] = []
+    for listing in tree.top {
+      ordered.append((listing, 0))
+      for inner in tree.nested(listing) { ordered.append((inner, 1)) }
+    }
     var rows = [["root", "files", "size", "last scan", "excludes"]]
-    for listing in listings {
+    for (listing, depth) in ordered {
       let root = listing.root
       rows.append([
-        root.displayName(showingHost: showingHost) + (root.folderIsGone ? " (folder gone)" : ""),
+        String(repeating: "  ", count: depth) + root.displayName(showingHost: showingHost)
+          + (root.folderIsGone ? " (folder gone)" : ""),
         "\(listing.files)",
         Quantities.formatByteSize(listing.size),
         root.lastScanNanoseconds.map(CatalogPresentation.isoDate) ?? "never",
@@ -78,11 +113,13 @@ enum RootsCommand {
       while trimmed.last == " " { trimmed = trimmed.dropLast() }
       return String(trimmed)
     }
-    var text = lines.joined(separator: "\n") + "\n"
-    for listing in listings {
-      guard let backup = listing.root.backup else { continue }
-      text +=
-        "\(listing.root.displayName(showingHost: showingHost)): backup of \(BackupPresentation.describe(backup))\n"
+    // Each backup's facts on the line under its row, indented one step further.
+    var text = lines[0] + "\n"
+    for ((listing, depth), line) in zip(ordered, lines.dropFirst()) {
+      text += line + "\n"
+      if let backup = listing.root.backup {
+        text += String(repeating: "  ", count: depth + 1) + "backup of \(BackupPresentation.describe(backup))\n"
+      }
     }
     return text
   }

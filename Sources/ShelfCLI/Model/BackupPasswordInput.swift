@@ -10,14 +10,27 @@ import Synchronization
 /// Where the password of an encrypted backup comes from: `--password-file FILE`, else
 /// `SHELF_BACKUP_PASSWORD`, else a prompt without echo when a person sits at a terminal.
 ///
-/// Asked only when an encrypted backup is met, and at most once a run (every later backup
-/// gets the same answer). The password never goes to stdout, to an error line or to the
-/// command line (where `ps` would show it).
+/// Asked only when an encrypted backup is met. The password given (or the last one typed) is
+/// tried on every backup of the run first; on a terminal, a backup it does not open is asked
+/// for by name, and a wrong answer is asked again, three times in all (as sudo does). The
+/// password never goes to stdout, to an error line or to the command line (where `ps` would
+/// show it).
 final class BackupPasswordInput: Sendable {
   private let file: RawPath?
   private let environmentPassword: String?
   private let console: Console
-  private let answer = Mutex<Result<BackupPassword?, FileError>?>(nil)
+  private let state = Mutex(State())
+
+  /// What earlier questions left: the password file's or environment's answer (read once),
+  /// the last password typed, and how many times each backup was prompted for.
+  private struct State {
+    var given: Result<BackupPassword?, FileError>?
+    var typed: BackupPassword?
+    var prompts: [RawPath: Int] = [:]
+  }
+
+  /// Prompts for one backup, as sudo allows.
+  static let promptsPerBackup = 3
 
   init(_ invocation: Invocation) {
     file = invocation.globals.passwordFile
@@ -30,20 +43,40 @@ final class BackupPasswordInput: Sendable {
     BackupEntryResolver { folder in try self.password(for: folder) }
   }
 
-  /// The password for the backup at `backup`; nil when none was given and nobody can be
-  /// asked (the backup then reports that it needs one). Throws when the password file
+  /// The password to try on the backup at `backup`, which has refused `refused` passwords so
+  /// far; nil when there is none (more) to give and nobody can be asked (the backup then
+  /// reports that it needs one, or that the last was wrong). Throws when the password file
   /// cannot be read.
-  func password(for backup: RawPath) throws(FileError) -> BackupPassword? {
-    let result = answer.withLock { stored -> Result<BackupPassword?, FileError> in
-      if let stored { return stored }
-      let fresh = Result { () throws(FileError) in try obtain(for: backup) }
-      stored = fresh
-      return fresh
+  func password(for backup: RawPath, refused: Int = 0) throws(FileError) -> BackupPassword? {
+    let result = state.withLock { state -> Result<BackupPassword?, FileError> in
+      Result { () throws(FileError) in try answer(for: backup, refused: refused, state: &state) }
     }
     return try result.get()
   }
 
-  private func obtain(for backup: RawPath) throws(FileError) -> BackupPassword? {
+  private func answer(for backup: RawPath, refused: Int, state: inout State) throws(FileError)
+    -> BackupPassword?
+  {
+    if state.given == nil { state.given = Result { () throws(FileError) in try givenPassword() } }
+    let given = try state.given?.get()
+    let shared = given ?? state.typed
+    if refused == 0, let shared { return shared }
+    guard console.stdinIsTerminal && console.stderrIsTerminal else { return nil }
+    let prompts = state.prompts[backup, default: 0]
+    guard prompts < Self.promptsPerBackup else { return nil }
+    if prompts > 0 {
+      console.note("Sorry, try again.")
+    } else if shared != nil {
+      console.note("\(backup.escaped): the password given does not open this backup")
+    }
+    state.prompts[backup] = prompts + 1
+    let typed = prompt("Password for the encrypted backup \(backup.escaped): ")
+    if given == nil, let typed { state.typed = typed }
+    return typed
+  }
+
+  /// The password of `--password-file` or `SHELF_BACKUP_PASSWORD`, if either gives one.
+  private func givenPassword() throws(FileError) -> BackupPassword? {
     if let file {
       var bytes = try RegularFile(path: file).readAll(limit: 1 << 16)
       // The first line: a file written by `echo` ends with a line break that is no part of it.
@@ -54,8 +87,7 @@ final class BackupPasswordInput: Sendable {
       return BackupPassword(bytes: bytes)
     }
     if let environmentPassword { return BackupPassword(bytes: Array(environmentPassword.utf8)) }
-    guard console.stdinIsTerminal && console.stderrIsTerminal else { return nil }
-    return prompt("Password for the encrypted backup \(backup.escaped): ")
+    return nil
   }
 
   /// Overwrites a copy of the password before its memory is released.
