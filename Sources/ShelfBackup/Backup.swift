@@ -97,7 +97,9 @@ public final class Backup: Sendable {
     while let item = readdir(directory) {
       let name = withUnsafeBytes(of: item.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
       let type = item.pointee.d_type
-      if type == UInt8(DT_REG) || (type == UInt8(DT_UNKNOWN) && isRegular(folder.appending(RawPath(bytes: name)))) {
+      if type == UInt8(DT_REG)
+        || (type == UInt8(DT_UNKNOWN) && isRegular(folder.appending(RawPath(bytes: name))))
+      {
         names.append(name)
       }
     }

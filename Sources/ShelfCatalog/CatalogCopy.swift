@@ -42,7 +42,9 @@ public enum CatalogCopy {
       }
       // The roots found in others (backups) stay listed under them.
       for root in roots {
-        guard let parent = root.parentID.flatMap({ copiedIDs[$0] }), let id = copiedIDs[root.id] else { continue }
+        guard let parent = root.parentID.flatMap({ copiedIDs[$0] }), let id = copiedIDs[root.id] else {
+          continue
+        }
         try target.setParent(rootID: id, parentID: parent)
       }
     }

@@ -44,7 +44,9 @@ extension CatalogConnection {
 
   /// Records the root a root was found in (nil: none).
   func setParent(rootID: Int64, parentID: Int64?) throws {
-    try run("UPDATE roots SET parent_id = ? WHERE id = ?", [parentID.map { .integer($0) } ?? .null, .integer(rootID)])
+    try run(
+      "UPDATE roots SET parent_id = ? WHERE id = ?",
+      [parentID.map { .integer($0) } ?? .null, .integer(rootID)])
   }
 
   /// Records that a file moved (same inode and size): new path and status, facts kept.

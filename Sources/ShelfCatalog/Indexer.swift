@@ -193,13 +193,19 @@ public final class Indexer {
   {
     let scanned = try TreeWalker.realPath(root.absolute)
     let knownRoots = try store.localRoots()
-    let container = knownRoots.filter { scanned.bytes.starts(with: $0.path.bytes + [UInt8(ascii: "/")]) }
-      .max { $0.path.bytes.count < $1.path.bytes.count }
+    // A catalogued root is scanned as itself, even inside another.
+    let container =
+      knownRoots.contains { $0.path == scanned }
+      ? nil
+      : knownRoots.filter { scanned.bytes.starts(with: $0.path.bytes + [UInt8(ascii: "/")]) }
+        .max { $0.path.bytes.count < $1.path.bytes.count }
     if let container, container.backup != nil {
       // A folder inside a backup's stored files: the backup is what there is to scan.
       return try await indexBackup(container.path, parentID: nil, progress: progress)
     }
-    if Backup.isBackup(scanned) { return try await indexBackup(scanned, parentID: container?.id, progress: progress) }
+    if Backup.isBackup(scanned) {
+      return try await indexBackup(scanned, parentID: container?.id, progress: progress)
+    }
     let target = try prepareTarget(scanned, container: container, knownRoots: knownRoots)
     var summary = RootScanSummary(root: target.scanned)
     summary.isSandbox = target.layout.isSandbox
@@ -230,7 +236,11 @@ public final class Indexer {
     let backupRoots = Set(knownRoots.filter { $0.backup != nil }.map(\.path))
     var backups = summary.walk.backups
     for skipped in summary.walk.skippedRoots {
-      if backupRoots.contains(skipped) { backups.append(skipped) } else { summary.coveredRoots.append(skipped) }
+      if backupRoots.contains(skipped) {
+        backups.append(skipped)
+      } else {
+        summary.coveredRoots.append(skipped)
+      }
     }
     for folder in backups.sorted() {
       do {

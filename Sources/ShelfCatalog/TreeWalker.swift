@@ -231,7 +231,8 @@ public struct TreeWalker: Sendable {
         continue
       }
       if findBackups {
-        let files = entries.lazy.filter { $0.type == UInt8(DT_REG) || $0.type == UInt8(DT_UNKNOWN) }.map(\.name)
+        let files = entries.lazy.filter { $0.type == UInt8(DT_REG) || $0.type == UInt8(DT_UNKNOWN) }.map(
+          \.name)
         switch Backup.recognise(fileNames: files) {
         case .backup where Backup.isBackup(directory.path):
           summary.backups.append(directory.path)

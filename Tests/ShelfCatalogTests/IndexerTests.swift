@@ -466,7 +466,9 @@ private func makeSchema4(_ path: RawPath) throws {
   #expect(try names(store) == ["a.txt", "b.txt", "Info.plist", "p.txt"])
 }
 
-@Test(arguments: TestCatalogues.kinds) func aRootInsideANewRootStaysARootOfItsOwn(store kind: CatalogueStoreKind)
+@Test(arguments: TestCatalogues.kinds) func aRootInsideANewRootStaysARootOfItsOwn(
+  store kind: CatalogueStoreKind
+)
   async throws
 {
   let scratch = try TemporaryDirectory()
@@ -477,7 +479,8 @@ private func makeSchema4(_ path: RawPath) throws {
   let outer = try await index(store, scratch.path + "/top")
   #expect((outer.files, outer.added, outer.unchanged, outer.removed) == (1, 1, 0, 0))
   #expect(outer.coveredRoots == [RawPath(scratch.path + "/top/inner")])
-  #expect(try store.roots().map(\.path) == [RawPath(scratch.path + "/top"), RawPath(scratch.path + "/top/inner")])
+  #expect(
+    try store.roots().map(\.path) == [RawPath(scratch.path + "/top"), RawPath(scratch.path + "/top/inner")])
   #expect(
     try store.entry(path: RawPath(scratch.path + "/top/inner/a.txt"))?.root
       == RawPath(scratch.path + "/top/inner"))

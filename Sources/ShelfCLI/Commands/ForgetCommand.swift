@@ -49,7 +49,8 @@ enum ForgetCommand {
           // The named root comes last, after the backups found in it.
           let what = index == forgottenRoots.count - 1 ? "root" : "backup"
           invocation.console.write(
-            "\(forgotten.root.path.escaped): forgot the \(what) and its \(count) entr\(count == 1 ? "y" : "ies")\n")
+            "\(forgotten.root.path.escaped): forgot the \(what) and its \(count) entr\(count == 1 ? "y" : "ies")\n"
+          )
         }
         outcome.succeeded()
       } catch {

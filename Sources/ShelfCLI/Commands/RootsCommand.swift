@@ -71,7 +71,9 @@ enum RootsCommand {
     func nested(_ listing: CatalogRootListing) -> [CatalogRootListing] { children[listing.root.id] ?? [] }
   }
 
-  static func json(_ listing: CatalogRootListing, nested: [CatalogRootListing] = [], showingHost: Bool = false)
+  static func json(
+    _ listing: CatalogRootListing, nested: [CatalogRootListing] = [], showingHost: Bool = false
+  )
     -> JSONValue
   {
     let root = listing.root
@@ -118,7 +120,8 @@ enum RootsCommand {
     for ((listing, depth), line) in zip(ordered, lines.dropFirst()) {
       text += line + "\n"
       if let backup = listing.root.backup {
-        text += String(repeating: "  ", count: depth + 1) + "backup of \(BackupPresentation.describe(backup))\n"
+        text +=
+          String(repeating: "  ", count: depth + 1) + "backup of \(BackupPresentation.describe(backup))\n"
       }
     }
     return text
