@@ -105,7 +105,7 @@ final class SampleBackupCopy {
     #expect(indexed.status == 0, "\(indexed.stderr)")
     #expect(indexed.stderr.isEmpty)
     for era in SampleBackupCopy.eras {
-      #expect(indexed.stdout.contains("\(copy.backup(era)): 5 files (5 new, "), "\(era)")
+      #expect(indexed.stdout.contains("\(copy.backup(era)): 5 files\n  5 new, "), "\(era)")
     }
     #expect(SampleBackupCopy.tree(copy.folder) == before, "the backups are only read")
 
@@ -137,7 +137,7 @@ final class SampleBackupCopy {
     #expect(rescan.status == 0)
     #expect(
       rescan.stdout.contains(
-        "\(copy.backup("manifest-db-encrypted")): 5 files (0 new, 0 updated, 5 unchanged"))
+        "\(copy.backup("manifest-db-encrypted")): 5 files\n  0 new, 0 updated, 5 unchanged"))
   }
 
   @Test(arguments: TestCatalogues.kinds) func queriesFindEntriesByDomainAppAndArea(store: CatalogueStoreKind)
@@ -157,7 +157,9 @@ final class SampleBackupCopy {
 
     let roots = try copy.run(["roots", "--json"])
     let list = try JSONSerialization.jsonObject(with: Data(roots.stdoutBytes)) as? [[String: Any]] ?? []
-    let encrypted = list.first { $0["path"] as? String == copy.backup("manifest-db-encrypted") }
+    // The folder of backups is a root, each backup one of its own listed under it.
+    let nested = list.flatMap { $0["nested"] as? [[String: Any]] ?? [] }
+    let encrypted = nested.first { $0["path"] as? String == copy.backup("manifest-db-encrypted") }
     let backup = encrypted?["backup"] as? [String: Any] ?? [:]
     #expect(backup["device"] as? String == "Shelf Test iPhone")
     #expect(backup["ios_version"] as? String == "17.5")
@@ -247,7 +249,7 @@ final class SampleBackupCopy {
     let text = typescript()
     #expect(script.terminationStatus == 0, "\(text)")
     #expect(text.contains("Password for the encrypted backup \(copy.backup("manifest-db-encrypted")): "))
-    #expect(text.contains("\(copy.backup("manifest-db-encrypted")): 5 files (5 new, "), "\(text)")
+    #expect(text.contains("\(copy.backup("manifest-db-encrypted")): 5 files\r\n  5 new, "), "\(text)")
     #expect(!text.contains(SampleBackupCopy.password), "the typed password is not echoed")
   }
 
@@ -296,7 +298,7 @@ final class SampleBackupCopy {
     #expect(
       result.stderr
         == "error: \(backup): backup is unfinished (Status.plist says it is still being written)\n")
-    #expect(result.stdout.hasPrefix("\(backup): 5 files (5 new, "))
+    #expect(result.stdout.hasPrefix("\(backup): 5 files\n  5 new, "))
   }
 
   @Test func escapingNamesAreProblemsAndNeverExtractedOutside() throws {
@@ -321,7 +323,7 @@ final class SampleBackupCopy {
     #expect(
       problems.contains(
         "error: \(hostile)/HomeDomain/Library/Voicemail/2.ogg: manifest row has no file record"))
-    #expect(indexed.stdout.contains("5 files (5 new, "))
+    #expect(indexed.stdout.contains("5 files\n  5 new, "))
 
     let out = copy.scratch.file("hostile/out")
     let extracted = try copy.run(["extract", "root:\(hostile)", "-o", out])

@@ -30,7 +30,7 @@ import Testing
         == (try sample.run(["roots", "--json"]).stdout))
     // The copy's next scan reads nothing again.
     let rescan = try ShelfProcess.run(["--db", back, "index", sample.root])
-    #expect(rescan.stdout.hasPrefix("\(sample.root): \(count) files (0 new, 0 updated, \(count) unchanged"))
+    #expect(rescan.stdout.hasPrefix("\(sample.root): \(count) files\n  0 new, 0 updated, \(count) unchanged"))
   }
 
   @Test(arguments: TestCatalogues.kinds) func aCatalogueThatIsNotEmptyIsRefusedAndLeftAsItWas(

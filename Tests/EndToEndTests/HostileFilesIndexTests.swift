@@ -84,7 +84,7 @@ struct HostileFilesIndexTests {
     #expect(first.status == 1, "\(first.status): \(first.stderr)")
     #expect(
       first.stdout
-        == "\(root): \(total) files (\(total) new, 0 updated, 0 unchanged, 0 moved, 0 removed); \(crashers.count) with errors\n"
+        == "\(root): \(total) files\n  \(total) new, 0 updated, 0 unchanged, 0 moved, 0 removed\n  \(crashers.count) with errors\n"
     )
     for file in crashers {
       #expect(first.stderr.contains("warning: \(root)/bad/\(file.name): \(file.reason)\n"), "\(file.name)")
@@ -122,7 +122,7 @@ struct HostileFilesIndexTests {
     #expect(second.status == 0, "\(second.status): \(second.stderr)")
     #expect(
       second.stdout
-        == "\(root): \(total) files (0 new, 0 updated, \(total) unchanged, 0 moved, 0 removed)\n")
+        == "\(root): \(total) files\n  0 new, 0 updated, \(total) unchanged, 0 moved, 0 removed\n")
     #expect(!second.stderr.contains("warning:"))
   }
 }

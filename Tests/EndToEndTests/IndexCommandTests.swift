@@ -71,7 +71,8 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     #expect(sample.indexResult.stderr == "")
     #expect(
       sample.indexResult.stdout == """
-        \(sample.root): 47 files (47 new, 0 updated, 0 unchanged, 0 moved, 0 removed)
+        \(sample.root): 47 files
+          47 new, 0 updated, 0 unchanged, 0 moved, 0 removed
           sandbox: Demo.app (com.example.shelfdemo, Shelf Demo, version 1.0)
 
         """)
@@ -96,7 +97,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     #expect(result.status == 0)
     #expect(
       result.stdout.hasPrefix(
-        "\(sample.root): 47 files (0 new, 0 updated, 47 unchanged, 0 moved, 0 removed)\n"))
+        "\(sample.root): 47 files\n  0 new, 0 updated, 47 unchanged, 0 moved, 0 removed\n"))
 
     let documents = sample.root + "/Documents"
     #expect(rename(documents + "/holiday.jpg", documents + "/holiday-moved.jpg") == 0)
@@ -106,7 +107,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     result = try sample.run(["index", sample.root])
     #expect(
       result.stdout.hasPrefix(
-        "\(sample.root): 47 files (1 new, 1 updated, 44 unchanged, 1 moved, 1 removed)\n"))
+        "\(sample.root): 47 files\n  1 new, 1 updated, 44 unchanged, 1 moved, 1 removed\n"))
     let records = try sample.records()
     #expect(records["Documents/holiday-moved.jpg"]?["kind"] as? String == "image")
     #expect(records["Documents/holiday.jpg"] == nil)
@@ -116,7 +117,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     result = try sample.run(["index", "--full"])
     #expect(
       result.stdout.hasPrefix(
-        "\(sample.root): 47 files (0 new, 47 updated, 0 unchanged, 0 moved, 0 removed)\n"))
+        "\(sample.root): 47 files\n  0 new, 47 updated, 0 unchanged, 0 moved, 0 removed\n"))
   }
 
   @Test func catalogueOptionBeforeOrAfterTheCommandAndFromTheEnvironment() throws {
@@ -161,7 +162,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     let rescan = try ShelfProcess.run(["--db", database, "index"], environment: ["SHELF_TRUST_WINDOW": "0"])
     #expect(rescan.status == 0)
     #expect(
-      rescan.stdout.hasPrefix("\(root): 400 files (\(400 - afterKill) new, 0 updated, \(afterKill) unchanged")
+      rescan.stdout.hasPrefix("\(root): 400 files\n  \(400 - afterKill) new, 0 updated, \(afterKill) unchanged")
     )
     #expect(try ShelfProcess.run(["--db", database, "ls", "-0"]).stdoutBytes.filter { $0 == 0 }.count == 400)
   }
@@ -189,7 +190,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     let kept = try ShelfProcess.run(["--db", database, "ls", "-0"]).stdoutBytes.filter { $0 == 0 }.count
     #expect(kept >= 20 && kept < 300 && kept % 20 == 0)
     let rescan = try ShelfProcess.run(["--db", database, "index"], environment: ["SHELF_TRUST_WINDOW": "0"])
-    #expect(rescan.stdout.hasPrefix("\(root): 300 files (\(300 - kept) new, 0 updated, \(kept) unchanged"))
+    #expect(rescan.stdout.hasPrefix("\(root): 300 files\n  \(300 - kept) new, 0 updated, \(kept) unchanged"))
   }
 
   @Test func aSecondWriterWaitsThenExits75WhileReadersKeepWorking() throws {
@@ -248,7 +249,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     #expect(result.status == 1)
     #expect(
       result.stdout
-        == "\(root): 4 files (4 new, 0 updated, 0 unchanged, 0 moved, 0 removed); 2 with errors, 3 links not followed, 1 special files skipped\n"
+        == "\(root): 4 files\n  4 new, 0 updated, 0 unchanged, 0 moved, 0 removed\n  2 with errors, 3 links not followed, 1 special files skipped\n"
     )
     #expect(result.stderr.contains("warning: \(root)/huge.png: truncated PNG"))
     #expect(result.stderr.contains("warning: \(root)/lying.wav: "))
@@ -270,7 +271,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
       ["--db", database, "index", "--follow-links", root], environment: ["SHELF_TRUST_WINDOW": "0"])
     #expect(
       followed.stdout
-        == "\(root): 4 files (0 new, 0 updated, 4 unchanged, 0 moved, 0 removed); 2 links not followed, 1 link loop, 1 special files skipped\n"
+        == "\(root): 4 files\n  0 new, 0 updated, 4 unchanged, 0 moved, 0 removed\n  2 links not followed, 1 link loop, 1 special files skipped\n"
     )
   }
 
@@ -296,7 +297,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     #expect(result.status == 1)
     #expect(
       result.stdout
-        == "\(root): 300 files (300 new, 0 updated, 0 unchanged, 0 moved, 0 removed); 150 with errors\n")
+        == "\(root): 300 files\n  300 new, 0 updated, 0 unchanged, 0 moved, 0 removed\n  150 with errors\n")
     #expect(!result.stderr.contains("open files"))
     let good = try ShelfProcess.run(["--db", database, "ls", "--json", "name:good-7.wav"])
     #expect(good.stdout.contains("\"frames\":4"))
@@ -330,7 +331,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     #expect(process.terminationStatus == 0)
     #expect(
-      stdout == "\(root): 2 files (2 new, 0 updated, 0 unchanged, 0 moved, 0 removed); 2 unreadable\n",
+      stdout == "\(root): 2 files\n  2 new, 0 updated, 0 unchanged, 0 moved, 0 removed\n  2 unreadable\n",
       "\(stderr)")
     #expect(stderr.contains("warning: \(root)/locked: permission denied\n"))
     #expect(stderr.contains("warning: \(root)/secret.txt: permission denied\n"))
@@ -370,7 +371,7 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     let result = try ShelfProcess.run(["--db", database, "index", scratch.path + "/nope", root])
     #expect(result.status == 1)
     #expect(result.stderr == "error: \(scratch.path)/nope: no such file or directory\n")
-    #expect(result.stdout.hasPrefix("\(root): 1 file (1 new"))
+    #expect(result.stdout.hasPrefix("\(root): 1 file\n  1 new"))
   }
 
   @Test func progressAlwaysReportsRateWhenPiped() throws {

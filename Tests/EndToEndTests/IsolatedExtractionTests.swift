@@ -74,7 +74,7 @@ import Testing
     #expect(result.status == 1)
     #expect(
       result.stdout.hasPrefix(
-        "\(tree.root): 4 files (4 new, 0 updated, 0 unchanged, 0 moved, 0 removed); 1 with errors"))
+        "\(tree.root): 4 files\n  4 new, 0 updated, 0 unchanged, 0 moved, 0 removed\n  1 with errors"))
     #expect(result.stderr.contains("warning: \(tree.root)/victim.txt: \(reason)\n"))
     try tree.expectGoodFilesCatalogued()
     let victim = try tree.records()["victim.txt"]
@@ -101,13 +101,13 @@ import Testing
     let again = try tree.index(fault: "crash")
     #expect(again.status == 0)
     #expect(
-      again.stdout.hasPrefix("\(tree.root): 4 files (0 new, 0 updated, 4 unchanged, 0 moved, 0 removed)\n"))
+      again.stdout.hasPrefix("\(tree.root): 4 files\n  0 new, 0 updated, 4 unchanged, 0 moved, 0 removed\n"))
     #expect(try tree.records()["victim.txt"]?["error"] as? String == "extractor crashed (signal 4)")
     // --retry-failed reads it again: without the fault, it now has its facts.
     let retried = try tree.index(["--retry-failed"])
     #expect(retried.status == 0)
     #expect(
-      retried.stdout.hasPrefix("\(tree.root): 4 files (0 new, 1 updated, 3 unchanged, 0 moved, 0 removed)\n"))
+      retried.stdout.hasPrefix("\(tree.root): 4 files\n  0 new, 1 updated, 3 unchanged, 0 moved, 0 removed\n"))
     let victim = try tree.records()["victim.txt"]
     #expect(victim?["error"] == nil)
     #expect(fact(victim, "text", "lines") == 1)
@@ -117,7 +117,7 @@ import Testing
     let changed = try tree.index(fault: "crash")
     #expect(changed.status == 1)
     #expect(
-      changed.stdout.hasPrefix("\(tree.root): 4 files (0 new, 1 updated, 3 unchanged, 0 moved, 0 removed)"))
+      changed.stdout.hasPrefix("\(tree.root): 4 files\n  0 new, 1 updated, 3 unchanged, 0 moved, 0 removed"))
   }
 
   @Test func infoReportsAFileWhoseWorkerCrashedAndGoesOn() throws {

@@ -6,9 +6,15 @@ import Testing
 
 @testable import ShelfCatalog
 
+/// Turns a current catalogue back into schema 10 shape (the roots' parent removed).
+func dropSchema11Columns(_ db: SQLiteConnection) throws {
+  try db.execute("ALTER TABLE roots DROP COLUMN parent_id")
+}
+
 /// Turns a current catalogue back into schema 9 shape (the query indexes and the path
-/// trigrams removed).
+/// trigrams removed, and later).
 func dropSchema10Indexes(_ db: SQLiteConnection) throws {
+  try dropSchema11Columns(db)
   try db.execute(
     """
     DROP TRIGGER files_paths_insert; DROP TRIGGER files_paths_delete; DROP TRIGGER files_paths_update;
