@@ -255,3 +255,60 @@ import Testing
     #expect(try sample.entries().count == entries.count + 15)
   }
 }
+
+/// Backup passwords on a terminal, run under script(1): the password given is tried on each
+/// backup; one it does not open is asked for by name, and a wrong answer is asked again, three
+/// times in all.
+@Suite struct BackupPasswordPromptTests {
+  @Test func eachBackupThePasswordDoesNotOpenIsAskedForByNameThreeTimesAtMost() throws {
+    let copy = try SampleBackupCopy()
+    let log = copy.scratch.file("typescript")
+    let command =
+      "env SHELF_BACKUP_PASSWORD=not-the-password \(ShelfProcess.binary) --db \(copy.database) index \(copy.folder)"
+    let script = Process()
+    script.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+    script.arguments = ["--quiet", "--return", "--flush", "--log-out", log, "--command", command]
+    let input = Pipe()
+    script.standardInput = input
+    script.standardOutput = FileHandle.nullDevice
+    try script.run()
+    func typescript() -> String {
+      String(decoding: FileManager.default.contents(atPath: log) ?? Data(), as: UTF8.self)
+    }
+    /// Types `answer` once the `count`th prompt shows (input sent earlier would be flushed).
+    func answer(prompt count: Int, with answer: String) {
+      #expect(
+        ObservableWait.until(timeout: 120) {
+          typescript().components(separatedBy: "Password for the encrypted backup ").count > count
+        })
+      input.fileHandleForWriting.write(Data((answer + "\n").utf8))
+    }
+    let password = SampleBackupCopy.password
+    // manifest-db-encrypted: a wrong answer, then the right one; mbdb-encrypted: the right one;
+    // mdinfo-encrypted: three wrong answers.
+    for (prompt, typed) in [password + "x", password, password, "a", "b", "c"].enumerated() {
+      answer(prompt: prompt + 1, with: typed)
+    }
+    script.waitUntilExit()
+    try input.fileHandleForWriting.close()
+    let text = typescript().replacingOccurrences(of: "\r\n", with: "\n")
+    #expect(script.terminationStatus == 1, "\(text)")
+    for era in ["manifest-db-encrypted", "mbdb-encrypted", "mdinfo-encrypted"] {
+      #expect(text.contains("\(copy.backup(era)): the password given does not open this backup\n"), "\(text)")
+    }
+    #expect(
+      text.components(separatedBy: "Password for the encrypted backup \(copy.backup("mdinfo-encrypted")): ")
+        .count == 4)
+    #expect(text.components(separatedBy: "Sorry, try again.").count == 1 + 1 + 2)
+    #expect(text.contains("\(copy.backup("manifest-db-encrypted")): 5 files\n  5 new, "), "\(text)")
+    #expect(text.contains("\(copy.backup("mbdb-encrypted")): 5 files\n  5 new, "), "\(text)")
+    #expect(
+      text.contains("error: \(copy.backup("mdinfo-encrypted")): wrong password for this encrypted backup\n"))
+    #expect(!text.contains(password), "the typed password is not echoed")
+    let listed = try copy.run(["ls", "-0"], password: nil).stdoutBytes.split(separator: 0).map {
+      String(decoding: $0, as: UTF8.self)
+    }
+    #expect(listed.count == 6 * 5)
+    #expect(!listed.contains { $0.hasPrefix(copy.backup("mdinfo-encrypted") + "/") })
+  }
+}

@@ -30,20 +30,40 @@ enum IndexCommand {
       recognised: each file gets its area (bundle, documents, preferences, caches, library, \
       tmp, other) and the bundle's Info.plist gives the root an identifier, name and version.
 
-      An iPhone backup folder (iTunes or Finder, any era: Manifest.db, Manifest.mbdb, .mdinfo \
-      or .mdbackup files beside Info.plist) is catalogued by real names: each file is \
-      BACKUP/DOMAIN/relativePath (e.g. BACKUP/CameraRollDomain/Media/DCIM/100APPLE/IMG_0001.HEIC), \
-      with its domain, app, stored name, protection class and mode (the domain:, app:, \
-      file_id: and protection: query fields) and an area: camera-roll, recordings (Voice \
-      Memos), voicemail, attachments (Messages), and documents, preferences, caches, library \
-      or tmp inside an app's container. A folder of backups (such as MobileSync/Backup) makes \
-      each backup a root. Kinds and facts come from the content, decrypted in memory for an \
-      encrypted backup, whose password comes from --password-file, SHELF_BACKUP_PASSWORD or a \
-      prompt on a terminal (a missing or wrong password: status 77, nothing read). Nothing in \
-      the backup folder is ever written. Manifest rows that cannot be used (names that \
-      escape their domain, damaged records) and files that cannot be read (a missing stored \
-      file, a bad ciphertext) are reported one line each and the rest is catalogued (status \
-      1); symbolic links in a backup are counted, never followed.
+      iPhone backups (iTunes or Finder, any era: Manifest.db, Manifest.mbdb, .mdinfo or \
+      .mdbackup files beside Info.plist) are recognised wherever they are under ROOT \
+      (ROOT itself, ROOT/<udid>/, ROOT/Backups/MobileSync/Backup/<udid>/, deeper) and \
+      catalogued by real names: each file is BACKUP/DOMAIN/relativePath (e.g. \
+      BACKUP/CameraRollDomain/Media/DCIM/100APPLE/IMG_0001.HEIC), with its domain, app, \
+      stored name, protection class and mode (the domain:, app:, file_id: and protection: \
+      query fields) and an area: camera-roll, recordings (Voice Memos), voicemail, \
+      attachments (Messages), and documents, preferences, caches, library or tmp inside an \
+      app's container. A backup's stored files (hashed names, Manifest.db, .mdinfo, \
+      .mdbackup) are never entries themselves. Each backup found is a root of its own, \
+      listed under ROOT by shelf roots and forgotten with it. A folder that only looks like \
+      a backup (a stray Manifest.db, Info.plist and Status.plist with no manifest) is \
+      catalogued as plain files, with one warning. Kinds and facts come from the content, \
+      decrypted in memory for an encrypted backup. Its password comes from --password-file, \
+      SHELF_BACKUP_PASSWORD or a prompt on a terminal; the password given is tried on every \
+      backup, and on a terminal a backup it does not open is asked for by name (a wrong \
+      answer is asked again, three tries in all). An encrypted backup with no password to \
+      try is left out with a warning saying how to give one (status 1; the rest of ROOT is \
+      catalogued); a wrong password is an error (status 77 when nothing else was \
+      indexed). Nothing in a backup folder is ever written. Manifest rows that cannot be \
+      used (names that escape their domain, damaged records) and files that cannot be read \
+      (a missing stored file, a bad ciphertext) are reported one line each and the rest is \
+      catalogued (status 1); symbolic links in a backup are counted, never followed.
+
+      Roots never overlap: a catalogued root inside ROOT stays a root of its own (its \
+      entries keep their root, area and excludes) and the scan of ROOT leaves it out, \
+      saying so on one line ('already a root of its own; skipped here'). A ROOT inside a \
+      catalogued root rescans that part of it and adds no root. Entries leave the catalogue \
+      only when their file is gone, by shelf forget, or by index --prune.
+
+      Each root scanned is summed up on stdout: 'ROOT: N files', then the counts (new, \
+      updated, unchanged, moved, removed) and notes (unreadable, with errors, links not \
+      followed, excluded, backups found) on indented lines that fit 80 columns, and a \
+      backup's device or a sandbox's bundle.
 
       Symbolic links are not followed unless --follow-links is given, and then only when they \
       resolve inside the root (loops are detected). FIFOs, sockets and devices are never \
@@ -68,8 +88,8 @@ enum IndexCommand {
 
       --exclude patterns are stored with the roots named and apply to every later rescan, \
       until --exclude is given again for that root (--exclude '' clears them); shelf roots \
-      lists them. Without ROOT, every catalogued root is rescanned with its own patterns; a \
-      root whose folder is gone is skipped with a warning and its entries stay (status 1), \
+      lists them. Without ROOT, every catalogued root is rescanned once, with its own \
+      patterns (the backups found in a root with that root); a root whose folder is gone is skipped with a warning and its entries stay (status 1), \
       until shelf forget or index --prune drops them.
       """,
     arguments: [
@@ -116,7 +136,7 @@ enum IndexCommand {
       Example("shelf --db /tmp/test.sqlite index SampleMedia", "Index into a throwaway catalogue."),
       Example(
         "shelf --password-file pw.txt index ~/Library/Application\\ Support/MobileSync/Backup",
-        "Catalogue every iPhone backup on a Mac, encrypted ones too."),
+        "Catalogue every iPhone backup on a Mac, encrypted ones too: each is a root of its own."),
       Example("shelf index --prune", "Rescan every root, forgetting those whose folder is gone."),
     ],
     manSections: CatalogueManual.indexSections,
