@@ -162,7 +162,8 @@ func factMismatches(_ entry: SampleMediaManifest.Entry, _ record: [String: Any])
     let rescan = try ShelfProcess.run(["--db", database, "index"], environment: ["SHELF_TRUST_WINDOW": "0"])
     #expect(rescan.status == 0)
     #expect(
-      rescan.stdout.hasPrefix("\(root): 400 files\n  \(400 - afterKill) new, 0 updated, \(afterKill) unchanged")
+      rescan.stdout.hasPrefix(
+        "\(root): 400 files\n  \(400 - afterKill) new, 0 updated, \(afterKill) unchanged")
     )
     #expect(try ShelfProcess.run(["--db", database, "ls", "-0"]).stdoutBytes.filter { $0 == 0 }.count == 400)
   }

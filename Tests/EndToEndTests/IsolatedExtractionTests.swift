@@ -107,7 +107,8 @@ import Testing
     let retried = try tree.index(["--retry-failed"])
     #expect(retried.status == 0)
     #expect(
-      retried.stdout.hasPrefix("\(tree.root): 4 files\n  0 new, 1 updated, 3 unchanged, 0 moved, 0 removed\n"))
+      retried.stdout.hasPrefix("\(tree.root): 4 files\n  0 new, 1 updated, 3 unchanged, 0 moved, 0 removed\n")
+    )
     let victim = try tree.records()["victim.txt"]
     #expect(victim?["error"] == nil)
     #expect(fact(victim, "text", "lines") == 1)

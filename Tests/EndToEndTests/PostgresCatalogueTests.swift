@@ -245,7 +245,8 @@ struct PostgresCatalogueTests {
     try TestCatalogues.psql(
       database,
       "ALTER TABLE files " + laterColumns.map { "DROP COLUMN \($0)" }.joined(separator: ", ")
-        + "; ALTER TABLE roots DROP COLUMN parent_id; UPDATE meta SET value = '6' WHERE key = 'schema_version'")
+        + "; ALTER TABLE roots DROP COLUMN parent_id; UPDATE meta SET value = '6' WHERE key = 'schema_version'"
+    )
     let reader = try ShelfProcess.run(["--db", database, "ls"])
     #expect(reader.status == 65)
     #expect(reader.stderr.contains(": the catalogue has schema 6, older than this shelf's schema"))
