@@ -38,8 +38,9 @@ import Testing
   @Test func aTerminalWithColourRedrawsInPlace() throws {
     let scratch = try TemporaryDirectory()
     let root = try scratch.copy(fromRepository: "SampleMedia")
+    // The sample backups' password, so that no prompt waits for it on the terminal.
     let command =
-      "env -u NO_COLOR TERM=xterm \(ShelfProcess.binary) --db \(scratch.path)/c.sqlite index \(root) > /dev/null"
+      "env -u NO_COLOR TERM=xterm SHELF_BACKUP_PASSWORD=\(SampleBackupCopy.password) \(ShelfProcess.binary) --db \(scratch.path)/c.sqlite index \(root) > /dev/null"
     let bytes = try onTerminal(command, scratch: scratch)
     #expect(redrawsInPlace(bytes))
   }
@@ -49,7 +50,7 @@ import Testing
     let root = try scratch.copy(fromRepository: "SampleMedia")
     let result = try ShelfProcess.run(
       ["--db", scratch.path + "/c.sqlite", "index", "--progress", "always", root],
-      environment: ["NO_COLOR": ""])
+      environment: ["NO_COLOR": "", "SHELF_BACKUP_PASSWORD": SampleBackupCopy.password])
     #expect(result.status == 0)
     #expect(!redrawsInPlace(result.stderrBytes))
     #expect(result.stderr.hasPrefix("SampleMedia: walking… 0 files\n"))

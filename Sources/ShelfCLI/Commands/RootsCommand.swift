@@ -43,7 +43,7 @@ enum RootsCommand {
     let showHost = Set(listings.map(\.root.host)).count > 1
     let tree = RootTree(listings)
     if options.json {
-      let records = tree.top.map { json($0, nested: tree.nested($0), showingHost: showHost) }
+      let records = tree.top.map { json($0, in: tree, showingHost: showHost) }
       console.write(JSONValue.array(records).serialized(pretty: console.stdoutIsTerminal) + "\n")
     } else if !listings.isEmpty {
       console.write(text(listings, showingHost: showHost))
@@ -85,8 +85,8 @@ enum RootsCommand {
       ("excludes", .array(root.excludes.map { .string($0) })), ("folder_gone", .bool(root.folderIsGone)),
     ]
     if let backup = root.backup { fields.append(("backup", BackupPresentation.json(backup))) }
-    if !nested.isEmpty {
-      fields.append(("nested", .array(nested.map { json($0, showingHost: showingHost) })))
+    if let nested = tree?.nested(listing), !nested.isEmpty {
+      fields.append(("nested", .array(nested.map { json($0, in: tree, showingHost: showingHost) })))
     }
     return .object(fields)
   }
@@ -94,10 +94,11 @@ enum RootsCommand {
   static func text(_ listings: [CatalogRootListing], showingHost: Bool = false) -> String {
     let tree = RootTree(listings)
     var ordered: [(listing: CatalogRootListing, depth: Int)] = []
-    for listing in tree.top {
-      ordered.append((listing, 0))
-      for inner in tree.nested(listing) { ordered.append((inner, 1)) }
+    func add(_ listing: CatalogRootListing, depth: Int) {
+      ordered.append((listing, depth))
+      for inner in tree.nested(listing) { add(inner, depth: depth + 1) }
     }
+    for listing in tree.top { add(listing, depth: 0) }
     var rows = [["root", "files", "size", "last scan", "excludes"]]
     for (listing, depth) in ordered {
       let root = listing.root
