@@ -105,6 +105,9 @@ public struct RootScanSummary: Sendable {
   /// Catalogued roots inside the folder that are not backups: they keep their entries, and
   /// this scan left them out.
   public var coveredRoots: [RawPath] = []
+  /// The catalogued root the scanned folder lies in, when it is not a root itself: its
+  /// entries are that root's, and no root was added.
+  public var partOf: RawPath?
 }
 
 /// The scan of a backup found inside a scanned folder.
@@ -208,6 +211,7 @@ public final class Indexer {
     }
     let target = try prepareTarget(scanned, container: container, knownRoots: knownRoots)
     var summary = RootScanSummary(root: target.scanned)
+    summary.partOf = container?.path
     summary.isSandbox = target.layout.isSandbox
     summary.bundle = target.bundle
     let knownTask = loadKnownFiles(target)

@@ -182,6 +182,8 @@ import Testing
     let inside = try sample.run(["index", sample.root + "/Library"])
     #expect(inside.status == 0)
     #expect(inside.stdout.hasPrefix("\(sample.root)/Library: "))
+    #expect(
+      inside.stderr == "\(sample.root)/Library: inside the root \(sample.root); rescanned as part of it\n")
     #expect(try sample.roots().map { $0["path"] as? String } == [sample.root, sample.root + "/Documents"])
     #expect(try sample.entries() == after)
   }

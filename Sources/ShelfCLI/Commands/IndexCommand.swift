@@ -230,6 +230,9 @@ enum IndexCommand {
         console.clearStatus()
         scanned.insert(summary.root)
         record(summary, into: &outcome, console: console, verbose: invocation.globals.verbose)
+        if let root = summary.partOf {
+          console.note("\(summary.root.escaped): inside the root \(root.escaped); rescanned as part of it")
+        }
         for covered in summary.coveredRoots {
           console.note("\(covered.escaped): already a root of its own; skipped here")
         }

@@ -71,9 +71,8 @@ enum RootsCommand {
     func nested(_ listing: CatalogRootListing) -> [CatalogRootListing] { children[listing.root.id] ?? [] }
   }
 
-  static func json(
-    _ listing: CatalogRootListing, nested: [CatalogRootListing] = [], showingHost: Bool = false
-  )
+  /// A root's `roots --json` object, with the roots found in it (`tree`) as its `nested` array.
+  static func json(_ listing: CatalogRootListing, in tree: RootTree? = nil, showingHost: Bool = false)
     -> JSONValue
   {
     let root = listing.root
