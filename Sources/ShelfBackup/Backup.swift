@@ -73,21 +73,6 @@ public final class Backup: Sendable {
     return .none
   }
 
-  /// The backups one level inside `folder` (such as MobileSync/Backup), sorted by name.
-  public static func backups(in folder: RawPath) -> [RawPath] {
-    guard let directory = folder.withCString({ opendir($0) }) else { return [] }
-    defer { closedir(directory) }
-    var found: [RawPath] = []
-    while let item = readdir(directory) {
-      let name = withUnsafeBytes(of: item.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
-      guard name != [0x2E], name != [0x2E, 0x2E] else { continue }
-      let child = folder.appending(RawPath(bytes: name))
-      guard (try? FileStatus.lstat(child))?.type == .directory, isBackup(child) else { continue }
-      found.append(child)
-    }
-    return found.sorted()
-  }
-
   /// The era of the backup in `folder` (see `recognise`), nil when it holds none. Only regular
   /// files count: a folder or link named Manifest.db makes no backup.
   private static func format(of folder: RawPath) -> BackupFormat? {

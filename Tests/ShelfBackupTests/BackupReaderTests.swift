@@ -126,10 +126,23 @@ import Testing
     #expect(BackupEntry.app(ofDomain: "HomeDomain") == nil)
   }
 
-  @Test func findsBackupsInAFolderOfBackups() throws {
+  @Test func recognisesABackupOfEveryEraByItsNames() throws {
     let folder = RawPath(SampleBackups.repositoryRoot.appendingPathComponent("SampleMedia/Backups").path)
-    #expect(Backup.backups(in: folder).map { $0.lastComponent.escaped } == SampleBackups.eras.sorted())
+    for era in SampleBackups.eras { #expect(Backup.isBackup(folder.appending(RawPath(era))), "\(era)") }
     #expect(!Backup.isBackup(folder))
+    func names(_ list: String...) -> [[UInt8]] { list.map { Array($0.utf8) } }
+    #expect(Backup.recognise(fileNames: names("Info.plist", "Manifest.db")) == .backup(.manifestDB))
+    #expect(Backup.recognise(fileNames: names("Info.plist", "Manifest.mbdb")) == .backup(.mbdb))
+    #expect(Backup.recognise(fileNames: names("a.mdbackup", "b.mdinfo", "Info.plist")) == .backup(.mdinfo))
+    #expect(Backup.recognise(fileNames: names("Info.plist", "x.mdbackup")) == .backup(.mdbackup))
+    #expect(
+      Backup.recognise(fileNames: names("Manifest.db")) == .lookalike("holds Manifest.db but no Info.plist"))
+    #expect(
+      Backup.recognise(fileNames: names("Info.plist", "Status.plist"))
+        == .lookalike("holds Info.plist but no manifest (an unfinished backup?)"))
+    // An app bundle's Info.plist makes no backup, and no look-alike either.
+    #expect(Backup.recognise(fileNames: names("Info.plist", "Demo", "PkgInfo")) == .none)
+    #expect(Backup.recognise(fileNames: names(".mdinfo", "Info.plist")) == .none)
     #expect(Backup.isBackup(RawPath(SampleBackups.folder("mdinfo"))))
     #expect(
       !Backup.isBackup(RawPath(SampleBackups.repositoryRoot.appendingPathComponent("SampleMedia").path)))
