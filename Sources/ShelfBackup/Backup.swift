@@ -51,17 +51,19 @@ public final class Backup: Sendable {
     var legacy: BackupFormat?
     var companion = false
     for name in fileNames {
-      switch name {
-      case Array("Info.plist".utf8): info = true
-      case Array("Manifest.db".utf8): manifest = .manifestDB
-      case Array("Manifest.mbdb".utf8): if manifest == nil { manifest = .mbdb }
-      case Array("Manifest.plist".utf8), Array("Status.plist".utf8): companion = true
-      default:
-        if legacy != .mdinfo && name.count > 7 && name.suffix(7).elementsEqual(".mdinfo".utf8) {
-          legacy = .mdinfo
-        } else if legacy == nil && name.count > 9 && name.suffix(9).elementsEqual(".mdbackup".utf8) {
-          legacy = .mdbackup
-        }
+      // Called for every folder a walk reads: most names end at the first byte compared.
+      if name == Marker.info {
+        info = true
+      } else if name == Marker.manifestDB {
+        manifest = .manifestDB
+      } else if name == Marker.manifestMBDB {
+        if manifest == nil { manifest = .mbdb }
+      } else if name == Marker.manifestPlist || name == Marker.statusPlist {
+        companion = true
+      } else if legacy != .mdinfo && name.count > 7 && name.suffix(7).elementsEqual(Marker.mdinfo) {
+        legacy = .mdinfo
+      } else if legacy == nil && name.count > 9 && name.suffix(9).elementsEqual(Marker.mdbackup) {
+        legacy = .mdbackup
       }
     }
     if info, let format = manifest ?? legacy { return .backup(format) }
@@ -71,6 +73,17 @@ public final class Backup: Sendable {
     }
     if info && companion { return .lookalike("holds Info.plist but no manifest (an unfinished backup?)") }
     return .none
+  }
+
+  /// The names `recognise` looks for, made once.
+  private enum Marker {
+    static let info = Array("Info.plist".utf8)
+    static let manifestDB = Array("Manifest.db".utf8)
+    static let manifestMBDB = Array("Manifest.mbdb".utf8)
+    static let manifestPlist = Array("Manifest.plist".utf8)
+    static let statusPlist = Array("Status.plist".utf8)
+    static let mdinfo = Array(".mdinfo".utf8)
+    static let mdbackup = Array(".mdbackup".utf8)
   }
 
   /// The era of the backup in `folder` (see `recognise`), nil when it holds none. Only regular

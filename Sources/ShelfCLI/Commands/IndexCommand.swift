@@ -402,7 +402,11 @@ enum IndexCommand {
     }
     for line in wrapped(notes, width: 80, indent: "  ") { text += line + "\n" }
     if let backup = summary.backup {
-      text += "  backup: " + BackupPresentation.describe(backup) + "\n"
+      // Split where the description has its commas, to wrap there (joined again unchanged).
+      let parts = ("backup: " + BackupPresentation.describe(backup)).split(
+        separator: ", ", omittingEmptySubsequences: false
+      ).map(String.init)
+      for line in wrapped(parts, width: 80, indent: "  ", continuation: "    ") { text += line + "\n" }
     }
     if let bundle = summary.bundle {
       var line = "  sandbox: \(bundle.bundlePath.escaped)"
@@ -422,20 +426,23 @@ enum IndexCommand {
   }
 
   /// `items` joined by commas into lines of at most `width` columns (an item longer than a
-  /// line gets one of its own), each line starting with `indent`.
-  static func wrapped(_ items: [String], width: Int, indent: String) -> [String] {
+  /// line gets one of its own), the first line starting with `indent`, the others with
+  /// `continuation` (the same by default).
+  static func wrapped(_ items: [String], width: Int, indent: String, continuation: String? = nil) -> [String]
+  {
     var lines: [String] = []
     var line = ""
     for (index, item) in items.enumerated() {
       let piece = item + (index == items.count - 1 ? "" : ",")
-      if !line.isEmpty && indent.count + line.count + 1 + piece.count > width {
-        lines.append(indent + line)
+      let lead = lines.isEmpty ? indent : continuation ?? indent
+      if !line.isEmpty && lead.count + line.count + 1 + piece.count > width {
+        lines.append(lead + line)
         line = piece
       } else {
         line += (line.isEmpty ? "" : " ") + piece
       }
     }
-    if !line.isEmpty { lines.append(indent + line) }
+    if !line.isEmpty { lines.append((lines.isEmpty ? indent : continuation ?? indent) + line) }
     return lines
   }
 }
