@@ -57,7 +57,8 @@ enum IndexCommand {
       Roots never overlap: a catalogued root inside ROOT stays a root of its own (its \
       entries keep their root, area and excludes) and the scan of ROOT leaves it out, \
       saying so on one line ('already a root of its own; skipped here'). A ROOT inside a \
-      catalogued root rescans that part of it and adds no root. Entries leave the catalogue \
+      catalogued root rescans that part of it and adds no root ('inside the root R; \
+      rescanned as part of it'). Entries leave the catalogue \
       only when their file is gone, by shelf forget, or by index --prune.
 
       Each root scanned is summed up on stdout: 'ROOT: N files', then the counts (new, \
