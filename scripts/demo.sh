@@ -30,17 +30,19 @@ job "2. iPhone backups (found inside SampleMedia, catalogued by real names)"
 step "$shelf" roots
 step "$shelf" ls area:camera-roll
 step "$shelf" extract area:recordings -o "$work/recovered"
-(cd "$work/recovered" && step find . -type f)
+(cd "$work/recovered" && step find . -type f -name "*.wav" | sort)
 
 job "3. PNG"
 cp SampleMedia/Documents/gradient-rgba.png "$work/"
 step "$shelf" crush -o "$work/crushed" "$work/gradient-rgba.png"
 
 job "4. Audio"
-# Play to the default device when there is a sound card, else to ALSA's null device.
+# Play to the default device when there is a sound card, else into a WAV file through ALSA's
+# file plugin.
 device=default
 if ! grep -q '^ *[0-9]' /proc/asound/cards 2>/dev/null; then
-  echo "note: no sound card found; playing to ALSA's null device instead"
-  device=null
+  echo "note: no sound card found; playing into a WAV file instead"
+  device="file:$work/played.wav"
 fi
 step "$shelf" play --no-interactive -D "$device" SampleMedia/Documents/tone-440-mono.wav
+if [[ $device == file:* ]]; then step "$shelf" info "$work/played.wav"; fi
