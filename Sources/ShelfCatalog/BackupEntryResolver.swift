@@ -10,10 +10,7 @@ import Synchronization
 /// Each backup is opened once (its password asked once) and its manifest read once, however
 /// many of its entries are asked for; all of it may be used from several threads.
 public final class BackupEntryResolver: Sendable {
-  /// Gives the password for the backup at a folder; nil when there is none to give.
-  public typealias PasswordSource = @Sendable (RawPath) throws -> BackupPassword?
-
-  private let password: PasswordSource
+  private let password: Backup.PasswordSource
   private let opened = Mutex<[RawPath: Result<OpenedBackup, BackupOpenFailure>]>([:])
 
   /// A backup with its entries by catalogued path, and its symbolic links (never catalogued).
@@ -40,25 +37,19 @@ public final class BackupEntryResolver: Sendable {
     let error: any Error
   }
 
-  /// A resolver that asks `password` for the password of each encrypted backup it opens.
-  public init(password: @escaping PasswordSource) { self.password = password }
+  /// A resolver that asks `password` for the password of each encrypted backup it opens (and
+  /// again after a wrong one).
+  public init(password: @escaping Backup.PasswordSource) { self.password = password }
 
   /// The backup at `folder` (its resolved path, as the catalogue knows it) with its entries,
-  /// opened once: an encrypted backup asks `password` first. Throws the backup's error (a
+  /// opened once: an encrypted backup asks `password` first (see `Backup.open`). Throws the backup's error (a
   /// wrong password, not a backup) the first and every later time.
   private func openedBackup(_ folder: RawPath) throws -> OpenedBackup {
     let result = opened.withLock { known -> Result<OpenedBackup, BackupOpenFailure> in
       if let result = known[folder] { return result }
       let fresh = Result { () throws(BackupOpenFailure) -> OpenedBackup in
         do {
-          let backup: Backup
-          do {
-            backup = try Backup(folder: folder, password: nil)
-          } catch let error as BackupError where error.reason == .passwordRequired {
-            guard let password = try password(folder) else { throw error }
-            backup = try Backup(folder: folder, password: password)
-          }
-          return try OpenedBackup(backup, folder: folder)
+          return try OpenedBackup(Backup.open(folder, password: password), folder: folder)
         } catch {
           throw BackupOpenFailure(error: error)
         }

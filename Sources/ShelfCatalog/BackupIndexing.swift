@@ -28,7 +28,7 @@ extension Indexer {
     -> RootScanSummary
   {
     let folder = try TreeWalker.realPath(root.absolute)
-    let backup = try openBackup(folder)
+    let backup = try Backup.open(folder, password: options.backupPassword)
     let start = CatalogQuery.currentTime()
     var summary = RootScanSummary(root: folder)
     let facts = BackupRootFacts(backup.info)
@@ -111,24 +111,6 @@ extension Indexer {
         scannedAt: Int64(start * 1e9))
     }
     return summary
-  }
-
-  /// Opens a backup; an encrypted one asks `options.backupPassword` for its password, again
-  /// after each wrong one until it has no other to give (the last error is then thrown).
-  private func openBackup(_ folder: RawPath) throws -> Backup {
-    var password: BackupPassword?
-    var refused = 0
-    while true {
-      let attempt = Result { () throws(BackupError) in try Backup(folder: folder, password: password) }
-      guard case .failure(let error) = attempt else { return try attempt.get() }
-      switch error.reason {
-      case .passwordRequired where password == nil: break
-      case .wrongPassword: refused += 1
-      default: throw error
-      }
-      guard let next = try options.backupPassword(folder, refused) else { throw error }
-      password = next
-    }
   }
 
   /// The catalogue entry of a backup file: facts from its content, or its error (a missing

@@ -49,7 +49,7 @@ public struct IndexOptions: Sendable {
   /// Asked for the password of an encrypted iPhone backup when one is met, with how many
   /// passwords this backup has refused so far (nil: none (more) to give, and the backup
   /// reports that it needs one, or that the last was wrong).
-  public var backupPassword: @Sendable (RawPath, _ refused: Int) throws -> BackupPassword? = { _, _ in nil }
+  public var backupPassword: Backup.PasswordSource = { _, _ in nil }
   /// Where the content of backup files is spooled when `/dev/shm` is not available, or when
   /// it is larger than `inMemorySpoolLimit`.
   public var temporaryFolder = RawPath("/tmp")

@@ -40,7 +40,7 @@ final class BackupPasswordInput: Sendable {
 
   /// A resolver of catalogued backup paths that asks this input for passwords.
   func resolver() -> BackupEntryResolver {
-    BackupEntryResolver { folder in try self.password(for: folder) }
+    BackupEntryResolver { folder, refused in try self.password(for: folder, refused: refused) }
   }
 
   /// The password to try on the backup at `backup`, which has refused `refused` passwords so
