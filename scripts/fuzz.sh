@@ -235,11 +235,22 @@ replay() {
   return $status
 }
 
+# Sets `cpu_seconds` to the CPU seconds (user + system) used so far by this shell's finished
+# children, from `times`: what a fuzzer really ran, where wall seconds also count the time it
+# waited for a core. (`times` counts in the shell itself only: a pipeline or a command
+# substitution runs it in a fork that has no children yet.)
+children_cpu() {
+  times >"$work/times.$$"
+  cpu_seconds=$(tail -n 1 "$work/times.$$" | awk '{ total = 0
+    for (i = 1; i <= 2; i++) { split($i, part, /[ms]/); total += part[1] * 60 + part[2] }
+    printf "%d", total }')
+}
+
 run() {
   local status=0 target
   local list=("$@")
   if ((${#list[@]} == 0)); then mapfile -t list < <(targets); fi
-  printf '%-16s %10s %7s %7s %5s  %s\n' target execs cov ft secs crashes
+  printf '%-16s %10s %7s %7s %5s %5s  %s\n' target execs cov ft secs cpu crashes
   for target in "${list[@]}"; do
     local corpus=$work/corpus/$target crashes=$work/crashes/$target log=$work/logs/$target.log
     mkdir -p "$corpus" "$crashes" "$work/logs" "$work/seeds/$target"
@@ -248,10 +259,14 @@ run() {
     local dict
     dict=$(dictionary "$target")
     if [[ -n $dict ]]; then options+=(-dict="$dict"); fi
-    local started=$SECONDS
+    local started=$SECONDS cpu_seconds cpu_before
+    children_cpu
+    cpu_before=$cpu_seconds
     SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=1} \
       nice -n 19 "$binary" "$target" "${options[@]}" "$corpus" "$work/seeds/$target" >"$log" 2>&1
-    local code=$? elapsed=$((SECONDS - started))
+    local code=$? elapsed=$((SECONDS - started)) cpu
+    children_cpu
+    cpu=$((cpu_seconds - cpu_before))
     local execs cov ft
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
     cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1 | cut -d' ' -f2)
@@ -260,10 +275,10 @@ run() {
     artifact=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -n 1)
     local found=0
     if ((code != 0)); then found=1; fi
-    printf '%-16s %10s %7s %7s %5s  %s\n' "$target" "${execs:-?}" "${cov:-?}" "${ft:-?}" "$elapsed" \
-      "$( ((found)) && echo "CRASH ${artifact:-(no artifact: see $log)}" || echo 0)"
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date +%FT%T)" "$target" "${execs:-0}" "${cov:-0}" \
-      "${ft:-0}" "$elapsed" "$found" >>"$work/stats.tsv"
+    printf '%-16s %10s %7s %7s %5s %5s  %s\n' "$target" "${execs:-?}" "${cov:-?}" "${ft:-?}" "$elapsed" \
+      "$cpu" "$( ((found)) && echo "CRASH ${artifact:-(no artifact: see $log)}" || echo 0)"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date +%FT%T)" "$target" "${execs:-0}" "${cov:-0}" \
+      "${ft:-0}" "$elapsed" "$found" "$cpu" >>"$work/stats.tsv"
     if ((found)); then
       # The reason, and the first frame in shelf's own code.
       { grep -m1 "Fatal error\|runtime failure" "$log" || grep -m1 "==ERROR\|ERROR: libFuzzer" "$log"; } |
@@ -284,12 +299,15 @@ record() {
 }
 
 # The figures of every run so far (the history and this machine's), per target: runs,
-# executions, seconds, the best cov and ft.
+# executions, the best cov and ft, wall seconds, and CPU seconds of the runs that measured
+# them (rows recorded before 2026-12-01T20:00 have no CPU column; `cpu runs` counts those
+# that do).
 totals() {
-  printf '%-16s %5s %12s %7s %7s %7s %7s\n' target runs execs cov ft secs crashes
+  printf '%-16s %5s %12s %7s %7s %7s %7s %8s %7s\n' target runs execs cov ft secs cpu "cpu runs" crashes
   awk -F'\t' '{ runs[$2]++; execs[$2] += $3; secs[$2] += $6; crashes[$2] += $7
+      if (NF >= 8) { cpu[$2] += $8; cpuRuns[$2]++ }
       if ($4 > cov[$2]) cov[$2] = $4; if ($5 > ft[$2]) ft[$2] = $5 }
-    END { for (t in runs) printf "%-16s %5d %12d %7d %7d %7d %7d\n", t, runs[t], execs[t], cov[t], ft[t], secs[t], crashes[t] }' \
+    END { for (t in runs) printf "%-16s %5d %12d %7d %7d %7d %7d %8d %7d\n", t, runs[t], execs[t], cov[t], ft[t], secs[t], cpu[t], cpuRuns[t], crashes[t] }' \
     "$history" "$work/stats.tsv" 2>/dev/null | sort -k1,1
 }
 
