@@ -544,7 +544,8 @@ public struct CatalogQuery: Sendable, Equatable {
       guard let seconds = Quantities.parseDuration(text) else { return nil }
       return Interval(low: seconds, high: seconds, halfOpen: false)
     case .time:
-      guard let (start, end) = Self.parseTime(text, now: now ?? Self.currentTime()) else { return nil }
+      guard let (start, end) = Self.parseTime(text, now: now ?? Self.currentTime(), inLocalZone: true)
+      else { return nil }
       return Interval(low: start * 1e9, high: end * 1e9, halfOpen: true)
     case .localTime:
       guard let (start, end) = Self.parseTime(text, now: now ?? Self.currentTime()) else { return nil }

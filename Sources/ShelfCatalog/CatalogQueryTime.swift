@@ -19,10 +19,30 @@ extension CatalogQuery {
   /// years): beyond it the day arithmetic and the conversion to whole seconds would overflow.
   static let timeLimit: Double = 1e13
 
-  /// Parses a point in time as an interval of seconds since the epoch (UTC): `2024`,
-  /// `2024-05`, `2024-05-17`, `2024-05-17T10:30[:00]`, or relative `-7d`, `-12h`, `-2w`,
-  /// `-30min`, `-1y` (an instant).
-  static func parseTime(_ text: String, now: Double) -> (Double, Double)? {
+  /// Parses a point in time as an interval of seconds since the epoch: `2024`, `2024-05`,
+  /// `2024-05-17`, `2024-05-17T10:30[:00]`, or relative `-7d`, `-12h`, `-2w`, `-30min`, `-1y`
+  /// (an instant). A calendar time is a label as a clock shows it (read as UTC); with
+  /// `inLocalZone` its two ends become the instants at which this machine's clock showed them,
+  /// as `ls` prints modification times in the local zone (a day is the local day, 23 or 25
+  /// hours long where the clocks change).
+  static func parseTime(_ text: String, now: Double, inLocalZone: Bool = false) -> (Double, Double)? {
+    guard let (start, end) = parseTimeLabel(text, now: now) else { return nil }
+    if !inLocalZone || text.hasPrefix("-") || text.hasPrefix("+") { return (start, end) }
+    return (instant(showingLocally: start), instant(showingLocally: end))
+  }
+
+  /// The instant at which the local clock showed `label` (seconds since the epoch read as
+  /// UTC): mktime of the label's broken-down time, the zone's daylight saving decided by it.
+  static func instant(showingLocally label: Double) -> Double {
+    var whole = time_t(label.rounded(.down))
+    var parts = tm()
+    guard gmtime_r(&whole, &parts) != nil else { return label }
+    parts.tm_isdst = -1
+    let local = mktime(&parts)
+    return local == -1 ? label : Double(local) + (label - label.rounded(.down))
+  }
+
+  private static func parseTimeLabel(_ text: String, now: Double) -> (Double, Double)? {
     if text.hasPrefix("-") || text.hasPrefix("+") {
       let body = text.dropFirst()
       let digits = body.prefix { $0.isNumber || $0 == "." }

@@ -65,6 +65,26 @@ import Testing
     }
   }
 
+  /// A date in a query names the local day or hour, as `ls` prints modification times: the
+  /// note (12:30 UTC) is on 2 May thirteen hours east of UTC.
+  @Test func queryDatesAreInTheLocalZone() throws {
+    let folder = try TimedFolder()
+    func matches(_ term: String, _ environment: [String: String]) throws -> Bool {
+      let listing = try folder.run(["ls", "-0", "name:note.txt", term], environment: environment)
+      #expect(listing.status == 0 || listing.status == 1, "\(listing.stderr)")
+      return listing.status == 0
+    }
+    #expect(try matches("mtime:2024-05-01T14", Self.plusTwo))
+    #expect(try !matches("mtime:2024-05-01T12", Self.plusTwo))
+    #expect(try matches("mtime:2024-05-01T12", Self.utc))
+    let farEast = ["TZ": "NZST-13"]
+    #expect(try matches("mtime:2024-05-02", farEast))
+    #expect(try !matches("mtime:2024-05-01", farEast))
+    #expect(try matches("mtime:2024-05-01", Self.utc))
+    #expect(try matches("mtime:..2024-05-02T01:31", farEast))
+    #expect(try !matches("mtime:..2024-05-02T01:29", farEast))
+  }
+
   @Test func modificationTimesAreInTheLocalZoneWithItsOffset() throws {
     let folder = try TimedFolder()
     #expect(try folder.records()["note.txt"]?["mtime"] as? String == "2024-05-01T14:30:00+02:00")

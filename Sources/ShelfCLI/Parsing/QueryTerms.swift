@@ -80,8 +80,8 @@ enum QueryTerms {
     write shelf ls -- -holiday to list what does not mention holiday.
 
     Sizes take units (size>10M, size<=512K); durations take seconds, M:SS or units \
-    (duration<3:00, duration>90s); times are UTC dates (mtime>2024-01-01, mtime:2024-05) or \
-    relative to now (mtime:-7d.. for the last seven days, -12h, -2w, -30min, -1y). taken takes \
+    (duration<3:00, duration>90s); times are dates in the local zone, as ls prints them \
+    (mtime>2024-01-01, mtime:2024-05, mtime:2024-05-01T14) or relative to now (mtime:-7d.. for the last seven days, -12h, -2w, -30min, -1y). taken takes \
     the same dates, compared with the local time the camera or the video recorded \
     (taken:2024-05, taken:-30d..). Booleans \
     take yes or no (alpha:yes, cgbi:no). Bit rates take k and M (bitrate>256k, bitrate:1.4M).
