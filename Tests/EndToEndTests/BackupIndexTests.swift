@@ -227,29 +227,15 @@ final class SampleBackupCopy {
 
   @Test func onATerminalThePasswordIsAskedWithoutEcho() throws {
     let copy = try SampleBackupCopy()
-    let log = copy.scratch.file("typescript")
-    let command =
-      "env -u SHELF_BACKUP_PASSWORD \(ShelfProcess.binary) --db \(copy.database) index \(copy.backup("manifest-db-encrypted"))"
-    let script = Process()
-    script.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-    script.arguments = ["--quiet", "--return", "--flush", "--log-out", log, "--command", command]
-    let input = Pipe()
-    script.standardInput = input
-    script.standardOutput = FileHandle.nullDevice
-    try script.run()
-    // Typed only once the prompt shows (input sent earlier would be flushed with the echo).
-    let deadline = Date().addingTimeInterval(120)
-    func typescript() -> String {
-      String(decoding: FileManager.default.contents(atPath: log) ?? Data(), as: UTF8.self)
-    }
-    while !typescript().contains("Password for the encrypted backup ") && Date() < deadline { usleep(10_000) }
-    input.fileHandleForWriting.write(Data((SampleBackupCopy.password + "\n").utf8))
-    try input.fileHandleForWriting.close()
-    script.waitUntilExit()
-    let text = typescript()
-    #expect(script.terminationStatus == 0, "\(text)")
+    let terminal = try TerminalSession(
+      "env -u SHELF_BACKUP_PASSWORD \(ShelfProcess.binary) --db \(copy.database) index \(copy.backup("manifest-db-encrypted"))",
+      log: copy.scratch.file("typescript"))
+    #expect(terminal.type(SampleBackupCopy.password, after: "Password for the encrypted backup "))
+    let status = try terminal.finish()
+    let text = terminal.screen
+    #expect(status == 0, "\(text)")
     #expect(text.contains("Password for the encrypted backup \(copy.backup("manifest-db-encrypted")): "))
-    #expect(text.contains("\(copy.backup("manifest-db-encrypted")): 5 files\r\n  5 new, "), "\(text)")
+    #expect(text.contains("\(copy.backup("manifest-db-encrypted")): 5 files\n  5 new, "), "\(text)")
     #expect(!text.contains(SampleBackupCopy.password), "the typed password is not echoed")
   }
 

@@ -11,30 +11,16 @@ import Testing
     let encrypted = copy.backup("manifest-db-encrypted")
     #expect(try copy.run(["index", encrypted]).status == 0)
     let output = copy.scratch.file("out")
-    let log = copy.scratch.file("typescript")
-    let command =
-      "env SHELF_BACKUP_PASSWORD=not-the-password \(ShelfProcess.binary) --db \(copy.database) extract area:recordings -o \(output)"
-    let script = Process()
-    script.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-    script.arguments = ["--quiet", "--return", "--flush", "--log-out", log, "--command", command]
-    let input = Pipe()
-    script.standardInput = input
-    script.standardOutput = FileHandle.nullDevice
-    try script.run()
-    func typescript() -> String {
-      String(decoding: FileManager.default.contents(atPath: log) ?? Data(), as: UTF8.self)
-    }
+    let terminal = try TerminalSession(
+      "env SHELF_BACKUP_PASSWORD=not-the-password \(ShelfProcess.binary) --db \(copy.database) extract area:recordings -o \(output)",
+      log: copy.scratch.file("typescript"))
     let prompt = "Password for the encrypted backup \(encrypted): "
     for (count, typed) in [SampleBackupCopy.password + "x", SampleBackupCopy.password].enumerated() {
-      // Typed once the prompt shows: input sent earlier would be flushed.
-      #expect(
-        ObservableWait.until(timeout: 120) { typescript().components(separatedBy: prompt).count > count + 1 })
-      input.fileHandleForWriting.write(Data((typed + "\n").utf8))
+      #expect(terminal.type(typed, after: prompt, count: count + 1))
     }
-    script.waitUntilExit()
-    try input.fileHandleForWriting.close()
-    let text = typescript().replacingOccurrences(of: "\r\n", with: "\n")
-    #expect(script.terminationStatus == 0, "\(text)")
+    let status = try terminal.finish()
+    let text = terminal.screen
+    #expect(status == 0, "\(text)")
     #expect(text.contains("\(encrypted): the password given does not open this backup\n"), "\(text)")
     #expect(text.components(separatedBy: "Sorry, try again.").count == 2, "\(text)")
     #expect(!text.contains(SampleBackupCopy.password), "the typed password is not echoed")

@@ -274,37 +274,18 @@ import Testing
 @Suite struct BackupPasswordPromptTests {
   @Test func eachBackupThePasswordDoesNotOpenIsAskedForByNameThreeTimesAtMost() throws {
     let copy = try SampleBackupCopy()
-    let log = copy.scratch.file("typescript")
-    let command =
-      "env SHELF_BACKUP_PASSWORD=not-the-password \(ShelfProcess.binary) --db \(copy.database) index \(copy.folder)"
-    let script = Process()
-    script.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-    script.arguments = ["--quiet", "--return", "--flush", "--log-out", log, "--command", command]
-    let input = Pipe()
-    script.standardInput = input
-    script.standardOutput = FileHandle.nullDevice
-    try script.run()
-    func typescript() -> String {
-      String(decoding: FileManager.default.contents(atPath: log) ?? Data(), as: UTF8.self)
-    }
-    /// Types `answer` once the `count`th prompt shows (input sent earlier would be flushed).
-    func answer(prompt count: Int, with answer: String) {
-      #expect(
-        ObservableWait.until(timeout: 120) {
-          typescript().components(separatedBy: "Password for the encrypted backup ").count > count
-        })
-      input.fileHandleForWriting.write(Data((answer + "\n").utf8))
-    }
+    let terminal = try TerminalSession(
+      "env SHELF_BACKUP_PASSWORD=not-the-password \(ShelfProcess.binary) --db \(copy.database) index \(copy.folder)",
+      log: copy.scratch.file("typescript"))
     let password = SampleBackupCopy.password
     // manifest-db-encrypted: a wrong answer, then the right one; mbdb-encrypted: the right one;
     // mdinfo-encrypted: three wrong answers.
     for (prompt, typed) in [password + "x", password, password, "a", "b", "c"].enumerated() {
-      answer(prompt: prompt + 1, with: typed)
+      #expect(terminal.type(typed, after: "Password for the encrypted backup ", count: prompt + 1))
     }
-    script.waitUntilExit()
-    try input.fileHandleForWriting.close()
-    let text = typescript().replacingOccurrences(of: "\r\n", with: "\n")
-    #expect(script.terminationStatus == 1, "\(text)")
+    let status = try terminal.finish()
+    let text = terminal.screen
+    #expect(status == 1, "\(text)")
     for era in ["manifest-db-encrypted", "mbdb-encrypted", "mdinfo-encrypted"] {
       #expect(text.contains("\(copy.backup(era)): the password given does not open this backup\n"), "\(text)")
     }
