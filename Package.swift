@@ -23,6 +23,7 @@ let package = Package(
     .library(name: "ShelfPNG", targets: ["ShelfPNG"]),
     .library(name: "ShelfAudio", targets: ["ShelfAudio"]),
     .library(name: "ShelfBackup", targets: ["ShelfBackup"]),
+    .library(name: "ShelfFacts", targets: ["ShelfFacts"]),
     .library(name: "ShelfCatalog", targets: ["ShelfCatalog"]),
     .library(name: "ShelfImage", targets: ["ShelfImage"]),
     .library(name: "ShelfCLI", targets: ["ShelfCLI"]),
@@ -103,16 +104,22 @@ let package = Package(
       dependencies: [
         "ShelfCore", "ShelfPNG", "ShelfAudio", "CVipsSupport", "CJPEGPreview", "CQOI", "CICNS",
       ]),
+    // The facts of one file, read from its bytes: content sniffing, text encodings and counts,
+    // image headers, EXIF and HEIF, audio and video facts. No store, no roots, no queries.
+    .target(
+      name: "ShelfFacts",
+      dependencies: ["ShelfCore", "ShelfPNG", "ShelfAudio", "CUchardet", "CExif", "CHeif", "CHeifSupport"]),
     .target(
       name: "ShelfCatalog",
       dependencies: [
-        "ShelfCore", "ShelfPNG", "ShelfAudio", "ShelfBackup", "ShelfSQLite", "CSQLite", "CPostgres",
-        "CUchardet", "CExif", "CHeif", "CHeifSupport", "CPostgresSupport", "CSandboxSupport",
+        "ShelfCore", "ShelfFacts", "ShelfPNG", "ShelfAudio", "ShelfBackup", "ShelfSQLite", "CSQLite",
+        "CPostgres", "CPostgresSupport", "CSandboxSupport",
       ]),
     .target(
       name: "ShelfCLI",
       dependencies: [
-        "ShelfCore", "ShelfCatalog", "ShelfSQLite", "ShelfPNG", "ShelfAudio", "ShelfBackup", "ShelfImage",
+        "ShelfCore", "ShelfFacts", "ShelfCatalog", "ShelfSQLite", "ShelfPNG", "ShelfAudio", "ShelfBackup",
+        "ShelfImage",
       ]),
     .executableTarget(name: "shelf", dependencies: ["ShelfCLI"]),
 
@@ -123,6 +130,7 @@ let package = Package(
     .testTarget(name: "ShelfAudioTests", dependencies: ["ShelfAudio", "ShelfTestSupport"]),
     .testTarget(name: "ShelfSQLiteTests", dependencies: ["ShelfSQLite", "CSQLite", "ShelfTestSupport"]),
     .testTarget(name: "ShelfBackupTests", dependencies: ["ShelfBackup", "ShelfTestSupport"]),
+    .testTarget(name: "ShelfFactsTests", dependencies: ["ShelfFacts", "ShelfTestSupport"]),
     .testTarget(
       name: "ShelfCatalogTests", dependencies: ["ShelfCatalog", "ShelfSQLite", "ShelfTestSupport"]),
     .testTarget(name: "ShelfImageTests", dependencies: ["ShelfImage", "ShelfTestSupport"]),
@@ -139,7 +147,9 @@ if Context.environment["SHELF_FUZZ"] != nil {
     .target(name: "CFuzzDriver", path: "Fuzz/CFuzzDriver"),
     .executableTarget(
       name: "ShelfFuzz",
-      dependencies: ["CFuzzDriver", "ShelfCore", "ShelfPNG", "ShelfAudio", "ShelfBackup", "ShelfCatalog"],
+      dependencies: [
+        "CFuzzDriver", "ShelfCore", "ShelfPNG", "ShelfAudio", "ShelfBackup", "ShelfFacts", "ShelfCatalog",
+      ],
       path: "Fuzz/ShelfFuzz"),
   ]
 }

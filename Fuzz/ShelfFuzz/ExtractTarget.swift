@@ -1,4 +1,4 @@
-import ShelfCatalog
+import ShelfFacts
 
 /// The whole extraction (`MetadataExtractor.extract`) of the input as a file: sniffing, then
 /// the image, EXIF, text, plist or media reader it leads to, FFmpeg, libexif and libheif

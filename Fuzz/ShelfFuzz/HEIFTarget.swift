@@ -1,4 +1,4 @@
-import ShelfCatalog
+import ShelfFacts
 
 /// HEIF boxes through libheif (`HEIFContainer`): the facts and the `Exif` and XMP items.
 enum HEIFTarget: FuzzTarget {

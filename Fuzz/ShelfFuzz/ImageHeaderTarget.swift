@@ -1,4 +1,4 @@
-import ShelfCatalog
+import ShelfFacts
 
 /// Image headers: `ImageHeaderReader.read` with the MIME type the sniffer finds, and every
 /// header reader but libheif's (its own target) on every input, so that each format's parser

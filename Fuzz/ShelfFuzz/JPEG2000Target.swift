@@ -1,4 +1,4 @@
-import ShelfCatalog
+import ShelfFacts
 
 /// JPEG 2000 boxes and codestreams (`ImageHeaderReader.readJPEG2000`).
 enum JPEG2000Target: FuzzTarget {

@@ -1,4 +1,4 @@
-import ShelfCatalog
+import ShelfFacts
 
 /// Content sniffing (`ContentSniffer.sniff` over a byte source), with the extension that breaks
 /// ties picked by the first byte.

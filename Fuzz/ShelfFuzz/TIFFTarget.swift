@@ -1,4 +1,4 @@
-import ShelfCatalog
+import ShelfFacts
 
 /// TIFF and BigTIFF directories (`ImageHeaderReader.readTIFF`) and their EXIF facts.
 enum TIFFTarget: FuzzTarget {

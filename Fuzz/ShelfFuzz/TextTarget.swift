@@ -1,4 +1,4 @@
-import ShelfCatalog
+import ShelfFacts
 
 /// Text: encoding detection (`TextSniffer`), then the counts and search text (`TextAnalyzer`)
 /// in the encoding found, or in one picked by the first byte when none is.

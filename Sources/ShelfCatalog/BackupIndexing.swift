@@ -1,5 +1,6 @@
 import ShelfBackup
 import ShelfCore
+import ShelfFacts
 
 #if canImport(Glibc)
   import Glibc

@@ -591,37 +591,6 @@ public struct CatalogQuery: Sendable, Equatable {
   }
 }
 
-extension String {
-  func replacingAll(_ target: String, with replacement: String) -> String {
-    components(separatedByString: target).joined(separator: replacement)
-  }
-
-  func components(separatedByString separator: String) -> [String] {
-    var parts: [String] = []
-    var rest = Substring(self)
-    while let range = rest.range(of: separator) {
-      parts.append(String(rest[..<range.lowerBound]))
-      rest = rest[range.upperBound...]
-    }
-    parts.append(String(rest))
-    return parts
-  }
-}
-
-extension Substring {
-  func range(of needle: String) -> Range<Substring.Index>? {
-    guard !needle.isEmpty else { return nil }
-    var index = startIndex
-    while index < endIndex {
-      if self[index...].hasPrefix(needle) {
-        return index..<self.index(index, offsetBy: needle.count)
-      }
-      index = self.index(after: index)
-    }
-    return nil
-  }
-}
-
 extension SQLDialect {
   /// ASCII-case-insensitive LIKE, as SQLite's LIKE is.
   var like: String { self == .sqlite ? "LIKE" : "ILIKE" }

@@ -1,4 +1,5 @@
 import ShelfCore
+import ShelfFacts
 
 #if canImport(Glibc)
   import Glibc

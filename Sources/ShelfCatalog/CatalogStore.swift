@@ -1,5 +1,6 @@
 import ShelfAudio
 import ShelfCore
+import ShelfFacts
 
 #if canImport(Glibc)
   import Glibc

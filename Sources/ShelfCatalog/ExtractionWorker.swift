@@ -1,5 +1,6 @@
 internal import CSandboxSupport
 import ShelfCore
+import ShelfFacts
 
 #if canImport(Glibc)
   import Glibc

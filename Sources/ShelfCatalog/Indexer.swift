@@ -1,6 +1,7 @@
 import ShelfAudio
 public import ShelfBackup
 import ShelfCore
+import ShelfFacts
 import Synchronization
 
 #if canImport(Glibc)

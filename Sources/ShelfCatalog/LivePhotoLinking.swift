@@ -1,4 +1,5 @@
 import ShelfCore
+import ShelfFacts
 
 /// Live Photos: an iPhone saves the still (HEIC or JPEG) and the movie (MOV) of one Live
 /// Photo as two files that share Apple's content identifier (the still's MakerNote tag 17,

@@ -1,4 +1,5 @@
 import ShelfCore
+import ShelfFacts
 import ShelfSQLite
 import ShelfTestSupport
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import ShelfCore
+import ShelfFacts
 import ShelfSQLite
 import ShelfTestSupport
 import Testing

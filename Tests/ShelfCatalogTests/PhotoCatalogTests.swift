@@ -23,7 +23,7 @@ import Testing
   @Test(arguments: TestCatalogues.kinds) func theEXIFFieldsAreQueryable(store kind: CatalogueStoreKind)
     async throws
   {
-    let scratch = try EXIFTestPhotos.make()
+    let scratch = try TestPhotos.make()
     let store = try CatalogStore.openForWriting(
       at: CatalogLocation(try TestCatalogues.location(kind, in: scratch.path)), shelfVersion: "1.0")
     _ = try await Self.index(store, scratch.raw("photos"))
@@ -66,7 +66,7 @@ import Testing
   @Test(arguments: TestCatalogues.kinds) func aLivePhotoIsLinkedBothWaysAndFollowsChanges(
     store kind: CatalogueStoreKind
   ) async throws {
-    let scratch = try EXIFTestPhotos.make()
+    let scratch = try TestPhotos.make()
     let photos = scratch.file("photos")
     // The HEIC and JPEG test photos share one content identifier (MakerNote tag 17).
     let identifier = "4E2F7B8A-1C3D-4E5F-8A9B-0C1D2E3F4A5B"
@@ -111,7 +111,7 @@ import Testing
   }
 
   @Test func aSchema7CatalogueMigratesAndARescanReadsTheEXIF() async throws {
-    let scratch = try EXIFTestPhotos.make()
+    let scratch = try TestPhotos.make()
     do {
       let store = try CatalogStore.openForWriting(at: scratch.raw("catalog.sqlite"), shelfVersion: "1.0")
       _ = try await Self.index(store, scratch.raw("photos"))
@@ -129,5 +129,31 @@ import Testing
     let summary = try await Self.index(upgraded, scratch.raw("photos"))
     #expect(summary.updated == 12)
     #expect(try Self.names(upgraded, ["camera:iphone"]).count == 3)
+  }
+
+  /// A folder of damaged photos beside a good one: every file is catalogued and the good
+  /// one keeps its facts.
+  @Test func theScanGoesOnPastDamagedPhotos() async throws {
+    let scratch = try TestPhotos.make()
+    let good = Array(try Data(contentsOf: URL(fileURLWithPath: scratch.file("photos/pillow-iphone.jpg"))))
+    let heic = Array(try Data(contentsOf: URL(fileURLWithPath: scratch.file("photos/heif-enc-iphone.heic"))))
+    let loop = TestPhotos.tiff([(0x010F, 2, 4, 0x4162_6300), (0x8769, 4, 1, 8)], next: 8)
+    let segment =
+      [0xFF, 0xE1] + [UInt8((loop.count + 8) >> 8), UInt8((loop.count + 8) & 0xFF)]
+      + (Array("Exif".utf8) + [0, 0]) + loop
+    try scratch.write("scan/good.jpg", good)
+    try scratch.write("scan/loop.jpg", [0xFF, 0xD8] + segment + Array(good.dropFirst(2)))
+    try scratch.write("scan/cut.jpg", Array(good.prefix(good.count / 3)))
+    try scratch.write("scan/cut.heic", Array(heic.prefix(heic.count / 2)))
+    try scratch.write("scan/empty.jpg", [])
+    let store = try CatalogStore.openForWriting(at: scratch.raw("catalog.sqlite"), shelfVersion: "1.0")
+    var options = IndexOptions()
+    options.recentWindow = 0
+    let summary = try await Indexer(store: store, options: options).index(root: scratch.raw("scan"))
+    #expect(summary.files == 5 && summary.added == 5)
+    let good1 = try #require(try store.entry(path: scratch.raw("scan/good.jpg")))
+    #expect(good1.exif?.camera == "Apple iPhone 12 Pro")
+    #expect(try store.entry(path: scratch.raw("scan/loop.jpg"))?.exif?.camera == "Abc")
+    #expect(try store.entry(path: scratch.raw("scan/cut.heic"))?.kind == .image)
   }
 }

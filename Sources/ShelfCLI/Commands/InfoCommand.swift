@@ -1,5 +1,6 @@
 import ShelfCatalog
 import ShelfCore
+import ShelfFacts
 
 #if canImport(Glibc)
   import Glibc

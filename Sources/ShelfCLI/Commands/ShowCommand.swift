@@ -1,6 +1,7 @@
 import ShelfAudio
 import ShelfCatalog
 import ShelfCore
+import ShelfFacts
 import ShelfImage
 import ShelfPNG
 

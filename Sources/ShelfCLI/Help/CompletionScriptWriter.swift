@@ -1,3 +1,5 @@
+import ShelfCore
+
 /// Writes shell completion scripts for bash, zsh and fish from the command table.
 struct CompletionScriptWriter {
   let commands: [Command]

@@ -1,3 +1,5 @@
+import ShelfCore
+
 /// Renders the man pages (`shelf.1`, `shelf-<command>.1`) from the command table, so that
 /// every option documented in `--help` is in the manual too.
 struct ManPageRenderer {
@@ -129,12 +131,5 @@ struct ManPageRenderer {
     if dashes { out = out.replacingAll("-", with: "\\-") }
     if out.hasPrefix(".") || out.hasPrefix("'") { out = "\\&" + out }
     return out
-  }
-}
-
-extension String {
-  /// Replaces every occurrence of `target` (non-empty) with `replacement`.
-  func replacingAll(_ target: String, with replacement: String) -> String {
-    split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
   }
 }

@@ -2,6 +2,7 @@ import ShelfAudio
 import ShelfBackup
 import ShelfCatalog
 import ShelfCore
+import ShelfFacts
 import ShelfPNG
 import Synchronization
 

@@ -1,5 +1,6 @@
 import ShelfCatalog
 import ShelfCore
+import ShelfFacts
 
 /// One row of the `ls` table before layout: the path as shown, its colour, and the other cells.
 struct ListingRow {

@@ -3,7 +3,7 @@ import ShelfCore
 import ShelfTestSupport
 import Testing
 
-@testable import ShelfCatalog
+@testable import ShelfFacts
 
 private func analyze(_ bytes: [UInt8]) throws -> TextAnalyzer.Analysis {
   let encoding = try #require(TextSniffer.detectEncoding(bytes))

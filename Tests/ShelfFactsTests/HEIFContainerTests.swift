@@ -3,7 +3,7 @@ import ShelfCore
 import ShelfTestSupport
 import Testing
 
-@testable import ShelfCatalog
+@testable import ShelfFacts
 
 private func box(_ type: String, _ body: [UInt8]) -> [UInt8] { be32(body.count + 8) + bytes(type) + body }
 

@@ -1,6 +1,6 @@
 import ShelfCore
 
-@testable import ShelfCatalog
+@testable import ShelfFacts
 
 // Building blocks for the hand-made file headers of the header-reader tests.
 

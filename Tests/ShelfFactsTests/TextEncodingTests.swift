@@ -2,7 +2,7 @@ import Foundation
 import ShelfCore
 import Testing
 
-@testable import ShelfCatalog
+@testable import ShelfFacts
 
 // Text in every encoding the catalogue detects: real sentences written by iconv (an independent
 // encoder), then detected, decoded, counted and indexed by shelf; counts checked against wc.

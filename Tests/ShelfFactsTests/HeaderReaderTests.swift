@@ -1,7 +1,7 @@
 import ShelfCore
 import Testing
 
-@testable import ShelfCatalog
+@testable import ShelfFacts
 
 /// A PNG made of chunk headers with the given data (CRCs are not checked by the header reader).
 private func png(_ chunks: [(String, [UInt8])]) -> [UInt8] {

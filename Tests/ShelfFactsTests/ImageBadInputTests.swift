@@ -3,7 +3,7 @@ import ShelfCore
 import ShelfTestSupport
 import Testing
 
-@testable import ShelfCatalog
+@testable import ShelfFacts
 
 /// Lying headers, loops and truncation: each reader gives facts or a one-line `HeaderError`
 /// (or the partial facts with the reason), reading at most a small multiple of the file.

@@ -1,7 +1,7 @@
 import ShelfCore
 import Testing
 
-@testable import ShelfCatalog
+@testable import ShelfFacts
 
 private func sniff(_ file: [UInt8], _ ext: String = "") throws -> SniffResult {
   try ContentSniffer.sniff(MemoryBytes(file), fileExtension: ext)

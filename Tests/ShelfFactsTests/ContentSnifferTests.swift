@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ShelfCatalog
+@testable import ShelfFacts
 
 private func sniff(_ prefix: [UInt8], _ ext: String = "") -> SniffResult {
   ContentSniffer.sniff(prefix: prefix, fileExtension: ext)

@@ -3,23 +3,11 @@ import ShelfCore
 import ShelfTestSupport
 import Testing
 
-@testable import ShelfCatalog
+@testable import ShelfFacts
 
 /// Photos whose EXIF other programs wrote (Pillow, heif-enc, exiftool into ImageMagick's files),
 /// made by `scripts/exif_photos.py` in a scratch folder.
 enum EXIFTestPhotos {
-  static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().path
-
-  /// A scratch folder holding the test set.
-  static func make() throws -> TemporaryDirectory {
-    let scratch = try TemporaryDirectory()
-    let outcome = try ExternalTool.run(
-      ["python3", repository + "/scripts/exif_photos.py", scratch.file("photos")])
-    guard outcome.status == 0 else { throw SetUpFailure(message: "exif_photos.py: " + outcome.stderr) }
-    return scratch
-  }
-
   /// exiftool's values (`-json -n`) for the fields shelf reads, by file name.
   static func exiftool(_ folder: String) throws -> [String: [String: Any]] {
     let outcome = try ExternalTool.run(
@@ -31,7 +19,7 @@ enum EXIFTestPhotos {
       ])
     guard outcome.status == 0,
       let list = try JSONSerialization.jsonObject(with: outcome.stdout) as? [[String: Any]]
-    else { throw SetUpFailure(message: "exiftool: " + outcome.stderr) }
+    else { throw TestPhotos.SetUpFailure(message: "exiftool: " + outcome.stderr) }
     var byName: [String: [String: Any]] = [:]
     for object in list {
       let name = (object["SourceFile"] as? String ?? "").split(separator: "/").last.map(String.init) ?? ""
@@ -69,11 +57,6 @@ enum EXIFTestPhotos {
     return facts
   }
 
-  /// A tool that failed while a test made its photos.
-  struct SetUpFailure: Error {
-    var message: String
-  }
-
   /// The MIME type shelf's sniffer gives a test photo.
   static func mime(_ path: String) throws -> String {
     let file = try RegularFile(path: RawPath(path))
@@ -84,7 +67,7 @@ enum EXIFTestPhotos {
 @Suite struct EXIFTests {
   /// Every field of every test photo against exiftool's values; GPS to 1e-9 degrees.
   @Test func everyFieldMatchesExiftool() throws {
-    let scratch = try EXIFTestPhotos.make()
+    let scratch = try TestPhotos.make()
     let folder = scratch.file("photos")
     let reference = try EXIFTestPhotos.exiftool(folder)
     let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
@@ -150,21 +133,9 @@ enum EXIFTestPhotos {
 
 /// Hostile EXIF blocks and containers: fewer facts, never a hang, a crash or a read outside.
 @Suite struct EXIFBadInputTests {
-  /// A big-endian TIFF structure: IFD0 at 8 with `entries` (tag, type, count, value/offset),
-  /// then `next` as the next-IFD offset, then `tail`.
-  static func tiff(_ entries: [(UInt16, UInt16, UInt32, UInt32)], next: UInt32 = 0, tail: [UInt8] = [])
-    -> [UInt8]
-  {
-    func be16(_ value: UInt16) -> [UInt8] { [UInt8(value >> 8), UInt8(value & 0xFF)] }
-    func be32(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8((value >> $0) & 0xFF) } }
-    var bytes: [UInt8] = [0x4D, 0x4D, 0, 0x2A] + be32(8) + be16(UInt16(entries.count))
-    for (tag, type, count, value) in entries { bytes += be16(tag) + be16(type) + be32(count) + be32(value) }
-    return bytes + be32(next) + tail
-  }
-
   @Test func aDirectoryLoopEndsWithTheFactsBeforeIt() {
     // IFD0 names itself as the next IFD and as the EXIF and GPS IFDs; Make "Abc" inline.
-    let block = Self.tiff(
+    let block = TestPhotos.tiff(
       [(0x010F, 2, 4, 0x4162_6300), (0x8769, 4, 1, 8), (0x8825, 4, 1, 8)], next: 8)
     let facts = EXIFReader.facts(block: EXIFReader.header + block)
     #expect(facts?.camera == "Abc")
@@ -174,7 +145,7 @@ enum EXIFTestPhotos {
   @Test func offsetsOutsideTheBlockGiveNoValue() {
     let entryCount: UInt32 = 4
     let dataStart = 8 + 2 + 12 * entryCount + 4
-    let block = Self.tiff(
+    let block = TestPhotos.tiff(
       [
         (0x010F, 2, 6, dataStart),  // Make "Canon\0", inside
         (0x0110, 2, 20, 0xFFFF_FF00),  // Model far past the end
@@ -187,7 +158,7 @@ enum EXIFTestPhotos {
   }
 
   @Test func everyTruncationOfARealBlockIsSafe() throws {
-    let scratch = try EXIFTestPhotos.make()
+    let scratch = try TestPhotos.make()
     let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: scratch.file("photos/pillow-iphone.jpg"))))
     let block = try #require(try EXIFBlockLocator.jpegBlock(MemoryBytes(bytes)))
     #expect(EXIFReader.facts(block: block)?.gps != nil)
@@ -235,31 +206,5 @@ enum EXIFTestPhotos {
       + [0xFF, 0xFF, 0xFF, 0xF0] + Array("meta".utf8) + [0, 0, 0, 0] + [0, 0, 0, 33] + Array("hdlr".utf8)
     #expect(EXIFBlockLocator.facts(MemoryBytes(heif), mime: "image/heic") == nil)
     #expect(EXIFBlockLocator.facts(MemoryBytes([]), mime: "image/heic") == nil)
-  }
-
-  /// A folder of damaged photos beside a good one: every file is catalogued and the good
-  /// one keeps its facts.
-  @Test func theScanGoesOnPastDamagedPhotos() async throws {
-    let scratch = try EXIFTestPhotos.make()
-    let good = Array(try Data(contentsOf: URL(fileURLWithPath: scratch.file("photos/pillow-iphone.jpg"))))
-    let heic = Array(try Data(contentsOf: URL(fileURLWithPath: scratch.file("photos/heif-enc-iphone.heic"))))
-    let loop = Self.tiff([(0x010F, 2, 4, 0x4162_6300), (0x8769, 4, 1, 8)], next: 8)
-    let segment =
-      [0xFF, 0xE1] + [UInt8((loop.count + 8) >> 8), UInt8((loop.count + 8) & 0xFF)]
-      + EXIFReader.header + loop
-    try scratch.write("scan/good.jpg", good)
-    try scratch.write("scan/loop.jpg", [0xFF, 0xD8] + segment + Array(good.dropFirst(2)))
-    try scratch.write("scan/cut.jpg", Array(good.prefix(good.count / 3)))
-    try scratch.write("scan/cut.heic", Array(heic.prefix(heic.count / 2)))
-    try scratch.write("scan/empty.jpg", [])
-    let store = try CatalogStore.openForWriting(at: scratch.raw("catalog.sqlite"), shelfVersion: "1.0")
-    var options = IndexOptions()
-    options.recentWindow = 0
-    let summary = try await Indexer(store: store, options: options).index(root: scratch.raw("scan"))
-    #expect(summary.files == 5 && summary.added == 5)
-    let good1 = try #require(try store.entry(path: scratch.raw("scan/good.jpg")))
-    #expect(good1.exif?.camera == "Apple iPhone 12 Pro")
-    #expect(try store.entry(path: scratch.raw("scan/loop.jpg"))?.exif?.camera == "Abc")
-    #expect(try store.entry(path: scratch.raw("scan/cut.heic"))?.kind == .image)
   }
 }
