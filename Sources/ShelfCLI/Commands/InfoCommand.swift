@@ -140,11 +140,7 @@ enum InfoCommand {
       }
       rows += Self.factRows(entry)
       if let error = entry.error { rows.append(["error:", error]) }
-      return TableRenderer(alignments: [.left, .left]).render(rows).map { line in
-        var trimmed = Substring(line)
-        while trimmed.last == " " { trimmed = trimmed.dropLast() }
-        return String(trimmed)
-      }.joined(separator: "\n") + "\n"
+      return TableRenderer(alignments: [.left, .left]).render(rows).joined(separator: "\n") + "\n"
     }
 
     /// `256 kb/s`, `1.41 Mb/s`.

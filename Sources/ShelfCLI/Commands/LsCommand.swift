@@ -437,53 +437,6 @@ enum CatalogPresentation {
     return path.escaped
   }
 
-  /// Columns aligned with two spaces between them, trailing spaces trimmed (a lighter
-  /// TableRenderer for listings of many thousands of rows).
-  static func table(_ rows: [[String]], rightAligned: [Bool], write: (String) -> Void) {
-    func width(_ text: String) -> Int {
-      text.utf8.allSatisfy { $0 < 0x80 } ? text.utf8.count : TextLayout.displayWidth(text)
-    }
-    let columns = rightAligned.count
-    var widths = [Int](repeating: 0, count: columns)
-    var cellWidths: [[Int]] = []
-    cellWidths.reserveCapacity(rows.count)
-    for row in rows {
-      let measured = row.map(width)
-      for index in 0..<min(columns, measured.count) { widths[index] = max(widths[index], measured[index]) }
-      cellWidths.append(measured)
-    }
-    let spaces = String(repeating: " ", count: widths.reduce(0, +) + 2 * columns)
-    var out = ""
-    out.reserveCapacity(1 << 17)
-    for (row, measured) in zip(rows, cellWidths) {
-      var pendingSpaces = 0
-      for index in 0..<min(columns, row.count) {
-        let padding = widths[index] - measured[index]
-        if index > 0 { pendingSpaces += 2 }
-        if rightAligned[index] { pendingSpaces += padding }
-        if !row[index].isEmpty {
-          out += spaces.utf8.prefix(pendingSpaces).isEmpty ? "" : String(spaces.prefix(pendingSpaces))
-          out += row[index]
-          pendingSpaces = 0
-        }
-        if !rightAligned[index] { pendingSpaces += padding }
-      }
-      out += "\n"
-      if out.utf8.count >= 1 << 16 {
-        write(out)
-        out.removeAll(keepingCapacity: true)
-      }
-    }
-    write(out)
-  }
-
-  /// Renders rows as one string (see `table(_:rightAligned:write:)`).
-  static func table(_ rows: [[String]], rightAligned: [Bool]) -> String {
-    var text = ""
-    table(rows, rightAligned: rightAligned) { text += $0 }
-    return text
-  }
-
   /// A modification or scan time in RFC 3339, in the local zone with its offset:
   /// `2024-05-17T12:30:00+02:00` (`Z` when the zone is UTC).
   static func isoDate(_ nanoseconds: Int64) -> String { Timestamp.local(nanoseconds: nanoseconds) }

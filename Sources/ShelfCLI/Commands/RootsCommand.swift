@@ -110,11 +110,7 @@ enum RootsCommand {
         root.excludes.joined(separator: " "),
       ])
     }
-    let lines = TableRenderer(alignments: [.left, .right, .right, .left, .left]).render(rows).map { line in
-      var trimmed = Substring(line)
-      while trimmed.last == " " { trimmed = trimmed.dropLast() }
-      return String(trimmed)
-    }
+    let lines = TableRenderer(alignments: [.left, .right, .right, .left, .left]).render(rows)
     // Each backup's facts on the line under its row, indented one step further.
     var text = lines[0] + "\n"
     for ((listing, depth), line) in zip(ordered, lines.dropFirst()) {

@@ -232,11 +232,7 @@ enum ShowCommand {
         [["path:", path.escaped], ["kind:", description.entry.kind.rawValue]]
         + InfoCommand.Description.factRows(description.entry)
       console.write(
-        TableRenderer(alignments: [.left, .left]).render(rows).map { line in
-          var trimmed = Substring(line)
-          while trimmed.last == " " { trimmed = trimmed.dropLast() }
-          return String(trimmed)
-        }.joined(separator: "\n") + "\n")
+        TableRenderer(alignments: [.left, .left]).render(rows).joined(separator: "\n") + "\n")
     case .other:
       // Formats the sniffer does not name may still be pictures a decoder recognises.
       let graphics = PreviewGraphics.choose(

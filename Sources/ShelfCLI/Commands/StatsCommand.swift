@@ -120,11 +120,7 @@ enum StatsCommand {
         "total", "\(stats.files)", Quantities.formatByteSize(stats.size),
         stats.duration > 0 ? Quantities.formatDuration(stats.duration) : "",
       ])
-      return TableRenderer(alignments: [.left, .right, .right, .right]).render(rows).map { line in
-        var trimmed = Substring(line)
-        while trimmed.last == " " { trimmed = trimmed.dropLast() }
-        return String(trimmed)
-      }
+      return TableRenderer(alignments: [.left, .right, .right, .right]).render(rows)
     }
     var lines = table("kind", stats.byKind) + [""] + table("area", stats.byArea)
     if !stats.photosByYear.isEmpty {
@@ -134,11 +130,7 @@ enum StatsCommand {
       }
       lines +=
         [""]
-        + TableRenderer(alignments: [.left, .right, .right]).render(rows).map { line in
-          var trimmed = Substring(line)
-          while trimmed.last == " " { trimmed = trimmed.dropLast() }
-          return String(trimmed)
-        }
+        + TableRenderer(alignments: [.left, .right, .right]).render(rows)
     }
     if stats.errors > 0 || stats.mismatches > 0 {
       lines += [

@@ -48,7 +48,8 @@ struct ListingLayout {
   func render(_ rows: [ListingRow], write: (String) -> Void) {
     guard isTerminal else {
       let table = rows.map { [$0.path] + $0.cells }
-      CatalogPresentation.table(table, rightAligned: [false] + columns.map(\.rightAligned), write: write)
+      let alignments = [.left] + columns.map { $0.rightAligned ? TableRenderer.Alignment.right : .left }
+      TableRenderer(alignments: alignments).render(table, write: write)
       return
     }
     let header = ListingRow(path: Self.pathHeader, style: nil, cells: columns.map(\.header))

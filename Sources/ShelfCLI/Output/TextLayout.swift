@@ -76,38 +76,96 @@ public enum TextLayout {
   }
 }
 
-/// Renders rows as aligned columns, the way `ls -l` and `fd -l` line up their output.
+/// Renders rows as aligned columns, the way `ls -l` and `fd -l` line up their output: the one
+/// table renderer of shelf, for a few rows of `info` as for a listing of many thousands.
 public struct TableRenderer: Sendable {
   /// Column alignment.
   public enum Alignment: Sendable { case left, right }
 
+  /// Per column; columns beyond the list are left-aligned.
   public let alignments: [Alignment]
 
   public init(alignments: [Alignment]) { self.alignments = alignments }
 
   /// The rows as lines, columns separated by two spaces, trailing spaces trimmed.
   public func render(_ rows: [[String]]) -> [String] {
+    let widths = columnWidths(rows)
+    let spaces = Self.spaces(widths)
+    return zip(rows, widths.cells).map { row, measured in
+      var line = ""
+      append(row, measured: measured, widths: widths.columns, spaces: spaces, to: &line)
+      return line
+    }
+  }
+
+  /// The rows as lines ending in a newline, handed to `write` in blocks of about 64 KiB, so
+  /// that a listing's text is never held whole.
+  public func render(_ rows: [[String]], write: (String) -> Void) {
+    let widths = columnWidths(rows)
+    let spaces = Self.spaces(widths)
+    var out = ""
+    out.reserveCapacity(1 << 17)
+    for (row, measured) in zip(rows, widths.cells) {
+      append(row, measured: measured, widths: widths.columns, spaces: spaces, to: &out)
+      out += "\n"
+      if out.utf8.count >= 1 << 16 {
+        write(out)
+        out.removeAll(keepingCapacity: true)
+      }
+    }
+    write(out)
+  }
+
+  /// Each column's width and each cell's, measured once (a listing's cells are many).
+  private func columnWidths(_ rows: [[String]]) -> (columns: [Int], cells: [[Int]]) {
     var widths: [Int] = []
+    var cells: [[Int]] = []
+    cells.reserveCapacity(rows.count)
     for row in rows {
-      for (index, cell) in row.enumerated() {
-        let cellWidth = TextLayout.displayWidth(cell)
+      let measured = row.map(Self.width)
+      for (index, cellWidth) in measured.enumerated() {
         if index < widths.count {
           widths[index] = max(widths[index], cellWidth)
         } else {
           widths.append(cellWidth)
         }
       }
+      cells.append(measured)
     }
-    return rows.map { row in
-      var line = ""
-      for (index, cell) in row.enumerated() {
-        let padding = String(repeating: " ", count: widths[index] - TextLayout.displayWidth(cell))
-        let alignment = index < alignments.count ? alignments[index] : .left
-        if index > 0 { line += "  " }
-        line += alignment == .right ? padding + cell : cell + padding
+    return (widths, cells)
+  }
+
+  /// Enough spaces for any run of padding, cut from rather than built per cell.
+  private static func spaces(_ widths: (columns: [Int], cells: [[Int]])) -> String {
+    String(repeating: " ", count: widths.columns.reduce(0, +) + 2 * widths.columns.count)
+  }
+
+  /// Display width, counted in bytes for printable ASCII (the common, fast case).
+  private static func width(_ text: String) -> Int {
+    text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x80 } ? text.utf8.count : TextLayout.displayWidth(text)
+  }
+
+  /// Appends one row: padding is written only before a cell that follows it, and the spaces
+  /// a row ends with are trimmed (cells of spaces only at its end included), so no line ends
+  /// in a space.
+  private func append(_ row: [String], measured: [Int], widths: [Int], spaces: String, to out: inout String) {
+    guard let last = row.lastIndex(where: { $0.utf8.contains { $0 != 0x20 } }) else { return }
+    var pendingSpaces = 0
+    for index in 0...last {
+      let padding = widths[index] - measured[index]
+      let rightAligned = index < alignments.count && alignments[index] == .right
+      if index > 0 { pendingSpaces += 2 }
+      if rightAligned { pendingSpaces += padding }
+      var text = Substring(row[index])
+      if index == last {
+        while text.last == " " { text = text.dropLast() }
       }
-      while line.hasSuffix(" ") { line.removeLast() }
-      return line
+      if !text.isEmpty {
+        out += spaces.prefix(pendingSpaces)
+        out += text
+        pendingSpaces = 0
+      }
+      if !rightAligned { pendingSpaces += padding }
     }
   }
 }
