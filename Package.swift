@@ -118,8 +118,7 @@ let package = Package(
     .target(
       name: "ShelfCLI",
       dependencies: [
-        "ShelfCore", "ShelfFacts", "ShelfCatalog", "ShelfSQLite", "ShelfPNG", "ShelfAudio", "ShelfBackup",
-        "ShelfImage",
+        "ShelfCore", "ShelfFacts", "ShelfCatalog", "ShelfPNG", "ShelfAudio", "ShelfBackup", "ShelfImage",
       ]),
     .executableTarget(name: "shelf", dependencies: ["ShelfCLI"]),
 

@@ -24,6 +24,9 @@ final class SQLiteCatalogStore: CatalogBackend {
   private var upsertStatement: SQLiteStatement?
   private var ftsDelete: SQLiteStatement?
   private var ftsInsert: SQLiteStatement?
+  /// True once `movingAsideAndRebuilding` closed the connection and handed the file to a
+  /// fresh store: the journal mode is then that store's to set, not this one's.
+  private var replaced = false
 
   private init(path: RawPath, db: SQLiteConnection, lock: WriterLock?) {
     self.path = path
@@ -32,7 +35,7 @@ final class SQLiteCatalogStore: CatalogBackend {
   }
 
   deinit {
-    guard lock != nil else { return }
+    guard lock != nil, !replaced else { return }
     upsertStatement = nil
     ftsDelete = nil
     ftsInsert = nil
@@ -220,6 +223,7 @@ final class SQLiteCatalogStore: CatalogBackend {
     ftsDelete = nil
     ftsInsert = nil
     try? db.close()
+    replaced = true
     let aside = try Self.moveAside(path)
     try Self.createFile(at: path, shelfVersion: shelfVersion)
     let fresh = try Self.connectWriter(path, lock: lock, shelfVersion: shelfVersion)

@@ -1,7 +1,6 @@
 import ShelfBackup
 import ShelfCatalog
 import ShelfCore
-import ShelfSQLite
 import Synchronization
 
 #if canImport(Glibc)
@@ -208,28 +207,19 @@ enum IndexCommand {
     let showProgress =
       options.progress == "always" || (options.progress == "auto" && console.stderrIsTerminal)
 
-    var store = try invocation.openCatalogueForWriting(lockWait: options.lockWait)
-    warnIfRebuilt(store, console: console)
-    let (roots, skippedGone) = try rootsToScan(options, store: store, invocation: invocation)
+    var run = IndexRun(
+      store: try invocation.openCatalogueForWriting(lockWait: options.lockWait), options: options.scan,
+      shelfVersion: ShelfInfo.version)
+    warnIfRebuilt(run.store, console: console)
+    let (roots, skippedGone) = try rootsToScan(options, store: run.store, invocation: invocation)
     var outcome = BatchOutcome()
-    var rebuilt = false
-    var pending = roots[...]
-    // Each root is scanned once a run: a backup scanned with the folder it was found in is
-    // not scanned again when it is named (or catalogued) too.
-    var scanned = Set<RawPath>()
-    while let root = pending.first {
-      if let resolved = try? TreeWalker.realPath(root.absolute), scanned.contains(resolved) {
-        pending = pending.dropFirst()
-        continue
-      }
-      let indexer = Indexer(store: store, options: options.scan)
-      do {
-        let summary = try await indexer.index(root: root) { progress in
-          guard showProgress else { return }
-          Self.showProgress(progress, console: console)
-        }
-        console.clearStatus()
-        scanned.insert(summary.root)
+    try await run.run(roots) { progress in
+      guard showProgress else { return }
+      Self.showProgress(progress, console: console)
+    } report: { event in
+      console.clearStatus()
+      switch event {
+      case .scanned(let summary):
         record(summary, into: &outcome, console: console, verbose: invocation.globals.verbose)
         if let root = summary.partOf {
           console.note("\(summary.root.escaped): inside the root \(root.escaped); rescanned as part of it")
@@ -238,7 +228,6 @@ enum IndexCommand {
           console.note("\(covered.escaped): already a root of its own; skipped here")
         }
         for nested in summary.nested {
-          scanned.insert(nested.folder)
           switch nested.outcome {
           case .success(let backup):
             record(backup, into: &outcome, console: console, verbose: invocation.globals.verbose)
@@ -250,26 +239,14 @@ enum IndexCommand {
             outcome.failed(error, console: console)
           }
         }
-        pending = pending.dropFirst()
-      } catch let error as SQLiteError where error.isCorruption && !rebuilt {
-        // Damage found part way: move the file aside, start afresh and scan every root again.
-        console.clearStatus()
-        rebuilt = true
-        let known = (try? store.roots().filter { $0.parentID == nil }.map(\.path)) ?? []
-        store = try store.movingAsideAndRebuilding(shelfVersion: ShelfInfo.version)
-        warnIfRebuilt(store, console: console)
+      case .rebuilt(let fresh):
+        warnIfRebuilt(fresh, console: console)
         outcome = BatchOutcome()
-        scanned = []
-        var all = roots
-        for path in known where !all.contains(path) { all.append(path) }
-        pending = all[...]
-      } catch {
-        console.clearStatus()
+      case .failed(_, let error):
         if let error = error as? any ShelfError, error.failure == .busy || error.failure == .interrupted {
           throw AdvisedCatalogError.advising(error)
         }
         outcome.failed(AdvisedBackupError.advising(AdvisedCatalogError.advising(error)), console: console)
-        pending = pending.dropFirst()
       }
     }
     // A skipped root is a partial failure, whatever happened to the others.
