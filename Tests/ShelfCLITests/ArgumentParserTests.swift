@@ -3,26 +3,28 @@ import Testing
 
 @testable import ShelfCLI
 
+/// The options of the small command tables below.
+private enum Keys {
+  static let outDir = Option("out-dir", short: "o", value: "dir", help: "Output.")
+  static let recursive = Flag("recursive", short: "r", help: "Recurse.")
+  static let jobs = Option("jobs", short: "j", value: "n", help: "Workers.")
+  static let level = Option("level", value: "level", help: "Level.", choices: ["0", "1", "2", "max"])
+  static let exclude = Option("exclude", value: "glob", help: "Skip.", repeatable: true)
+  static let long = Flag("long", short: "l", help: "Long.")
+  static let format = Option("format", short: "F", value: "t", help: "Format.")
+}
+
 /// A small command table to exercise the parser without running anything.
 private let sample = Command(
   name: "crush", abstract: "Crush.",
   arguments: [ArgumentSpec("file", help: "Files.", repeating: true)],
-  options: [
-    OptionSpec("out-dir", short: "o", value: "dir", help: "Output."),
-    OptionSpec("recursive", short: "r", help: "Recurse."),
-    OptionSpec("jobs", short: "j", value: "n", help: "Workers."),
-    OptionSpec("level", value: "level", help: "Level.", choices: ["0", "1", "2", "max"]),
-    OptionSpec("exclude", value: "glob", help: "Skip.", repeatable: true),
-  ],
+  options: [Keys.outDir, Keys.recursive, Keys.jobs, Keys.level, Keys.exclude],
   run: { _ in .success })
 
 private let query = Command(
   name: "ls", abstract: "List.",
   arguments: [ArgumentSpec("query", help: "Terms.", optional: true, repeating: true)],
-  options: [
-    OptionSpec("long", short: "l", help: "Long."),
-    OptionSpec("format", short: "F", value: "t", help: "Format."),
-  ], acceptsNegatedTerms: true,
+  options: [Keys.long, Keys.format], acceptsNegatedTerms: true,
   run: { _ in .success })
 
 private func parse(_ words: [String]) throws(UsageError) -> (ParseResult, ParsedArguments) {
@@ -42,42 +44,42 @@ private func parsedOptions(_ words: [String]) throws -> ParsedArguments {
 
 @Test func longOptionsTakeValuesWithOrWithoutEquals() throws {
   let parsed = try parsedOptions(["crush", "--out-dir=out", "--jobs", "4", "a.png"])
-  #expect(parsed.value("out-dir") == "out")
-  #expect(try parsed.integer("jobs", in: 1...64) == 4)
+  #expect(parsed[Keys.outDir] == "out")
+  #expect(try parsed.integer(Keys.jobs, in: 1...64) == 4)
   #expect(parsed.positionals.map(\.string) == ["a.png"])
 }
 
 @Test func groupedShortFlagsAndAttachedValues() throws {
   let parsed = try parsedOptions(["crush", "-rj3", "-o", "dir", "x.png"])
-  #expect(parsed.flag("recursive"))
-  #expect(parsed.value("jobs") == "3")
-  #expect(parsed.value("out-dir") == "dir")
+  #expect(parsed[Keys.recursive])
+  #expect(parsed[Keys.jobs] == "3")
+  #expect(parsed[Keys.outDir] == "dir")
 }
 
 @Test func doubleDashEndsOptionsAndDashIsAnArgument() throws {
   let parsed = try parsedOptions(["crush", "--", "-r", "-"])
-  #expect(!parsed.flag("recursive"))
+  #expect(!parsed[Keys.recursive])
   #expect(parsed.positionals.map(\.string) == ["-r", "-"])
   #expect(try parsedOptions(["crush", "-"]).positionals.map(\.string) == ["-"])
 }
 
 @Test func repeatableOptionsKeepEveryValue() throws {
   let parsed = try parsedOptions(["crush", "--exclude", "*.tmp", "--exclude=cache", "a"])
-  #expect(parsed.values("exclude") == ["*.tmp", "cache"])
+  #expect(parsed.values(Keys.exclude) == ["*.tmp", "cache"])
 }
 
 @Test func globalOptionsAreAcceptedBeforeAndAfterTheCommand() throws {
   let (_, before) = try parse(["--db", "/tmp/a.sqlite", "crush", "x"])
-  #expect(before.value("db") == "/tmp/a.sqlite")
+  #expect(before[GlobalOptions.db] == "/tmp/a.sqlite")
   let (_, after) = try parse(["crush", "x", "--db=/tmp/b.sqlite", "-v"])
-  #expect(after.value("db") == "/tmp/b.sqlite")
-  #expect(after.flag("verbose"))
+  #expect(after[GlobalOptions.db] == "/tmp/b.sqlite")
+  #expect(after[GlobalOptions.verbose])
 }
 
 @Test func negatedQueryTermsArePositionals() throws {
   let parsed = try parsedOptions(["ls", "-kind:image", "-l", "size>1M"])
   #expect(parsed.positionals.map(\.string) == ["-kind:image", "size>1M"])
-  #expect(parsed.flag("long"))
+  #expect(parsed[Keys.long])
 }
 
 @Test func aDashWordInAQueryIsAnUnknownOptionThatSaysHowToExcludeIt() throws {
@@ -86,10 +88,10 @@ private func parsedOptions(_ words: [String]) throws -> ParsedArguments {
       throws: UsageError("unknown option '\(word)'; to exclude a word, write -- \(word)", command: "ls")
     ) { try parse(["ls", word]) }
   }
-  #expect(try parsedOptions(["ls", "-ll"]).flag("long"))
+  #expect(try parsedOptions(["ls", "-ll"])[Keys.long])
   // An option whose value is attached, letters or not.
-  #expect(try parsedOptions(["ls", "-Ffish"]).value("format") == "fish")
-  #expect(try parsedOptions(["ls", "-lF{name}"]).value("format") == "{name}")
+  #expect(try parsedOptions(["ls", "-Ffish"])[Keys.format] == "fish")
+  #expect(try parsedOptions(["ls", "-lF{name}"])[Keys.format] == "{name}")
   #expect(throws: UsageError("unknown option '-lFx'; to exclude a word, write -- -lFx", command: "ls")) {
     try parse(["ls", "-lFx"])
   }
@@ -128,7 +130,7 @@ private func parsedOptions(_ words: [String]) throws -> ParsedArguments {
     throws: UsageError(
       "invalid value 'many' for '--jobs': expected an integer from 1 to 64", command: "crush")
   ) {
-    try parsedOptions(["crush", "-j", "many", "a"]).integer("jobs", in: 1...64)
+    try parsedOptions(["crush", "-j", "many", "a"]).integer(Keys.jobs, in: 1...64)
   }
 }
 
@@ -191,7 +193,7 @@ private func parsedOptions(_ words: [String]) throws -> ParsedArguments {
       Issue.record("expected a command to run")
       continue
     }
-    #expect(parsed.pathValue("out-dir") == RawPath(bytes: name))
+    #expect(parsed.path(Keys.outDir) == RawPath(bytes: name))
     #expect(parsed.positionals.map(\.string) == ["a.png"])
   }
 }

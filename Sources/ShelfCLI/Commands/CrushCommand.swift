@@ -9,6 +9,40 @@ import ShelfPNG
 /// `shelf crush FILE|DIR…`: lossless PNG optimization, in place or into a folder. Parsing and
 /// presentation only: `PNGFileCrusher` plans, crushes and writes.
 enum CrushCommand {
+  // The options, declared once: the table below lists them, and they are read by these keys.
+  static let outDir = Option(
+    "out-dir", short: "o", value: "dir",
+    help: "Write results into <dir> (created if missing), keeping names and relative paths.",
+    completion: .directory)
+  static let inPlace = Flag("in-place", help: "Replace each file that can be made smaller.")
+  static let force = Flag("force", help: "With --out-dir, replace files that already exist in <dir>.")
+  static let recursive = Flag(
+    "recursive", short: "r", help: "Recurse into folders, crushing every *.png file.")
+  static let level = Option(
+    "level", value: "level",
+    help: "Effort: 0 is fastest, 6 tries every filter, max adds brute force and zopfli.",
+    choices: ["0", "1", "2", "3", "4", "5", "6", "max"], defaultValue: "2")
+  static let strip = Option(
+    "strip", value: "mode",
+    help: "Remove chunks: none keeps all still valid, safe keeps colour/gamma/pHYs/sBIT, all none.",
+    choices: ["none", "safe", "all"], defaultValue: "none")
+  static let alpha = Flag(
+    "alpha", help: "Clean the colour of fully transparent pixels (changes invisible RGB).")
+  static let jobs = Option(
+    "jobs", short: "j", value: "n",
+    help: "Files and trials processed in parallel (default: all cores).", completion: Completion.none)
+  static let dryRun = Flag("dry-run", short: "n", help: "Report what would be saved; write nothing.")
+  static let json = Flag("json", help: "Print one JSON object with every file's result and a summary.")
+  static let preserve = Flag(
+    "preserve", short: "p", help: "Keep each input's permissions and modification time.")
+  static let iphone = Flag("iphone", help: "Write iPhone-optimized CgBI files, as Xcode's pngcrush -iphone.")
+  static let revertIphone = Flag(
+    "revert-iphone", help: "Convert iPhone-optimized CgBI files to standard PNGs.")
+  static let maxPixels = Option(
+    "max-pixels", value: "n",
+    help: "Refuse images with more than <n> pixels before decoding (default 67108864).",
+    completion: Completion.none)
+
   static let command = Command(
     name: "crush",
     abstract: "Optimize PNG files losslessly.",
@@ -65,39 +99,8 @@ enum CrushCommand {
       ArgumentSpec("file", help: "PNG files, or folders to crush with -r.", repeating: true)
     ],
     options: [
-      OptionSpec(
-        "out-dir", short: "o", value: "dir",
-        help: "Write results into <dir> (created if missing), keeping names and relative paths.",
-        completion: .directory),
-      OptionSpec("in-place", help: "Replace each file that can be made smaller."),
-      OptionSpec("force", help: "With --out-dir, replace files that already exist in <dir>."),
-      OptionSpec("recursive", short: "r", help: "Recurse into folders, crushing every *.png file."),
-      OptionSpec(
-        "level", value: "level",
-        help: "Effort: 0 is fastest, 6 tries every filter, max adds brute force and zopfli.",
-        choices: ["0", "1", "2", "3", "4", "5", "6", "max"], defaultValue: "2"),
-      OptionSpec(
-        "strip", value: "mode",
-        help: "Remove chunks: none keeps all still valid, safe keeps colour/gamma/pHYs/sBIT, all none.",
-        choices: ["none", "safe", "all"], defaultValue: "none"),
-      OptionSpec("alpha", help: "Clean the colour of fully transparent pixels (changes invisible RGB)."),
-      OptionSpec(
-        "jobs", short: "j", value: "n",
-        help: "Files and trials processed in parallel (default: all cores).", completion: Completion.none),
-      OptionSpec("dry-run", short: "n", help: "Report what would be saved; write nothing."),
-      OptionSpec("json", help: "Print one JSON object with every file's result and a summary."),
-      OptionSpec("preserve", short: "p", help: "Keep each input's permissions and modification time."),
-      OptionSpec("iphone", help: "Write iPhone-optimized CgBI files, as Xcode's pngcrush -iphone."),
-      OptionSpec("revert-iphone", help: "Convert iPhone-optimized CgBI files to standard PNGs."),
-      OptionSpec(
-        "max-pixels", value: "n",
-        help: "Refuse images with more than <n> pixels before decoding (default 67108864).",
-        completion: Completion.none),
-      OptionSpec(
-        "max-decoded-bytes", value: "size",
-        help:
-          "Refuse images whose decoded pixels would take more than <size> (512M, 2G; default 1G), from the header, before decoding.",
-        completion: Completion.none),
+      outDir, inPlace, force, recursive, level, strip, alpha, jobs, dryRun, json, preserve, iphone,
+      revertIphone, maxPixels, ShowOptions.maxDecodedBytesOption,
     ],
     examples: [
       Example("shelf crush -o out/ icon.png", "Write a crushed copy to out/icon.png."),
@@ -126,9 +129,9 @@ enum CrushCommand {
 
     init(_ invocation: Invocation) throws(UsageError) {
       let arguments = invocation.arguments
-      let outDir = arguments.pathValue("out-dir")
-      let inPlace = arguments.flag("in-place")
-      dryRun = arguments.flag("dry-run")
+      let outDir = arguments.path(CrushCommand.outDir)
+      let inPlace = arguments[CrushCommand.inPlace]
+      dryRun = arguments[CrushCommand.dryRun]
       if outDir != nil && inPlace {
         throw invocation.usageError("--out-dir and --in-place cannot be used together")
       }
@@ -143,25 +146,27 @@ enum CrushCommand {
           "-o \(text) names an output folder that does not exist; did you mean --level \(text)? (write -o ./\(text) for a new folder)"
         )
       }
-      if arguments.flag("iphone") && arguments.flag("revert-iphone") {
+      if arguments[CrushCommand.iphone] && arguments[CrushCommand.revertIphone] {
         throw invocation.usageError("--iphone and --revert-iphone cannot be used together")
       }
       inputs = arguments.positionals.map(\.path)
       guard !inputs.isEmpty else { throw invocation.usageError("no input files") }
       destination = outDir.map { .folder($0) } ?? (inPlace ? .inPlace : .nowhere)
-      recursive = arguments.flag("recursive")
-      json = arguments.flag("json")
+      recursive = arguments[CrushCommand.recursive]
+      json = arguments[CrushCommand.json]
       verbose = invocation.globals.verbose
-      preserve = arguments.flag("preserve")
-      force = arguments.flag("force")
-      jobs = try arguments.integer("jobs", in: 1...256) ?? max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+      preserve = arguments[CrushCommand.preserve]
+      force = arguments[CrushCommand.force]
+      jobs =
+        try arguments.integer(CrushCommand.jobs, in: 1...256) ?? max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
       optimization = PNGOptimizationOptions(
-        level: PNGOptimizationLevel(arguments.value("level") ?? "2") ?? .standard,
-        strip: PNGStripMode(rawValue: arguments.value("strip") ?? "none") ?? .none,
-        cleanTransparentColor: arguments.flag("alpha"),
-        cgbi: arguments.flag("iphone")
-          ? .convertToCgBI : arguments.flag("revert-iphone") ? .revertToStandard : .keep,
-        pixelLimit: try arguments.integer("max-pixels", in: 1...(1 << 40)) ?? PNGDecoder.defaultPixelLimit,
+        level: PNGOptimizationLevel(arguments[CrushCommand.level] ?? "2") ?? .standard,
+        strip: PNGStripMode(rawValue: arguments[CrushCommand.strip] ?? "none") ?? .none,
+        cleanTransparentColor: arguments[CrushCommand.alpha],
+        cgbi: arguments[CrushCommand.iphone]
+          ? .convertToCgBI : arguments[CrushCommand.revertIphone] ? .revertToStandard : .keep,
+        pixelLimit: try arguments.integer(CrushCommand.maxPixels, in: 1...(1 << 40))
+          ?? PNGDecoder.defaultPixelLimit,
         maxDecodedBytes: try ShowOptions.maxDecodedBytes(arguments))
     }
   }

@@ -2,6 +2,10 @@ import ShelfAudio
 
 /// `shelf devices`: List ALSA playback and capture devices.
 enum DevicesCommand {
+  // The options, declared once: the table below lists them, and they are read by these keys.
+  static let json = Flag(
+    "json", help: "Print the list as a JSON array of {name, description, playback, capture}.")
+
   static let command = Command(
     name: "devices",
     abstract: "List ALSA playback and capture devices.",
@@ -14,9 +18,7 @@ enum DevicesCommand {
       when it is not listed.
       """,
     arguments: [],
-    options: [
-      OptionSpec("json", help: "Print the list as a JSON array of {name, description, playback, capture}.")
-    ],
+    options: [json],
     examples: [
       Example("shelf devices", "List devices with their direction and description."),
       Example("shelf devices --json", "The same as JSON, for scripts."),
@@ -26,7 +28,7 @@ enum DevicesCommand {
   static func run(_ invocation: Invocation) async throws -> ExitStatus {
     let devices = try ALSADevices.list()
     let console = invocation.console
-    if invocation.arguments.flag("json") {
+    if invocation.arguments[DevicesCommand.json] {
       let items = devices.map { device in
         JSONValue.object([
           ("name", .string(device.name)), ("description", .string(device.description)),

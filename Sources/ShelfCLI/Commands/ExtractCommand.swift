@@ -9,6 +9,21 @@ import ShelfCore
 /// `shelf extract QUERY… -o DIR`: copies matching catalogued files out to a folder. Parsing
 /// and presentation only: `CatalogExtractor` plans, compares and writes.
 enum ExtractCommand {
+  // The options, declared once: the table below lists them, and they are read by these keys.
+  static let outDir = Option(
+    "out-dir", short: "o", value: "dir", help: "Write the files into <dir> (created if missing).",
+    completion: .directory)
+  static let flat = Flag("flat", help: "Put every file straight into <dir>, names made unique.")
+  static let name = Option(
+    "name", value: "template",
+    help: "Name each output from <template>, e.g. '{taken:%Y}/{name}' (fields as in shelf ls --format).",
+    completion: Completion.none)
+  static let force = Flag("force", help: "Replace files in <dir> that hold other content.")
+  static let jobs = Option(
+    "jobs", short: "j", value: "n",
+    help: "Files copied in parallel (default: twice the number of cores, as copying waits on the disk).",
+    completion: Completion.none)
+
   static let command = Command(
     name: "extract",
     abstract: "Copy the catalogued files that match a query into a folder.",
@@ -61,21 +76,7 @@ enum ExtractCommand {
         "query", help: "Query terms such as kind:image or root:'*/Backup/*' (as for shelf ls).",
         repeating: true, completion: Completion.none)
     ],
-    options: [
-      OptionSpec(
-        "out-dir", short: "o", value: "dir", help: "Write the files into <dir> (created if missing).",
-        completion: .directory),
-      OptionSpec("flat", help: "Put every file straight into <dir>, names made unique."),
-      OptionSpec(
-        "name", value: "template",
-        help: "Name each output from <template>, e.g. '{taken:%Y}/{name}' (fields as in shelf ls --format).",
-        completion: Completion.none),
-      OptionSpec("force", help: "Replace files in <dir> that hold other content."),
-      OptionSpec(
-        "jobs", short: "j", value: "n",
-        help: "Files copied in parallel (default: twice the number of cores, as copying waits on the disk).",
-        completion: Completion.none),
-    ],
+    options: [outDir, flat, name, force, jobs],
     examples: [
       Example("shelf extract kind:image -o ~/Pictures/recovered", "Copy every catalogued image."),
       Example(
@@ -107,13 +108,15 @@ enum ExtractCommand {
       guard !terms.isEmpty else {
         throw invocation.usageError("give a query (e.g. kind:image); use root:'*' for everything")
       }
-      guard let outDir = arguments.pathValue("out-dir") else {
+      guard let outDir = arguments.path(ExtractCommand.outDir) else {
         throw invocation.usageError("say where files go: -o/--out-dir <dir>")
       }
       query = try QueryTerms.query(terms)
       destination = outDir.absolute
-      if let text = arguments.value("name") {
-        if arguments.flag("flat") { throw invocation.usageError("--name and --flat cannot be combined") }
+      if let text = arguments[ExtractCommand.name] {
+        if arguments[ExtractCommand.flat] {
+          throw invocation.usageError("--name and --flat cannot be combined")
+        }
         let template: ListingTemplate
         do {
           template = try ListingTemplate(text)
@@ -122,12 +125,13 @@ enum ExtractCommand {
         }
         layout = .named { template.renderPath($0) }
       } else {
-        layout = arguments.flag("flat") ? .flat : .tree
+        layout = arguments[ExtractCommand.flat] ? .flat : .tree
       }
-      force = arguments.flag("force")
+      force = arguments[ExtractCommand.force]
       // Twice the cores: a worker waiting for a cold read leaves its core to another.
       jobs =
-        try arguments.integer("jobs", in: 1...64) ?? 2 * max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        try arguments.integer(ExtractCommand.jobs, in: 1...64) ?? 2
+        * max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
       verbose = invocation.globals.verbose
     }
   }

@@ -9,6 +9,36 @@ import Synchronization
 
 /// `shelf index [ROOT…]`: add folders to the catalogue and scan them incrementally.
 enum IndexCommand {
+  // The options, declared once: the table below lists them, and they are read by these keys.
+  static let full = Flag("full", help: "Ignore what is known and re-extract every file.")
+  static let exclude = Option(
+    "exclude", value: "glob",
+    help:
+      "Skip files and folders matching <glob> (a name, or a path relative to the root when it holds a slash); may be repeated. Stored with each ROOT named and applied to every later rescan; given again, replaces them ('' clears them).",
+    repeatable: true, completion: Completion.none)
+  static let jobs = Option(
+    "jobs", short: "j", value: "n",
+    help: "Read files with <n> workers (default: the number of processors).",
+    completion: Completion.none)
+  static let followLinks = Flag("follow-links", help: "Follow symbolic links that resolve inside the root.")
+  static let fileTimeout = Option(
+    "file-timeout", value: "seconds",
+    help:
+      "Give up on a file after <seconds> of reading (default: 30 plus 1 per 100 MiB of the file); it is catalogued with the error 'timed out after N s'.",
+    completion: Completion.none)
+  static let retryFailed = Flag(
+    "retry-failed",
+    help: "Read again the unchanged files whose last reading crashed, timed out or ran out of memory.")
+  static let prune = Flag(
+    "prune",
+    help:
+      "Forget the catalogued roots whose folder is gone (those named, or every one) instead of skipping them."
+  )
+  static let progress = Option(
+    "progress", value: "when",
+    help: "Show a progress bar with files/s and time left: auto (on a terminal), always or never.",
+    choices: ["auto", "always", "never"], defaultValue: "auto")
+
   static let command = Command(
     name: "index",
     abstract: "Add folders to the catalogue and scan them for changes.",
@@ -97,36 +127,7 @@ enum IndexCommand {
         "root", help: "A folder to add to the catalogue and scan.", optional: true, repeating: true,
         completion: .directory)
     ],
-    options: [
-      OptionSpec("full", help: "Ignore what is known and re-extract every file."),
-      OptionSpec(
-        "exclude", value: "glob",
-        help:
-          "Skip files and folders matching <glob> (a name, or a path relative to the root when it holds a slash); may be repeated. Stored with each ROOT named and applied to every later rescan; given again, replaces them ('' clears them).",
-        repeatable: true, completion: Completion.none),
-      OptionSpec(
-        "jobs", short: "j", value: "n",
-        help: "Read files with <n> workers (default: the number of processors).",
-        completion: Completion.none),
-      OptionSpec("follow-links", help: "Follow symbolic links that resolve inside the root."),
-      OptionSpec(
-        "file-timeout", value: "seconds",
-        help:
-          "Give up on a file after <seconds> of reading (default: 30 plus 1 per 100 MiB of the file); it is catalogued with the error 'timed out after N s'.",
-        completion: Completion.none),
-      OptionSpec(
-        "retry-failed",
-        help: "Read again the unchanged files whose last reading crashed, timed out or ran out of memory."),
-      OptionSpec(
-        "prune",
-        help:
-          "Forget the catalogued roots whose folder is gone (those named, or every one) instead of skipping them."
-      ),
-      OptionSpec(
-        "progress", value: "when",
-        help: "Show a progress bar with files/s and time left: auto (on a terminal), always or never.",
-        choices: ["auto", "always", "never"], defaultValue: "auto"),
-    ],
+    options: [full, exclude, jobs, followLinks, fileTimeout, retryFailed, prune, progress],
     examples: [
       Example("shelf index ~/Sandboxes/Demo", "Catalogue a sandbox (or rescan it)."),
       Example("shelf index", "Rescan every catalogued root."),
@@ -158,22 +159,23 @@ enum IndexCommand {
     init(_ invocation: Invocation) throws {
       let arguments = invocation.arguments
       roots = arguments.positionals.map(\.path)
-      prune = arguments.flag("prune")
-      progress = arguments.value("progress") ?? "auto"
-      scan.full = arguments.flag("full")
-      if arguments.flag("exclude") {
+      prune = arguments[IndexCommand.prune]
+      progress = arguments[IndexCommand.progress] ?? "auto"
+      scan.full = arguments[IndexCommand.full]
+      if arguments.isGiven(IndexCommand.exclude) {
         guard !roots.isEmpty else {
           throw invocation.usageError("--exclude needs a ROOT: patterns are stored with the roots named")
         }
-        scan.excludes = arguments.values("exclude")
+        scan.excludes = arguments.values(IndexCommand.exclude)
       }
-      scan.followLinks = arguments.flag("follow-links")
-      scan.retryFailed = arguments.flag("retry-failed")
-      let fileTimeout = try arguments.integer("file-timeout", in: 1...86_400)
+      scan.followLinks = arguments[IndexCommand.followLinks]
+      scan.retryFailed = arguments[IndexCommand.retryFailed]
+      let fileTimeout = try arguments.integer(IndexCommand.fileTimeout, in: 1...86_400)
       scan.extractors = ExtractorPool.forCommand(
         environment: invocation.environment, fileTimeout: fileTimeout)
       scan.jobs =
-        try arguments.integer("jobs", in: 1...256) ?? max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        try arguments.integer(IndexCommand.jobs, in: 1...256)
+        ?? max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
       // Knobs for tests: the window in which fresh timestamps are not trusted, the batch size,
       // a pause after each batch (to interrupt a scan part way) and the writer-lock wait.
       let environment = invocation.environment

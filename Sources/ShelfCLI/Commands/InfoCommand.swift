@@ -9,6 +9,12 @@ import ShelfFacts
 /// `shelf info FILE…`: what a file is, sniffed from its content, and everything the catalogue
 /// knows about it.
 enum InfoCommand {
+  // The options, declared once: the table below lists them, and they are read by these keys.
+  static let json = Flag(
+    "json",
+    help:
+      "Print one JSON object per file (an array when there are several), with the fields of shelf ls --json.")
+
   static let command = Command(
     name: "info",
     abstract: "Show what files are: kind, MIME type, size and the facts of their kind.",
@@ -47,13 +53,7 @@ enum InfoCommand {
     arguments: [
       ArgumentSpec("file", help: "Files to describe; '-' reads standard input.", repeating: true)
     ],
-    options: [
-      OptionSpec(
-        "json",
-        help:
-          "Print one JSON object per file (an array when there are several), with the fields of shelf ls --json."
-      )
-    ],
+    options: [json],
     examples: [
       Example("shelf info Documents/photo.png", "Describe one file."),
       Example("shelf info --json Documents/*", "Describe several files as a JSON array."),
@@ -332,7 +332,7 @@ struct InfoOptions {
   /// Reads the options.
   init(_ invocation: Invocation) {
     inputs = invocation.arguments.positionals
-    json = invocation.arguments.flag("json")
+    json = invocation.arguments[InfoCommand.json]
     temporaryFolder = RawPath(invocation.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp")
   }
 }

@@ -7,6 +7,27 @@ import ShelfCore
 
 /// `shelf ls [QUERY…]`: list catalogued files that match a query.
 enum LsCommand {
+  // The options, declared once: the table below lists them, and they are read by these keys.
+  static let long = Flag("long", short: "l", help: "Show more columns: MIME type, area, modification time.")
+  static let wide = Flag(
+    "wide", short: "w",
+    help: "On a terminal, print every cell whole instead of cutting rows to the width.")
+  static let json = Flag("json", help: "Print one JSON array of records.")
+  static let jsonl = Flag("jsonl", help: "Print one JSON record per line.")
+  static let null = Flag("null", short: "0", help: "Print paths separated by NUL bytes, for xargs -0.")
+  static let format = Option(
+    "format", short: "f", value: "template",
+    help:
+      "Print one line per entry from <template>, e.g. '{artist} - {title} ({duration})': fields as in the query language or --json.",
+    completion: Completion.none)
+  static let sort = Option(
+    "sort", value: "field[:asc|:desc]",
+    help:
+      "Sort by a query field, e.g. size or mtime:desc (default: path); repeat to break ties (--sort artist --sort year).",
+    repeatable: true, completion: Completion.none)
+  static let limit = Option(
+    "limit", value: "n", help: "Print at most <n> entries.", completion: Completion.none)
+
   static let command = Command(
     name: "ls",
     abstract: "List catalogued files that match a query.",
@@ -54,26 +75,7 @@ enum LsCommand {
         "query", help: "Query terms such as kind:image, size>1M or a word to search for.",
         optional: true, repeating: true, completion: Completion.none)
     ],
-    options: [
-      OptionSpec("long", short: "l", help: "Show more columns: MIME type, area, modification time."),
-      OptionSpec(
-        "wide", short: "w",
-        help: "On a terminal, print every cell whole instead of cutting rows to the width."),
-      OptionSpec("json", help: "Print one JSON array of records."),
-      OptionSpec("jsonl", help: "Print one JSON record per line."),
-      OptionSpec("null", short: "0", help: "Print paths separated by NUL bytes, for xargs -0."),
-      OptionSpec(
-        "format", short: "f", value: "template",
-        help:
-          "Print one line per entry from <template>, e.g. '{artist} - {title} ({duration})': fields as in the query language or --json.",
-        completion: Completion.none),
-      OptionSpec(
-        "sort", value: "field[:asc|:desc]",
-        help:
-          "Sort by a query field, e.g. size or mtime:desc (default: path); repeat to break ties (--sort artist --sort year).",
-        repeatable: true, completion: Completion.none),
-      OptionSpec("limit", value: "n", help: "Print at most <n> entries.", completion: Completion.none),
-    ],
+    options: [long, wide, json, jsonl, null, format, sort, limit],
     examples: [
       Example("shelf ls kind:image 'width>=1024'", "Images at least 1024 pixels wide."),
       Example("shelf ls kind:audio artist:beatles 'duration<3:00'", "Short songs by an artist."),
@@ -246,29 +248,34 @@ struct LsOptions {
   init(_ invocation: Invocation) throws {
     let arguments = invocation.arguments
     query = try QueryTerms.query(arguments.positionals.map(\.string))
-    sort = try arguments.values("sort").map { text in
+    sort = try arguments.values(LsCommand.sort).map { text in
       do { return try CatalogSort(text) } catch { throw invocation.usageError("--sort: \(error)") }
     }
-    limit = try arguments.integer("limit", in: 0...Int.max)
-    wide = arguments.flag("wide")
-    let modes = ["json", "jsonl", "null", "format"].filter { arguments.flag($0) }
+    limit = try arguments.integer(LsCommand.limit, in: 0...Int.max)
+    wide = arguments[LsCommand.wide]
+    let modes = ([LsCommand.json, LsCommand.jsonl, LsCommand.null, LsCommand.format] as [any OptionKey])
+      .filter(arguments.isGiven)
     if modes.count > 1 {
-      throw invocation.usageError("--\(modes[0]) and --\(modes[1]) cannot be combined")
+      throw invocation.usageError("--\(modes[0].spec.long) and --\(modes[1].spec.long) cannot be combined")
     }
-    if modes.first == "format" && arguments.flag("long") {
+    let format = arguments[LsCommand.format]
+    if format != nil && arguments[LsCommand.long] {
       throw invocation.usageError("--format and --long cannot be combined")
     }
-    switch modes.first {
-    case "json": output = .json
-    case "jsonl": output = .jsonLines
-    case "null": output = .nullSeparated
-    case "format":
+    if let format {
       do {
-        output = .template(try ListingTemplate(arguments.value("format") ?? ""))
+        output = .template(try ListingTemplate(format))
       } catch {
         throw invocation.usageError("--format: \(error.reason)")
       }
-    default: output = .table(long: arguments.flag("long"))
+    } else if arguments[LsCommand.json] {
+      output = .json
+    } else if arguments[LsCommand.jsonl] {
+      output = .jsonLines
+    } else if arguments[LsCommand.null] {
+      output = .nullSeparated
+    } else {
+      output = .table(long: arguments[LsCommand.long])
     }
   }
 }

@@ -9,6 +9,25 @@ import Synchronization
 
 /// `shelf play`: Play audio files, folders or a catalogue query through ALSA.
 enum PlayCommand {
+  // The options, declared once: the table below lists them, and they are read by these keys.
+  static let device = Option(
+    "device", short: "D", value: "name", help: "The ALSA device ('shelf devices' lists them).",
+    defaultValue: "default",
+    completion: Completion.none)
+  static let volume = Option(
+    "volume", value: "0-100", help: "Software volume; 100 leaves samples untouched.", defaultValue: "100",
+    completion: Completion.none)
+  static let start = Option(
+    "start", value: "time",
+    help:
+      "Start the first track at this time (90, 1:30, 2m); past its end, the track is skipped (exit 1).",
+    completion: Completion.none)
+  static let shuffle = Flag("shuffle", help: "Play the playlist in random order.")
+  static let repeatPlaylist = Flag("repeat", help: "Start again after the last track.")
+  static let noInteractive = Flag("no-interactive", help: "Do not read keys or draw a status line.")
+  static let json = Flag(
+    "json", help: "Print one JSON object per event on stdout (implies --no-interactive).")
+
   static let command = Command(
     name: "play",
     abstract: "Play audio files, folders or a catalogue query through ALSA.",
@@ -68,24 +87,7 @@ enum PlayCommand {
         "item", help: "Audio files, folders or catalogue query terms (e.g. kind:audio artist:x).",
         repeating: true)
     ],
-    options: [
-      OptionSpec(
-        "device", short: "D", value: "name", help: "The ALSA device ('shelf devices' lists them).",
-        defaultValue: "default",
-        completion: Completion.none),
-      OptionSpec(
-        "volume", value: "0-100", help: "Software volume; 100 leaves samples untouched.", defaultValue: "100",
-        completion: Completion.none),
-      OptionSpec(
-        "start", value: "time",
-        help:
-          "Start the first track at this time (90, 1:30, 2m); past its end, the track is skipped (exit 1).",
-        completion: Completion.none),
-      OptionSpec("shuffle", help: "Play the playlist in random order."),
-      OptionSpec("repeat", help: "Start again after the last track."),
-      OptionSpec("no-interactive", help: "Do not read keys or draw a status line."),
-      OptionSpec("json", help: "Print one JSON object per event on stdout (implies --no-interactive)."),
-    ],
+    options: [device, volume, start, shuffle, repeatPlaylist, noInteractive, json],
     examples: [
       Example("shelf play song.flac", "Play one file on the default device."),
       Example("shelf play --shuffle --repeat Music/", "Play a folder in random order, forever."),
@@ -243,12 +245,12 @@ struct PlayOptions {
 
   init(_ arguments: ParsedArguments, invocation: Invocation) throws {
     player = PlayerOptions(
-      device: arguments.value("device") ?? "default",
-      volume: try arguments.integer("volume", in: 0...100) ?? 100,
-      start: try arguments.duration("start") ?? 0, shuffle: arguments.flag("shuffle"),
-      repeatPlaylist: arguments.flag("repeat"))
-    json = arguments.flag("json")
-    terminalUI = !json && !arguments.flag("no-interactive")
+      device: arguments[PlayCommand.device] ?? "default",
+      volume: try arguments.integer(PlayCommand.volume, in: 0...100) ?? 100,
+      start: try arguments.duration(PlayCommand.start) ?? 0, shuffle: arguments[PlayCommand.shuffle],
+      repeatPlaylist: arguments[PlayCommand.repeatPlaylist])
+    json = arguments[PlayCommand.json]
+    terminalUI = !json && !arguments[PlayCommand.noInteractive]
     items = arguments.positionals.map(\.path)
     guard !items.isEmpty else { throw invocation.usageError("missing files, folders or a query to play") }
   }

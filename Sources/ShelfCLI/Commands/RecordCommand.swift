@@ -9,6 +9,36 @@ import Synchronization
 
 /// `shelf record`: Record audio from an ALSA device into a file.
 enum RecordCommand {
+  // The options, declared once: the table below lists them, and they are read by these keys.
+  static let device = Option(
+    "device", short: "D", value: "name", help: "The ALSA capture device ('shelf devices' lists them).",
+    defaultValue: "default", completion: Completion.none)
+  static let rate = Option(
+    "rate", short: "r", value: "hz", help: "Sample rate in Hz.", defaultValue: "44100",
+    completion: Completion.none)
+  static let channels = Option(
+    "channels", short: "c", value: "n", help: "Number of channels.", defaultValue: "2",
+    completion: Completion.none)
+  static let sampleFormat = Option(
+    "sample-format", value: "format", help: "Sample format asked of ALSA and stored when possible.",
+    choices: SampleFormat.allCases.map(\.rawValue), defaultValue: "s16")
+  static let format = Option(
+    "format", short: "f", value: "type", help: "File format (default: from OUTPUT's extension).",
+    choices: AudioContainer.allCases.map(\.rawValue))
+  static let codec = Option(
+    "codec", value: "codec",
+    help: "The codec where the format offers a choice (m4a: aac, alac; caf: pcm, alac).",
+    choices: RecordingCodec.allCases.map(\.rawValue))
+  static let duration = Option(
+    "duration", short: "d", value: "time", help: "Stop after this long (90, 1:30, 1h30m).",
+    completion: Completion.none)
+  static let maxSize = Option(
+    "max-size", value: "size",
+    help: "Stop before the file passes this size (10M, 2G); compressed formats stop once they reach it.",
+    completion: Completion.none)
+  static let force = Flag("force", help: "Overwrite an existing file.")
+  static let noInteractive = Flag("no-interactive", help: "Do not draw the status line.")
+
   static let command = Command(
     name: "record",
     abstract: "Record audio from an ALSA device into a file.",
@@ -40,36 +70,7 @@ enum RecordCommand {
       refused unless --force is given.
       """,
     arguments: [ArgumentSpec("output", help: "The file to write.")],
-    options: [
-      OptionSpec(
-        "device", short: "D", value: "name", help: "The ALSA capture device ('shelf devices' lists them).",
-        defaultValue: "default", completion: Completion.none),
-      OptionSpec(
-        "rate", short: "r", value: "hz", help: "Sample rate in Hz.", defaultValue: "44100",
-        completion: Completion.none),
-      OptionSpec(
-        "channels", short: "c", value: "n", help: "Number of channels.", defaultValue: "2",
-        completion: Completion.none),
-      OptionSpec(
-        "sample-format", value: "format", help: "Sample format asked of ALSA and stored when possible.",
-        choices: SampleFormat.allCases.map(\.rawValue), defaultValue: "s16"),
-      OptionSpec(
-        "format", short: "f", value: "type", help: "File format (default: from OUTPUT's extension).",
-        choices: AudioContainer.allCases.map(\.rawValue)),
-      OptionSpec(
-        "codec", value: "codec",
-        help: "The codec where the format offers a choice (m4a: aac, alac; caf: pcm, alac).",
-        choices: RecordingCodec.allCases.map(\.rawValue)),
-      OptionSpec(
-        "duration", short: "d", value: "time", help: "Stop after this long (90, 1:30, 1h30m).",
-        completion: Completion.none),
-      OptionSpec(
-        "max-size", value: "size",
-        help: "Stop before the file passes this size (10M, 2G); compressed formats stop once they reach it.",
-        completion: Completion.none),
-      OptionSpec("force", help: "Overwrite an existing file."),
-      OptionSpec("no-interactive", help: "Do not draw the status line."),
-    ],
+    options: [device, rate, channels, sampleFormat, format, codec, duration, maxSize, force, noInteractive],
     examples: [
       Example("shelf record memo.wav", "Record CD-quality stereo until Ctrl-C."),
       Example("shelf record -d 30 -c 1 -r 48000 take.flac", "Record 30 seconds of 48 kHz mono FLAC."),
@@ -91,10 +92,11 @@ enum RecordCommand {
       throw invocation.usageError("record writes one file; got \(arguments.positionals.count)")
     }
     let container: AudioContainer
-    if let name = arguments.value("format") {
+    if let name = arguments[RecordCommand.format] {
       guard let named = AudioContainer(rawValue: name) else {
         throw arguments.invalid(
-          "format", name, expected: AudioContainer.allCases.map(\.rawValue).joined(separator: ", "))
+          RecordCommand.format, name,
+          expected: AudioContainer.allCases.map(\.rawValue).joined(separator: ", "))
       }
       container = named
     } else if let fromName = AudioContainer(extensionOf: output) {
@@ -104,33 +106,34 @@ enum RecordCommand {
         "cannot tell the file format from '\(output.escaped)': add an extension such as .wav or use --format")
     }
     var request = RecordingRequest(output: output, container: container)
-    if let name = arguments.value("codec") {
+    if let name = arguments[RecordCommand.codec] {
       let offered = container.recordingCodecs
       guard !offered.isEmpty else {
         throw invocation.usageError(
           "\(container.rawValue.uppercased()) has a codec of its own; --codec applies to m4a and caf")
       }
       guard let codec = RecordingCodec(rawValue: name), offered.contains(codec) else {
-        throw arguments.invalid("codec", name, expected: offered.map(\.rawValue).joined(separator: " or "))
+        throw arguments.invalid(
+          RecordCommand.codec, name, expected: offered.map(\.rawValue).joined(separator: " or "))
       }
       request.codec = codec
     }
-    request.device = arguments.value("device") ?? "default"
-    request.sampleRate = try arguments.integer("rate", in: 1000...768_000) ?? 44100
-    request.channels = try arguments.integer("channels", in: 1...64) ?? 2
-    if let format = arguments.value("sample-format") {
+    request.device = arguments[RecordCommand.device] ?? "default"
+    request.sampleRate = try arguments.integer(RecordCommand.rate, in: 1000...768_000) ?? 44100
+    request.channels = try arguments.integer(RecordCommand.channels, in: 1...64) ?? 2
+    if let format = arguments[RecordCommand.sampleFormat] {
       guard let parsed = SampleFormat(rawValue: format) else {
-        throw arguments.invalid("sample-format", format, expected: "s16, s24, s32 or float")
+        throw arguments.invalid(RecordCommand.sampleFormat, format, expected: "s16, s24, s32 or float")
       }
       request.sampleFormat = parsed
     }
-    request.maxDuration = try arguments.duration("duration")
+    request.maxDuration = try arguments.duration(RecordCommand.duration)
     if let duration = request.maxDuration, duration <= 0 {
       throw arguments.invalid(
-        "duration", arguments.value("duration") ?? "", expected: "a duration above zero")
+        RecordCommand.duration, arguments[RecordCommand.duration] ?? "", expected: "a duration above zero")
     }
-    request.maxBytes = try arguments.byteSize("max-size")
-    request.overwrite = arguments.flag("force")
+    request.maxBytes = try arguments.byteSize(RecordCommand.maxSize)
+    request.overwrite = arguments[RecordCommand.force]
 
     let recorder = Recorder(request)
     let stoppedBy = Atomic<Int32>(0)
@@ -141,7 +144,7 @@ enum RecordCommand {
       recorder.stop()
     }
     defer { signals.cancel() }
-    let interactive = !arguments.flag("no-interactive") && console.stderrIsTerminal
+    let interactive = !arguments[RecordCommand.noInteractive] && console.stderrIsTerminal
     let channels = request.channels
     let result: Result<RecordingSummary, AudioError> = await BlockingThread.run {
       do throws(AudioError) {

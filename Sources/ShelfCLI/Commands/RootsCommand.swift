@@ -3,6 +3,9 @@ import ShelfCore
 
 /// `shelf roots`: the catalogued roots with their file count, size, last scan and excludes.
 enum RootsCommand {
+  // The options, declared once: the table below lists them, and they are read by these keys.
+  static let json = Flag("json", help: "Print the roots as a JSON array.")
+
   static let command = Command(
     name: "roots",
     abstract: "List the catalogued roots.",
@@ -16,9 +19,7 @@ enum RootsCommand {
       --json they are the "nested" array of that root's object. The catalogue is opened \
       read-only.
       """,
-    options: [
-      OptionSpec("json", help: "Print the roots as a JSON array.")
-    ],
+    options: [json],
     examples: [
       Example("shelf roots", "List the roots."),
       Example("shelf roots --json | jq -r '.[].path'", "The roots' paths, one per line."),
@@ -31,7 +32,7 @@ enum RootsCommand {
     var json: Bool
 
     init(_ arguments: ParsedArguments) {
-      json = arguments.flag("json")
+      json = arguments[RootsCommand.json]
     }
   }
 

@@ -11,6 +11,28 @@ import ShelfPNG
 
 /// `shelf show PATH`: renders a file's content for a terminal.
 enum ShowCommand {
+  // The options, declared once: the table below lists them, and they are read by these keys.
+  static let json = Flag(
+    "json",
+    help:
+      "Print a property list as JSON; for every other kind, its facts as JSON (the record of shelf info --json), without a preview."
+  )
+  static let raw = Flag("raw", help: "Print the file's bytes unchanged, without decoding or escaping.")
+  static let width = Option(
+    "width", value: "columns",
+    help: "Draw images and waveforms <columns> wide (default: the terminal width).",
+    completion: Completion.none)
+  static let color = Option(
+    "color", value: "when",
+    help:
+      "Colour the image preview: auto (on a terminal unless NO_COLOR is set), always or never.",
+    choices: ["auto", "always", "never"], defaultValue: "auto")
+  static let graphics = Option(
+    "graphics", value: "protocol",
+    help:
+      "Draw images with the kitty graphics protocol, sixels, half-block characters or not at all (auto: what the terminal announces).",
+    choices: ["auto"] + PreviewGraphics.allCases.map(\.rawValue), defaultValue: "auto")
+
   static let command = Command(
     name: "show",
     abstract: "Render a file for the terminal: text, plist, image preview, audio summary or video still.",
@@ -70,33 +92,7 @@ enum ShowCommand {
       most severe failure's code when none was (77, 74, 73, 66, then 65), as for every batch.
       """,
     arguments: [ArgumentSpec("path", help: "The files to show.", repeating: true)],
-    options: [
-      OptionSpec(
-        "json",
-        help:
-          "Print a property list as JSON; for every other kind, its facts as JSON (the record of shelf info --json), without a preview."
-      ),
-      OptionSpec("raw", help: "Print the file's bytes unchanged, without decoding or escaping."),
-      OptionSpec(
-        "width", value: "columns",
-        help: "Draw images and waveforms <columns> wide (default: the terminal width).",
-        completion: Completion.none),
-      OptionSpec(
-        "color", value: "when",
-        help:
-          "Colour the image preview: auto (on a terminal unless NO_COLOR is set), always or never.",
-        choices: ["auto", "always", "never"], defaultValue: "auto"),
-      OptionSpec(
-        "graphics", value: "protocol",
-        help:
-          "Draw images with the kitty graphics protocol, sixels, half-block characters or not at all (auto: what the terminal announces).",
-        choices: ["auto"] + PreviewGraphics.allCases.map(\.rawValue), defaultValue: "auto"),
-      OptionSpec(
-        "max-decoded-bytes", value: "size",
-        help:
-          "Refuse images whose decoded pixels would take more than <size> (512M, 2G; default 1G), from the header, before decoding.",
-        completion: Completion.none),
-    ],
+    options: [json, raw, width, color, graphics, ShowOptions.maxDecodedBytesOption],
     examples: [
       Example("shelf show Documents/Notes/welcome-utf8.txt", "Show a note, converted to UTF-8."),
       Example("shelf show Demo.app/Info.plist", "Pretty-print a binary property list."),
@@ -560,13 +556,20 @@ struct ShowOptions {
   /// Images whose decoded pixels would take more bytes are refused (`--max-decoded-bytes`).
   var maxDecodedBytes: Int
 
+  /// `--max-decoded-bytes`, one option of crush and show alike.
+  static let maxDecodedBytesOption = Option(
+    "max-decoded-bytes", value: "size",
+    help:
+      "Refuse images whose decoded pixels would take more than <size> (512M, 2G; default 1G), from the header, before decoding.",
+    completion: Completion.none)
+
   /// `--max-decoded-bytes` (crush's and show's), 1 GiB when not given.
   static func maxDecodedBytes(_ arguments: ParsedArguments) throws(UsageError) -> Int {
-    guard let bytes = try arguments.byteSize("max-decoded-bytes") else {
+    guard let bytes = try arguments.byteSize(maxDecodedBytesOption) else {
       return PNGDecoder.defaultMaxDecodedBytes
     }
     guard bytes >= 1 else {
-      throw arguments.invalid("max-decoded-bytes", "\(bytes)", expected: "a size of at least 1 byte")
+      throw arguments.invalid(maxDecodedBytesOption, "\(bytes)", expected: "a size of at least 1 byte")
     }
     return Int(bytes)
   }
@@ -576,12 +579,12 @@ struct ShowOptions {
     let arguments = invocation.arguments
     guard !arguments.positionals.isEmpty else { throw invocation.usageError("missing <path>") }
     paths = arguments.positionals.map(\.path)
-    json = arguments.flag("json")
-    raw = arguments.flag("raw")
+    json = arguments[ShowCommand.json]
+    raw = arguments[ShowCommand.raw]
     if raw && json { throw invocation.usageError("--raw and --json cannot be combined") }
-    width = try arguments.integer("width", in: 4...1000)
-    color = arguments.value("color").flatMap(ColorChoice.init(rawValue:)) ?? .auto
-    graphics = arguments.value("graphics") ?? "auto"
+    width = try arguments.integer(ShowCommand.width, in: 4...1000)
+    color = arguments[ShowCommand.color].flatMap(ColorChoice.init(rawValue:)) ?? .auto
+    graphics = arguments[ShowCommand.graphics] ?? "auto"
     terminalColors = TerminalColors.announced(invocation.environment)
     maxDecodedBytes = try Self.maxDecodedBytes(arguments)
   }

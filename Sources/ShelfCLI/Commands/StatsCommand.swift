@@ -3,6 +3,9 @@ import ShelfCore
 
 /// `shelf stats`: counts, total size and total duration by kind and by area.
 enum StatsCommand {
+  // The options, declared once: the table below lists them, and they are read by these keys.
+  static let json = Flag("json", help: "Print the summary as one JSON object.")
+
   static let command = Command(
     name: "stats",
     abstract: "Summarise the catalogue by kind and by area.",
@@ -23,9 +26,7 @@ enum StatsCommand {
       matches, the empty summary is printed and the exit status is 1, as for shelf ls.
       """,
     arguments: [QueryTerms.argument(optional: true)],
-    options: [
-      OptionSpec("json", help: "Print the summary as one JSON object.")
-    ],
+    options: [json],
     examples: [
       Example("shelf stats", "Summarise the catalogue."),
       Example("shelf stats --json | jq .by_kind.audio.duration", "Total audio duration in seconds."),
@@ -43,7 +44,7 @@ enum StatsCommand {
     var query: CatalogQuery
 
     init(_ arguments: ParsedArguments) throws {
-      json = arguments.flag("json")
+      json = arguments[StatsCommand.json]
       query = try QueryTerms.query(arguments.positionals.map(\.string))
     }
   }

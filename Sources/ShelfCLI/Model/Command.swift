@@ -19,7 +19,7 @@ public struct Command: Sendable {
 
   public init(
     name: String, abstract: String, discussion: String = "", arguments: [ArgumentSpec] = [],
-    options: [OptionSpec] = [], examples: [Example] = [], manSections: [ManSection] = [],
+    options: [any OptionKey] = [], examples: [Example] = [], manSections: [ManSection] = [],
     acceptsNegatedTerms: Bool = false,
     run: @escaping @Sendable (Invocation) async throws -> ExitStatus
   ) {
@@ -27,7 +27,7 @@ public struct Command: Sendable {
     self.abstract = abstract
     self.discussion = discussion
     self.arguments = arguments
-    self.options = options
+    self.options = options.map(\.spec)
     self.examples = examples
     self.manSections = manSections
     self.acceptsNegatedTerms = acceptsNegatedTerms
@@ -51,7 +51,8 @@ public enum Completion: Sendable, Equatable {
   case choices([String])
 }
 
-/// A named option: a flag (`--json`) or an option with a value (`--level 4`).
+/// A named option: a flag (`--json`) or an option with a value (`--level 4`), as declared by
+/// its key (`Flag`, `Option`).
 public struct OptionSpec: Sendable {
   /// The long name without dashes.
   public let long: String
@@ -67,7 +68,7 @@ public struct OptionSpec: Sendable {
   public let repeatable: Bool
   public let completion: Completion
 
-  public init(
+  init(
     _ long: String, short: Character? = nil, value valueName: String? = nil, help: String,
     choices: [String] = [], defaultValue: String? = nil, repeatable: Bool = false,
     completion: Completion? = nil

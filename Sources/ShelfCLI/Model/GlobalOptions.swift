@@ -15,35 +15,39 @@ public struct GlobalOptions: Sendable {
   /// `-v`: print details (skipped files, per-file errors in a scan).
   public let verbose: Bool
 
-  static let specs: [OptionSpec] = [
-    OptionSpec(
-      "db", value: "path|url",
-      help:
-        "Use the catalogue at <path>, or on the PostgreSQL server at <url> (postgresql://USER@HOST:PORT/DB; default: $SHELF_DB, else $XDG_DATA_HOME/shelf/catalog.sqlite)."
-    ),
-    OptionSpec(
-      "password-file", value: "file",
-      help:
-        "Read the password of encrypted iPhone backups from <file> (else $SHELF_BACKUP_PASSWORD, else a prompt on a terminal)."
-    ),
-    OptionSpec("verbose", short: "v", help: "Print details, such as each file skipped or failed."),
-    OptionSpec("help", short: "h", help: "Show help information."),
-    OptionSpec("version", short: "V", help: "Show the version."),
-  ]
+  // The global options, declared once: listed in every help page and read by these keys.
+  static let db = Option(
+    "db", value: "path|url",
+    help:
+      "Use the catalogue at <path>, or on the PostgreSQL server at <url> (postgresql://USER@HOST:PORT/DB; default: $SHELF_DB, else $XDG_DATA_HOME/shelf/catalog.sqlite)."
+  )
+  static let passwordFile = Option(
+    "password-file", value: "file",
+    help:
+      "Read the password of encrypted iPhone backups from <file> (else $SHELF_BACKUP_PASSWORD, else a prompt on a terminal)."
+  )
+  static let verbose = Flag(
+    "verbose", short: "v", help: "Print details, such as each file skipped or failed.")
+  static let help = Flag("help", short: "h", help: "Show help information.")
+  static let version = Flag("version", short: "V", help: "Show the version.")
+
+  static let specs: [OptionSpec] =
+    ([Self.db, Self.passwordFile, Self.verbose, Self.help, Self.version] as [any OptionKey])
+    .map(\.spec)
 
   /// Reads the global options; an empty `--db` is a usage error (it would otherwise name the
   /// current folder, or fall back to the default catalogue unasked).
   init(parsed: ParsedArguments, environment: [String: String]) throws(UsageError) {
-    if let db = parsed.pathValue("db"), db.bytes.isEmpty {
+    if let db = parsed.path(Self.db), db.bytes.isEmpty {
       throw UsageError("option '--db' needs a catalogue file or a postgresql:// URL, not an empty value")
     }
-    verbose = parsed.flag("verbose")
-    passwordFile = parsed.pathValue("password-file")
-    if let url = parsed.value("db").flatMap(PostgresURL.init) {
+    verbose = parsed[Self.verbose]
+    passwordFile = parsed.path(Self.passwordFile)
+    if let url = parsed[Self.db].flatMap(PostgresURL.init) {
       catalogue = .postgres(url)
       databasePathIsExplicit = true
       if url.hasPassword { CommandLinePasswords.hide() }
-    } else if let db = parsed.pathValue("db") {
+    } else if let db = parsed.path(Self.db) {
       catalogue = .file(db)
       databasePathIsExplicit = true
     } else if let db = environment["SHELF_DB"], !db.isEmpty {

@@ -31,8 +31,8 @@ struct ArgumentParser {
         at: &index, in: arguments, specs: GlobalOptions.specs, command: nil,
         into: &globals, commandOptions: &ignoredOptions)
     }
-    if globals.flag("help") { return .help(nil) }
-    if globals.flag("version") { return .version }
+    if globals[GlobalOptions.help] { return .help(nil) }
+    if globals[GlobalOptions.version] { return .version }
     guard index < arguments.count else {
       // `shelf` alone is a usage error that lists the commands; `shelf --db X` alone forgot
       // the command.
@@ -69,8 +69,8 @@ struct ArgumentParser {
           commandOptions: &parsed)
       }
     }
-    if globals.flag("help") { return .help(command) }
-    if globals.flag("version") { return .version }
+    if globals[GlobalOptions.help] { return .help(command) }
+    if globals[GlobalOptions.version] { return .version }
     try checkPositionals(parsed.positionals, of: command)
     return .run(command, parsed)
   }

@@ -18,47 +18,51 @@ public struct ParsedArguments: Sendable {
 
   mutating func append(positional: CommandLineArgument) { positionals.append(positional) }
 
+  /// True when the option was given (a flag, or an option with any value, empty included).
+  public func isGiven(_ option: any OptionKey) -> Bool { values[option.spec.long] != nil }
+
   /// True when the flag was given.
-  public func flag(_ long: String) -> Bool { values[long] != nil }
+  public subscript(_ flag: Flag) -> Bool { isGiven(flag) }
 
   /// The last value given for the option, or nil.
-  public func value(_ long: String) -> String? { values[long]?.last?.string }
+  public subscript(_ option: Option) -> String? { values[option.spec.long]?.last?.string }
 
   /// The last value given for the option as a path with its exact bytes, or nil.
-  public func pathValue(_ long: String) -> RawPath? { values[long]?.last?.path }
+  public func path(_ option: Option) -> RawPath? { values[option.spec.long]?.last?.path }
 
   /// Every value given for a repeatable option, in order.
-  public func values(_ long: String) -> [String] { values[long]?.map(\.string) ?? [] }
+  public func values(_ option: Option) -> [String] { values[option.spec.long]?.map(\.string) ?? [] }
 
   /// The option's value as an integer within `range`; nil when not given.
-  public func integer(_ long: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
-    guard let text = value(long) else { return nil }
+  public func integer(_ option: Option, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+    guard let text = self[option] else { return nil }
     guard let number = Int(text), range.contains(number) else {
-      throw invalid(long, text, expected: "an integer from \(range.lowerBound) to \(range.upperBound)")
+      throw invalid(option, text, expected: "an integer from \(range.lowerBound) to \(range.upperBound)")
     }
     return number
   }
 
   /// The option's value as a duration in seconds (`90`, `1:30`, `2m`); nil when not given.
-  public func duration(_ long: String) throws(UsageError) -> Double? {
-    guard let text = value(long) else { return nil }
+  public func duration(_ option: Option) throws(UsageError) -> Double? {
+    guard let text = self[option] else { return nil }
     guard let seconds = Quantities.parseDuration(text) else {
-      throw invalid(long, text, expected: "a duration such as 90, 1:30 or 2m")
+      throw invalid(option, text, expected: "a duration such as 90, 1:30 or 2m")
     }
     return seconds
   }
 
   /// The option's value as a byte size (`512`, `10M`, `1.5G`); nil when not given.
-  public func byteSize(_ long: String) throws(UsageError) -> Int64? {
-    guard let text = value(long) else { return nil }
+  public func byteSize(_ option: Option) throws(UsageError) -> Int64? {
+    guard let text = self[option] else { return nil }
     guard let bytes = Quantities.parseByteSize(text) else {
-      throw invalid(long, text, expected: "a size such as 512, 10M or 2G")
+      throw invalid(option, text, expected: "a size such as 512, 10M or 2G")
     }
     return bytes
   }
 
-  /// A usage error for a bad value of `--long`.
-  public func invalid(_ long: String, _ text: String, expected: String) -> UsageError {
-    UsageError("invalid value '\(text)' for '--\(long)': expected \(expected)", command: commandName)
+  /// A usage error for a bad value of the option.
+  public func invalid(_ option: Option, _ text: String, expected: String) -> UsageError {
+    UsageError(
+      "invalid value '\(text)' for '--\(option.spec.long)': expected \(expected)", command: commandName)
   }
 }
