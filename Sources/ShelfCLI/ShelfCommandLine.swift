@@ -7,9 +7,9 @@ import ShelfCore
 
 /// The entry point of the `shelf` executable: parses the command line, runs the command,
 /// and turns errors into one-line messages and sysexits exit codes.
-public enum ShelfCommandLine {
+package enum ShelfCommandLine {
   /// Runs shelf with the process's arguments and environment, then exits.
-  public static func main() async -> Never {
+  package static func main() async -> Never {
     // The sandboxed extraction worker that index, info and extract start (not a command).
     if CommandLine.arguments.count == 2, CommandLine.arguments[1] == ExtractionWorker.argument {
       exit(ExtractionWorker.serve())

@@ -2,22 +2,22 @@
 ///
 /// Help, man pages and shell completions are all generated from these values, so the
 /// command table is the single source of truth for the interface.
-public struct Command: Sendable {
-  public let name: String
+package struct Command: Sendable {
+  package let name: String
   /// One line, shown in command lists and as the help overview.
-  public let abstract: String
+  package let abstract: String
   /// Paragraphs separated by blank lines.
-  public let discussion: String
-  public let arguments: [ArgumentSpec]
-  public let options: [OptionSpec]
-  public let examples: [Example]
+  package let discussion: String
+  package let arguments: [ArgumentSpec]
+  package let options: [OptionSpec]
+  package let examples: [Example]
   /// Extra man-page sections (e.g. the query syntax of `ls`).
-  public let manSections: [ManSection]
+  package let manSections: [ManSection]
   /// When true, tokens such as `-kind:image` are query terms, not options.
-  public let acceptsNegatedTerms: Bool
-  public let run: @Sendable (Invocation) async throws -> ExitStatus
+  package let acceptsNegatedTerms: Bool
+  package let run: @Sendable (Invocation) async throws -> ExitStatus
 
-  public init(
+  package init(
     name: String, abstract: String, discussion: String = "", arguments: [ArgumentSpec] = [],
     options: [any OptionKey] = [], examples: [Example] = [], manSections: [ManSection] = [],
     acceptsNegatedTerms: Bool = false,
@@ -35,7 +35,7 @@ public struct Command: Sendable {
   }
 
   /// The usage line, e.g. `shelf crush [<options>] <file> ...`.
-  public var usage: String {
+  package var usage: String {
     var parts = ["shelf", name]
     if !options.isEmpty { parts.append("[<options>]") }
     for argument in arguments { parts.append(argument.usage) }
@@ -44,7 +44,7 @@ public struct Command: Sendable {
 }
 
 /// How a shell should complete a value.
-public enum Completion: Sendable, Equatable {
+package enum Completion: Sendable, Equatable {
   case none
   case file
   case directory
@@ -53,20 +53,20 @@ public enum Completion: Sendable, Equatable {
 
 /// A named option: a flag (`--json`) or an option with a value (`--level 4`), as declared by
 /// its key (`Flag`, `Option`).
-public struct OptionSpec: Sendable {
+package struct OptionSpec: Sendable {
   /// The long name without dashes.
-  public let long: String
-  public let short: Character?
+  package let long: String
+  package let short: Character?
   /// The value's placeholder name; nil for a flag.
-  public let valueName: String?
-  public let help: String
+  package let valueName: String?
+  package let help: String
   /// Allowed values, checked while parsing; empty means any.
-  public let choices: [String]
+  package let choices: [String]
   /// The default, shown in help.
-  public let defaultValue: String?
+  package let defaultValue: String?
   /// True when the option may be given more than once and every value counts.
-  public let repeatable: Bool
-  public let completion: Completion
+  package let repeatable: Bool
+  package let completion: Completion
 
   init(
     _ long: String, short: Character? = nil, value valueName: String? = nil, help: String,
@@ -90,10 +90,10 @@ public struct OptionSpec: Sendable {
   }
 
   /// True for a flag, which takes no value.
-  public var isFlag: Bool { valueName == nil }
+  package var isFlag: Bool { valueName == nil }
 
   /// The option as shown in help: `-o, --out-dir <dir>`.
-  public var synopsis: String {
+  package var synopsis: String {
     var text = short.map { "-\($0), " } ?? ""
     text += "--\(long)"
     if let valueName { text += " <\(valueName)>" }
@@ -102,14 +102,14 @@ public struct OptionSpec: Sendable {
 }
 
 /// A positional argument.
-public struct ArgumentSpec: Sendable {
-  public let name: String
-  public let help: String
-  public let isOptional: Bool
-  public let isRepeating: Bool
-  public let completion: Completion
+package struct ArgumentSpec: Sendable {
+  package let name: String
+  package let help: String
+  package let isOptional: Bool
+  package let isRepeating: Bool
+  package let completion: Completion
 
-  public init(
+  package init(
     _ name: String, help: String, optional: Bool = false, repeating: Bool = false,
     completion: Completion = .file
   ) {
@@ -127,23 +127,23 @@ public struct ArgumentSpec: Sendable {
 }
 
 /// A usage example: the command line and what it does.
-public struct Example: Sendable {
-  public let commandLine: String
-  public let explanation: String
+package struct Example: Sendable {
+  package let commandLine: String
+  package let explanation: String
 
-  public init(_ commandLine: String, _ explanation: String) {
+  package init(_ commandLine: String, _ explanation: String) {
     self.commandLine = commandLine
     self.explanation = explanation
   }
 }
 
 /// An extra section of a command's man page.
-public struct ManSection: Sendable {
-  public let title: String
+package struct ManSection: Sendable {
+  package let title: String
   /// Paragraphs separated by blank lines; lines starting with two spaces are kept verbatim.
-  public let body: String
+  package let body: String
 
-  public init(_ title: String, _ body: String) {
+  package init(_ title: String, _ body: String) {
     self.title = title
     self.body = body
   }

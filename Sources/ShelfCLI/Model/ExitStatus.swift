@@ -1,30 +1,30 @@
 import ShelfCore
 
 /// A process exit status following sysexits(3), as documented in shelf(1).
-public struct ExitStatus: Equatable, Sendable, CustomStringConvertible {
+package struct ExitStatus: Equatable, Sendable, CustomStringConvertible {
   /// The numeric code handed to `exit`.
-  public var code: Int32
+  package var code: Int32
 
-  public init(code: Int32) { self.code = code }
+  package init(code: Int32) { self.code = code }
 
-  public static let success = ExitStatus(code: 0)
+  package static let success = ExitStatus(code: 0)
   /// Some inputs failed, the rest were done.
-  public static let partialFailure = ExitStatus(code: 1)
-  public static let usage = ExitStatus(code: 64)
-  public static let dataError = ExitStatus(code: 65)
-  public static let noInput = ExitStatus(code: 66)
+  package static let partialFailure = ExitStatus(code: 1)
+  package static let usage = ExitStatus(code: 64)
+  package static let dataError = ExitStatus(code: 65)
+  package static let noInput = ExitStatus(code: 66)
   /// The catalogue's database server cannot be reached.
-  public static let unavailable = ExitStatus(code: 69)
-  public static let cannotCreate = ExitStatus(code: 73)
-  public static let ioError = ExitStatus(code: 74)
+  package static let unavailable = ExitStatus(code: 69)
+  package static let cannotCreate = ExitStatus(code: 73)
+  package static let ioError = ExitStatus(code: 74)
   /// The catalogue is busy (another writer holds it).
-  public static let busy = ExitStatus(code: 75)
+  package static let busy = ExitStatus(code: 75)
   /// Access refused: a wrong or missing password for an encrypted backup.
-  public static let noPermission = ExitStatus(code: 77)
-  public static let interrupted = ExitStatus(code: 130)
+  package static let noPermission = ExitStatus(code: 77)
+  package static let interrupted = ExitStatus(code: 130)
 
   /// The exit status for a kind of failure.
-  public init(failure: FailureKind) {
+  package init(failure: FailureKind) {
     switch failure {
     case .badInput: self = .dataError
     case .missingInput: self = .noInput
@@ -38,7 +38,7 @@ public struct ExitStatus: Equatable, Sendable, CustomStringConvertible {
     }
   }
 
-  public var description: String { String(code) }
+  package var description: String { String(code) }
 
   /// The table printed in help and man pages, in order.
   static let documented: [(ExitStatus, String)] = [
@@ -63,30 +63,28 @@ public struct ExitStatus: Equatable, Sendable, CustomStringConvertible {
 /// succeeded, 1 when some did and some failed, and when every input failed, the failure's own
 /// code (the most severe of them when they differ), so that a script can tell "nothing was
 /// done, because…" from a partial run.
-public struct BatchOutcome: Sendable {
-  public private(set) var successes = 0
-  public private(set) var failures: [FailureKind] = []
-
-  public init() {}
+struct BatchOutcome: Sendable {
+  private(set) var successes = 0
+  private(set) var failures: [FailureKind] = []
 
   /// Records one input done.
-  public mutating func succeeded() { successes += 1 }
+  mutating func succeeded() { successes += 1 }
 
   /// Records one failed input and prints its one-line error.
-  public mutating func failed(_ error: any Error, console: Console) {
+  mutating func failed(_ error: any Error, console: Console) {
     console.error(String(describing: error))
     failures.append((error as? any ShelfError)?.failure ?? .io)
   }
 
   /// Records one failed input whose error was already reported (in a summary or a listing).
-  public mutating func failed(_ failure: FailureKind) { failures.append(failure) }
+  mutating func failed(_ failure: FailureKind) { failures.append(failure) }
 
   /// The exit status of the batch so far.
-  public var exitStatus: ExitStatus { Self.exitStatus(successes: successes, failures: failures) }
+  var exitStatus: ExitStatus { Self.exitStatus(successes: successes, failures: failures) }
 
   /// The exit status of a batch with `successes` inputs done and `failures` failed (the rule
   /// of every batch command, `play` included).
-  public static func exitStatus(successes: Int, failures: [FailureKind]) -> ExitStatus {
+  static func exitStatus(successes: Int, failures: [FailureKind]) -> ExitStatus {
     guard let worst = failures.max(by: { severity($0) < severity($1) }) else { return .success }
     return successes == 0 ? ExitStatus(failure: worst) : .partialFailure
   }

@@ -2,18 +2,18 @@ import ShelfCatalog
 import ShelfCore
 
 /// Options every command accepts, before or after the command name.
-public struct GlobalOptions: Sendable {
+package struct GlobalOptions: Sendable {
   /// The catalogue: `--db`, else `SHELF_DB`, else `$XDG_DATA_HOME/shelf/catalog.sqlite`
   /// (`~/.local/share/shelf/catalog.sqlite`). A `postgresql://` URL names a shared catalogue
   /// on a PostgreSQL server.
-  public let catalogue: CatalogLocation
+  package let catalogue: CatalogLocation
   /// True when the catalogue was named (`--db` or `SHELF_DB`): only the default catalogue's
   /// folder is created automatically; a named one's folder must exist.
-  public let databasePathIsExplicit: Bool
+  package let databasePathIsExplicit: Bool
   /// `--password-file`: where the password of encrypted iPhone backups is read from.
-  public let passwordFile: RawPath?
+  package let passwordFile: RawPath?
   /// `-v`: print details (skipped files, per-file errors in a scan).
-  public let verbose: Bool
+  package let verbose: Bool
 
   // The global options, declared once: listed in every help page and read by these keys.
   static let db = Option(
@@ -65,15 +65,15 @@ public struct GlobalOptions: Sendable {
 }
 
 /// Everything a command's `run` receives.
-public struct Invocation: Sendable {
-  public let command: Command
-  public let arguments: ParsedArguments
-  public let globals: GlobalOptions
-  public let console: Console
-  public let environment: [String: String]
+package struct Invocation: Sendable {
+  package let command: Command
+  package let arguments: ParsedArguments
+  package let globals: GlobalOptions
+  package let console: Console
+  package let environment: [String: String]
 
   /// A usage error for this command, for checks made after parsing.
-  public func usageError(_ message: String) -> UsageError {
+  package func usageError(_ message: String) -> UsageError {
     UsageError(message, command: command.name)
   }
 }

@@ -1,7 +1,7 @@
 import ShelfCore
 
 /// A JSON value with ordered object keys, so output is stable and reads in a sensible order.
-public enum JSONValue: Sendable, Equatable {
+package enum JSONValue: Sendable, Equatable {
   case null
   case bool(Bool)
   case int(Int64)
@@ -10,20 +10,20 @@ public enum JSONValue: Sendable, Equatable {
   case array([JSONValue])
   case object([(String, JSONValue)])
 
-  public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+  package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
     lhs.serialized() == rhs.serialized()
   }
 
   /// `path` as a string, plus `path_b64` with the exact bytes when the name is not plain
   /// UTF-8 (the `path` string then has invalid bytes replaced).
-  public static func pathFields(_ path: RawPath, key: String = "path") -> [(String, JSONValue)] {
+  package static func pathFields(_ path: RawPath, key: String = "path") -> [(String, JSONValue)] {
     var fields: [(String, JSONValue)] = [(key, .string(String(decoding: path.bytes, as: UTF8.self)))]
     if path.utf8String == nil { fields.append((key + "_b64", .string(path.base64))) }
     return fields
   }
 
   /// The value as JSON text; `pretty` indents by two spaces.
-  public func serialized(pretty: Bool = false) -> String {
+  package func serialized(pretty: Bool = false) -> String {
     var out = ""
     write(to: &out, pretty: pretty, indent: 0)
     return out

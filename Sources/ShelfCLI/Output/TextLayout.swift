@@ -1,8 +1,8 @@
 /// Word wrapping and column alignment for help text and tables.
-public enum TextLayout {
+package enum TextLayout {
   /// Wraps `text` to `width` columns, prefixing every line with `indent` spaces. Words longer
   /// than the width stay whole.
-  public static func wrap(_ text: String, width: Int, indent: Int = 0) -> String {
+  package static func wrap(_ text: String, width: Int, indent: Int = 0) -> String {
     var lines: [String] = []
     var line = String(repeating: " ", count: indent)
     var lineHasWord = false
@@ -20,7 +20,7 @@ public enum TextLayout {
   }
 
   /// Display width of a string in terminal columns (East Asian wide characters count two).
-  public static func displayWidth(_ text: String) -> Int {
+  package static func displayWidth(_ text: String) -> Int {
     text.unicodeScalars.reduce(0) { total, scalar in
       let value = scalar.value
       if value < 0x20 || (0x300...0x36F).contains(value) { return total }
@@ -35,7 +35,7 @@ public enum TextLayout {
 
   /// `text` cut to `width` columns by replacing its middle with `…`, so both the start and the
   /// end of a long path stay readable (`Documents/Pho…/IMG_0001.PNG`).
-  public static func truncateMiddle(_ text: String, to width: Int) -> String {
+  package static func truncateMiddle(_ text: String, to width: Int) -> String {
     guard displayWidth(text) > width else { return text }
     guard width > 1 else { return width == 1 ? "…" : "" }
     let characters = Array(text)
@@ -61,7 +61,7 @@ public enum TextLayout {
   }
 
   /// `text` cut to `width` columns, its end replaced with `…`.
-  public static func truncateEnd(_ text: String, to width: Int) -> String {
+  package static func truncateEnd(_ text: String, to width: Int) -> String {
     guard displayWidth(text) > width else { return text }
     guard width > 1 else { return width == 1 ? "…" : "" }
     var head = ""
@@ -78,17 +78,17 @@ public enum TextLayout {
 
 /// Renders rows as aligned columns, the way `ls -l` and `fd -l` line up their output: the one
 /// table renderer of shelf, for a few rows of `info` as for a listing of many thousands.
-public struct TableRenderer: Sendable {
+package struct TableRenderer: Sendable {
   /// Column alignment.
-  public enum Alignment: Sendable { case left, right }
+  package enum Alignment: Sendable { case left, right }
 
   /// Per column; columns beyond the list are left-aligned.
-  public let alignments: [Alignment]
+  package let alignments: [Alignment]
 
-  public init(alignments: [Alignment]) { self.alignments = alignments }
+  package init(alignments: [Alignment]) { self.alignments = alignments }
 
   /// The rows as lines, columns separated by two spaces, trailing spaces trimmed.
-  public func render(_ rows: [[String]]) -> [String] {
+  package func render(_ rows: [[String]]) -> [String] {
     let widths = columnWidths(rows)
     let spaces = Self.spaces(widths)
     return zip(rows, widths.cells).map { row, measured in
@@ -100,7 +100,7 @@ public struct TableRenderer: Sendable {
 
   /// The rows as lines ending in a newline, handed to `write` in blocks of about 64 KiB, so
   /// that a listing's text is never held whole.
-  public func render(_ rows: [[String]], write: (String) -> Void) {
+  package func render(_ rows: [[String]], write: (String) -> Void) {
     let widths = columnWidths(rows)
     let spaces = Self.spaces(widths)
     var out = ""

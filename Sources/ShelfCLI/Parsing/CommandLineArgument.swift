@@ -2,18 +2,18 @@ import ShelfCore
 
 /// One command-line argument with its exact bytes, so that file names that are not UTF-8
 /// reach the file system unchanged.
-public struct CommandLineArgument: Sendable, Equatable {
+package struct CommandLineArgument: Sendable, Equatable {
   /// The argument as text (invalid UTF-8 repaired), for options and queries.
-  public let string: String
+  package let string: String
   /// The argument's exact bytes as a path.
-  public let path: RawPath
+  package let path: RawPath
 
-  public init(bytes: [UInt8]) {
+  package init(bytes: [UInt8]) {
     self.path = RawPath(bytes: bytes)
     self.string = String(decoding: bytes, as: UTF8.self)
   }
 
-  public init(_ string: String) {
+  package init(_ string: String) {
     self.path = RawPath(string)
     self.string = string
   }

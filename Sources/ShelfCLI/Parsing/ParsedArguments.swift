@@ -1,12 +1,12 @@
 import ShelfCore
 
 /// The options and positional arguments of one command invocation, after parsing.
-public struct ParsedArguments: Sendable {
+package struct ParsedArguments: Sendable {
   /// Values by long option name, in command-line order, with their exact bytes; flags store
   /// an empty value per use.
   private var values: [String: [CommandLineArgument]] = [:]
   /// Positional arguments in order, with their exact bytes.
-  public private(set) var positionals: [CommandLineArgument] = []
+  package private(set) var positionals: [CommandLineArgument] = []
   /// The command name, for error messages.
   let commandName: String
 
@@ -19,22 +19,22 @@ public struct ParsedArguments: Sendable {
   mutating func append(positional: CommandLineArgument) { positionals.append(positional) }
 
   /// True when the option was given (a flag, or an option with any value, empty included).
-  public func isGiven(_ option: any OptionKey) -> Bool { values[option.spec.long] != nil }
+  package func isGiven(_ option: any OptionKey) -> Bool { values[option.spec.long] != nil }
 
   /// True when the flag was given.
-  public subscript(_ flag: Flag) -> Bool { isGiven(flag) }
+  package subscript(_ flag: Flag) -> Bool { isGiven(flag) }
 
   /// The last value given for the option, or nil.
-  public subscript(_ option: Option) -> String? { values[option.spec.long]?.last?.string }
+  package subscript(_ option: Option) -> String? { values[option.spec.long]?.last?.string }
 
   /// The last value given for the option as a path with its exact bytes, or nil.
-  public func path(_ option: Option) -> RawPath? { values[option.spec.long]?.last?.path }
+  package func path(_ option: Option) -> RawPath? { values[option.spec.long]?.last?.path }
 
   /// Every value given for a repeatable option, in order.
-  public func values(_ option: Option) -> [String] { values[option.spec.long]?.map(\.string) ?? [] }
+  package func values(_ option: Option) -> [String] { values[option.spec.long]?.map(\.string) ?? [] }
 
   /// The option's value as an integer within `range`; nil when not given.
-  public func integer(_ option: Option, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+  package func integer(_ option: Option, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
     guard let text = self[option] else { return nil }
     guard let number = Int(text), range.contains(number) else {
       throw invalid(option, text, expected: "an integer from \(range.lowerBound) to \(range.upperBound)")
@@ -43,7 +43,7 @@ public struct ParsedArguments: Sendable {
   }
 
   /// The option's value as a duration in seconds (`90`, `1:30`, `2m`); nil when not given.
-  public func duration(_ option: Option) throws(UsageError) -> Double? {
+  package func duration(_ option: Option) throws(UsageError) -> Double? {
     guard let text = self[option] else { return nil }
     guard let seconds = Quantities.parseDuration(text) else {
       throw invalid(option, text, expected: "a duration such as 90, 1:30 or 2m")
@@ -52,7 +52,7 @@ public struct ParsedArguments: Sendable {
   }
 
   /// The option's value as a byte size (`512`, `10M`, `1.5G`); nil when not given.
-  public func byteSize(_ option: Option) throws(UsageError) -> Int64? {
+  package func byteSize(_ option: Option) throws(UsageError) -> Int64? {
     guard let text = self[option] else { return nil }
     guard let bytes = Quantities.parseByteSize(text) else {
       throw invalid(option, text, expected: "a size such as 512, 10M or 2G")
@@ -61,7 +61,7 @@ public struct ParsedArguments: Sendable {
   }
 
   /// A usage error for a bad value of the option.
-  public func invalid(_ option: Option, _ text: String, expected: String) -> UsageError {
+  package func invalid(_ option: Option, _ text: String, expected: String) -> UsageError {
     UsageError(
       "invalid value '\(text)' for '--\(option.spec.long)': expected \(expected)", command: commandName)
   }

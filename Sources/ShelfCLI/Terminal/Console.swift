@@ -8,16 +8,16 @@ import Synchronization
 /// The one place shelf writes to the user: requested output to stdout; errors, warnings and
 /// progress to stderr; colour and in-place status lines only on a terminal and never when
 /// `NO_COLOR` is set.
-public final class Console: Sendable {
-  public let stdoutIsTerminal: Bool
-  public let stderrIsTerminal: Bool
-  public let stdinIsTerminal: Bool
+package final class Console: Sendable {
+  package let stdoutIsTerminal: Bool
+  package let stderrIsTerminal: Bool
+  package let stdinIsTerminal: Bool
   /// True when stdout may carry ANSI colour.
-  public let colorEnabled: Bool
+  package let colorEnabled: Bool
   /// True when the progress of batch work (a crush, an index run) may be drawn in place on
   /// stderr with `status`: a terminal, and neither `NO_COLOR` nor `TERM=dumb`, which ask for
   /// plain output. (Interactive screens such as `play`'s status line only need a terminal.)
-  public let drawsProgressInPlace: Bool
+  package let drawsProgressInPlace: Bool
   private let columnsOverride: Int?
   private let statusShown = Mutex(false)
 
@@ -34,7 +34,7 @@ public final class Console: Sendable {
   }
 
   /// The terminal's width in columns: `COLUMNS`, else the terminal's, else 80.
-  public var width: Int {
+  package var width: Int {
     if let columnsOverride { return columnsOverride }
     var size = winsize()
     for descriptor in [STDOUT_FILENO, STDERR_FILENO, STDIN_FILENO] {
@@ -46,7 +46,7 @@ public final class Console: Sendable {
   }
 
   /// The terminal's height in rows, or 24 when unknown.
-  public var height: Int {
+  package var height: Int {
     var size = winsize()
     for descriptor in [STDOUT_FILENO, STDERR_FILENO, STDIN_FILENO] {
       if ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0 && size.ws_row > 0 {
@@ -57,20 +57,20 @@ public final class Console: Sendable {
   }
 
   /// Writes text to stdout.
-  public func write(_ text: String) {
+  package func write(_ text: String) {
     clearStatus()
     Self.writeAll(STDOUT_FILENO, Array(text.utf8))
   }
 
   /// Writes raw bytes to stdout (NUL-separated paths, exact file names).
-  public func writeBytes(_ bytes: [UInt8]) {
+  package func writeBytes(_ bytes: [UInt8]) {
     clearStatus()
     Self.writeAll(STDOUT_FILENO, bytes)
   }
 
   /// Calls `body` with a function that queues bytes for stdout, writing them in blocks of
   /// 64 KiB and the rest at the end: long listings stream without a system call per line.
-  public func writeInBlocks(_ body: (_ emit: ([UInt8]) -> Void) throws -> Void) rethrows {
+  package func writeInBlocks(_ body: (_ emit: ([UInt8]) -> Void) throws -> Void) rethrows {
     var pending: [UInt8] = []
     try body { bytes in
       pending += bytes
@@ -84,7 +84,7 @@ public final class Console: Sendable {
 
   /// A batch's progress bar (`crush [####----] 50% 2/4 name`), in place, where the console
   /// draws progress in place (a terminal, without NO_COLOR); elsewhere nothing.
-  public func progressBar(_ verb: String, finished: Int, of total: Int, current name: RawPath) {
+  package func progressBar(_ verb: String, finished: Int, of total: Int, current name: RawPath) {
     guard drawsProgressInPlace else { return }
     let width = 24
     let filled = width * finished / max(1, total)
@@ -95,26 +95,26 @@ public final class Console: Sendable {
   }
 
   /// Prints `error: <message>` to stderr.
-  public func error(_ message: String) {
+  package func error(_ message: String) {
     clearStatus()
     Self.writeAll(STDERR_FILENO, Array(("error: " + message + "\n").utf8))
   }
 
   /// Prints `warning: <message>` to stderr.
-  public func warning(_ message: String) {
+  package func warning(_ message: String) {
     clearStatus()
     Self.writeAll(STDERR_FILENO, Array(("warning: " + message + "\n").utf8))
   }
 
   /// Prints a note (progress summaries, hints) to stderr.
-  public func note(_ message: String) {
+  package func note(_ message: String) {
     clearStatus()
     Self.writeAll(STDERR_FILENO, Array((message + "\n").utf8))
   }
 
   /// Shows `line` as an in-place status line on stderr; does nothing unless stderr is a
   /// terminal. The line is cut to the terminal width.
-  public func status(_ line: String) {
+  package func status(_ line: String) {
     guard stderrIsTerminal else { return }
     let cut = String(line.prefix(max(width - 1, 1)))
     statusShown.withLock { shown in
@@ -124,7 +124,7 @@ public final class Console: Sendable {
   }
 
   /// Erases the status line, if one is shown.
-  public func clearStatus() {
+  package func clearStatus() {
     statusShown.withLock { shown in
       guard shown else { return }
       shown = false
@@ -133,7 +133,7 @@ public final class Console: Sendable {
   }
 
   /// Wraps `text` in an ANSI SGR code when colour is enabled.
-  public func styled(_ text: String, _ code: String) -> String {
+  package func styled(_ text: String, _ code: String) -> String {
     colorEnabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
   }
 
