@@ -49,7 +49,7 @@ struct ListingLayout {
     guard isTerminal else {
       let table = rows.map { [$0.path] + $0.cells }
       let alignments = [.left] + columns.map { $0.rightAligned ? TableRenderer.Alignment.right : .left }
-      TableRenderer(alignments: alignments).render(table, write: write)
+      TableRenderer(alignments: alignments, keepsCellSpaces: true).render(table, write: write)
       return
     }
     let header = ListingRow(path: Self.pathHeader, style: nil, cells: columns.map(\.header))

@@ -85,9 +85,17 @@ package struct TableRenderer: Sendable {
   /// Per column; columns beyond the list are left-aligned.
   package let alignments: [Alignment]
 
-  package init(alignments: [Alignment]) { self.alignments = alignments }
+  /// True when a row's last cell keeps the spaces it ends with, as a listing prints its
+  /// cells (a tag ending in a space) on a terminal too; padding never ends a line either way.
+  package let keepsCellSpaces: Bool
 
-  /// The rows as lines, columns separated by two spaces, trailing spaces trimmed.
+  package init(alignments: [Alignment], keepsCellSpaces: Bool = false) {
+    self.alignments = alignments
+    self.keepsCellSpaces = keepsCellSpaces
+  }
+
+  /// The rows as lines, columns separated by two spaces, trailing spaces trimmed (see
+  /// `keepsCellSpaces`).
   package func render(_ rows: [[String]]) -> [String] {
     let widths = columnWidths(rows)
     let spaces = Self.spaces(widths)
@@ -145,11 +153,13 @@ package struct TableRenderer: Sendable {
     text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x80 } ? text.utf8.count : TextLayout.displayWidth(text)
   }
 
-  /// Appends one row: padding is written only before a cell that follows it, and the spaces
-  /// a row ends with are trimmed (cells of spaces only at its end included), so no line ends
-  /// in a space.
+  /// Appends one row: padding is written only before a cell that follows it, so no line ends
+  /// in padding, and unless `keepsCellSpaces`, the spaces a row ends with are trimmed too
+  /// (cells of spaces only at its end included).
   private func append(_ row: [String], measured: [Int], widths: [Int], spaces: String, to out: inout String) {
-    guard let last = row.lastIndex(where: { $0.utf8.contains { $0 != 0x20 } }) else { return }
+    let shown =
+      keepsCellSpaces ? row.lastIndex { !$0.isEmpty } : row.lastIndex { $0.utf8.contains { $0 != 0x20 } }
+    guard let last = shown else { return }
     var pendingSpaces = 0
     for index in 0...last {
       let padding = widths[index] - measured[index]
@@ -157,7 +167,7 @@ package struct TableRenderer: Sendable {
       if index > 0 { pendingSpaces += 2 }
       if rightAligned { pendingSpaces += padding }
       var text = Substring(row[index])
-      if index == last {
+      if index == last && !keepsCellSpaces {
         while text.last == " " { text = text.dropLast() }
       }
       if !text.isEmpty {
