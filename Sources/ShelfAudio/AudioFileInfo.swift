@@ -1,7 +1,9 @@
 public import ShelfCore
 
-/// What the catalogue needs to know about an audio file, read cheaply (no decoding).
-public struct AudioFileInfo: Sendable, Equatable {
+/// What the catalogue needs to know about an audio file, read cheaply (no decoding): the
+/// catalogue stores it as it is, and its tags read through (`info.title`) to `tags`.
+@dynamicMemberLookup
+public struct AudioFileInfo: Sendable, Equatable, Codable {
   /// Length in seconds.
   public var duration: Double
   /// Frames per second.
@@ -32,6 +34,37 @@ public struct AudioFileInfo: Sendable, Equatable {
   /// than the file has, a last MP3 or AMR frame cut off). `frames` and `duration` then count
   /// what is present.
   public var defect: AudioError? = nil
+  /// shelf's short name of the container for people (`wav`, `mp4`, `ogg-vorbis`, …; see
+  /// `MediaContainer.name`), which needs the MIME type the content was recognised as: empty
+  /// until whoever recognised it names it (the catalogue's `format` field).
+  public var container: String = ""
+
+  /// Creates the facts of an audio file; what a reader does not know keeps its default.
+  public init(
+    duration: Double, sampleRate: Int, channels: Int, frames: Int64, formatName: String, encodingName: String,
+    bitsPerSample: Int?, isLossless: Bool, tags: AudioTags, codec: String = "", bitrate: Int? = nil,
+    hasArtwork: Bool = false, defect: AudioError? = nil, container: String = ""
+  ) {
+    self.duration = duration
+    self.sampleRate = sampleRate
+    self.channels = channels
+    self.frames = frames
+    self.formatName = formatName
+    self.encodingName = encodingName
+    self.bitsPerSample = bitsPerSample
+    self.isLossless = isLossless
+    self.tags = tags
+    self.codec = codec
+    self.bitrate = bitrate
+    self.hasArtwork = hasArtwork
+    self.defect = defect
+    self.container = container
+  }
+
+  /// One tag or a number read from them, e.g. `info.artist` or `info.year`.
+  public subscript<Value>(dynamicMember keyPath: KeyPath<AudioTags, Value>) -> Value {
+    tags[keyPath: keyPath]
+  }
 
   /// Reads the format and tags of the audio file at `path` (a video's sound track is read as
   /// audio).

@@ -50,6 +50,21 @@ public struct AudioTags: Sendable, Equatable, Codable {
   /// The number in `track` (`3` of `3/12`).
   public var trackNumber: Int? { Self.numberAndTotal(track).number }
 
+  /// The year in `date` (its first four digits), when there is one.
+  public var year: Int? {
+    guard let date else { return nil }
+    let digits = Array(date.utf8)
+    var index = 0
+    while index + 4 <= digits.count {
+      let slice = digits[index..<index + 4]
+      if slice.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+        return Int(String(decoding: slice, as: UTF8.self))
+      }
+      index += 1
+    }
+    return nil
+  }
+
   /// The number and total of a `N/M` position (`3/12`, `3`, `/12`); nil parts where absent.
   public static func numberAndTotal(_ text: String?) -> (number: Int?, total: Int?) {
     guard let text else { return (nil, nil) }

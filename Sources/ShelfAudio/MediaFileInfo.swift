@@ -1,7 +1,9 @@
 public import ShelfCore
 
-/// What a video file holds: the picture's shape and codec, and its sound.
-public struct VideoFileInfo: Sendable, Equatable {
+/// What a video file holds: the picture's shape and codec, and its sound. The catalogue stores
+/// it as it is; its tags read through (`info.title`) to `tags`.
+@dynamicMemberLookup
+public struct VideoFileInfo: Sendable, Equatable, Codable {
   /// Length in seconds.
   public var duration: Double
   public var width: Int
@@ -28,6 +30,38 @@ public struct VideoFileInfo: Sendable, Equatable {
   public var tags: AudioTags
   /// FFmpeg's name of the container, e.g. `mov,mp4,m4a,3gp,3g2,mj2`, `matroska,webm`, `avi`.
   public var formatName: String
+  /// shelf's short name of the container for people (`mp4`, `mov`, `3gp`, `matroska`, `webm`,
+  /// …; see `MediaContainer.name`): empty until whoever recognised the content names it.
+  public var container: String = ""
+
+  /// Creates the facts of a video; what a reader does not know keeps its default.
+  public init(
+    duration: Double, width: Int, height: Int, codec: String, frameRate: Double? = nil, rotation: Int = 0,
+    audioCodec: String? = nil, sampleRate: Int? = nil, channels: Int? = nil, bitrate: Int? = nil,
+    taken: String? = nil, contentIdentifier: String? = nil, tags: AudioTags = AudioTags(),
+    formatName: String = "", container: String = ""
+  ) {
+    self.duration = duration
+    self.width = width
+    self.height = height
+    self.codec = codec
+    self.frameRate = frameRate
+    self.rotation = rotation
+    self.audioCodec = audioCodec
+    self.sampleRate = sampleRate
+    self.channels = channels
+    self.bitrate = bitrate
+    self.taken = taken
+    self.contentIdentifier = contentIdentifier
+    self.tags = tags
+    self.formatName = formatName
+    self.container = container
+  }
+
+  /// One tag, e.g. `info.title`.
+  public subscript<Value>(dynamicMember keyPath: KeyPath<AudioTags, Value>) -> Value {
+    tags[keyPath: keyPath]
+  }
 }
 
 /// The facts of a media file, read by content through FFmpeg (plus shelf's own MP3 frame count

@@ -91,7 +91,7 @@ extension Indexer {
         for (item, result) in zip(batch, results) {
           let entry = try catalogueEntry(item.entry, result, folder: folder, summary: &summary)
           try store.upsert(
-            entry.entry, rootID: rootID, trusted: true, searchText: entry.searchText,
+            entry, rootID: rootID, trusted: true, searchText: entry.searchText,
             isNew: item.knownID == nil)
           if item.knownID == nil { summary.added += 1 } else { summary.updated += 1 }
         }
@@ -117,40 +117,20 @@ extension Indexer {
   /// The catalogue entry of a backup file: facts from its content, or its error (a missing
   /// stored file, a bad ciphertext) with a kind guessed from its name, which is a problem.
   private func catalogueEntry(
-    _ file: BackupEntry, _ result: Result<Extraction, BackupReadFailure>, folder: RawPath,
+    _ file: BackupEntry, _ result: Result<ReadFacts, FileFactsError>, folder: RawPath,
     summary: inout RootScanSummary
-  ) throws -> (entry: CatalogEntry, searchText: String) {
+  ) throws -> CatalogEntry {
     let path = file.cataloguePath(in: folder)
-    let area = BackupLayout.area(domain: file.domain, relativePath: file.relativePath.bytes)
-    let backup = BackupFacts(
-      domain: file.domain, app: file.app, fileID: file.fileID, protectionClass: file.protectionClass,
-      mode: file.mode)
+    let entry = CatalogEntry(backupFile: file, path: path, root: folder, facts: result.map(\.facts))
     switch result {
-    case .success(let extraction):
-      if let error = extraction.error {
-        summary.extractionErrors.append(WalkProblem(path: path, reason: error))
+    case .success(let read):
+      if let error = read.error {
+        summary.extractionErrors.append(WalkProblem(path: path, reason: error.reason))
       }
-      let entry = CatalogEntry(
-        path: path, root: folder, area: area, kind: extraction.sniff.kind, mime: extraction.sniff.mime,
-        detectedBy: extraction.sniff.detectedBy, extensionMismatch: extraction.sniff.extensionMismatch,
-        size: file.size, mtimeNanoseconds: file.modified, error: extraction.error, image: extraction.image,
-        audio: extraction.audio, text: extraction.text, plist: extraction.plist, backup: backup,
-        video: extraction.video, exif: extraction.exif)
-      return (entry, extraction.searchText)
-    case .failure(let failure):
-      summary.problems.append(WalkProblem(path: path, reason: failure.reason))
-      let guess = ContentSniffer.kindForExtension(file.relativePath.lowercasedExtension)
-      let entry = CatalogEntry(
-        path: path, root: folder, area: area, kind: guess?.kind ?? .other,
-        mime: guess?.mime ?? "application/octet-stream", detectedBy: .extension, extensionMismatch: false,
-        size: file.size, mtimeNanoseconds: file.modified, error: failure.reason, backup: backup)
-      return (entry, "")
+    case .failure(let error):
+      summary.problems.append(WalkProblem(path: path, reason: error.reason))
     }
-  }
-
-  /// Why a backup file's content could not be read.
-  struct BackupReadFailure: Error {
-    var reason: String
+    return entry
   }
 
   /// Where decrypted content is spooled: `memory` for entries up to `memoryLimit` bytes,
@@ -167,14 +147,14 @@ extension Indexer {
   private static func extractBackupFiles(
     _ batch: [BackupEntry], from backup: Backup, spoolFolders: SpoolFolders, jobs: Int,
     extractors: ExtractorPool?
-  ) async -> [Result<Extraction, BackupReadFailure>] {
+  ) async -> [Result<ReadFacts, FileFactsError>] {
     let workers = max(1, min(jobs, batch.count))
     let counter = NextIndex()
-    return await withTaskGroup(of: [(Int, Result<Extraction, BackupReadFailure>)].self) { group in
+    return await withTaskGroup(of: [(Int, Result<ReadFacts, FileFactsError>)].self) { group in
       for _ in 0..<workers {
         group.addTask {
           await BlockingThread.run {
-            var done: [(Int, Result<Extraction, BackupReadFailure>)] = []
+            var done: [(Int, Result<ReadFacts, FileFactsError>)] = []
             while case let index = counter.take(), index < batch.count {
               done.append(
                 (
@@ -187,7 +167,7 @@ extension Indexer {
           }
         }
       }
-      var results = [Result<Extraction, BackupReadFailure>?](repeating: nil, count: batch.count)
+      var results = [Result<ReadFacts, FileFactsError>?](repeating: nil, count: batch.count)
       for await part in group {
         for (index, result) in part { results[index] = result }
       }
@@ -199,24 +179,23 @@ extension Indexer {
   /// decrypted or unpacked content spooled to a private file.
   static func extractBackupFile(
     _ entry: BackupEntry, from backup: Backup, spoolFolders: SpoolFolders, extractors: ExtractorPool? = nil
-  ) -> Result<Extraction, BackupReadFailure> {
+  ) -> Result<ReadFacts, FileFactsError> {
     do {
       let fileExtension = entry.relativePath.lowercasedExtension
       if let stored = try backup.plainStoredFile(of: entry) {
-        return .success(try MetadataExtractor.extract(stored, fileExtension: fileExtension, in: extractors))
+        return .success(try ReadFacts(stored, fileExtension: fileExtension, in: extractors))
       }
       let spool = try SpooledFile(in: spoolFolders.folder(forSize: entry.size))
       try backup.read(entry) { try spool.write($0) }
-      return .success(
-        try MetadataExtractor.extract(spool.open(), fileExtension: fileExtension, in: extractors))
+      return .success(try ReadFacts(spool.open(), fileExtension: fileExtension, in: extractors))
     } catch let error as WorkerFailure {
-      return .failure(BackupReadFailure(reason: error.reason))
+      return .failure(FileFactsError(reason: error.reason, failure: error.failure))
     } catch let error as BackupError {
-      return .failure(BackupReadFailure(reason: error.explanation))
+      return .failure(FileFactsError(reason: error.explanation, failure: error.failure))
     } catch let error as FileError {
-      return .failure(BackupReadFailure(reason: error.reason))
+      return .failure(FileFactsError(error))
     } catch {
-      return .failure(BackupReadFailure(reason: "\(error)"))
+      return .failure(FileFactsError(reason: "\(error)", failure: (error as? any ShelfError)?.failure ?? .io))
     }
   }
 }

@@ -64,7 +64,10 @@ public struct BackupRootFacts: Sendable, Equatable {
   }
 }
 
-/// Everything the catalogue knows about one file.
+/// Everything the catalogue knows about one file: where it is (root, path, sandbox area, backup
+/// identity, the file status it was read at) and its `FileFacts`, whose fields read and write
+/// through (`entry.kind`, `entry.exif?.camera`), so that a new fact is added in one place.
+@dynamicMemberLookup
 public struct CatalogEntry: Sendable, Equatable {
   /// The absolute path.
   public var path: RawPath
@@ -72,24 +75,13 @@ public struct CatalogEntry: Sendable, Equatable {
   public var root: RawPath?
   /// The sandbox area: `bundle`, `documents`, `preferences`, `caches`, `library`, `tmp`, `other`.
   public var area: String
-  public var kind: FileKind
-  public var mime: String
-  public var detectedBy: DetectionMethod
-  public var extensionMismatch: Bool
   public var size: Int64
   public var mtimeNanoseconds: Int64
   public var ctimeNanoseconds: Int64
   public var inode: UInt64
   public var device: UInt64
-  /// Why extraction failed, when it did.
-  public var error: String?
-  public var image: ImageFacts?
-  /// An image's EXIF facts (when, which camera, where, which way up).
-  public var exif: EXIFFacts?
-  public var audio: AudioFacts?
-  public var video: VideoFacts?
-  public var text: TextFacts?
-  public var plist: PlistFacts?
+  /// What the file's content is.
+  public var facts: FileFacts
   /// The other half of a Live Photo (the movie of a still, the still of a movie): a file in
   /// the same folder sharing Apple's content identifier. Set by the indexer after a scan.
   public var livePhoto: RawPath?
@@ -100,40 +92,57 @@ public struct CatalogEntry: Sendable, Equatable {
   /// The machine holding the file, in a catalogue shared by several (nil in a SQLite one).
   public var host: String? = nil
 
+  /// An entry of `facts` read from the file at `path` when it had `size` and the times and
+  /// identity given (a backup's file has its manifest's size and time, and neither of the rest).
   public init(
-    path: RawPath, root: RawPath?, area: String, kind: FileKind, mime: String,
-    detectedBy: DetectionMethod, extensionMismatch: Bool, size: Int64, mtimeNanoseconds: Int64,
-    ctimeNanoseconds: Int64 = 0, inode: UInt64 = 0, device: UInt64 = 0, error: String? = nil,
-    image: ImageFacts? = nil, audio: AudioFacts? = nil, text: TextFacts? = nil,
-    plist: PlistFacts? = nil, backup: BackupFacts? = nil, video: VideoFacts? = nil, exif: EXIFFacts? = nil,
-    livePhoto: RawPath? = nil, extractorVersion: Int = MetadataExtractor.version
+    path: RawPath, root: RawPath?, area: String, size: Int64, mtimeNanoseconds: Int64,
+    ctimeNanoseconds: Int64 = 0, inode: UInt64 = 0, device: UInt64 = 0, facts: FileFacts,
+    backup: BackupFacts? = nil, livePhoto: RawPath? = nil, extractorVersion: Int = MetadataExtractor.version
   ) {
     self.path = path
     self.root = root
     self.area = area
-    self.kind = kind
-    self.mime = mime
-    self.detectedBy = detectedBy
-    self.extensionMismatch = extensionMismatch
     self.size = size
     self.mtimeNanoseconds = mtimeNanoseconds
     self.ctimeNanoseconds = ctimeNanoseconds
     self.inode = inode
     self.device = device
-    self.error = error
-    self.image = image
-    self.audio = audio
-    self.text = text
-    self.plist = plist
+    self.facts = facts
     self.backup = backup
-    self.video = video
-    self.exif = exif
     self.livePhoto = livePhoto
     self.extractorVersion = extractorVersion
   }
 
-  /// Apple's content identifier of a still or a movie, which pairs a Live Photo's halves.
-  public var contentIdentifier: String? { exif?.contentIdentifier ?? video?.contentIdentifier }
+  /// An entry of `facts` read from the file at `path` whose status was `status`.
+  public init(path: RawPath, root: RawPath?, area: String, status: FileStatus, facts: FileFacts) {
+    self.init(
+      path: path, root: root, area: area, size: status.size, mtimeNanoseconds: status.mtimeNanoseconds,
+      ctimeNanoseconds: status.ctimeNanoseconds, inode: status.inode, device: status.device, facts: facts)
+  }
+
+  /// The entry of a file whose content could not be read: its kind guessed from its
+  /// extension, and why (`error`).
+  public init(
+    unreadable path: RawPath, root: RawPath?, area: String, size: Int64, mtimeNanoseconds: Int64,
+    ctimeNanoseconds: Int64 = 0, inode: UInt64 = 0, device: UInt64 = 0, error: FileFactsError,
+    backup: BackupFacts? = nil
+  ) {
+    self.init(
+      path: path, root: root, area: area, size: size, mtimeNanoseconds: mtimeNanoseconds,
+      ctimeNanoseconds: ctimeNanoseconds, inode: inode, device: device,
+      facts: FileFacts(unreadable: error, fileExtension: path.lowercasedExtension), backup: backup)
+  }
+
+  /// One of the facts, e.g. `entry.kind` or `entry.audio?.title`.
+  public subscript<Value>(dynamicMember keyPath: WritableKeyPath<FileFacts, Value>) -> Value {
+    get { facts[keyPath: keyPath] }
+    set { facts[keyPath: keyPath] = newValue }
+  }
+
+  /// One of the facts that is computed from others, e.g. `entry.contentIdentifier`.
+  public subscript<Value>(dynamicMember keyPath: KeyPath<FileFacts, Value>) -> Value {
+    facts[keyPath: keyPath]
+  }
 
   /// The file's lower-case extension without the dot.
   public var fileExtension: String { path.lowercasedExtension }

@@ -516,21 +516,25 @@ public final class CatalogStore {
     func bool(_ i: Int) -> Bool? { s.integer(at: i).map { $0 != 0 } }
     var entry = CatalogEntry(
       path: RawPath(bytes: s.blob(at: 0)), root: full ? RawPath(bytes: s.blob(at: 1)) : nil,
-      area: text(2) ?? "other", kind: FileKind(rawValue: text(3) ?? "") ?? .other, mime: text(4) ?? "",
-      detectedBy: full ? DetectionMethod(rawValue: text(5) ?? "") ?? .content : .content,
-      extensionMismatch: bool(6) ?? false, size: s.integer(at: 7) ?? 0,
+      area: text(2) ?? "other", size: s.integer(at: 7) ?? 0,
       mtimeNanoseconds: s.integer(at: 8) ?? 0,
       ctimeNanoseconds: s.integer(at: 9) ?? 0,
       inode: UInt64(bitPattern: s.integer(at: 10) ?? 0), device: UInt64(bitPattern: s.integer(at: 11) ?? 0),
-      error: text(12), extractorVersion: int(13) ?? 0)
+      facts: FileFacts(
+        kind: FileKind(rawValue: text(3) ?? "") ?? .other, mime: text(4) ?? "",
+        detectedBy: full ? DetectionMethod(rawValue: text(5) ?? "") ?? .content : .content,
+        extensionMismatch: bool(6) ?? false,
+        // The catalogue keeps a problem's reason only: it was one of the content.
+        error: text(12).map { FileFactsError(reason: $0, failure: .badInput) }),
+      extractorVersion: int(13) ?? 0)
     entry.host = text(CatalogSchema.entryHostColumn)
     // The media columns follow the backup columns (47–51).
     if entry.kind == .video, let width = int(14), let height = int(15) {
-      entry.video = VideoFacts(
+      entry.video = VideoFileInfo(
         duration: s.real(at: 24) ?? 0, width: width, height: height, codec: text(52) ?? "",
         frameRate: s.real(at: 59), rotation: int(60) ?? 0, audioCodec: text(61), sampleRate: int(25),
         channels: int(26), bitrate: int(53), taken: text(62), contentIdentifier: text(70),
-        format: text(28) ?? "", title: text(30))
+        tags: AudioTags(title: text(30)), container: text(28) ?? "")
     } else {
       // The EXIF columns (63–70) follow the media columns.
       var exif = EXIFFacts(
@@ -548,15 +552,17 @@ public final class CatalogStore {
           chunks: full ? (text(23) ?? "").split(separator: " ").map(String.init) : [])
       }
       if let rate = int(25) {
-        entry.audio = AudioFacts(
+        // FFmpeg's container name, bits per sample and losslessness are not kept.
+        entry.audio = AudioFileInfo(
           duration: s.real(at: 24) ?? 0, sampleRate: rate, channels: int(26) ?? 0,
-          frames: s.integer(at: 27) ?? 0, format: text(28) ?? "", subtype: full ? text(29) : nil,
+          frames: s.integer(at: 27) ?? 0, formatName: "", encodingName: full ? text(29) ?? "" : "",
+          bitsPerSample: nil, isLossless: false,
           tags: AudioTags(
             title: text(30), artist: text(31), album: full ? text(32) : nil, date: full ? text(33) : nil,
             track: full ? text(34) : nil, genre: full ? text(35) : nil, comment: full ? text(36) : nil,
             albumArtist: full ? text(54) : nil, trackTotal: full ? int(57) : nil, disc: full ? int(55) : nil,
             discTotal: full ? int(56) : nil),
-          codec: text(52), bitrate: int(53), artwork: bool(58) ?? false)
+          codec: text(52) ?? "", bitrate: int(53), hasArtwork: bool(58) ?? false, container: text(28) ?? "")
       }
     }
     if s.text(at: 71) != nil { entry.livePhoto = RawPath(bytes: s.blob(at: 71)) }

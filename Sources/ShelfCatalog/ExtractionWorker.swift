@@ -19,7 +19,7 @@ struct WorkerRequest: Codable {
 
 /// What a worker found for one file.
 enum WorkerReply: Codable {
-  case extracted(Extraction)
+  case extracted(FileFacts)
   /// The file could not be read at all (the `FileError` reason and whether it is gone).
   case unreadable(reason: String, vanished: Bool)
 }

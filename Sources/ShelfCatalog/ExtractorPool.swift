@@ -80,8 +80,8 @@ public final class ExtractorPool: Sendable {
   }
 
   /// The facts of an open file, read by a worker.
-  public func extract(_ file: RegularFile, fileExtension: String) throws -> Extraction {
-    var result: Result<Extraction, any Error>?
+  public func extract(_ file: RegularFile, fileExtension: String) throws -> FileFacts {
+    var result: Result<FileFacts, any Error>?
     var given = false
     extractQueued { () -> (tag: Void, file: RegularFile, fileExtension: String)? in
       defer { given = true }
@@ -116,7 +116,7 @@ public final class ExtractorPool: Sendable {
   /// so that the file it was reading, and only that file, gets the `WorkerFailure`.
   public func extractQueued<Tag>(
     next: () -> (tag: Tag, file: RegularFile, fileExtension: String)?,
-    deliver: (Tag, Result<Extraction, any Error>) -> Void
+    deliver: (Tag, Result<FileFacts, any Error>) -> Void
   ) {
     var worker: WorkerProcess?
     var inFlight: [[Queued<Tag>]] = []
@@ -166,8 +166,8 @@ public final class ExtractorPool: Sendable {
           let reply = try running.receive(for: file.file.path, timeout: limit)
           head = head.dropFirst()
           switch reply {
-          case .extracted(let extraction):
-            deliver(file.tag, .success(extraction))
+          case .extracted(let facts):
+            deliver(file.tag, .success(facts))
           case .unreadable(let reason, let vanished):
             let error = FileError(
               path: file.file.path, reason: reason, failure: .io, code: vanished ? ENOENT : nil)

@@ -402,7 +402,7 @@ public final class Indexer {
     let jobs = max(1, options.jobs)
     let batchSize = max(1, options.batchSize)
     let extractors = options.extractors
-    func startBatch(_ start: Int) -> (batch: [Work], task: Task<[Result<Extraction, OpenFailure>], Never>)? {
+    func startBatch(_ start: Int) -> (batch: [Work], task: Task<[Result<ReadFacts, OpenFailure>], Never>)? {
       guard start < work.count else { return nil }
       let batch = Array(work[start..<min(work.count, start + batchSize)])
       return (batch, Task { await Self.extract(batch, jobs: jobs, extractors: extractors) })
@@ -438,7 +438,7 @@ public final class Indexer {
 
   /// Writes one file's extraction (or its failure) to the catalogue.
   private func storeResult(
-    _ result: Result<Extraction, OpenFailure>, of item: Work, _ target: ScanTarget,
+    _ result: Result<ReadFacts, OpenFailure>, of item: Work, _ target: ScanTarget,
     into summary: inout RootScanSummary
   ) throws {
     let file = item.file
@@ -446,21 +446,11 @@ public final class Indexer {
     var searchText = ""
     var isTrusted = target.trusted(file.status)
     switch result {
-    case .success(let extraction):
-      entry = CatalogEntry(
-        path: file.path, root: target.rootPath, area: target.area(file),
-        kind: extraction.sniff.kind,
-        mime: extraction.sniff.mime, detectedBy: extraction.sniff.detectedBy,
-        extensionMismatch: extraction.sniff.extensionMismatch, size: extraction.status.size,
-        mtimeNanoseconds: extraction.status.mtimeNanoseconds,
-        ctimeNanoseconds: extraction.status.ctimeNanoseconds,
-        inode: extraction.status.inode, device: extraction.status.device, error: extraction.error,
-        image: extraction.image, audio: extraction.audio, text: extraction.text, plist: extraction.plist,
-        video: extraction.video, exif: extraction.exif
-      )
-      searchText = extraction.searchText
-      if let error = extraction.error {
-        summary.extractionErrors.append(WalkProblem(path: file.path, reason: error))
+    case .success(let read):
+      entry = CatalogEntry(path: file.path, root: target.rootPath, area: target.area(file), status: read.status, facts: read.facts)
+      searchText = read.searchText
+      if let error = read.error {
+        summary.extractionErrors.append(WalkProblem(path: file.path, reason: error.reason))
       }
     case .failure(let failure):
       if failure.vanished {
@@ -472,21 +462,15 @@ public final class Indexer {
       }
       if failure.inWorker {
         // Recorded like any error of its content: not read again until it changes.
-        summary.extractionErrors.append(WalkProblem(path: file.path, reason: failure.reason))
+        summary.extractionErrors.append(WalkProblem(path: file.path, reason: failure.error.reason))
       } else {
-        summary.unreadable.append(WalkProblem(path: file.path, reason: failure.reason))
+        summary.unreadable.append(WalkProblem(path: file.path, reason: failure.error.reason))
         isTrusted = false
       }
-      let guess = ContentSniffer.kindForExtension(file.path.lowercasedExtension)
       entry = CatalogEntry(
-        path: file.path, root: target.rootPath, area: target.area(file),
-        kind: guess?.kind ?? .other,
-        mime: guess?.mime ?? "application/octet-stream", detectedBy: .extension,
-        extensionMismatch: false,
-        size: file.status.size, mtimeNanoseconds: file.status.mtimeNanoseconds,
-        ctimeNanoseconds: file.status.ctimeNanoseconds, inode: file.status.inode,
-        device: file.status.device,
-        error: failure.reason)
+        unreadable: file.path, root: target.rootPath, area: target.area(file), size: file.status.size,
+        mtimeNanoseconds: file.status.mtimeNanoseconds, ctimeNanoseconds: file.status.ctimeNanoseconds,
+        inode: file.status.inode, device: file.status.device, error: failure.error)
     }
     try store.upsert(
       entry, rootID: target.rootID, trusted: isTrusted, searchText: searchText, isNew: item.known == nil)
@@ -497,35 +481,28 @@ public final class Indexer {
   /// its entry; nil when no catalogued root holds it. The caller holds the `WriterLock`.
   public func indexFile(_ path: RawPath) throws -> CatalogEntry? {
     let resolved = try TreeWalker.realPath(path.absolute)
-    let roots = try store.localRoots()
-    guard
-      let root = roots.filter({ resolved.bytes.starts(with: $0.path.bytes + [UInt8(ascii: "/")]) })
-        .max(by: { $0.path.bytes.count < $1.path.bytes.count })
-    else { return nil }
-    let relative = Array(resolved.bytes.dropFirst(root.path.bytes.count + 1))
+    guard let (root, relative) = CatalogRoot.innermost(holding: resolved, in: try store.localRoots()) else {
+      return nil
+    }
     let layout = SandboxLayout.detect(root: root.path)
-    let extraction = try MetadataExtractor.extract(path: resolved, followLinks: false)
-    let status = extraction.status
+    let file = try MetadataExtractor.open(path: resolved, followLinks: false)
+    let facts = try MetadataExtractor.extract(file, fileExtension: resolved.lowercasedExtension)
+    let status = file.status
     let recent = Int64((CatalogQuery.currentTime() - options.recentWindow) * 1e9)
     let entry = CatalogEntry(
-      path: resolved, root: root.path, area: layout.area(of: relative), kind: extraction.sniff.kind,
-      mime: extraction.sniff.mime, detectedBy: extraction.sniff.detectedBy,
-      extensionMismatch: extraction.sniff.extensionMismatch, size: status.size,
-      mtimeNanoseconds: status.mtimeNanoseconds, ctimeNanoseconds: status.ctimeNanoseconds,
-      inode: status.inode,
-      device: status.device, error: extraction.error, image: extraction.image, audio: extraction.audio,
-      text: extraction.text, plist: extraction.plist, video: extraction.video, exif: extraction.exif)
+      path: resolved, root: root.path, area: layout.area(of: relative), status: status, facts: facts)
     try store.transaction {
       try store.upsert(
         entry, rootID: root.id, trusted: status.mtimeNanoseconds < recent && status.ctimeNanoseconds < recent,
-        searchText: extraction.searchText)
+        searchText: facts.searchText)
       try store.linkLivePhotos(inFolders: [resolved.parent])
     }
     return try store.entry(path: resolved)
   }
 
   struct OpenFailure: Error, Sendable {
-    var reason: String
+    /// Why, as the entry records it.
+    var error: FileFactsError
     var vanished: Bool
     /// The file opened, but its worker crashed, hung or ran out of memory reading it.
     var inWorker = false
@@ -534,29 +511,32 @@ public final class Indexer {
   /// Extracts a batch on `jobs` threads of their own (file reads and libsndfile block, and
   /// must not hold up the shared async pool), keeping the batch's order.
   private static func extract(_ batch: [Work], jobs: Int, extractors: ExtractorPool?) async
-    -> [Result<Extraction, OpenFailure>]
+    -> [Result<ReadFacts, OpenFailure>]
   {
     let workers = max(1, min(jobs, batch.count))
     let counter = NextIndex()
-    return await withTaskGroup(of: [(Int, Result<Extraction, OpenFailure>)].self) { group in
+    return await withTaskGroup(of: [(Int, Result<ReadFacts, OpenFailure>)].self) { group in
       for _ in 0..<workers {
         group.addTask {
           await BlockingThread.run {
             // Each thread takes the next file as it finishes one, so a big file holds up none.
-            var done: [(Int, Result<Extraction, OpenFailure>)] = []
+            var done: [(Int, Result<ReadFacts, OpenFailure>)] = []
             guard let extractors else {
               while case let index = counter.take(), index < batch.count {
                 done.append((index, extractHere(batch[index].file)))
               }
               return done
             }
-            // Files are opened here and read by this thread's worker, a few queued at a time.
+            // Files are opened here and read by this thread's worker, a few queued at a time;
+            // the status recorded is the one they were opened with.
+            var statuses: [Int: FileStatus] = [:]
             extractors.extractQueued { () -> (tag: Int, file: RegularFile, fileExtension: String)? in
               while case let index = counter.take(), index < batch.count {
                 let item = batch[index].file
                 do {
                   let file = try MetadataExtractor.open(
                     path: item.openPath, followLinks: false, expected: item.status)
+                  statuses[index] = file.status
                   return (index, file, item.openPath.lowercasedExtension)
                 } catch {
                   done.append((index, .failure(openFailure(error))))
@@ -564,13 +544,14 @@ public final class Indexer {
               }
               return nil
             } deliver: { index, result in
-              done.append((index, result.mapError(openFailure)))
+              let status = statuses.removeValue(forKey: index)!
+              done.append((index, result.map { ReadFacts(status: status, facts: $0) }.mapError(openFailure)))
             }
             return done
           }
         }
       }
-      var results = [Result<Extraction, OpenFailure>?](repeating: nil, count: batch.count)
+      var results = [Result<ReadFacts, OpenFailure>?](repeating: nil, count: batch.count)
       for await part in group {
         for (index, result) in part { results[index] = result }
       }
@@ -585,10 +566,10 @@ public final class Indexer {
   }
 
   /// Reads one file's facts in this process.
-  private static func extractHere(_ item: WalkedFile) -> Result<Extraction, OpenFailure> {
+  private static func extractHere(_ item: WalkedFile) -> Result<ReadFacts, OpenFailure> {
     do {
-      return .success(
-        try MetadataExtractor.extract(path: item.openPath, followLinks: false, expected: item.status))
+      let file = try MetadataExtractor.open(path: item.openPath, followLinks: false, expected: item.status)
+      return .success(try ReadFacts(file, fileExtension: item.openPath.lowercasedExtension))
     } catch {
       return .failure(openFailure(error))
     }
@@ -597,11 +578,16 @@ public final class Indexer {
   /// Why a file gave no facts, as the catalogue records it.
   private static func openFailure(_ error: any Error) -> OpenFailure {
     switch error {
-    case let error as WorkerFailure: OpenFailure(reason: error.reason, vanished: false, inWorker: true)
-    case let error as FileError: OpenFailure(reason: error.reason, vanished: error.isNoSuchFile)
+    case let error as WorkerFailure:
+      OpenFailure(error: FileFactsError(reason: error.reason, failure: error.failure), vanished: false, inWorker: true)
+    case let error as FileError: OpenFailure(error: FileFactsError(error), vanished: error.isNoSuchFile)
     case let error as ExtractionFailure:
-      OpenFailure(reason: error.reason, vanished: error.cause == .replacedWhileScanning)
-    default: OpenFailure(reason: "\(error)", vanished: false)
+      OpenFailure(
+        error: FileFactsError(reason: error.reason, failure: error.failure),
+        vanished: error.cause == .replacedWhileScanning)
+    default:
+      OpenFailure(
+        error: FileFactsError(reason: "\(error)", failure: (error as? any ShelfError)?.failure ?? .io), vanished: false)
     }
   }
 }

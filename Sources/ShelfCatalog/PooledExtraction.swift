@@ -11,7 +11,7 @@ extension MetadataExtractor {
   /// Extracts the facts of an open file in one of `extractors`' sandboxed workers, or in this
   /// process when there are none. Throws a `WorkerFailure` when the worker died reading it.
   public static func extract(_ file: RegularFile, fileExtension: String, in extractors: ExtractorPool?) throws
-    -> Extraction
+    -> FileFacts
   {
     guard let extractors else { return try extract(file, fileExtension: fileExtension) }
     return try extractors.extract(file, fileExtension: fileExtension)
@@ -20,14 +20,15 @@ extension MetadataExtractor {
   /// Extracts the facts of a stream such as standard input, exactly as for a file: its bytes
   /// are spooled into a temporary file in `temporaryFolder` that is unlinked as soon as it is
   /// created (nothing is left behind, even when the process is killed), then read through
-  /// `/proc/self/fd` like any other file. `name` stands for the stream in errors.
+  /// `/proc/self/fd` like any other file, whose status the facts come with. `name` stands for
+  /// the stream in errors.
   ///
   /// Throws a `FileError` when the stream is empty, larger than `limit` bytes or unreadable,
   /// or when the temporary file cannot be written.
   public static func extract(
     stream descriptor: Int32, name: RawPath, temporaryFolder: RawPath, limit: Int64,
     in extractors: ExtractorPool? = nil
-  ) throws -> Extraction {
+  ) throws -> ReadFacts {
     let spool = try SpooledFile(in: temporaryFolder, label: "stream")
     var total: Int64 = 0
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -47,7 +48,6 @@ extension MetadataExtractor {
       try chunk.withUnsafeBytes { try spool.write(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
     }
     guard total > 0 else { throw FileError(path: name, reason: "empty input", failure: .badInput) }
-    let file = try spool.open()
-    return try extract(file, fileExtension: "", in: extractors)
+    return try ReadFacts(spool.open(), fileExtension: "", in: extractors)
   }
 }

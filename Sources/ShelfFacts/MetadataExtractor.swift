@@ -5,23 +5,6 @@ import ShelfCore
   import Glibc
 #endif
 
-/// What extracting one file found: its kind, the facts its headers give, or why that failed.
-public struct Extraction: Sendable, Codable {
-  public var sniff: SniffResult
-  public var status: FileStatus
-  public var image: ImageFacts?
-  /// What an image's EXIF block says (when, which camera, where, which way up).
-  public var exif: EXIFFacts?
-  public var audio: AudioFacts?
-  public var video: VideoFacts?
-  public var text: TextFacts?
-  public var plist: PlistFacts?
-  /// Why the facts could not be read (the file is still catalogued with its kind).
-  public var error: String?
-  /// Text for the full-text index (capped), plus tags and plist keys.
-  public var searchText: String
-}
-
 /// Why a file could not be opened for extraction at all (beyond the `FileError`s of opening).
 public struct ExtractionFailure: ShelfError, Equatable {
   /// The cause, as a code the indexer can decide by.
@@ -51,7 +34,7 @@ public enum MetadataExtractor {
   ///
   /// Throws `ExtractionFailure`/`FileError` only when the file cannot be opened or read at all.
   public static func extract(path: RawPath, followLinks: Bool = false, expected: FileStatus? = nil) throws
-    -> Extraction
+    -> FileFacts
   {
     try extract(
       open(path: path, followLinks: followLinks, expected: expected), fileExtension: path.lowercasedExtension)
@@ -70,20 +53,19 @@ public enum MetadataExtractor {
   }
 
   /// Extracts the facts of an open file; `fileExtension` (lowercased, no dot) only breaks
-  /// ties when the content is not conclusive.
-  public static func extract(_ file: RegularFile, fileExtension: String) throws -> Extraction {
-    let path = file.path
+  /// ties when the content is not conclusive. The file's status is the one taken when it was
+  /// opened (`file.status`): no second stat is needed, a change made while it was read shows
+  /// up as a difference at the next scan.
+  public static func extract(_ file: RegularFile, fileExtension: String) throws -> FileFacts {
     let sniff = try ContentSniffer.sniff(file, fileExtension: fileExtension)
-    var result = Extraction(
-      sniff: sniff, status: file.status, image: nil, audio: nil, text: nil, plist: nil, error: nil,
-      searchText: "")
+    var result = FileFacts(sniff)
     do {
       switch sniff.kind {
       case .image:
         result.exif = EXIFBlockLocator.facts(file, mime: sniff.mime)
         result.image = try ImageHeaderReader.read(file, mime: sniff.mime)
       case .audio, .video:
-        try readMedia(file, into: &result)
+        try readMedia(file, sniff: sniff, into: &result)
       case .text:
         guard let encoding = sniff.textEncoding else { break }
         let analysis = try TextAnalyzer.analyze(file, encoding: encoding)
@@ -98,69 +80,45 @@ public enum MetadataExtractor {
       }
     } catch let partial as ImageHeaderReader.PartialImage {
       result.image = partial.facts
-      result.error = partial.reason
+      result.error = FileFactsError(reason: partial.reason, failure: .badInput)
     } catch let error as HeaderError {
-      result.error = error.reason
+      result.error = FileFactsError(error)
     } catch let error as FileError {
-      result.error = error.reason
+      result.error = FileFactsError(error)
     } catch let error as FFmpegError {
-      result.error = error.message
+      result.error = FileFactsError(error)
     } catch {
-      result.error = reason(of: "\(error)", path: path)
+      result.error = FileFactsError(reason: "\(error)", failure: (error as? any ShelfError)?.failure ?? .badInput)
     }
-    // No second stat is needed: the status stored is the one taken when the file was opened,
-    // so a change made while it was read shows up as a difference at the next scan.
     return result
-  }
-
-  /// Strips a leading "path: " from another library's one-line error.
-  static func reason(of message: String, path: RawPath) -> String {
-    let prefix = path.escaped + ": "
-    if message.hasPrefix(prefix) { return String(message.dropFirst(prefix.count)) }
-    return message
   }
 
   /// Reads the facts of an audio or video file through FFmpeg. The content decides the kind
   /// in the end: an MP4 or Matroska file without a picture stream is audio, an audio container
   /// holding a real video stream is video.
-  static func readMedia(_ file: RegularFile, into result: inout Extraction) throws {
+  static func readMedia(_ file: RegularFile, sniff: SniffResult, into result: inout FileFacts) throws {
     let prefix = try file.read(count: 4, at: 0)
     // The content named the container: FFmpeg need not recognise it again.
-    let recognised = result.sniff.detectedBy == .extension ? nil : result.sniff.mime
+    let recognised = sniff.detectedBy == .extension ? nil : sniff.mime
     switch try MediaFileInfo.read(file, mime: recognised) {
-    case .audio(let info):
-      if result.sniff.kind == .video {
-        result.sniff.kind = .audio
-        result.sniff.mime = audioMIME(forVideo: result.sniff.mime)
+    case .audio(var info):
+      if result.kind == .video {
+        result.kind = .audio
+        result.mime = audioMIME(forVideo: result.mime)
       }
-      let facts = AudioFacts(
-        duration: info.duration, sampleRate: info.sampleRate, channels: info.channels, frames: info.frames,
-        format: MediaContainer.name(
-          info.formatName, codec: info.codec, prefix: prefix, mime: result.sniff.mime),
-        subtype: info.encodingName,
-        tags: info.tags, codec: info.codec, bitrate: info.bitrate, artwork: info.hasArtwork)
-      result.audio = facts
-      result.error = info.defect.map { reason(of: "\($0)", path: file.path) }
-      result.searchText = [
-        facts.title, facts.artist, facts.album, facts.tags.albumArtist, facts.genre, facts.comment,
-        facts.date,
-      ]
-      .compactMap { $0 }.joined(separator: "\n")
-    case .video(let info):
-      if result.sniff.kind == .audio {
-        result.sniff.kind = .video
-        result.sniff.mime = videoMIME(forAudio: result.sniff.mime)
+      info.container = MediaContainer.name(info.formatName, codec: info.codec, prefix: prefix, mime: result.mime)
+      result.error = info.defect.map(FileFactsError.init)
+      result.searchText = [info.title, info.artist, info.album, info.albumArtist, info.genre, info.comment, info.date]
+        .compactMap { $0 }.joined(separator: "\n")
+      result.audio = info
+    case .video(var info):
+      if result.kind == .audio {
+        result.kind = .video
+        result.mime = videoMIME(forAudio: result.mime)
       }
-      result.video = VideoFacts(
-        duration: info.duration, width: info.width, height: info.height, codec: info.codec,
-        frameRate: info.frameRate, rotation: info.rotation, audioCodec: info.audioCodec,
-        sampleRate: info.sampleRate, channels: info.channels, bitrate: info.bitrate, taken: info.taken,
-        contentIdentifier: info.contentIdentifier,
-        format: MediaContainer.name(
-          info.formatName, codec: info.codec, prefix: prefix, mime: result.sniff.mime),
-        title: info.tags.title)
-      result.searchText = [info.tags.title, info.tags.artist, info.tags.comment].compactMap { $0 }
-        .joined(separator: "\n")
+      info.container = MediaContainer.name(info.formatName, codec: info.codec, prefix: prefix, mime: result.mime)
+      result.searchText = [info.title, info.artist, info.comment].compactMap { $0 }.joined(separator: "\n")
+      result.video = info
     }
   }
 

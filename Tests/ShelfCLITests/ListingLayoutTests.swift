@@ -115,12 +115,13 @@ import Testing
     #expect(throws: ListingTemplate.Invalid(reason: "unclosed '{' (write '{{' for a literal brace)")) {
       try ListingTemplate("{title")
     }
+    var facts = FileFacts(kind: .audio, mime: "audio/flac", detectedBy: .content, extensionMismatch: false)
+    facts.audio = AudioFileInfo(
+      duration: 185.2, sampleRate: 44100, channels: 2, frames: 8_167_320, formatName: "flac", encodingName: "",
+      bitsPerSample: nil, isLossless: true, tags: AudioTags(title: "Song"), container: "flac")
     let entry = CatalogEntry(
-      path: RawPath("/m/a song.flac"), root: RawPath("/m"), area: "other", kind: .audio, mime: "audio/flac",
-      detectedBy: .content, extensionMismatch: false, size: 1234, mtimeNanoseconds: 0,
-      audio: AudioFacts(
-        duration: 185.2, sampleRate: 44100, channels: 2, frames: 8_167_320, format: "flac",
-        tags: AudioTags(title: "Song")))
+      path: RawPath("/m/a song.flac"), root: RawPath("/m"), area: "other", size: 1234, mtimeNanoseconds: 0,
+      facts: facts)
     let template = try ListingTemplate("{artist} - {title} ({duration}) {{{size}}} {name} {width}|")
     #expect(String(decoding: template.render(entry), as: UTF8.self) == " - Song (3:05) {1234} a song.flac |")
   }

@@ -171,7 +171,7 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
   let wav = try #require(try store.entry(path: RawPath(scratch.path + "/m/lying.wav")))
   #expect(wav.kind == .audio && wav.error != nil && wav.audio == nil)
   let plist = try #require(try store.entry(path: RawPath(scratch.path + "/m/cycle.plist")))
-  #expect(plist.error == "corrupt binary plist: reference cycle")
+  #expect(plist.error?.reason == "corrupt binary plist: reference cycle")
 }
 
 @Test(arguments: TestCatalogues.kinds) func sandboxAreasAndBundleInfo(store kind: CatalogueStoreKind)

@@ -1,4 +1,5 @@
 import Foundation
+import ShelfAudio
 import ShelfCore
 import ShelfFacts
 import ShelfSQLite
@@ -109,7 +110,7 @@ func dropSchema7Columns(_ db: SQLiteConnection) throws {
     #expect(audio.frames == 89856)
     #expect(audio.codec == "mp3")
     #expect(audio.bitrate == 128000)
-    #expect(audio.artwork)
+    #expect(audio.hasArtwork)
     #expect(audio.artist == "Shelf Test Signals; Guest Voice")
     #expect(audio.genre == "Dance")
     #expect(audio.tags.albumArtist == "Shelf Ensemble")
@@ -121,11 +122,11 @@ func dropSchema7Columns(_ db: SQLiteConnection) throws {
     #expect(clip.image == nil && clip.audio == nil)
     #expect(
       clip.video
-        == VideoFacts(
+        == VideoFileInfo(
           duration: clip.video?.duration ?? 0, width: 320, height: 240, codec: "h264", frameRate: 30,
           rotation: 90,
           audioCodec: "aac", sampleRate: 48000, channels: 1, bitrate: clip.video?.bitrate,
-          taken: "2024-05-01T14:30:00+02:00", format: "mov"))
+          taken: "2024-05-01T14:30:00+02:00", container: "mov"))
     #expect(abs((clip.video?.duration ?? 0) - 1) < 0.05)
     let stats = try store.stats()
     #expect(stats.byKind.contains { $0.name == "video" && $0.count == 2 })

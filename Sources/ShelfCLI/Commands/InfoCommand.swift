@@ -87,8 +87,8 @@ enum InfoCommand {
             ?? describe(path: input.path, store: store, extractors: extractors)
         // What could be read is still shown; a header that failed to parse (a truncated
         // or corrupt file) is bad input all the same.
-        if let reason = description.entry.error {
-          outcome.failed(FileError(path: input.path, reason: reason, failure: .badInput), console: console)
+        if let error = description.entry.error {
+          outcome.failed(FileError(path: input.path, reason: error.reason, failure: .badInput), console: console)
         } else {
           outcome.succeeded()
         }
@@ -139,7 +139,7 @@ enum InfoCommand {
         rows.append(["catalogue:", "not catalogued (read live)"])
       }
       rows += Self.factRows(entry)
-      if let error = entry.error { rows.append(["error:", error]) }
+      if let error = entry.error { rows.append(["error:", error.reason]) }
       return TableRenderer(alignments: [.left, .left]).render(rows).joined(separator: "\n") + "\n"
     }
 
@@ -196,8 +196,9 @@ enum InfoCommand {
           "duration:",
           "\(Quantities.formatDuration(audio.duration)) (\(Quantities.formatFixed(audio.duration, decimals: 3)) s)",
         ])
-        rows.append(["format:", audio.format + (audio.subtype.map { ", \($0)" } ?? "")])
-        if let codec = audio.codec { rows.append(["codec:", codec]) }
+        // An encoding or codec the catalogue does not know reads as empty.
+        rows.append(["format:", audio.container + (audio.encodingName.isEmpty ? "" : ", \(audio.encodingName)")])
+        if !audio.codec.isEmpty { rows.append(["codec:", audio.codec]) }
         if let bitrate = audio.bitrate { rows.append(["bit rate:", formatBitrate(bitrate)]) }
         rows.append(["sample rate:", "\(audio.sampleRate) Hz"])
         rows.append(["channels:", "\(audio.channels)"])
@@ -213,14 +214,14 @@ enum InfoCommand {
         ] {
           if let value { rows.append([label, value]) }
         }
-        rows.append(["artwork:", yesNo(audio.artwork)])
+        rows.append(["artwork:", yesNo(audio.hasArtwork)])
       }
       if let video = entry.video {
         rows.append([
           "duration:",
           "\(Quantities.formatDuration(video.duration)) (\(Quantities.formatFixed(video.duration, decimals: 3)) s)",
         ])
-        rows.append(["format:", video.format])
+        rows.append(["format:", video.container])
         rows.append(["dimensions:", "\(video.width)×\(video.height) pixels"])
         rows.append(["codec:", video.codec])
         if let rate = video.frameRate {
@@ -267,10 +268,11 @@ enum InfoCommand {
   static func describeStandardInput(temporaryFolder: RawPath, extractors: ExtractorPool?) throws
     -> Description
   {
-    let extraction = try MetadataExtractor.extract(
+    let read = try MetadataExtractor.extract(
       stream: STDIN_FILENO, name: RawPath("-"), temporaryFolder: temporaryFolder, limit: standardInputLimit,
       in: extractors)
-    return Description(path: nil, entry: liveEntry(extraction, path: RawPath("-"), area: "other"))
+    let name = RawPath("-")
+    return Description(path: nil, entry: CatalogEntry(live: name, resolved: name, read: read, roots: []))
   }
 
   /// The catalogue's entry for a file when it is current, else the facts read live.
@@ -292,32 +294,11 @@ enum InfoCommand {
       shown.path = absolute
       return Description(path: absolute, entry: shown, catalogued: true)
     }
-    let extraction = try MetadataExtractor.extract(
+    let read = try ReadFacts(
       MetadataExtractor.open(path: absolute, followLinks: true), fileExtension: absolute.lowercasedExtension,
       in: extractors)
-    // Inside a catalogued root (but not catalogued yet, or changed since), the area still
-    // follows the root's sandbox layout.
-    var area = "other"
-    if let roots = try? store?.roots(),
-      let root = roots.filter({ resolved.bytes.starts(with: $0.path.bytes + [UInt8(ascii: "/")]) })
-        .max(by: { $0.path.bytes.count < $1.path.bytes.count })
-    {
-      area = SandboxLayout.detect(root: root.path).area(
-        of: Array(resolved.bytes.dropFirst(root.path.bytes.count + 1)))
-    }
-    return Description(path: absolute, entry: liveEntry(extraction, path: absolute, area: area))
-  }
-
-  /// An entry shaped like the catalogue's from facts read live.
-  static func liveEntry(_ extraction: Extraction, path: RawPath, area: String) -> CatalogEntry {
-    CatalogEntry(
-      path: path, root: nil, area: area, kind: extraction.sniff.kind, mime: extraction.sniff.mime,
-      detectedBy: extraction.sniff.detectedBy, extensionMismatch: extraction.sniff.extensionMismatch,
-      size: extraction.status.size, mtimeNanoseconds: extraction.status.mtimeNanoseconds,
-      ctimeNanoseconds: extraction.status.ctimeNanoseconds, inode: extraction.status.inode,
-      device: extraction.status.device, error: extraction.error, image: extraction.image,
-      audio: extraction.audio, text: extraction.text, plist: extraction.plist, video: extraction.video,
-      exif: extraction.exif)
+    let roots = (try? store?.roots()) ?? []
+    return Description(path: absolute, entry: CatalogEntry(live: absolute, resolved: resolved, read: read, roots: roots))
   }
 }
 

@@ -183,7 +183,7 @@ enum LsCommand {
       if long { cells += [entry.mime, entry.area, CatalogPresentation.isoDate(entry.mtimeNanoseconds)] }
       cells += [Quantities.formatByteSize(entry.size), CatalogPresentation.keyFacts(entry)]
       if long, let error = entry.error {
-        cells[cells.count - 1] += (cells[cells.count - 1].isEmpty ? "" : "  ") + "error: " + error
+        cells[cells.count - 1] += (cells[cells.count - 1].isEmpty ? "" : "  ") + "error: " + error.reason
       }
       let style = colors.flatMap { colors in
         let status = colors.needsFileModes ? try? FileStatus.lstat(entry.path) : nil
@@ -294,7 +294,7 @@ enum CatalogPresentation {
     ]
     if entry.extensionMismatch { fields.append(("extension_mismatch", .bool(true))) }
     if let catalogued { fields.append(("catalogued", .bool(catalogued))) }
-    if let error = entry.error { fields.append(("error", .string(error))) }
+    if let error = entry.error { fields.append(("error", .string(error.reason))) }
     func string(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
     func int(_ value: Int?) -> JSONValue { value.map { .int(Int64($0)) } ?? .null }
     func bool(_ value: Bool?) -> JSONValue { value.map { .bool($0) } ?? .null }
@@ -336,15 +336,17 @@ enum CatalogPresentation {
           .object([
             ("duration", .double(audio.duration)), ("sample_rate", .int(Int64(audio.sampleRate))),
             ("channels", .int(Int64(audio.channels))), ("frames", .int(audio.frames)),
-            ("format", .string(audio.format)),
-            ("codec", string(audio.codec)), ("encoding", string(audio.subtype)),
+            // An encoding or codec the catalogue does not know reads as empty.
+            ("format", .string(audio.container)),
+            ("codec", string(audio.codec.isEmpty ? nil : audio.codec)),
+            ("encoding", string(audio.encodingName.isEmpty ? nil : audio.encodingName)),
             ("bitrate", int(audio.bitrate)),
             ("title", string(audio.title)), ("artist", string(audio.artist)), ("album", string(audio.album)),
             ("album_artist", string(audio.tags.albumArtist)), ("date", string(audio.date)),
             ("track", int(audio.trackNumber)), ("track_total", int(audio.tags.trackTotal)),
             ("disc", int(audio.tags.disc)), ("disc_total", int(audio.tags.discTotal)),
             ("genre", string(audio.genre)), ("comment", string(audio.comment)),
-            ("artwork", .bool(audio.artwork)),
+            ("artwork", .bool(audio.hasArtwork)),
           ])
         ))
     }
@@ -360,7 +362,7 @@ enum CatalogPresentation {
             ("audio_codec", string(video.audioCodec)), ("sample_rate", int(video.sampleRate)),
             ("channels", int(video.channels)), ("bitrate", int(video.bitrate)),
             ("taken", string(CatalogPresentation.taken(video.taken))),
-            ("format", .string(video.format)), ("title", string(video.title)),
+            ("format", .string(video.container)), ("title", string(video.title)),
           ])
         ))
     }
@@ -413,7 +415,7 @@ enum CatalogPresentation {
     }
     if let audio = entry.audio {
       var text =
-        "\(Quantities.formatDuration(audio.duration)) \(audio.format) \(audio.sampleRate) Hz \(audio.channels) ch"
+        "\(Quantities.formatDuration(audio.duration)) \(audio.container) \(audio.sampleRate) Hz \(audio.channels) ch"
       let who = [audio.artist, audio.title].compactMap { $0 }.joined(separator: " – ")
       if !who.isEmpty { text += "  " + who }
       return text
@@ -431,7 +433,7 @@ enum CatalogPresentation {
     if let plist = entry.plist {
       return "\(plist.format) \(plist.root)\(plist.root == "dictionary" ? " \(plist.keys.count) keys" : "")"
     }
-    if let error = entry.error { return "error: \(error)" }
+    if let error = entry.error { return "error: \(error.reason)" }
     return entry.mime
   }
 

@@ -208,8 +208,8 @@ enum ShowCommand {
       let description =
         try InfoCommand.describeBackupEntry(path, store: nil, files: backupFiles)
         ?? InfoCommand.describe(path: path, store: nil)
-      if let reason = description.entry.error, description.entry.video == nil {
-        throw FileError(path: path, reason: reason, failure: .badInput)
+      if let error = description.entry.error, description.entry.video == nil {
+        throw FileError(path: path, reason: error.reason, failure: .badInput)
       }
       // A still of the first frame, drawn as an image is, above the facts.
       let graphics = PreviewGraphics.choose(

@@ -116,20 +116,10 @@ extension InfoCommand {
       return Description(path: cataloguePath, entry: entry, catalogued: true)
     }
     guard let (backupEntry, readable) = try files.spool(path) else { return nil }
-    let extraction = try MetadataExtractor.extract(
+    let facts = try MetadataExtractor.extract(
       RegularFile(path: readable), fileExtension: backupEntry.relativePath.lowercasedExtension, in: extractors
     )
-    var entry = liveEntry(
-      extraction, path: cataloguePath,
-      area: BackupLayout.area(domain: backupEntry.domain, relativePath: backupEntry.relativePath.bytes))
-    entry.size = backupEntry.size
-    entry.mtimeNanoseconds = backupEntry.modified
-    entry.inode = 0
-    entry.device = 0
-    entry.ctimeNanoseconds = 0
-    entry.backup = BackupFacts(
-      domain: backupEntry.domain, app: backupEntry.app, fileID: backupEntry.fileID,
-      protectionClass: backupEntry.protectionClass, mode: backupEntry.mode)
+    let entry = CatalogEntry(backupFile: backupEntry, path: cataloguePath, root: nil, facts: .success(facts))
     return Description(path: cataloguePath, entry: entry)
   }
 }

@@ -1,0 +1,79 @@
+public import ShelfBackup
+public import ShelfCore
+public import ShelfFacts
+
+/// The facts of a file with the status it had when it was opened for them: the status a
+/// catalogue entry records, so that a change made while the file was read shows up as a
+/// difference at the next scan. The facts read through (`read.kind`, `read.image?.width`).
+@dynamicMemberLookup
+public struct ReadFacts: Sendable {
+  public var status: FileStatus
+  public var facts: FileFacts
+
+  /// Facts read from a file whose status, when it was opened, was `status`.
+  public init(status: FileStatus, facts: FileFacts) {
+    self.status = status
+    self.facts = facts
+  }
+
+  /// The facts of an open file, read in one of `extractors`' sandboxed workers (or in this
+  /// process when there are none); see `MetadataExtractor.extract(_:fileExtension:in:)`.
+  public init(_ file: RegularFile, fileExtension: String, in extractors: ExtractorPool? = nil) throws {
+    status = file.status
+    facts = try MetadataExtractor.extract(file, fileExtension: fileExtension, in: extractors)
+  }
+
+  /// One of the facts, e.g. `read.kind`.
+  public subscript<Value>(dynamicMember keyPath: KeyPath<FileFacts, Value>) -> Value {
+    facts[keyPath: keyPath]
+  }
+}
+
+extension CatalogEntry {
+  /// The entry of a file read live rather than from the catalogue (`info` on a file not
+  /// catalogued, or changed since): inside one of the catalogued `roots` (found by its
+  /// `resolved` path), its area follows that root's sandbox layout, as the indexer would
+  /// record it; elsewhere it is `other`. It names no root.
+  public init(live path: RawPath, resolved: RawPath, read: ReadFacts, roots: [CatalogRoot]) {
+    var area = "other"
+    if let (root, relative) = CatalogRoot.innermost(holding: resolved, in: roots) {
+      area = SandboxLayout.detect(root: root.path).area(of: relative)
+    }
+    self.init(path: path, root: nil, area: area, status: read.status, facts: read.facts)
+  }
+
+  /// The entry of a file of an iPhone backup, catalogued at `path` under the backup's root
+  /// (nil for a live look): its area from its domain, its size and time from the manifest,
+  /// and the facts of its content, or why they could not be read (its kind then guessed from
+  /// its name).
+  public init(backupFile file: BackupEntry, path: RawPath, root: RawPath?, facts: Result<FileFacts, FileFactsError>) {
+    let area = BackupLayout.area(domain: file.domain, relativePath: file.relativePath.bytes)
+    let backup = BackupFacts(
+      domain: file.domain, app: file.app, fileID: file.fileID, protectionClass: file.protectionClass,
+      mode: file.mode)
+    switch facts {
+    case .success(let facts):
+      self.init(
+        path: path, root: root, area: area, size: file.size, mtimeNanoseconds: file.modified, facts: facts,
+        backup: backup)
+    case .failure(let error):
+      self.init(
+        unreadable: path, root: root, area: area, size: file.size, mtimeNanoseconds: file.modified,
+        error: error, backup: backup)
+    }
+  }
+}
+
+extension CatalogRoot {
+  /// The innermost of `roots` that holds `path` (absolute and resolved), with the path's bytes
+  /// relative to it; nil when none does.
+  public static func innermost(holding path: RawPath, in roots: [CatalogRoot]) -> (
+    root: CatalogRoot, relative: [UInt8]
+  )? {
+    guard
+      let root = roots.filter({ path.bytes.starts(with: $0.path.bytes + [UInt8(ascii: "/")]) })
+        .max(by: { $0.path.bytes.count < $1.path.bytes.count })
+    else { return nil }
+    return (root, Array(path.bytes.dropFirst(root.path.bytes.count + 1)))
+  }
+}
