@@ -447,7 +447,9 @@ public final class Indexer {
     var isTrusted = target.trusted(file.status)
     switch result {
     case .success(let read):
-      entry = CatalogEntry(path: file.path, root: target.rootPath, area: target.area(file), status: read.status, facts: read.facts)
+      entry = CatalogEntry(
+        path: file.path, root: target.rootPath, area: target.area(file), status: read.status,
+        facts: read.facts)
       searchText = read.searchText
       if let error = read.error {
         summary.extractionErrors.append(WalkProblem(path: file.path, reason: error.reason))
@@ -579,7 +581,8 @@ public final class Indexer {
   private static func openFailure(_ error: any Error) -> OpenFailure {
     switch error {
     case let error as WorkerFailure:
-      OpenFailure(error: FileFactsError(reason: error.reason, failure: error.failure), vanished: false, inWorker: true)
+      OpenFailure(
+        error: FileFactsError(reason: error.reason, failure: error.failure), vanished: false, inWorker: true)
     case let error as FileError: OpenFailure(error: FileFactsError(error), vanished: error.isNoSuchFile)
     case let error as ExtractionFailure:
       OpenFailure(
@@ -587,7 +590,8 @@ public final class Indexer {
         vanished: error.cause == .replacedWhileScanning)
     default:
       OpenFailure(
-        error: FileFactsError(reason: "\(error)", failure: (error as? any ShelfError)?.failure ?? .io), vanished: false)
+        error: FileFactsError(reason: "\(error)", failure: (error as? any ShelfError)?.failure ?? .io),
+        vanished: false)
     }
   }
 }

@@ -46,7 +46,9 @@ extension CatalogEntry {
   /// (nil for a live look): its area from its domain, its size and time from the manifest,
   /// and the facts of its content, or why they could not be read (its kind then guessed from
   /// its name).
-  public init(backupFile file: BackupEntry, path: RawPath, root: RawPath?, facts: Result<FileFacts, FileFactsError>) {
+  public init(
+    backupFile file: BackupEntry, path: RawPath, root: RawPath?, facts: Result<FileFacts, FileFactsError>
+  ) {
     let area = BackupLayout.area(domain: file.domain, relativePath: file.relativePath.bytes)
     let backup = BackupFacts(
       domain: file.domain, app: file.app, fileID: file.fileID, protectionClass: file.protectionClass,

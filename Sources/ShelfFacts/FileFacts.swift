@@ -47,7 +47,8 @@ public struct FileFacts: Sendable, Equatable, Codable {
   /// The detection of a sniffed file, before the facts of its kind are read.
   public init(_ sniff: SniffResult) {
     self.init(
-      kind: sniff.kind, mime: sniff.mime, detectedBy: sniff.detectedBy, extensionMismatch: sniff.extensionMismatch)
+      kind: sniff.kind, mime: sniff.mime, detectedBy: sniff.detectedBy,
+      extensionMismatch: sniff.extensionMismatch)
   }
 
   /// The facts of a file whose content could not be read: its kind guessed from its extension

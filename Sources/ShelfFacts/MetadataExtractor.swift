@@ -88,7 +88,8 @@ public enum MetadataExtractor {
     } catch let error as FFmpegError {
       result.error = FileFactsError(error)
     } catch {
-      result.error = FileFactsError(reason: "\(error)", failure: (error as? any ShelfError)?.failure ?? .badInput)
+      result.error = FileFactsError(
+        reason: "\(error)", failure: (error as? any ShelfError)?.failure ?? .badInput)
     }
     return result
   }
@@ -106,17 +107,21 @@ public enum MetadataExtractor {
         result.kind = .audio
         result.mime = audioMIME(forVideo: result.mime)
       }
-      info.container = MediaContainer.name(info.formatName, codec: info.codec, prefix: prefix, mime: result.mime)
+      info.container = MediaContainer.name(
+        info.formatName, codec: info.codec, prefix: prefix, mime: result.mime)
       result.error = info.defect.map(FileFactsError.init)
-      result.searchText = [info.title, info.artist, info.album, info.albumArtist, info.genre, info.comment, info.date]
-        .compactMap { $0 }.joined(separator: "\n")
+      result.searchText = [
+        info.title, info.artist, info.album, info.albumArtist, info.genre, info.comment, info.date,
+      ]
+      .compactMap { $0 }.joined(separator: "\n")
       result.audio = info
     case .video(var info):
       if result.kind == .audio {
         result.kind = .video
         result.mime = videoMIME(forAudio: result.mime)
       }
-      info.container = MediaContainer.name(info.formatName, codec: info.codec, prefix: prefix, mime: result.mime)
+      info.container = MediaContainer.name(
+        info.formatName, codec: info.codec, prefix: prefix, mime: result.mime)
       result.searchText = [info.title, info.artist, info.comment].compactMap { $0 }.joined(separator: "\n")
       result.video = info
     }

@@ -117,7 +117,8 @@ import Testing
     }
     var facts = FileFacts(kind: .audio, mime: "audio/flac", detectedBy: .content, extensionMismatch: false)
     facts.audio = AudioFileInfo(
-      duration: 185.2, sampleRate: 44100, channels: 2, frames: 8_167_320, formatName: "flac", encodingName: "",
+      duration: 185.2, sampleRate: 44100, channels: 2, frames: 8_167_320, formatName: "flac",
+      encodingName: "",
       bitsPerSample: nil, isLossless: true, tags: AudioTags(title: "Song"), container: "flac")
     let entry = CatalogEntry(
       path: RawPath("/m/a song.flac"), root: RawPath("/m"), area: "other", size: 1234, mtimeNanoseconds: 0,

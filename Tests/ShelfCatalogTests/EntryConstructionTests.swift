@@ -10,8 +10,11 @@ import Testing
 /// builds them.
 @Suite struct EntryConstructionTests {
   /// A sandbox root with one document and one file outside every root.
-  func sandbox(_ scratch: TemporaryDirectory) throws -> (root: CatalogRoot, inside: RawPath, outside: RawPath) {
-    for folder in ["app/Documents", "app/Library", "app/tmp", "elsewhere"] { try scratch.makeDirectory(folder) }
+  func sandbox(_ scratch: TemporaryDirectory) throws -> (root: CatalogRoot, inside: RawPath, outside: RawPath)
+  {
+    for folder in ["app/Documents", "app/Library", "app/tmp", "elsewhere"] {
+      try scratch.makeDirectory(folder)
+    }
     try scratch.write("app/Documents/note.txt", Array("hello\n".utf8))
     try scratch.write("elsewhere/note.txt", Array("hello\n".utf8))
     let root = CatalogRoot(id: 1, path: scratch.raw("app"), isSandbox: true)
@@ -50,10 +53,12 @@ import Testing
     #expect(read.size == 4096 && read.mtimeNanoseconds == 1_000_000_000 && read.inode == 0)
     #expect(
       read.backup
-        == BackupFacts(domain: "CameraRollDomain", app: nil, fileID: "ab12", protectionClass: 3, mode: 0o100644))
+        == BackupFacts(
+          domain: "CameraRollDomain", app: nil, fileID: "ab12", protectionClass: 3, mode: 0o100644))
     let error = FileFactsError(reason: "stored file missing", failure: .missingInput)
     let unreadable = CatalogEntry(backupFile: file, path: path, root: nil, facts: .failure(error))
-    #expect(unreadable.kind == .image && unreadable.mime == "image/jpeg" && unreadable.detectedBy == .extension)
+    #expect(
+      unreadable.kind == .image && unreadable.mime == "image/jpeg" && unreadable.detectedBy == .extension)
     #expect(unreadable.error == error && unreadable.image == nil)
     #expect(unreadable.backup == read.backup && unreadable.size == 4096)
   }

@@ -88,7 +88,8 @@ enum InfoCommand {
         // What could be read is still shown; a header that failed to parse (a truncated
         // or corrupt file) is bad input all the same.
         if let error = description.entry.error {
-          outcome.failed(FileError(path: input.path, reason: error.reason, failure: .badInput), console: console)
+          outcome.failed(
+            FileError(path: input.path, reason: error.reason, failure: .badInput), console: console)
         } else {
           outcome.succeeded()
         }
@@ -197,7 +198,9 @@ enum InfoCommand {
           "\(Quantities.formatDuration(audio.duration)) (\(Quantities.formatFixed(audio.duration, decimals: 3)) s)",
         ])
         // An encoding or codec the catalogue does not know reads as empty.
-        rows.append(["format:", audio.container + (audio.encodingName.isEmpty ? "" : ", \(audio.encodingName)")])
+        rows.append([
+          "format:", audio.container + (audio.encodingName.isEmpty ? "" : ", \(audio.encodingName)"),
+        ])
         if !audio.codec.isEmpty { rows.append(["codec:", audio.codec]) }
         if let bitrate = audio.bitrate { rows.append(["bit rate:", formatBitrate(bitrate)]) }
         rows.append(["sample rate:", "\(audio.sampleRate) Hz"])
@@ -298,7 +301,8 @@ enum InfoCommand {
       MetadataExtractor.open(path: absolute, followLinks: true), fileExtension: absolute.lowercasedExtension,
       in: extractors)
     let roots = (try? store?.roots()) ?? []
-    return Description(path: absolute, entry: CatalogEntry(live: absolute, resolved: resolved, read: read, roots: roots))
+    return Description(
+      path: absolute, entry: CatalogEntry(live: absolute, resolved: resolved, read: read, roots: roots))
   }
 }
 

@@ -182,7 +182,9 @@ struct ListingTemplate {
       "sample_rate": { number($0.audio?.sampleRate ?? $0.video?.sampleRate) },
       "channels": { number($0.audio?.channels ?? $0.video?.channels) },
       // A codec the catalogue does not know reads as empty.
-      "codec": { entry in text(entry.audio.flatMap { $0.codec.isEmpty ? nil : $0.codec } ?? entry.video?.codec) },
+      "codec": { entry in
+        text(entry.audio.flatMap { $0.codec.isEmpty ? nil : $0.codec } ?? entry.video?.codec)
+      },
       "audio_codec": { text($0.video?.audioCodec) },
       "bitrate": { number($0.audio?.bitrate ?? $0.video?.bitrate) },
       "album_artist": { text($0.audio?.tags.albumArtist) },
