@@ -66,6 +66,24 @@ extension CatalogEntry {
   }
 }
 
+extension BackupEntryResolver {
+  /// The entry of the backup file catalogued at `path` (`BACKUP/DOMAIN/relativePath`), as the
+  /// indexer records it: the catalogue's when `store` has it (nothing is read, `catalogued`),
+  /// else from its content read (and decrypted) from the backup into a private file in
+  /// `temporaryFolder`, its facts read in one of `extractors`' workers. Nil when `path` names
+  /// no backup entry; throws the backup's errors (a wrong password, a missing stored file).
+  public func entry(
+    describing path: RawPath, store: CatalogStore?, temporaryFolder: RawPath, extractors: ExtractorPool? = nil
+  ) throws -> (entry: CatalogEntry, catalogued: Bool)? {
+    guard let (_, cataloguePath) = Self.locate(path) else { return nil }
+    if let store, let entry = try? store.entry(path: cataloguePath) { return (entry, true) }
+    guard let (file, spooled) = try spool(path, temporaryFolder: temporaryFolder) else { return nil }
+    let facts = try MetadataExtractor.extract(
+      RegularFile(path: spooled.path), fileExtension: file.relativePath.lowercasedExtension, in: extractors)
+    return (CatalogEntry(backupFile: file, path: cataloguePath, root: nil, facts: .success(facts)), false)
+  }
+}
+
 extension CatalogRoot {
   /// The innermost of `roots` that holds `path` (absolute and resolved), with the path's bytes
   /// relative to it; nil when none does.

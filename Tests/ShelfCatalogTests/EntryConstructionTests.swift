@@ -1,3 +1,4 @@
+import Foundation
 import ShelfBackup
 import ShelfCore
 import ShelfFacts
@@ -61,5 +62,30 @@ import Testing
       unreadable.kind == .image && unreadable.mime == "image/jpeg" && unreadable.detectedBy == .extension)
     #expect(unreadable.error == error && unreadable.image == nil)
     #expect(unreadable.backup == read.backup && unreadable.size == 4096)
+  }
+
+  @Test func aBackupFileIsDescribedFromItsContentWhenTheCatalogueLacksIt() throws {
+    let scratch = try TemporaryDirectory()
+    let folder = scratch.file("manifest-db")
+    try FileManager.default.copyItem(
+      atPath: BackupIndexingTests.repositoryRoot.appendingPathComponent("SampleMedia/Backups/manifest-db")
+        .path,
+      toPath: folder)
+    let resolved = try TreeWalker.realPath(RawPath(folder))
+    let backup = try Backup(folder: resolved, password: nil)
+    let png = try #require(
+      try backup.entries().entries.first { $0.type == .file && $0.relativePath.lowercasedExtension == "png" })
+    let path = png.cataloguePath(in: resolved)
+    let resolver = BackupEntryResolver(password: { _, _ in nil })
+    let (entry, catalogued) = try #require(
+      try resolver.entry(describing: path, store: nil, temporaryFolder: scratch.rawPath))
+    #expect(!catalogued)
+    #expect(entry.path == path && entry.root == nil)
+    #expect(entry.kind == .image && entry.image?.width == 64)
+    #expect(entry.size == png.size && entry.mtimeNanoseconds == png.modified)
+    #expect(entry.backup?.fileID == png.fileID && entry.backup?.domain == png.domain)
+    #expect(
+      try resolver.entry(
+        describing: scratch.raw("no-backup/file.png"), store: nil, temporaryFolder: scratch.rawPath) == nil)
   }
 }

@@ -11,8 +11,8 @@ import Synchronization
 /// its content is read from the backup (decrypted) into a private spooled file that lives as
 /// long as this value. Paths that exist on disk are used as they are.
 final class BackupEntryFiles: Sendable {
-  private let resolver: BackupEntryResolver
-  private let temporaryFolder: RawPath
+  let resolver: BackupEntryResolver
+  let temporaryFolder: RawPath
   /// The spooled files, kept open for the command's life, by their readable path, with the
   /// catalogued path each stands for.
   private let spooled = Mutex<[RawPath: (file: SpooledFile, name: RawPath)]>([:])
@@ -104,23 +104,16 @@ final class BackupEntryFiles: Sendable {
 }
 
 extension InfoCommand {
-  /// Describes a backup entry named by its catalogued path: the catalogue's entry when it has
-  /// one (nothing is read), else the facts of its content read from the backup. Nil when
-  /// `path` names no backup entry.
+  /// Describes a backup entry named by its catalogued path (see
+  /// `BackupEntryResolver.entry(describing:)`). Nil when `path` names no backup entry.
   static func describeBackupEntry(
     _ path: RawPath, store: CatalogStore?, files: BackupEntryFiles, extractors: ExtractorPool? = nil
   ) throws -> Description? {
-    guard BackupEntryFiles.isBackupEntryPath(path), let (_, cataloguePath) = BackupEntryResolver.locate(path)
+    guard BackupEntryFiles.isBackupEntryPath(path),
+      let (entry, catalogued) = try files.resolver.entry(
+        describing: path, store: store, temporaryFolder: files.temporaryFolder, extractors: extractors)
     else { return nil }
-    if let store, let entry = try? store.entry(path: cataloguePath) {
-      return Description(path: cataloguePath, entry: entry, catalogued: true)
-    }
-    guard let (backupEntry, readable) = try files.spool(path) else { return nil }
-    let facts = try MetadataExtractor.extract(
-      RegularFile(path: readable), fileExtension: backupEntry.relativePath.lowercasedExtension, in: extractors
-    )
-    let entry = CatalogEntry(backupFile: backupEntry, path: cataloguePath, root: nil, facts: .success(facts))
-    return Description(path: cataloguePath, entry: entry)
+    return Description(path: entry.path, entry: entry, catalogued: catalogued)
   }
 }
 
