@@ -442,15 +442,13 @@ public final class Indexer {
     into summary: inout RootScanSummary
   ) throws {
     let file = item.file
-    var entry: CatalogEntry
-    var searchText = ""
+    let entry: CatalogEntry
     var isTrusted = target.trusted(file.status)
     switch result {
     case .success(let read):
       entry = CatalogEntry(
         path: file.path, root: target.rootPath, area: target.area(file), status: read.status,
         facts: read.facts)
-      searchText = read.searchText
       if let error = read.error {
         summary.extractionErrors.append(WalkProblem(path: file.path, reason: error.reason))
       }
@@ -475,7 +473,8 @@ public final class Indexer {
         inode: file.status.inode, device: file.status.device, error: failure.error)
     }
     try store.upsert(
-      entry, rootID: target.rootID, trusted: isTrusted, searchText: searchText, isNew: item.known == nil)
+      entry, rootID: target.rootID, trusted: isTrusted, searchText: entry.searchText, isNew: item.known == nil
+    )
     if item.known == nil { summary.added += 1 } else { summary.updated += 1 }
   }
 
@@ -487,16 +486,16 @@ public final class Indexer {
       return nil
     }
     let layout = SandboxLayout.detect(root: root.path)
-    let file = try MetadataExtractor.open(path: resolved, followLinks: false)
-    let facts = try MetadataExtractor.extract(file, fileExtension: resolved.lowercasedExtension)
-    let status = file.status
+    let read = try ReadFacts(
+      MetadataExtractor.open(path: resolved, followLinks: false), fileExtension: resolved.lowercasedExtension)
+    let status = read.status
     let recent = Int64((CatalogQuery.currentTime() - options.recentWindow) * 1e9)
     let entry = CatalogEntry(
-      path: resolved, root: root.path, area: layout.area(of: relative), status: status, facts: facts)
+      path: resolved, root: root.path, area: layout.area(of: relative), status: status, facts: read.facts)
     try store.transaction {
       try store.upsert(
         entry, rootID: root.id, trusted: status.mtimeNanoseconds < recent && status.ctimeNanoseconds < recent,
-        searchText: facts.searchText)
+        searchText: read.searchText)
       try store.linkLivePhotos(inFolders: [resolved.parent])
     }
     return try store.entry(path: resolved)
