@@ -1,0 +1,69 @@
+import ShelfCore
+
+/// Bare words: the tokens they are searched by, and the order that lists the best matches first.
+extension CatalogQuery {
+  /// The letters-and-digits runs of a bare word, as the full-text indexes cut text; a word
+  /// of punctuation alone is refused, since it would match every entry (and with `--in-place`
+  /// downstream that is dangerous).
+  static func wordTokens(_ words: String) throws -> [String] {
+    let tokens = words.unicodeScalars.split {
+      !($0.properties.isAlphabetic || $0.properties.numericType != nil)
+    }
+    .map { String(String.UnicodeScalarView($0)) }
+    guard !tokens.isEmpty else {
+      throw QueryError(message: "query term '\(words)' has no letters or digits to search for")
+    }
+    return tokens
+  }
+
+  /// A full-text query for every token, each a prefix, ANDed: FTS5's syntax or `to_tsquery`'s.
+  static func textSearchQuery(_ tokens: [String], _ dialect: SQLDialect) -> DatabaseValue {
+    switch dialect {
+    case .sqlite:
+      .text(tokens.map { "\"" + $0.replacingAll("\"", with: "\"\"") + "\"*" }.joined(separator: " "))
+    case .postgres:
+      .text(tokens.map { PostgresCatalogStore.lowercasedASCII($0) + ":*" }.joined(separator: " & "))
+    }
+  }
+
+  /// How to list the best matches of the query's words first, when no sort is asked for: the
+  /// ORDER BY keys and their parameters; nil when the query has no words to rank by.
+  ///
+  /// The score is shelf's own, computed alike by both engines, so that a catalogue in SQLite
+  /// and one in PostgreSQL list the same entries in the same order (their own relevance
+  /// functions, `bm25` and `ts_rank`, weigh words differently): first the entries whose name
+  /// or tags hold every word, then those whose indexed text holds them, then those found in
+  /// their paths alone; within each, the shorter text first (a text file's characters; 0 for
+  /// other files); the path breaks ties (`CatalogSort.orderBy`).
+  func relevanceOrder(_ dialect: SQLDialect) -> (keys: String, parameters: [DatabaseValue])? {
+    var tokens: [String] = []
+    for group in groups where !group.negated && group.alternatives.count == 1 {
+      if case .words(let words) = group.alternatives[0], let found = try? Self.wordTokens(words) {
+        tokens += found
+      }
+    }
+    guard !tokens.isEmpty else { return nil }
+    // Name and tags in one text, case folded for ASCII letters only on both engines (SQLite's
+    // LIKE folds no others; PostgreSQL's own folding follows the database's locale).
+    let tagColumns =
+      ["f.name", "f.title", "f.artist", "f.album", "f.album_artist", "f.genre", "f.comment"]
+      .map { "coalesce(\($0), '')" } + ["coalesce(f.plist_keys, '')"]
+    let newline = dialect == .sqlite ? "char(10)" : "chr(10)"
+    var named = "(" + tagColumns.joined(separator: " || \(newline) || ") + ")"
+    if dialect == .postgres {
+      named = "translate(\(named), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"
+    }
+    let holdsEveryWord = tokens.map { _ in "\(named) LIKE ? ESCAPE '\\'" }.joined(separator: " AND ")
+    let patterns = tokens.map {
+      DatabaseValue.text("%" + Self.escapeLike(PostgresCatalogStore.lowercasedASCII($0)) + "%")
+    }
+    let fullText =
+      dialect == .sqlite
+      ? "f.id IN (SELECT rowid FROM files_fts WHERE files_fts MATCH ?)"
+      : "coalesce(f.search @@ to_tsquery('simple', unaccent(?)), false)"
+    return (
+      "CASE WHEN \(holdsEveryWord) THEN 0 WHEN \(fullText) THEN 1 ELSE 2 END, coalesce(f.chars, 0)",
+      patterns + [Self.textSearchQuery(tokens, dialect)]
+    )
+  }
+}

@@ -1,0 +1,256 @@
+import ShelfCore
+
+/// The WHERE clause a query stands for, in each SQL dialect.
+extension CatalogQuery {
+  /// The WHERE clause and its parameters, for SQLite.
+  public func sql() throws -> (String, [DatabaseValue]) { try sql(.sqlite) }
+
+  /// The WHERE clause and its parameters (`?`) in `dialect`: the same query compiled for each
+  /// database, through its own full-text index and pattern matching.
+  func sql(_ dialect: SQLDialect) throws -> (String, [DatabaseValue]) {
+    var clauses: [String] = []
+    var parameters: [DatabaseValue] = []
+    for group in groups {
+      var alternatives: [String] = []
+      for term in group.alternatives {
+        alternatives.append(try sql(for: term, dialect, parameters: &parameters))
+      }
+      let joined =
+        alternatives.count == 1 ? alternatives[0] : "(" + alternatives.joined(separator: " OR ") + ")"
+      clauses.append(group.negated ? "NOT coalesce(\(joined), \(dialect.falseValue))" : joined)
+    }
+    return (clauses.isEmpty ? dialect.trueValue : clauses.joined(separator: " AND "), parameters)
+  }
+
+  private func sql(for term: Term, _ dialect: SQLDialect, parameters: inout [DatabaseValue]) throws -> String
+  {
+    switch term {
+    case .words(let words):
+      let tokens = try Self.wordTokens(words)
+      // A name is the end of its path, and decodes as that end does: the path alone is
+      // searched for the word as a substring.
+      let like = DatabaseValue.text("%" + Self.escapeLike(words) + "%")
+      if dialect == .postgres {
+        // The `search` column holds the same letters-and-digits tokens (see
+        // `PostgresCatalogStore.searchWords`); each query token is a prefix, ANDed.
+        parameters += [Self.textSearchQuery(tokens, .postgres), like]
+        return "(f.search @@ to_tsquery('simple', unaccent(?)) OR f.path_text ILIKE ? ESCAPE '\\')"
+      }
+      parameters.append(Self.textSearchQuery(tokens, .sqlite))
+      let fullText = "f.id IN (SELECT rowid FROM files_fts WHERE files_fts MATCH ?)"
+      guard let trigrams = Self.trigramQuery(words.unicodeScalars.map(\.value)) else {
+        parameters.append(like)
+        return "(\(fullText) OR f.path_text LIKE ? ESCAPE '\\')"
+      }
+      parameters += [.text(trigrams), like]
+      return "(\(fullText) OR (\(Self.pathTrigramsSQL) AND f.path_text LIKE ? ESCAPE '\\'))"
+    case .field(let name, let op, let value):
+      try Self.checkField(name)
+      let field = Self.fields[name]!
+      let column = field.column
+      switch field.type {
+      case .text:
+        return try textSQL(column, dialect, op: op, value: value, fieldName: name, parameters: &parameters)
+      case .name:
+        let whole = name == "ext" && value.hasPrefix(".") ? String(value.dropFirst()) : value
+        return try textSQL(
+          column, dialect, op: op == .contains && !whole.isEmpty ? .exact : op, value: whole, fieldName: name,
+          parameters: &parameters)
+      case .linkedPath:
+        if value.isEmpty && op == .contains { return "\(column) IS NOT NULL" }
+        if let flag = Self.parseBoolean(value), op == .contains || op == .exact {
+          return flag ? "\(column) IS NOT NULL" : "\(column) IS NULL"
+        }
+        guard let bytes = field.bytes, op == .contains || op == .exact || op == .notEqual else {
+          throw QueryError(message: "field '\(name)' takes yes, no or a glob, not '\(op.rawValue)'")
+        }
+        if dialect == .postgres {
+          return Self.regularExpressionSQL(field, op: op, value: value, parameters: &parameters)
+        }
+        var mode: PathGlobMode = []
+        if !PathGlob.hasCapitals(value) { mode.insert(.foldCase) }
+        if op != .contains { mode.insert(.literal) }
+        parameters.append(.text(value))
+        let match = "shelf_glob(?, \(bytes.column), \(mode.rawValue))"
+        return op == .notEqual ? "NOT coalesce(\(match), 0)" : match
+      case .localTime where value.isEmpty && op == .contains:
+        return "\(column) IS NOT NULL"
+      case .glob:
+        guard let bytes = field.bytes, op == .contains || op == .exact || op == .notEqual else {
+          return try textSQL(column, dialect, op: op, value: value, fieldName: name, parameters: &parameters)
+        }
+        if dialect == .postgres {
+          return Self.regularExpressionSQL(field, op: op, value: value, parameters: &parameters)
+        }
+        var mode: PathGlobMode = bytes.lastComponent ? [.lastComponent] : []
+        if !PathGlob.hasCapitals(value) { mode.insert(.foldCase) }
+        if op != .contains { mode.insert(.literal) }
+        var match = "shelf_glob(?, \(bytes.column), \(mode.rawValue))"
+        // The literal runs of the pattern, looked up in the path trigrams first, narrow the
+        // rows the glob is tried on; the glob alone decides.
+        let glob = PathGlob(
+          pattern: Array(value.utf8), foldCase: mode.contains(.foldCase), literal: mode.contains(.literal))
+        if bytes.column == "f.path", let trigrams = Self.trigramQuery(glob.elements) {
+          parameters.append(.text(trigrams))
+          match = "(\(Self.pathTrigramsSQL) AND \(match))"
+        }
+        parameters.append(.text(value))
+        return op == .notEqual ? "NOT coalesce(\(match), 0)" : match
+      case .keys:
+        switch op {
+        case .contains:
+          parameters.append(.text("%" + Self.escapeLike(value) + "%"))
+          return "\(column) \(dialect.like) ? ESCAPE '\\'"
+        case .exact:
+          parameters.append(.text("%\n" + Self.escapeLike(value) + "\n%"))
+          let newline = dialect == .sqlite ? "char(10)" : "chr(10)"
+          return "(\(newline) || \(column) || \(newline)) \(dialect.like) ? ESCAPE '\\'"
+        default: throw QueryError(message: "field 'key' takes ':' or ':=', not '\(op.rawValue)'")
+        }
+      case .boolean:
+        guard let flag = Self.parseBoolean(value) else {
+          throw QueryError(message: "field '\(name)' takes yes or no, not '\(value)'")
+        }
+        guard op == .contains || op == .exact || op == .notEqual else {
+          throw QueryError(message: "field '\(name)' takes ':' (yes or no), not '\(op.rawValue)'")
+        }
+        // PostgreSQL will not coalesce a condition (`x IS NOT NULL`) with a number.
+        let value = dialect == .sqlite ? column : "(\(column))::int"
+        return op == .notEqual
+          ? "coalesce(\(value), 0) != \(flag ? 1 : 0)" : "coalesce(\(value), 0) = \(flag ? 1 : 0)"
+      case .number, .size, .duration, .time, .bitrate, .localTime:
+        return try orderedSQL(
+          column, dialect, type: field.type, op: op, value: value, fieldName: name, parameters: &parameters)
+      }
+    }
+  }
+
+  /// A glob (`:`, or a literal path with `:=` and `!=`) in PostgreSQL: a regular expression
+  /// over the path's bytes (`PathGlob.byteExpression`), exact as SQLite's `shelf_glob` is,
+  /// tried on the rows whose text form matches a looser one (`PathGlob.textExpression`, which
+  /// the trigram indexes answer) or is not UTF-8 (a U+FFFD, which the text form cannot tell
+  /// from other bytes; `files_undecodable` lists them); smart case as for SQLite.
+  private static func regularExpressionSQL(
+    _ field: Field, op: Operator, value: String, parameters: inout [DatabaseValue]
+  ) -> String {
+    let foldCase = !PathGlob.hasCapitals(value)
+    let glob = PathGlob(pattern: Array(value.utf8), foldCase: foldCase, literal: op != .contains)
+    guard let bytes = field.bytes else { preconditionFailure("a glob field names its bytes") }
+    var match = "convert_from(\(bytes.column), 'LATIN1') ~ ?"
+    if bytes.column == "f.path" {
+      parameters.append(.text(glob.textExpression))
+      // Where the text form decides alone, the bytes are looked at only for paths that are
+      // not UTF-8.
+      let exact = glob.textExpressionIsExact ? "strpos(f.path_text, chr(65533)) = 0 OR " : ""
+      match =
+        "(\(field.column) \(foldCase ? "~*" : "~") ? OR strpos(f.path_text, chr(65533)) > 0) AND (\(exact)\(match))"
+    }
+    parameters.append(.text(glob.byteExpression(lastComponent: bytes.lastComponent)))
+    return op == .notEqual ? "NOT coalesce(\(match), false)" : "(\(match))"
+  }
+
+  private func textSQL(
+    _ column: String, _ dialect: SQLDialect, op: Operator, value: String, fieldName: String,
+    parameters: inout [DatabaseValue]
+  ) throws -> String {
+    switch op {
+    case .contains:
+      if value.isEmpty { return "coalesce(\(column), '') != ''" }
+      parameters.append(.text("%" + Self.escapeLike(value) + "%"))
+      // Said outright, the column's not being NULL lets SQLite read a partial index of it
+      // (`files_artist`) rather than the table; PostgreSQL infers it.
+      return dialect == .sqlite
+        ? "(\(column) IS NOT NULL AND \(column) LIKE ? ESCAPE '\\')" : "\(column) ILIKE ? ESCAPE '\\'"
+    case .exact:
+      parameters.append(.text(value))
+      return dialect == .sqlite ? "\(column) = ? COLLATE NOCASE" : "lower(\(column)) = lower(?)"
+    case .notEqual:
+      parameters.append(.text(value))
+      return dialect == .sqlite
+        ? "coalesce(\(column), '') != ? COLLATE NOCASE" : "lower(coalesce(\(column), '')) != lower(?)"
+    default:
+      parameters.append(.text(value))
+      return "\(column)\(dialect.byteOrder) \(op.rawValue) ?"
+    }
+  }
+
+  private func orderedSQL(
+    _ column: String, _ dialect: SQLDialect, type: FieldType, op: Operator, value: String, fieldName: String,
+    parameters: inout [DatabaseValue]
+  ) throws -> String {
+    func interval(_ text: String) throws -> Interval {
+      guard let parsed = parseValue(text, type: type) else {
+        throw QueryError(message: "field '\(fieldName)' cannot compare with '\(text)'")
+      }
+      return parsed
+    }
+    // A local time compares as ISO-8601 text, which sorts as the time it names.
+    func parameter(_ value: Double) -> DatabaseValue {
+      type == .localTime ? .text(Self.isoLocalTime(seconds: value)) : .real(value)
+    }
+    func lowerBound(_ bound: Interval, strict: Bool) -> String {
+      if strict {
+        parameters.append(parameter(bound.high))
+        return bound.halfOpen ? "\(column) >= ?" : "\(column) > ?"
+      }
+      parameters.append(parameter(bound.low))
+      return "\(column) >= ?"
+    }
+    func upperBound(_ bound: Interval, strict: Bool) -> String {
+      if strict {
+        parameters.append(parameter(bound.low))
+        return "\(column) < ?"
+      }
+      parameters.append(parameter(bound.high))
+      return bound.halfOpen ? "\(column) < ?" : "\(column) <= ?"
+    }
+    if (op == .contains || op == .exact) && value.contains("..") {
+      let parts = value.components(separatedByString: "..")
+      guard parts.count == 2, !(parts[0].isEmpty && parts[1].isEmpty) else {
+        throw QueryError(message: "field '\(fieldName)': bad range '\(value)'")
+      }
+      var sides: [String] = []
+      if !parts[0].isEmpty { sides.append(lowerBound(try interval(parts[0]), strict: false)) }
+      if !parts[1].isEmpty { sides.append(upperBound(try interval(parts[1]), strict: false)) }
+      return "(" + sides.joined(separator: " AND ") + ")"
+    }
+    let bound = try interval(value)
+    switch op {
+    case .contains, .exact:
+      if !bound.halfOpen && bound.low == bound.high {
+        parameters.append(parameter(bound.low))
+        return "\(column) = ?"
+      }
+      let low = lowerBound(bound, strict: false)
+      let high = upperBound(bound, strict: false)
+      return "(\(low) AND \(high))"
+    case .notEqual:
+      let low = lowerBound(bound, strict: false)
+      let high = upperBound(bound, strict: false)
+      return "NOT coalesce(\(low) AND \(high), \(dialect.falseValue))"
+    case .greater: return lowerBound(bound, strict: true)
+    case .greaterOrEqual: return lowerBound(bound, strict: false)
+    case .less: return upperBound(bound, strict: true)
+    case .lessOrEqual: return upperBound(bound, strict: false)
+    }
+  }
+
+  static func escapeLike(_ text: String) -> String {
+    var out = ""
+    for character in text {
+      if character == "%" || character == "_" || character == "\\" { out.append("\\") }
+      out.append(character)
+    }
+    return out
+  }
+}
+
+extension SQLDialect {
+  /// ASCII-case-insensitive LIKE, as SQLite's LIKE is.
+  var like: String { self == .sqlite ? "LIKE" : "ILIKE" }
+  var trueValue: String { self == .sqlite ? "1" : "true" }
+  var falseValue: String { self == .sqlite ? "0" : "false" }
+  /// Makes text compare and sort by its bytes, as SQLite's default collation does, whatever
+  /// the PostgreSQL database's locale.
+  var byteOrder: String { self == .sqlite ? "" : " COLLATE \"C\"" }
+}
