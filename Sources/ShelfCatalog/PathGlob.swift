@@ -1,4 +1,5 @@
 internal import CSQLite
+import ShelfCore
 import ShelfSQLite
 
 /// A shell glob (`*`, `?`, `[a-z]`, `[!…]`, `\` escapes) matched against raw path bytes.
@@ -139,48 +140,12 @@ struct PathGlob: Sendable, Equatable {
     return pattern == elements.count
   }
 
-  /// Decodes bytes into units: scalars of valid UTF-8, and `0x110000 + byte` (outside
-  /// Unicode) for each byte that is not.
+  /// Decodes bytes into units: scalars of valid UTF-8, and `UTF8Scalars.invalidByteBase + byte`
+  /// (outside Unicode) for each byte that is not.
   static func units<Bytes: RandomAccessCollection>(_ bytes: Bytes) -> [UInt32]
   where Bytes.Element == UInt8, Bytes.Index == Int {
     var units: [UInt32] = []
-    units.reserveCapacity(bytes.count)
-    var index = bytes.startIndex
-    while index < bytes.endIndex {
-      let lead = bytes[index]
-      if lead < 0x80 {
-        units.append(UInt32(lead))
-        index += 1
-        continue
-      }
-      let length: Int
-      var scalar: UInt32
-      var minimum: UInt32
-      switch lead {
-      case 0xC2...0xDF: (length, scalar, minimum) = (2, UInt32(lead & 0x1F), 0x80)
-      case 0xE0...0xEF: (length, scalar, minimum) = (3, UInt32(lead & 0x0F), 0x800)
-      case 0xF0...0xF4: (length, scalar, minimum) = (4, UInt32(lead & 0x07), 0x10000)
-      default: (length, scalar, minimum) = (0, 0, 0)
-      }
-      var valid = length > 0 && index + length <= bytes.endIndex
-      if valid {
-        for offset in 1..<length {
-          let byte = bytes[index + offset]
-          guard byte & 0xC0 == 0x80 else {
-            valid = false
-            break
-          }
-          scalar = scalar << 6 | UInt32(byte & 0x3F)
-        }
-      }
-      if valid && scalar >= minimum && scalar <= 0x10FFFF && !(0xD800...0xDFFF).contains(scalar) {
-        units.append(scalar)
-        index += length
-      } else {
-        units.append(0x11_0000 + UInt32(lead))
-        index += 1
-      }
-    }
+    UTF8Scalars.appendUnits(of: bytes, to: &units)
     return units
   }
 

@@ -35,24 +35,18 @@ public struct RawPath: Hashable, Sendable, Comparable, CustomStringConvertible {
     var out = ""
     var index = 0
     while index < bytes.count {
-      let length = Self.utf8SequenceLength(bytes, at: index)
-      if length == 0 {
+      guard case .scalar(let scalar, let length) = UTF8Scalars.sequence(in: bytes, at: index) else {
         out += Self.hexEscape(bytes[index])
         index += 1
         continue
       }
-      if length == 1 {
-        let byte = bytes[index]
-        switch byte {
-        case 0x0A: out += "\\n"
-        case 0x09: out += "\\t"
-        case 0x0D: out += "\\r"
-        case 0x5C: out += "\\\\"
-        case 0..<0x20, 0x7F: out += Self.hexEscape(byte)
-        default: out.unicodeScalars.append(Unicode.Scalar(byte))
-        }
-      } else {
-        out += String(decoding: bytes[index..<index + length], as: UTF8.self)
+      switch scalar.value {
+      case 0x0A: out += "\\n"
+      case 0x09: out += "\\t"
+      case 0x0D: out += "\\r"
+      case 0x5C: out += "\\\\"
+      case 0..<0x20, 0x7F: out += Self.hexEscape(UInt8(scalar.value))
+      default: out.unicodeScalars.append(scalar)
       }
       index += length
     }
@@ -161,22 +155,6 @@ public struct RawPath: Hashable, Sendable, Comparable, CustomStringConvertible {
   private static func hexEscape(_ byte: UInt8) -> String {
     let digits = Array("0123456789abcdef")
     return "\\x" + String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 0xF)])
-  }
-
-  /// Length of the valid UTF-8 sequence starting at `index`, or 0 when the bytes there are invalid.
-  private static func utf8SequenceLength(_ bytes: [UInt8], at index: Int) -> Int {
-    let lead = bytes[index]
-    let length: Int
-    switch lead {
-    case 0x00...0x7F: return 1
-    case 0xC2...0xDF: length = 2
-    case 0xE0...0xEF: length = 3
-    case 0xF0...0xF4: length = 4
-    default: return 0
-    }
-    guard index + length <= bytes.count else { return 0 }
-    let slice = bytes[index..<index + length]
-    return String(validating: slice, as: UTF8.self) == nil ? 0 : length
   }
 }
 

@@ -14,8 +14,9 @@ import ShelfCore
 /// A byte that does not decode becomes `invalidByteBase + byte`, a value above Unicode's range,
 /// so that callers can mark it visibly and count it as one character.
 public final class TextDecoder {
-  /// Undecodable bytes are returned as this plus the byte's value.
-  public static let invalidByteBase: UInt32 = 0x11_0000
+  /// Undecodable bytes are returned as this plus the byte's value, in every encoding as in
+  /// UTF-8 (`UTF8Scalars`).
+  public static let invalidByteBase: UInt32 = UTF8Scalars.invalidByteBase
 
   public let encoding: TextEncoding
   private let converter: iconv_t?
@@ -99,55 +100,8 @@ public final class TextDecoder {
   }
 
   private func decodeUTF8(_ input: [UInt8], final: Bool, into output: inout [UInt32]) {
-    output.reserveCapacity(output.count + input.count)
-    var index = 0
-    let count = input.count
-    while index < count {
-      let lead = input[index]
-      if lead < 0x80 {
-        output.append(UInt32(lead))
-        index += 1
-        continue
-      }
-      let length: Int
-      let minimum: UInt32
-      switch lead {
-      case 0xC2...0xDF: length = 2; minimum = 0x80
-      case 0xE0...0xEF: length = 3; minimum = 0x800
-      case 0xF0...0xF4: length = 4; minimum = 0x10000
-      default:
-        invalid(lead, into: &output)
-        index += 1
-        continue
-      }
-      var value = UInt32(lead) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
-      var valid = true
-      var offset = 1
-      while offset < length {
-        if index + offset >= count {
-          if !final {
-            pending = Array(input[index...])
-            return
-          }
-          valid = false
-          break
-        }
-        let byte = input[index + offset]
-        guard byte & 0xC0 == 0x80 else {
-          valid = false
-          break
-        }
-        value = value << 6 | UInt32(byte & 0x3F)
-        offset += 1
-      }
-      if valid && value >= minimum && value <= 0x10FFFF && !(0xD800...0xDFFF).contains(value) {
-        output.append(value)
-        index += length
-      } else {
-        invalid(lead, into: &output)
-        index += 1
-      }
-    }
+    let end = UTF8Scalars.appendUnits(of: input, to: &output, holdingCutEnd: !final)
+    if end < input.count { pending = Array(input[end...]) }
   }
 
   private func decodeWithIconv(_ input: [UInt8], final: Bool, into output: inout [UInt32]) {

@@ -1,4 +1,5 @@
 internal import CUchardet
+import ShelfCore
 
 /// The character encodings the catalogue recognises in text files, by their lower-case
 /// IANA/WHATWG names (`latin-1` names ISO-8859-1).
@@ -351,32 +352,15 @@ public enum TextSniffer {
   /// sequence cut off in the last three bytes when `cutAllowed`.
   static func isUTF8(_ bytes: ArraySlice<UInt8>, cutAllowed: Bool = true) -> Bool {
     var index = bytes.startIndex
-    let end = bytes.endIndex
-    while index < end {
-      let lead = bytes[index]
-      if lead < 0x80 {
-        if lead < 0x20 && !isTextControlOK(UInt32(lead)) { return false }
-        index += 1
-        continue
+    while index < bytes.endIndex {
+      switch UTF8Scalars.sequence(in: bytes, at: index) {
+      case .scalar(let scalar, let length):
+        if scalar.value < 0x20 && !isTextControlOK(scalar.value) { return false }
+        if scalar.value >= 0x80 && scalar.value < 0xA0 { return false }  // C1 controls: not text
+        index += length
+      case .truncated: return cutAllowed
+      case .invalid: return false
       }
-      let length: Int
-      let minimum: UInt32
-      switch lead {
-      case 0xC2...0xDF: length = 2; minimum = 0x80
-      case 0xE0...0xEF: length = 3; minimum = 0x800
-      case 0xF0...0xF4: length = 4; minimum = 0x10000
-      default: return false
-      }
-      var value = UInt32(lead) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
-      for offset in 1..<length {
-        if index + offset >= end { return cutAllowed }
-        let byte = bytes[index + offset]
-        guard byte & 0xC0 == 0x80 else { return false }
-        value = value << 6 | UInt32(byte & 0x3F)
-      }
-      if value < minimum || value > 0x10FFFF || (0xD800...0xDFFF).contains(value) { return false }
-      if value < 0xA0 { return false }  // C1 controls: not text
-      index += length
     }
     return true
   }
