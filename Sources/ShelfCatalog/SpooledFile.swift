@@ -11,7 +11,7 @@ import ShelfCore
 /// process is killed. Holds bytes that exist nowhere as a file of their own (standard input,
 /// the decrypted content of a backup entry) for the readers that need a file.
 public final class SpooledFile: Sendable {
-  private let descriptor: Int32
+  private let file: TemporaryFile
   /// The path that reaches the file while this value lives: `/proc/self/fd/N`.
   public let path: RawPath
 
@@ -27,34 +27,22 @@ public final class SpooledFile: Sendable {
   /// Creates the file in `folder` (mode 0600), named `shelf-LABEL-XXXXXX` for the moment
   /// before it is unlinked (and in `/proc/self/fd` listings, where it shows as deleted).
   public init(in folder: RawPath, label: String = "spool") throws(FileError) {
-    var template = folder.bytes + Array("/shelf-\(label)-XXXXXX".utf8) + [0]
-    let created = template.withUnsafeMutableBytes { raw in
-      mkstemp(raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-    }
-    guard created >= 0 else {
-      let code = errno
+    do {
+      file = try TemporaryFile(unnamedIn: folder, prefix: "shelf-\(label)-")
+    } catch {
       throw FileError(
-        path: folder, reason: "cannot create a temporary file: \(String(cString: strerror(code)))",
-        failure: .cannotCreate, code: code)
+        path: folder, reason: "cannot create a temporary file: \(String(cString: strerror(error.code)))",
+        failure: .cannotCreate, code: error.code)
     }
-    _ = RawPath(bytes: Array(template.dropLast())).withCString { unlink($0) }
-    _ = fcntl(created, F_SETFD, FD_CLOEXEC)
-    descriptor = created
-    path = RawPath("/proc/self/fd/\(created)")
+    path = RawPath("/proc/self/fd/\(file.descriptor)")
   }
-
-  deinit { close(descriptor) }
 
   /// Appends bytes, retrying short writes and EINTR.
   public func write(_ bytes: UnsafeRawBufferPointer) throws(FileError) {
-    var offset = 0
-    while offset < bytes.count {
-      let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-      if written < 0 {
-        if errno == EINTR { continue }
-        throw FileError(path: path, errno: errno, doing: "cannot write a temporary file")
-      }
-      offset += written
+    do {
+      try file.write(bytes)
+    } catch {
+      throw FileError(path: path, errno: error.code, doing: "cannot write a temporary file")
     }
   }
 

@@ -51,7 +51,7 @@ public final class AtomicFileWriter {
   /// The temporary file being written, in the target's folder.
   public let temporaryPath: RawPath
   private let options: Options
-  private var descriptor: Int32
+  private var file: TemporaryFile
   private var finished = false
 
   /// Creates the temporary file beside `target`. Throws `.cannotCreate` when the folder
@@ -80,7 +80,6 @@ public final class AtomicFileWriter {
     let name = Array(".".utf8) + target.lastComponent.bytes.prefix(254 - suffix.count) + suffix
     let temporary = folder.appending(RawPath(bytes: name))
     temporaryPath = temporary
-    descriptor = -1
     // Registered before it is created and checked again after: a stop that sweeps in between
     // either finds the file or is seen here. The lock is not held while the file is created
     // (a slow filesystem call): writers on other threads would spin waiting for it.
@@ -89,44 +88,40 @@ public final class AtomicFileWriter {
       live.paths.insert(temporary)
       return true
     }
-    guard registered else {
-      finished = true
-      throw FileError(path: target, reason: "interrupted", failure: .interrupted)
-    }
-    let created = temporary.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666) }
-    let openError = errno
-    let stopped = Self.live.withLock { live -> Bool in
-      if created < 0 || live.stopped { live.paths.remove(temporary) }
-      return live.stopped
-    }
-    if created >= 0 && stopped {
-      close(created)
-      _ = temporary.withCString { unlink($0) }
-    }
-    guard !stopped else {
-      finished = true
-      throw FileError(path: target, reason: "interrupted", failure: .interrupted)
-    }
-    guard created >= 0 else {
-      finished = true
-      throw FileError(path: target, errno: openError, doing: "cannot create temporary file").failing(
+    // Until `file` is set, a throw runs no `deinit`: nothing unlinks a file this writer did
+    // not create (another's, when the name was taken).
+    guard registered else { throw FileError(path: target, reason: "interrupted", failure: .interrupted) }
+    var created: TemporaryFile
+    do {
+      created = try TemporaryFile(creating: temporary)
+    } catch {
+      let stopped = Self.live.withLock { live -> Bool in
+        live.paths.remove(temporary)
+        return live.stopped
+      }
+      guard !stopped else { throw FileError(path: target, reason: "interrupted", failure: .interrupted) }
+      throw FileError(path: target, errno: error.code, doing: "cannot create temporary file").failing(
         .cannotCreate)
     }
-    descriptor = created
+    let stopped = Self.live.withLock { live -> Bool in
+      if live.stopped { live.paths.remove(temporary) }
+      return live.stopped
+    }
+    guard !stopped else {
+      created.remove()
+      throw FileError(path: target, reason: "interrupted", failure: .interrupted)
+    }
+    file = created
   }
 
   deinit { if !finished { discard() } }
 
   /// Appends bytes to the temporary file, retrying short writes and EINTR.
   public func write(_ bytes: UnsafeRawBufferPointer) throws(FileError) {
-    var offset = 0
-    while offset < bytes.count {
-      let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-      if written < 0 {
-        if errno == EINTR { continue }
-        throw FileError(path: target, errno: errno, doing: "write").failing(.io)
-      }
-      offset += written
+    do {
+      try file.write(bytes)
+    } catch {
+      throw FileError(path: target, errno: error.code, doing: "write").failing(.io)
     }
   }
 
@@ -139,7 +134,7 @@ public final class AtomicFileWriter {
     defer { close(input) }
     var offset: off_t = 0
     while true {
-      let sent = sendfile(descriptor, input, &offset, 1 << 30)
+      let sent = sendfile(file.descriptor, input, &offset, 1 << 30)
       if sent > 0 { continue }
       if sent == 0 { return Int64(offset) }
       if errno == EINTR { continue }
@@ -150,15 +145,10 @@ public final class AtomicFileWriter {
   /// Writes bytes at `offset` of the temporary file (retrying short writes and EINTR), for
   /// formats whose writer goes back to fill in a header (an MP4 muxer patches its `mdat` size).
   public func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(FileError) {
-    var done = 0
-    while done < bytes.count {
-      let written = pwrite(
-        descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
-      if written < 0 {
-        if errno == EINTR { continue }
-        throw FileError(path: target, errno: errno, doing: "write").failing(.io)
-      }
-      done += written
+    do {
+      try file.write(bytes, at: offset)
+    } catch {
+      throw FileError(path: target, errno: error.code, doing: "write").failing(.io)
     }
   }
 
@@ -181,7 +171,7 @@ public final class AtomicFileWriter {
   public func commit() throws(FileError) {
     precondition(!finished, "AtomicFileWriter committed or discarded twice")
     do throws(FileError) {
-      if let mode = options.mode, fchmod(descriptor, mode_t(mode)) != 0 {
+      if let mode = options.mode, fchmod(file.descriptor, mode_t(mode)) != 0 {
         throw FileError(path: target, errno: errno, doing: "chmod").failing(.io)
       }
       if let time = options.modificationTime {
@@ -189,21 +179,21 @@ public final class AtomicFileWriter {
           timespec(tv_sec: 0, tv_nsec: (1 << 30) - 2),  // UTIME_OMIT: access time unchanged
           timespec(tv_sec: Int(time / 1_000_000_000), tv_nsec: Int(time % 1_000_000_000)),
         ]
-        if futimens(descriptor, &times) != 0 {
+        if futimens(file.descriptor, &times) != 0 {
           throw FileError(path: target, errno: errno, doing: "set time").failing(.io)
         }
       }
-      while options.flushesEachFile && fsync(descriptor) != 0 {
+      while options.flushesEachFile && fsync(file.descriptor) != 0 {
         if errno != EINTR { throw FileError(path: target, errno: errno, doing: "fsync").failing(.io) }
       }
       // Left to the batch's flush: the data starts on its way to disk now, while the batch
       // goes on, so that flush has little left to wait for.
-      if !options.flushesEachFile { _ = shelf_start_writeback(descriptor) }
+      if !options.flushesEachFile { _ = shelf_start_writeback(file.descriptor) }
       options.beforeRename?(temporaryPath)
-      let closing = close(descriptor)
-      descriptor = -1
-      if closing != 0 && errno != EINTR {
-        throw FileError(path: target, errno: errno, doing: "close").failing(.io)
+      do {
+        try file.close()
+      } catch {
+        throw FileError(path: target, errno: error.code, doing: "close").failing(.io)
       }
       let renamed = temporaryPath.withCString { from in target.withCString { to in rename(from, to) } }
       guard renamed == 0 else {
@@ -226,9 +216,7 @@ public final class AtomicFileWriter {
   /// Abandons the write: closes and removes the temporary file; the target is untouched.
   public func discard() {
     finished = true
-    if descriptor >= 0 { close(descriptor) }
-    descriptor = -1
-    _ = temporaryPath.withCString { unlink($0) }
+    file.remove()
     Self.live.withLock { _ = $0.paths.remove(temporaryPath) }
   }
 
