@@ -108,9 +108,11 @@ extension PathGlob {
     /// Matches nothing: no LATIN1 text holds a character above U+00FF.
     static let nothing = "[^\\u0001-\\u00ff]"
 
-    /// The bytes of one unit (a scalar, or `0x110000 + byte` for a byte that is not UTF-8).
+    /// The bytes of one unit (a scalar, or `UTF8Scalars.invalidByteBase + byte` for a byte
+    /// that is not UTF-8).
     static func encoded(_ unit: UInt32) -> String {
-      if unit >= 0x11_0000 { return invalid(byte(UInt8(truncatingIfNeeded: unit - 0x11_0000))) }
+      let base = UTF8Scalars.invalidByteBase
+      if unit >= base { return invalid(byte(UInt8(truncatingIfNeeded: unit - base))) }
       guard let scalar = Unicode.Scalar(unit) else { return nothing }
       return String(scalar).utf8.map(byte).joined()
     }
@@ -174,9 +176,10 @@ extension PathGlob {
       for scalars in scalarRanges {
         for sequence in utf8Sequences(scalars) { out.append(sequence.map(bytes).joined()) }
       }
-      if range.upperBound >= 0x11_0080 {
-        let first = UInt8(max(range.lowerBound, 0x11_0080) - 0x11_0000)
-        let last = UInt8(min(range.upperBound, 0x11_00FF) - 0x11_0000)
+      let base = UTF8Scalars.invalidByteBase
+      if range.upperBound >= base + 0x80 {
+        let first = UInt8(max(range.lowerBound, base + 0x80) - base)
+        let last = UInt8(min(range.upperBound, base + 0xFF) - base)
         out.append(invalid(bytes(first...last)))
       }
       return out
