@@ -19,7 +19,7 @@ let package = Package(
   products: [
     .executable(name: "shelf", targets: ["shelf"]),
     .library(name: "ShelfCore", targets: ["ShelfCore"]),
-    .library(name: "ShelfSQLite", targets: ["ShelfSQLite"]),
+    .library(name: "ShelfDatabase", targets: ["ShelfDatabase"]),
     .library(name: "ShelfPNG", targets: ["ShelfPNG"]),
     .library(name: "ShelfAudio", targets: ["ShelfAudio"]),
     .library(name: "ShelfBackup", targets: ["ShelfBackup"]),
@@ -88,8 +88,10 @@ let package = Package(
 
     // Swift libraries.
     .target(name: "ShelfCore", dependencies: ["CFileSupport"]),
-    // The one SQLite wrapper: the catalogue and the backup reader's Manifest.db both use it.
-    .target(name: "ShelfSQLite", dependencies: ["ShelfCore", "CSQLite"]),
+    // The SQLite and libpq wrappers behind one connection protocol: the catalogue uses both, the
+    // backup reader's Manifest.db the SQLite one.
+    .target(
+      name: "ShelfDatabase", dependencies: ["ShelfCore", "CSQLite", "CPostgres", "CPostgresSupport"]),
     .target(
       name: "ShelfPNG",
       dependencies: ["ShelfCore", "CPNG", "CPNGSupport", "CDeflate", "CZopfli", "CZlib"]),
@@ -98,7 +100,7 @@ let package = Package(
       dependencies: [
         "ShelfCore", "CSndFile", "CALSA", "CALSASupport", "CFFmpeg", "CFFmpegSupport", "CSwscale",
       ]),
-    .target(name: "ShelfBackup", dependencies: ["ShelfCore", "ShelfSQLite", "CCrypto"]),
+    .target(name: "ShelfBackup", dependencies: ["ShelfCore", "ShelfDatabase", "CCrypto"]),
     .target(
       name: "ShelfImage",
       dependencies: [
@@ -112,8 +114,8 @@ let package = Package(
     .target(
       name: "ShelfCatalog",
       dependencies: [
-        "ShelfCore", "ShelfFacts", "ShelfPNG", "ShelfAudio", "ShelfBackup", "ShelfSQLite", "CSQLite",
-        "CPostgres", "CPostgresSupport", "CSandboxSupport",
+        "ShelfCore", "ShelfFacts", "ShelfPNG", "ShelfAudio", "ShelfBackup", "ShelfDatabase", "CSQLite",
+        "CSandboxSupport",
       ]),
     .target(
       name: "ShelfCLI",
@@ -127,11 +129,12 @@ let package = Package(
     .testTarget(name: "ShelfCoreTests", dependencies: ["ShelfCore", "ShelfTestSupport"]),
     .testTarget(name: "ShelfPNGTests", dependencies: ["ShelfPNG", "ShelfTestSupport"]),
     .testTarget(name: "ShelfAudioTests", dependencies: ["ShelfAudio", "ShelfTestSupport"]),
-    .testTarget(name: "ShelfSQLiteTests", dependencies: ["ShelfSQLite", "CSQLite", "ShelfTestSupport"]),
+    .testTarget(
+      name: "ShelfDatabaseTests", dependencies: ["ShelfDatabase", "CSQLite", "ShelfTestSupport"]),
     .testTarget(name: "ShelfBackupTests", dependencies: ["ShelfBackup", "ShelfTestSupport"]),
     .testTarget(name: "ShelfFactsTests", dependencies: ["ShelfFacts", "ShelfTestSupport"]),
     .testTarget(
-      name: "ShelfCatalogTests", dependencies: ["ShelfCatalog", "ShelfSQLite", "ShelfTestSupport"]),
+      name: "ShelfCatalogTests", dependencies: ["ShelfCatalog", "ShelfDatabase", "ShelfTestSupport"]),
     .testTarget(name: "ShelfImageTests", dependencies: ["ShelfImage", "ShelfTestSupport"]),
     .testTarget(name: "ShelfCLITests", dependencies: ["ShelfCLI"]),
     .testTarget(name: "EndToEndTests", dependencies: ["shelf", "ShelfTestSupport"]),

@@ -20,7 +20,6 @@
 #define SHELF_PQ_FUNCTIONS(X)                                                                      \
   X(0, PQcancel)                                                                                   \
   X(0, PQclear)                                                                                    \
-  X(0, PQcmdTuples)                                                                                \
   X(0, PQconnectdb)                                                                                \
   X(0, PQconninfoFree)                                                                             \
   X(0, PQconninfoParse)                                                                            \
@@ -35,7 +34,6 @@
   X(0, PQgetisnull)                                                                                \
   X(0, PQgetlength)                                                                                \
   X(0, PQgetvalue)                                                                                 \
-  X(0, PQnfields)                                                                                  \
   X(0, PQntuples)                                                                                  \
   X(0, PQprepare)                                                                                  \
   X(0, PQresultErrorField)                                                                         \
@@ -55,7 +53,6 @@ SHELF_LAZY_LIBRARIES(shelf_postgres_load, "libpq", SHELF_PQ_FUNCTIONS)
 
 int PQcancel(PGcancel *cancel, char *errbuf, int errbufsize) { return CALL(PQcancel)(cancel, errbuf, errbufsize); }
 void PQclear(PGresult *res) { CALL(PQclear)(res); }
-char *PQcmdTuples(PGresult *res) { return CALL(PQcmdTuples)(res); }
 PGconn *PQconnectdb(const char *conninfo) { return CALL(PQconnectdb)(conninfo); }
 void PQconninfoFree(PQconninfoOption *connOptions) { CALL(PQconninfoFree)(connOptions); }
 PQconninfoOption *PQconninfoParse(const char *conninfo, char **errmsg) {
@@ -76,7 +73,6 @@ PGresult *PQgetResult(PGconn *conn) { return CALL(PQgetResult)(conn); }
 int PQgetisnull(const PGresult *res, int tup_num, int field_num) { return CALL(PQgetisnull)(res, tup_num, field_num); }
 int PQgetlength(const PGresult *res, int tup_num, int field_num) { return CALL(PQgetlength)(res, tup_num, field_num); }
 char *PQgetvalue(const PGresult *res, int tup_num, int field_num) { return CALL(PQgetvalue)(res, tup_num, field_num); }
-int PQnfields(const PGresult *res) { return CALL(PQnfields)(res); }
 int PQntuples(const PGresult *res) { return CALL(PQntuples)(res); }
 PGresult *PQprepare(PGconn *conn, const char *stmtName, const char *query, int nParams, const Oid *paramTypes) {
   return CALL(PQprepare)(conn, stmtName, query, nParams, paramTypes);

@@ -1,5 +1,5 @@
 import ShelfCore
-internal import ShelfSQLite
+internal import ShelfDatabase
 
 /// `Manifest.db` (iOS 10 and later), read-only through shelf's one SQLite wrapper: opened
 /// immutable from the backup folder (so SQLite writes no journal or lock file beside it) or,

@@ -16,7 +16,7 @@ public enum CatalogCopy {
   ) throws -> Int {
     do {
       let existing = try CatalogStore.openForReading(at: location, shelfVersion: shelfVersion)
-      if try existing.backend.fileCount() > 0 || !existing.roots().isEmpty {
+      if try existing.fileCount() > 0 || !existing.roots().isEmpty {
         throw CatalogError(path: location.errorPath, reason: .notEmpty)
       }
     } catch let error as CatalogError where error.reason == .noCatalogue {}
@@ -25,18 +25,17 @@ public enum CatalogCopy {
       throw CatalogError(path: location.errorPath, reason: .severalHosts)
     }
     let destination = try CatalogStore.openForWriting(at: location, shelfVersion: shelfVersion)
-    let target = destination.backend
-    guard try target.fileCount() == 0, try target.roots().isEmpty else {
+    guard try destination.fileCount() == 0, try destination.roots().isEmpty else {
       throw CatalogError(path: location.errorPath, reason: .notEmpty)
     }
-    let total = try source.backend.fileCount()
+    let total = try source.fileCount()
     progress(0, total)
     var rootIDs: [RootKey: Int64] = [:]
-    defer { target.rollbackPending() }
-    try target.transaction(continuing: true) {
+    defer { destination.rollbackPending() }
+    try destination.transaction(continuing: true) {
       var copiedIDs: [Int64: Int64] = [:]
       for root in roots {
-        let id = try target.addRoot(root)
+        let id = try destination.addRoot(root)
         rootIDs[RootKey(host: root.host, path: root.path)] = id
         copiedIDs[root.id] = id
       }
@@ -45,12 +44,12 @@ public enum CatalogCopy {
         guard let parent = root.parentID.flatMap({ copiedIDs[$0] }), let id = copiedIDs[root.id] else {
           continue
         }
-        try target.setParent(rootID: id, parentID: parent)
+        try destination.setParent(rootID: id, parentID: parent)
       }
     }
     var copied = 0
     var lastCommit = MonotonicClock.seconds()
-    try source.backend.forEachEntryForCopy { entry, trusted, searchText in
+    try source.forEachEntryForCopy { entry, trusted, searchText in
       guard let root = entry.root, let rootID = rootIDs[RootKey(host: entry.host, path: root)] else { return }
       try destination.transaction(continuing: true) {
         try destination.upsert(entry, rootID: rootID, trusted: trusted, searchText: searchText, isNew: true)
@@ -72,9 +71,9 @@ public enum CatalogCopy {
       }
     }
     try destination.commitPending()
-    try target.refreshPlannerStatistics()
+    try destination.refreshPlannerStatistics()
     progress(copied, total)
-    let found = try target.fileCount()
+    let found = try destination.fileCount()
     guard found == total else {
       throw CatalogError(
         path: destination.location.errorPath, reason: .countMismatch(expected: total, found: found))
@@ -86,14 +85,5 @@ public enum CatalogCopy {
   private struct RootKey: Hashable {
     var host: String?
     var path: RawPath
-  }
-
-  /// Records the rest of what a copied root is, in the store that just added it as `id`.
-  static func describe(_ root: CatalogRoot, as id: Int64, in store: any CatalogBackend) throws {
-    try store.updateRoot(
-      id: id, layout: SandboxLayout(isSandbox: root.isSandbox, bundleName: nil), bundle: root.bundle,
-      scannedAt: root.lastScanNanoseconds)
-    try store.setExcludes(rootID: id, patterns: root.excludes)
-    if let backup = root.backup { try store.updateBackupRoot(id: id, facts: backup) }
   }
 }

@@ -1,4 +1,5 @@
 import ShelfCore
+import ShelfDatabase
 
 /// Bare words: the tokens they are searched by, and the order that lists the best matches first.
 extension CatalogQuery {

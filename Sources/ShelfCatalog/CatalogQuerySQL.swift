@@ -1,4 +1,5 @@
 import ShelfCore
+import ShelfDatabase
 
 /// The WHERE clause a query stands for, in each SQL dialect.
 extension CatalogQuery {

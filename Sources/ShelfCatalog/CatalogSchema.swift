@@ -1,3 +1,5 @@
+import ShelfDatabase
+
 /// The catalogue's tables. One wide `files` row per file keeps queries simple; a few indexes
 /// (`queryIndexes`) serve the filters a listing starts from most (kind, size, time, the
 /// substrings of paths), so that `ls … --limit` reads the rows it shows, not the table. Audio

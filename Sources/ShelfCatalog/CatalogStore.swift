@@ -1,5 +1,6 @@
 import ShelfAudio
 import ShelfCore
+import ShelfDatabase
 import ShelfFacts
 
 #if canImport(Glibc)
@@ -233,74 +234,30 @@ public enum CatalogLocation: Sendable, Equatable, CustomStringConvertible {
   }
 }
 
-/// What every catalogue store does, whichever database holds it: the SQLite file
-/// (`SQLiteCatalogStore`) or a shared PostgreSQL database (`PostgresCatalogStore`). The
-/// queries are compiled for each (`CatalogQuery.sql(_:)`); the rows are decoded once
-/// (`CatalogStore.entry(from:)`).
-protocol CatalogBackend: AnyObject {
-  var location: CatalogLocation { get }
-  /// Where a damaged catalogue was moved before this one was created (SQLite only).
-  var movedAsideCorruptFile: RawPath? { get }
-  /// Files the indexer must never catalogue: the database and its companions.
-  var ownFiles: [RawPath] { get }
-
-  func roots() throws -> [CatalogRoot]
-  func rootListings() throws -> [CatalogRootListing]
-  func forgetRoot(id: Int64) throws -> Int
-  func entry(path: RawPath) throws -> CatalogEntry?
-  func forEachEntry(
-    matching query: CatalogQuery, sort: [CatalogSort], limit: Int?, chunkNames: Bool,
-    _ body: (CatalogEntry) throws -> Void) throws
-  func paths(matching query: CatalogQuery, sort: [CatalogSort], limit: Int?) throws -> [RawPath]
-  func stats(matching query: CatalogQuery) throws -> CatalogStats
-  func movingAsideAndRebuilding(shelfVersion: String) throws -> any CatalogBackend
-
-  /// Makes this writer the only indexer of the root at `path` (waiting up to `wait`
-  /// seconds), or throws `.busy`.
-  func lockRoot(_ path: RawPath, wait: Double) throws
-  func setExcludes(rootID: Int64, patterns: [String]) throws
-  func rootID(for path: RawPath) throws -> Int64
-  func updateRoot(id: Int64, layout: SandboxLayout, bundle: BundleInfo?, scannedAt: Int64?) throws
-  func updateBackupRoot(id: Int64, facts: BackupRootFacts) throws
-  /// Records the root a root was found in (nil: none).
-  func setParent(rootID: Int64, parentID: Int64?) throws
-  func knownFiles(rootID: Int64) throws -> [PathKey: KnownFile]
-  /// Loads `knownFiles` on a connection of its own (from another thread).
-  func knownFilesLoader() -> @Sendable (Int64) throws -> [PathKey: KnownFile]
-  /// Adds a root as it is described (host, layout, bundle, excludes, backup, last scan).
-  func addRoot(_ root: CatalogRoot) throws -> Int64
-  func fileCount() throws -> Int
-  /// Every entry with whether its timestamps are trusted and the text its full-text row was
-  /// made from, in insertion order.
-  func forEachEntryForCopy(_ body: (CatalogEntry, Bool, String) throws -> Void) throws
-  func upsert(_ entry: CatalogEntry, rootID: Int64, trusted: Bool, searchText: String, isNew: Bool) throws
-  func deleteFile(id: Int64) throws
-  /// This machine's files below `folder` that have a content identifier or a Live Photo link.
-  func livePhotoCandidates(inFolder folder: RawPath) throws -> [LivePhotoCandidate]
-  /// Records (or clears) a file's Live Photo partner.
-  func setLivePhoto(id: Int64, partner: [UInt8]?) throws
-  /// The files of a root with a content identifier and no link yet.
-  func pathsAwaitingLivePhotoLinks(rootID: Int64) throws -> [RawPath]
-  func moveFile(id: Int64, to path: RawPath, area: String, status: FileStatus, trusted: Bool) throws
-  func transaction<R>(_ body: () throws -> R) throws -> R
-  func transaction(continuing: Bool, _ body: () throws -> Void) throws
-  func commitPending() throws
-  func rollbackPending()
-  /// Brings the query planner's statistics up to date after a bulk load (`catalog copy`), so
-  /// that the first queries are planned for the rows that are there.
-  func refreshPlannerStatistics() throws
-}
-
 /// The catalogue: entries and roots behind one interface, in a SQLite file or a PostgreSQL
 /// database (see `CatalogLocation`). Use from one thread.
 ///
 /// Readers never change it; a writer creates and migrates it, and indexes a root only while
 /// it is that root's only indexer. A database that is not a shelf catalogue is refused by
-/// both and never touched.
+/// both and never touched. The reads and writes are written here once for both databases;
+/// what differs between them is the `CatalogEngine`'s.
 public final class CatalogStore {
-  let backend: any CatalogBackend
+  let engine: any CatalogEngine
+  /// The engine's connection, which every statement here runs on.
+  let connection: any DatabaseConnection
+  let dialect: SQLDialect
+  /// The engine's host filter (see `CatalogEngine.host`).
+  let host: String?
+  /// True while a transaction is open: one of `transaction(_:)`, or the one
+  /// `transaction(continuing:_:)` leaves open until `commitPending`.
+  var pendingTransaction = false
 
-  init(_ backend: any CatalogBackend) { self.backend = backend }
+  init(_ engine: any CatalogEngine) {
+    self.engine = engine
+    connection = engine.connection
+    dialect = engine.dialect
+    host = engine.host
+  }
 
   /// Opens an existing catalogue for reading, as reader commands do: nothing is created,
   /// migrated or moved. `shelfVersion` names this shelf in the error about a newer schema.
@@ -347,33 +304,49 @@ public final class CatalogStore {
   }
 
   /// Where the catalogue is.
-  public var location: CatalogLocation { backend.location }
+  public var location: CatalogLocation { engine.location }
 
   /// Where a damaged catalogue was moved before this one was created, if that happened.
-  public var movedAsideCorruptFile: RawPath? { backend.movedAsideCorruptFile }
+  public var movedAsideCorruptFile: RawPath? { engine.movedAsideCorruptFile }
 
   /// Moves this (damaged) SQLite catalogue aside and returns a fresh one in its place (see
   /// `movedAsideCorruptFile`), holding the same lock. Writers call this when SQLite reports
   /// corruption mid-scan.
   public func movingAsideAndRebuilding(shelfVersion: String) throws -> CatalogStore {
-    CatalogStore(try backend.movingAsideAndRebuilding(shelfVersion: shelfVersion))
+    CatalogStore(try engine.movingAsideAndRebuilding(shelfVersion: shelfVersion))
   }
 
   // MARK: Roots
 
   /// Every root the catalogue knows (of every machine), in path order.
-  public func roots() throws -> [CatalogRoot] { try backend.roots() }
+  public func roots() throws -> [CatalogRoot] {
+    writeQueuedRowsBeforeReading()
+    return try connection.query(
+      "SELECT \(CatalogSchema.rootColumns(dialect)) FROM roots ORDER BY \(dialect.rootOrder)", []
+    ) { Self.root(from: $0) }
+  }
 
   /// The roots of this machine, in path order: the only ones it scans, forgets or resolves
   /// paths against.
-  public func localRoots() throws -> [CatalogRoot] { try backend.roots().filter(\.isLocal) }
+  public func localRoots() throws -> [CatalogRoot] { try roots().filter(\.isLocal) }
 
   /// True when the catalogue holds roots of more than one machine: listings then name each
   /// entry's and root's host.
-  public func hasSeveralHosts() throws -> Bool { Set(try backend.roots().map(\.host)).count > 1 }
+  public func hasSeveralHosts() throws -> Bool { Set(try roots().map(\.host)).count > 1 }
 
   /// Every root with the number and total size of its entries, in path order.
-  public func rootListings() throws -> [CatalogRootListing] { try backend.rootListings() }
+  public func rootListings() throws -> [CatalogRootListing] {
+    var byRoot: [Int64: (Int, Int64)] = [:]
+    try connection.forEachRow(
+      "SELECT root_id, count(*), coalesce(sum(size), 0) FROM files GROUP BY root_id", []
+    ) { row in
+      byRoot[row.integer(at: 0) ?? 0] = (Int(row.integer(at: 1) ?? 0), row.integer(at: 2) ?? 0)
+    }
+    return try roots().map { root in
+      let (files, size) = byRoot[root.id] ?? (0, 0)
+      return CatalogRootListing(root: root, files: files, size: size)
+    }
+  }
 
   /// This machine's catalogued root at `path`: its exact path, else the folder it resolves to.
   public func root(at path: RawPath) throws -> CatalogRoot? {
@@ -394,55 +367,44 @@ public final class CatalogStore {
     let nested = try localRoots().filter { $0.parentID == root.id }
     var forgotten: [ForgottenRoot] = []
     for inner in nested + [root] {
-      try backend.lockRoot(inner.path, wait: lockWait)
-      forgotten.append(ForgottenRoot(root: inner, entries: try backend.forgetRoot(id: inner.id)))
+      try lockRoot(inner.path, wait: lockWait)
+      forgotten.append(ForgottenRoot(root: inner, entries: try forgetRoot(id: inner.id)))
     }
     return forgotten
   }
 
-  // MARK: Writing (the indexer)
-
-  var ownFiles: [RawPath] { backend.ownFiles }
-  func lockRoot(_ path: RawPath, wait: Double) throws { try backend.lockRoot(path, wait: wait) }
-  func setExcludes(rootID: Int64, patterns: [String]) throws {
-    try backend.setExcludes(rootID: rootID, patterns: patterns)
+  /// Drops a root and its entries (the files on disk are not touched); returns how many went.
+  func forgetRoot(id: Int64) throws -> Int {
+    try transaction {
+      let id = DatabaseValue.integer(id)
+      let count = try connection.integer("SELECT count(*) FROM files WHERE root_id = ?", [id]) ?? 0
+      if let fullText = dialect.fullTextTable {
+        try connection.run(
+          "DELETE FROM \(fullText) WHERE rowid IN (SELECT id FROM files WHERE root_id = ?)", [id])
+      }
+      try connection.run("DELETE FROM files WHERE root_id = ?", [id])
+      try connection.run("DELETE FROM roots WHERE id = ?", [id])
+      return Int(count)
+    }
   }
-  func rootID(for path: RawPath) throws -> Int64 { try backend.rootID(for: path) }
-  func updateRoot(id: Int64, layout: SandboxLayout, bundle: BundleInfo?, scannedAt: Int64?) throws {
-    try backend.updateRoot(id: id, layout: layout, bundle: bundle, scannedAt: scannedAt)
-  }
-  func updateBackupRoot(id: Int64, facts: BackupRootFacts) throws {
-    try backend.updateBackupRoot(id: id, facts: facts)
-  }
-  func setParent(rootID: Int64, parentID: Int64?) throws {
-    try backend.setParent(rootID: rootID, parentID: parentID)
-  }
-  func knownFiles(rootID: Int64) throws -> [PathKey: KnownFile] { try backend.knownFiles(rootID: rootID) }
-  func knownFilesLoader() -> @Sendable (Int64) throws -> [PathKey: KnownFile] { backend.knownFilesLoader() }
-  func upsert(_ entry: CatalogEntry, rootID: Int64, trusted: Bool, searchText: String, isNew: Bool = false)
-    throws
-  {
-    try backend.upsert(entry, rootID: rootID, trusted: trusted, searchText: searchText, isNew: isNew)
-  }
-  func deleteFile(id: Int64) throws { try backend.deleteFile(id: id) }
-  func moveFile(id: Int64, to path: RawPath, area: String, status: FileStatus, trusted: Bool) throws {
-    try backend.moveFile(id: id, to: path, area: area, status: status, trusted: trusted)
-  }
-  /// Runs `body` in one transaction.
-  func transaction<R>(_ body: () throws -> R) throws -> R { try backend.transaction(body) }
-  /// Runs `body` inside a transaction left open for the next call, until `commitPending`.
-  func transaction(continuing: Bool, _ body: () throws -> Void) throws {
-    try backend.transaction(continuing: continuing, body)
-  }
-  /// Commits the transaction `transaction(continuing:)` left open, if any.
-  func commitPending() throws { try backend.commitPending() }
-  /// Rolls back an open transaction (after a failure), if any.
-  func rollbackPending() { backend.rollbackPending() }
 
   // MARK: Reading
 
+  /// The SQL and parameters that keep a read to this machine's roots, after a condition on
+  /// `roots r`: none in a catalogue of one machine.
+  var hostCondition: (sql: String, parameters: [DatabaseValue]) {
+    host.map { (" AND r.host = ?", [.text($0)]) } ?? ("", [])
+  }
+
   /// The catalogue's entry for an absolute path on this machine, if any.
-  public func entry(path: RawPath) throws -> CatalogEntry? { try backend.entry(path: path) }
+  public func entry(path: RawPath) throws -> CatalogEntry? {
+    writeQueuedRowsBeforeReading()
+    let (hostSQL, hostParameters) = hostCondition
+    return try connection.query(
+      "SELECT \(CatalogSchema.entryColumns(dialect)) FROM files f JOIN roots r ON r.id = f.root_id WHERE f.path = ?\(hostSQL)",
+      [.blob(path.bytes)] + hostParameters
+    ) { Self.entry(from: $0) }.first
+  }
 
   /// The entries matching `query`, sorted (by each of `sort` in turn, then by path) and limited.
   public func entries(matching query: CatalogQuery, sort: [CatalogSort] = [], limit: Int? = nil) throws
@@ -459,14 +421,20 @@ public final class CatalogStore {
     matching query: CatalogQuery, sort: [CatalogSort] = [], limit: Int? = nil, chunkNames: Bool = true,
     _ body: (CatalogEntry) throws -> Void
   ) throws {
-    try backend.forEachEntry(matching: query, sort: sort, limit: limit, chunkNames: chunkNames, body)
+    writeQueuedRowsBeforeReading()
+    let (sql, parameters) = try CatalogReading.select(
+      CatalogSchema.entryColumns(dialect), matching: query, sort: sort, limit: limit, dialect)
+    try connection.forEachRow(sql, parameters) { try body(Self.entry(from: $0, chunkNames: chunkNames)) }
   }
 
   /// The paths of matching entries only (fast path for `-0` and players).
   public func paths(matching query: CatalogQuery, sort: [CatalogSort] = [], limit: Int? = nil) throws
     -> [RawPath]
   {
-    try backend.paths(matching: query, sort: sort, limit: limit)
+    writeQueuedRowsBeforeReading()
+    let (sql, parameters) = try CatalogReading.select(
+      "f.path", matching: query, sort: sort, limit: limit, dialect)
+    return try connection.query(sql, parameters) { RawPath(bytes: $0.blob(at: 0)) }
   }
 
   /// The longest duration (a week, in seconds) summed into totals: a longer, infinite or
@@ -476,7 +444,26 @@ public final class CatalogStore {
   /// Totals by kind and by area of the entries matching `query`, with the roots that hold
   /// them; durations that are not plausible are counted, not summed.
   public func stats(matching query: CatalogQuery = .all) throws -> CatalogStats {
-    try backend.stats(matching: query)
+    writeQueuedRowsBeforeReading()
+    var totals = CatalogTotals()
+    guard query.groups.isEmpty else {
+      let (sql, parameters) = try CatalogTotals.sql(matching: query, dialect)
+      try connection.forEachRow(sql, parameters) { totals.add($0) }
+      return totals.stats(roots: try roots().filter { totals.rootIDs.contains($0.id) })
+    }
+    try connection.forEachRow(CatalogTotals.sql(dialect), []) { totals.add($0) }
+    // SQLite's rows do not carry the years of the photos (see `CatalogTotals.sql`).
+    let photosByYear = dialect == .sqlite ? try self.photosByYear() : nil
+    return totals.stats(photosByYear: photosByYear, roots: try roots())
+  }
+
+  /// Images with an EXIF date, counted by the year it names.
+  private func photosByYear() throws -> [CatalogGroupStats] {
+    try connection.query(CatalogSchema.photosByYear, []) {
+      CatalogGroupStats(
+        name: $0.text(at: 0) ?? "", count: Int($0.integer(at: 1) ?? 0), size: $0.integer(at: 2) ?? 0,
+        duration: 0)
+    }
   }
 
   // MARK: Rows

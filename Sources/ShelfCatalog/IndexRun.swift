@@ -1,5 +1,5 @@
 import ShelfCore
-import ShelfSQLite
+import ShelfDatabase
 
 /// One `shelf index` run over a list of roots: each folder scanned once (a backup scanned with
 /// the folder it was found in is not scanned again when it is named too), and a catalogue that

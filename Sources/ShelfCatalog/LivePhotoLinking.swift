@@ -1,4 +1,5 @@
 import ShelfCore
+import ShelfDatabase
 import ShelfFacts
 
 /// Live Photos: an iPhone saves the still (HEIC or JPEG) and the movie (MOV) of one Live
@@ -14,7 +15,7 @@ extension CatalogStore {
     for folder in folders {
       let prefix = folder.bytes + [UInt8(ascii: "/")]
       // Only the folder's own files: a pair never spans folders.
-      let rows = try backend.livePhotoCandidates(inFolder: folder).filter {
+      let rows = try livePhotoCandidates(inFolder: folder).filter {
         !$0.path[prefix.count...].contains(UInt8(ascii: "/"))
       }
       var stills: [String: [UInt8]] = [:]
@@ -31,7 +32,7 @@ extension CatalogStore {
           if row.kind == FileKind.video.rawValue { partner = stills[id] }
         }
         guard partner != row.link else { continue }
-        try backend.setLivePhoto(id: row.id, partner: partner)
+        try setLivePhoto(id: row.id, partner: partner)
       }
     }
   }
@@ -39,7 +40,7 @@ extension CatalogStore {
   /// The folders of a root holding a file with a content identifier but no link: a scan that
   /// was interrupted before linking left them, and the next scan finds their files unchanged.
   func foldersAwaitingLivePhotoLinks(rootID: Int64) throws -> Set<RawPath> {
-    Set(try backend.pathsAwaitingLivePhotoLinks(rootID: rootID).map(\.parent))
+    Set(try pathsAwaitingLivePhotoLinks(rootID: rootID).map(\.parent))
   }
 }
 

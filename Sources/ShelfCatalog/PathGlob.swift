@@ -1,6 +1,6 @@
 internal import CSQLite
 import ShelfCore
-import ShelfSQLite
+import ShelfDatabase
 
 /// A shell glob (`*`, `?`, `[a-z]`, `[!…]`, `\` escapes) matched against raw path bytes.
 ///

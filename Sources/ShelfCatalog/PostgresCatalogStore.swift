@@ -1,4 +1,5 @@
 import ShelfCore
+import ShelfDatabase
 
 #if canImport(Glibc)
   import Glibc
@@ -6,7 +7,7 @@ import ShelfCore
   import Musl
 #endif
 
-/// A catalogue in a PostgreSQL database, shared by several machines: roots are named by host
+/// The engine of a catalogue in a PostgreSQL database, shared by several machines: roots are named by host
 /// and path, each root has one indexer at a time (an advisory lock), and readers never wait
 /// (MVCC). Full text goes through a `tsvector` column with a GIN index (`simple` configuration
 /// after `unaccent`); names and paths through trigram indexes (`pg_trgm`).
@@ -15,16 +16,15 @@ import ShelfCore
 /// in an empty database and migrates an older one, under a transaction-level advisory lock so
 /// two first writers do not race. A database with other tables and no shelf `meta` is refused
 /// and never touched.
-final class PostgresCatalogStore: CatalogBackend {
+final class PostgresCatalogStore: CatalogEngine {
   let url: PostgresURL
   private let db: PostgresConnection
   /// This machine's name, recorded with the roots it adds.
-  private let host: String
+  private let machine: String
   /// Roots whose advisory lock this session holds.
   private var lockedRoots: Set<RawPath> = []
   /// Upserts waiting to be written as one multi-row INSERT.
   private var pendingRows: [(values: [DatabaseValue], search: SearchWords)] = []
-  private var pendingTransaction = false
 
   /// Rows written per INSERT: a statement takes at most 65,535 parameters.
   private static let rowsPerInsert = 500
@@ -48,12 +48,25 @@ final class PostgresCatalogStore: CatalogBackend {
   private init(url: PostgresURL, db: PostgresConnection) {
     self.url = url
     self.db = db
-    host = CatalogHost.current
+    machine = CatalogHost.current
   }
 
+  /// A connection to the catalogue at `url`.
+  private static func connect(_ url: PostgresURL) throws -> PostgresConnection {
+    try PostgresConnection(connectionString: url.connectionString, name: url.masked)
+  }
+
+  var connection: any DatabaseConnection { db }
+  var dialect: SQLDialect { .postgres }
   var location: CatalogLocation { .postgres(url) }
+  var host: String? { machine }
   var movedAsideCorruptFile: RawPath? { nil }
   var ownFiles: [RawPath] { [] }
+
+  var connectionOpener: @Sendable () throws -> any DatabaseConnection {
+    let url = url
+    return { try PostgresCatalogStore.connect(url) }
+  }
 
   private var errorPath: RawPath { location.errorPath }
 
@@ -69,16 +82,17 @@ final class PostgresCatalogStore: CatalogBackend {
 
   private func identify() throws -> Identity {
     let tables = try db.query(
-      "SELECT count(*), count(*) FILTER (WHERE tablename = 'meta') FROM pg_tables WHERE schemaname = current_schema()"
-    ).at(0)
-    if tables.integer(at: 0) == 0 { return .empty }
-    guard tables.integer(at: 1) == 1 else { return .other }
+      "SELECT count(*), count(*) FILTER (WHERE tablename = 'meta') FROM pg_tables WHERE schemaname = current_schema()",
+      []
+    ) { ($0.integer(at: 0), $0.integer(at: 1)) }.first
+    if tables?.0 == 0 { return .empty }
+    guard tables?.1 == 1 else { return .other }
     let identity = try db.query(
       "SELECT (SELECT value FROM meta WHERE key = ?), (SELECT value FROM meta WHERE key = ?)",
       [.text(Self.identityKey), .text(Self.schemaKey)]
-    ).at(0)
-    guard identity.text(at: 0) == String(CatalogSchema.applicationID, radix: 16),
-      let version = identity.text(at: 1).flatMap({ Int($0) })
+    ) { ($0.text(at: 0), $0.text(at: 1)) }.first
+    guard identity?.0 == String(CatalogSchema.applicationID, radix: 16),
+      let version = identity?.1.flatMap({ Int($0) })
     else { return .other }
     return .shelf(version)
   }
@@ -87,7 +101,7 @@ final class PostgresCatalogStore: CatalogBackend {
   static func open(_ url: PostgresURL, shelfVersion: String, writing: Bool, create: Bool) throws
     -> PostgresCatalogStore
   {
-    let store = PostgresCatalogStore(url: url, db: try PostgresConnection(url: url))
+    let store = PostgresCatalogStore(url: url, db: try connect(url))
     if !writing {
       // A reader's session cannot change anything, whatever it is asked.
       try store.db.execute("SET default_transaction_read_only = on")
@@ -122,11 +136,11 @@ final class PostgresCatalogStore: CatalogBackend {
   private func checkVersion(_ version: Int, shelfVersion: String, writing: Bool) throws {
     if version > CatalogSchema.version {
       let writer = try db.query(
-        "SELECT value FROM meta WHERE key = ?", [.text(CatalogSchema.writerVersionKey)])
+        "SELECT value FROM meta WHERE key = ?", [.text(CatalogSchema.writerVersionKey)]
+      ) { $0.text(at: 0) }
       throw CatalogError(
         path: errorPath,
-        reason: .newerSchema(
-          version, writtenBy: writer.count > 0 ? writer.at(0).text(at: 0) : nil, reader: shelfVersion))
+        reason: .newerSchema(version, writtenBy: writer.first ?? nil, reader: shelfVersion))
     }
     if version < CatalogSchema.version && !writing {
       throw CatalogError(path: errorPath, reason: .olderSchema(version))
@@ -211,47 +225,17 @@ final class PostgresCatalogStore: CatalogBackend {
       [.text(CatalogSchema.writerVersionKey), .text(shelfVersion)])
   }
 
-  func movingAsideAndRebuilding(shelfVersion: String) throws -> any CatalogBackend {
+  func movingAsideAndRebuilding(shelfVersion: String) throws -> any CatalogEngine {
     // The server keeps its own data intact: there is no file to move aside.
     self
   }
 
   // MARK: Roots
 
-  func roots() throws -> [CatalogRoot] {
-    flushIgnoringFailure()
-    let result = try db.query(
-      "SELECT \(CatalogSchema.rootColumns(.postgres)) FROM roots ORDER BY path, host COLLATE \"C\"")
-    return (0..<result.count).map { CatalogStore.root(from: result.at($0)) }
-  }
-
-  func rootListings() throws -> [CatalogRootListing] {
-    let usage = try db.query("SELECT root_id, count(*), coalesce(sum(size), 0) FROM files GROUP BY root_id")
-    var byRoot: [Int64: (Int, Int64)] = [:]
-    for index in 0..<usage.count {
-      let row = usage.at(index)
-      byRoot[row.integer(at: 0) ?? 0] = (Int(row.integer(at: 1) ?? 0), row.integer(at: 2) ?? 0)
-    }
-    return try roots().map { root in
-      let (files, size) = byRoot[root.id] ?? (0, 0)
-      return CatalogRootListing(root: root, files: files, size: size)
-    }
-  }
-
-  func forgetRoot(id: Int64) throws -> Int {
-    try transaction {
-      let count = try db.query("SELECT count(*) FROM files WHERE root_id = ?", [.integer(id)]).at(0).integer(
-        at: 0)
-      try db.run("DELETE FROM files WHERE root_id = ?", [.integer(id)])
-      try db.run("DELETE FROM roots WHERE id = ?", [.integer(id)])
-      return Int(count ?? 0)
-    }
-  }
-
   /// The advisory-lock key of a root: FNV-1a of its host and path.
   private func lockKey(_ path: RawPath) -> Int64 {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in Array("shelf root \(host):".utf8) + path.bytes {
+    for byte in Array("shelf root \(machine):".utf8) + path.bytes {
       hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
     }
     return Int64(bitPattern: hash)
@@ -261,7 +245,9 @@ final class PostgresCatalogStore: CatalogBackend {
     guard !lockedRoots.contains(path) else { return }
     let deadline = MonotonicClock.seconds() + wait
     while true {
-      let taken = try db.query("SELECT pg_try_advisory_lock(?)", [.integer(lockKey(path))]).at(0).text(at: 0)
+      let taken =
+        try db.query("SELECT pg_try_advisory_lock(?)", [.integer(lockKey(path))]) { $0.text(at: 0) }
+        .first ?? nil
       if taken == "t" {
         lockedRoots.insert(path)
         return
@@ -271,163 +257,7 @@ final class PostgresCatalogStore: CatalogBackend {
     }
   }
 
-  func setExcludes(rootID: Int64, patterns: [String]) throws {
-    try db.setExcludes(rootID: rootID, patterns: patterns)
-  }
-
-  func rootID(for path: RawPath) throws -> Int64 {
-    try db.run(
-      "INSERT INTO roots(host, path, path_text) VALUES(?, ?, ?) ON CONFLICT (host, path) DO NOTHING",
-      [.text(host), .blob(path.bytes), .text(path.escaped)])
-    return try db.query("SELECT id FROM roots WHERE host = ? AND path = ?", [.text(host), .blob(path.bytes)])
-      .at(0).integer(at: 0) ?? 0
-  }
-
-  func updateRoot(id: Int64, layout: SandboxLayout, bundle: BundleInfo?, scannedAt: Int64?) throws {
-    try db.updateRoot(id: id, layout: layout, bundle: bundle, scannedAt: scannedAt)
-  }
-
-  func updateBackupRoot(id: Int64, facts: BackupRootFacts) throws {
-    try db.updateBackupRoot(id: id, facts: facts)
-  }
-
-  /// Records the root a root was found in (a backup inside an indexed folder).
-  func setParent(rootID: Int64, parentID: Int64?) throws {
-    try db.setParent(rootID: rootID, parentID: parentID)
-  }
-
-  // MARK: Files (writer side)
-
-  func knownFiles(rootID: Int64) throws -> [PathKey: KnownFile] {
-    try Self.knownFiles(db: db, rootID: rootID)
-  }
-
-  func knownFilesLoader() -> @Sendable (Int64) throws -> [PathKey: KnownFile] {
-    let url = url
-    return { rootID in try Self.knownFiles(db: try PostgresConnection(url: url), rootID: rootID) }
-  }
-
-  private static func knownFiles(db: PostgresConnection, rootID: Int64) throws -> [PathKey: KnownFile] {
-    let result = try db.query(
-      "SELECT \(KnownFile.columns) FROM files WHERE root_id = ?",
-      [.integer(rootID)])
-    var known: [PathKey: KnownFile] = [:]
-    known.reserveCapacity(result.count)
-    for index in 0..<result.count {
-      let row = result.at(index)
-      let path = RawPath(bytes: row.blob(at: 1))
-      known[PathKey(path.bytes)] = KnownFile(
-        id: row.integer(at: 0) ?? 0, path: path, size: row.integer(at: 2) ?? -1,
-        mtime: row.integer(at: 3) ?? 0,
-        ctime: row.integer(at: 4) ?? 0, inode: UInt64(bitPattern: row.integer(at: 5) ?? 0),
-        device: UInt64(bitPattern: row.integer(at: 6) ?? 0), trusted: row.integer(at: 7) == 1,
-        extractorVersion: Int(row.integer(at: 8) ?? 0), failedInWorker: row.integer(at: 9) == 1)
-    }
-    return known
-  }
-
-  /// What a row's full text is stored as: `text` (the `search_text` column, kept so that a copy
-  /// can carry it) and the two halves of its `search` vector.
-  struct SearchWords: Equatable {
-    /// The tags and body cut into the runs of letters and digits the query language searches
-    /// for (as SQLite's tokenizer cuts them), so that PostgreSQL finds the same words rather
-    /// than URLs, paths or e-mail addresses; NULL when there are none.
-    var text: DatabaseValue
-    /// A `tsvector` literal of the plain ASCII words, lowercased, each at its place among all
-    /// the words: what `to_tsvector('simple', unaccent(…))` makes of them, built here so that
-    /// the server does not parse them (`unaccent` leaves ASCII alone, and `simple` only
-    /// lowercases). Positions are kept: `ts_rank` counts them, and a query word the parser
-    /// cuts in two (`1e4f`) is a phrase, which never matches lexemes without them.
-    var lexemes: DatabaseValue
-    /// The other words, for the server's `to_tsvector('simple', unaccent(…))`: those with
-    /// other letters (folded by `unaccent`), digits followed by an `e` (which its parser reads
-    /// as scientific notation: `1e4f` gives `1e4` and `f`), and words too long for a lexeme
-    /// (which it drops). NULL when there are none.
-    var serverWords: DatabaseValue
-  }
-
-  /// The last position a `tsvector` records (`to_tsvector` gives later words this one).
-  private static let lastPosition = 16383
-
-  /// The longest lexeme a `tsvector` holds, in bytes; `to_tsvector` drops longer words.
-  private static let longestLexeme = 2047
-
-  /// Splits `tags` and `body` into the `SearchWords` of a row, in one pass over their scalars
-  /// (an indexing run makes millions of words: no string or array per word).
-  static func searchWords(tags: String, body: String) -> SearchWords {
-    var text: [UInt8] = []
-    var lexemes: [UInt8] = []
-    var serverWords: [UInt8] = []
-    var word: [UInt8] = []
-    var plainASCII = true
-    var position = 1
-    func endWord() {
-      guard !word.isEmpty else { return }
-      if !text.isEmpty { text.append(0x20) }
-      text += word
-      if plainASCII && word.count <= longestLexeme && !readAsScientificNotation(word) {
-        if !lexemes.isEmpty { lexemes.append(0x20) }
-        for byte in word {
-          lexemes.append(Self.lowercasedASCII(byte))
-        }
-        lexemes.append(UInt8(ascii: ":"))
-        lexemes += Array(String(min(position, Self.lastPosition)).utf8)
-      } else {
-        if !serverWords.isEmpty { serverWords.append(0x20) }
-        serverWords += word
-      }
-      word.removeAll(keepingCapacity: true)
-      plainASCII = true
-      position += 1
-    }
-    for part in [tags, body] {
-      for scalar in part.unicodeScalars {
-        if scalar.isASCII {
-          let byte = UInt8(scalar.value)
-          guard
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
-              || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-          else {
-            endWord()
-            continue
-          }
-          word.append(byte)
-        } else if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
-          plainASCII = false
-          UTF8.encode(scalar) { word.append($0) }
-        } else {
-          endWord()
-        }
-      }
-      endWord()
-    }
-    guard !text.isEmpty else { return SearchWords(text: .null, lexemes: .null, serverWords: .null) }
-    return SearchWords(
-      text: .text(String(decoding: text, as: UTF8.self)),
-      lexemes: .text(String(decoding: lexemes, as: UTF8.self)),
-      serverWords: serverWords.isEmpty ? .null : .text(String(decoding: serverWords, as: UTF8.self)))
-  }
-
-  /// `byte` with an ASCII capital lowercased: how the stored lexemes and the query words are
-  /// folded, here rather than by the server, whose lowercasing follows the database's locale
-  /// (in a Turkish one `I` becomes a dotless `ı`, which no lexeme built here holds).
-  @inline(__always)
-  static func lowercasedASCII(_ byte: UInt8) -> UInt8 {
-    (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
-  }
-
-  /// `word` with its ASCII capitals lowercased (`lowercasedASCII`); other letters are left
-  /// to the server, which folds them alike in the stored vectors and in queries.
-  static func lowercasedASCII(_ word: String) -> String {
-    String(decoding: word.utf8.map { lowercasedASCII($0) }, as: UTF8.self)
-  }
-
-  /// True when PostgreSQL's parser reads `word` (ASCII letters and digits) as more than a
-  /// word: digits then an `e` start a number in scientific notation (`1e4f` is `1e4` and `f`).
-  private static func readAsScientificNotation(_ word: [UInt8]) -> Bool {
-    let digits = word.prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }.count
-    return digits > 0 && digits < word.count && word[digits] | 0x20 == UInt8(ascii: "e")
-  }
+  // MARK: Files
 
   func upsert(_ entry: CatalogEntry, rootID: Int64, trusted: Bool, searchText: String, isNew: Bool) throws {
     let (tags, body) = CatalogSchema.searchableText(entry, searchText: searchText)
@@ -436,7 +266,7 @@ final class PostgresCatalogStore: CatalogBackend {
         CatalogSchema.fileValues(entry, rootID: rootID, trusted: trusted),
         Self.searchWords(tags: tags, body: body)
       ))
-    if pendingRows.count >= Self.rowsPerInsert { try flush() }
+    if pendingRows.count >= Self.rowsPerInsert { try writeQueuedRows() }
   }
 
   /// An INSERT of `rows` rows that updates the rows already there. The vector is the ASCII
@@ -478,7 +308,7 @@ final class PostgresCatalogStore: CatalogBackend {
   /// in the batch wins: one statement cannot change a row twice), each without waiting for the
   /// last: the server indexes these rows while the next ones are read, and the next statement
   /// or the commit collects the result.
-  private func flush() throws {
+  func writeQueuedRows() throws {
     guard !pendingRows.isEmpty else { return }
     var seen = Set<[DatabaseValue]>()
     var rows: [(values: [DatabaseValue], search: SearchWords)] = []
@@ -504,162 +334,23 @@ final class PostgresCatalogStore: CatalogBackend {
     }
   }
 
-  /// Flushes before a read that may follow writes (they would not see the waiting rows);
-  /// a failure surfaces at the next write or commit (the transaction is then aborted).
-  private func flushIgnoringFailure() {
-    guard pendingTransaction else { return }
-    try? flush()
+  /// Before a read inside a transaction (`writeQueuedRowsBeforeReading`): the rows are sent
+  /// and their result collected, so that a failure surfaces at the next write or commit (the
+  /// transaction is then aborted), not in the read.
+  func writeQueuedRowsBeforeReading() {
+    try? writeQueuedRows()
     try? db.finishInFlight()
   }
 
-  func deleteFile(id: Int64) throws {
-    try flush()
-    try db.run("DELETE FROM files WHERE id = ?", [.integer(id)])
-  }
-
-  func moveFile(id: Int64, to path: RawPath, area: String, status: FileStatus, trusted: Bool) throws {
-    try flush()
-    try db.moveFile(id: id, to: path, area: area, status: status, trusted: trusted)
-  }
-
-  func transaction<R>(_ body: () throws -> R) throws -> R {
-    try db.execute("BEGIN")
-    pendingTransaction = true
-    do {
-      let result = try body()
-      try flush()
-      try db.execute("COMMIT")
-      pendingTransaction = false
-      return result
-    } catch {
-      rollbackPending()
-      throw error
-    }
-  }
-
-  func transaction(continuing: Bool, _ body: () throws -> Void) throws {
-    if !pendingTransaction {
-      try db.execute("BEGIN")
-      pendingTransaction = true
-    }
-    try body()
-  }
-
-  func commitPending() throws {
-    guard pendingTransaction else { return }
-    try flush()
-    try db.execute("COMMIT")
-    pendingTransaction = false
+  func discardQueuedRows() {
+    pendingRows.removeAll()
+    // A failed upsert still in flight must not keep the ROLLBACK from being sent.
+    try? db.finishInFlight()
   }
 
   /// ANALYZE, which autovacuum would otherwise run within a minute or so of the load: until
   /// then the planner knows nothing of `lower(kind)` or the sizes and guesses its plans.
   func refreshPlannerStatistics() throws {
     try db.execute("ANALYZE files")
-  }
-
-  func rollbackPending() {
-    pendingRows.removeAll()
-    // A failed upsert still in flight must not keep the ROLLBACK from being sent.
-    try? db.finishInFlight()
-    guard pendingTransaction else { return }
-    try? db.execute("ROLLBACK")
-    pendingTransaction = false
-  }
-
-  // MARK: Live Photos
-
-  func livePhotoCandidates(inFolder folder: RawPath) throws -> [LivePhotoCandidate] {
-    try flush()
-    let result = try db.query(
-      "SELECT \(LivePhotoCandidate.columns) FROM files f JOIN roots r ON r.id = f.root_id WHERE \(LivePhotoCandidate.condition) AND r.host = ?",
-      LivePhotoCandidate.bounds(folder) + [.text(host)])
-    return (0..<result.count).map { LivePhotoCandidate(row: result.at($0)) }
-  }
-
-  func setLivePhoto(id: Int64, partner: [UInt8]?) throws {
-    try db.setLivePhoto(id: id, partner: partner)
-  }
-
-  func pathsAwaitingLivePhotoLinks(rootID: Int64) throws -> [RawPath] {
-    flushIgnoringFailure()
-    let result = try db.query(
-      "SELECT path FROM files WHERE root_id = ? AND content_id IS NOT NULL AND live_photo IS NULL",
-      [.integer(rootID)])
-    return (0..<result.count).map { RawPath(bytes: result.at($0).blob(at: 0)) }
-  }
-
-  // MARK: Copying
-
-  func addRoot(_ root: CatalogRoot) throws -> Int64 {
-    let id =
-      try db.query(
-        "INSERT INTO roots(host, path, path_text) VALUES(?, ?, ?) RETURNING id",
-        [.text(root.host ?? host), .blob(root.path.bytes), .text(root.path.escaped)]
-      ).at(0).integer(at: 0) ?? 0
-    try CatalogCopy.describe(root, as: id, in: self)
-    return id
-  }
-
-  func fileCount() throws -> Int {
-    flushIgnoringFailure()
-    return Int(try db.query("SELECT count(*) FROM files").at(0).integer(at: 0) ?? 0)
-  }
-
-  func forEachEntryForCopy(_ body: (CatalogEntry, Bool, String) throws -> Void) throws {
-    try db.forEachRow(
-      "SELECT \(CatalogSchema.entryColumns(.postgres)), f.trusted, f.search_text FROM files f JOIN roots r ON r.id = f.root_id ORDER BY f.id",
-      []
-    ) { row in
-      try body(
-        CatalogStore.entry(from: row), row.integer(at: CatalogStore.trustedColumn) == 1,
-        row.text(at: CatalogStore.searchTextColumn) ?? "")
-    }
-  }
-
-  // MARK: Reading
-
-  func entry(path: RawPath) throws -> CatalogEntry? {
-    flushIgnoringFailure()
-    let result = try db.query(
-      "SELECT \(CatalogSchema.entryColumns(.postgres)) FROM files f JOIN roots r ON r.id = f.root_id WHERE f.path = ? AND r.host = ?",
-      [.blob(path.bytes), .text(host)])
-    return result.count == 0 ? nil : CatalogStore.entry(from: result.at(0))
-  }
-
-  private func select(_ columns: String, _ query: CatalogQuery, sort: [CatalogSort], limit: Int?) throws
-    -> (String, [DatabaseValue])
-  {
-    try CatalogReading.select(columns, matching: query, sort: sort, limit: limit, .postgres)
-  }
-
-  func forEachEntry(
-    matching query: CatalogQuery, sort: [CatalogSort], limit: Int?, chunkNames: Bool,
-    _ body: (CatalogEntry) throws -> Void
-  ) throws {
-    flushIgnoringFailure()
-    let (sql, parameters) = try select(CatalogSchema.entryColumns(.postgres), query, sort: sort, limit: limit)
-    try db.forEachRow(sql, parameters) { row in
-      try body(CatalogStore.entry(from: row, chunkNames: chunkNames))
-    }
-  }
-
-  func paths(matching query: CatalogQuery, sort: [CatalogSort], limit: Int?) throws -> [RawPath] {
-    flushIgnoringFailure()
-    let (sql, parameters) = try select("f.path", query, sort: sort, limit: limit)
-    let result = try db.query(sql, parameters)
-    return (0..<result.count).map { RawPath(bytes: result.at($0).blob(at: 0)) }
-  }
-
-  func stats(matching query: CatalogQuery) throws -> CatalogStats {
-    flushIgnoringFailure()
-    var totals = CatalogTotals()
-    guard query.groups.isEmpty else {
-      let (sql, parameters) = try CatalogTotals.sql(matching: query, .postgres)
-      try db.forEachRow(sql, parameters) { totals.add($0) }
-      return totals.stats(roots: try roots().filter { totals.rootIDs.contains($0.id) })
-    }
-    try db.forEachRow(CatalogTotals.sql(.postgres), []) { totals.add($0) }
-    return totals.stats(roots: try roots())
   }
 }

@@ -1,6 +1,6 @@
 import ShelfAudio
 import ShelfCore
-import ShelfSQLite
+import ShelfDatabase
 
 #if canImport(Glibc)
   import Glibc
@@ -8,12 +8,15 @@ import ShelfSQLite
   import Musl
 #endif
 
-/// The SQLite catalogue: the one owner of its database connection (use from one thread).
+/// The SQLite catalogue's engine: the one owner of its database connection (use from one
+/// thread).
 ///
 /// Readers open it read-only and never change it; a writer holds the `WriterLock` for as long
 /// as the store lives, and is the only one that creates, migrates or moves aside a damaged
-/// catalogue. A file that is not a shelf catalogue is refused by both and never touched.
-final class SQLiteCatalogStore: CatalogBackend {
+/// catalogue. A file that is not a shelf catalogue is refused by both and never touched. The
+/// catalogue holds one machine's roots (no host filter) and one writer at a time, and writes
+/// each file's row at once.
+final class SQLiteCatalogStore: CatalogEngine {
   /// The database file.
   let path: RawPath
   /// Where a damaged catalogue was moved before this one was created, if that happened.
@@ -217,7 +220,7 @@ final class SQLiteCatalogStore: CatalogBackend {
   /// Moves this (damaged) catalogue aside and returns a fresh one in its place (see
   /// `movedAsideCorruptFile`), holding the same lock. Writers call this when SQLite reports
   /// corruption mid-scan.
-  func movingAsideAndRebuilding(shelfVersion: String) throws -> any CatalogBackend {
+  func movingAsideAndRebuilding(shelfVersion: String) throws -> any CatalogEngine {
     guard let lock else { preconditionFailure("only a writer moves the catalogue aside") }
     upsertStatement = nil
     ftsDelete = nil
@@ -249,73 +252,13 @@ final class SQLiteCatalogStore: CatalogBackend {
     return target
   }
 
-  // MARK: Roots
+  // MARK: The engine
 
-  /// Every root the catalogue knows, in path order.
-  func roots() throws -> [CatalogRoot] {
-    let statement = try db.prepare("SELECT \(CatalogSchema.rootColumns(.sqlite)) FROM roots ORDER BY path")
-    var roots: [CatalogRoot] = []
-    while try statement.step() { roots.append(CatalogStore.root(from: statement)) }
-    return roots
-  }
-
-  /// Every root with the number and total size of its entries, in path order.
-  func rootListings() throws -> [CatalogRootListing] {
-    let usage = try db.query("SELECT root_id, count(*), coalesce(sum(size), 0) FROM files GROUP BY root_id")
-    var byRoot: [Int64: (Int, Int64)] = [:]
-    for row in usage { byRoot[row[0].integer ?? 0] = (Int(row[1].integer ?? 0), row[2].integer ?? 0) }
-    return try roots().map { root in
-      let (files, size) = byRoot[root.id] ?? (0, 0)
-      return CatalogRootListing(root: root, files: files, size: size)
-    }
-  }
-
-  /// Replaces the exclude patterns stored with a root (empty patterns are dropped; none left
-  /// clears them).
-  func setExcludes(rootID: Int64, patterns: [String]) throws {
-    try db.setExcludes(rootID: rootID, patterns: patterns)
-  }
-
-  /// The id of the root at `path`, added when new.
-  func rootID(for path: RawPath) throws -> Int64 {
-    if let id = try db.query("SELECT id FROM roots WHERE path = ?", [.blob(path.bytes)]).first?.first?.integer
-    {
-      return id
-    }
-    try db.run("INSERT INTO roots(path, path_text) VALUES(?, ?)", [.blob(path.bytes), .text(path.escaped)])
-    return db.lastInsertRowID
-  }
-
-  /// Records what a scan learnt about a root.
-  func updateRoot(id: Int64, layout: SandboxLayout, bundle: BundleInfo?, scannedAt: Int64?) throws {
-    try db.updateRoot(id: id, layout: layout, bundle: bundle, scannedAt: scannedAt)
-  }
-
-  /// Records what a backup root is (device, iOS version, date, encryption, era).
-  func updateBackupRoot(id: Int64, facts: BackupRootFacts) throws {
-    try db.updateBackupRoot(id: id, facts: facts)
-  }
-
-  /// Records the root a root was found in (a backup inside an indexed folder).
-  func setParent(rootID: Int64, parentID: Int64?) throws {
-    try db.setParent(rootID: rootID, parentID: parentID)
-  }
-
-  /// Drops a root and its entries (the files on disk are not touched); returns how many went.
-  func forgetRoot(id: Int64) throws -> Int {
-    try db.transaction {
-      let id = DatabaseValue.integer(id)
-      let count =
-        try db.query("SELECT count(*) FROM files WHERE root_id = ?", [id]).first?.first?.integer ?? 0
-      try db.run("DELETE FROM files_fts WHERE rowid IN (SELECT id FROM files WHERE root_id = ?)", [id])
-      try db.run("DELETE FROM files WHERE root_id = ?", [id])
-      try db.run("DELETE FROM roots WHERE id = ?", [id])
-      return Int(count)
-    }
-  }
-
-  /// One writer holds the whole catalogue (`WriterLock`), so a root needs no lock of its own.
-  func lockRoot(_ path: RawPath, wait: Double) throws {}
+  var connection: any DatabaseConnection { db }
+  var dialect: SQLDialect { .sqlite }
+  var location: CatalogLocation { .file(path) }
+  /// One machine's roots: no host filter.
+  var host: String? { nil }
 
   /// The database file and the files SQLite and the lock keep beside it.
   var ownFiles: [RawPath] {
@@ -326,52 +269,21 @@ final class SQLiteCatalogStore: CatalogBackend {
     }
   }
 
-  var location: CatalogLocation { .file(path) }
-
-  /// Reads what is known about a root's files on a read-only connection of its own, so the
-  /// indexer can load it while it walks the tree.
-  func knownFilesLoader() -> @Sendable (Int64) throws -> [PathKey: KnownFile] {
+  /// A read-only connection of its own.
+  var connectionOpener: @Sendable () throws -> any DatabaseConnection {
     let path = path
-    return { rootID in
+    return {
       let reader = try SQLiteConnection(path: path, create: false, readOnly: true)
       try reader.setBusyTimeout(milliseconds: 5000)
-      return try SQLiteCatalogStore.knownFiles(db: reader, rootID: rootID)
+      return reader
     }
   }
 
-  // MARK: Files (writer side)
-
-  /// What is known about the files of a root, by path.
-  func knownFiles(rootID: Int64) throws -> [PathKey: KnownFile] {
-    try Self.knownFiles(db: db, rootID: rootID)
-  }
-
-  /// What is known about the files of a root, read through any connection to the catalogue.
-  static func knownFiles(db: SQLiteConnection, rootID: Int64) throws -> [PathKey: KnownFile] {
-    let statement = try db.prepare("SELECT \(KnownFile.columns) FROM files WHERE root_id = ?")
-    try statement.bind([.integer(rootID)])
-    var known: [PathKey: KnownFile] = [:]
-    let count =
-      try db.query("SELECT count(*) FROM files WHERE root_id = ?", [.integer(rootID)]).first?.first?.integer
-      ?? 0
-    known.reserveCapacity(Int(count))
-    while try statement.step() {
-      let path = RawPath(bytes: statement.blob(at: 1))
-      known[PathKey(path.bytes)] = KnownFile(
-        id: statement.integer(at: 0) ?? 0, path: path, size: statement.integer(at: 2) ?? -1,
-        mtime: statement.integer(at: 3) ?? 0, ctime: statement.integer(at: 4) ?? 0,
-        inode: UInt64(bitPattern: statement.integer(at: 5) ?? 0),
-        device: UInt64(bitPattern: statement.integer(at: 6) ?? 0),
-        trusted: statement.integer(at: 7) == 1, extractorVersion: Int(statement.integer(at: 8) ?? 0),
-        failedInWorker: statement.integer(at: 9) == 1)
-    }
-    return known
-  }
+  /// One writer holds the whole catalogue (`WriterLock`), so a root needs no lock of its own.
+  func lockRoot(_ path: RawPath, wait: Double) throws {}
 
   /// Inserts or replaces the row of `entry` (matched by path), and its full-text row.
-  func upsert(_ entry: CatalogEntry, rootID: Int64, trusted: Bool, searchText: String, isNew: Bool = false)
-    throws
-  {
+  func upsert(_ entry: CatalogEntry, rootID: Int64, trusted: Bool, searchText: String, isNew: Bool) throws {
     if upsertStatement == nil {
       let columns = CatalogSchema.writtenFileColumns
       let updates = columns.filter { $0 != "path" }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
@@ -401,154 +313,14 @@ final class SQLiteCatalogStore: CatalogBackend {
     }
   }
 
-  /// Removes one file's rows.
-  func deleteFile(id: Int64) throws {
-    try db.run("DELETE FROM files WHERE id = ?", [.integer(id)])
-    try db.run("DELETE FROM files_fts WHERE rowid = ?", [.integer(id)])
-  }
-
-  /// Records that a file moved (same inode and size): new path and status, facts kept.
-  func moveFile(id: Int64, to path: RawPath, area: String, status: FileStatus, trusted: Bool) throws {
-    try db.moveFile(id: id, to: path, area: area, status: status, trusted: trusted)
-  }
-
-  /// Runs `body` in one transaction.
-  func transaction<R>(_ body: () throws -> R) throws -> R { try db.transaction(body) }
-
-  private var pendingTransaction = false
-
-  /// Runs `body` inside a transaction left open for the next call, until `commitPending`.
-  func transaction(continuing: Bool, _ body: () throws -> Void) throws {
-    if !pendingTransaction {
-      try db.execute("BEGIN IMMEDIATE")
-      pendingTransaction = true
-    }
-    try body()
-  }
-
-  /// Commits the transaction `transaction(continuing:)` left open, if any.
-  func commitPending() throws {
-    guard pendingTransaction else { return }
-    try db.execute("COMMIT")
-    pendingTransaction = false
-  }
+  /// Nothing is queued: each row is written at once.
+  func writeQueuedRows() throws {}
+  func writeQueuedRowsBeforeReading() {}
+  func discardQueuedRows() {}
 
   /// Nothing: SQLite's queries here are planned from their indexes alone (no `sqlite_stat1`),
   /// as after any scan.
   func refreshPlannerStatistics() throws {}
-
-  /// Rolls back an open transaction (after a failure), if any.
-  func rollbackPending() {
-    guard pendingTransaction else { return }
-    try? db.execute("ROLLBACK")
-    pendingTransaction = false
-  }
-
-  // MARK: Live Photos
-
-  func livePhotoCandidates(inFolder folder: RawPath) throws -> [LivePhotoCandidate] {
-    let statement = try db.prepare(
-      "SELECT \(LivePhotoCandidate.columns) FROM files f WHERE \(LivePhotoCandidate.condition)")
-    try statement.bind(LivePhotoCandidate.bounds(folder))
-    var rows: [LivePhotoCandidate] = []
-    while try statement.step() { rows.append(LivePhotoCandidate(row: statement)) }
-    return rows
-  }
-
-  func setLivePhoto(id: Int64, partner: [UInt8]?) throws {
-    try db.setLivePhoto(id: id, partner: partner)
-  }
-
-  func pathsAwaitingLivePhotoLinks(rootID: Int64) throws -> [RawPath] {
-    try db.query(
-      "SELECT path FROM files WHERE root_id = ? AND content_id IS NOT NULL AND live_photo IS NULL",
-      [.integer(rootID)]
-    ).compactMap { $0.first?.bytes.map { RawPath(bytes: $0) } }
-  }
-
-  // MARK: Copying
-
-  func addRoot(_ root: CatalogRoot) throws -> Int64 {
-    try db.run(
-      "INSERT INTO roots(path, path_text) VALUES(?, ?)", [.blob(root.path.bytes), .text(root.path.escaped)])
-    let id = db.lastInsertRowID
-    try CatalogCopy.describe(root, as: id, in: self)
-    return id
-  }
-
-  func fileCount() throws -> Int {
-    Int(try db.query("SELECT count(*) FROM files").first?.first?.integer ?? 0)
-  }
-
-  func forEachEntryForCopy(_ body: (CatalogEntry, Bool, String) throws -> Void) throws {
-    let statement = try db.prepare(
-      "SELECT \(CatalogSchema.entryColumns(.sqlite)), f.trusted, (SELECT body FROM files_fts WHERE rowid = f.id) FROM files f JOIN roots r ON r.id = f.root_id ORDER BY f.id"
-    )
-    while try statement.step() {
-      try body(
-        CatalogStore.entry(from: statement), statement.integer(at: CatalogStore.trustedColumn) == 1,
-        statement.text(at: CatalogStore.searchTextColumn) ?? "")
-    }
-  }
-
-  // MARK: Reading
-
-  /// The catalogue's entry for an absolute path, if any.
-  func entry(path: RawPath) throws -> CatalogEntry? {
-    let statement = try db.prepare(
-      "SELECT \(CatalogSchema.entryColumns(.sqlite)) FROM files f JOIN roots r ON r.id = f.root_id WHERE f.path = ?"
-    )
-    try statement.bind([.blob(path.bytes)])
-    guard try statement.step() else { return nil }
-    return CatalogStore.entry(from: statement)
-  }
-
-  /// Calls `body` for each entry matching `query`, without holding them all in memory. Without
-  /// `chunkNames` (listings), only what a listing shows is decoded (see `entry(from:)`).
-  func forEachEntry(
-    matching query: CatalogQuery, sort: [CatalogSort], limit: Int?, chunkNames: Bool,
-    _ body: (CatalogEntry) throws -> Void
-  ) throws {
-    let (sql, parameters) = try CatalogReading.select(
-      CatalogSchema.entryColumns(.sqlite), matching: query, sort: sort, limit: limit, .sqlite)
-    let statement = try db.prepare(sql)
-    try statement.bind(parameters)
-    while try statement.step() { try body(CatalogStore.entry(from: statement, chunkNames: chunkNames)) }
-  }
-
-  /// The paths of matching entries only (fast path for `-0` and players).
-  func paths(matching query: CatalogQuery, sort: [CatalogSort], limit: Int?) throws -> [RawPath] {
-    let (sql, parameters) = try CatalogReading.select(
-      "f.path", matching: query, sort: sort, limit: limit, .sqlite)
-    let statement = try db.prepare(sql)
-    try statement.bind(parameters)
-    var paths: [RawPath] = []
-    while try statement.step() { paths.append(RawPath(bytes: statement.blob(at: 0))) }
-    return paths
-  }
-
-  /// Totals by kind and by area; durations that are not plausible are counted, not summed.
-  func stats(matching query: CatalogQuery) throws -> CatalogStats {
-    var totals = CatalogTotals()
-    guard query.groups.isEmpty else {
-      let (sql, parameters) = try CatalogTotals.sql(matching: query, .sqlite)
-      let statement = try db.prepare(sql)
-      try statement.bind(parameters)
-      while try statement.step() { totals.add(statement) }
-      return totals.stats(roots: try roots().filter { totals.rootIDs.contains($0.id) })
-    }
-    let statement = try db.prepare(CatalogTotals.sql(.sqlite))
-    while try statement.step() { totals.add(statement) }
-    return totals.stats(photosByYear: try photosByYear(), roots: try roots())
-  }
-
-  /// Images with an EXIF date, counted by the year it names.
-  private func photosByYear() throws -> [CatalogGroupStats] {
-    try db.query(CatalogSchema.photosByYear).map {
-      CatalogGroupStats(
-        name: $0[0].text ?? "", count: Int($0[1].integer ?? 0), size: $0[2].integer ?? 0, duration: 0)
-    }
-  }
 }
 
 /// What a file at a catalogue path is, told without changing it: from the SQLite header

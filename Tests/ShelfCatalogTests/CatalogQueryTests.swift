@@ -1,5 +1,6 @@
 import Foundation
 import ShelfCore
+import ShelfDatabase
 import ShelfTestSupport
 import Testing
 

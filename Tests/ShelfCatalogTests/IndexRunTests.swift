@@ -1,5 +1,5 @@
 import ShelfCore
-import ShelfSQLite
+import ShelfDatabase
 import ShelfTestSupport
 import Testing
 

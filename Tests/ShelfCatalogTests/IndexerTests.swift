@@ -1,6 +1,6 @@
 import ShelfCore
+import ShelfDatabase
 import ShelfFacts
-import ShelfSQLite
 import ShelfTestSupport
 import Testing
 
@@ -512,7 +512,7 @@ private func makeSchema4(_ path: RawPath) throws {
 
 extension CatalogStore {
   /// The SQLite connection of a SQLite catalogue (for tests of SQLite's own files).
-  var db: SQLiteConnection { (backend as! SQLiteCatalogStore).db }
+  var db: SQLiteConnection { (engine as! SQLiteCatalogStore).db }
 
   /// Runs SQL on the catalogue's database, whichever store holds it (to age rows).
   fileprivate func execute(_ sql: String) throws {

@@ -1,8 +1,8 @@
 import Foundation
 import ShelfAudio
 import ShelfCore
+import ShelfDatabase
 import ShelfFacts
-import ShelfSQLite
 import ShelfTestSupport
 import Testing
 

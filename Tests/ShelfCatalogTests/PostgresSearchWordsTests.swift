@@ -1,3 +1,4 @@
+import ShelfDatabase
 import Testing
 
 @testable import ShelfCatalog

@@ -1,4 +1,4 @@
-/// A value bound to or read from a catalogue database (SQLite or PostgreSQL) statement.
+/// A value bound to or read from a SQLite or PostgreSQL statement.
 public enum DatabaseValue: Sendable, Hashable {
   case null
   case integer(Int64)
@@ -10,7 +10,7 @@ public enum DatabaseValue: Sendable, Hashable {
 extension DatabaseValue {
   /// The value as an integer when it is one (a real in Int64's range, truncated; beyond it,
   /// or not finite, nil rather than a trap).
-  var integer: Int64? {
+  package var integer: Int64? {
     switch self {
     case .integer(let value): value
     case .real(let value): Int64(exactly: value.rounded(.towardZero))
@@ -19,7 +19,7 @@ extension DatabaseValue {
   }
 
   /// The value as a double when it is numeric.
-  var real: Double? {
+  package var real: Double? {
     switch self {
     case .integer(let value): Double(value)
     case .real(let value): value
@@ -28,13 +28,13 @@ extension DatabaseValue {
   }
 
   /// The value as text when it is text.
-  var text: String? {
+  package var text: String? {
     if case .text(let value) = self { return value }
     return nil
   }
 
   /// The value as bytes when it is a blob or text.
-  var bytes: [UInt8]? {
+  package var bytes: [UInt8]? {
     switch self {
     case .blob(let value): value
     case .text(let value): Array(value.utf8)
@@ -43,20 +43,20 @@ extension DatabaseValue {
   }
 
   /// Wraps an optional integer.
-  static func from(_ value: Int64?) -> DatabaseValue { value.map { .integer($0) } ?? .null }
+  package static func from(_ value: Int64?) -> DatabaseValue { value.map { .integer($0) } ?? .null }
   /// Wraps an optional integer.
-  static func from(_ value: Int?) -> DatabaseValue { value.map { .integer(Int64($0)) } ?? .null }
+  package static func from(_ value: Int?) -> DatabaseValue { value.map { .integer(Int64($0)) } ?? .null }
   /// Wraps an optional boolean as 0/1.
-  static func from(_ value: Bool?) -> DatabaseValue { value.map { .integer($0 ? 1 : 0) } ?? .null }
+  package static func from(_ value: Bool?) -> DatabaseValue { value.map { .integer($0 ? 1 : 0) } ?? .null }
   /// Wraps an optional double.
-  static func from(_ value: Double?) -> DatabaseValue { value.map { .real($0) } ?? .null }
+  package static func from(_ value: Double?) -> DatabaseValue { value.map { .real($0) } ?? .null }
   /// Wraps an optional string.
-  static func from(_ value: String?) -> DatabaseValue { value.map { .text($0) } ?? .null }
+  package static func from(_ value: String?) -> DatabaseValue { value.map { .text($0) } ?? .null }
 }
 
-/// A result row read by column position, from either database: the catalogue's entries and
-/// roots are decoded from it once, whichever store holds them.
-protocol DatabaseRow {
+/// A result row read by column position, from either database, so that what is decoded from
+/// rows (the catalogue's entries and roots) is written once for both.
+package protocol DatabaseRow {
   /// An integer column, nil when NULL.
   func integer(at index: Int) -> Int64?
   /// A floating-point column, nil when NULL.

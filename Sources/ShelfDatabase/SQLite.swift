@@ -2,25 +2,25 @@ internal import CSQLite
 import ShelfCore
 
 /// A failed SQLite call: which call, its result code, SQLite's message and the database path.
-public struct SQLiteError: ShelfError, Equatable {
+package struct SQLiteError: ShelfError, Equatable {
   /// The database file.
-  public var path: RawPath
+  package var path: RawPath
   /// The SQLite function that failed, e.g. `sqlite3_step`.
-  public var call: String
+  package var call: String
   /// The (extended) result code.
-  public var code: Int32
+  package var code: Int32
   /// SQLite's explanation.
-  public var message: String
+  package var message: String
 
   /// An error of `call` with SQLite's result `code` and `message`, about the database at `path`.
-  public init(path: RawPath, call: String, code: Int32, message: String) {
+  package init(path: RawPath, call: String, code: Int32, message: String) {
     self.path = path
     self.call = call
     self.code = code
     self.message = message
   }
 
-  public var failure: FailureKind {
+  package var failure: FailureKind {
     switch code & 0xFF {
     case SQLITE_BUSY, SQLITE_LOCKED: .busy
     case SQLITE_CORRUPT, SQLITE_NOTADB: .badInput
@@ -31,17 +31,17 @@ public struct SQLiteError: ShelfError, Equatable {
   }
 
   /// True when the file is not a database or is damaged.
-  public var isCorruption: Bool {
+  package var isCorruption: Bool {
     code & 0xFF == SQLITE_CORRUPT || code & 0xFF == SQLITE_NOTADB
   }
 
   /// True when a read-only connection could not set up its shared-memory file (SQLite's
   /// `SQLITE_READONLY` or `SQLITE_CANTOPEN` family).
-  public var cannotSetUpReading: Bool {
+  package var cannotSetUpReading: Bool {
     code & 0xFF == SQLITE_READONLY || code & 0xFF == SQLITE_CANTOPEN
   }
 
-  public var description: String { "\(path.escaped): catalogue database error: \(message) (\(call))" }
+  package var description: String { "\(path.escaped): catalogue database error: \(message) (\(call))" }
 }
 
 /// `SQLITE_TRANSIENT` is a C macro Swift cannot import: SQLite copies the bound bytes.
@@ -49,19 +49,19 @@ private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self
 
 /// A scalar SQL function written in Swift (a C-callable body over SQLite's own value API, as
 /// `sqlite3_create_function_v2` takes it), registered on a connection when it opens.
-public struct SQLiteFunction: Sendable {
+package struct SQLiteFunction: Sendable {
   /// The body SQLite calls for each row: its context, argument count and arguments.
-  public typealias Body =
+  package typealias Body =
     @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void
 
-  public let name: String
-  public let argumentCount: Int32
+  package let name: String
+  package let argumentCount: Int32
   /// Whether the result depends only on the arguments (lets SQLite use it in indexes and
   /// evaluate it once per statement for constant arguments).
-  public let deterministic: Bool
-  public let body: Body
+  package let deterministic: Bool
+  package let body: Body
 
-  public init(name: String, argumentCount: Int32, deterministic: Bool, body: Body) {
+  package init(name: String, argumentCount: Int32, deterministic: Bool, body: Body) {
     self.name = name
     self.argumentCount = argumentCount
     self.deterministic = deterministic
@@ -71,16 +71,16 @@ public struct SQLiteFunction: Sendable {
 
 /// An open SQLite database: the one owner of its `sqlite3` handle, used from one thread at a
 /// time. The one SQLite wrapper of shelf: the catalogue and the backup reader's Manifest.db
-/// both go through it.
-public final class SQLiteConnection {
-  public let path: RawPath
+/// both go through it; statements bind and read `DatabaseValue`s, as PostgreSQL's do.
+package final class SQLiteConnection {
+  package let path: RawPath
   private var handle: OpaquePointer?
 
   /// Opens (creating when asked) the database at `path` and registers `functions` on it.
   /// `readOnly` opens with `SQLITE_OPEN_READONLY`; `immutable` also tells SQLite the file
   /// cannot change, so it takes no locks and creates no journal, -wal or -shm file beside it
   /// (for looking at a file that may not be ours, such as a backup's Manifest.db).
-  public init(
+  package init(
     path: RawPath, create: Bool, readOnly: Bool = false, immutable: Bool = false, functions: [SQLiteFunction]
   ) throws(SQLiteError) {
     self.path = path
@@ -105,7 +105,7 @@ public final class SQLiteConnection {
 
   /// Opens a read-only database from its bytes in memory (`sqlite3_deserialize`), never from
   /// a file: a decrypted Manifest.db. `path` names it in errors.
-  public init(bytes: [UInt8], path: RawPath, functions: [SQLiteFunction] = []) throws(SQLiteError) {
+  package init(bytes: [UInt8], path: RawPath, functions: [SQLiteFunction] = []) throws(SQLiteError) {
     self.path = path
     var db: OpaquePointer?
     let code = sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
@@ -143,7 +143,7 @@ public final class SQLiteConnection {
   }
 
   /// Closes the database, reporting a failure instead of ignoring it.
-  public func close() throws(SQLiteError) {
+  package func close() throws(SQLiteError) {
     guard let db = handle else { return }
     let code = sqlite3_close_v2(db)
     handle = nil
@@ -152,7 +152,7 @@ public final class SQLiteConnection {
 
   /// The one checking helper: turns a result code into a typed error.
   @discardableResult
-  public func check(_ code: Int32, _ call: String) throws(SQLiteError) -> Int32 {
+  package func check(_ code: Int32, _ call: String) throws(SQLiteError) -> Int32 {
     switch code {
     case SQLITE_OK, SQLITE_ROW, SQLITE_DONE: return code
     default:
@@ -163,12 +163,12 @@ public final class SQLiteConnection {
   }
 
   /// Sets how long a statement waits for a lock held by another connection.
-  public func setBusyTimeout(milliseconds: Int32) throws(SQLiteError) {
+  package func setBusyTimeout(milliseconds: Int32) throws(SQLiteError) {
     try check(sqlite3_busy_timeout(handle, milliseconds), "sqlite3_busy_timeout")
   }
 
   /// Runs one or more statements that return no rows.
-  public func execute(_ sql: String) throws(SQLiteError) {
+  package func execute(_ sql: String) throws(SQLiteError) {
     var errorMessage: UnsafeMutablePointer<CChar>?
     let code = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
     if let errorMessage {
@@ -182,7 +182,7 @@ public final class SQLiteConnection {
   }
 
   /// Compiles a statement.
-  public func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+  package func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
     var statement: OpaquePointer?
     let code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
     try check(code, "sqlite3_prepare_v2")
@@ -190,32 +190,61 @@ public final class SQLiteConnection {
   }
 
   /// The rowid of the last inserted row.
-  public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+  package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
   /// Rows changed by the last statement.
-  public var changes: Int { Int(sqlite3_changes(handle)) }
+  package var changes: Int { Int(sqlite3_changes(handle)) }
 
-  /// Runs `body` in a transaction, committing when it returns and rolling back when it throws.
-  public func transaction<R>(_ body: () throws -> R) throws -> R {
-    try execute("BEGIN IMMEDIATE")
-    do {
-      let result = try body()
-      try execute("COMMIT")
-      return result
-    } catch {
-      try? execute("ROLLBACK")
-      throw error
-    }
+  /// Runs a statement with parameters, returning all rows.
+  package func query(_ sql: String, _ parameters: [DatabaseValue] = []) throws(SQLiteError)
+    -> [[DatabaseValue]]
+  {
+    let statement = try prepare(sql)
+    try statement.bind(parameters)
+    var rows: [[DatabaseValue]] = []
+    while try statement.step() { rows.append(statement.row()) }
+    return rows
+  }
+
+  /// Runs a statement with parameters, ignoring any rows.
+  package func run(_ sql: String, _ parameters: [DatabaseValue] = []) throws(SQLiteError) {
+    let statement = try prepare(sql)
+    try statement.run(parameters)
   }
 }
 
+extension SQLiteConnection: DatabaseConnection {
+  package func query<T>(
+    _ sql: String, _ parameters: [DatabaseValue], _ row: (any DatabaseRow) throws -> T
+  ) throws -> [T] {
+    var rows: [T] = []
+    try forEachRow(sql, parameters) { rows.append(try row($0)) }
+    return rows
+  }
+
+  package func forEachRow(
+    _ sql: String, _ parameters: [DatabaseValue], _ body: (any DatabaseRow) throws -> Void
+  ) throws {
+    let statement = try prepare(sql)
+    try statement.bind(parameters)
+    while try statement.step() { try body(statement) }
+  }
+
+  /// `BEGIN IMMEDIATE`: the write lock is taken at once (or the busy timeout runs out here).
+  package func beginTransaction() throws { try execute("BEGIN IMMEDIATE") }
+
+  package func commitTransaction() throws { try execute("COMMIT") }
+
+  package func rollbackTransaction() { try? execute("ROLLBACK") }
+}
+
 /// What a column of the current row holds.
-public enum SQLiteColumnType: Sendable {
+package enum SQLiteColumnType: Sendable {
   case integer, real, text, blob, null
 }
 
 /// A compiled statement: the one owner of its `sqlite3_stmt` handle.
-public final class SQLiteStatement {
+package final class SQLiteStatement {
   private let connection: SQLiteConnection
   private let handle: OpaquePointer
 
@@ -227,33 +256,33 @@ public final class SQLiteStatement {
   deinit { sqlite3_finalize(handle) }
 
   /// Resets the statement and clears its parameters, ready for new ones.
-  public func reset() throws(SQLiteError) {
+  package func reset() throws(SQLiteError) {
     sqlite3_reset(handle)
     try connection.check(sqlite3_clear_bindings(handle), "sqlite3_clear_bindings")
   }
 
   /// Binds NULL to parameter `index` (from 1).
-  public func bindNull(_ index: Int32) throws(SQLiteError) {
+  package func bindNull(_ index: Int32) throws(SQLiteError) {
     try connection.check(sqlite3_bind_null(handle, index), "sqlite3_bind")
   }
 
   /// Binds an integer to parameter `index` (from 1).
-  public func bind(_ number: Int64, at index: Int32) throws(SQLiteError) {
+  package func bind(_ number: Int64, at index: Int32) throws(SQLiteError) {
     try connection.check(sqlite3_bind_int64(handle, index, number), "sqlite3_bind")
   }
 
   /// Binds a floating-point number to parameter `index` (from 1).
-  public func bind(_ number: Double, at index: Int32) throws(SQLiteError) {
+  package func bind(_ number: Double, at index: Int32) throws(SQLiteError) {
     try connection.check(sqlite3_bind_double(handle, index, number), "sqlite3_bind")
   }
 
   /// Binds text to parameter `index` (from 1); SQLite copies it.
-  public func bind(_ text: String, at index: Int32) throws(SQLiteError) {
+  package func bind(_ text: String, at index: Int32) throws(SQLiteError) {
     try connection.check(sqlite3_bind_text(handle, index, text, -1, sqliteTransient), "sqlite3_bind")
   }
 
   /// Binds a blob to parameter `index` (from 1); SQLite copies it.
-  public func bind(blob bytes: [UInt8], at index: Int32) throws(SQLiteError) {
+  package func bind(blob bytes: [UInt8], at index: Int32) throws(SQLiteError) {
     let code = bytes.withUnsafeBytes { raw in
       // A zero-length blob still needs a non-null pointer to be a blob, not NULL.
       sqlite3_bind_blob(
@@ -264,7 +293,7 @@ public final class SQLiteStatement {
   }
 
   /// Advances to the next row; false when the statement is done.
-  public func step() throws(SQLiteError) -> Bool {
+  package func step() throws(SQLiteError) -> Bool {
     let code = sqlite3_step(handle)
     if code == SQLITE_ROW { return true }
     if code == SQLITE_DONE { return false }
@@ -274,15 +303,15 @@ public final class SQLiteStatement {
   }
 
   /// Number of result columns.
-  public var columnCount: Int { Int(sqlite3_column_count(handle)) }
+  package var columnCount: Int { Int(sqlite3_column_count(handle)) }
 
   /// The name of a result column.
-  public func columnName(_ index: Int) -> String {
+  package func columnName(_ index: Int) -> String {
     String(cString: sqlite3_column_name(handle, Int32(index)))
   }
 
   /// What a column of the current row holds.
-  public func columnType(at index: Int) -> SQLiteColumnType {
+  package func columnType(at index: Int) -> SQLiteColumnType {
     switch sqlite3_column_type(handle, Int32(index)) {
     case SQLITE_INTEGER: .integer
     case SQLITE_FLOAT: .real
@@ -293,19 +322,19 @@ public final class SQLiteStatement {
   }
 
   /// An integer column, nil when NULL.
-  public func integer(at index: Int) -> Int64? {
+  package func integer(at index: Int) -> Int64? {
     sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL
       ? nil : sqlite3_column_int64(handle, Int32(index))
   }
 
   /// A floating-point column, nil when NULL.
-  public func real(at index: Int) -> Double? {
+  package func real(at index: Int) -> Double? {
     sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL
       ? nil : sqlite3_column_double(handle, Int32(index))
   }
 
   /// A text column, nil when NULL.
-  public func text(at index: Int) -> String? {
+  package func text(at index: Int) -> String? {
     guard sqlite3_column_type(handle, Int32(index)) != SQLITE_NULL,
       let text = sqlite3_column_text(handle, Int32(index))
     else { return nil }
@@ -314,9 +343,48 @@ public final class SQLiteStatement {
   }
 
   /// A blob column (empty when NULL); text is returned as its bytes.
-  public func blob(at index: Int) -> [UInt8] {
+  package func blob(at index: Int) -> [UInt8] {
     guard let data = sqlite3_column_blob(handle, Int32(index)) else { return [] }
     let count = Int(sqlite3_column_bytes(handle, Int32(index)))
     return Array(UnsafeRawBufferPointer(start: data, count: count))
+  }
+}
+
+extension SQLiteStatement: DatabaseRow {
+  /// Resets the statement and binds `values` to its parameters, in order.
+  package func bind(_ values: [DatabaseValue]) throws(SQLiteError) {
+    try reset()
+    for (offset, value) in values.enumerated() {
+      let index = Int32(offset + 1)
+      switch value {
+      case .null: try bindNull(index)
+      case .integer(let number): try bind(number, at: index)
+      case .real(let number): try bind(number, at: index)
+      case .text(let text): try bind(text, at: index)
+      case .blob(let bytes): try bind(blob: bytes, at: index)
+      }
+    }
+  }
+
+  /// Runs the statement to completion with `values` bound.
+  package func run(_ values: [DatabaseValue]) throws(SQLiteError) {
+    try bind(values)
+    while try step() {}
+  }
+
+  /// The current row's values.
+  package func row() -> [DatabaseValue] {
+    (0..<columnCount).map { value(at: $0) }
+  }
+
+  /// The value of one column of the current row.
+  package func value(at index: Int) -> DatabaseValue {
+    switch columnType(at: index) {
+    case .integer: .integer(integer(at: index) ?? 0)
+    case .real: .real(real(at: index) ?? 0)
+    case .text: .text(text(at: index) ?? "")
+    case .blob: .blob(blob(at: index))
+    case .null: .null
+    }
   }
 }

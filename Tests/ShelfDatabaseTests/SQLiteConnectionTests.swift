@@ -1,7 +1,7 @@
 import CSQLite
 import Foundation
 import ShelfCore
-import ShelfSQLite
+import ShelfDatabase
 import ShelfTestSupport
 import Testing
 

@@ -2,109 +2,58 @@ internal import CPostgres
 internal import CPostgresSupport
 import ShelfCore
 
-/// A PostgreSQL catalogue's address: the connection URL exactly as given (libpq reads it, with
-/// `sslmode` and every other parameter), and the same URL with any password masked, which is
-/// the only form shown in messages.
-public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
-  /// The URL handed to libpq.
-  let connectionString: String
-  /// The URL with the password (in the user part or a `password=` parameter) replaced by `***`.
-  public let masked: String
-
-  /// A PostgreSQL URL, or nil when `text` is not one (`postgresql://…` or `postgres://…`).
-  public init?(_ text: String) {
-    guard Self.isPostgres(text) else { return nil }
-    connectionString = text
-    masked = Self.mask(text)
-  }
-
-  /// True when `text` names a PostgreSQL catalogue rather than a file.
-  public static func isPostgres(_ text: String) -> Bool {
-    text.hasPrefix("postgresql://") || text.hasPrefix("postgres://")
-  }
-
-  /// True when the URL carries a password (which `ps` can show while the process starts).
-  public var hasPassword: Bool { masked != connectionString }
-
-  public var description: String { masked }
-
-  /// `text` with the password of its user part and of any `password=` parameter masked: by
-  /// `***`, or with `keepingLength` by as many `*` as it has bytes (to overwrite it in place).
-  public static func mask(_ text: String, keepingLength: Bool = false) -> String {
-    func hidden(_ password: Substring) -> String {
-      keepingLength ? String(repeating: "*", count: password.utf8.count) : "***"
-    }
-    guard let schemeEnd = Substring(text).range(of: "://") else { return text }
-    let scheme = text[..<schemeEnd.upperBound]
-    var rest = text[schemeEnd.upperBound...]
-    var query = ""
-    if let mark = rest.firstIndex(of: "?") {
-      query = String(rest[mark...])
-      rest = rest[..<mark]
-    }
-    var authority = rest
-    var path = Substring("")
-    if let slash = rest.firstIndex(of: "/") {
-      authority = rest[..<slash]
-      path = rest[slash...]
-    }
-    if let at = authority.lastIndex(of: "@") {
-      let user = authority[..<at]
-      if let colon = user.firstIndex(of: ":") {
-        authority = user[..<colon] + ":" + hidden(user[user.index(after: colon)...]) + authority[at...]
-      }
-    }
-    if !query.isEmpty {
-      let parameters = query.dropFirst().split(separator: "&", omittingEmptySubsequences: false).map {
-        $0.lowercased().hasPrefix("password=") ? "password=" + hidden($0.dropFirst(9)) : String($0)
-      }
-      query = "?" + parameters.joined(separator: "&")
-    }
-    return scheme + authority + path + query
-  }
-}
-
 /// A failure of the catalogue's PostgreSQL server or of a statement sent to it. The message
 /// names the catalogue by its masked URL only.
-public struct PostgresError: ShelfError, Equatable {
+package struct PostgresError: ShelfError, Equatable {
   /// The catalogue's masked URL.
-  public var catalogue: String
+  package var catalogue: String
   /// What went wrong, as one line.
-  public var reason: String
-  public var failure: FailureKind
+  package var reason: String
+  package var failure: FailureKind
   /// The SQLSTATE code, when the server sent one.
-  public var state: String?
+  package var state: String?
 
-  public var description: String { "catalogue \(catalogue): \(reason)" }
+  /// A failure of the catalogue named `catalogue` (its masked URL).
+  package init(catalogue: String, reason: String, failure: FailureKind, state: String?) {
+    self.catalogue = catalogue
+    self.reason = reason
+    self.failure = failure
+    self.state = state
+  }
+
+  package var description: String { "catalogue \(catalogue): \(reason)" }
 }
 
 /// One connection to a PostgreSQL server: the one owner of its `PGconn`, used from one
 /// thread at a time. Parameters are written `?` in the SQL and numbered here, each cast to the
 /// type of the value bound (so a number compared with a column is never misread); byte
 /// strings travel in binary, the rest as text.
-final class PostgresConnection {
-  let url: PostgresURL
+package final class PostgresConnection {
+  /// The catalogue as errors name it: its URL with any password masked.
+  private let name: String
   private var handle: OpaquePointer?
   /// True while a statement sent by `sendPreparedWithoutWaiting` has not had its result read.
   private var inFlight = false
   /// The names of the statements prepared on this connection, by their SQL.
   private var preparedNames: [String: String] = [:]
 
-  /// Connects; a server that cannot be reached is `.unavailable` (exit 69), a refused login
-  /// `.noPermission`, a URL libpq cannot read `.usage`.
-  init(url: PostgresURL) throws(PostgresError) {
-    self.url = url
-    try Self.loadLibrary(url)
+  /// Connects to the server `connectionString` names (a URL libpq reads whole); errors name
+  /// the catalogue `name`, the URL with its password masked. A server that cannot be reached
+  /// is `.unavailable` (exit 69), a refused login `.noPermission`, a URL libpq cannot read
+  /// `.usage`.
+  package init(connectionString: String, name: String) throws(PostgresError) {
+    self.name = name
+    try Self.loadLibrary(name)
     var parseError: UnsafeMutablePointer<CChar>?
-    if let options = PQconninfoParse(url.connectionString, &parseError) {
+    if let options = PQconninfoParse(connectionString, &parseError) {
       PQconninfoFree(options)
     } else {
       let message = parseError.map { String(cString: $0) } ?? "cannot read the URL"
       if let parseError { PQfreemem(parseError) }
       throw PostgresError(
-        catalogue: url.masked, reason: Self.oneLine(message), failure: .usage, state: nil)
+        catalogue: name, reason: Self.oneLine(message), failure: .usage, state: nil)
     }
-    let connection = PQconnectdb(url.connectionString)
+    let connection = PQconnectdb(connectionString)
     guard let connection, PQstatus(connection) == CONNECTION_OK else {
       let message = connection.map { String(cString: PQerrorMessage($0)) } ?? "out of memory"
       PQfinish(connection)
@@ -112,7 +61,7 @@ final class PostgresConnection {
       let refusedLogin =
         reason.contains("password authentication failed") || reason.contains("no password supplied")
       throw PostgresError(
-        catalogue: url.masked, reason: reason, failure: refusedLogin ? .noPermission : .unavailable,
+        catalogue: name, reason: reason, failure: refusedLogin ? .noPermission : .unavailable,
         state: nil)
     }
     handle = connection
@@ -124,12 +73,12 @@ final class PostgresConnection {
 
   /// Loads libpq on the first connection (shelf does not link it: see PostgresLoader.c); a
   /// missing library is `.unavailable` (exit 69), as an unreachable server is.
-  private static func loadLibrary(_ url: PostgresURL) throws(PostgresError) {
+  private static func loadLibrary(_ name: String) throws(PostgresError) {
     var reason = [CChar](repeating: 0, count: 512)
     guard shelf_postgres_load(&reason, reason.count) != 0 else { return }
     let message = String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     throw PostgresError(
-      catalogue: url.masked, reason: "cannot load libpq: \(message)", failure: .unavailable, state: nil)
+      catalogue: name, reason: "cannot load libpq: \(message)", failure: .unavailable, state: nil)
   }
 
   /// libpq's message reduced to its first line, without the severity and the connection
@@ -138,7 +87,7 @@ final class PostgresConnection {
   static func oneLine(_ message: String) -> String {
     var line = message.split(separator: "\n").first.map(String.init) ?? message
     for prefix in ["FATAL:  ", "ERROR:  "] where line.hasPrefix(prefix) { line.removeFirst(prefix.count) }
-    if line.hasPrefix("connection to server"), let range = Substring(line).range(of: "failed: ") {
+    if line.hasPrefix("connection to server"), let range = line.firstRange(of: "failed: ") {
       line = String(line[range.upperBound...])
     }
     guard let first = line.first, line.dropFirst().first?.isLowercase ?? true else { return line }
@@ -161,7 +110,7 @@ final class PostgresConnection {
     if state == "42501" { failure = .noPermission }
     let reason = Self.oneLine(message)
     return PostgresError(
-      catalogue: url.masked, reason: lost && reason.isEmpty ? "the server went away" : reason,
+      catalogue: name, reason: lost && reason.isEmpty ? "the server went away" : reason,
       failure: failure, state: state)
   }
 
@@ -171,7 +120,8 @@ final class PostgresConnection {
   /// prepared (parsed once per connection, and planned once after a few runs) and then sent
   /// by name, so its SQL must cast each `?` to its type itself, as the types cannot follow the
   /// values of each call.
-  func sendPreparedWithoutWaiting(_ sql: String, _ parameters: [DatabaseValue]) throws(PostgresError) {
+  package func sendPreparedWithoutWaiting(_ sql: String, _ parameters: [DatabaseValue]) throws(PostgresError)
+  {
     try finishInFlight()
     let name: String
     if let known = preparedNames[sql] {
@@ -193,7 +143,7 @@ final class PostgresConnection {
   }
 
   /// Waits for the statement sent without waiting, if any, and throws its failure.
-  func finishInFlight() throws(PostgresError) {
+  package func finishInFlight() throws(PostgresError) {
     guard inFlight else { return }
     inFlight = false
     var failure: PostgresError?
@@ -208,7 +158,7 @@ final class PostgresConnection {
 
   /// Runs statements that return no rows (several may be separated by semicolons when there
   /// are no parameters).
-  func execute(_ sql: String) throws(PostgresError) {
+  package func execute(_ sql: String) throws(PostgresError) {
     try finishInFlight()
     let result = PQexec(handle, sql)
     defer { PQclear(result) }
@@ -217,7 +167,7 @@ final class PostgresConnection {
   }
 
   /// Runs one statement with `?` parameters and returns all its rows.
-  func query(_ sql: String, _ parameters: [DatabaseValue] = []) throws(PostgresError) -> PostgresResult {
+  private func result(_ sql: String, _ parameters: [DatabaseValue]) throws(PostgresError) -> PostgresResult {
     try finishInFlight()
     let result = try send(sql, parameters) { connection, command, count, values, lengths, formats in
       PQexecParams(connection, command, count, nil, values, lengths, formats, 0)
@@ -232,16 +182,16 @@ final class PostgresConnection {
   }
 
   /// Runs one statement with `?` parameters, ignoring any rows.
-  func run(_ sql: String, _ parameters: [DatabaseValue] = []) throws(PostgresError) {
-    _ = try query(sql, parameters)
+  package func run(_ sql: String, _ parameters: [DatabaseValue] = []) throws(PostgresError) {
+    _ = try result(sql, parameters)
   }
 
   /// Streams the rows of one statement to `body` one at a time (libpq's single-row mode), so
   /// a listing of a million entries never sits in memory. When `body` throws, the statement
   /// is cancelled and the connection left ready for the next one.
-  func forEachRow(_ sql: String, _ parameters: [DatabaseValue], _ body: (PostgresResult) throws -> Void)
-    throws
-  {
+  package func forEachRow(
+    _ sql: String, _ parameters: [DatabaseValue], _ body: (any DatabaseRow) throws -> Void
+  ) throws {
     try finishInFlight()
     let sent = try send(sql, parameters) {
       connection, command, count, values, lengths, formats -> OpaquePointer? in
@@ -348,7 +298,7 @@ final class PostgresConnection {
   }
 
   /// `sql` with each `?` outside quotes replaced by `$N` cast to the bound value's type.
-  static func numbered(_ sql: String, _ parameters: [DatabaseValue]) -> String {
+  package static func numbered(_ sql: String, _ parameters: [DatabaseValue]) -> String {
     var out = ""
     out.reserveCapacity(sql.utf8.count + parameters.count * 8)
     var index = 0
@@ -370,6 +320,26 @@ final class PostgresConnection {
       }
     }
     return out
+  }
+}
+
+extension PostgresConnection: DatabaseConnection {
+  package func query<T>(
+    _ sql: String, _ parameters: [DatabaseValue], _ row: (any DatabaseRow) throws -> T
+  ) throws -> [T] {
+    let result = try result(sql, parameters)
+    return try (0..<result.count).map { try row(result.at($0)) }
+  }
+
+  package func beginTransaction() throws { try execute("BEGIN") }
+
+  package func commitTransaction() throws { try execute("COMMIT") }
+
+  /// Also after a failed statement still in flight, which would otherwise keep the ROLLBACK
+  /// from being sent.
+  package func rollbackTransaction() {
+    try? finishInFlight()
+    try? execute("ROLLBACK")
   }
 }
 
@@ -395,9 +365,6 @@ final class PostgresResult: DatabaseRow {
 
   /// The number of rows.
   var count: Int { Int(PQntuples(result)) }
-
-  /// Rows changed by an INSERT, UPDATE or DELETE.
-  var changes: Int { Int(String(cString: PQcmdTuples(result))) ?? 0 }
 
   /// The row at `index`, for the accessors.
   func at(_ index: Int) -> PostgresResult {
@@ -446,11 +413,5 @@ final class PostgresResult: DatabaseRow {
       index += 2
     }
     return bytes
-  }
-
-  /// Every value of the row at `index`, as text or NULL (for small administrative queries).
-  func values(_ index: Int) -> [String?] {
-    row = Int32(index)
-    return (0..<Int(PQnfields(result))).map { text(at: $0) }
   }
 }
