@@ -1,4 +1,3 @@
-import ShelfAudio
 import ShelfCore
 import ShelfDatabase
 
