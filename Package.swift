@@ -4,9 +4,9 @@ import PackageDescription
 /// `shelf`: catalogue, crush, play and record the media in an app sandbox or any media folder.
 ///
 /// The executable is thin; the CLI library parses arguments and talks to the user; the
-/// domain libraries (catalogue, PNG, audio, backups) return values and throw typed errors; the C
-/// libraries come in through system-library targets, plus two small C targets for what
-/// Swift cannot call (libpng's setjmp error handling, ALSA's variadic error callback).
+/// domain libraries (catalogue, file facts, database, PNG, audio, backups, previews) return
+/// values and throw typed errors; the C libraries come in through system-library targets, plus
+/// small C targets for what Swift cannot call (ARCHITECTURE.md has the layout).
 /// Debian's folder name for this machine's libraries (where GLib keeps glibconfig.h).
 #if arch(arm64)
   let debianMultiarch = "aarch64-linux-gnu"
