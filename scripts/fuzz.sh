@@ -45,7 +45,7 @@ build() {
   fi
   if ! SHELF_FUZZ=1 nice -n 19 "$swift" build --scratch-path "$work" -c release --product shelf-fuzz \
     -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp \
-    -Xcc -fsanitize=fuzzer-no-link,address -Xswiftc -enable-testing \
+    -Xcc -fsanitize=fuzzer-no-link,address \
     -Xlinker "$runtime" -Xlinker -lstdc++ \
     >"$log" 2>&1; then
     grep -v "Cannot export local symbol" "$log" | tail -n 40

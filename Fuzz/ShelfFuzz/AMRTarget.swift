@@ -1,4 +1,4 @@
-@testable import ShelfAudio
+import ShelfAudio
 
 /// AMR-NB and AMR-WB frame walks (`AMRScanner.scan`).
 enum AMRTarget: FuzzTarget {

@@ -1,4 +1,4 @@
-@testable import ShelfFacts
+import ShelfFacts
 
 /// EXIF: the block locator of each container (JPEG APP1, PNG `eXIf`, WebP `EXIF`, TIFF), and
 /// libexif through `EXIFReader` on the input as a block (with and without the `Exif\0\0` header).

@@ -1,4 +1,4 @@
-@testable import ShelfCatalog
+import ShelfCatalog
 
 /// Path globs (`PathGlob`): the first byte chooses case folding and literal mode, then the
 /// pattern and the subjects are cut at zero bytes.

@@ -1,4 +1,4 @@
-@testable import ShelfBackup
+import ShelfBackup
 
 /// Backup keybags (`Keybag`'s TLV parser; unlocking is left out, it is PBKDF2 by design).
 enum KeybagTarget: FuzzTarget {

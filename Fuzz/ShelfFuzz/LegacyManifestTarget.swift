@@ -1,6 +1,5 @@
+import ShelfBackup
 import ShelfCore
-
-@testable import ShelfBackup
 
 /// The mdinfo and mdbackup plists of iTunes 7–8 backups (`LegacyManifest`): the file read, the
 /// name and encryption flag, the nested `Metadata` plist, and an mdbackup's `Data`.

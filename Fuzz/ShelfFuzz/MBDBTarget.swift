@@ -1,6 +1,5 @@
+import ShelfBackup
 import ShelfCore
-
-@testable import ShelfBackup
 
 /// `Manifest.mbdb` records (`MBDBManifest.records`).
 enum MBDBTarget: FuzzTarget {

@@ -1,4 +1,4 @@
-@testable import ShelfAudio
+import ShelfAudio
 
 /// MPEG audio frames (`MP3Scanner.scan`) and ID3v1/ID3v2 tags (`ID3Reader`), over a file.
 enum MP3Target: FuzzTarget {

@@ -1,4 +1,4 @@
-@testable import ShelfBackup
+import ShelfBackup
 
 /// Manifest.db's `file` blobs: NSKeyedArchiver `MBFile` plists (`ArchivedFileRecord`).
 enum ManifestRecordTarget: FuzzTarget {

@@ -1,4 +1,4 @@
-@testable import ShelfAudio
+import ShelfAudio
 
 /// Musepack SV8 stream headers (`MusepackHeader.read`).
 enum MusepackTarget: FuzzTarget {

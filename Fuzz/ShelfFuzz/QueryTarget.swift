@@ -1,4 +1,4 @@
-@testable import ShelfCatalog
+import ShelfCatalog
 
 /// The catalogue query language (`CatalogQuery`): the input cut at zero bytes into arguments,
 /// parsed and turned into SQL for both dialects.

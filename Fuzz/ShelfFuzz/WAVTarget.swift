@@ -1,4 +1,4 @@
-@testable import ShelfAudio
+import ShelfAudio
 
 /// RIFF and RF64 chunk walks (`WAVDataChunk.find`) and the truncation check.
 enum WAVTarget: FuzzTarget {

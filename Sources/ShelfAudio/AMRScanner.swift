@@ -3,8 +3,8 @@ import ShelfCore
 /// Counts the frames of an AMR-NB or AMR-WB file (RFC 4867 storage format) by walking their
 /// one-byte headers: FFmpeg's raw AMR demuxer has no index and estimates the length from the
 /// bit rate, which is wrong for voicemail with silence (comfort-noise) frames.
-enum AMRScanner {
-  struct Result: Equatable {
+package enum AMRScanner {
+  package struct Result: Equatable {
     /// Samples per channel (160 per frame at 8 kHz, 320 at 16 kHz).
     var frames: Int64
     var sampleRate: Int
@@ -19,7 +19,7 @@ enum AMRScanner {
   private static let widebandSizes = [17, 23, 32, 36, 40, 46, 50, 58, 60, 5, 0, 0, 0, 0, 0, 0]
 
   /// Scans `file`; nil when it does not start with an AMR magic number.
-  static func scan(_ file: RegularFile) throws -> Result? {
+  package static func scan(_ file: RegularFile) throws -> Result? {
     let head = try file.read(count: 9, at: 0)
     let wideband = head.starts(with: widebandMagic)
     guard wideband || head.starts(with: narrowbandMagic) else { return nil }

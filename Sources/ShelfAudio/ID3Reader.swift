@@ -3,9 +3,9 @@ import ShelfCore
 /// Reads ID3v2 (2.2–2.4) and ID3v1 tags: at the start of an MP3, and in the `ID3 ` chunk of AIFF
 /// and WAV files. FFmpeg keeps only the first of several values an ID3v2.4 frame holds and does
 /// not read WAV's chunk; this reader keeps them all (joined with `; `).
-enum ID3Reader {
+package enum ID3Reader {
   /// What an ID3 tag holds.
-  struct Found: Equatable {
+  package struct Found: Equatable {
     var tags: AudioTags
     /// True when an `APIC`/`PIC` frame (cover art) is present.
     var hasPicture: Bool
@@ -17,7 +17,7 @@ enum ID3Reader {
   }
 
   /// The leading ID3v2 tag of `file`, else its ID3v1 tag.
-  static func found(in file: RegularFile) throws -> Found {
+  package static func found(in file: RegularFile) throws -> Found {
     var result = Found(tags: AudioTags(), hasPicture: false)
     let header = try file.read(count: 10, at: 0)
     if let size = tagSize(header), size < 64 << 20 {
@@ -41,7 +41,7 @@ enum ID3Reader {
   }
 
   /// Parses a whole ID3v2 tag (header included), as found in a file or an `ID3 ` chunk.
-  static func parse(tag bytes: [UInt8]) -> Found {
+  package static func parse(tag bytes: [UInt8]) -> Found {
     guard bytes.count > 10, tagSize(Array(bytes.prefix(10))) != nil else {
       return Found(tags: AudioTags(), hasPicture: false)
     }

@@ -7,8 +7,8 @@ import ShelfCore
 ///
 /// libsndfile 1.2.0 reports MP3 files without a Xing/Info header as empty, and estimates
 /// others from the file size including tags and cover art; this needs no decoding.
-enum MP3Scanner {
-  struct Result: Equatable {
+package enum MP3Scanner {
+  package struct Result: Equatable {
     /// Samples per channel after the LAME delay and padding are trimmed.
     var frames: Int64
     var sampleRate: Int
@@ -25,7 +25,7 @@ enum MP3Scanner {
   }
 
   /// Scans `file`. Returns nil when no run of MPEG audio frames is found (an MP3 of only a tag).
-  static func scan(_ file: RegularFile) throws -> Result? {
+  package static func scan(_ file: RegularFile) throws -> Result? {
     var reader = ChunkedReader(file: file)
     // Leading ID3v2 tags (sometimes more than one).
     var offset: Int64 = 0

@@ -6,8 +6,8 @@ import ShelfCore
 /// less than the file holds) and its decoder hands out the last 1,152-sample frame whole, where
 /// the reference decoder (`mpcdec`) ends at the header's sample count. The header is read here
 /// so that the catalogue's length and what `play` hands out are what `mpcdec` yields.
-enum MusepackHeader {
-  struct Length: Equatable {
+package enum MusepackHeader {
+  package struct Length: Equatable {
     /// Samples per channel to hand out (the header's count less its beginning silence).
     var frames: Int64
     /// Samples of silence the encoder put before the audio, to skip.
@@ -16,7 +16,7 @@ enum MusepackHeader {
 
   /// Reads `file`'s SV8 stream header; nil when the file is not Musepack SV8 or the header is
   /// unreadable (the demuxer's length then stands).
-  static func read(_ file: RegularFile) -> Length? {
+  package static func read(_ file: RegularFile) -> Length? {
     guard let head = try? file.read(count: 64, at: 0), head.starts(with: Array("MPCK".utf8)) else {
       return nil
     }

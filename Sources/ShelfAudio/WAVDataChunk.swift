@@ -6,7 +6,7 @@ import ShelfCore
 /// libsndfile quietly shortens a `data` chunk that claims more bytes than the file holds and
 /// reports the frames present, so a file cut short (a copy interrupted, a download stopped)
 /// would otherwise pass for whole.
-struct WAVDataChunk: Equatable {
+package struct WAVDataChunk: Equatable {
   /// The offset of the first sample byte.
   var offset: Int64
   /// The chunk's size as its header (or, in RF64, the `ds64` chunk) declares it.
@@ -19,7 +19,7 @@ struct WAVDataChunk: Equatable {
 
   /// The `data` chunk of `file`, or nil when it is not a RIFF/RF64 WAVE file, the chunk is not
   /// found, or its length is marked unknown.
-  static func find(in file: RegularFile) throws(FileError) -> WAVDataChunk? {
+  package static func find(in file: RegularFile) throws(FileError) -> WAVDataChunk? {
     let header = try file.read(count: 12, at: 0)
     guard header.count == 12, Array(header[8..<12]) == Array("WAVE".utf8) else { return nil }
     let isRF64 = Array(header[0..<4]) == Array("RF64".utf8)
@@ -49,7 +49,7 @@ struct WAVDataChunk: Equatable {
   }
 
   /// The error for a file that holds fewer sample bytes than this chunk declares, or nil.
-  func truncation(of file: RegularFile) -> AudioError? {
+  package func truncation(of file: RegularFile) -> AudioError? {
     let present = max(0, file.status.size - offset)
     guard declaredSize > present else { return nil }
     return AudioError(

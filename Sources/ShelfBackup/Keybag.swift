@@ -4,7 +4,7 @@ import ShelfCore
 /// big-endian length) with a header (VERS TYPE UUID HMCK WRAP SALT ITER DPWT DPIC DPSL) and one
 /// group per protection class (UUID CLAS WRAP KTYP WPKY). Unlocking it with the password gives
 /// the class keys that unwrap every file's key.
-struct Keybag {
+package struct Keybag {
   /// The most PBKDF2 rounds accepted for either stage. Real backups use 10,000,000 SHA-256
   /// rounds (DPIC) and 10,000 SHA-1 rounds (ITER); a keybag asking for more is refused.
   static let iterationLimit: Int64 = 20_000_000
@@ -26,7 +26,7 @@ struct Keybag {
   var classes: [ClassKey] = []
 
   /// Parses the TLV records, checking every length against the data.
-  init(_ data: [UInt8]) throws(BackupError.Reason) {
+  package init(_ data: [UInt8]) throws(BackupError.Reason) {
     var header: [String: [UInt8]] = [:]
     var current: [String: [UInt8]]?
     var seenUUID = false

@@ -11,7 +11,7 @@ import ShelfCore
 /// content), and before that `ID.mdbackup` (one plist with `Domain`, `Path` and the `Data`).
 /// An mdinfo with `IsEncrypted` (iTunes 8.2 to 9) has its Metadata and its mddata encrypted as
 /// `LegacyEncryption` describes.
-enum LegacyManifest {
+package enum LegacyManifest {
   /// The largest mdinfo plist read.
   static let mdinfoLimit: Int64 = 1 << 20
   /// The largest mdbackup plist read (its data is held in memory to be parsed).
@@ -37,13 +37,13 @@ enum LegacyManifest {
 
   /// Domain and path from a plist dictionary (iTunes 7 wrote no domain: its paths are in the
   /// home folder).
-  static func name(from plist: PlistValue) -> (domain: String, path: RawPath)? {
+  package static func name(from plist: PlistValue) -> (domain: String, path: RawPath)? {
     guard let path = plist["Path"]?.stringValue else { return nil }
     return (plist["Domain"]?.stringValue ?? "HomeDomain", RawPath(path))
   }
 
   /// True when an mdinfo plist says its file is encrypted.
-  static func isEncrypted(_ plist: PlistValue) -> Bool {
+  package static func isEncrypted(_ plist: PlistValue) -> Bool {
     switch plist["IsEncrypted"] {
     case .boolean(let flag)?: flag
     case .integer(let value)?: value != 0
@@ -138,7 +138,7 @@ enum LegacyManifest {
   }
 
   /// The data an mdbackup file holds.
-  static func mdbackupData(_ path: RawPath) throws(BackupError) -> [UInt8] {
+  package static func mdbackupData(_ path: RawPath) throws(BackupError) -> [UInt8] {
     let (plist, _) = try readPlistWithStatus(path, limit: mdbackupLimit)
     guard case .data(let data)? = plist["Data"] else {
       throw BackupError(path: path, reason: .corruptManifest("mdbackup has no Data"))
@@ -155,7 +155,7 @@ enum LegacyManifest {
     return ManifestRecord(entry: entry, fileKey: nil)
   }
 
-  static func readPlist(_ path: RawPath, limit: Int64) throws(BackupError) -> PlistValue {
+  package static func readPlist(_ path: RawPath, limit: Int64) throws(BackupError) -> PlistValue {
     try readPlistWithStatus(path, limit: limit).0
   }
 

@@ -4,15 +4,17 @@ import ShelfCore
 /// target, data hash, encryption key (u16-length strings, 0xFFFF for none), mode (u16), inode
 /// (u64), uid, gid, mtime, atime, ctime (u32), size (u64), protection class (u8), and a count
 /// of name/value properties. The fileID is the SHA-1 of `domain-path`.
-enum MBDBManifest {
+package enum MBDBManifest {
   /// The largest Manifest.mbdb read (a phone with a million files has one of about 200 MB).
   static let sizeLimit: Int64 = 1 << 30
 
   /// Every record; a record cut off by the end of the file ends the list with a problem. A
   /// file without the `mbdb\x05\x00` header is no manifest at all, and is thrown.
-  static func records(_ bytes: [UInt8], folder: RawPath, manifestPath: RawPath) throws(BackupError) -> (
-    records: [ManifestRecord], problems: [BackupError]
-  ) {
+  package static func records(_ bytes: [UInt8], folder: RawPath, manifestPath: RawPath) throws(BackupError)
+    -> (
+      records: [ManifestRecord], problems: [BackupError]
+    )
+  {
     var records: [ManifestRecord] = []
     var problems: [BackupError] = []
     guard bytes.starts(with: Array("mbdb".utf8) + [5, 0]) else {

@@ -2,7 +2,7 @@ import ShelfCore
 
 /// One manifest row as every era's reader produces it: the public entry plus what reading its
 /// content needs (where it is stored and its wrapped key).
-struct ManifestRecord: Sendable {
+package struct ManifestRecord: Sendable {
   var entry: BackupEntry
   /// The file's wrapped key in an encrypted backup.
   var fileKey: WrappedFileKey?
@@ -11,7 +11,7 @@ struct ManifestRecord: Sendable {
 /// The `MBFile` record of a Manifest.db row: an NSKeyedArchiver binary plist whose
 /// `$top.root` object holds Size, Mode, LastModified, ProtectionClass, and references to
 /// RelativePath, Target and EncryptionKey objects.
-struct ArchivedFileRecord {
+package struct ArchivedFileRecord {
   var size: Int64
   var mode: UInt32
   var lastModified: Int64
@@ -19,7 +19,7 @@ struct ArchivedFileRecord {
   var target: RawPath?
   var encryptionKey: [UInt8]?
 
-  init(_ bytes: [UInt8]) throws(BackupError.Reason) {
+  package init(_ bytes: [UInt8]) throws(BackupError.Reason) {
     let plist: PropertyList
     do {
       plist = try PropertyList.parse(bytes)

@@ -8,7 +8,7 @@ extension CatalogQuery {
 
   /// The WHERE clause and its parameters (`?`) in `dialect`: the same query compiled for each
   /// database, through its own full-text index and pattern matching.
-  func sql(_ dialect: SQLDialect) throws -> (String, [DatabaseValue]) {
+  package func sql(_ dialect: SQLDialect) throws -> (String, [DatabaseValue]) {
     var clauses: [String] = []
     var parameters: [DatabaseValue] = []
     for group in groups {

@@ -372,6 +372,6 @@ enum CatalogSchema {
 }
 
 /// The SQL dialect a query or a table is written in.
-enum SQLDialect: Sendable {
+package enum SQLDialect: Sendable {
   case sqlite, postgres
 }

@@ -8,7 +8,7 @@ import ShelfDatabase
 /// are valid UTF-8, a single byte where they are not (`?` takes one of either). SQLite's own
 /// GLOB is case-sensitive and reads text; this matcher folds case when asked (Unicode simple
 /// lowercase) and never loses a byte.
-struct PathGlob: Sendable, Equatable {
+package struct PathGlob: Sendable, Equatable {
   /// One element of a compiled pattern.
   enum Element: Sendable, Equatable {
     case unit(UInt32)
@@ -21,7 +21,7 @@ struct PathGlob: Sendable, Equatable {
   let foldCase: Bool
 
   /// Compiles `pattern`; with `literal`, every character stands for itself.
-  init(pattern: [UInt8], foldCase: Bool, literal: Bool = false) {
+  package init(pattern: [UInt8], foldCase: Bool, literal: Bool = false) {
     self.foldCase = foldCase
     let units = Self.units(pattern).map { foldCase ? Self.folded($0) : $0 }
     guard !literal else {
@@ -57,7 +57,7 @@ struct PathGlob: Sendable, Equatable {
 
   /// True when `pattern` holds a capital letter: fd's smart case, which makes the match
   /// case-sensitive.
-  static func hasCapitals(_ pattern: String) -> Bool {
+  package static func hasCapitals(_ pattern: String) -> Bool {
     pattern.unicodeScalars.contains { $0.properties.isUppercase }
   }
 
@@ -97,7 +97,7 @@ struct PathGlob: Sendable, Equatable {
   }
 
   /// True when the whole of `subject` matches.
-  func matches(_ subject: [UInt8]) -> Bool { subject.withUnsafeBufferPointer { matches($0) } }
+  package func matches(_ subject: [UInt8]) -> Bool { subject.withUnsafeBufferPointer { matches($0) } }
 
   /// True when the whole of `subject` matches.
   func matches(_ subject: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -3,13 +3,13 @@ internal import CExif
 /// Reads the facts shelf keeps from an EXIF block through libexif, which bounds-checks every
 /// offset, stops at IFD loops and caps its recursion: a hostile block yields fewer facts,
 /// never a hang or a read outside the block.
-enum EXIFReader {
+package enum EXIFReader {
   /// The header libexif expects in front of the TIFF structure (as in a JPEG's APP1).
-  static let header: [UInt8] = Array("Exif".utf8) + [0, 0]
+  package static let header: [UInt8] = Array("Exif".utf8) + [0, 0]
 
   /// The facts of an EXIF block that starts with `Exif\0\0` and the TIFF header; nil when
   /// libexif finds nothing shelf keeps.
-  static func facts(block: [UInt8]) -> EXIFFacts? {
+  package static func facts(block: [UInt8]) -> EXIFFacts? {
     guard block.count > header.count + 8 else { return nil }
     guard let data = exif_data_new() else { return nil }
     defer { exif_data_unref(data) }
