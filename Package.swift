@@ -64,6 +64,8 @@ let package = Package(
     .target(name: "CSandboxSupport", linkerSettings: [.linkedLibrary("seccomp")]),
     // Linux file calls Swift's Glibc module leaves out (syncfs, sync_file_range).
     .target(name: "CFileSupport"),
+    // Text counted sixteen bytes at a time (SSE2), for TextAnalyzer.
+    .target(name: "CTextSupport"),
     // libvips is opened with dlopen on the first preview (see CVipsSupport.c): linking it would
     // load it and thirty more libraries into every shelf command. Only its headers are used
     // here, with GLib's include folders (Debian libvips-dev, libglib2.0-dev).
@@ -110,7 +112,9 @@ let package = Package(
     // image headers, EXIF and HEIF, audio and video facts. No store, no roots, no queries.
     .target(
       name: "ShelfFacts",
-      dependencies: ["ShelfCore", "ShelfPNG", "ShelfAudio", "CUchardet", "CExif", "CHeif", "CHeifSupport"]),
+      dependencies: [
+        "ShelfCore", "ShelfPNG", "ShelfAudio", "CTextSupport", "CUchardet", "CExif", "CHeif", "CHeifSupport",
+      ]),
     .target(
       name: "ShelfCatalog",
       dependencies: [

@@ -9,7 +9,7 @@ import ShelfDatabase
 /// which is what `ls WORD…` needs, at about half the cost of a full index.
 enum CatalogSchema {
   /// Bumped on every schema change; writers migrate older catalogues (see `upgrade(from:_:)`).
-  static let version = 11
+  static let version = 12
 
   /// The first schema that carries `applicationID` and the `meta` table; older ones are
   /// recognised by their tables.
@@ -77,13 +77,19 @@ enum CatalogSchema {
   /// own, listed under that one, forgotten with it). Roots added before have none.
   static let rootParentVersion = 11
 
+  /// The version from which SQLite's writer fills the path trigram table itself, with the
+  /// row (`SQLiteCatalogStore.upsert`), rather than by an insert trigger: an older shelf,
+  /// which relies on the trigger, must not write the catalogue after it.
+  static let explicitPathTrigramsVersion = 12
+
   /// The indexes queries are answered from (schema 10): a kind with its entries by size (the
   /// filter and the sort listings start from most); size and modification time (in SQLite,
   /// kind and size carry the path, so that the first entries in path order are found in the
   /// index alone; PostgreSQL could not index a path longer than a B-tree entry); the artist,
   /// the tag queried most; the totals of `stats` by kind and area, read from the index alone;
   /// and, for the substrings a bare word or a glob looks for in paths, trigrams (SQLite: an
-  /// FTS5 `trigram` table over `files.path_text`, kept current by triggers; PostgreSQL:
+  /// FTS5 `trigram` table over `files.path_text`, written with each new row and kept current
+  /// by triggers on deletes and moves; PostgreSQL:
   /// `pg_trgm`, as for names, and the few paths that are not UTF-8, whose text form a glob
   /// cannot judge). Each costs inserts a little, which is why other fields have none.
   static func queryIndexes(_ dialect: SQLDialect) -> String {
@@ -98,9 +104,6 @@ enum CatalogSchema {
       CREATE VIRTUAL TABLE IF NOT EXISTS files_paths USING fts5(
         path_text, content = 'files', content_rowid = 'id', tokenize = 'trigram', detail = none
       );
-      CREATE TRIGGER IF NOT EXISTS files_paths_insert AFTER INSERT ON files BEGIN
-        INSERT INTO files_paths(rowid, path_text) VALUES (new.id, new.path_text);
-      END;
       CREATE TRIGGER IF NOT EXISTS files_paths_delete AFTER DELETE ON files BEGIN
         INSERT INTO files_paths(files_paths, rowid, path_text) VALUES ('delete', old.id, old.path_text);
       END;
@@ -278,6 +281,9 @@ enum CatalogSchema {
   /// version. Nil when there is no step (an older SQLite schema is then rebuilt).
   static func upgrade(from version: Int, _ dialect: SQLDialect) -> String? {
     if dialect == .sqlite, let step = sqliteUpgrades[version] { return step }
+    if version + 1 == explicitPathTrigramsVersion {
+      return dialect == .sqlite ? "DROP TRIGGER IF EXISTS files_paths_insert;" : ""
+    }
     if version + 1 == rootParentVersion {
       return "ALTER TABLE roots ADD COLUMN parent_id \(ColumnType.integer.name(dialect));"
     }
@@ -301,6 +307,21 @@ enum CatalogSchema {
 
   /// The columns an upsert writes, in the order of `fileValues`.
   static let writtenFileColumns = fileColumns.filter(\.written).map(\.name)
+
+  /// Where the path and its text are in `writtenFileColumns` (and `fileValues`).
+  static let pathValueIndex = writtenFileColumns.firstIndex(of: "path")!
+  static let pathTextValueIndex = writtenFileColumns.firstIndex(of: "path_text")!
+
+  /// The columns an update of a known file writes: all but the path, its text and the root,
+  /// which are what made it known (SQLite: changing none of them, the update needs no
+  /// statement journal; see `SQLiteCatalogStore.upsert`).
+  static let updatedFileColumns = writtenFileColumns.filter { !unchangedByUpdate.contains($0) }
+  private static let unchangedByUpdate: Set<String> = ["path", "path_text", "root_id"]
+
+  /// The values of `updatedFileColumns`, from the values of `writtenFileColumns`.
+  static func updatedValues(_ values: [DatabaseValue]) -> [DatabaseValue] {
+    zip(writtenFileColumns, values).compactMap { unchangedByUpdate.contains($0.0) ? nil : $0.1 }
+  }
 
   /// The values of `entry`'s row, in the order of `writtenFileColumns`.
   static func fileValues(_ entry: CatalogEntry, rootID: Int64, trusted: Bool) -> [DatabaseValue] {

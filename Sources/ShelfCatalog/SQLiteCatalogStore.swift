@@ -23,9 +23,7 @@ final class SQLiteCatalogStore: CatalogEngine {
   let db: SQLiteConnection
   /// The writer lock, held for the life of a writer; nil for a reader.
   private let lock: WriterLock?
-  private var upsertStatement: SQLiteStatement?
-  private var ftsDelete: SQLiteStatement?
-  private var ftsInsert: SQLiteStatement?
+  private var writeStatementsPrepared: WriteStatements?
   /// True once `movingAsideAndRebuilding` closed the connection and handed the file to a
   /// fresh store: the journal mode is then that store's to set, not this one's.
   private var replaced = false
@@ -38,9 +36,7 @@ final class SQLiteCatalogStore: CatalogEngine {
 
   deinit {
     guard lock != nil, !replaced else { return }
-    upsertStatement = nil
-    ftsDelete = nil
-    ftsInsert = nil
+    writeStatementsPrepared = nil
     // Back to a rollback journal when no reader is in: a read-only connection to a WAL
     // database has to create -wal and -shm files beside it (and cannot remove them), so
     // readers of an idle catalogue leave nothing behind. Busy readers keep it in WAL.
@@ -221,9 +217,7 @@ final class SQLiteCatalogStore: CatalogEngine {
   /// corruption mid-scan.
   func movingAsideAndRebuilding(shelfVersion: String) throws -> any CatalogEngine {
     guard let lock else { preconditionFailure("only a writer moves the catalogue aside") }
-    upsertStatement = nil
-    ftsDelete = nil
-    ftsInsert = nil
+    writeStatementsPrepared = nil
     try? db.close()
     replaced = true
     let aside = try Self.moveAside(path)
@@ -282,34 +276,82 @@ final class SQLiteCatalogStore: CatalogEngine {
   func lockRoot(_ path: RawPath, wait: Double) throws {}
 
   /// Inserts or replaces the row of `entry` (matched by path), and its full-text row.
+  /// Writes a file's row and its full-text rows. Each is a statement that touches one table
+  /// (a plain INSERT, or an UPDATE that leaves the path and root alone), never an upsert, a
+  /// RETURNING or a trigger (but for a path another root holds): a statement that writes two tables opens a statement journal, and
+  /// SQLite then asks every FTS5 table written in the transaction to flush its pending terms
+  /// as a new segment (`xSavepoint`), which made each file's row cost the full-text index a
+  /// segment merge. Writing the path trigrams here rather than by a trigger keeps them in
+  /// memory until the commit.
   func upsert(_ entry: CatalogEntry, rootID: Int64, trusted: Bool, searchText: String, isNew: Bool) throws {
-    if upsertStatement == nil {
-      let columns = CatalogSchema.writtenFileColumns
-      let updates = columns.filter { $0 != "path" }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-      upsertStatement = try db.prepare(
-        "INSERT INTO files(\(columns.joined(separator: ", "))) VALUES(\(columns.map { _ in "?" }.joined(separator: ", "))) ON CONFLICT(path) DO UPDATE SET \(updates) RETURNING id"
-      )
-      ftsDelete = try db.prepare("DELETE FROM files_fts WHERE rowid = ?")
-      ftsInsert = try db.prepare("INSERT INTO files_fts(rowid, tags, body) VALUES(?, ?, ?)")
-    }
+    let statements = try writeStatements()
     let values = CatalogSchema.fileValues(entry, rootID: rootID, trusted: trusted)
-    try upsertStatement!.bind(values)
-    guard try upsertStatement!.step() else { return }
-    let id = upsertStatement!.integer(at: 0) ?? 0
-    while try upsertStatement!.step() {}
-    // A new file has no full-text row yet (unless another root listed the same path).
-    if !isNew { try ftsDelete!.run([.integer(id)]) }
+    var inserted = false
+    if isNew {
+      do {
+        try statements.insert.run(values)
+        inserted = true
+      } catch {
+        // The path is another root's (a root inside another): that root's row becomes this one's.
+        guard error.code & 0xFF == 19 else { throw error }  // SQLITE_CONSTRAINT
+      }
+    }
+    let id: Int64
+    if inserted {
+      id = db.lastInsertRowID
+      try statements.pathsInsert.run([.integer(id), values[CatalogSchema.pathTextValueIndex]])
+    } else {
+      let path = values[CatalogSchema.pathValueIndex]
+      if isNew {
+        try statements.upsert.run(values)
+      } else {
+        try statements.update.run(CatalogSchema.updatedValues(values) + [path])
+      }
+      try statements.idByPath.bind([path])
+      guard try statements.idByPath.step() else { return }
+      id = statements.idByPath.integer(at: 0) ?? 0
+      while try statements.idByPath.step() {}
+      // An updated row may have a full-text row: it is written anew.
+      try statements.ftsDelete.run([.integer(id)])
+    }
     let (tags, body) = CatalogSchema.searchableText(entry, searchText: searchText)
     // Only tags and text are indexed; most files have neither and get no full-text row.
     if tags.isEmpty && body.isEmpty { return }
-    let row: [DatabaseValue] = [.integer(id), .text(tags), .text(body)]
-    do {
-      try ftsInsert!.run(row)
-    } catch {
-      guard isNew && error.code & 0xFF == 19 else { throw error }  // SQLITE_CONSTRAINT
-      try ftsDelete!.run([.integer(id)])
-      try ftsInsert!.run(row)
-    }
+    try statements.ftsInsert.run([.integer(id), .text(tags), .text(body)])
+  }
+
+  /// The statements `upsert` runs, prepared once per store.
+  private struct WriteStatements {
+    var insert: SQLiteStatement
+    /// Every written column but the path, its text and the root, by path.
+    var update: SQLiteStatement
+    var idByPath: SQLiteStatement
+    /// For the rare path another root holds: the row moves to this root (the path trigram
+    /// table follows by the `files_paths_update` trigger, which does not fire here).
+    var upsert: SQLiteStatement
+    var pathsInsert: SQLiteStatement
+    var ftsDelete: SQLiteStatement
+    var ftsInsert: SQLiteStatement
+  }
+
+  private func writeStatements() throws -> WriteStatements {
+    if let writeStatementsPrepared { return writeStatementsPrepared }
+    let columns = CatalogSchema.writtenFileColumns
+    let placeholders = columns.map { _ in "?" }.joined(separator: ", ")
+    let upsertSet = columns.filter { $0 != "path" }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+    let updateSet = CatalogSchema.updatedFileColumns.map { "\($0) = ?" }.joined(separator: ", ")
+    let prepared = WriteStatements(
+      insert: try db.prepare("INSERT INTO files(\(columns.joined(separator: ", "))) VALUES(\(placeholders))"),
+      update: try db.prepare("UPDATE files SET \(updateSet) WHERE path = ?"),
+      idByPath: try db.prepare("SELECT id FROM files WHERE path = ?"),
+      upsert: try db.prepare(
+        "INSERT INTO files(\(columns.joined(separator: ", "))) VALUES(\(placeholders)) ON CONFLICT(path) DO UPDATE SET \(upsertSet)"
+      ),
+      pathsInsert: try db.prepare("INSERT INTO files_paths(rowid, path_text) VALUES(?, ?)"),
+      ftsDelete: try db.prepare("DELETE FROM files_fts WHERE rowid = ?"),
+      ftsInsert: try db.prepare("INSERT INTO files_fts(rowid, tags, body) VALUES(?, ?, ?)"))
+    writeStatementsPrepared = prepared
+    return prepared
   }
 
   /// Nothing is queued: each row is written at once.

@@ -22,14 +22,27 @@ package enum UTF8Scalars {
   package static let invalidByteBase: UInt32 = 0x11_0000
 
   /// The sequence that begins at `index` (which must be a valid index of `bytes`).
-  @inlinable
   package static func sequence<Bytes: RandomAccessCollection>(in bytes: Bytes, at index: Int) -> Sequence
   where Bytes.Element == UInt8, Bytes.Index == Int {
+    if let found = bytes.withContiguousStorageIfAvailable({ sequence(in: $0, at: index - bytes.startIndex) })
+    {
+      return found
+    }
+    return Array(bytes[index..<min(index + 4, bytes.endIndex)]).withUnsafeBufferPointer {
+      sequence(in: $0, at: 0)
+    }
+  }
+
+  /// The sequence that begins at `index` of a buffer: what the generic form and the readers of
+  /// large texts call (a generic function across modules is not specialized, and its calls
+  /// cost an allocation each).
+  package static func sequence(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Sequence {
     let lead = bytes[index]
     if lead < 0x80 { return .scalar(Unicode.Scalar(lead), length: 1) }
     // The second byte's range is narrower after E0, ED, F0 and F4: that is what rules out
     // overlong forms, the surrogates D800–DFFF and values above U+10FFFF.
-    let (length, second): (Int, ClosedRange<UInt8>)
+    let length: Int
+    let second: ClosedRange<UInt8>
     switch lead {
     case 0xC2...0xDF: (length, second) = (2, 0x80...0xBF)
     case 0xE0: (length, second) = (3, 0xA0...0xBF)
@@ -42,7 +55,7 @@ package enum UTF8Scalars {
     }
     var value = UInt32(lead) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
     for offset in 1..<length {
-      guard index + offset < bytes.endIndex else { return .truncated }
+      guard index + offset < bytes.count else { return .truncated }
       let byte = bytes[index + offset]
       guard offset == 1 ? second.contains(byte) : byte & 0xC0 == 0x80 else { return .invalid }
       value = value << 6 | UInt32(byte & 0x3F)
@@ -58,13 +71,25 @@ package enum UTF8Scalars {
   /// when `holdingCutEnd` is true, for the caller to decode again with the bytes that follow
   /// it; otherwise its bytes are ill-formed ones.
   /// - Returns: where decoding stopped: `bytes.endIndex`, or the start of the sequence held.
-  @inlinable @discardableResult
+  @discardableResult
   package static func appendUnits<Bytes: RandomAccessCollection>(
     of bytes: Bytes, to units: inout [UInt32], holdingCutEnd: Bool = false
   ) -> Int where Bytes.Element == UInt8, Bytes.Index == Int {
+    let stopped =
+      bytes.withContiguousStorageIfAvailable { appendUnits(of: $0, to: &units, holdingCutEnd: holdingCutEnd) }
+      ?? Array(bytes).withUnsafeBufferPointer {
+        appendUnits(of: $0, to: &units, holdingCutEnd: holdingCutEnd)
+      }
+    return bytes.startIndex + stopped
+  }
+
+  /// `appendUnits` on a buffer; returns the offset decoding stopped at.
+  package static func appendUnits(
+    of bytes: UnsafeBufferPointer<UInt8>, to units: inout [UInt32], holdingCutEnd: Bool = false
+  ) -> Int {
     units.reserveCapacity(units.count + bytes.count)
-    var index = bytes.startIndex
-    while index < bytes.endIndex {
+    var index = 0
+    while index < bytes.count {
       switch sequence(in: bytes, at: index) {
       case .scalar(let scalar, let length):
         units.append(scalar.value)

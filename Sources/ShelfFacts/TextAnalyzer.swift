@@ -1,3 +1,6 @@
+import CTextSupport
+import ShelfCore
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -31,13 +34,81 @@ public enum TextAnalyzer {
   public static func analyze(_ source: any ByteSource, encoding detected: DetectedEncoding) throws
     -> Analysis
   {
+    let (counter, text) =
+      detected.encoding == .utf8 || detected.encoding == .ascii
+      ? try countUTF8(source, from: Int64(detected.bomLength))
+      : try countDecoded(source, encoding: detected)
+    var firstLine = String(
+      String.UnicodeScalarView(text.unicodeScalars.prefix { $0 != "\n" && $0 != "\r" }.prefix(400)))
+    firstLine = firstLine.trimmingWhitespace()
+    if firstLine.count > 200 { firstLine = String(firstLine.prefix(200)) }
+    let searchText = searchTerms(text, limit: searchTextLimit * 4)
+    let facts = TextFacts(
+      encoding: detected.encoding, bom: detected.bom, lineEndings: counter.lineEndings,
+      lines: counter.lines, words: counter.words, chars: counter.chars, firstLine: firstLine)
+    return Analysis(facts: facts, searchText: searchText)
+  }
+
+  /// UTF-8 (and ASCII) counted on the bytes as read: runs of ASCII sixteen bytes at a time
+  /// (`shelf_count_ascii`), other sequences decoded one by one, nothing copied or widened. The
+  /// text of the beginning is the bytes themselves when they are ASCII.
+  static func countUTF8(_ source: any ByteSource, from start: Int64) throws -> (Counter, String) {
+    var counter = Counter()
+    var offset = start
+    let end = source.size
+    var head: [UInt8] = []
+    // A sequence cut by the end of a block, waiting for the next one.
+    var pending: [UInt8] = []
+    while offset < end {
+      var chunk = try source.read(count: Int(min(Int64(blockSize), end - offset)), at: offset)
+      if chunk.isEmpty { break }
+      let headBytes = Int(max(0, min(Int64(searchTextLimit) - offset, Int64(chunk.count))))
+      if headBytes > 0 { head += chunk[..<headBytes] }
+      offset += Int64(chunk.count)
+      if !pending.isEmpty {
+        chunk = pending + chunk
+        pending = []
+      }
+      let final = offset >= end
+      chunk.withUnsafeBufferPointer { buffer in
+        var at = 0
+        while at < buffer.count {
+          at += shelf_count_ascii(buffer.baseAddress! + at, buffer.count - at, &counter.counts)
+          guard at < buffer.count else { break }
+          switch UTF8Scalars.sequence(in: buffer, at: at) {
+          case .scalar(let scalar, let length):
+            shelf_count_character(&counter.counts, scalar.value)
+            at += length
+          case .truncated where !final:
+            pending = Array(buffer[at...])
+            at = buffer.count
+          case .invalid, .truncated:
+            shelf_count_character(&counter.counts, TextDecoder.invalidByteBase + UInt32(buffer[at]))
+            at += 1
+          }
+        }
+      }
+    }
+    counter.finish()
+    guard head.contains(where: { $0 >= 0x80 }) else {
+      return (counter, String(decoding: head, as: UTF8.self))
+    }
+    var units: [UInt32] = []
+    // A sequence cut by the limit is left out, as it is when the text is decoded in blocks.
+    UTF8Scalars.appendUnits(of: head, to: &units, holdingCutEnd: start + Int64(head.count) < end)
+    return (counter, displayText(units))
+  }
+
+  /// Any other encoding, decoded block by block to scalar values and counted on them.
+  static func countDecoded(_ source: any ByteSource, encoding detected: DetectedEncoding) throws
+    -> (Counter, String)
+  {
     var counter = Counter()
     let decoder = try TextDecoder(detected.encoding)
     var offset = Int64(detected.bomLength)
     let end = source.size
     var head: [UInt32] = []
     var scalars: [UInt32] = []
-    scalars.reserveCapacity(blockSize)
     while offset < end {
       let chunk = try source.read(count: Int(min(Int64(blockSize), end - offset)), at: offset)
       if chunk.isEmpty { break }
@@ -53,19 +124,10 @@ public enum TextAnalyzer {
         decoder.decode(chunk[...], final: offset >= end, into: &scalars)
         if headBytes > 0 { head += scalars }
       }
-      counter.feed(scalars)
+      for value in scalars { shelf_count_character(&counter.counts, value) }
     }
     counter.finish()
-    let text = displayText(head)
-    var firstLine = String(
-      String.UnicodeScalarView(text.unicodeScalars.prefix { $0 != "\n" && $0 != "\r" }.prefix(400)))
-    firstLine = firstLine.trimmingWhitespace()
-    if firstLine.count > 200 { firstLine = String(firstLine.prefix(200)) }
-    let searchText = searchTerms(text, limit: searchTextLimit * 4)
-    let facts = TextFacts(
-      encoding: detected.encoding, bom: detected.bom, lineEndings: counter.lineEndings,
-      lines: counter.lines, words: counter.words, chars: counter.chars, firstLine: firstLine)
-    return Analysis(facts: facts, searchText: searchText)
+    return (counter, displayText(head))
   }
 
   /// Scalar values from `TextDecoder` as a string, an undecodable byte as U+FFFD.
@@ -158,88 +220,21 @@ public enum TextAnalyzer {
     byte >= 0x80 || (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
   }
 
-  private struct Counter {
-    var chars = 0
-    var words = 0
-    var lines = 0
-    var lf = 0
-    var crlf = 0
-    var cr = 0
-    var inWord = false
-    var afterCR = false
-    var lineHasContent = false
+  /// The counts (`shelf_text_counts`, kept by CTextSupport's rules) and what they tell.
+  struct Counter {
+    var counts = shelf_text_counts()
 
-    /// Counts decoded scalar values, with the state in locals for speed.
-    mutating func feed(_ scalars: [UInt32]) {
-      var chars = self.chars
-      var words = self.words
-      var lines = self.lines
-      var lf = self.lf
-      var crlf = self.crlf
-      var cr = self.cr
-      var inWord = self.inWord
-      var afterCR = self.afterCR
-      var lineHasContent = self.lineHasContent
-      scalars.withUnsafeBufferPointer { buffer in
-        for value in buffer {
-          chars += 1
-          if value == 0x0A {
-            if afterCR {
-              crlf += 1
-              cr -= 1
-            } else {
-              lf += 1
-              lines += 1
-            }
-            afterCR = false
-            inWord = false
-            lineHasContent = false
-          } else if value == 0x0D {
-            cr += 1
-            lines += 1
-            afterCR = true
-            inWord = false
-            lineHasContent = false
-          } else {
-            if Self.isSpace(value) {
-              inWord = false
-            } else if !inWord {
-              words += 1
-              inWord = true
-            }
-            afterCR = false
-            lineHasContent = true
-          }
-        }
-      }
-      self.chars = chars
-      self.words = words
-      self.lines = lines
-      self.lf = lf
-      self.crlf = crlf
-      self.cr = cr
-      self.inWord = inWord
-      self.afterCR = afterCR
-      self.lineHasContent = lineHasContent
-    }
+    var chars: Int { Int(counts.chars) }
+    var words: Int { Int(counts.words) }
+    var lines: Int { Int(counts.lines) }
 
-    /// White space as `wc -w` separates words by in a UTF-8 locale (line feed and carriage
-    /// return are handled before).
-    @inline(__always)
-    static func isSpace(_ value: UInt32) -> Bool {
-      if value < 0x80 { return value == 0x20 || (0x09...0x0D).contains(value) }
-      switch value {
-      case 0xA0, 0x1680, 0x2000...0x200A, 0x202F, 0x205F, 0x2060, 0x3000: return true
-      default: return false
-      }
-    }
-
+    /// A last line without an ending is a line.
     mutating func finish() {
-      if lineHasContent { lines += 1 }
+      if counts.line_has_content != 0 { counts.lines += 1 }
     }
 
     var lineEndings: String {
-      let kinds = [(lf, "lf"), (crlf, "crlf"), (cr, "cr")].filter { $0.0 > 0 }
+      let kinds = [(counts.lf, "lf"), (counts.crlf, "crlf"), (counts.cr, "cr")].filter { $0.0 > 0 }
       if kinds.isEmpty { return "none" }
       return kinds.count == 1 ? kinds[0].1 : "mixed"
     }

@@ -358,6 +358,34 @@ private func parameters(_ words: [String]) throws -> [DatabaseValue] {
   try upgraded.db.execute("INSERT INTO files_paths(files_paths) VALUES ('integrity-check')")
 }
 
+@Test func aSchema11CatalogueLosesItsInsertTriggerAndItsNewPathsStillReachTheTrigrams() async throws {
+  let scratch: TemporaryDirectory
+  let expected: [String]
+  do {
+    let (copy, store) = try await MediaFactsCatalogTests.indexedCopy()
+    scratch = copy
+    expected = try MediaFactsCatalogTests.names(store, ["chord"])
+    try restoreSchema11Trigger(store.db)
+    try store.db.execute("PRAGMA user_version = 11")
+  }
+  let path = scratch.raw("catalog.sqlite")
+  let upgraded = try CatalogStore.openForWriting(at: path, shelfVersion: "1.0")
+  #expect(try upgraded.db.query("PRAGMA user_version").first?.first?.integer == Int64(CatalogSchema.version))
+  let triggers = try upgraded.db.query("SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name")
+  #expect(triggers.map { $0.first?.text } == ["files_paths_delete", "files_paths_update"])
+  #expect(try MediaFactsCatalogTests.names(upgraded, ["chord"]) == expected)
+  // A file added after the upgrade is in the trigrams once (written by the store, not twice
+  // by a trigger as well), and a re-read one keeps its single row.
+  try Data("a chord chart".utf8).write(to: URL(fileURLWithPath: scratch.file("media/chord-chart.txt")))
+  var options = IndexOptions()
+  options.recentWindow = 0
+  options.full = true
+  _ = try await Indexer(store: upgraded, options: options).index(root: scratch.raw("media"))
+  #expect(try MediaFactsCatalogTests.names(upgraded, ["chord"]) == (expected + ["chord-chart.txt"]).sorted())
+  #expect(try MediaFactsCatalogTests.names(upgraded, ["name:*chart*"]) == ["chord-chart.txt"])
+  try upgraded.db.execute("INSERT INTO files_paths(files_paths) VALUES ('integrity-check')")
+}
+
 @Test func timesBeyondTheDayArithmeticAreRefusedNotATrap() throws {
   // A 14-digit year overflowed the day count; 10^17 days ago overflowed the whole seconds of a
   // local time (taken).

@@ -8,8 +8,20 @@ import Testing
 
 @testable import ShelfCatalog
 
-/// Turns a current catalogue back into schema 10 shape (the roots' parent removed).
+/// Turns a current catalogue back into schema 11 shape (the path trigrams written by an insert
+/// trigger).
+func restoreSchema11Trigger(_ db: SQLiteConnection) throws {
+  try db.execute(
+    """
+    CREATE TRIGGER files_paths_insert AFTER INSERT ON files BEGIN
+      INSERT INTO files_paths(rowid, path_text) VALUES (new.id, new.path_text);
+    END;
+    """)
+}
+
+/// Turns a current catalogue back into schema 10 shape (the roots' parent removed, and later).
 func dropSchema11Columns(_ db: SQLiteConnection) throws {
+  try restoreSchema11Trigger(db)
   try db.execute("ALTER TABLE roots DROP COLUMN parent_id")
 }
 

@@ -1,0 +1,32 @@
+#ifndef CTEXT_SUPPORT_H
+#define CTEXT_SUPPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The running counts of a text as `wc` keeps them (see ShelfFacts' TextAnalyzer for the rules):
+   characters, words, lines, and the three kinds of line ending, with the state a count carries
+   from one character to the next. */
+typedef struct {
+  int64_t chars;
+  int64_t words;
+  int64_t lines;
+  int64_t lf;
+  int64_t crlf;
+  int64_t cr;
+  /* The last character was part of a word, was a carriage return, and the current line has
+     something other than its ending. */
+  uint8_t in_word;
+  uint8_t after_cr;
+  uint8_t line_has_content;
+} shelf_text_counts;
+
+/* Counts one character: a Unicode scalar value, or an undecodable byte's mark (above U+10FFFF). */
+void shelf_count_character(shelf_text_counts *counts, uint32_t value);
+
+/* Counts the ASCII bytes at the start of `bytes` (up to `count`) into `counts`, sixteen at a
+   time where the machine has SSE2, and returns how many it counted: it stops at the first byte
+   of 0x80 or more, which the caller decodes (UTF-8) and counts itself. */
+size_t shelf_count_ascii(const uint8_t *bytes, size_t count, shelf_text_counts *counts);
+
+#endif
