@@ -136,7 +136,7 @@ let package = Package(
     .testTarget(
       name: "ShelfDatabaseTests", dependencies: ["ShelfDatabase", "CSQLite", "ShelfTestSupport"]),
     .testTarget(name: "ShelfBackupTests", dependencies: ["ShelfBackup", "ShelfTestSupport"]),
-    .testTarget(name: "ShelfFactsTests", dependencies: ["ShelfFacts", "ShelfTestSupport"]),
+    .testTarget(name: "ShelfFactsTests", dependencies: ["ShelfFacts", "CTextSupport", "ShelfTestSupport"]),
     .testTarget(
       name: "ShelfCatalogTests", dependencies: ["ShelfCatalog", "ShelfDatabase", "ShelfTestSupport"]),
     .testTarget(name: "ShelfImageTests", dependencies: ["ShelfImage", "ShelfTestSupport"]),

@@ -112,3 +112,83 @@ size_t shelf_count_ascii(const uint8_t *bytes, size_t count, shelf_text_counts *
     if (at == count) return at;
   }
 }
+
+static inline int is_plain(uint8_t byte) {
+  return (byte >= 0x20 && byte < 0x7F) || byte == 0x09 || byte == 0x0A || byte == 0x0D;
+}
+
+size_t shelf_plain_ascii_prefix(const uint8_t *bytes, size_t count) {
+  size_t at = 0;
+#if defined(__SSE2__)
+  const __m128i below_space = _mm_set1_epi8(0x1F);
+  const __m128i delete = _mm_set1_epi8(0x7F);
+  const __m128i tab = _mm_set1_epi8(0x09);
+  const __m128i lf = _mm_set1_epi8(0x0A);
+  const __m128i cr = _mm_set1_epi8(0x0D);
+  while (count - at >= 16) {
+    __m128i block = _mm_loadu_si128((const __m128i *)(bytes + at));
+    /* Signed, bytes of 0x80 or more are below 0x20 too. */
+    __m128i printable = _mm_andnot_si128(_mm_cmpeq_epi8(block, delete), _mm_cmpgt_epi8(block, below_space));
+    __m128i blank = _mm_or_si128(
+        _mm_cmpeq_epi8(block, tab), _mm_or_si128(_mm_cmpeq_epi8(block, lf), _mm_cmpeq_epi8(block, cr)));
+    if (_mm_movemask_epi8(_mm_or_si128(printable, blank)) != 0xFFFF) break;
+    at += 16;
+  }
+#endif
+  while (at < count && is_plain(bytes[at])) at += 1;
+  return at;
+}
+
+/* One byte into the census (offset `at` from the segment's start). */
+static inline void census_one(shelf_byte_census *census, uint8_t byte, size_t at) {
+  if (byte >= 0x20 && byte < 0x7F) return;
+  if (byte >= 0x80) {
+    census->high_bytes += 1;
+  } else if (byte == 0) {
+    census->zeros[at & 3] += 1;
+  } else if (byte == 0x1B) {
+    census->escapes += 1;
+  } else if (!(byte == 0x07 || (byte >= 0x08 && byte <= 0x0D) || byte == 0x1A)) {
+    census->bad_controls += 1;
+  }
+}
+
+void shelf_take_census(const uint8_t *bytes, size_t count, shelf_byte_census *census) {
+  size_t at = 0;
+#if defined(__SSE2__)
+  const __m128i zero = _mm_setzero_si128();
+  const __m128i escape = _mm_set1_epi8(0x1B);
+  const __m128i space = _mm_set1_epi8(0x20);
+  const __m128i below_bell = _mm_set1_epi8(0x06);
+  const __m128i above_cr = _mm_set1_epi8(0x0E);
+  const __m128i end_of_file = _mm_set1_epi8(0x1A);
+  const __m128i delete = _mm_set1_epi8(0x7F);
+  while (count - at >= 16) {
+    __m128i block = _mm_loadu_si128((const __m128i *)(bytes + at));
+    unsigned high = (unsigned)_mm_movemask_epi8(block);
+    unsigned zeros = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(block, zero));
+    unsigned escapes = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(block, escape));
+    /* C0 controls (signed: the high bytes are below zero, not among them) that text holds:
+       zero (counted apart), bell to carriage return, the end-of-file mark and escape. */
+    __m128i control = _mm_andnot_si128(_mm_cmplt_epi8(block, zero), _mm_cmplt_epi8(block, space));
+    __m128i allowed = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(block, zero), _mm_cmpeq_epi8(block, escape)),
+        _mm_or_si128(
+            _mm_and_si128(_mm_cmpgt_epi8(block, below_bell), _mm_cmplt_epi8(block, above_cr)),
+            _mm_cmpeq_epi8(block, end_of_file)));
+    __m128i bad = _mm_or_si128(_mm_andnot_si128(allowed, control), _mm_cmpeq_epi8(block, delete));
+    census->high_bytes += __builtin_popcount(high);
+    census->escapes += __builtin_popcount(escapes);
+    census->bad_controls += __builtin_popcount((unsigned)_mm_movemask_epi8(bad));
+    if (zeros) {
+      /* Bit i is offset at + i: the bits of offsets k modulo 4. */
+      for (unsigned k = 0; k < 4; k++) {
+        unsigned pattern = 0x1111u << ((k - (unsigned)at) & 3u);
+        census->zeros[k] += __builtin_popcount(zeros & pattern & 0xFFFFu);
+      }
+    }
+    at += 16;
+  }
+#endif
+  for (; at < count; at++) census_one(census, bytes[at], at);
+}

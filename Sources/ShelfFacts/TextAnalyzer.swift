@@ -159,56 +159,62 @@ public enum TextAnalyzer {
   /// separated by spaces: what the full-text index needs (it keeps no positions), at a fraction
   /// of the text's size, and worked out here, in parallel, rather than by the single writer.
   public static func searchTerms(_ text: String, limit: Int) -> String {
-    var bytes = Array(text.utf8.prefix(limit))
-    if bytes.count == limit {
-      // The last word may be cut: drop it rather than index half a word or half a character.
-      while let last = bytes.last, Self.isWordByte(last) { bytes.removeLast() }
+    var text = text
+    return text.withUTF8 { whole in
+      var count = min(whole.count, limit)
+      if count == limit {
+        // The last word may be cut: drop it rather than index half a word or half a character.
+        while count > 0 && Self.isWordByte(whole[count - 1]) { count -= 1 }
+      }
+      return distinctWords(UnsafeBufferPointer(rebasing: whole[..<count]))
     }
-    guard !bytes.isEmpty else { return "" }
+  }
+
+  /// The distinct words of `buffer`, in order of first appearance, separated by spaces.
+  private static func distinctWords(_ buffer: UnsafeBufferPointer<UInt8>) -> String {
+    guard !buffer.isEmpty else { return "" }
     var out: [UInt8] = []
-    out.reserveCapacity(bytes.count / 2)
-    // An open-addressing set of words, each stored as (start, length) into `bytes`, hashed
+    out.reserveCapacity(buffer.count / 2)
+    // An open-addressing set of words, each stored as (start, length) into `buffer`, hashed
     // with FNV-1a: no allocation per word.
     var capacity = 64
-    while capacity < bytes.count { capacity <<= 1 }
+    while capacity < buffer.count { capacity <<= 1 }
     let mask = capacity - 1
     var slots = [Int32](repeating: -1, count: capacity)
     var starts: [Int32] = []
     var lengths: [Int32] = []
-    bytes.withUnsafeBufferPointer { buffer in
-      var index = 0
-      let count = buffer.count
-      while index < count {
-        guard Self.isWordByte(buffer[index]) else {
-          index += 1
-          continue
+    var index = 0
+    let count = buffer.count
+    while index < count {
+      guard Self.isWordByte(buffer[index]) else {
+        index += 1
+        continue
+      }
+      let start = index
+      var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+      while index < count && Self.isWordByte(buffer[index]) {
+        hash = (hash ^ UInt64(buffer[index])) &* 0x100_0000_01b3
+        index += 1
+      }
+      let length = index - start
+      var slot = Int(truncatingIfNeeded: hash) & mask
+      var found = false
+      while slots[slot] >= 0 {
+        let word = Int(slots[slot])
+        if Int(lengths[word]) == length
+          && memcmp(buffer.baseAddress! + Int(starts[word]), buffer.baseAddress! + start, length) == 0
+        {
+          found = true
+          break
         }
-        let start = index
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        while index < count && Self.isWordByte(buffer[index]) {
-          hash = (hash ^ UInt64(buffer[index])) &* 0x100_0000_01b3
-          index += 1
-        }
-        let length = index - start
-        var slot = Int(truncatingIfNeeded: hash) & mask
-        var found = false
-        while slots[slot] >= 0 {
-          let word = Int(slots[slot])
-          if Int(lengths[word]) == length
-            && memcmp(buffer.baseAddress! + Int(starts[word]), buffer.baseAddress! + start, length) == 0
-          {
-            found = true
-            break
-          }
-          slot = (slot + 1) & mask
-        }
-        if !found {
-          slots[slot] = Int32(starts.count)
-          starts.append(Int32(start))
-          lengths.append(Int32(length))
-          if !out.isEmpty { out.append(0x20) }
-          out.append(contentsOf: buffer[start..<index])
-        }
+        slot = (slot + 1) & mask
+      }
+      if !found {
+        slots[slot] = Int32(starts.count)
+        starts.append(Int32(start))
+        lengths.append(Int32(length))
+        if !out.isEmpty { out.append(0x20) }
+        out.append(contentsOf: buffer[start..<index])
       }
     }
     return String(decoding: out, as: UTF8.self)

@@ -1,3 +1,4 @@
+import CTextSupport
 internal import CUchardet
 import ShelfCore
 
@@ -195,40 +196,15 @@ public enum TextSniffer {
       return isUnicode(sample, encoding, skipping: mark.count)
         ? DetectedEncoding(encoding: encoding, bom: true) : nil
     }
-    var zeros = [0, 0, 0, 0]
-    var highBytes = 0
-    var escapes = 0
-    var badControls = 0
+    // What kinds of bytes the sample holds (plain text counts for nothing).
+    var census = shelf_byte_census()
     for segment in sample.segments {
-      segment.withUnsafeBufferPointer { bytes in
-        var index = 0
-        while index < bytes.count {
-          // Eight printable ASCII bytes at a time, the common case: no high bit, none below
-          // 0x20 (subtracting borrows into such a byte's high bit), none at 0x7F (adding one
-          // carries into it).
-          if index + 8 <= bytes.count {
-            let word = UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)
-            let high: UInt64 = 0x8080_8080_8080_8080
-            if (word | (word &- 0x2020_2020_2020_2020) | (word &+ 0x0101_0101_0101_0101)) & high == 0 {
-              index += 8
-              continue
-            }
-          }
-          let byte = bytes[index]
-          index += 1
-          if byte &- 0x20 < 0x5F { continue }  // printable ASCII
-          if byte >= 0x80 {
-            highBytes += 1
-          } else if byte == 0 {
-            zeros[(index - 1) & 3] += 1
-          } else if byte == 0x1B {
-            escapes += 1
-          } else if !isTextControlOK(UInt32(byte)) {
-            badControls += 1
-          }
-        }
-      }
+      segment.withUnsafeBufferPointer { shelf_take_census($0.baseAddress, $0.count, &census) }
     }
+    let zeros = [census.zeros.0, census.zeros.1, census.zeros.2, census.zeros.3].map { Int($0) }
+    let highBytes = census.high_bytes
+    let escapes = census.escapes
+    let badControls = census.bad_controls
     if zeros != [0, 0, 0, 0] { return unicodeWithoutMark(sample, zeros: zeros) }
     if highBytes == 0 {
       if escapes > 0, let sevenBit = sevenBitCJK(sample) {
@@ -242,21 +218,23 @@ public enum TextSniffer {
   }
 
   /// True when a file's first bytes already rule text out, whatever follows: no byte-order
-  /// mark, and zero bytes that are not UTF-16/32, or control characters text does not hold
-  /// (escape aside, which ISO-2022 uses with its shift controls). Saves reading a binary
-  /// file's whole sample.
+  /// mark, and zero bytes that are not UTF-16/32 (whatever else is there: ISO-2022 text has
+  /// no zeros), or control characters text does not hold (escape aside, which ISO-2022 uses
+  /// with its shift controls). Saves reading a binary file's whole sample.
   public static func prefixRulesOutText(_ prefix: [UInt8]) -> Bool {
     if byteOrderMarks.contains(where: { prefix.starts(with: $0.0) })
       || prefix.starts(with: [0xEF, 0xBB, 0xBF])
     {
       return false
     }
-    guard !prefix.contains(0x1B) else { return false }
     if prefix.contains(0) {
       var zeros = [0, 0, 0, 0]
       for (index, byte) in prefix.enumerated() where byte == 0 { zeros[index & 3] += 1 }
       return unicodeWithoutMark(TextSample(prefix, reachesEnd: false), zeros: zeros) == nil
     }
+    // Zero bytes decide alone (an escape cannot make them ISO-2022); without them, an escape
+    // may begin an ISO-2022 shift.
+    guard !prefix.contains(0x1B) else { return false }
     return prefix.contains { $0 < 0x80 && !isTextControlOK(UInt32($0)) }
   }
 
@@ -354,17 +332,9 @@ public enum TextSniffer {
     bytes.withUnsafeBufferPointer { bytes in
       var index = 0
       while index < bytes.count {
-        // Eight printable ASCII bytes at a time, as in `detectEncoding`.
-        if index + 8 <= bytes.count {
-          let word = UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)
-          if (word | (word &- 0x2020_2020_2020_2020) | (word &+ 0x0101_0101_0101_0101))
-            & 0x8080_8080_8080_8080
-            == 0
-          {
-            index += 8
-            continue
-          }
-        }
+        // Plain ASCII text is well-formed, and passed over as in `detectEncoding`.
+        index += shelf_plain_ascii_prefix(bytes.baseAddress! + index, bytes.count - index)
+        guard index < bytes.count else { break }
         switch UTF8Scalars.sequence(in: bytes, at: index) {
         case .scalar(let scalar, let length):
           if scalar.value < 0x20 && !isTextControlOK(scalar.value) { return false }

@@ -29,4 +29,24 @@ void shelf_count_character(shelf_text_counts *counts, uint32_t value);
    of 0x80 or more, which the caller decodes (UTF-8) and counts itself. */
 size_t shelf_count_ascii(const uint8_t *bytes, size_t count, shelf_text_counts *counts);
 
+/* How many bytes at the start of `bytes` (up to `count`) are plain text: printable ASCII
+   (0x20–0x7E), tab, line feed and carriage return. Sixteen at a time where the machine has
+   SSE2: what the text sniffer passes over before it looks at a byte closely. */
+size_t shelf_plain_ascii_prefix(const uint8_t *bytes, size_t count);
+
+/* The kinds of bytes in a text sample that decide its encoding: zero bytes by their offset
+   modulo 4 (UTF-16 and UTF-32 without a mark), bytes of 0x80 or more, escapes (ISO-2022), and
+   control characters text does not hold (all of C0 but bell, backspace, tab, line feed,
+   vertical tab, form feed, carriage return, the DOS end-of-file mark and escape; and DEL). */
+typedef struct {
+  int64_t zeros[4];
+  int64_t high_bytes;
+  int64_t escapes;
+  int64_t bad_controls;
+} shelf_byte_census;
+
+/* Adds the bytes of one segment (offsets counted from its start) to `census`, passing over
+   plain text sixteen bytes at a time where the machine has SSE2. */
+void shelf_take_census(const uint8_t *bytes, size_t count, shelf_byte_census *census);
+
 #endif
