@@ -324,18 +324,21 @@ public final class Indexer {
     return walked.files
   }
 
-  /// Sorts the walked files into unchanged, to read, moved and removed.
+  /// Sorts the walked files into unchanged, to read, moved and removed. The known files are
+  /// only looked up (those met are noted by id): removing them from the dictionary would copy
+  /// all of it first, as the task that loaded it still holds it.
   private func classify(
-    _ found: [WalkedFile], known loaded: [PathKey: KnownFile], summary: inout RootScanSummary
+    _ found: [WalkedFile], known: [PathKey: KnownFile], summary: inout RootScanSummary
   ) -> Classification {
-    var known = loaded
     var result = Classification()
     var fresh: [WalkedFile] = []
+    var met = Set<Int64>(minimumCapacity: known.count)
     for file in found {
-      guard let entry = known.removeValue(forKey: PathKey(file.path.bytes)) else {
+      guard let entry = known[PathKey(file.path.bytes)] else {
         fresh.append(file)
         continue
       }
+      met.insert(entry.id)
       let status = file.status
       let same =
         entry.size == status.size && entry.mtime == status.mtimeNanoseconds
@@ -354,20 +357,24 @@ public final class Indexer {
     }
     // Moves: a vanished entry with the same device, inode, size and mtime as a new file.
     var vanishedByInode: [[UInt64]: KnownFile] = [:]
-    for entry in known.values { vanishedByInode[[entry.device, entry.inode]] = entry }
+    if !fresh.isEmpty {
+      for entry in known.values where !met.contains(entry.id) {
+        vanishedByInode[[entry.device, entry.inode]] = entry
+      }
+    }
     for file in fresh {
       if !options.full, let entry = vanishedByInode[[file.status.device, file.status.inode]],
         entry.size == file.status.size, entry.mtime == file.status.mtimeNanoseconds,
         entry.extractorVersion == MetadataExtractor.version
       {
         vanishedByInode[[file.status.device, file.status.inode]] = nil
-        known[PathKey(entry.path.bytes)] = nil
+        met.insert(entry.id)
         result.moves.append((entry, file))
       } else {
         result.work.append(Work(file: file, known: nil))
       }
     }
-    result.removed = Array(known.values)
+    if met.count < known.count { result.removed = known.values.filter { !met.contains($0.id) } }
     summary.unchanged = result.unchanged
     return result
   }

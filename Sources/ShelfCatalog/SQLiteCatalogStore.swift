@@ -268,6 +268,8 @@ final class SQLiteCatalogStore: CatalogEngine {
     return {
       let reader = try SQLiteConnection(path: path, create: false, readOnly: true)
       try reader.setBusyTimeout(milliseconds: 5000)
+      // Mapped, the known files of a root are read without a system call per page.
+      try reader.execute("PRAGMA mmap_size=\(Int64(1) << 40)")
       return reader
     }
   }
@@ -286,14 +288,23 @@ final class SQLiteCatalogStore: CatalogEngine {
   func upsert(_ entry: CatalogEntry, rootID: Int64, trusted: Bool, searchText: String, isNew: Bool) throws {
     let statements = try writeStatements()
     let values = CatalogSchema.fileValues(entry, rootID: rootID, trusted: trusted)
+    let path = values[CatalogSchema.pathValueIndex]
+    // A known file's row is updated in place; a new one (or one the caller could not tell) is
+    // inserted.
+    var updated = false
+    if !isNew {
+      try statements.update.run(CatalogSchema.updatedValues(values) + [path, .integer(rootID)])
+      updated = db.changes > 0
+    }
     var inserted = false
-    if isNew {
+    if !updated {
       do {
         try statements.insert.run(values)
         inserted = true
       } catch {
         // The path is another root's (a root inside another): that root's row becomes this one's.
         guard error.code & 0xFF == 19 else { throw error }  // SQLITE_CONSTRAINT
+        try statements.upsert.run(values)
       }
     }
     let id: Int64
@@ -301,12 +312,6 @@ final class SQLiteCatalogStore: CatalogEngine {
       id = db.lastInsertRowID
       try statements.pathsInsert.run([.integer(id), values[CatalogSchema.pathTextValueIndex]])
     } else {
-      let path = values[CatalogSchema.pathValueIndex]
-      if isNew {
-        try statements.upsert.run(values)
-      } else {
-        try statements.update.run(CatalogSchema.updatedValues(values) + [path])
-      }
       try statements.idByPath.bind([path])
       guard try statements.idByPath.step() else { return }
       id = statements.idByPath.integer(at: 0) ?? 0
@@ -323,7 +328,7 @@ final class SQLiteCatalogStore: CatalogEngine {
   /// The statements `upsert` runs, prepared once per store.
   private struct WriteStatements {
     var insert: SQLiteStatement
-    /// Every written column but the path, its text and the root, by path.
+    /// Every written column but the path, its text and the root, by path and root.
     var update: SQLiteStatement
     var idByPath: SQLiteStatement
     /// For the rare path another root holds: the row moves to this root (the path trigram
@@ -342,7 +347,7 @@ final class SQLiteCatalogStore: CatalogEngine {
     let updateSet = CatalogSchema.updatedFileColumns.map { "\($0) = ?" }.joined(separator: ", ")
     let prepared = WriteStatements(
       insert: try db.prepare("INSERT INTO files(\(columns.joined(separator: ", "))) VALUES(\(placeholders))"),
-      update: try db.prepare("UPDATE files SET \(updateSet) WHERE path = ?"),
+      update: try db.prepare("UPDATE files SET \(updateSet) WHERE path = ? AND root_id = ?"),
       idByPath: try db.prepare("SELECT id FROM files WHERE path = ?"),
       upsert: try db.prepare(
         "INSERT INTO files(\(columns.joined(separator: ", "))) VALUES(\(placeholders)) ON CONFLICT(path) DO UPDATE SET \(upsertSet)"
