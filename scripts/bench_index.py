@@ -25,8 +25,11 @@ def run(command, environment=None):
     """Wall and CPU seconds of one run of `command` (a shell command line)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.monotonic()
-    subprocess.run(command, shell=True, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                   env=environment)
+    done = subprocess.run(command, shell=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                          env=environment)
+    if done.returncode != 0:
+        sys.stderr.write(done.stderr)
+        sys.exit(f"bench-index: '{command}' exited with {done.returncode}")
     wall = time.monotonic() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
