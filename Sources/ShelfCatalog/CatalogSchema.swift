@@ -304,7 +304,8 @@ enum CatalogSchema {
   static func upgrade(from version: Int, _ dialect: SQLDialect) -> String? {
     if dialect == .sqlite, let step = sqliteUpgrades[version] { return step }
     if version + 1 == explicitPathTrigramsVersion {
-      return dialect == .sqlite ? "DROP TRIGGER IF EXISTS files_paths_insert;" : ""
+      // PostgreSQL has no step (no trigger): nil, as an empty statement is refused as a failure.
+      return dialect == .sqlite ? "DROP TRIGGER IF EXISTS files_paths_insert;" : nil
     }
     if version + 1 == rootParentVersion {
       return "ALTER TABLE roots ADD COLUMN parent_id \(ColumnType.integer.name(dialect));"
