@@ -8,8 +8,9 @@ it knows get realistic values per kind: a photo library (HEIC, JPEG, PNG with si
 a music library (MP3, M4A, FLAC with artists, albums, genres, track numbers), videos, text
 files with words, property lists with keys, and other documents; paths like a home folder's.
 A column it does not know gets NULL, or a zero/empty value when it is NOT NULL, and is named on
-stderr. The entries are added under the catalogue's first root; the same seed gives the same
-rows.
+stderr. The path trigram table (`files_paths`) gets each row's path as shelf's writer gives it,
+unless an insert trigger of an older schema does. The entries are added under the catalogue's
+first root; the same seed gives the same rows.
 
 usage: bench-catalog-generate.py CATALOG ENTRIES
 """
@@ -233,11 +234,16 @@ def main():
     insert_file = f"INSERT INTO files({', '.join(names)}) VALUES({', '.join('?' * len(names))})"
     insert_text = (f"INSERT INTO files_fts(rowid, {', '.join(fts_columns)}) "
                    f"VALUES(?, {', '.join('?' * len(fts_columns))})")
+    # From schema 12 on, shelf's writer fills the path trigrams with the row; before, a trigger.
+    fills_paths = db.execute("SELECT count(*) FROM sqlite_master WHERE name = 'files_paths'").fetchone()[0] \
+        and not db.execute("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' "
+                           "AND name = 'files_paths_insert'").fetchone()[0]
+    insert_path = "INSERT INTO files_paths(rowid, path_text) VALUES(?, ?)"
     # The columns some entry got a value for; the others are reported at the end.
     generated = {"id", "root_id"}
     db.execute("PRAGMA synchronous=OFF")
     started = time.monotonic()
-    batch, text_batch = [], []
+    batch, text_batch, path_batch = [], [], []
     with db:
         for number in range(count):
             values, text = maker.entry(number + first_id)
@@ -248,12 +254,16 @@ def main():
             batch.append(tuple(values.get(name, defaults[name]) for name in names))
             if any(text.values()):
                 text_batch.append((file_id, *(text.get(name, "") for name in fts_columns)))
+            if fills_paths:
+                path_batch.append((file_id, values["path_text"]))
             if len(batch) == 20000:
                 db.executemany(insert_file, batch)
                 db.executemany(insert_text, text_batch)
-                batch, text_batch = [], []
+                db.executemany(insert_path, path_batch)
+                batch, text_batch, path_batch = [], [], []
         db.executemany(insert_file, batch)
         db.executemany(insert_text, text_batch)
+        db.executemany(insert_path, path_batch)
     db.close()
     unknown = [name for name in names if name not in generated]
     if unknown:

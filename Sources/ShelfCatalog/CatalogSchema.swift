@@ -134,27 +134,49 @@ enum CatalogSchema {
     """
 
   /// The columns a `CatalogEntry` is read from, in order (see `CatalogStore.entry(from:)`); the
-  /// last is the root's host, which only a PostgreSQL catalogue records.
-  static func entryColumns(_ dialect: SQLDialect) -> String {
-    """
-    f.path, r.path, f.area, f.kind, f.mime, f.detected_by, f.ext_mismatch, f.size, f.mtime_ns,
-    f.ctime_ns, f.inode, f.device, f.error, f.extractor_version,
-    f.width, f.height, f.bit_depth, f.color_type, f.alpha, f.interlaced, f.cgbi, f.frames,
-    f.image_format, f.chunks,
-    f.duration, f.sample_rate, f.channels, f.audio_frames, f.format, f.subtype, f.title, f.artist,
-    f.album, f.date, f.track, f.genre, f.comment,
-    f.encoding, f.bom, f.line_endings, f.lines, f.words, f.chars, f.first_line,
-    f.plist_format, f.plist_root, f.plist_keys,
-    f.backup_domain, f.backup_app, f.backup_file_id, f.backup_protection, f.backup_mode,
-    f.codec, f.bitrate, f.album_artist, f.disc, f.disc_total, f.track_total, f.artwork, f.frame_rate,
-    f.rotation, f.audio_codec, f.taken,
-    f.camera, f.lens, f.orientation, f.gps_lat, f.gps_lon, f.gps_alt, f.software, f.content_id, f.live_photo,
-    f.loop_count, \(dialect == .sqlite ? "NULL" : "r.host")
-    """
+  /// last is the root's host, which only a PostgreSQL catalogue records. For a `listing` (the
+  /// `ls` table), the columns it never shows are selected as NULL, so that the database reads
+  /// and sends only what is printed, at the same positions.
+  static func entryColumns(_ dialect: SQLDialect, listing: Bool = false) -> String {
+    let host = dialect == .sqlite ? "NULL" : "r.host"
+    let columns = (entryColumnNames + [host]).map { name in
+      !listing || listingColumnNames.contains(name) || name == host ? name : "NULL"
+    }
+    return columns.joined(separator: ", ")
   }
 
+  /// `entryColumns` before the host.
+  private static let entryColumnNames = [
+    "f.path", "r.path", "f.area", "f.kind", "f.mime", "f.detected_by", "f.ext_mismatch", "f.size",
+    "f.mtime_ns", "f.ctime_ns", "f.inode", "f.device", "f.error", "f.extractor_version",
+    "f.width", "f.height", "f.bit_depth", "f.color_type", "f.alpha", "f.interlaced", "f.cgbi", "f.frames",
+    "f.image_format", "f.chunks",
+    "f.duration", "f.sample_rate", "f.channels", "f.audio_frames", "f.format", "f.subtype", "f.title",
+    "f.artist", "f.album", "f.date", "f.track", "f.genre", "f.comment",
+    "f.encoding", "f.bom", "f.line_endings", "f.lines", "f.words", "f.chars", "f.first_line",
+    "f.plist_format", "f.plist_root", "f.plist_keys",
+    "f.backup_domain", "f.backup_app", "f.backup_file_id", "f.backup_protection", "f.backup_mode",
+    "f.codec", "f.bitrate", "f.album_artist", "f.disc", "f.disc_total", "f.track_total", "f.artwork",
+    "f.frame_rate", "f.rotation", "f.audio_codec", "f.taken",
+    "f.camera", "f.lens", "f.orientation", "f.gps_lat", "f.gps_lon", "f.gps_alt", "f.software",
+    "f.content_id", "f.live_photo", "f.loop_count",
+  ]
+
+  /// What the `ls` table (with `-l`) prints of an entry: the path, kind, MIME type, area, time,
+  /// size and error, and the key facts of `CatalogPresentation.keyFacts` (an image's size,
+  /// colour type, depth, CgBI flag and frames; a sound's length, container, rate, channels,
+  /// artist and title; a video's length, size, codec, rotation and sound; a text's encoding,
+  /// BOM and lines; a property list's format, root and keys).
+  private static let listingColumnNames: Set<String> = [
+    "f.path", "f.area", "f.kind", "f.mime", "f.size", "f.mtime_ns", "f.error",
+    "f.width", "f.height", "f.bit_depth", "f.color_type", "f.cgbi", "f.frames",
+    "f.duration", "f.sample_rate", "f.channels", "f.format", "f.title", "f.artist",
+    "f.encoding", "f.bom", "f.lines", "f.plist_format", "f.plist_root", "f.plist_keys",
+    "f.codec", "f.rotation", "f.audio_codec",
+  ]
+
   /// The position of the host, the last of `entryColumns`.
-  static let entryHostColumn = entryColumns(.sqlite).split(separator: ",").count - 1
+  static let entryHostColumn = entryColumnNames.count
 
   /// The columns a `CatalogRoot` is read from, in order (see `CatalogStore.root(from:)`).
   static func rootColumns(_ dialect: SQLDialect) -> String {
@@ -282,7 +304,7 @@ enum CatalogSchema {
   static func upgrade(from version: Int, _ dialect: SQLDialect) -> String? {
     if dialect == .sqlite, let step = sqliteUpgrades[version] { return step }
     if version + 1 == explicitPathTrigramsVersion {
-      // PostgreSQL has no such trigger: no step.
+      // PostgreSQL has no step (no trigger): nil, as an empty statement is refused as a failure.
       return dialect == .sqlite ? "DROP TRIGGER IF EXISTS files_paths_insert;" : nil
     }
     if version + 1 == rootParentVersion {

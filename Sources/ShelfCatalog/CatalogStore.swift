@@ -415,16 +415,18 @@ public final class CatalogStore {
     return entries
   }
 
-  /// Calls `body` for each entry matching `query`, without holding them all in memory. Without
-  /// `chunkNames` (listings), only what a listing shows is decoded (see `entry(from:)`).
+  /// Calls `body` for each entry matching `query`, without holding them all in memory. For a
+  /// `listing` (the `ls` table), only what it shows is read and decoded (see
+  /// `CatalogSchema.entryColumns` and `entry(from:)`).
   public func forEachEntry(
-    matching query: CatalogQuery, sort: [CatalogSort] = [], limit: Int? = nil, chunkNames: Bool = true,
+    matching query: CatalogQuery, sort: [CatalogSort] = [], limit: Int? = nil, listing: Bool = false,
     _ body: (CatalogEntry) throws -> Void
   ) throws {
     writeQueuedRowsBeforeReading()
     let (sql, parameters) = try CatalogReading.select(
-      CatalogSchema.entryColumns(dialect), matching: query, sort: sort, limit: limit, dialect)
-    try connection.forEachRow(sql, parameters) { try body(Self.entry(from: $0, chunkNames: chunkNames)) }
+      CatalogSchema.entryColumns(dialect, listing: listing), matching: query, sort: sort, limit: limit,
+      dialect)
+    try connection.forEachRow(sql, parameters) { try body(Self.entry(from: $0, listing: listing)) }
   }
 
   /// The paths of matching entries only (fast path for `-0` and players).
@@ -493,11 +495,11 @@ public final class CatalogStore {
       excludes: ExcludeRules.storedPatterns(row.text(at: 8)), backup: backup, parentID: row.integer(at: 16))
   }
 
-  /// Decodes a row of `CatalogSchema.entryColumns`. With `chunkNames` false (listings), the
-  /// columns a listing never shows are not decoded: root, PNG chunks, album and the other
-  /// secondary tags, word and character counts, first line.
-  static func entry(from s: some DatabaseRow, chunkNames: Bool = true) -> CatalogEntry {
-    let full = chunkNames
+  /// Decodes a row of `CatalogSchema.entryColumns`. For a `listing`, the columns a listing
+  /// never shows are not decoded (they are NULL in its rows): root, PNG chunks, album and the
+  /// other secondary tags, word and character counts, first line.
+  static func entry(from s: some DatabaseRow, listing: Bool = false) -> CatalogEntry {
+    let full = !listing
     func text(_ i: Int) -> String? { s.text(at: i) }
     func int(_ i: Int) -> Int? { s.integer(at: i).map { Int($0) } }
     func bool(_ i: Int) -> Bool? { s.integer(at: i).map { $0 != 0 } }

@@ -103,8 +103,10 @@ final class PostgresCatalogStore: CatalogEngine {
   {
     let store = PostgresCatalogStore(url: url, db: try connect(url))
     if !writing {
-      // A reader's session cannot change anything, whatever it is asked.
-      try store.db.execute("SET default_transaction_read_only = on")
+      // A reader's session cannot change anything, whatever it is asked. It sorts a listing
+      // of a few hundred thousand entries in memory, not in temporary files (the default
+      // allows 4 MB per sort).
+      try store.db.execute("SET default_transaction_read_only = on; SET work_mem = '64MB'")
       switch try store.identify() {
       case .empty: throw CatalogError(path: store.errorPath, reason: .noCatalogue)
       case .other: throw CatalogError(path: store.errorPath, reason: .notACatalogue)

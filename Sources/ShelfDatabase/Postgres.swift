@@ -67,6 +67,10 @@ package final class PostgresConnection {
     handle = connection
     // Notices ("extension already exists, skipping") would go to stderr unasked.
     PQsetNoticeProcessor(connection, { _, _ in }, nil)
+    // The catalogue's statements are short or read their rows as they come: compiling a plan
+    // to machine code (which PostgreSQL starts for any statement its planner costs high, such
+    // as a listing of half the catalogue or the totals of `stats`) costs more than it saves.
+    try execute("SET jit = off")
   }
 
   deinit { PQfinish(handle) }

@@ -166,7 +166,9 @@ enum LsCommand {
     return count
   }
 
-  /// The table: path, kind, (with -l MIME type, area, time), size and key facts.
+  /// The table: path, kind, (with -l MIME type, area, time), size and key facts. Into a pipe
+  /// the cells go straight into one buffer (`TableCells`), as they are printed whole and
+  /// uncoloured; a terminal's rows are kept as strings, to be fitted to its width.
   static func writeTable(
     _ store: CatalogStore, _ options: LsOptions, long: Bool, console: Console, environment: [String: String]
   ) throws -> Int {
@@ -174,17 +176,39 @@ enum LsCommand {
     // A catalogue shared by several machines names each entry's host.
     let hostPrefix: (CatalogEntry) -> String =
       try store.hasSeveralHosts() ? { ($0.host ?? "") + ":" } : { _ in "" }
+    var columns = [ListingColumn(header: "KIND", rightAligned: false, isTag: true)]
+    if long {
+      columns += [
+        ListingColumn(header: "MIME", rightAligned: false, isTag: true),
+        ListingColumn(header: "AREA", rightAligned: false, isTag: true),
+        ListingColumn(header: "MODIFIED", rightAligned: false),
+      ]
+    }
+    columns += [
+      ListingColumn(header: "SIZE", rightAligned: true),
+      ListingColumn(header: "FACTS", rightAligned: false),
+    ]
+    let layout = ListingLayout(
+      columns: columns, isTerminal: console.stdoutIsTerminal, width: console.width, wide: options.wide)
+    guard layout.isTerminal else {
+      var cells = TableCells()
+      try store.forEachEntry(
+        matching: options.query, sort: options.sort, limit: options.limit, listing: true
+      ) { entry in
+        cells.append(hostPrefix(entry) + CatalogPresentation.display(paths.shown(entry.path)))
+        tableCells(entry, long: long) { cells.append($0) }
+        cells.endRow()
+      }
+      if cells.rowCount > 0 { layout.pipeRenderer.render(cells) { console.writeBytes($0) } }
+      return cells.rowCount
+    }
     let colors = console.colorEnabled ? PathColors(lsColors: environment["LS_COLORS"]) : nil
     var rows: [ListingRow] = []
     try store.forEachEntry(
-      matching: options.query, sort: options.sort, limit: options.limit, chunkNames: false
+      matching: options.query, sort: options.sort, limit: options.limit, listing: true
     ) { entry in
-      var cells = [entry.kind.rawValue]
-      if long { cells += [entry.mime, entry.area, CatalogPresentation.isoDate(entry.mtimeNanoseconds)] }
-      cells += [Quantities.formatByteSize(entry.size), CatalogPresentation.keyFacts(entry)]
-      if long, let error = entry.error {
-        cells[cells.count - 1] += (cells[cells.count - 1].isEmpty ? "" : "  ") + "error: " + error.reason
-      }
+      var cells: [String] = []
+      tableCells(entry, long: long) { cells.append($0) }
       let style = colors.flatMap { colors in
         let status = colors.needsFileModes ? try? FileStatus.lstat(entry.path) : nil
         return colors.style(
@@ -196,24 +220,23 @@ enum LsCommand {
           path: hostPrefix(entry) + CatalogPresentation.display(paths.shown(entry.path)), style: style,
           cells: cells))
     }
-    if !rows.isEmpty {
-      var columns = [ListingColumn(header: "KIND", rightAligned: false, isTag: true)]
-      if long {
-        columns += [
-          ListingColumn(header: "MIME", rightAligned: false, isTag: true),
-          ListingColumn(header: "AREA", rightAligned: false, isTag: true),
-          ListingColumn(header: "MODIFIED", rightAligned: false),
-        ]
-      }
-      columns += [
-        ListingColumn(header: "SIZE", rightAligned: true),
-        ListingColumn(header: "FACTS", rightAligned: false),
-      ]
-      let layout = ListingLayout(
-        columns: columns, isTerminal: console.stdoutIsTerminal, width: console.width, wide: options.wide)
-      layout.render(rows) { console.write($0) }
-    }
+    if !rows.isEmpty { layout.render(rows) { console.write($0) } }
     return rows.count
+  }
+
+  /// The cells of an entry's row after its path, handed to `add` in order: kind, (with -l MIME
+  /// type, area, time), size, and the key facts (with -l followed by the error).
+  static func tableCells(_ entry: CatalogEntry, long: Bool, _ add: (String) -> Void) {
+    add(entry.kind.rawValue)
+    if long {
+      add(entry.mime)
+      add(entry.area)
+      add(CatalogPresentation.isoDate(entry.mtimeNanoseconds))
+    }
+    add(Quantities.formatByteSize(entry.size))
+    var facts = CatalogPresentation.keyFacts(entry)
+    if long, let error = entry.error { facts += (facts.isEmpty ? "" : "  ") + "error: " + error.reason }
+    add(facts)
   }
 
   /// The current folder as `getcwd` gives it (symbolic links resolved), or nil when unknown.

@@ -44,12 +44,22 @@ struct ListingLayout {
   /// The fewest columns a tag column is cut down to (`camer…`).
   static let minimumTagWidth = 6
 
+  /// What lays the rows out into a pipe: exact and whole, columns aligned, no header.
+  var pipeRenderer: TableRenderer {
+    let alignments = [.left] + columns.map { $0.rightAligned ? TableRenderer.Alignment.right : .left }
+    return TableRenderer(alignments: alignments, keepsCellSpaces: true)
+  }
+
   /// Renders `rows`, handing out text in blocks of about 64 KiB.
   func render(_ rows: [ListingRow], write: (String) -> Void) {
     guard isTerminal else {
-      let table = rows.map { [$0.path] + $0.cells }
-      let alignments = [.left] + columns.map { $0.rightAligned ? TableRenderer.Alignment.right : .left }
-      TableRenderer(alignments: alignments, keepsCellSpaces: true).render(table, write: write)
+      var cells = TableCells()
+      for row in rows {
+        cells.append(row.path)
+        for cell in row.cells { cells.append(cell) }
+        cells.endRow()
+      }
+      pipeRenderer.render(cells) { write(String(decoding: $0, as: UTF8.self)) }
       return
     }
     let header = ListingRow(path: Self.pathHeader, style: nil, cells: columns.map(\.header))

@@ -21,16 +21,19 @@ package enum TextLayout {
 
   /// Display width of a string in terminal columns (East Asian wide characters count two).
   package static func displayWidth(_ text: String) -> Int {
-    text.unicodeScalars.reduce(0) { total, scalar in
-      let value = scalar.value
-      if value < 0x20 || (0x300...0x36F).contains(value) { return total }
-      let wide =
-        (0x1100...0x115F).contains(value) || (0x2E80...0xA4CF).contains(value)
-        || (0xAC00...0xD7A3).contains(value) || (0xF900...0xFAFF).contains(value)
-        || (0xFE30...0xFE4F).contains(value) || (0xFF00...0xFF60).contains(value)
-        || (0x1F300...0x1FAFF).contains(value) || (0x20000...0x3FFFD).contains(value)
-      return total + (wide ? 2 : 1)
-    }
+    text.unicodeScalars.reduce(0) { $0 + columns($1.value) }
+  }
+
+  /// The columns one scalar takes: none for controls and combining accents, two for East
+  /// Asian wide characters, else one.
+  static func columns(_ value: UInt32) -> Int {
+    if value < 0x20 || (0x300...0x36F).contains(value) { return 0 }
+    let wide =
+      (0x1100...0x115F).contains(value) || (0x2E80...0xA4CF).contains(value)
+      || (0xAC00...0xD7A3).contains(value) || (0xF900...0xFAFF).contains(value)
+      || (0xFE30...0xFE4F).contains(value) || (0xFF00...0xFF60).contains(value)
+      || (0x1F300...0x1FAFF).contains(value) || (0x20000...0x3FFFD).contains(value)
+    return wide ? 2 : 1
   }
 
   /// `text` cut to `width` columns by replacing its middle with `…`, so both the start and the
@@ -76,6 +79,78 @@ package enum TextLayout {
   }
 }
 
+/// The cells of a table, gathered row by row into one byte buffer and measured as they come,
+/// so that a listing of a million rows holds no string or array per row until it is laid out.
+package struct TableCells {
+  /// Every cell's UTF-8 bytes, one after another.
+  private(set) var bytes: [UInt8] = []
+  /// Where each cell ends in `bytes`.
+  private(set) var cellEnds: [Int] = []
+  /// Each cell's display width.
+  private(set) var cellWidths: [Int] = []
+  /// How many cells precede each row's end.
+  private(set) var rowEnds: [Int] = []
+  /// The widest cell of each column.
+  private(set) var columnWidths: [Int] = []
+  /// The cells of the row being added.
+  private var rowCells = 0
+
+  package init() {}
+
+  /// The number of rows ended so far.
+  package var rowCount: Int { rowEnds.count }
+
+  /// Adds a cell to the current row.
+  package mutating func append(_ cell: String) {
+    var cell = cell
+    cell.withUTF8 { append(bytesOf: $0) }
+  }
+
+  /// Adds a cell given as a string's UTF-8 bytes (well-formed, which `width` relies on).
+  private mutating func append(bytesOf cell: UnsafeBufferPointer<UInt8>) {
+    bytes.append(contentsOf: cell)
+    cellEnds.append(bytes.count)
+    let width = Self.width(cell)
+    cellWidths.append(width)
+    if rowCells < columnWidths.count {
+      columnWidths[rowCells] = max(columnWidths[rowCells], width)
+    } else {
+      columnWidths.append(width)
+    }
+    rowCells += 1
+  }
+
+  /// Ends the current row.
+  package mutating func endRow() {
+    rowEnds.append(cellEnds.count)
+    rowCells = 0
+  }
+
+  /// Display width as `TextLayout.displayWidth` counts it, from the bytes of well-formed
+  /// UTF-8: a column per byte of printable ASCII (the common, fast case), else per scalar.
+  private static func width(_ cell: UnsafeBufferPointer<UInt8>) -> Int {
+    var width = 0
+    var index = 0
+    while index < cell.count {
+      let lead = cell[index]
+      guard lead >= 0x80 else {
+        width += lead >= 0x20 ? 1 : 0
+        index += 1
+        continue
+      }
+      // The lead byte gives the sequence's length and its first bits; each byte after it six.
+      let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+      var scalar = UInt32(lead) & (0x7F >> length)
+      for offset in 1..<length where index + offset < cell.count {
+        scalar = scalar << 6 | UInt32(cell[index + offset] & 0x3F)
+      }
+      width += TextLayout.columns(scalar)
+      index += length
+    }
+    return width
+  }
+}
+
 /// Renders rows as aligned columns, the way `ls -l` and `fd -l` line up their output: the one
 /// table renderer of shelf, for a few rows of `info` as for a listing of many thousands.
 package struct TableRenderer: Sendable {
@@ -97,26 +172,26 @@ package struct TableRenderer: Sendable {
   /// The rows as lines, columns separated by two spaces, trailing spaces trimmed (see
   /// `keepsCellSpaces`).
   package func render(_ rows: [[String]]) -> [String] {
-    let widths = columnWidths(rows)
-    let spaces = Self.spaces(widths)
-    return zip(rows, widths.cells).map { row, measured in
-      var line = ""
-      append(row, measured: measured, widths: widths.columns, spaces: spaces, to: &line)
-      return line
+    var cells = TableCells()
+    for row in rows {
+      for cell in row { cells.append(cell) }
+      cells.endRow()
     }
+    var lines: [String] = []
+    lines.reserveCapacity(rows.count)
+    forEachLine(cells) { lines.append(String(decoding: $0, as: UTF8.self)) }
+    return lines
   }
 
   /// The rows as lines ending in a newline, handed to `write` in blocks of about 64 KiB, so
   /// that a listing's text is never held whole.
-  package func render(_ rows: [[String]], write: (String) -> Void) {
-    let widths = columnWidths(rows)
-    let spaces = Self.spaces(widths)
-    var out = ""
+  package func render(_ cells: TableCells, write: ([UInt8]) -> Void) {
+    var out: [UInt8] = []
     out.reserveCapacity(1 << 17)
-    for (row, measured) in zip(rows, widths.cells) {
-      append(row, measured: measured, widths: widths.columns, spaces: spaces, to: &out)
-      out += "\n"
-      if out.utf8.count >= 1 << 16 {
+    forEachLine(cells) { line in
+      out.append(contentsOf: line)
+      out.append(0x0A)
+      if out.count >= 1 << 16 {
         write(out)
         out.removeAll(keepingCapacity: true)
       }
@@ -124,58 +199,50 @@ package struct TableRenderer: Sendable {
     write(out)
   }
 
-  /// Each column's width and each cell's, measured once (a listing's cells are many).
-  private func columnWidths(_ rows: [[String]]) -> (columns: [Int], cells: [[Int]]) {
-    var widths: [Int] = []
-    var cells: [[Int]] = []
-    cells.reserveCapacity(rows.count)
-    for row in rows {
-      let measured = row.map(Self.width)
-      for (index, cellWidth) in measured.enumerated() {
-        if index < widths.count {
-          widths[index] = max(widths[index], cellWidth)
-        } else {
-          widths.append(cellWidth)
+  /// Hands each row's line (without its newline) to `body`. Padding is written only before a
+  /// cell that follows it, so no line ends in padding, and unless `keepsCellSpaces`, the spaces
+  /// a row ends with are trimmed too (cells of spaces only at its end included).
+  private func forEachLine(_ cells: TableCells, _ body: (ArraySlice<UInt8>) -> Void) {
+    let widths = cells.columnWidths
+    let rightAligned = widths.indices.map { $0 < alignments.count && alignments[$0] == .right }
+    var line: [UInt8] = []
+    cells.bytes.withUnsafeBufferPointer { bytes in
+      var first = 0
+      for rowEnd in cells.rowEnds {
+        defer { first = rowEnd }
+        line.removeAll(keepingCapacity: true)
+        func cellStart(_ cell: Int) -> Int { cell == 0 ? 0 : cells.cellEnds[cell - 1] }
+        // The last cell shown: the last non-empty one, or without `keepsCellSpaces`, the last
+        // with something other than spaces.
+        var last = rowEnd - 1
+        while last >= first {
+          let cell = bytes[cellStart(last)..<cells.cellEnds[last]]
+          if keepsCellSpaces ? !cell.isEmpty : cell.contains(where: { $0 != 0x20 }) { break }
+          last -= 1
         }
+        guard last >= first else {
+          body(line[...])
+          continue
+        }
+        var pendingSpaces = 0
+        for cell in first...last {
+          let column = cell - first
+          let padding = widths[column] - cells.cellWidths[cell]
+          if column > 0 { pendingSpaces += 2 }
+          if rightAligned[column] { pendingSpaces += padding }
+          var text = bytes[cellStart(cell)..<cells.cellEnds[cell]]
+          if cell == last && !keepsCellSpaces {
+            while text.last == 0x20 { text = text.dropLast() }
+          }
+          if !text.isEmpty {
+            line.append(contentsOf: repeatElement(0x20, count: pendingSpaces))
+            line.append(contentsOf: text)
+            pendingSpaces = 0
+          }
+          if !rightAligned[column] { pendingSpaces += padding }
+        }
+        body(line[...])
       }
-      cells.append(measured)
-    }
-    return (widths, cells)
-  }
-
-  /// Enough spaces for any run of padding, cut from rather than built per cell.
-  private static func spaces(_ widths: (columns: [Int], cells: [[Int]])) -> String {
-    String(repeating: " ", count: widths.columns.reduce(0, +) + 2 * widths.columns.count)
-  }
-
-  /// Display width, counted in bytes for printable ASCII (the common, fast case).
-  private static func width(_ text: String) -> Int {
-    text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x80 } ? text.utf8.count : TextLayout.displayWidth(text)
-  }
-
-  /// Appends one row: padding is written only before a cell that follows it, so no line ends
-  /// in padding, and unless `keepsCellSpaces`, the spaces a row ends with are trimmed too
-  /// (cells of spaces only at its end included).
-  private func append(_ row: [String], measured: [Int], widths: [Int], spaces: String, to out: inout String) {
-    let shown =
-      keepsCellSpaces ? row.lastIndex { !$0.isEmpty } : row.lastIndex { $0.utf8.contains { $0 != 0x20 } }
-    guard let last = shown else { return }
-    var pendingSpaces = 0
-    for index in 0...last {
-      let padding = widths[index] - measured[index]
-      let rightAligned = index < alignments.count && alignments[index] == .right
-      if index > 0 { pendingSpaces += 2 }
-      if rightAligned { pendingSpaces += padding }
-      var text = Substring(row[index])
-      if index == last && !keepsCellSpaces {
-        while text.last == " " { text = text.dropLast() }
-      }
-      if !text.isEmpty {
-        out += spaces.prefix(pendingSpaces)
-        out += text
-        pendingSpaces = 0
-      }
-      if !rightAligned { pendingSpaces += padding }
     }
   }
 }
