@@ -225,10 +225,11 @@ public final class Backup: Sendable {
   /// The manifest's own record of an entry's fileID: its size and key come from the backup,
   /// not from the caller.
   private func record(of entry: BackupEntry) throws(BackupError) -> ManifestRecord {
-    let path = entry.cataloguePath(in: folder)
+    // The path names the entry in errors only: made when one is thrown, not for every file.
+    var path: RawPath { entry.cataloguePath(in: folder) }
     switch source {
     case .database(let database):
-      let fileID = entry.fileID.lowercased()
+      let fileID = Self.lowercased(entry.fileID)
       if let listed = listedRecords.withLock({ $0[fileID] }) { return listed }
       let found = try database.mutex.withLock { (database) throws(BackupError) -> ManifestRecord? in
         try database.record(fileID: fileID, folder: folder)
@@ -238,7 +239,7 @@ public final class Backup: Sendable {
       }
       return found
     case .mbdb(let records, _, let index):
-      guard let position = index[entry.fileID.lowercased()] else {
+      guard let position = index[Self.lowercased(entry.fileID)] else {
         throw BackupError(path: path, reason: .corruptManifest("not in the backup's manifest"))
       }
       return records[position]
@@ -272,9 +273,15 @@ public final class Backup: Sendable {
     case mdbackup(RawPath)
   }
 
+  /// A fileID in lower case, as the manifests' records are keyed; the listing's own entries
+  /// are lower case already and need no new string.
+  private static func lowercased(_ fileID: String) -> String {
+    fileID.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") } ? fileID.lowercased() : fileID
+  }
+
   /// Finds an entry's stored content from the manifest's own record of it.
   private func storedContent(of entry: BackupEntry) throws -> StoredContent {
-    let path = entry.cataloguePath(in: folder)
+    var path: RawPath { entry.cataloguePath(in: folder) }
     guard entry.type == .file else { throw BackupError(path: path, reason: .notAFile(entry.type)) }
     let record = try record(of: entry)
     guard record.entry.type == .file else {
@@ -284,7 +291,15 @@ public final class Backup: Sendable {
     let stored: RawPath
     switch info.format {
     case .manifestDB:
-      stored = folder.appending(String(record.entry.fileID.prefix(2))).appending(record.entry.fileID)
+      // FOLDER/ab/abcdef…, made in one buffer.
+      let fileID = record.entry.fileID.utf8
+      var bytes = folder.bytes
+      bytes.reserveCapacity(bytes.count + fileID.count + 4)
+      if bytes.last != UInt8(ascii: "/") { bytes.append(UInt8(ascii: "/")) }
+      bytes += fileID.prefix(2)
+      bytes.append(UInt8(ascii: "/"))
+      bytes += fileID
+      stored = RawPath(bytes: bytes)
     case .mbdb: stored = folder.appending(record.entry.fileID)
     case .mdinfo:
       stored = folder.appending(record.entry.fileID + ".mddata")
@@ -315,7 +330,7 @@ public final class Backup: Sendable {
   /// stored file, once: a reader that needs the size first, then the bytes (`shelf extract`),
   /// opens and looks up nothing twice. Throws as `read(_:into:)` does.
   public func open(_ entry: BackupEntry) throws -> BackupContent {
-    BackupContent(backup: self, path: entry.cataloguePath(in: folder), stored: try storedContent(of: entry))
+    BackupContent(backup: self, entry: entry, stored: try storedContent(of: entry))
   }
 
   /// The stored file of an entry whose content is stored as it is (a plain backup of the
@@ -552,9 +567,11 @@ public final class Backup: Sendable {
 /// bytes, decrypted when the backup is encrypted.
 public struct BackupContent {
   fileprivate let backup: Backup
-  /// The entry's catalogued path (what errors name).
-  fileprivate let path: RawPath
+  fileprivate let entry: BackupEntry
   fileprivate let stored: Backup.StoredContent
+
+  /// The entry's catalogued path (what errors name), made only when needed.
+  private var path: RawPath { entry.cataloguePath(in: backup.folder) }
 
   /// The stored file when it holds the content as it is (a plain backup), checked against the
   /// manifest's size: read it in place, or copy it inside the kernel.

@@ -229,12 +229,13 @@ public struct CatalogExtractor: Sendable {
         group.addTask {
           await BlockingThread.run {
             // Each worker takes the next file as it finishes one, so a big file holds up none.
-            var folder: Int?
             var readyFolder: RawPath?
-            while let next = reports.take(after: folder) {
-              folder = next.folder
-              let report = extract(jobs[next.job], readyFolder: &readyFolder)
-              finished(report, reports.store(report, at: next.job))
+            var next = reports.take(after: nil)
+            while let (job, folder) = next {
+              let report = extract(jobs[job], readyFolder: &readyFolder)
+              let done: Int
+              (done, next) = reports.store(report, at: job, takingNextAfter: folder)
+              finished(report, done)
             }
           }
         }
@@ -283,11 +284,12 @@ public struct CatalogExtractor: Sendable {
         if !settings.force { throw CatalogExtractError(path: job.path, reason: .outputDiffers(job.output)) }
       }
       // A new file is flushed with the whole batch (`run`); a file replaced is flushed at once.
+      // The output was looked at just above (what is neither a file nor a link refused).
       let writer = try AtomicFileWriter(
         target: job.output,
         options: AtomicFileWriter.Options(
           modificationTime: content.modified ?? job.modified, createsFolders: false,
-          flushesEachFile: existing != nil, beforeRename: settings.writerBeforeRename))
+          flushesEachFile: existing != nil, beforeRename: settings.writerBeforeRename, checksTarget: false))
       try content.copy(into: writer)
       try writer.commit()
       report.outcome = .extracted
@@ -459,27 +461,36 @@ struct ExtractQueue {
   }
 }
 
-/// The reports of a batch, stored by the worker threads in job order, and the next job to take.
+/// The reports of a batch, stored by the worker threads in job order, and the next job to take:
+/// both under one lock, taken once per file.
 private final class ExtractReports: Sendable {
-  private let queue: Mutex<ExtractQueue>
-  private let state: Mutex<(done: Int, reports: [CatalogExtractReport?])>
+  private struct State {
+    var queue: ExtractQueue
+    var done = 0
+    var reports: [CatalogExtractReport?]
+  }
+
+  private let state: Mutex<State>
 
   init(outputs: [RawPath]) {
-    queue = Mutex(ExtractQueue(outputs: outputs))
-    state = Mutex((0, Array(repeating: nil, count: outputs.count)))
+    state = Mutex(
+      State(queue: ExtractQueue(outputs: outputs), reports: Array(repeating: nil, count: outputs.count)))
   }
 
   /// The next job to run and its folder, for a worker last in folder `previous`.
   func take(after previous: Int?) -> (job: Int, folder: Int)? {
-    queue.withLock { $0.take(after: previous) }
+    state.withLock { $0.queue.take(after: previous) }
   }
 
-  /// Stores the report of job `index`; returns how many jobs are done.
-  func store(_ report: CatalogExtractReport, at index: Int) -> Int {
+  /// Stores the report of job `index`, done in `folder`; returns how many jobs are done and the
+  /// worker's next job.
+  func store(_ report: CatalogExtractReport, at index: Int, takingNextAfter folder: Int) -> (
+    done: Int, next: (job: Int, folder: Int)?
+  ) {
     state.withLock { state in
       state.reports[index] = report
       state.done += 1
-      return state.done
+      return (state.done, state.queue.take(after: folder))
     }
   }
 

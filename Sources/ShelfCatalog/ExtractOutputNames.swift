@@ -96,17 +96,30 @@ struct ExtractOutputNames {
       try Self.check(parts, of: entry)
     }
     parts = parts.map { Self.cut($0, to: Self.nameLimit) }
-    let prefix: [UInt8] = parts.dropLast().flatMap { $0 + [UInt8(ascii: "/")] }
-    let name = Self.unique(parts.last!) { !claimed.contains(prefix + $0) }
-    claimed.insert(prefix + name)
-    return destination.appending(RawPath(bytes: prefix + name))
+    // The relative path made once; only a name another output took is made unique.
+    var prefix: [UInt8] = []
+    prefix.reserveCapacity(parts.reduce(0) { $0 + $1.count + 1 })
+    for part in parts.dropLast() {
+      prefix += part
+      prefix.append(UInt8(ascii: "/"))
+    }
+    var relative = prefix + parts.last!
+    if !claimed.insert(relative).inserted {
+      let name = Self.unique(parts.last!) { !claimed.contains(prefix + $0) }
+      relative = prefix + name
+      claimed.insert(relative)
+    }
+    return destination.appending(RawPath(bytes: relative))
   }
 
   /// The parts of an entry's path below its root, each checked: none empty, `.` or `..`,
   /// none holding a NUL byte.
   static func safeComponents(of entry: CatalogEntry) throws(CatalogExtractError) -> [[UInt8]] {
     let slash = UInt8(ascii: "/")
-    guard let root = entry.root, entry.path.bytes.starts(with: root.bytes + [slash]) else {
+    let path = entry.path.bytes
+    guard let root = entry.root, path.count > root.bytes.count, path[root.bytes.count] == slash,
+      path.starts(with: root.bytes)
+    else {
       throw CatalogExtractError(path: entry.path, reason: .unsafePath("not below its root"))
     }
     let relative = entry.path.bytes.dropFirst(root.bytes.count + 1)

@@ -168,21 +168,27 @@ public final class RegularFile {
   }
 
   /// Reads up to `count` bytes starting at `offset`; fewer at the end of the file.
+  ///
+  /// The buffer is not zeroed first: only the bytes `pread` filled are in the result.
   public func read(count: Int, at offset: Int64 = 0) throws(FileError) -> [UInt8] {
-    var buffer = [UInt8](repeating: 0, count: max(count, 0))
-    var filled = 0
-    while filled < count {
-      let result = buffer.withUnsafeMutableBytes { raw in
-        pread(descriptor, raw.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled))
+    let wanted = max(count, 0)
+    var failure: Int32 = 0
+    let buffer = [UInt8](unsafeUninitializedCapacity: wanted) { raw, initialized in
+      var filled = 0
+      while filled < wanted {
+        let result = pread(
+          descriptor, raw.baseAddress! + filled, wanted - filled, off_t(offset) + off_t(filled))
+        if result < 0 {
+          if errno == EINTR { continue }
+          failure = errno
+          break
+        }
+        if result == 0 { break }
+        filled += result
       }
-      if result < 0 {
-        if errno == EINTR { continue }
-        throw FileError(path: path, errno: errno, doing: "read failed")
-      }
-      if result == 0 { break }
-      filled += result
+      initialized = filled
     }
-    buffer.removeSubrange(filled...)
+    guard failure == 0 else { throw FileError(path: path, errno: failure, doing: "read failed") }
     return buffer
   }
 
