@@ -167,15 +167,17 @@ bench_in() {
   clear_outputs
 
   # Every recovered file is checked once: shelf's output equals the decryptor's, byte for byte,
-  # and shelf's plain extraction equals its encrypted one.
+  # and shelf's plain extraction equals its encrypted one. shelf puts a backup's files under a
+  # folder named for the device and date; the decryptor puts the domains straight in its output.
   rm -rf "$WORK/out" "$WORK/check" "$WORK/check-plain"
   same="checked on $(df --output=fstype "${DIRS[0]}" | tail -1 | tr -d ' ') above"
   if [[ $WORK == "${DIRS[0]}" ]]; then
     shelf_encrypted_extract "$WORK/check" >/dev/null 2>&1
     shelf_plain_extract "$WORK/check-plain" >/dev/null 2>&1
     decrypt_python "$WORK/out"
-    diff -r "$WORK/check" "$WORK/out" >/dev/null && diff -r "$WORK/check" "$WORK/check-plain" >/dev/null \
-      && same="identical" || same="DIFFERENT"
+    local folders=("$WORK/check"/*)
+    [[ ${#folders[@]} == 1 ]] && diff -r "${folders[0]}" "$WORK/out" >/dev/null \
+      && diff -r "$WORK/check" "$WORK/check-plain" >/dev/null && same="identical" || same="DIFFERENT"
   fi
   load_after=$(cut -d' ' -f1 /proc/loadavg)
   read -r cp_wall cp_cpu < <(median cp)
