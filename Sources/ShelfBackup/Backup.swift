@@ -230,7 +230,9 @@ public final class Backup: Sendable {
     switch source {
     case .database(let database):
       let fileID = Self.lowercased(entry.fileID)
-      if let listed = listedRecords.withLock({ $0[fileID] }) { return listed }
+      // The table is taken under the lock (a reference) and searched outside it: the workers of
+      // an extraction each look up every file they copy.
+      if let listed = listedRecords.withLock({ $0 })[fileID] { return listed }
       let found = try database.mutex.withLock { (database) throws(BackupError) -> ManifestRecord? in
         try database.record(fileID: fileID, folder: folder)
       }

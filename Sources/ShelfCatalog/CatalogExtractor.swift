@@ -162,14 +162,15 @@ public struct CatalogExtractor: Sendable {
     var plan = CatalogExtractPlan()
     var names = ExtractOutputNames(
       destination: settings.destination, layout: settings.layout, entries: entries, roots: roots)
-    var unopened: [RawPath: Int] = [:]
+    // Keyed by `PathKey`, hashed in one pass: these are looked up once per entry.
+    var unopened: [PathKey: Int] = [:]
     /// The folders (catalogued paths) each backup's extracted files are in.
-    var backupFolders: [RawPath: Set<RawPath>] = [:]
+    var backupFolders: [PathKey: Set<PathKey>] = [:]
     for entry in entries {
       var source = CatalogExtractSource.file(entry.path)
       var modified = entry.mtimeNanoseconds
       if entry.backup != nil, let root = entry.root {
-        if let index = unopened[root] {
+        if let index = unopened[PathKey(root.bytes)] {
           plan.refused[index].entries += 1
           continue
         }
@@ -184,9 +185,9 @@ public struct CatalogExtractor: Sendable {
           }
           source = .backupEntry(backup, backupEntry)
           modified = backupEntry.modified
-          backupFolders[root, default: []].insert(entry.path.parent)
+          backupFolders[PathKey(root.bytes), default: []].insert(PathKey(entry.path.parent.bytes))
         } catch {
-          unopened[root] = plan.refused.count
+          unopened[PathKey(root.bytes)] = plan.refused.count
           plan.refused.append(
             .init(
               error: error as? any ShelfError ?? FileError(path: root, reason: "\(error)", failure: .io),
@@ -204,11 +205,11 @@ public struct CatalogExtractor: Sendable {
       plan.jobs.append(
         CatalogExtractJob(path: entry.path, source: source, output: output, modified: modified))
     }
-    for (root, folders) in backupFolders.sorted(by: { $0.key.bytes.lexicographicallyPrecedes($1.key.bytes) })
-    {
+    for (key, folders) in backupFolders.sorted(by: { $0.key.bytes.lexicographicallyPrecedes($1.key.bytes) }) {
+      let root = RawPath(bytes: key.bytes)
       for link in (try? backups.symbolicLinks(in: root)) ?? [] {
         let path = link.cataloguePath(in: root)
-        guard folders.contains(path.parent) else { continue }
+        guard folders.contains(PathKey(path.parent.bytes)) else { continue }
         plan.skippedLinks.append(.init(path: path, target: link.linkTarget ?? RawPath("")))
       }
     }
@@ -420,9 +421,9 @@ struct ExtractQueue {
 
   /// A queue of the jobs whose outputs are `outputs`.
   init(outputs: [RawPath]) {
-    var numbers: [RawPath: Int] = [:]
+    var numbers: [PathKey: Int] = [:]
     for (index, output) in outputs.enumerated() {
-      let parent = output.parent
+      let parent = PathKey(output.parent.bytes)
       if let number = numbers[parent] {
         folders[number].append(index)
       } else {

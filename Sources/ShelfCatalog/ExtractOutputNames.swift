@@ -23,9 +23,9 @@ struct ExtractOutputNames {
   private let destination: RawPath
   private let layout: CatalogExtractLayout
   /// The folder each root's files go under in the tree layout (none: straight into DIR).
-  private let rootFolders: [RawPath: [UInt8]]
+  private let rootFolders: [PathKey: [UInt8]]
   /// The relative paths this run writes.
-  private var claimed = Set<[UInt8]>()
+  private var claimed = Set<PathKey>()
 
   /// Names for extracting `entries` (of the catalogue's `roots`) into `destination`.
   init(destination: RawPath, layout: CatalogExtractLayout, entries: [CatalogEntry], roots: [CatalogRoot]) {
@@ -50,7 +50,7 @@ struct ExtractOutputNames {
         folders[root] = unique
       }
     }
-    rootFolders = folders
+    rootFolders = Dictionary(uniqueKeysWithValues: folders.map { (PathKey($0.key.bytes), $0.value) })
   }
 
   /// The folder name of every backup root: `<Device name> YYYY-MM-DD` (the backup's local
@@ -81,7 +81,7 @@ struct ExtractOutputNames {
     switch layout {
     case .tree:
       parts = try Self.safeComponents(of: entry)
-      if let root = entry.root, let folder = rootFolders[root] {
+      if let root = entry.root, let folder = rootFolders[PathKey(root.bytes)] {
         parts.insert(folder, at: 0)
       } else if entry.backup != nil {
         parts.insert(Self.cleanName(entry.root?.lastComponent.bytes ?? [], fallback: "backup"), at: 0)
@@ -104,10 +104,10 @@ struct ExtractOutputNames {
       prefix.append(UInt8(ascii: "/"))
     }
     var relative = prefix + parts.last!
-    if !claimed.insert(relative).inserted {
-      let name = Self.unique(parts.last!) { !claimed.contains(prefix + $0) }
+    if !claimed.insert(PathKey(relative)).inserted {
+      let name = Self.unique(parts.last!) { !claimed.contains(PathKey(prefix + $0)) }
       relative = prefix + name
-      claimed.insert(relative)
+      claimed.insert(PathKey(relative))
     }
     return destination.appending(RawPath(bytes: relative))
   }
