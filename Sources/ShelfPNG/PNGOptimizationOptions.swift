@@ -83,6 +83,15 @@ public struct PNGOptimizationLevel: Sendable, Hashable, CustomStringConvertible 
   var alwaysTriesDirect: Bool { rawValue >= 3 }
   /// Whether the final compression is zopfli.
   var usesZopfli: Bool { rawValue == 7 }
+  /// How many filterings get zopfli at `max` for an image of `imageBytes` packed rows: zopfli
+  /// costs about a second per 100 KB, so the small images, where the filter ranked best by
+  /// libdeflate is most often not zopfli's best, get the most.
+  func zopfliContenders(imageBytes: Int) -> Int {
+    guard usesZopfli else { return 0 }
+    return imageBytes <= 256 * 1024 ? 4 : imageBytes <= 1024 * 1024 ? 2 : 1
+  }
+  /// How close (a fraction of the best trial's size) a trial must come to get zopfli too.
+  static let zopfliCloseCall = 0.05
 
   /// Zopfli iterations: fewer for big inputs, where each one costs seconds.
   func zopfliIterations(for size: Int) -> Int {

@@ -200,18 +200,57 @@ public struct PNGOptimizer: Sendable {
       finals[$0].count + candidates[finalists[$0].candidate].overheadBytes
     }
     let best = fileSizes.indices.min { fileSizes[$0] < fileSizes[$1] }!
+    var winner = finalists[best]
     var idat = finals[best]
     finals = []
     if level.usesZopfli {
-      // Zopfli on the winner only: libdeflate's strongest level ranks nearly as zopfli does.
-      let zopfli = Self.withFiltered(&candidates[finalists[best].candidate], finalists[best]) {
-        Deflate.zopfli($0, iterations: level.zopfliIterations(for: $0.count))
-      }
-      if zopfli.count < idat.count { idat = zopfli }
+      (winner, idat) = zopfliWinner(
+        of: &candidates, ranked: ranked, libdeflateWinner: winner, idat: idat,
+        imageBytes: imageBytes)
     }
-    let encoding = candidates[finalists[best].candidate]
+    let encoding = candidates[winner.candidate]
     let file = assemble(encoding: encoding, idat: idat, chunks: chunks)
-    return (file, "\(encoding.label), filter \(finalists[best].strategy)")
+    return (file, "\(encoding.label), filter \(winner.strategy)")
+  }
+
+  /// Zopfli on the libdeflate winner and, on small images, on the other trials that came
+  /// close: zopfli's smallest is often another filtering than libdeflate's (oxipng's
+  /// strongest setting compresses every one with zopfli), and on small images each run is
+  /// cheap. Returns the plan and image data of the smallest file, `idat` included.
+  private func zopfliWinner(
+    of candidates: inout [PNGEncoding], ranked: [(plan: Plan, size: Int)],
+    libdeflateWinner: Plan, idat: [UInt8], imageBytes: Int
+  ) -> (Plan, [UInt8]) {
+    let level = options.level
+    var contenders = [libdeflateWinner]
+    let limit = Double(ranked[0].size) * (1 + PNGOptimizationLevel.zopfliCloseCall)
+    for entry in ranked where Double(entry.size) <= limit {
+      if contenders.count >= level.zopfliContenders(imageBytes: imageBytes) { break }
+      let plan = entry.plan
+      if !contenders.contains(where: { $0.candidate == plan.candidate && $0.strategy == plan.strategy }) {
+        contenders.append(plan)
+      }
+    }
+    let compress = { @Sendable (data: UnsafeRawBufferPointer) -> [UInt8] in
+      Deflate.zopfli(data, iterations: level.zopfliIterations(for: data.count))
+    }
+    let outputs: [[UInt8]]
+    if contenders.count == 1 || imageBytes > Self.inPlaceBytes {
+      outputs = contenders.map { Self.withFiltered(&candidates[$0.candidate], $0, compress) }
+    } else {
+      let shared = candidates
+      let plans = contenders
+      outputs = parallelMap(plans.count) { index -> [UInt8] in
+        Self.filtered(shared[plans[index].candidate], plans[index]).withUnsafeBytes(compress)
+      }
+    }
+    var best = (plan: libdeflateWinner, idat: idat)
+    var bestSize = idat.count + candidates[libdeflateWinner.candidate].overheadBytes
+    for (plan, output) in zip(contenders, outputs) where !output.isEmpty {
+      let size = output.count + candidates[plan.candidate].overheadBytes
+      if size < bestSize { (best, bestSize) = ((plan, output), size) }
+    }
+    return best
   }
 
   /// The candidate encodings of `image`, which ends here (an RGBA encoding takes its pixels).
