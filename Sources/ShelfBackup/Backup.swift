@@ -93,7 +93,7 @@ public final class Backup: Sendable {
     defer { closedir(directory) }
     var names: [[UInt8]] = []
     while let item = readdir(directory) {
-      let name = withUnsafeBytes(of: item.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+      let name = Directories.entryName(item)
       let type = item.pointee.d_type
       if type == UInt8(DT_REG)
         || (type == UInt8(DT_UNKNOWN) && isRegular(folder.appending(RawPath(bytes: name))))

@@ -24,7 +24,7 @@ package enum LegacyManifest {
     var names: [String] = []
     let ending = Array(("." + suffix).utf8)
     while let item = readdir(directory) {
-      let name = withUnsafeBytes(of: item.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+      let name = Directories.entryName(item)
       guard name.count > ending.count, name.suffix(ending.count).elementsEqual(ending) else { continue }
       let base = Array(name.dropLast(ending.count))
       guard !base.contains(UInt8(ascii: "/")), let text = String(validating: base, as: UTF8.self) else {

@@ -378,13 +378,7 @@ public struct TreeWalker: Sendable {
         break
       }
       let type = entry.pointee.d_type
-      let name: [UInt8] = withUnsafePointer(to: &entry.pointee.d_name) { pointer in
-        pointer.withMemoryRebound(to: UInt8.self, capacity: 256) { bytes in
-          Array(
-            UnsafeBufferPointer(
-              start: bytes, count: strlen(UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self))))
-        }
-      }
+      let name = Directories.entryName(entry)
       if name == [0x2E] || name == [0x2E, 0x2E] { continue }
       entries.append((name, type))
     }

@@ -25,3 +25,17 @@ public enum Directories {
     }
   }
 }
+
+extension Directories {
+  /// The name of an entry `readdir` returned. The record is only as long as its name
+  /// (`d_reclen`), not the 256 bytes `d_name` is declared with: copying the field (as
+  /// `withUnsafeBytes(of: entry.pointee.d_name)` does) reads past the record, and past the end
+  /// of the mapped page when the record is the last one there. The name is read where it lies.
+  package static func entryName(_ entry: UnsafeMutablePointer<dirent>) -> [UInt8] {
+    withUnsafeMutablePointer(to: &entry.pointee.d_name) { field in
+      field.withMemoryRebound(to: CChar.self, capacity: 1) { name in
+        Array(UnsafeRawBufferPointer(start: name, count: strlen(name)))
+      }
+    }
+  }
+}
