@@ -13,19 +13,6 @@ import Testing
   /// Mutants per `index` run (each in a folder of its own, into one catalogue).
   static let batchSize = 30
 
-  /// SplitMix64: small, fast and the same on every machine.
-  struct Generator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(bound, 1))) }
-  }
-
   struct Mutant {
     var name: String
     var source: String
@@ -51,7 +38,7 @@ import Testing
   /// truncations, widened size nibbles and splices with another sample; one to four of them
   /// per mutant.
   static func mutants(of samples: [(String, [UInt8])], count: Int, seed: UInt64) -> [Mutant] {
-    var random = Generator(state: seed)
+    var random = SeededGenerator(state: seed)
     let interesting: [[UInt8]] = [
       [0x00], [0xFF], [0x7F], [0x80], [0xFF, 0xFF], [0x7F, 0xFF, 0xFF, 0xFF], [0xFF, 0xFF, 0xFF, 0xFF],
       [0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00], [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF],

@@ -1,23 +1,12 @@
 import CTextSupport
+import ShelfTestSupport
 import Testing
 
 /// CTextSupport's sixteen-at-a-time paths against the plain rules, byte by byte, on random
 /// bytes of the kinds that take each branch (binary, white space and line endings, ASCII).
 
-/// A random generator that gives the same bytes on every run.
-private struct SplitMix: RandomNumberGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 private func samples() -> [[UInt8]] {
-  var random = SplitMix(state: 24)
+  var random = SeededGenerator(state: 24)
   let blanks = Array("ab cd\n\r\t\u{0B}\u{0C} xyz".utf8)
   return (0..<3000).map { number in
     (0..<Int.random(in: 0..<200, using: &random)).map { _ in
