@@ -77,9 +77,19 @@ public struct FileStatus: Sendable, Equatable, Codable {
     size = Int64(st.st_size)
     inode = UInt64(st.st_ino)
     device = UInt64(st.st_dev)
-    mtimeNanoseconds = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
-    ctimeNanoseconds = Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec)
+    mtimeNanoseconds = Self.nanoseconds(st.st_mtim)
+    ctimeNanoseconds = Self.nanoseconds(st.st_ctim)
     mode = UInt32(st.st_mode)
+  }
+
+  /// Nanoseconds since the epoch of a file time, held to what an `Int64` counts (the years
+  /// 1677 to 2262): a file dated further out (a bad clock, an archive's or a FAT stick's odd
+  /// date, `touch -d`) keeps the nearest time that fits instead of trapping the walk.
+  public static func nanoseconds(_ time: timespec) -> Int64 {
+    let (scaled, overflow) = Int64(time.tv_sec).multipliedReportingOverflow(by: 1_000_000_000)
+    guard !overflow else { return time.tv_sec < 0 ? .min : .max }
+    let (sum, past) = scaled.addingReportingOverflow(Int64(time.tv_nsec))
+    return past ? .max : sum
   }
 
   /// `lstat` of a path (does not follow a final symbolic link).

@@ -125,4 +125,30 @@ struct HostileFilesIndexTests {
         == "\(root): \(total) files\n  0 new, 0 updated, \(total) unchanged, 0 moved, 0 removed\n")
     #expect(!second.stderr.contains("warning:"))
   }
+
+  /// A file dated past 2262 (a bad clock, an archive's odd date: ext4 holds times up to 2446)
+  /// once trapped the walk in the nanosecond arithmetic: it is catalogued with the nearest time
+  /// a nanosecond count holds, and the rescan finishes too.
+  @Test func filesDatedOutsideWhatNanosecondsCountAreCataloguedAtTheNearestTime() throws {
+    let scratch = try TemporaryDirectory()
+    let root = scratch.path + "/tree"
+    try scratch.write("tree/future.txt", Array("from the future\n".utf8))
+    try scratch.write("tree/today.txt", Array("from today\n".utf8))
+    let future = [timespec(tv_sec: 15_000_000_000, tv_nsec: 0), timespec(tv_sec: 15_000_000_000, tv_nsec: 0)]
+    #expect(utimensat(AT_FDCWD, root + "/future.txt", future, 0) == 0)
+    let database = scratch.path + "/catalog.sqlite"
+    let environment = ["TZ": "UTC"]
+    for _ in 0..<2 {
+      let run = try ShelfProcess.run(
+        ["--db", database, "index", root], environment: environment, timeout: 60)
+      #expect(run.status == 0, "\(run.status): \(run.stderr)")
+      #expect(run.stdout.hasPrefix("\(root): 2 files\n"))
+    }
+    let listed = try ShelfProcess.run(["--db", database, "ls", "--json"], environment: environment)
+    let records = try JSONSerialization.jsonObject(with: Data(listed.stdoutBytes)) as? [[String: Any]] ?? []
+    let times = Dictionary(
+      uniqueKeysWithValues: records.map { ($0["path"] as? String ?? "", $0["mtime"] as? String ?? "") })
+    #expect(times[root + "/future.txt"] == "2262-04-11T23:47:16Z")
+    #expect(times[root + "/today.txt"]?.hasPrefix("20") == true)
+  }
 }

@@ -45,3 +45,15 @@ import Testing
     try RegularFile(path: RawPath(folder + "/none"))
   }
 }
+
+/// File times outside what nanoseconds in an Int64 count are held at its ends, never trapped on.
+@Test func fileTimesOutsideTheNanosecondRangeAreHeldAtItsEnds() {
+  #expect(FileStatus.nanoseconds(timespec(tv_sec: 1, tv_nsec: 5)) == 1_000_000_005)
+  #expect(FileStatus.nanoseconds(timespec(tv_sec: -1, tv_nsec: 500)) == -999_999_500)
+  #expect(FileStatus.nanoseconds(timespec(tv_sec: 20_000_000_000, tv_nsec: 0)) == .max)
+  #expect(FileStatus.nanoseconds(timespec(tv_sec: -20_000_000_000, tv_nsec: 0)) == .min)
+  #expect(FileStatus.nanoseconds(timespec(tv_sec: 9_223_372_036, tv_nsec: 999_999_999)) == .max)
+  #expect(FileStatus.nanoseconds(timespec(tv_sec: 9_223_372_036, tv_nsec: 854_775_807)) == .max)
+  #expect(FileStatus.nanoseconds(timespec(tv_sec: Int.max, tv_nsec: 0)) == .max)
+  #expect(FileStatus.nanoseconds(timespec(tv_sec: Int.min, tv_nsec: 0)) == .min)
+}

@@ -352,9 +352,10 @@ enum ShowCommand {
     }
   }
 
-  /// Seconds since 2001-01-01 in RFC 3339, in the local zone.
+  /// Seconds since 2001-01-01 in RFC 3339, in the local zone; a date outside what nanoseconds
+  /// in an `Int64` count (about 292 years either side of 1970) as the bare number.
   static func appleDate(_ seconds: Double) -> String {
-    guard seconds.isFinite, abs(seconds) < 1e12 else { return "\(seconds)" }
+    guard seconds.isFinite, abs(seconds) < 9e9 else { return "\(seconds)" }
     return CatalogPresentation.isoDate(Int64((seconds + 978_307_200) * 1e9))
   }
 
