@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "CFileSupport.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -9,3 +10,7 @@ int shelf_start_writeback(int descriptor) {
 }
 
 int shelf_syncfs(int descriptor) { return syncfs(descriptor); }
+
+long shelf_read_folder_entries(int descriptor, void *buffer, unsigned long size) {
+  return (long)getdents64(descriptor, buffer, size);
+}

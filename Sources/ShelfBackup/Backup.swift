@@ -46,44 +46,9 @@ public final class Backup: Sendable {
   /// `isBackup` and a tree walk (which has the names at hand, and must tell a backup without
   /// reading its hundreds of subfolders) use. An app bundle's Info.plist alone is neither.
   public static func recognise(fileNames: some Sequence<[UInt8]>) -> BackupRecognition {
-    var info = false
-    var manifest: BackupFormat?
-    var legacy: BackupFormat?
-    var companion = false
-    for name in fileNames {
-      // Called for every folder a walk reads: most names end at the first byte compared.
-      if name == Marker.info {
-        info = true
-      } else if name == Marker.manifestDB {
-        manifest = .manifestDB
-      } else if name == Marker.manifestMBDB {
-        if manifest == nil { manifest = .mbdb }
-      } else if name == Marker.manifestPlist || name == Marker.statusPlist {
-        companion = true
-      } else if legacy != .mdinfo && name.count > 7 && name.suffix(7).elementsEqual(Marker.mdinfo) {
-        legacy = .mdinfo
-      } else if legacy == nil && name.count > 9 && name.suffix(9).elementsEqual(Marker.mdbackup) {
-        legacy = .mdbackup
-      }
-    }
-    if info, let format = manifest ?? legacy { return .backup(format) }
-    if let manifest {
-      let name = manifest == .manifestDB ? "Manifest.db" : "Manifest.mbdb"
-      return .lookalike("holds \(name) but no Info.plist")
-    }
-    if info && companion { return .lookalike("holds Info.plist but no manifest (an unfinished backup?)") }
-    return .none
-  }
-
-  /// The names `recognise` looks for, made once.
-  private enum Marker {
-    static let info = Array("Info.plist".utf8)
-    static let manifestDB = Array("Manifest.db".utf8)
-    static let manifestMBDB = Array("Manifest.mbdb".utf8)
-    static let manifestPlist = Array("Manifest.plist".utf8)
-    static let statusPlist = Array("Status.plist".utf8)
-    static let mdinfo = Array(".mdinfo".utf8)
-    static let mdbackup = Array(".mdbackup".utf8)
+    var recogniser = BackupNameRecogniser()
+    for name in fileNames { name.withUnsafeBytes { recogniser.note($0) } }
+    return recogniser.recognition
   }
 
   /// The era of the backup in `folder` (see `recognise`), nil when it holds none. Only regular
@@ -605,6 +570,57 @@ private final class LockedDatabase: Sendable {
   let mutex: Mutex<ManifestDatabase>
 
   init(_ database: sending ManifestDatabase) { mutex = Mutex(database) }
+}
+
+/// `Backup.recognise(fileNames:)` one name at a time, for a walk that has the names where
+/// `getdents64` left them and copies none of them.
+public struct BackupNameRecogniser {
+  private var info = false
+  private var manifest: BackupFormat?
+  private var legacy: BackupFormat?
+  private var companion = false
+
+  public init() {}
+
+  /// Notes the name of one of the folder's regular files.
+  public mutating func note(_ name: UnsafeRawBufferPointer) {
+    // Called for every file a walk meets: most names end at the first byte compared.
+    if name.elementsEqual(Marker.info) {
+      info = true
+    } else if name.elementsEqual(Marker.manifestDB) {
+      manifest = .manifestDB
+    } else if name.elementsEqual(Marker.manifestMBDB) {
+      if manifest == nil { manifest = .mbdb }
+    } else if name.elementsEqual(Marker.manifestPlist) || name.elementsEqual(Marker.statusPlist) {
+      companion = true
+    } else if legacy != .mdinfo && name.count > 7 && name.suffix(7).elementsEqual(Marker.mdinfo) {
+      legacy = .mdinfo
+    } else if legacy == nil && name.count > 9 && name.suffix(9).elementsEqual(Marker.mdbackup) {
+      legacy = .mdbackup
+    }
+  }
+
+  /// What the names noted so far say.
+  public var recognition: BackupRecognition {
+    if info, let format = manifest ?? legacy { return .backup(format) }
+    if let manifest {
+      let name = manifest == .manifestDB ? "Manifest.db" : "Manifest.mbdb"
+      return .lookalike("holds \(name) but no Info.plist")
+    }
+    if info && companion { return .lookalike("holds Info.plist but no manifest (an unfinished backup?)") }
+    return .none
+  }
+
+  /// The names looked for, made once.
+  private enum Marker {
+    static let info = Array("Info.plist".utf8)
+    static let manifestDB = Array("Manifest.db".utf8)
+    static let manifestMBDB = Array("Manifest.mbdb".utf8)
+    static let manifestPlist = Array("Manifest.plist".utf8)
+    static let statusPlist = Array("Status.plist".utf8)
+    static let mdinfo = Array(".mdinfo".utf8)
+    static let mdbackup = Array(".mdbackup".utf8)
+  }
 }
 
 /// What a folder's file names say about it (see `Backup.recognise(fileNames:)`).

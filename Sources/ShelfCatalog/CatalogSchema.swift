@@ -9,7 +9,7 @@ import ShelfDatabase
 /// which is what `ls WORD…` needs, at about half the cost of a full index.
 enum CatalogSchema {
   /// Bumped on every schema change; writers migrate older catalogues (see `upgrade(from:_:)`).
-  static let version = 12
+  static let version = 13
 
   /// The first schema that carries `applicationID` and the `meta` table; older ones are
   /// recognised by their tables.
@@ -82,6 +82,15 @@ enum CatalogSchema {
   /// which relies on the trigger, must not write the catalogue after it.
   static let explicitPathTrigramsVersion = 12
 
+  /// The version that added `livePhotoQueueIndex`.
+  static let livePhotoQueueVersion = 13
+
+  /// The entries whose Live Photo partner is still to be looked for, by root: every scan asks
+  /// for them (a scan interrupted before linking leaves some), and without this small partial
+  /// index the question read the whole table, the largest part of an unchanged rescan.
+  static let livePhotoQueueIndex =
+    "CREATE INDEX IF NOT EXISTS files_live_photo_queue ON files(root_id) WHERE content_id IS NOT NULL AND live_photo IS NULL;"
+
   /// The indexes queries are answered from (schema 10): a kind with its entries by size (the
   /// filter and the sort listings start from most); size and modification time (in SQLite,
   /// kind and size carry the path, so that the first entries in path order are found in the
@@ -101,6 +110,7 @@ enum CatalogSchema {
       CREATE INDEX IF NOT EXISTS files_mtime ON files(mtime_ns);
       CREATE INDEX IF NOT EXISTS files_artist ON files(artist) WHERE artist IS NOT NULL;
       CREATE INDEX IF NOT EXISTS files_totals ON files(kind, area, size, duration, ext_mismatch, error, taken);
+      \(livePhotoQueueIndex)
       CREATE VIRTUAL TABLE IF NOT EXISTS files_paths USING fts5(
         path_text, content = 'files', content_rowid = 'id', tokenize = 'trigram', detail = none
       );
@@ -121,6 +131,7 @@ enum CatalogSchema {
       CREATE INDEX IF NOT EXISTS files_artist_trigrams ON files USING gin (artist gin_trgm_ops)
         WHERE artist IS NOT NULL;
       CREATE INDEX IF NOT EXISTS files_undecodable ON files (id) WHERE strpos(path_text, chr(65533)) > 0;
+      \(livePhotoQueueIndex)
       """
     }
   }
@@ -303,6 +314,7 @@ enum CatalogSchema {
   /// version. Nil when there is no step (an older SQLite schema is then rebuilt).
   static func upgrade(from version: Int, _ dialect: SQLDialect) -> String? {
     if dialect == .sqlite, let step = sqliteUpgrades[version] { return step }
+    if version + 1 == livePhotoQueueVersion { return livePhotoQueueIndex }
     if version + 1 == explicitPathTrigramsVersion {
       // PostgreSQL has no step (no trigger): nil, as an empty statement is refused as a failure.
       return dialect == .sqlite ? "DROP TRIGGER IF EXISTS files_paths_insert;" : nil

@@ -332,13 +332,16 @@ public final class Indexer {
   ) -> Classification {
     var result = Classification()
     var fresh: [WalkedFile] = []
-    var met = Set<Int64>(minimumCapacity: known.count)
+    // The ids of the entries met, as a set only when some entry may be gone or moved (an
+    // unchanged rescan meets them all, and would hash every id for nothing).
+    var metIDs: [Int64] = []
+    metIDs.reserveCapacity(known.count)
     for file in found {
       guard let entry = known[PathKey(file.path.bytes)] else {
         fresh.append(file)
         continue
       }
-      met.insert(entry.id)
+      metIDs.append(entry.id)
       let status = file.status
       let same =
         entry.size == status.size && entry.mtime == status.mtimeNanoseconds
@@ -355,9 +358,11 @@ public final class Indexer {
         result.work.append(Work(file: file, known: entry))
       }
     }
+    let allMet = metIDs.count == known.count
+    var met: Set<Int64> = allMet ? [] : Set(metIDs)
     // Moves: a vanished entry with the same device, inode, size and mtime as a new file.
     var vanishedByInode: [[UInt64]: KnownFile] = [:]
-    if !fresh.isEmpty {
+    if !fresh.isEmpty && !allMet {
       for entry in known.values where !met.contains(entry.id) {
         vanishedByInode[[entry.device, entry.inode]] = entry
       }
@@ -374,7 +379,9 @@ public final class Indexer {
         result.work.append(Work(file: file, known: nil))
       }
     }
-    if met.count < known.count { result.removed = known.values.filter { !met.contains($0.id) } }
+    if !allMet && met.count < known.count {
+      result.removed = known.values.filter { !met.contains($0.id) }
+    }
     summary.unchanged = result.unchanged
     return result
   }

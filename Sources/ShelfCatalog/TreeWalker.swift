@@ -8,17 +8,6 @@ import ShelfCore
 #endif
 
 extension FileStatus {
-  /// The status of `name` in the open folder `directory` (`fstatat`), without following a
-  /// final link unless `follow`: relative lookups keep the walk cheap and race-free.
-  static func at(_ directory: Int32, _ name: [UInt8], follow: Bool = false) -> FileStatus? {
-    var st = Glibc.stat()
-    let result = (name.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer {
-      fstatat(directory, $0.baseAddress!, &st, follow ? 0 : AT_SYMLINK_NOFOLLOW)
-    }
-    guard result == 0 else { return nil }
-    return FileStatus(st)
-  }
-
   /// The status of an absolute path, following links; nil when it cannot be read.
   static func following(_ path: RawPath) -> FileStatus? { try? FileStatus.stat(path) }
 }
@@ -27,14 +16,18 @@ extension FileStatus {
 public struct WalkedFile: Sendable {
   /// The absolute path as found (through a link when `viaLink`).
   public var path: RawPath
-  /// The path relative to the root, without a leading slash.
-  public var relative: [UInt8]
+  /// Where the path relative to the root starts in `path` (made when asked: most files of a
+  /// rescan never need it).
+  var relativeStart: Int
   /// `lstat` of the file (of the link's target when `viaLink`).
   public var status: FileStatus
   /// The path to open: the same as `path`, or the link's resolved target inside the root.
   public var openPath: RawPath
   /// True when found through a symbolic link (`--follow-links`).
   public var viaLink: Bool
+
+  /// The path relative to the root, without a leading slash.
+  public var relative: [UInt8] { Array(path.bytes[relativeStart...]) }
 }
 
 /// Something a walk skipped and why.
@@ -212,6 +205,7 @@ public struct TreeWalker: Sendable {
     state: WalkState, files: inout [WalkedFile], summary: inout WalkSummary, shouldStop: @Sendable () -> Bool
   ) {
     let rootPrefix = root.bytes == [UInt8(ascii: "/")] ? root.bytes : root.bytes + [UInt8(ascii: "/")]
+    let listing = FolderListing()
     var sinceCheck = 0
     while let (directory, rulesSnapshot) = state.take() {
       defer { state.finished() }
@@ -223,17 +217,20 @@ public struct TreeWalker: Sendable {
         continue
       }
       defer { close(fd) }
-      let entries: [(name: [UInt8], type: UInt8)]
       do {
-        entries = try Self.read(fd, path: directory.path)
+        try listing.read(fd, path: directory.path)
       } catch {
         summary.unreadable.append(WalkProblem(path: directory.path, reason: error.reason))
         continue
       }
+      var hasIgnoreFile = false
       if findBackups {
-        let files = entries.lazy.filter { $0.type == UInt8(DT_REG) || $0.type == UInt8(DT_UNKNOWN) }.map(
-          \.name)
-        switch Backup.recognise(fileNames: files) {
+        var recogniser = BackupNameRecogniser()
+        listing.forEach { type, name in
+          if type == UInt8(DT_REG) || type == UInt8(DT_UNKNOWN) { recogniser.note(name) }
+          if name.elementsEqual(Self.ignoreFileName) { hasIgnoreFile = true }
+        }
+        switch recogniser.recognition {
         case .backup where Backup.isBackup(directory.path):
           summary.backups.append(directory.path)
           continue
@@ -241,9 +238,11 @@ public struct TreeWalker: Sendable {
           summary.lookalikes.append(WalkProblem(path: directory.path, reason: reason))
         default: break
         }
+      } else {
+        listing.forEach { _, name in if name.elementsEqual(Self.ignoreFileName) { hasIgnoreFile = true } }
       }
       var rules = rulesSnapshot
-      if entries.contains(where: { $0.name == Array(".shelfignore".utf8) }),
+      if hasIgnoreFile,
         let file = try? RegularFile(path: directory.path.appending(".shelfignore"), followLinks: false),
         let contents = try? file.read(count: 256 << 10)
       {
@@ -251,77 +250,92 @@ public struct TreeWalker: Sendable {
         state.addIgnoreFile(contents, base: directory.relative)
       }
       var subdirectories: [PendingFolder] = []
-      for entry in entries {
-        if !includeHidden && entry.name.first == UInt8(ascii: ".") { continue }
-        let relative =
-          directory.relative.isEmpty ? entry.name : directory.relative + [UInt8(ascii: "/")] + entry.name
-        var type = entry.type
+      let folderPrefix =
+        directory.path.bytes.last == UInt8(ascii: "/")
+        ? directory.path.bytes : directory.path.bytes + [UInt8(ascii: "/")]
+      listing.forEach { type, name in
+        sinceCheck += 1
+        if !includeHidden && name.first == UInt8(ascii: ".") { return }
+        var type = type
         var status: FileStatus?
         if type == UInt8(DT_UNKNOWN) || type == UInt8(DT_REG) || (followLinks && type == UInt8(DT_DIR)) {
-          guard let found = FileStatus.at(fd, entry.name) else { continue }  // vanished
+          guard let found = FolderListing.status(of: name, in: fd) else { return }  // vanished
           status = found
           type = Self.direntType(found.type)
         }
+        /// The entry's path: one allocation, the folder's path and the name.
+        func entryPath() -> RawPath {
+          var bytes = [UInt8]()
+          bytes.reserveCapacity(folderPrefix.count + name.count)
+          bytes += folderPrefix
+          bytes += name
+          return RawPath(bytes: bytes)
+        }
+        func relative() -> [UInt8] {
+          directory.relative.isEmpty ? Array(name) : directory.relative + [UInt8(ascii: "/")] + Array(name)
+        }
         switch Int(type) {
         case Int(DT_DIR):
-          if !rules.isEmpty && rules.excludes(relative: relative, name: entry.name, isDirectory: true) {
+          if !rules.isEmpty && rules.excludes(relative: relative(), name: Array(name), isDirectory: true) {
             summary.excluded += 1
-            continue
+            return
           }
-          let path = directory.path.appending(RawPath(bytes: entry.name))
+          let path = entryPath()
           if !skipFolders.isEmpty && skipFolders.contains(path) {
             summary.skippedRoots.append(path)
-            continue
+            return
           }
           if followLinks, let status, !state.firstVisit(status) {
             summary.loops += 1
-            continue
+            return
           }
-          subdirectories.append(PendingFolder(path: path, relative: relative))
+          subdirectories.append(PendingFolder(path: path, relative: relative()))
         case Int(DT_REG):
-          guard let status else { continue }
-          if !rules.isEmpty && rules.excludes(relative: relative, name: entry.name, isDirectory: false) {
+          guard let status else { return }
+          if !rules.isEmpty && rules.excludes(relative: relative(), name: Array(name), isDirectory: false) {
             summary.excluded += 1
-            continue
+            return
           }
-          let path = directory.path.appending(RawPath(bytes: entry.name))
-          if !skipNames.isEmpty && skipNames.contains(PathKey(entry.name)) && skipPaths.contains(path) {
-            continue
+          let path = entryPath()
+          if !skipNames.isEmpty && skipNames.contains(PathKey(Array(name))) && skipPaths.contains(path) {
+            return
           }
           files.append(
-            WalkedFile(path: path, relative: relative, status: status, openPath: path, viaLink: false))
+            WalkedFile(
+              path: path, relativeStart: rootPrefix.count, status: status, openPath: path, viaLink: false))
         case Int(DT_LNK):
           guard followLinks else {
             summary.skippedLinks += 1
-            continue
+            return
           }
-          let path = directory.path.appending(RawPath(bytes: entry.name))
+          let path = entryPath()
           guard let target = try? Self.realPath(path), target.bytes.starts(with: rootPrefix) || target == root
           else {
             summary.skippedLinks += 1
             summary.linksOutsideRoot += 1
-            continue
+            return
           }
-          guard let targetStatus = FileStatus.following(target) else { continue }
+          guard let targetStatus = FileStatus.following(target) else { return }
           if !rules.isEmpty
             && rules.excludes(
-              relative: relative, name: entry.name, isDirectory: targetStatus.type == .directory)
+              relative: relative(), name: Array(name), isDirectory: targetStatus.type == .directory)
           {
             summary.excluded += 1
-            continue
+            return
           }
           switch targetStatus.type {
           case .directory:
             guard state.firstVisit(targetStatus) else {
               summary.loops += 1
-              continue
+              return
             }
-            subdirectories.append(PendingFolder(path: path, relative: relative))
+            subdirectories.append(PendingFolder(path: path, relative: relative()))
           case .regular:
-            if skipPaths.contains(target) { continue }
+            if skipPaths.contains(target) { return }
             files.append(
               WalkedFile(
-                path: path, relative: relative, status: targetStatus, openPath: target, viaLink: true))
+                path: path, relativeStart: rootPrefix.count, status: targetStatus, openPath: target,
+                viaLink: true))
           default:
             summary.specialFiles += 1
           }
@@ -329,7 +343,6 @@ public struct TreeWalker: Sendable {
           summary.specialFiles += 1
         }
       }
-      sinceCheck += entries.count
       if sinceCheck >= 512 {
         sinceCheck = 0
         if shouldStop() { state.stop() }
@@ -337,6 +350,9 @@ public struct TreeWalker: Sendable {
       state.push(subdirectories)
     }
   }
+
+  /// The name of the per-folder exclude file.
+  private static let ignoreFileName = Array(".shelfignore".utf8)
 
   private static func direntType(_ type: FileType) -> UInt8 {
     switch type {
@@ -357,31 +373,10 @@ public struct TreeWalker: Sendable {
     let fd = path.withCString { open($0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
     guard fd >= 0 else { throw FileError(path: path, errno: errno) }
     defer { close(fd) }
-    return try read(fd, path: path)
-  }
-
-  /// The entries of the open folder `fd` (which stays open: `fdopendir` gets a duplicate).
-  static func read(_ fd: Int32, path: RawPath) throws(FileError) -> [(name: [UInt8], type: UInt8)] {
-    let copy = dup(fd)
-    guard copy >= 0 else { throw FileError(path: path, errno: errno) }
-    guard let dir = fdopendir(copy) else {
-      let code = errno
-      close(copy)
-      throw FileError(path: path, errno: code)
-    }
-    defer { closedir(dir) }
+    let listing = FolderListing()
+    try listing.read(fd, path: path)
     var entries: [(name: [UInt8], type: UInt8)] = []
-    while true {
-      errno = 0
-      guard let entry = readdir(dir) else {
-        if errno != 0 { throw FileError(path: path, errno: errno, doing: "reading the folder failed") }
-        break
-      }
-      let type = entry.pointee.d_type
-      let name = Directories.entryName(entry)
-      if name == [0x2E] || name == [0x2E, 0x2E] { continue }
-      entries.append((name, type))
-    }
+    listing.forEach { type, name in entries.append((Array(name), type)) }
     return entries
   }
 }

@@ -335,7 +335,7 @@ private func parameters(_ words: [String]) throws -> [DatabaseValue] {
   #expect(try MediaFactsCatalogTests.names(upgraded, globs) == expected[1])
   let indexes = try upgraded.db.query(
     "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'files\\_%' ESCAPE '\\'")
-  #expect(indexes.count == 5)
+  #expect(indexes.count == 6)
   // A rename and a removal reach the trigrams through the triggers: the new name is found, and
   // the table still agrees with the rows (FTS5's integrity check compares them).
   let media = scratch.file("media")
@@ -384,6 +384,23 @@ private func parameters(_ words: [String]) throws -> [DatabaseValue] {
   #expect(try MediaFactsCatalogTests.names(upgraded, ["chord"]) == (expected + ["chord-chart.txt"]).sorted())
   #expect(try MediaFactsCatalogTests.names(upgraded, ["name:*chart*"]) == ["chord-chart.txt"])
   try upgraded.db.execute("INSERT INTO files_paths(files_paths) VALUES ('integrity-check')")
+}
+
+@Test func aSchema12CatalogueGetsTheLivePhotoQueueIndexThatScansAskThrough() async throws {
+  let scratch: TemporaryDirectory
+  do {
+    let (copy, store) = try await MediaFactsCatalogTests.indexedCopy()
+    scratch = copy
+    try dropSchema13Index(store.db)
+    try store.db.execute("PRAGMA user_version = 12")
+  }
+  let upgraded = try CatalogStore.openForWriting(at: scratch.raw("catalog.sqlite"), shelfVersion: "1.0")
+  #expect(try upgraded.db.query("PRAGMA user_version").first?.first?.integer == Int64(CatalogSchema.version))
+  // The question every scan asks reads the small partial index, not the whole table.
+  let plan = try upgraded.db.query(
+    "EXPLAIN QUERY PLAN SELECT path FROM files WHERE root_id = 1 AND content_id IS NOT NULL AND live_photo IS NULL"
+  ).compactMap { $0.last?.text }
+  #expect(plan.contains { $0.contains("USING INDEX files_live_photo_queue") }, "\(plan)")
 }
 
 @Test func timesBeyondTheDayArithmeticAreRefusedNotATrap() throws {

@@ -294,6 +294,7 @@ private func makeSchema5(_ path: RawPath) throws {
     "backup_device", "backup_product", "backup_ios", "backup_date", "backup_encrypted", "backup_format",
   ]
   let fileColumns = ["backup_domain", "backup_app", "backup_file_id", "backup_protection", "backup_mode"]
+  try dropSchema13Index(db)
   try db.execute(
     (rootColumns.map { "ALTER TABLE roots DROP COLUMN \($0);" }
       + fileColumns.map { "ALTER TABLE files DROP COLUMN \($0);" })

@@ -8,9 +8,16 @@ import Testing
 
 @testable import ShelfCatalog
 
+/// Turns a current catalogue back into schema 12 shape (no index of the entries awaiting their
+/// Live Photo partner).
+func dropSchema13Index(_ db: SQLiteConnection) throws {
+  try db.execute("DROP INDEX IF EXISTS files_live_photo_queue")
+}
+
 /// Turns a current catalogue back into schema 11 shape (the path trigrams written by an insert
-/// trigger).
+/// trigger, and later).
 func restoreSchema11Trigger(_ db: SQLiteConnection) throws {
+  try dropSchema13Index(db)
   try db.execute(
     """
     CREATE TRIGGER files_paths_insert AFTER INSERT ON files BEGIN

@@ -11,4 +11,8 @@ int shelf_start_writeback(int descriptor);
    filesystem, not every one as sync() does; 0 on success, -1 and errno otherwise. */
 int shelf_syncfs(int descriptor);
 
+/* Reads the next entries of the open folder `descriptor` into `buffer` as linux_dirent64
+   records (getdents64): the bytes read, 0 at the end of the folder, -1 and errno otherwise. */
+long shelf_read_folder_entries(int descriptor, void *buffer, unsigned long size);
+
 #endif
