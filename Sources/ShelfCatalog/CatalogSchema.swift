@@ -9,7 +9,7 @@ import ShelfDatabase
 /// which is what `ls WORD…` needs, at about half the cost of a full index.
 enum CatalogSchema {
   /// Bumped on every schema change; writers migrate older catalogues (see `upgrade(from:_:)`).
-  static let version = 12
+  static let version = 13
 
   /// The first schema that carries `applicationID` and the `meta` table; older ones are
   /// recognised by their tables.
@@ -82,10 +82,16 @@ enum CatalogSchema {
   /// which relies on the trigger, must not write the catalogue after it.
   static let explicitPathTrigramsVersion = 12
 
+  /// The version that gave PostgreSQL the indexes a limited listing in path order is picked
+  /// from: a kind's entries in path order (`files_kind_path`), and sizes carrying the path and
+  /// the id (`files_size_path`, replacing `files_size`), so that the first entries of a size
+  /// range in path order are found in the index alone. SQLite's indexes already carry the path.
+  static let pathOrderIndexesVersion = 13
+
   /// The indexes queries are answered from (schema 10): a kind with its entries by size (the
   /// filter and the sort listings start from most); size and modification time (in SQLite,
   /// kind and size carry the path, so that the first entries in path order are found in the
-  /// index alone; PostgreSQL could not index a path longer than a B-tree entry); the artist,
+  /// index alone; PostgreSQL has its own indexes for that since schema 13); the artist,
   /// the tag queried most; the totals of `stats` by kind and area, read from the index alone;
   /// and, for the substrings a bare word or a glob looks for in paths, trigrams (SQLite: an
   /// FTS5 `trigram` table over `files.path_text`, written with each new row and kept current
@@ -116,7 +122,7 @@ enum CatalogSchema {
     case .postgres:
       """
       CREATE INDEX IF NOT EXISTS files_kind_size ON files (lower(kind), size);
-      CREATE INDEX IF NOT EXISTS files_size ON files (size);
+      \(postgresPathOrderIndexes)
       CREATE INDEX IF NOT EXISTS files_mtime ON files (mtime_ns);
       CREATE INDEX IF NOT EXISTS files_artist_trigrams ON files USING gin (artist gin_trgm_ops)
         WHERE artist IS NOT NULL;
@@ -124,6 +130,13 @@ enum CatalogSchema {
       """
     }
   }
+
+  /// PostgreSQL's indexes of schema 13 (see `pathOrderIndexesVersion`). A path is bounded by
+  /// the B-tree entry limit already, through `UNIQUE (root_id, path)`.
+  static let postgresPathOrderIndexes = """
+    CREATE INDEX IF NOT EXISTS files_kind_path ON files (lower(kind), path);
+    CREATE INDEX IF NOT EXISTS files_size_path ON files (size) INCLUDE (path, id);
+    """
 
   static let drop = """
     DROP TABLE IF EXISTS files_paths;
@@ -303,6 +316,13 @@ enum CatalogSchema {
   /// version. Nil when there is no step (an older SQLite schema is then rebuilt).
   static func upgrade(from version: Int, _ dialect: SQLDialect) -> String? {
     if dialect == .sqlite, let step = sqliteUpgrades[version] { return step }
+    if version + 1 == pathOrderIndexesVersion {
+      // SQLite's indexes stay as they are: a statement that changes nothing, as nil would
+      // rebuild the catalogue. PostgreSQL's planner needs the new indexes' statistics.
+      return dialect == .sqlite
+        ? "CREATE INDEX IF NOT EXISTS files_size ON files(size, path);"
+        : postgresPathOrderIndexes + "\nDROP INDEX IF EXISTS files_size;\nANALYZE files;"
+    }
     if version + 1 == explicitPathTrigramsVersion {
       // PostgreSQL has no step (no trigger): nil, as an empty statement is refused as a failure.
       return dialect == .sqlite ? "DROP TRIGGER IF EXISTS files_paths_insert;" : nil
