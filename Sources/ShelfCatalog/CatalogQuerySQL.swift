@@ -189,21 +189,35 @@ extension CatalogQuery {
     func parameter(_ value: Double) -> DatabaseValue {
       type == .localTime ? .text(Self.isoLocalTime(seconds: value)) : .real(value)
     }
-    func lowerBound(_ bound: Interval, strict: Bool) -> String {
-      if strict {
-        parameters.append(parameter(bound.high))
-        return bound.halfOpen ? "\(column) >= ?" : "\(column) > ?"
+    // PostgreSQL compares an integer column with a float8 parameter as float8, which no index
+    // on the column serves: there the bound becomes the integer that selects the same rows.
+    let bare = column.hasPrefix("f.") ? String(column.dropFirst(2)) : ""
+    let integerColumn =
+      dialect == .postgres && type != .localTime
+      && CatalogSchema.fileColumns.contains(where: { $0.name == bare && $0.type == .integer })
+    func comparison(_ sqlOperator: String, _ value: Double) -> String {
+      let rounded: Double
+      switch sqlOperator {
+      case ">=", "<": rounded = value.rounded(.up)
+      case ">", "<=": rounded = value.rounded(.down)
+      default: rounded = value
       }
-      parameters.append(parameter(bound.low))
-      return "\(column) >= ?"
+      if integerColumn, sqlOperator != "=" || value == value.rounded(), rounded.isFinite,
+        rounded >= -0x1p63, rounded < 0x1p63
+      {
+        parameters.append(.integer(Int64(rounded)))
+      } else {
+        parameters.append(parameter(value))
+      }
+      return "\(column) \(sqlOperator) ?"
+    }
+    func lowerBound(_ bound: Interval, strict: Bool) -> String {
+      if strict { return comparison(bound.halfOpen ? ">=" : ">", bound.high) }
+      return comparison(">=", bound.low)
     }
     func upperBound(_ bound: Interval, strict: Bool) -> String {
-      if strict {
-        parameters.append(parameter(bound.low))
-        return "\(column) < ?"
-      }
-      parameters.append(parameter(bound.high))
-      return bound.halfOpen ? "\(column) < ?" : "\(column) <= ?"
+      if strict { return comparison("<", bound.low) }
+      return comparison(bound.halfOpen ? "<" : "<=", bound.high)
     }
     if (op == .contains || op == .exact) && value.contains("..") {
       let parts = value.components(separatedByString: "..")
@@ -218,10 +232,7 @@ extension CatalogQuery {
     let bound = try interval(value)
     switch op {
     case .contains, .exact:
-      if !bound.halfOpen && bound.low == bound.high {
-        parameters.append(parameter(bound.low))
-        return "\(column) = ?"
-      }
+      if !bound.halfOpen && bound.low == bound.high { return comparison("=", bound.low) }
       let low = lowerBound(bound, strict: false)
       let high = upperBound(bound, strict: false)
       return "(\(low) AND \(high))"

@@ -82,8 +82,12 @@ enum CatalogSchema {
   /// which relies on the trigger, must not write the catalogue after it.
   static let explicitPathTrigramsVersion = 12
 
-  /// The version that added `livePhotoQueueIndex`.
-  static let livePhotoQueueVersion = 13
+  /// The version that added `livePhotoQueueIndex` (both dialects) and gave PostgreSQL the
+  /// indexes a limited listing in path order is picked from: a kind's entries in path order
+  /// (`files_kind_path`), and sizes carrying the path and the id (`files_size_path`, replacing
+  /// `files_size`), so that the first entries of a size range in path order are found in the
+  /// index alone. SQLite's indexes already carry the path.
+  static let scanAndListingIndexesVersion = 13
 
   /// The entries whose Live Photo partner is still to be looked for, by root: every scan asks
   /// for them (a scan interrupted before linking leaves some), and without this small partial
@@ -94,7 +98,7 @@ enum CatalogSchema {
   /// The indexes queries are answered from (schema 10): a kind with its entries by size (the
   /// filter and the sort listings start from most); size and modification time (in SQLite,
   /// kind and size carry the path, so that the first entries in path order are found in the
-  /// index alone; PostgreSQL could not index a path longer than a B-tree entry); the artist,
+  /// index alone; PostgreSQL has its own indexes for that since schema 13); the artist,
   /// the tag queried most; the totals of `stats` by kind and area, read from the index alone;
   /// and, for the substrings a bare word or a glob looks for in paths, trigrams (SQLite: an
   /// FTS5 `trigram` table over `files.path_text`, written with each new row and kept current
@@ -126,7 +130,7 @@ enum CatalogSchema {
     case .postgres:
       """
       CREATE INDEX IF NOT EXISTS files_kind_size ON files (lower(kind), size);
-      CREATE INDEX IF NOT EXISTS files_size ON files (size);
+      \(postgresPathOrderIndexes)
       CREATE INDEX IF NOT EXISTS files_mtime ON files (mtime_ns);
       CREATE INDEX IF NOT EXISTS files_artist_trigrams ON files USING gin (artist gin_trgm_ops)
         WHERE artist IS NOT NULL;
@@ -135,6 +139,13 @@ enum CatalogSchema {
       """
     }
   }
+
+  /// PostgreSQL's indexes of schema 13 (see `scanAndListingIndexesVersion`). A path is bounded by
+  /// the B-tree entry limit already, through `UNIQUE (root_id, path)`.
+  static let postgresPathOrderIndexes = """
+    CREATE INDEX IF NOT EXISTS files_kind_path ON files (lower(kind), path);
+    CREATE INDEX IF NOT EXISTS files_size_path ON files (size) INCLUDE (path, id);
+    """
 
   static let drop = """
     DROP TABLE IF EXISTS files_paths;
@@ -314,7 +325,13 @@ enum CatalogSchema {
   /// version. Nil when there is no step (an older SQLite schema is then rebuilt).
   static func upgrade(from version: Int, _ dialect: SQLDialect) -> String? {
     if dialect == .sqlite, let step = sqliteUpgrades[version] { return step }
-    if version + 1 == livePhotoQueueVersion { return livePhotoQueueIndex }
+    if version + 1 == scanAndListingIndexesVersion {
+      // PostgreSQL's planner needs the new indexes' statistics.
+      return dialect == .sqlite
+        ? livePhotoQueueIndex
+        : livePhotoQueueIndex + "\n" + postgresPathOrderIndexes
+          + "\nDROP INDEX IF EXISTS files_size;\nANALYZE files;"
+    }
     if version + 1 == explicitPathTrigramsVersion {
       // PostgreSQL has no step (no trigger): nil, as an empty statement is refused as a failure.
       return dialect == .sqlite ? "DROP TRIGGER IF EXISTS files_paths_insert;" : nil

@@ -7,9 +7,10 @@ enum CatalogReading {
   /// in the order `CatalogSort.orderBy` or `CatalogQuery.relevanceOrder` gives, at most
   /// `limit` of them.
   ///
-  /// With a limit, SQLite first picks the ids alone (from an index that holds the sort keys
-  /// and the path, where there is one) and reads only those rows whole: a row read for every
-  /// match just to be sorted away costs more than the whole listing.
+  /// With a limit, either database first picks the ids alone (from an index that holds the sort
+  /// keys and the path, where there is one: PostgreSQL's `files_size_path`) and reads only
+  /// those rows whole: a row read for every match just to be sorted away costs more than the
+  /// whole listing.
   static func select(
     _ columns: String, matching query: CatalogQuery, sort: [CatalogSort], limit: Int?, _ dialect: SQLDialect
   ) throws -> (String, [DatabaseValue]) {
@@ -24,12 +25,6 @@ enum CatalogReading {
     guard let limit else {
       return (
         "SELECT \(columns) FROM files f\(roots) WHERE \(whereSQL) ORDER BY \(order)",
-        whereParameters + orderParameters
-      )
-    }
-    guard dialect == .sqlite else {
-      return (
-        "SELECT \(columns) FROM files f\(roots) WHERE \(whereSQL) ORDER BY \(order) LIMIT \(max(limit, 0))",
         whereParameters + orderParameters
       )
     }

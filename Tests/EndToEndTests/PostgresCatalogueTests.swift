@@ -263,6 +263,60 @@ struct PostgresCatalogueTests {
     #expect(try TestCatalogues.psql(database, "SELECT value FROM meta WHERE key = 'schema_version'") != "6\n")
   }
 
+  @Test func schema12GainsThePathOrderIndexesAndLimitedListingsKeepTheirRows() throws {
+    let scratch = try TemporaryDirectory()
+    // Names out of the order they are written in, with sizes 100 to 159 bytes.
+    for index in 0..<60 {
+      let name = "p\((index * 37) % 60).txt"
+      _ = try scratch.write("m/\(name)", Array(String(repeating: "n", count: 99 + index).utf8) + [10])
+    }
+    let root = scratch.path + "/m"
+    let database = try TestCatalogues.createDatabase()
+    let file = scratch.path + "/same.sqlite"
+    for catalogue in [database, file] {
+      #expect(try ShelfProcess.run(["--db", catalogue, "index", root]).status == 0)
+    }
+    let queries = [["kind:text"], ["size:0.11K..140"], ["size>120.5"], ["size:120"]]
+    func listings(_ catalogue: String) throws -> [[String]] {
+      try queries.flatMap { query in
+        try [["--limit", "7"], []].map { limit in
+          try ShelfProcess.run(["--db", catalogue, "ls", "-0"] + query + limit).stdout.split(
+            separator: "\0"
+          ).map(String.init)
+        }
+      }
+    }
+    // Back to schema 12's indexes, without those of schema 13: the rows listed through them,
+    // then the schema version.
+    try TestCatalogues.psql(
+      database,
+      "DROP INDEX files_kind_path; DROP INDEX files_size_path; CREATE INDEX files_size ON files (size)")
+    let before = try listings(database)
+    try TestCatalogues.psql(database, "UPDATE meta SET value = '12' WHERE key = 'schema_version'")
+    #expect(try ShelfProcess.run(["--db", database, "ls"]).status == 65)
+    #expect(
+      try ShelfProcess.run(["--db", database, "index", root], environment: ["SHELF_TRUST_WINDOW": "0"]).status
+        == 0)
+    #expect(
+      try TestCatalogues.psql(database, "SELECT value FROM meta WHERE key = 'schema_version'") == "13\n")
+    let indexes = try TestCatalogues.psql(
+      database,
+      "SELECT indexname FROM pg_indexes WHERE indexname IN ('files_kind_path', 'files_size', 'files_size_path') ORDER BY 1"
+    )
+    #expect(indexes == "files_kind_path\nfiles_size_path\n")
+    let listed = try listings(database)
+    #expect(listed == before)
+    let expected = (0..<60).map { "\(root)/p\($0).txt" }.sorted {
+      Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8))
+    }
+    #expect(listed[1] == expected)
+    for pair in stride(from: 0, to: listed.count, by: 2) {
+      #expect(listed[pair] == Array(listed[pair + 1].prefix(7)))
+      #expect(!listed[pair + 1].isEmpty && listed[pair + 1].count < 60 || pair == 0)
+    }
+    #expect(listed == (try listings(file)))
+  }
+
   @Test func aRoleThatMayNotCreateTheExtensionsIsToldWhoCan() throws {
     let scratch = try TemporaryDirectory()
     let root = try folder(scratch, "m", count: 1)
