@@ -223,13 +223,14 @@ public struct TreeWalker: Sendable {
         summary.unreadable.append(WalkProblem(path: directory.path, reason: error.reason))
         continue
       }
+      // One pass over the names: the exclude file, and (when asked) what says a backup.
       var hasIgnoreFile = false
+      var recogniser = BackupNameRecogniser()
+      listing.forEach { type, name in
+        if findBackups && (type == UInt8(DT_REG) || type == UInt8(DT_UNKNOWN)) { recogniser.note(name) }
+        if name.elementsEqual(Self.ignoreFileName) { hasIgnoreFile = true }
+      }
       if findBackups {
-        var recogniser = BackupNameRecogniser()
-        listing.forEach { type, name in
-          if type == UInt8(DT_REG) || type == UInt8(DT_UNKNOWN) { recogniser.note(name) }
-          if name.elementsEqual(Self.ignoreFileName) { hasIgnoreFile = true }
-        }
         switch recogniser.recognition {
         case .backup where Backup.isBackup(directory.path):
           summary.backups.append(directory.path)
@@ -238,8 +239,6 @@ public struct TreeWalker: Sendable {
           summary.lookalikes.append(WalkProblem(path: directory.path, reason: reason))
         default: break
         }
-      } else {
-        listing.forEach { _, name in if name.elementsEqual(Self.ignoreFileName) { hasIgnoreFile = true } }
       }
       var rules = rulesSnapshot
       if hasIgnoreFile,
