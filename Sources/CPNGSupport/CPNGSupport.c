@@ -223,3 +223,7 @@ int shelf_png_decode_rows(const uint8_t *data, size_t size, uint64_t max_pixels,
   png_destroy_read_struct(&png, &info, NULL);
   return SHELF_PNG_OK;
 }
+
+#include <malloc.h>
+
+void shelf_png_release_free_memory(void) { malloc_trim(0); }

@@ -1,3 +1,4 @@
+internal import CPNGSupport
 import Dispatch
 import Synchronization
 
@@ -53,10 +54,10 @@ public struct PNGOptimizer: Sendable {
     var decoded = try decoder.decode(bytes: bytes)
     // Chunks libpng rejects are left out of every output; the rest keep their order.
     let rejected = Set(decoded.rejectedChunks.map(\.index))
-    let chunks = decoded.chunks.indices.filter { !rejected.contains($0) }.map { decoded.chunks[$0] }
+    let survivors = decoded.chunks.indices.filter { !rejected.contains($0) }.map { decoded.chunks[$0] }
     var notes = decoded.rejectedChunks.map(PNGOptimizationNote.droppedChunk)
     // What a new encoding must beat: the input, or the input without its rejected chunks.
-    let baseline = rejected.isEmpty ? bytes : PNGChunkWriter().bytes(of: chunks)
+    let baseline = rejected.isEmpty ? bytes : PNGChunkWriter().bytes(of: survivors)
     let kept = { (why: String, smallest: Int?) -> PNGOptimizationResult in
       let count = decoded.rejectedChunks.count
       return PNGOptimizationResult(
@@ -68,7 +69,7 @@ public struct PNGOptimizer: Sendable {
       // Frames are recompressed with their filtered bytes untouched, or the file is kept.
       guard !decoded.isCgBI,
         let output = try AnimatedPNG.recompress(
-          chunks, colorType: decoded.colorType, bitDepth: decoded.bitDepth,
+          survivors, colorType: decoded.colorType, bitDepth: decoded.bitDepth,
           interlaced: decoded.interlaced, level: options.level, strip: options.strip),
         output.count < baseline.count,
         let check = try? decoder.decode(bytes: output),
@@ -80,6 +81,10 @@ public struct PNGOptimizer: Sendable {
         notes: notes)
     }
 
+    // The image data is made anew: the input's IDAT payloads (kept in place for the order of
+    // the chunks around them) are not held while the pixels are crushed.
+    let chunks = (consume survivors).map { $0.is("IDAT") ? PNGChunk(type: $0.type, data: []) : $0 }
+    decoded.chunks = []
     let writesCgBI = decoded.isCgBI ? options.cgbi != .revertToStandard : options.cgbi == .convertToCgBI
     let conversion = writesCgBI != decoded.isCgBI
     let ignoreTransparent = options.cleanTransparentColor && !writesCgBI
@@ -139,14 +144,14 @@ public struct PNGOptimizer: Sendable {
     var metadata = CanonicalMetadata(chunks: chunks, colorType: colorType, bitDepth: bitDepth)
     if options.strip != .none { metadata.background = nil }
     if !options.strip.keeps("sBIT") { metadata.significantBits = nil }
-    var image = source
+    var image = consume source
     if options.cleanTransparentColor { Reducer.cleanTransparentColor(&image) }
     if Reducer.canReduceTo8Bit(image, background: metadata.background) {
-      image = Reducer.reducedTo8Bit(image)
+      image = Reducer.reducedTo8Bit(consume image)
       metadata.background = metadata.background?.map { $0 / 257 }
     }
     let level = options.level
-    // The image ends here: an RGBA encoding takes over its pixels, the others are new arrays.
+    // The image ends here: the direct encoding takes over its pixels, the others are new arrays.
     var candidates = Self.candidates(of: consume image, metadata: metadata, level: level)
 
     var ranked: [(plan: Plan, size: Int)]
@@ -172,6 +177,9 @@ public struct PNGOptimizer: Sendable {
       Double($0.size) <= Double(ranked[0].size) * (1 + PNGOptimizationLevel.closeCall)
     }.map(\.plan)
     let finalLevel = level.finalDeflateLevel(imageBytes: imageBytes)
+    // The trials' samples and outputs are freed; on a big image the allocator is told to hand
+    // their pages back before the longest step, which holds the pixels and a compressor.
+    if imageBytes > Self.bigImageTrimBytes { shelf_png_release_free_memory() }
     let finish = { @Sendable (data: UnsafeRawBufferPointer) -> [UInt8] in
       var final = Deflate.zlib(data, level: finalLevel)
       // libdeflate's levels are not monotonic: on small data the strongest is nearly free
@@ -208,7 +216,10 @@ public struct PNGOptimizer: Sendable {
         of: &candidates, ranked: ranked, libdeflateWinner: winner, idat: idat,
         imageBytes: imageBytes)
     }
-    let encoding = candidates[winner.candidate]
+    // The file needs the winner's header, palette and image data, not its pixels.
+    var encoding = candidates[winner.candidate]
+    encoding.rows = []
+    candidates = []
     let file = assemble(encoding: encoding, idat: idat, chunks: chunks)
     return (file, "\(encoding.label), filter \(winner.strategy)")
   }
@@ -253,15 +264,19 @@ public struct PNGOptimizer: Sendable {
     return best
   }
 
-  /// The candidate encodings of `image`, which ends here (an RGBA encoding takes its pixels).
+  /// The candidate encodings of `image`, which ends here (the direct encoding takes its pixels).
   private static func candidates(
     of image: consuming PNGImage, metadata: CanonicalMetadata, level: PNGOptimizationLevel
   ) -> [PNGEncoding] {
-    let reducer = Reducer(image: image, metadata: metadata)
+    var reducer = Reducer(image: consume image, metadata: metadata)
     return reducer.candidates(
       analysis: reducer.analyze(), paletteOrders: level.paletteOrders,
       alwaysDirect: level.alwaysTriesDirect)
   }
+
+  /// Images whose packed rows exceed this return the trials' memory to the system before
+  /// their final compression.
+  static let bigImageTrimBytes = 4 * 1024 * 1024
 
   /// Images whose packed rows exceed this are compressed one finalist at a time, filtered in
   /// place, rather than in parallel from filtered copies.
@@ -450,7 +465,7 @@ public struct PNGOptimizer: Sendable {
   // MARK: - CgBI
 
   private func encodeCgBI(_ source: consuming PNGImage, chunks: [PNGChunk]) -> ([UInt8], String) {
-    var image = source
+    var image = consume source
     let opaque = CgBI.isOpaque(image)
     let (cgbi, header, data) = CgBI.imageChunks(&image, opaque: opaque, level: options.level)
     let (before, after) = keptChunks(chunks)

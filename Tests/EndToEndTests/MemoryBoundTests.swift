@@ -75,6 +75,22 @@ import Testing
     #expect(String(decoding: compared.stdout, as: UTF8.self) == "True\n", "\(compared.stderr)")
   }
 
+  @Test func bigRGBPhotographCrushesExactlyWithinTwiceItsPixels() throws {
+    // A real photograph (the PNG tests' coffee crop) enlarged to 6000×4500 RGB. libpng decodes
+    // to RGBA (4 bytes a pixel): the RGB rows used to be a second array beside it, 2.8 times
+    // the decoded image's 3 bytes a pixel at the peak.
+    let dir = try TemporaryDirectory()
+    let photo = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("../Fixtures/photos/coffee-crop.png").standardized.path
+    let source = dir.file("big-rgb.png")
+    try ExternalTool.run(["convert", photo, "-resize", "6000x4500!", "PNG24:" + source])
+    let decoded = 6000 * 4500 * 3
+    let (crush, peak) = try Self.run(["crush", "--level", "0", "-o", dir.file("out"), source])
+    #expect(crush.status == 0)
+    #expect(peak > 0 && peak < 2 * decoded, "peak RSS \(peak) bytes")
+    #expect(try Self.signature(dir.file("out/big-rgb.png")) == Self.signature(source))
+  }
+
   @Test func imagesAboveMaxDecodedBytesAreRefusedFromTheHeader() throws {
     let dir = try TemporaryDirectory()
     let source = dir.file("wide.png")

@@ -65,4 +65,9 @@ int shelf_png_decode_rows(const uint8_t *data, size_t size, uint64_t max_pixels,
 void shelf_png_free(void *pointer);
 
 int shelf_png_support_version(void);
+
+/* Hands the pages of freed heap memory back to the system (glibc's malloc_trim): a crush of a
+   big image frees its trial buffers before the long final compression. */
+void shelf_png_release_free_memory(void);
+
 #endif
