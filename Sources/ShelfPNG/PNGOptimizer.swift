@@ -334,22 +334,54 @@ public struct PNGOptimizer: Sendable {
   }
 
   /// Orders `plans` by the file size their trial compressions predict, best first.
+  ///
+  /// Where the level has `fullTrials` and every plan's data exceeds `coarseSampleBytes`,
+  /// all plans are first ranked by libdeflate's fastest level on a sample of that size, and
+  /// only the best `fullTrials` get the full trial: the first ranking rarely puts the winner
+  /// lower, and full trials of the others cost most of the ranking on photographs. The others
+  /// follow them in the order of their coarse sizes (scaled to the whole, so never below a
+  /// full trial's by much: level 1 compresses less than the trial level).
   private func rank(_ plans: [Plan], of candidates: [PNGEncoding]) -> [(plan: Plan, size: Int)] {
     let level = options.level
     // Small images: trials at the final level cost little and rank exactly as it will.
     let small = candidates.allSatisfy { $0.rows.count <= Self.smallImageBytes }
     let trialLevel = small ? level.finalDeflateLevel : level.trialDeflateLevel
-    let sizes = parallelMap(plans.count) { index -> Int in
-      let plan = plans[index]
+    let trialSize = { @Sendable (plan: Plan, sampleLimit: Int, deflateLevel: Int) -> Int in
       let encoding = candidates[plan.candidate]
-      let (sample, filteredCount) = Self.trialData(encoding, plan)
-      let size = sample.withUnsafeBytes { Deflate.zlibSize($0, level: trialLevel) }
+      let (sample, filteredCount) = Self.trialData(encoding, plan, sampleLimit: sampleLimit)
+      let size = sample.withUnsafeBytes { Deflate.zlibSize($0, level: deflateLevel) }
       // Scale a sampled size up to the whole image, and count PLTE and tRNS.
       let scale = Double(filteredCount) / Double(max(1, sample.count))
       return Int(Double(size) * scale) + encoding.overheadBytes
     }
-    return plans.indices.sorted { sizes[$0] < sizes[$1] }.map { (plans[$0], sizes[$0]) }
+    var order = Array(plans.indices)
+    var sizes = [Int](repeating: 0, count: plans.count)
+    let coarse =
+      level.fullTrials.map { plans.count > $0 } == true && !small
+      && plans.allSatisfy { Self.filteredCount(candidates[$0.candidate]) > Self.coarseSampleBytes }
+    if coarse, let fullTrials = level.fullTrials {
+      sizes = parallelMap(plans.count) { trialSize(plans[$0], Self.coarseSampleBytes, 1) }
+      order.sort { sizes[$0] < sizes[$1] }
+      let finalists = Array(order.prefix(fullTrials))
+      let full = parallelMap(finalists.count) {
+        trialSize(plans[finalists[$0]], Self.trialSampleLimit, trialLevel)
+      }
+      for (index, size) in zip(finalists, full) { sizes[index] = size }
+      order = finalists.sorted { sizes[$0] < sizes[$1] } + order.dropFirst(fullTrials)
+    } else {
+      sizes = parallelMap(plans.count) { trialSize(plans[$0], Self.trialSampleLimit, trialLevel) }
+      order.sort { sizes[$0] < sizes[$1] }
+    }
+    return order.map { (plans[$0], sizes[$0]) }
   }
+
+  /// The size of `encoding`'s filtered data: its rows with a filter byte each.
+  static func filteredCount(_ encoding: PNGEncoding) -> Int {
+    encoding.height * (encoding.rowBytes + 1)
+  }
+
+  /// The sample a coarse trial compresses (see `rank`).
+  static let coarseSampleBytes = 256 * 1024
 
   /// Filtered data up to this size also gets libdeflate's level 12 when the level's final
   /// compression is weaker.
@@ -376,13 +408,16 @@ public struct PNGOptimizer: Sendable {
   /// make filter None win on screenshots and diagrams.
   static let trialSampleLimit = 4 * 1024 * 1024
 
-  /// What a trial compresses (`trialSample` of the filtered data) and the size of the whole
-  /// filtered data; the sampled rows of a big image are filtered alone, never the whole image.
-  static func trialData(_ encoding: PNGEncoding, _ plan: Plan) -> (sample: [UInt8], count: Int) {
+  /// What a trial compresses (`trialSample` of the filtered data, at most `sampleLimit`
+  /// bytes) and the size of the whole filtered data; the sampled rows of a big image are
+  /// filtered alone, never the whole image.
+  static func trialData(
+    _ encoding: PNGEncoding, _ plan: Plan, sampleLimit: Int = trialSampleLimit
+  ) -> (sample: [UInt8], count: Int) {
     let lineLength = encoding.rowBytes + 1
-    let count = encoding.height * lineLength
-    if let rowFilters = plan.rowFilters, count > trialSampleLimit,
-      let bands = trialBands(rows: encoding.height, lineLength: lineLength)
+    let count = filteredCount(encoding)
+    if let rowFilters = plan.rowFilters, count > sampleLimit,
+      let bands = trialBands(rows: encoding.height, lineLength: lineLength, sampleLimit: sampleLimit)
     {
       var out: [UInt8] = []
       out.reserveCapacity(bands.count * bands.rows * lineLength)
@@ -392,25 +427,29 @@ public struct PNGOptimizer: Sendable {
       return (out, count)
     }
     let filtered = filtered(encoding, plan)
-    return (trialSample(filtered, lineLength: lineLength), filtered.count)
+    return (trialSample(filtered, lineLength: lineLength, sampleLimit: sampleLimit), filtered.count)
   }
 
   /// The first rows of `trialSample`'s bands and the rows in each; nil when it takes all.
-  static func trialBands(rows: Int, lineLength: Int) -> (starts: [Int], rows: Int, count: Int)? {
+  static func trialBands(
+    rows: Int, lineLength: Int, sampleLimit: Int = trialSampleLimit
+  ) -> (starts: [Int], rows: Int, count: Int)? {
     let bandRows = max(1, min(rows, 65536 / lineLength, 32))
-    let bands = max(1, trialSampleLimit / (bandRows * lineLength))
+    let bands = max(1, sampleLimit / (bandRows * lineLength))
     let bandCount = rows / bandRows
     guard bands < bandCount else { return nil }
     return ((0..<bands).map { ($0 * bandCount / bands) * bandRows }, bandRows, bands)
   }
 
-  /// Evenly spaced bands of whole rows from filtered data, at most `trialSampleLimit` bytes,
-  /// so that trials on big images stay fast while ranking strategies as the whole would.
-  static func trialSample(_ filtered: [UInt8], lineLength: Int) -> [UInt8] {
-    guard filtered.count > trialSampleLimit else { return filtered }
+  /// Evenly spaced bands of whole rows from filtered data, at most `sampleLimit` bytes, so
+  /// that trials on big images stay fast while ranking strategies as the whole would.
+  static func trialSample(
+    _ filtered: [UInt8], lineLength: Int, sampleLimit: Int = trialSampleLimit
+  ) -> [UInt8] {
+    guard filtered.count > sampleLimit else { return filtered }
     let rows = filtered.count / lineLength
     let bandRows = max(1, min(rows, 65536 / lineLength, 32))
-    let bands = max(1, trialSampleLimit / (bandRows * lineLength))
+    let bands = max(1, sampleLimit / (bandRows * lineLength))
     let bandCount = rows / bandRows
     guard bands < bandCount else { return filtered }
     var out: [UInt8] = []
