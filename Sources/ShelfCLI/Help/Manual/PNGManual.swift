@@ -20,8 +20,10 @@ enum PNGManual {
     Row filters are chosen per level (fixed filters 0 to 4, minimum sum, entropy, bigrams;
     bigram entropy from level 3; brute force from level 5) by libdeflate trials over the whole
     image (evenly spaced bands of rows above 4 MB): every candidate encoding is tried first with
-    None and bigrams, the other strategies on the best one, as oxipng does. The best trial is
-    compressed at the final level (libdeflate 12; 11 above 4 MB at the default level; 12 also
+    None and bigrams, the other strategies on the best one, as oxipng does. At the default
+    level, on images of more than 256 KB of filtered rows, every trial is first ranked at
+    libdeflate's level 1 on a 256 KB sample and only the best two get the full trial. The best
+    trial is compressed at the final level (libdeflate 12; 11 above 4 MB at the default level; 12 also
     where the level's own is weaker and the data is at most 256 KB). From level 3 on, the next
     one or two trials are compressed as well when they came within 2 %, and the final
     compression decides between them. At --level max the winner is also compressed with zopfli
@@ -120,7 +122,8 @@ enum PNGManual {
     Dimensions above --max-pixels (64 Mpx) are refused before anything is allocated, and so is a
     decoded size above --max-decoded-bytes (crush and show; 1G), from the header: 'decoded image
     of N bytes exceeds the 1 GiB limit', exit 65. Within those limits an image is crushed, and a
-    CgBI one shown, within twice its decoded size (an 8192x8192 16-bit image included).
+    CgBI one shown, within twice its decoded size (an 8192x8192 16-bit image and a 6000x4500
+    RGB photograph included; below about 8 megapixels the process's own 17 MiB count beside it).
 
     The summary says how many failed and why, e.g. 'Crushed 0 of 1 file; 1 failed (bad input)'.
     """#)
