@@ -56,6 +56,8 @@ let package = Package(
     .systemLibrary(name: "CICNS", pkgConfig: "libicns", providers: [.apt(["libicns-dev"])]),
     // libheif's header only: the library is loaded on first use (CHeifSupport/HeifLoader.c).
     .systemLibrary(name: "CHeif", providers: [.apt(["libheif-dev"])]),
+    // XXH3-128 content hashes for duplicates (Debian libxxhash-dev).
+    .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
     // Small C targets for constructs Swift cannot call.
     .target(name: "CPNGSupport", dependencies: ["CPNG"]),
     .target(name: "CALSASupport", dependencies: ["CALSA"]),
@@ -119,7 +121,7 @@ let package = Package(
       name: "ShelfCatalog",
       dependencies: [
         "ShelfCore", "ShelfFacts", "ShelfPNG", "ShelfAudio", "ShelfBackup", "ShelfDatabase", "CSQLite",
-        "CSandboxSupport",
+        "CSandboxSupport", "CXXHash",
       ]),
     .target(
       name: "ShelfCLI",

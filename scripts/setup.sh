@@ -10,7 +10,7 @@ packages=(
   libasound2-dev libsndfile1-dev libpng-dev libsqlite3-dev libdeflate-dev libzopfli-dev
   zlib1g-dev
   libavformat-dev libavcodec-dev libavutil-dev libswresample-dev libssl-dev libuchardet-dev
-  libexif-dev libheif-dev libpq-dev libseccomp-dev
+  libexif-dev libheif-dev libpq-dev libseccomp-dev libxxhash-dev
   # image previews: libvips (opened on first use), libicns for ICNS, the reference QOI decoder
   libvips-dev libicns-dev libqoi-dev libswscale-dev
   # the throwaway PostgreSQL 15 server the catalogue tests run against (scripts/test-postgres.sh;
@@ -32,6 +32,8 @@ packages=(
   python3-pil desktop-base
   # speech for the benchmarks' long recordings
   espeak-ng
+  # the duplicate finders shelf dupes is checked against (tests and make bench-dupes)
+  jdupes fdupes rmlint rdfind findimagedupes
   # localedef and the locale sources: the catalogue tests make a database whose LC_CTYPE is
   # Turkish (tr_TR.UTF-8, generated below), where the server folds case its own way
   locales

@@ -558,6 +558,16 @@ public struct BackupContent {
     }
   }
 
+  /// The status of the file the content is stored in (nil for an empty entry with none): what
+  /// tells a changed entry from an unchanged one without reading it, as content hashes are kept.
+  public var storedStatus: FileStatus? {
+    switch stored {
+    case .empty: nil
+    case .plain(let file), .encrypted(let file, _, _): file.status
+    case .blob(let path, _), .mdbackup(let path): try? FileStatus.lstat(path)
+    }
+  }
+
   /// Streams the content to `sink`, as `Backup.read(_:into:)` does.
   public func read(into sink: (UnsafeRawBufferPointer) throws -> Void) throws {
     try backup.read(stored, reportAs: path, into: sink)

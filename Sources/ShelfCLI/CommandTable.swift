@@ -12,6 +12,7 @@ enum CommandTable {
     CatalogCommand.command,
     CrushCommand.command,
     ExtractCommand.command,
+    DupesCommand.command,
     PlayCommand.command,
     RecordCommand.command,
     DevicesCommand.command,

@@ -9,7 +9,7 @@ import ShelfDatabase
 /// which is what `ls WORD…` needs, at about half the cost of a full index.
 enum CatalogSchema {
   /// Bumped on every schema change; writers migrate older catalogues (see `upgrade(from:_:)`).
-  static let version = 13
+  static let version = 14
 
   /// The first schema that carries `applicationID` and the `meta` table; older ones are
   /// recognised by their tables.
@@ -68,6 +68,7 @@ enum CatalogSchema {
       tags, body, tokenize = "unicode61 remove_diacritics 2", detail = column
     );
     \(queryIndexes(.sqlite))
+    \(contentHashesTable(.sqlite))
     """
 
   /// The version that added `queryIndexes`.
@@ -88,6 +89,27 @@ enum CatalogSchema {
   /// `files_size`), so that the first entries of a size range in path order are found in the
   /// index alone. SQLite's indexes already carry the path.
   static let scanAndListingIndexesVersion = 13
+
+  /// The version that added `contentHashesTable`.
+  static let contentHashesVersion = 14
+
+  /// The content hashes `dupes` and the `copies:` fields computed, keyed by the file's identity
+  /// (device and inode: hard links share a row) and valid while its size and times are those
+  /// recorded: a file changed since is hashed again, and its row replaced. `sample` is the
+  /// XXH3-64 of the first and last 4 KiB, which settles most files of a shared size without
+  /// reading them whole; `hash` (16 bytes, XXH3-128) is NULL until the whole file was read. A
+  /// backup entry's row is keyed by its stored file (with the decrypted content's size).
+  static func contentHashesTable(_ dialect: SQLDialect) -> String {
+    let integer = ColumnType.integer.name(dialect)
+    return """
+      CREATE TABLE IF NOT EXISTS content_hashes(
+        device \(integer) NOT NULL, inode \(integer) NOT NULL, size \(integer) NOT NULL,
+        mtime_ns \(integer) NOT NULL, ctime_ns \(integer) NOT NULL,
+        sample \(integer) NOT NULL, hash \(ColumnType.blob.name(dialect)),
+        PRIMARY KEY (device, inode)
+      );
+      """
+  }
 
   /// The entries whose Live Photo partner is still to be looked for, by root: every scan asks
   /// for them (a scan interrupted before linking leaves some), and without this small partial
@@ -148,6 +170,7 @@ enum CatalogSchema {
     """
 
   static let drop = """
+    DROP TABLE IF EXISTS content_hashes;
     DROP TABLE IF EXISTS files_paths;
     DROP TABLE IF EXISTS files_fts;
     DROP TABLE IF EXISTS files;
@@ -325,6 +348,7 @@ enum CatalogSchema {
   /// version. Nil when there is no step (an older SQLite schema is then rebuilt).
   static func upgrade(from version: Int, _ dialect: SQLDialect) -> String? {
     if dialect == .sqlite, let step = sqliteUpgrades[version] { return step }
+    if version + 1 == contentHashesVersion { return contentHashesTable(dialect) }
     if version + 1 == scanAndListingIndexesVersion {
       // PostgreSQL's planner needs the new indexes' statistics.
       return dialect == .sqlite

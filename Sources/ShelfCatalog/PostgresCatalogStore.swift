@@ -182,6 +182,7 @@ final class PostgresCatalogStore: CatalogEngine {
       CREATE INDEX files_name_trigrams ON files USING gin (name gin_trgm_ops);
       CREATE INDEX files_path_trigrams ON files USING gin (path_text gin_trgm_ops);
       \(CatalogSchema.queryIndexes(.postgres))
+      \(CatalogSchema.contentHashesTable(.postgres))
       """)
     try compressFullTextWithLZ4()
     try db.run(

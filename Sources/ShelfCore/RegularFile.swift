@@ -70,6 +70,8 @@ public struct FileStatus: Sendable, Equatable, Codable {
   /// Status-change time in nanoseconds since the epoch.
   public var ctimeNanoseconds: Int64
   public var mode: UInt32
+  /// How many names (hard links) the file has.
+  public var linkCount: UInt64
 
   /// The status from a `stat` structure filled by the C library.
   public init(_ st: Glibc.stat) {
@@ -80,6 +82,7 @@ public struct FileStatus: Sendable, Equatable, Codable {
     mtimeNanoseconds = Self.nanoseconds(st.st_mtim)
     ctimeNanoseconds = Self.nanoseconds(st.st_ctim)
     mode = UInt32(st.st_mode)
+    linkCount = UInt64(st.st_nlink)
   }
 
   /// Nanoseconds since the epoch of a file time, held to what an `Int64` counts (the years

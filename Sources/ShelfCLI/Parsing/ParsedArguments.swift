@@ -31,6 +31,9 @@ package struct ParsedArguments: Sendable {
   package func path(_ option: Option) -> RawPath? { values[option.spec.long]?.last?.path }
 
   /// Every value given for a repeatable option, in order.
+  /// Every path given for a repeatable option, in order.
+  package func paths(_ option: Option) -> [RawPath] { values[option.spec.long]?.map(\.path) ?? [] }
+
   package func values(_ option: Option) -> [String] { values[option.spec.long]?.map(\.string) ?? [] }
 
   /// The option's value as an integer within `range`; nil when not given.

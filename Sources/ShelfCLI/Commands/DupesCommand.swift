@@ -1,0 +1,205 @@
+import ShelfCatalog
+import ShelfCore
+
+/// `shelf dupes [QUERY…]`: groups of catalogued files with identical content. Parsing and
+/// presentation only: `DuplicateFinder` compares, `DuplicateActions` acts.
+enum DupesCommand {
+  static let json = Flag("json", help: "Print the groups as one JSON array.")
+  static let jsonl = Flag("jsonl", help: "Print one JSON group per line.")
+  static let null = Flag(
+    "null", short: "0", help: "Print the duplicates an action would touch, NUL after each, for xargs -0.")
+  static let empty = Flag("empty", help: "Include zero-length files (left out by default).")
+  static let minSize = Option(
+    "min-size", value: "size", help: "Leave out files smaller than <size> (e.g. 100k, 1M).",
+    completion: Completion.none)
+  static let reference = Option(
+    "reference", value: "dir",
+    help: "Always keep the files under <dir>; show only groups with a file outside it (repeatable).",
+    repeatable: true, completion: .directory)
+  static let keep = Option(
+    "keep", value: "rule", help: "Which file of a group is kept.",
+    choices: DuplicateKeepRule.allCases.map(\.rawValue), defaultValue: DuplicateKeepRule.oldest.rawValue)
+
+  static let command = Command(
+    name: "dupes",
+    abstract: "List catalogued files with identical content, across roots and backups.",
+    discussion: """
+      Groups the catalogued files matching the QUERY terms (every file when none is given) \
+      whose contents are identical, byte for byte, across every root, the entries of iPhone \
+      backups included (an encrypted backup's by their decrypted content; one without its \
+      password is skipped with a warning). Hard links to one inode are one file, listed once \
+      with their number of links, never a duplicate of themselves. Zero-length files are left \
+      out unless --empty is given.
+
+      Only files whose size is shared are read: first their first and last 4 KiB, then, for \
+      those that still match, the whole content, hashed with XXH3-128. The hashes are kept in \
+      the catalogue keyed by device, inode, size and times, so a second shelf dupes over an \
+      unchanged tree reads no file content. Every candidate is lstat'ed first: a file changed \
+      since is hashed again, a gone one dropped. The hashes are written in one short write \
+      under the catalogue's writer lock; when another shelf holds it, or the catalogue cannot \
+      be written, they are used unstored (one warning) and computed again next time.
+
+      Each group keeps one file (--keep: the oldest modification time by default, then the \
+      shortest path; first-root means the first root shelf roots lists). Files under a \
+      --reference folder are always kept, and a group is shown only when a file outside the \
+      reference folders has the content. Backup entries are always kept: no action touches \
+      them.
+
+      The table shows each group's size and hash, then its files, the kept ones first. \
+      --json prints an array of groups, --jsonl one group per line: {"size", "hash", \
+      "files": [{"path", "path_b64" (when the path is not UTF-8), "root", "keep", "links"}]}. \
+      -0 prints only the files an action would touch (the ones not kept). The exit status is \
+      0 when groups were found, 1 when none.
+      """,
+    arguments: [
+      ArgumentSpec(
+        "query", help: "Query terms such as kind:image or root:~/Pictures (as for shelf ls).", optional: true,
+        repeating: true,
+        completion: Completion.none)
+    ],
+    options: [json, jsonl, null, empty, minSize, reference, keep],
+    examples: [
+      Example("shelf dupes", "Every group of identical files in the catalogue."),
+      Example("shelf dupes kind:image --min-size 1M", "Identical photos of 1 MB or more."),
+      Example(
+        "shelf dupes --reference ~/Pictures -0 | xargs -0 ls -l",
+        "The files that are copies of ones in ~/Pictures."),
+      Example("shelf dupes --keep newest --json", "Groups as JSON, the newest file of each kept."),
+    ],
+    acceptsNegatedTerms: true,
+    run: run)
+
+  /// How the groups are printed.
+  enum Output {
+    case table, json, jsonLines, nullSeparated
+  }
+
+  /// The options of one `shelf dupes`, read once from the command line.
+  struct Options {
+    var query: CatalogQuery
+    var settings = DuplicateSettings()
+    var output = Output.table
+
+    init(_ invocation: Invocation) throws {
+      let arguments = invocation.arguments
+      query = try QueryTerms.query(arguments.positionals.map(\.string))
+      let modes = ([DupesCommand.json, DupesCommand.jsonl, DupesCommand.null] as [any OptionKey]).filter(
+        arguments.isGiven)
+      if modes.count > 1 {
+        throw invocation.usageError("--\(modes[0].spec.long) and --\(modes[1].spec.long) cannot be combined")
+      }
+      if arguments[DupesCommand.json] {
+        output = .json
+      } else if arguments[DupesCommand.jsonl] {
+        output = .jsonLines
+      } else if arguments[DupesCommand.null] {
+        output = .nullSeparated
+      }
+      settings.includeEmpty = arguments[DupesCommand.empty]
+      if let minimum = try arguments.byteSize(DupesCommand.minSize) {
+        settings.minimumSize = minimum
+      }
+      settings.referenceRoots = arguments.paths(DupesCommand.reference).map { path in
+        let absolute = path.absolute
+        return (try? TreeWalker.realPath(absolute)) ?? absolute
+      }
+      if let rule = arguments[DupesCommand.keep] {
+        guard let parsed = DuplicateKeepRule(rawValue: rule) else {
+          throw arguments.invalid(
+            DupesCommand.keep, rule,
+            expected: DuplicateKeepRule.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        settings.keep = parsed
+      }
+      settings.width = 2
+    }
+  }
+
+  static func run(_ invocation: Invocation) async throws -> ExitStatus {
+    let options = try Options(invocation)
+    let console = invocation.console
+    let interrupts = InterruptExit.install()
+    defer { interrupts.cancel() }
+    let store = try invocation.openCatalogueForReading()
+    let entries = try store.entries(matching: options.query)
+    let finder = DuplicateFinder(store: store, backups: BackupPasswordInput(invocation).resolver())
+    let report = try await finder.find(entries, settings: options.settings)
+    for skipped in report.skipped {
+      console.warning("\(skipped.description); skipped")
+    }
+    if let reason = DuplicateFinder.keepDigests(
+      of: report, in: store.location, shelfVersion: ShelfInfo.version)
+    {
+      console.warning("content hashes not kept in the catalogue (\(reason)); they will be computed again")
+    }
+    write(report.groups, options.output, console: console)
+    if options.output == .table && !report.groups.isEmpty {
+      console.note(summary(report.groups))
+    }
+    return report.groups.isEmpty ? .partialFailure : .success
+  }
+
+  /// Prints the groups as `output` says.
+  static func write(_ groups: [DuplicateGroup], _ output: Output, console: Console) {
+    switch output {
+    case .table:
+      var text = ""
+      for (index, group) in groups.enumerated() {
+        if index > 0 { text += "\n" }
+        let size = Quantities.formatByteSize(group.size)
+        text += "\(group.members.count) files of \(size) (\(group.size) bytes), xxh128 \(group.hash)\n"
+        for member in group.members {
+          let mark = member.keep ? "keep" : "    "
+          let links = member.links > 1 ? "  (\(member.links) links)" : ""
+          let backup = member.isBackupEntry ? "  (in a backup)" : ""
+          text += "  \(mark)  \(member.entry.path.escaped)\(links)\(backup)\n"
+        }
+      }
+      console.write(text)
+    case .json:
+      console.write(JSONValue.array(groups.map(record)).serialized(pretty: console.stdoutIsTerminal) + "\n")
+    case .jsonLines:
+      console.writeInBlocks { emit in
+        for group in groups { emit(Array((record(group).serialized() + "\n").utf8)) }
+      }
+    case .nullSeparated:
+      console.writeInBlocks { emit in
+        for group in groups {
+          for member in group.duplicates { emit(member.entry.path.bytes + [0]) }
+        }
+      }
+    }
+  }
+
+  /// A group's JSON record (`--json`, `--jsonl`).
+  static func record(_ group: DuplicateGroup) -> JSONValue {
+    .object([
+      ("size", .int(group.size)),
+      ("hash", .string(group.hash.description)),
+      (
+        "files",
+        .array(
+          group.members.map { member in
+            .object(
+              JSONValue.pathFields(member.entry.path) + [
+                (
+                  "root",
+                  member.entry.root.map { .string(String(decoding: $0.bytes, as: UTF8.self)) } ?? .null
+                ),
+                ("keep", .bool(member.keep)),
+                ("links", .int(Int64(member.links))),
+              ])
+          })
+      ),
+    ])
+  }
+
+  /// The line after the table: groups, files not kept and the space they take.
+  static func summary(_ groups: [DuplicateGroup]) -> String {
+    let duplicates = groups.reduce(0) { $0 + $1.duplicates.count }
+    let bytes = groups.reduce(Int64(0)) { $0 + $1.size * Int64($1.duplicates.count) }
+    let groupWord = groups.count == 1 ? "group" : "groups"
+    return
+      "\(groups.count) \(groupWord), \(duplicates) duplicate\(duplicates == 1 ? "" : "s") not kept (\(Quantities.formatByteSize(bytes)))"
+  }
+}

@@ -1,0 +1,91 @@
+import ShelfCore
+import ShelfDatabase
+
+/// The identity a content hash is kept under: a file's device and inode (hard links share it)
+/// and the size and times that must still be the file's for the hash to hold.
+struct ContentIdentity: Hashable, Sendable {
+  var device: UInt64
+  var inode: UInt64
+  var size: Int64
+  var mtime: Int64
+  var ctime: Int64
+
+  init(device: UInt64, inode: UInt64, size: Int64, mtime: Int64, ctime: Int64) {
+    self.device = device
+    self.inode = inode
+    self.size = size
+    self.mtime = mtime
+    self.ctime = ctime
+  }
+
+  /// The identity of a file as `status` describes it; `size` overrides the stored size (a
+  /// backup entry's decrypted content is smaller than its encrypted stored file).
+  init(_ status: FileStatus, size: Int64? = nil) {
+    self.init(
+      device: status.device, inode: status.inode, size: size ?? status.size, mtime: status.mtimeNanoseconds,
+      ctime: status.ctimeNanoseconds)
+  }
+
+  /// The key of the catalogue's row (one per inode).
+  var fileKey: FileKey { FileKey(device: device, inode: inode) }
+
+  /// Device and inode: one file, whatever its names.
+  struct FileKey: Hashable, Sendable {
+    var device: UInt64
+    var inode: UInt64
+  }
+}
+
+/// What is known of a content: the head-and-tail sample always, the whole hash once read.
+struct ContentDigest: Sendable, Equatable {
+  var sample: UInt64
+  var hash: ContentHash?
+}
+
+/// The `content_hashes` table (see `CatalogSchema.contentHashesTable`): read whole before a
+/// search, written in one short transaction after it.
+enum ContentHashCache {
+  /// Every kept digest, by file, with the identity it was computed for.
+  static func load(_ store: CatalogStore) throws -> [ContentIdentity.FileKey: (
+    ContentIdentity, ContentDigest
+  )] {
+    var rows: [ContentIdentity.FileKey: (ContentIdentity, ContentDigest)] = [:]
+    try store.connection.forEachRow(
+      "SELECT device, inode, size, mtime_ns, ctime_ns, sample, hash FROM content_hashes", []
+    ) { row in
+      guard let device = row.integer(at: 0), let inode = row.integer(at: 1), let size = row.integer(at: 2),
+        let mtime = row.integer(at: 3), let ctime = row.integer(at: 4), let sample = row.integer(at: 5)
+      else { return }
+      let identity = ContentIdentity(
+        device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode), size: size, mtime: mtime,
+        ctime: ctime)
+      let hash = ContentHash(bytes: row.blob(at: 6))
+      rows[identity.fileKey] = (identity, ContentDigest(sample: UInt64(bitPattern: sample), hash: hash))
+    }
+    return rows
+  }
+
+  /// Writes `digests`, replacing each file's older row, in one transaction of a store opened for
+  /// writing.
+  static func store(_ digests: [(ContentIdentity, ContentDigest)], into store: CatalogStore) throws {
+    guard !digests.isEmpty else { return }
+    let sql =
+      switch store.dialect {
+      case .sqlite:
+        "INSERT OR REPLACE INTO content_hashes(device, inode, size, mtime_ns, ctime_ns, sample, hash) VALUES(?, ?, ?, ?, ?, ?, ?)"
+      case .postgres:
+        "INSERT INTO content_hashes(device, inode, size, mtime_ns, ctime_ns, sample, hash) VALUES(?, ?, ?, ?, ?, ?, ?) ON CONFLICT (device, inode) DO UPDATE SET size = excluded.size, mtime_ns = excluded.mtime_ns, ctime_ns = excluded.ctime_ns, sample = excluded.sample, hash = excluded.hash"
+      }
+    try store.transaction {
+      for (identity, digest) in digests {
+        try store.connection.run(
+          sql,
+          [
+            .integer(Int64(bitPattern: identity.device)), .integer(Int64(bitPattern: identity.inode)),
+            .integer(identity.size), .integer(identity.mtime), .integer(identity.ctime),
+            .integer(Int64(bitPattern: digest.sample)), digest.hash.map { .blob($0.bytes) } ?? .null,
+          ])
+      }
+    }
+  }
+}
