@@ -180,6 +180,10 @@ public struct DuplicateFinder {
       }
       guard let status = try? FileStatus.lstat(entry.path), status.type == .regular, status.size >= minimum
       else { continue }
+      // The keep rule judges the file as it is now, not as it was catalogued.
+      var entry = entry
+      entry.size = status.size
+      entry.mtimeNanoseconds = status.mtimeNanoseconds
       let identity = ContentIdentity(status)
       if let index = byFile[identity.fileKey] {
         // Another name of a file already met: the shorter (then first) name stands for it.

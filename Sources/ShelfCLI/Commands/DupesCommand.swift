@@ -132,6 +132,12 @@ enum DupesCommand {
     {
       console.warning("content hashes not kept in the catalogue (\(reason)); they will be computed again")
     }
+    if invocation.globals.verbose {
+      // What the hash cache saved: an unchanged tree's second search reads nothing.
+      console.note(
+        "read \(report.contentsRead) file\(report.contentsRead == 1 ? "" : "s") (\(Quantities.formatByteSize(report.bytesRead))) to compare contents"
+      )
+    }
     write(report.groups, options.output, console: console)
     if options.output == .table && !report.groups.isEmpty {
       console.note(summary(report.groups))

@@ -1,0 +1,201 @@
+import Foundation
+import ShelfTestSupport
+import Testing
+
+/// `shelf dupes` on real files (Debian's licence texts and SampleMedia's backups), checked
+/// against jdupes on the same tree and by inode and content.
+@Suite struct DupesCommandTests {
+  /// A tree of real texts: three copies of the GPL-3 (one with a second hard link), two of a
+  /// short file, the GPL-3 with one byte changed in the middle (same size, head and tail: only
+  /// the whole hash tells it apart), the GPL-2, two same-sized cuts of different texts, and two
+  /// empty files.
+  private struct Tree {
+    let scratch: TemporaryDirectory
+    let database: String
+    var root: String { scratch.path + "/tree" }
+
+    init(_ store: CatalogueStoreKind = .sqlite) throws {
+      scratch = try TemporaryDirectory()
+      database = try TestCatalogues.location(store, in: scratch.path)
+      let gpl3 = try Array(Data(contentsOf: URL(fileURLWithPath: "/usr/share/common-licenses/GPL-3")))
+      let gpl2 = try Array(Data(contentsOf: URL(fileURLWithPath: "/usr/share/common-licenses/GPL-2")))
+      let apache = try Array(Data(contentsOf: URL(fileURLWithPath: "/usr/share/common-licenses/Apache-2.0")))
+      _ = try scratch.write("tree/a/gpl3", gpl3)
+      _ = try scratch.write("tree/b/gpl3 copy", gpl3)
+      _ = try scratch.write("tree/b/c/gpl3", gpl3)
+      #expect(link(root + "/b/gpl3 copy", root + "/b/gpl3 link") == 0)
+      var changed = gpl3
+      changed[gpl3.count / 2] ^= 0x20
+      _ = try scratch.write("tree/a/gpl3 changed", changed)
+      _ = try scratch.write("tree/a/gpl2", gpl2)
+      _ = try scratch.write("tree/a/cut-gpl2", Array(gpl2.prefix(10_000)))
+      _ = try scratch.write("tree/b/cut-apache", Array(apache.prefix(10_000)))
+      _ = try scratch.write("tree/a/hello", Array("hello\n".utf8))
+      _ = try scratch.write("tree/b/hello", Array("hello\n".utf8))
+      _ = try scratch.write("tree/a/empty", [])
+      _ = try scratch.write("tree/b/empty", [])
+    }
+
+    func run(_ arguments: [String]) throws -> ShelfResult {
+      try ShelfProcess.run(["--db", database] + arguments)
+    }
+
+    func groups(_ arguments: [String] = []) throws -> [[String: Any]] {
+      let result = try run(["dupes", "--json"] + arguments)
+      return try #require(
+        try JSONSerialization.jsonObject(with: Data(result.stdoutBytes)) as? [[String: Any]])
+    }
+  }
+
+  /// The paths of each group, as sets.
+  private static func pathSets(_ groups: [[String: Any]]) -> Set<Set<String>> {
+    Set(groups.map { Set((($0["files"] as? [[String: Any]]) ?? []).compactMap { $0["path"] as? String }) })
+  }
+
+  /// Device and inode of a path: the paths of one inode are one file.
+  private static func inode(_ path: String) -> String {
+    var status = stat()
+    _ = lstat(path, &status)
+    return "\(status.st_dev):\(status.st_ino)"
+  }
+
+  @Test(arguments: TestCatalogues.kinds) func groupsAreWhatJdupesFindsWithHardLinksAsOneFile(
+    store: CatalogueStoreKind
+  ) throws {
+    try #require(ExternalTool.isInstalled(["jdupes"]), "jdupes is not installed (scripts/setup.sh)")
+    let tree = try Tree(store)
+    #expect(try tree.run(["index", tree.root]).status == 0)
+    let result = try tree.run(["dupes", "--json"])
+    #expect(result.status == 0)
+    let groups = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdoutBytes)) as? [[String: Any]])
+
+    // jdupes prints groups separated by blank lines; the names of one inode count once.
+    let jdupes = try ExternalTool.run(["jdupes", "-r", "-q", tree.root])
+    #expect(jdupes.status == 0)
+    let theirs = String(decoding: jdupes.stdout, as: UTF8.self).components(separatedBy: "\n\n").map {
+      Set($0.split(separator: "\n").map { Self.inode(String($0)) })
+    }.filter { $0.count > 1 }
+    let ours = groups.map { group in
+      Set((group["files"] as? [[String: Any]] ?? []).compactMap { ($0["path"] as? String).map(Self.inode) })
+    }
+    #expect(Set(ours) == Set(theirs))
+    #expect(
+      Self.pathSets(groups) == [
+        [tree.root + "/a/gpl3", tree.root + "/b/gpl3 copy", tree.root + "/b/c/gpl3"],
+        [tree.root + "/a/hello", tree.root + "/b/hello"],
+      ])
+
+    // The largest group first, its hash as xxhsum -H2 prints it, the oldest file kept (all
+    // have the same time here: then the shortest path), the hard-linked file listed once.
+    let first = try #require(groups.first)
+    #expect(first["size"] as? Int == 35_149)
+    #expect(first["hash"] as? String == "ae6ea5d955361e9dd7d91f1432616dcc")
+    let files = try #require(first["files"] as? [[String: Any]])
+    #expect(files.map { $0["keep"] as? Bool } == [true, false, false])
+    #expect(files.first?["path"] as? String == tree.root + "/a/gpl3")
+    #expect(files.first { ($0["path"] as? String)?.hasSuffix("gpl3 copy") == true }?["links"] as? Int == 2)
+    #expect(files.allSatisfy { $0["root"] as? String == tree.root })
+
+    // -0 prints the members an action would touch; --jsonl a group per line.
+    let null = try tree.run(["dupes", "-0"])
+    #expect(
+      Set(null.stdoutBytes.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }) == [
+        tree.root + "/b/gpl3 copy", tree.root + "/b/c/gpl3", tree.root + "/b/hello",
+      ])
+    #expect(try tree.run(["dupes", "--jsonl"]).stdout.split(separator: "\n").count == 2)
+
+    // Zero-length files only with --empty; --min-size leaves out the small group.
+    #expect(try tree.groups(["--empty"]).count == 3)
+    #expect(Self.pathSets(try tree.groups(["--min-size", "1k"])).count == 1)
+    // No group: exit status 1, as ls.
+    let none = try tree.run(["dupes", "name:gpl2"])
+    #expect(none.status == 1)
+    #expect(none.stdout == "[]\n" || none.stdout.isEmpty)
+  }
+
+  @Test func aSecondSearchOfAnUnchangedTreeReadsNoContentAndAChangedFileIsHashedAgain() throws {
+    let tree = try Tree()
+    #expect(try tree.run(["index", tree.root]).status == 0)
+    let first = try tree.run(["-v", "dupes"])
+    #expect(first.status == 0)
+    // Four GPL-3 files sampled, then read whole; two cuts sampled; two small files read whole.
+    #expect(first.stderr.contains("read 12 files"))
+    let second = try tree.run(["-v", "dupes"])
+    #expect(second.stderr.contains("read 0 files (0 B) to compare contents"))
+    #expect(second.stdout == first.stdout)
+
+    // A copy changed in place (same size) leaves its group; a gone one is dropped; neither
+    // needs a new index.
+    var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: tree.root + "/b/c/gpl3")))
+    bytes[100] ^= 0x01
+    try Data(bytes).write(to: URL(fileURLWithPath: tree.root + "/b/c/gpl3"))
+    #expect(unlink(tree.root + "/b/hello") == 0)
+    let after = try tree.groups()
+    #expect(Self.pathSets(after) == [[tree.root + "/a/gpl3", tree.root + "/b/gpl3 copy"]])
+  }
+
+  @Test func referenceFoldersAreAlwaysKeptAndGroupsInsideThemHidden() throws {
+    let tree = try Tree()
+    #expect(try tree.run(["index", tree.root]).status == 0)
+    let groups = try tree.groups(["--reference", tree.root + "/b"])
+    let gpl = try #require(groups.first { ($0["size"] as? Int) == 35_149 })
+    let files = try #require(gpl["files"] as? [[String: Any]])
+    let kept = Set(files.filter { $0["keep"] as? Bool == true }.compactMap { $0["path"] as? String })
+    #expect(kept == [tree.root + "/b/gpl3 copy", tree.root + "/b/c/gpl3"])
+    // The two hello files: one in the reference folder, so shown, the other not kept.
+    let hello = try #require(groups.first { ($0["size"] as? Int) == 6 })
+    #expect(
+      (hello["files"] as? [[String: Any]])?.first { $0["keep"] as? Bool == false }?["path"] as? String
+        == tree.root + "/a/hello")
+    // Everything under the reference: nothing shown.
+    #expect(try tree.groups(["--reference", tree.root]).isEmpty)
+    // --keep newest picks by modification time.
+    let older = tree.root + "/b/c/gpl3"
+    var times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000_000, tv_nsec: 0)]
+    #expect(utimensat(AT_FDCWD, older, &times, 0) == 0)
+    let newest = try tree.groups(["--keep", "newest"]).first { ($0["size"] as? Int) == 35_149 }
+    #expect(
+      (newest?["files"] as? [[String: Any]])?.first?["path"] as? String != older)
+    let oldest = try tree.groups(["--keep", "oldest"]).first { ($0["size"] as? Int) == 35_149 }
+    #expect((oldest?["files"] as? [[String: Any]])?.first?["path"] as? String == older)
+  }
+
+  @Test func backupEntriesAreComparedByDecryptedContentAndAlwaysKept() throws {
+    let scratch = try TemporaryDirectory()
+    let database = scratch.path + "/catalog.sqlite"
+    let media = ShelfProcess.repositoryRoot.appendingPathComponent("SampleMedia").path
+    let password = ["SHELF_BACKUP_PASSWORD": SampleBackupCopy.password]
+    #expect(try ShelfProcess.run(["--db", database, "index", media], environment: password).status == 0)
+    let result = try ShelfProcess.run(
+      ["--db", database, "dupes", "--json", "ext:png"], environment: password)
+    #expect(result.status == 0)
+    #expect(result.stderr.isEmpty)
+    let groups = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdoutBytes)) as? [[String: Any]])
+    // The camera-roll photo of each backup era, plain and encrypted, and the PNG in
+    // Documents it was made from: one content.
+    let photo = try #require(
+      groups.first { group in
+        (group["files"] as? [[String: Any]])?.contains {
+          ($0["path"] as? String)?.hasSuffix("IMG_0001.PNG") == true
+        }
+          == true
+      })
+    let paths = try #require((photo["files"] as? [[String: Any]])?.compactMap { $0["path"] as? String })
+    #expect(paths.contains(media + "/Documents/gradient-rgba.png"))
+    #expect(paths.filter { $0.contains("-encrypted/") }.count == 3)
+    #expect(paths.filter { $0.contains("/Backups/") && !$0.contains("-encrypted/") }.count == 4)
+    #expect((photo["files"] as? [[String: Any]])?.allSatisfy { $0["keep"] as? Bool == true } == true)
+    // Nothing for an action to touch: a backup entry is never one.
+    let null = try ShelfProcess.run(["--db", database, "dupes", "-0", "ext:png"], environment: password)
+    #expect(null.status == 0 && null.stdoutBytes.isEmpty)
+
+    // Without the password: each encrypted backup skipped with one warning, the rest compared.
+    let locked = try ShelfProcess.run(
+      ["--db", database, "dupes", "--json", "ext:png"], environment: ["SHELF_BACKUP_PASSWORD": ""])
+    #expect(locked.status == 0)
+    #expect(locked.stderr.split(separator: "\n").filter { $0.hasPrefix("warning: ") }.count == 3)
+    #expect(!locked.stdout.contains("-encrypted/"))
+  }
+}
