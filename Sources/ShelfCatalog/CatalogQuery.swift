@@ -113,8 +113,12 @@ public struct CatalogQuery: Sendable, Equatable {
   static func fieldPrefix(_ text: String) -> (name: String, op: Operator, rest: String)? {
     var body = Substring(text)
     if body.hasPrefix("-") { body = body.dropFirst() }
-    let name = body.prefix { $0.isASCII && ($0.isLetter || $0 == "_") }
+    var name = body.prefix { $0.isASCII && ($0.isLetter || $0 == "_") }
     guard !name.isEmpty else { return nil }
+    // A field whose name has a hyphen (`copy-in`) is one only when it is a known field, so
+    // that a hyphenated word stays a word.
+    let hyphenated = body.prefix { $0.isASCII && ($0.isLetter || $0 == "_" || $0 == "-") }
+    if hyphenated.count > name.count, fields[hyphenated.lowercased()] != nil { name = hyphenated }
     let after = body.dropFirst(name.count)
     for op in [Operator.exact, .greaterOrEqual, .lessOrEqual, .notEqual, .contains, .greater, .less] {
       if after.hasPrefix(op.rawValue) {

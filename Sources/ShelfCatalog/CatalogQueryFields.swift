@@ -27,6 +27,9 @@ extension CatalogQuery {
     /// A path to another file (`live_photo`): yes or no for whether there is one, else a glob
     /// as for `path`.
     case linkedPath
+    /// A folder where another catalogued file with the same content lies (`copy-in`), answered
+    /// from the `copy_in` table `CatalogStore.prepareCopyFields` fills.
+    case copyFolder
   }
 
   struct Field {
@@ -107,6 +110,10 @@ extension CatalogQuery {
     "app": Field(column: "f.backup_app", type: .name),
     "file_id": Field(column: "f.backup_file_id", type: .name),
     "protection": Field(column: "f.backup_protection", type: .number),
+    // Other catalogued files with the same content, from the tables `prepareCopyFields` fills.
+    "copies": Field(
+      column: "coalesce((SELECT c.copies FROM copy_facts c WHERE c.id = f.id), 0)", type: .number),
+    "copy-in": Field(column: "f.id", type: .copyFolder),
   ]
 
   /// The names a query may use, sorted.

@@ -74,6 +74,12 @@ extension CatalogQuery {
         parameters.append(.text(value))
         let match = "shelf_glob(?, \(bytes.column), \(mode.rawValue))"
         return op == .notEqual ? "NOT coalesce(\(match), 0)" : match
+      case .copyFolder:
+        guard op == .contains, !value.isEmpty else {
+          throw QueryError(message: "field '\(name)' takes ':' and a folder, e.g. \(name):~/Pictures")
+        }
+        parameters.append(.blob(Self.copyFolder(value).bytes))
+        return "\(column) IN (SELECT c.id FROM copy_in c WHERE c.folder = ?)"
       case .localTime where value.isEmpty && op == .contains:
         return "\(column) IS NOT NULL"
       case .glob:

@@ -40,6 +40,8 @@ public struct DuplicateMember: Sendable {
   /// The identity the content was hashed at (nil for a backup entry): an action checks that
   /// the file is still the one hashed.
   var identity: ContentIdentity?
+  /// The file's other catalogued names (hard links), which `copies:` counts as the same file.
+  var otherNames: [RawPath] = []
 
   public var isBackupEntry: Bool { entry.backup != nil }
 }
@@ -150,6 +152,8 @@ public struct DuplicateFinder {
     var unopened: Set<PathKey> = []
     let minimum = settings.includeEmpty ? min(settings.minimumSize, 0) : max(settings.minimumSize, 1)
     for entry in entries {
+      // A shared catalogue's entries of other machines name files this one cannot read.
+      guard entry.host == nil || entry.host == store.host else { continue }
       if entry.backup != nil, let root = entry.root {
         guard !unopened.contains(PathKey(root.bytes)) else { continue }
         guard entry.size >= minimum else { continue }
@@ -187,8 +191,13 @@ public struct DuplicateFinder {
       let identity = ContentIdentity(status)
       if let index = byFile[identity.fileKey] {
         // Another name of a file already met: the shorter (then first) name stands for it.
-        let known = candidates[index].member.entry.path.bytes
-        if entry.path.bytes.count < known.count { candidates[index].member.entry = entry }
+        let known = candidates[index].member.entry
+        if entry.path.bytes.count < known.path.bytes.count {
+          candidates[index].member.entry = entry
+          candidates[index].member.otherNames.append(known.path)
+        } else {
+          candidates[index].member.otherNames.append(entry.path)
+        }
         continue
       }
       var digest: ContentDigest?

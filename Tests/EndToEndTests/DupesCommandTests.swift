@@ -198,4 +198,53 @@ import Testing
     #expect(locked.stderr.split(separator: "\n").filter { $0.hasPrefix("warning: ") }.count == 3)
     #expect(!locked.stdout.contains("-encrypted/"))
   }
+
+  @Test(arguments: TestCatalogues.kinds) func copiesAndCopyInAnswerEveryCommandsQuery(
+    store: CatalogueStoreKind
+  )
+    throws
+  {
+    let scratch = try TemporaryDirectory()
+    let database = try TestCatalogues.location(store, in: scratch.path)
+    let gpl3 = try Array(Data(contentsOf: URL(fileURLWithPath: "/usr/share/common-licenses/GPL-3")))
+    let gpl2 = try Array(Data(contentsOf: URL(fileURLWithPath: "/usr/share/common-licenses/GPL-2")))
+    let apache = try Array(Data(contentsOf: URL(fileURLWithPath: "/usr/share/common-licenses/Apache-2.0")))
+    let home = scratch.path + "/home"
+    _ = try scratch.write("home/Pictures/kept", gpl3)
+    _ = try scratch.write("home/Inbox/copy of kept", gpl3)
+    _ = try scratch.write("home/Inbox/twin 1", gpl2)
+    _ = try scratch.write("home/Inbox/twin 2", gpl2)
+    _ = try scratch.write("home/Inbox/unique", apache)
+    func run(_ arguments: [String]) throws -> ShelfResult {
+      try ShelfProcess.run(["--db", database] + arguments, environment: ["HOME": home])
+    }
+    func listed(_ terms: [String]) throws -> Set<String> {
+      let result = try run(["ls", "-0"] + terms)
+      return Set(result.stdoutBytes.split(separator: 0).map { String(decoding: $0, as: UTF8.self) })
+    }
+    #expect(try run(["index", home]).status == 0)
+    #expect(
+      try listed(["copies>0"]) == [
+        home + "/Pictures/kept", home + "/Inbox/copy of kept", home + "/Inbox/twin 1", home + "/Inbox/twin 2",
+      ])
+    #expect(try listed(["copies:0"]) == [home + "/Inbox/unique"])
+    #expect(try listed(["copy-in:~/Pictures"]) == [home + "/Inbox/copy of kept"])
+    // A copy of itself is not a copy: the file in Pictures has none there.
+    #expect(
+      try listed(["root:*", "-copy-in:~/Pictures"]) == [
+        home + "/Pictures/kept", home + "/Inbox/twin 1", home + "/Inbox/twin 2", home + "/Inbox/unique",
+      ])
+    #expect(try run(["ls", "copy-in>3"]).status == 64)
+
+    // extract only what has no copy in Pictures yet; stats counts through the same fields.
+    let recovered = scratch.path + "/recovered"
+    let extract = try run(["extract", "--flat", "path:*/Inbox/*", "-copy-in:~/Pictures", "-o", recovered])
+    #expect(extract.status == 0)
+    #expect(
+      Set(try FileManager.default.contentsOfDirectory(atPath: recovered)) == ["twin 1", "twin 2", "unique"])
+    let stats = try run(["stats", "--json", "copies:1"])
+    let totals = try #require(
+      try JSONSerialization.jsonObject(with: Data(stats.stdoutBytes)) as? [String: Any])
+    #expect(totals["files"] as? Int == 4)
+  }
 }

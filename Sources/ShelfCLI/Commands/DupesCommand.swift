@@ -82,7 +82,7 @@ enum DupesCommand {
 
     init(_ invocation: Invocation) throws {
       let arguments = invocation.arguments
-      query = try QueryTerms.query(arguments.positionals.map(\.string))
+      query = try QueryTerms.query(arguments.positionals.map(\.string), environment: invocation.environment)
       let modes = ([DupesCommand.json, DupesCommand.jsonl, DupesCommand.null] as [any OptionKey]).filter(
         arguments.isGiven)
       if modes.count > 1 {
@@ -120,18 +120,11 @@ enum DupesCommand {
     let console = invocation.console
     let interrupts = InterruptExit.install()
     defer { interrupts.cancel() }
-    let store = try invocation.openCatalogueForReading()
+    let store = try await invocation.openCatalogue(for: options.query)
     let entries = try store.entries(matching: options.query)
     let finder = DuplicateFinder(store: store, backups: BackupPasswordInput(invocation).resolver())
     let report = try await finder.find(entries, settings: options.settings)
-    for skipped in report.skipped {
-      console.warning("\(skipped.description); skipped")
-    }
-    if let reason = DuplicateFinder.keepDigests(
-      of: report, in: store.location, shelfVersion: ShelfInfo.version)
-    {
-      console.warning("content hashes not kept in the catalogue (\(reason)); they will be computed again")
-    }
+    invocation.finishContentSearch(report, in: store)
     if invocation.globals.verbose {
       // What the hash cache saved: an unchanged tree's second search reads nothing.
       console.note(

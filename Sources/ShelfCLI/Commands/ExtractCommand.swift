@@ -111,7 +111,7 @@ enum ExtractCommand {
       guard let outDir = arguments.path(ExtractCommand.outDir) else {
         throw invocation.usageError("say where files go: -o/--out-dir <dir>")
       }
-      query = try QueryTerms.query(terms)
+      query = try QueryTerms.query(terms, environment: invocation.environment)
       destination = outDir.absolute
       if let text = arguments[ExtractCommand.name] {
         if arguments[ExtractCommand.flat] {
@@ -139,7 +139,7 @@ enum ExtractCommand {
   static func run(_ invocation: Invocation) async throws -> ExitStatus {
     let options = try ExtractOptions(invocation)
     let console = invocation.console
-    let store = try invocation.openCatalogueForReading()
+    let store = try await invocation.openCatalogue(for: options.query)
     let entries = try store.entries(matching: options.query)
     guard !entries.isEmpty else {
       console.error("nothing in the catalogue matches '\(options.terms.joined(separator: " "))'")

@@ -95,7 +95,7 @@ enum LsCommand {
     let options = try LsOptions(invocation)
     let interrupts = InterruptExit.install()
     defer { interrupts.cancel() }
-    let store = try invocation.openCatalogueForReading()
+    let store = try await invocation.openCatalogue(for: options.query)
     let count: Int
     switch options.output {
     case .nullSeparated: count = try writePaths(store, options, console: invocation.console)
@@ -270,7 +270,7 @@ struct LsOptions {
   /// Reads and checks the options; conflicting output modes are a usage error.
   init(_ invocation: Invocation) throws {
     let arguments = invocation.arguments
-    query = try QueryTerms.query(arguments.positionals.map(\.string))
+    query = try QueryTerms.query(arguments.positionals.map(\.string), environment: invocation.environment)
     sort = try arguments.values(LsCommand.sort).map { text in
       do { return try CatalogSort(text) } catch { throw invocation.usageError("--sort: \(error)") }
     }

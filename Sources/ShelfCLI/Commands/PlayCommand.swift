@@ -102,7 +102,7 @@ enum PlayCommand {
 
   static func run(_ invocation: Invocation) async throws -> ExitStatus {
     let options = try PlayOptions(invocation.arguments, invocation: invocation)
-    var playlist = try PlaylistBuilder.build(options.items, invocation: invocation)
+    var playlist = try await PlaylistBuilder.build(options.items, invocation: invocation)
     let backupFiles = BackupEntryFiles(invocation)
     playlist.checkBackupEntries(through: backupFiles, console: invocation.console)
     guard !playlist.tracks.isEmpty else { return nothingToPlay(playlist, console: invocation.console) }
@@ -401,7 +401,7 @@ struct Playlist {
 /// Turns the `play` arguments into a list of files: files as given, folders walked for audio
 /// files, everything else a catalogue query.
 enum PlaylistBuilder {
-  static func build(_ items: [RawPath], invocation: Invocation) throws -> Playlist {
+  static func build(_ items: [RawPath], invocation: Invocation) async throws -> Playlist {
     var playlist = Playlist()
     var queryTerms: [RawPath] = []
     for item in items {
@@ -426,7 +426,7 @@ enum PlaylistBuilder {
       }
     }
     if !queryTerms.isEmpty {
-      let found = try CatalogPlaylist.tracks(
+      let found = try await CatalogPlaylist.tracks(
         matching: queryTerms.map { $0.utf8String ?? "" }, invocation: invocation)
       playlist.tracks += found
       playlist.queryMatchedNothing = found.isEmpty
@@ -466,8 +466,8 @@ enum PlaylistBuilder {
 enum CatalogPlaylist {
   /// The paths of catalogued audio matching every term (`kind:audio` is added to the terms,
   /// so `kind:image` finds nothing); an empty result is reported.
-  static func tracks(matching terms: [String], invocation: Invocation) throws -> [RawPath] {
-    let query = try QueryTerms.query(terms, adding: ["kind:audio"])
+  static func tracks(matching terms: [String], invocation: Invocation) async throws -> [RawPath] {
+    let query = try QueryTerms.query(terms, adding: ["kind:audio"], environment: invocation.environment)
     try invocation.refuseFolderAsCatalogue(failure: .missingInput)
     let store: CatalogStore
     do {
@@ -480,6 +480,7 @@ enum CatalogPlaylist {
     } catch {
       throw AdvisedCatalogError.advising(error)
     }
+    try await invocation.prepareCopyFields(query, in: store)
     let paths = try store.paths(matching: query)
     if paths.isEmpty {
       invocation.console.error("no audio matches '\(terms.joined(separator: " "))' in the catalogue")

@@ -43,15 +43,16 @@ enum StatsCommand {
     /// The entries counted (all without terms).
     var query: CatalogQuery
 
-    init(_ arguments: ParsedArguments) throws {
+    init(_ invocation: Invocation) throws {
+      let arguments = invocation.arguments
       json = arguments[StatsCommand.json]
-      query = try QueryTerms.query(arguments.positionals.map(\.string))
+      query = try QueryTerms.query(arguments.positionals.map(\.string), environment: invocation.environment)
     }
   }
 
   static func run(_ invocation: Invocation) async throws -> ExitStatus {
-    let options = try Options(invocation.arguments)
-    let stats = try invocation.openCatalogueForReading().stats(matching: options.query)
+    let options = try Options(invocation)
+    let stats = try await invocation.openCatalogue(for: options.query).stats(matching: options.query)
     if options.json {
       invocation.console.write(json(stats).serialized(pretty: invocation.console.stdoutIsTerminal) + "\n")
     } else {

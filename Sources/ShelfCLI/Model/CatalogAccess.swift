@@ -106,3 +106,38 @@ enum CommandLinePasswords {
     }
   }
 }
+
+extension Invocation {
+  /// Opens the catalogue for reading with what `query` needs: the answers of its `copies` and
+  /// `copy-in` terms computed first (see `prepareCopyFields`).
+  func openCatalogue(for query: CatalogQuery) async throws -> CatalogStore {
+    let store = try openCatalogueForReading()
+    try await prepareCopyFields(query, in: store)
+    return store
+  }
+
+  /// Compares the catalogue's contents for the `copies` and `copy-in` terms of `query`, if it
+  /// has any (`CatalogStore.prepareCopyFields`), with the backups' passwords asked as for
+  /// `extract`.
+  func prepareCopyFields(_ query: CatalogQuery, in store: CatalogStore) async throws {
+    guard
+      let report = try await store.prepareCopyFields(
+        for: query, backups: BackupPasswordInput(self).resolver())
+    else { return }
+    finishContentSearch(report, in: store)
+  }
+
+  /// After a search of contents: one warning per file or backup it could not read, and the
+  /// digests it computed kept in the catalogue when it can take them now (else a warning: they
+  /// are computed again next time).
+  func finishContentSearch(_ report: DuplicateReport, in store: CatalogStore) {
+    for skipped in report.skipped {
+      console.warning("\(skipped.description); skipped")
+    }
+    if let reason = DuplicateFinder.keepDigests(
+      of: report, in: store.location, shelfVersion: ShelfInfo.version)
+    {
+      console.warning("content hashes not kept in the catalogue (\(reason)); they will be computed again")
+    }
+  }
+}

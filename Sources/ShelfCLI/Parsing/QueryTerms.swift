@@ -17,8 +17,20 @@ enum QueryTerms {
 
   /// The query the terms make, with `required` terms of the command's own added (`play`'s
   /// `kind:audio`). A term it cannot understand is a usage error (64) naming it.
-  static func query(_ terms: [String], adding required: [String] = []) throws -> CatalogQuery {
-    try CatalogQuery(arguments: terms + required)
+  /// A `copy-in:` folder starting with `~/` is under `$HOME` (from `environment`), as the shell
+  /// would have expanded it had it stood alone.
+  static func query(_ terms: [String], adding required: [String] = [], environment: [String: String] = [:])
+    throws -> CatalogQuery
+  {
+    let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+    let expanded = terms.map { term -> String in
+      for prefix in ["copy-in:~/", "-copy-in:~/"] where term.hasPrefix(prefix) {
+        guard let home else { return term }
+        return String(prefix.dropLast(2)) + home + "/" + term.dropFirst(prefix.count)
+      }
+      return term
+    }
+    return try CatalogQuery(arguments: expanded + required)
   }
 
   /// True when `argument` is a query term by its form alone: a field of the query language
