@@ -15,4 +15,14 @@ int shelf_syncfs(int descriptor);
    records (getdents64): the bytes read, 0 at the end of the folder, -1 and errno otherwise. */
 long shelf_read_folder_entries(int descriptor, void *buffer, unsigned long size);
 
+/* Makes the open file `destination` share the data blocks of the open file `source`
+   (ioctl FICLONE: a reflink, as `cp --reflink=always` makes; ioctl is variadic, which Swift
+   cannot call); 0 on success, -1 and errno otherwise (EOPNOTSUPP, EINVAL or ENOTTY where the
+   filesystem has no reflinks, EXDEV across filesystems). */
+int shelf_clone_file(int destination, int source);
+
+/* Renames `from` to `to` unless `to` exists (renameat2 with RENAME_NOREPLACE): 0 on success,
+   -1 and errno otherwise (EEXIST when `to` exists, EINVAL where the filesystem lacks the flag). */
+int shelf_rename_no_replace(const char *from, const char *to);
+
 #endif
