@@ -247,4 +247,87 @@ import Testing
       try JSONSerialization.jsonObject(with: Data(stats.stdoutBytes)) as? [String: Any])
     #expect(totals["files"] as? Int == 4)
   }
+
+  /// Every file of `root` (recursively) by path: its device and inode, and its bytes.
+  private static func snapshot(_ root: String) throws -> [String: (String, Data)] {
+    var files: [String: (String, Data)] = [:]
+    let enumerator = FileManager.default.enumerator(atPath: root)
+    while let relative = enumerator?.nextObject() as? String {
+      let path = root + "/" + relative
+      var status = stat()
+      guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
+      files[path] = (inode(path), try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+    return files
+  }
+
+  @Test func actionsReplaceOnlyWhatIsNotKeptAndTheCatalogueFollows() throws {
+    let tree = try Tree()
+    #expect(try tree.run(["index", tree.root]).status == 0)
+    let before = try Self.snapshot(tree.root)
+
+    // Listing, -0, --json and --dry-run change nothing.
+    _ = try tree.run(["dupes"])
+    let dry = try tree.run(["dupes", "--link", "hard", "--dry-run"])
+    #expect(dry.status == 0)
+    #expect(
+      dry.stdout.split(separator: "\n").sorted() == [
+        "would link \(tree.root)/b/c/gpl3 -> \(tree.root)/a/gpl3",
+        "would link \(tree.root)/b/gpl3 copy -> \(tree.root)/a/gpl3",
+        "would link \(tree.root)/b/gpl3 link -> \(tree.root)/a/gpl3",
+        "would link \(tree.root)/b/hello -> \(tree.root)/a/hello",
+      ])
+    let unchanged = try Self.snapshot(tree.root)
+    #expect(unchanged.mapValues(\.0) == before.mapValues(\.0))
+    #expect(try tree.run(["dupes", "--json", "--trash"]).status == 64)
+
+    // Reflinks: ext4 and tmpfs have none, so each file fails with its own error and stays.
+    let reflink = try tree.run(["dupes", "--link", "reflink", "--reference", tree.root + "/a"])
+    if reflink.status != 0 {
+      #expect(reflink.status == 73)
+      #expect(reflink.stderr.contains("reflinks are not supported"))
+      #expect(try Self.snapshot(tree.root).mapValues(\.0) == before.mapValues(\.0))
+    }
+
+    // Hard links: every name of each copy not kept now is the kept file; contents unchanged;
+    // the files outside any group untouched.
+    let linked = try tree.run(["dupes", "--link", "hard"])
+    #expect(linked.status == 0)
+    let after = try Self.snapshot(tree.root)
+    #expect(after.mapValues(\.1) == before.mapValues(\.1))
+    let gpl3 = after[tree.root + "/a/gpl3"]!.0
+    for name in ["/b/c/gpl3", "/b/gpl3 copy", "/b/gpl3 link"] { #expect(after[tree.root + name]?.0 == gpl3) }
+    #expect(after[tree.root + "/b/hello"]?.0 == after[tree.root + "/a/hello"]?.0)
+    for name in ["/a/gpl3 changed", "/a/gpl2", "/a/cut-gpl2", "/b/cut-apache", "/a/empty", "/b/empty"] {
+      #expect(after[tree.root + name]?.0 == before[tree.root + name]?.0)
+    }
+    // No group left: the names of one inode are one file.
+    #expect(try tree.run(["dupes"]).status == 1)
+  }
+
+  @Test func theTrashTakesTheCopiesOutsideTheReferenceAndTheCatalogueForgetsThem() throws {
+    let tree = try Tree()
+    let dataHome = tree.scratch.path + "/data"
+    #expect(try tree.run(["index", tree.root]).status == 0)
+    let result = try ShelfProcess.run(
+      ["--db", tree.database, "dupes", "--trash", "--reference", tree.root + "/b"],
+      environment: ["XDG_DATA_HOME": dataHome])
+    #expect(result.status == 0)
+    // The reference folder's files stay; the copies outside it (a/gpl3, a/hello) are trashed
+    // with their .trashinfo, and leave the catalogue.
+    #expect(access(tree.root + "/a/gpl3", F_OK) != 0 && access(tree.root + "/a/hello", F_OK) != 0)
+    for name in ["/b/gpl3 copy", "/b/gpl3 link", "/b/c/gpl3", "/b/hello"] {
+      #expect(access(tree.root + name, F_OK) == 0)
+    }
+    #expect(
+      Set(try FileManager.default.contentsOfDirectory(atPath: dataHome + "/Trash/files")) == [
+        "gpl3", "hello",
+      ])
+    let info = try String(contentsOfFile: dataHome + "/Trash/info/gpl3.trashinfo", encoding: .utf8)
+    #expect(info.hasPrefix("[Trash Info]\nPath=\(tree.root)/a/gpl3\nDeletionDate="))
+    let listed = try tree.run(["ls", "-0"]).stdoutBytes.split(separator: 0).map {
+      String(decoding: $0, as: UTF8.self)
+    }
+    #expect(!listed.contains(tree.root + "/a/gpl3") && listed.contains(tree.root + "/b/c/gpl3"))
+  }
 }

@@ -20,6 +20,13 @@ enum DupesCommand {
     "keep", value: "rule", help: "Which file of a group is kept.",
     choices: DuplicateKeepRule.allCases.map(\.rawValue), defaultValue: DuplicateKeepRule.oldest.rawValue)
 
+  static let link = Option(
+    "link", value: "kind",
+    help: "Replace each duplicate not kept by a hard link or a reflink to the kept file.",
+    choices: ["hard", "reflink"], completion: Completion.none)
+  static let trash = Flag("trash", help: "Move each duplicate not kept to the freedesktop.org trash.")
+  static let dryRun = Flag("dry-run", help: "Print what --link or --trash would do; change nothing.")
+
   static let command = Command(
     name: "dupes",
     abstract: "List catalogued files with identical content, across roots and backups.",
@@ -48,8 +55,24 @@ enum DupesCommand {
       The table shows each group's size and hash, then its files, the kept ones first. \
       --json prints an array of groups, --jsonl one group per line: {"size", "hash", \
       "files": [{"path", "path_b64" (when the path is not UTF-8), "root", "keep", "links"}]}. \
-      -0 prints only the files an action would touch (the ones not kept). The exit status is \
-      0 when groups were found, 1 when none.
+      -0 prints only the files an action would touch (the ones not kept).
+
+      Nothing is changed unless an action is given. --link hard replaces each file not kept \
+      by a hard link to the kept one (same filesystem only: a link to a temporary name in the \
+      same folder, renamed over the file, so the name never goes missing); --link reflink by a \
+      copy sharing the kept file's blocks (FICLONE: Btrfs, XFS; elsewhere an error for each \
+      file); --trash moves each to the freedesktop.org trash ($XDG_DATA_HOME/Trash, or for a \
+      file on another filesystem that filesystem's .Trash-UID, never copied across). Every \
+      name of a file not kept is acted on. Right before, each file is checked again: a file \
+      changed since it was hashed, or no longer identical byte for byte to the kept one, is \
+      skipped with a warning. The catalogue is updated in the same run, under its writer \
+      lock (exit 75 when another shelf holds it): a linked file gets its new inode, a \
+      trashed one leaves the catalogue. --dry-run prints what would be done. Backup entries \
+      and files under --reference folders are never acted on.
+
+      The exit status is 0 when groups were found (and every action was done), 1 when none \
+      were found or some file was skipped or failed; when every file failed, the failure's \
+      own (65 when each was skipped, 73 when none could be replaced).
       """,
     arguments: [
       ArgumentSpec(
@@ -57,7 +80,7 @@ enum DupesCommand {
         repeating: true,
         completion: Completion.none)
     ],
-    options: [json, jsonl, null, empty, minSize, reference, keep],
+    options: [json, jsonl, null, empty, minSize, reference, keep, link, trash, dryRun],
     examples: [
       Example("shelf dupes", "Every group of identical files in the catalogue."),
       Example("shelf dupes kind:image --min-size 1M", "Identical photos of 1 MB or more."),
@@ -65,6 +88,9 @@ enum DupesCommand {
         "shelf dupes --reference ~/Pictures -0 | xargs -0 ls -l",
         "The files that are copies of ones in ~/Pictures."),
       Example("shelf dupes --keep newest --json", "Groups as JSON, the newest file of each kept."),
+      Example("shelf dupes --link hard --dry-run root:~/Music", "What hard links would replace the copies."),
+      Example(
+        "shelf dupes --reference ~/Pictures --trash", "Trash the copies of photos already in ~/Pictures."),
     ],
     acceptsNegatedTerms: true,
     run: run)
@@ -79,6 +105,10 @@ enum DupesCommand {
     var query: CatalogQuery
     var settings = DuplicateSettings()
     var output = Output.table
+    var action: DuplicateAction?
+    var dryRun: Bool
+    /// How long to wait for another writer before an action (`SHELF_LOCK_WAIT`, for tests).
+    var lockWait: Double
 
     init(_ invocation: Invocation) throws {
       let arguments = invocation.arguments
@@ -112,6 +142,20 @@ enum DupesCommand {
         settings.keep = parsed
       }
       settings.width = 2
+      dryRun = arguments[DupesCommand.dryRun]
+      lockWait = invocation.environment["SHELF_LOCK_WAIT"].flatMap(Double.init) ?? 2
+      if let kind = arguments[DupesCommand.link] {
+        guard !arguments[DupesCommand.trash] else {
+          throw invocation.usageError("--link and --trash cannot be combined")
+        }
+        action = kind == "reflink" ? .reflink : .hardLink
+      } else if arguments[DupesCommand.trash] {
+        action = .trash
+      }
+      if action == nil && dryRun { throw invocation.usageError("--dry-run goes with --link or --trash") }
+      if action != nil, let mode = modes.first {
+        throw invocation.usageError("--\(mode.spec.long) cannot be combined with an action")
+      }
     }
   }
 
@@ -131,11 +175,56 @@ enum DupesCommand {
         "read \(report.contentsRead) file\(report.contentsRead == 1 ? "" : "s") (\(Quantities.formatByteSize(report.bytesRead))) to compare contents"
       )
     }
+    if let action = options.action {
+      guard !report.groups.isEmpty else { return .partialFailure }
+      return try act(action, on: report.groups, options, invocation)
+    }
     write(report.groups, options.output, console: console)
     if options.output == .table && !report.groups.isEmpty {
       console.note(summary(report.groups))
     }
     return report.groups.isEmpty ? .partialFailure : .success
+  }
+
+  /// Carries out `action` (or, with --dry-run, says what it would do), a line per name.
+  static func act(
+    _ action: DuplicateAction, on groups: [DuplicateGroup], _ options: Options, _ invocation: Invocation
+  )
+    throws -> ExitStatus
+  {
+    let console = invocation.console
+    let writer = try invocation.openCatalogueForWriting(lockWait: options.lockWait, create: false)
+    let actions = DuplicateActions(
+      action: action, dryRun: options.dryRun, trash: FreedesktopTrash(environment: invocation.environment))
+    var outcome = BatchOutcome()
+    var bytes: Int64 = 0
+    let verb =
+      switch action {
+      case .hardLink: options.dryRun ? "would link" : "linked"
+      case .reflink: options.dryRun ? "would reflink" : "reflinked"
+      case .trash: options.dryRun ? "would trash" : "trashed"
+      }
+    _ = try actions.apply(groups, writer: writer) { report in
+      switch report.outcome {
+      case .done(let trashedTo):
+        outcome.succeeded()
+        bytes += report.size
+        let detail =
+          action == .trash
+          ? trashedTo.map { " (to \($0.escaped))" } ?? "" : " -> \(report.kept.escaped)"
+        console.write("\(verb) \(report.path.escaped)\(detail)\n")
+      case .skipped(let reason):
+        outcome.failed(.badInput)
+        console.warning("\(report.path.escaped): \(reason); skipped")
+      case .failed(let error):
+        outcome.failed(error, console: console)
+      }
+    }
+    let done = outcome.successes
+    console.note(
+      "\(verb) \(done) file\(done == 1 ? "" : "s") (\(Quantities.formatByteSize(bytes)))"
+        + (outcome.failures.isEmpty ? "" : ", \(outcome.failures.count) skipped or failed"))
+    return outcome.exitStatus
   }
 
   /// Prints the groups as `output` says.
