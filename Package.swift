@@ -58,6 +58,8 @@ let package = Package(
     .systemLibrary(name: "CHeif", providers: [.apt(["libheif-dev"])]),
     // XXH3-128 content hashes for duplicates (Debian libxxhash-dev).
     .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
+    // Chromaprint's header only: the library is loaded on first use (CChromaprintSupport).
+    .systemLibrary(name: "CChromaprint", providers: [.apt(["libchromaprint-dev"])]),
     // Small C targets for constructs Swift cannot call.
     .target(name: "CPNGSupport", dependencies: ["CPNG"]),
     .target(name: "CALSASupport", dependencies: ["CALSA"]),
@@ -87,7 +89,8 @@ let package = Package(
       name: "CFFmpegSupport", dependencies: ["CFFmpeg", "CLazyLibrary"]),
     .target(name: "CHeifSupport", dependencies: ["CHeif", "CLazyLibrary"]),
     .target(name: "CPostgresSupport", dependencies: ["CPostgres", "CLazyLibrary"]),
-    // The loading on first use those three share (dlopen, dlsym, a table of forwarders).
+    .target(name: "CChromaprintSupport", dependencies: ["CChromaprint", "CLazyLibrary"]),
+    // The loading on first use those four share (dlopen, dlsym, a table of forwarders).
     .target(name: "CLazyLibrary", linkerSettings: [.linkedLibrary("dl")]),
 
     // Swift libraries.
@@ -103,6 +106,7 @@ let package = Package(
       name: "ShelfAudio",
       dependencies: [
         "ShelfCore", "CSndFile", "CALSA", "CALSASupport", "CFFmpeg", "CFFmpegSupport", "CSwscale",
+        "CChromaprint", "CChromaprintSupport",
       ]),
     .target(name: "ShelfBackup", dependencies: ["ShelfCore", "ShelfDatabase", "CCrypto"]),
     .target(

@@ -25,6 +25,10 @@ packages=(
   musepack-tools libjmac-java default-jre-headless libvo-amrwbenc0
   # independent image tools the image tests and the accuracy check compare shelf against
   libheif-examples webp icnsutils librsvg2-bin
+  # Chromaprint's header (the library is loaded on first use) for `dupes --similar` on audio,
+  # and the real photographs and music its tests compare (PerceptualHashTests,
+  # AudioFingerprintTests)
+  libchromaprint-dev mate-backgrounds plasma-workspace-wallpapers xmoto-data
   # programs that write the preview tests' pictures, and the show benchmark's anchor and photo
   qoi libvips-tools chafa gnome-backgrounds
   # the EXIF tests' and SampleMedia's photo writers besides those: Pillow; bench-index-photos'

@@ -1,0 +1,2 @@
+#include <stdint.h>
+#include <chromaprint.h>
