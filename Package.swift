@@ -124,8 +124,8 @@ let package = Package(
     .target(
       name: "ShelfCatalog",
       dependencies: [
-        "ShelfCore", "ShelfFacts", "ShelfPNG", "ShelfAudio", "ShelfBackup", "ShelfDatabase", "CSQLite",
-        "CSandboxSupport", "CXXHash",
+        "ShelfCore", "ShelfFacts", "ShelfPNG", "ShelfAudio", "ShelfBackup", "ShelfDatabase", "ShelfImage",
+        "CSQLite", "CSandboxSupport", "CXXHash",
       ]),
     .target(
       name: "ShelfCLI",

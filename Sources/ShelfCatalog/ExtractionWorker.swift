@@ -6,6 +6,14 @@ import ShelfFacts
   import Glibc
 #endif
 
+/// What a worker reads a file for.
+enum WorkerTask: Codable, Equatable {
+  /// Its facts (`index`).
+  case facts
+  /// A perceptual fingerprint (`dupes --similar`).
+  case fingerprint(SimilarityFingerprint.Kind)
+}
+
 /// One file for a worker to read: sent with the file's open descriptor, so that the worker
 /// never opens what the walk found by name.
 struct WorkerRequest: Codable {
@@ -15,11 +23,13 @@ struct WorkerRequest: Codable {
   var fileExtension: String
   /// CPU seconds the worker may spend on this file.
   var cpuSeconds: Int
+  var task: WorkerTask = .facts
 }
 
 /// What a worker found for one file.
 enum WorkerReply: Codable {
   case extracted(FileFacts)
+  case fingerprinted(SimilarityFingerprint)
   /// The file could not be read at all (the `FileError` reason and whether it is gone).
   case unreadable(reason: String, vanished: Bool)
 }
@@ -101,9 +111,16 @@ public enum ExtractionWorker {
     do {
       let file = try RegularFile(adopting: descriptor, path: path)
       WorkerFault.injectIfAsked(for: path)
-      return .extracted(try MetadataExtractor.extract(file, fileExtension: request.fileExtension))
+      switch request.task {
+      case .facts:
+        return .extracted(try MetadataExtractor.extract(file, fileExtension: request.fileExtension))
+      case .fingerprint(let kind):
+        return .fingerprinted(try SimilarityFingerprint.compute(kind, of: file))
+      }
     } catch let error as FileError {
       return .unreadable(reason: error.reason, vanished: error.isNoSuchFile)
+    } catch let error as any ShelfError {
+      return .unreadable(reason: error.description, vanished: false)
     } catch {
       return .unreadable(reason: "\(error)", vanished: false)
     }

@@ -92,6 +92,26 @@ public final class ExtractorPool: Sendable {
     return try result!.get()
   }
 
+  /// The perceptual fingerprint of an open file, computed by a worker (libvips, libjpeg,
+  /// FFmpeg and Chromaprint read it there, never in this process). Throws the file's error, or
+  /// a `WorkerFailure` when the worker died or overran the file's time.
+  public func fingerprint(_ file: RegularFile, _ kind: SimilarityFingerprint.Kind) throws
+    -> SimilarityFingerprint
+  {
+    let limit = timeout(forSize: file.status.size)
+    let worker = try idle.withLock { $0.popLast() } ?? WorkerProcess.start(executable, for: file.path)
+    // A failed send means the worker died on an earlier file: the receive says why.
+    _ = worker.send([(file, "", limit)], task: .fingerprint(kind))
+    let reply = try worker.receive(for: file.path, timeout: limit)
+    idle.withLock { $0.append(worker) }
+    switch reply {
+    case .fingerprinted(let fingerprint): return fingerprint
+    case .unreadable(let reason, let vanished):
+      throw FileError(path: file.path, reason: reason, failure: .badInput, code: vanished ? ENOENT : nil)
+    case .extracted: throw WorkerFailure(path: file.path, cause: .failed("answered another task"))
+    }
+  }
+
   /// The most files sent to a worker in one message: 16, fewer when the process may open few
   /// files (each queued file is open here and in flight to the worker, for every job).
   public static let batchSize: Int = {
@@ -172,6 +192,10 @@ public final class ExtractorPool: Sendable {
             let error = FileError(
               path: file.file.path, reason: reason, failure: .io, code: vanished ? ENOENT : nil)
             deliver(file.tag, .failure(error))
+          case .fingerprinted:
+            deliver(
+              file.tag, .failure(WorkerFailure(path: file.file.path, cause: .failed("answered another task")))
+            )
           }
         }
       } catch {
@@ -277,9 +301,12 @@ final class WorkerProcess: @unchecked Sendable {
 
   /// Queues a batch of files at the worker: their requests in one message, with their
   /// descriptors. False when the worker is gone.
-  func send(_ files: [(file: RegularFile, fileExtension: String, cpuSeconds: Int)]) -> Bool {
+  func send(_ files: [(file: RegularFile, fileExtension: String, cpuSeconds: Int)], task: WorkerTask = .facts)
+    -> Bool
+  {
     let batch = files.map {
-      WorkerRequest(path: $0.file.path.bytes, fileExtension: $0.fileExtension, cpuSeconds: $0.cpuSeconds)
+      WorkerRequest(
+        path: $0.file.path.bytes, fileExtension: $0.fileExtension, cpuSeconds: $0.cpuSeconds, task: task)
     }
     guard files.count <= Int(SHELF_MAX_PASSED_DESCRIPTORS), let bytes = try? WireFormat.encode(batch),
       bytes.count <= ExtractionWorker.requestLimit

@@ -330,4 +330,74 @@ import Testing
     }
     #expect(!listed.contains(tree.root + "/a/gpl3") && listed.contains(tree.root + "/b/c/gpl3"))
   }
+
+  @Test func similarGroupsResizedRecompressedAndConvertedPhotosAndReencodedMusic() throws {
+    let photos = ["Aqua", "Dune", "Garden", "Blinds", "LadyBird"].map {
+      "/usr/share/backgrounds/mate/nature/\($0).jpg"
+    }
+    let music = "/usr/share/games/xmoto/Textures/Musics/batcave.ogg"
+    try #require(
+      photos.allSatisfy { FileManager.default.fileExists(atPath: $0) }
+        && FileManager.default.fileExists(atPath: music)
+        && ExternalTool.isInstalled(["convert", "ffmpeg", "findimagedupes"]),
+      "needs mate-backgrounds, xmoto-data, imagemagick, ffmpeg and findimagedupes (scripts/setup.sh)")
+    let scratch = try TemporaryDirectory()
+    let root = scratch.path + "/media"
+    try scratch.makeDirectory("media/photos")
+    try scratch.makeDirectory("media/music")
+    var expected: Set<Set<String>> = []
+    for photo in photos {
+      let name = URL(fileURLWithPath: photo).deletingPathExtension().lastPathComponent
+      let base = root + "/photos/" + name
+      // The original as a PNG, then ImageMagick's copies: half size, JPEG quality 60, and the
+      // PNG converted to JPEG.
+      try ExternalTool.make(["convert", photo, "-resize", "1280x1280>", base + ".png"])
+      try ExternalTool.make(["convert", base + ".png", "-resize", "50%", base + "-half.png"])
+      try ExternalTool.make(["convert", base + ".png", "-quality", "60", base + "-q60.jpg"])
+      try ExternalTool.make(["convert", base + ".png", base + "-converted.jpg"])
+      expected.insert([base + ".png", base + "-half.png", base + "-q60.jpg", base + "-converted.jpg"])
+    }
+    let track = root + "/music/batcave"
+    try ExternalTool.ffmpeg(["-i", music, track + ".flac"])
+    try ExternalTool.ffmpeg(["-i", track + ".flac", "-b:a", "128k", track + ".mp3"])
+    try ExternalTool.ffmpeg(["-i", track + ".flac", "-c:a", "libopus", "-b:a", "48k", track + ".opus"])
+    expected.insert([track + ".flac", track + ".mp3", track + ".opus"])
+
+    let database = scratch.path + "/catalog.sqlite"
+    #expect(try ShelfProcess.run(["--db", database, "index", root]).status == 0)
+    let result = try ShelfProcess.run(["--db", database, "dupes", "--similar", "--json"])
+    #expect(result.status == 0)
+    let groups = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdoutBytes)) as? [[String: Any]])
+    #expect(Self.pathSets(groups) == expected)
+    // The best of each group: the full-size PNG of a photo, the FLAC of the track.
+    for group in groups {
+      let files = group["files"] as? [[String: Any]] ?? []
+      let best = files.filter { $0["best"] as? Bool == true }.compactMap { $0["path"] as? String }
+      #expect(best.count == 1)
+      #expect(
+        best.first.map { $0.hasSuffix(".flac") || ($0.hasSuffix(".png") && !$0.hasSuffix("-half.png")) }
+          == true)
+      #expect(group["hash"] == nil)
+      if group["kind"] as? String == "image" { #expect((group["distance"] as? Int ?? 99) <= 6) }
+    }
+
+    // findimagedupes, run beside it, finds the same groups of pictures.
+    let theirs = try ExternalTool.run(["findimagedupes", "-R", root + "/photos"])
+    let theirGroups = Set(
+      String(decoding: theirs.stdout, as: UTF8.self).split(separator: "\n").map {
+        Set($0.split(separator: " ").map(String.init))
+      })
+    #expect(theirGroups == expected.filter { $0.contains { $0.hasSuffix(".png") } })
+
+    // A picture that crashes its decoder costs that picture only.
+    let crashed = try ShelfProcess.run(
+      ["--db", database, "dupes", "--similar", "--json"],
+      environment: ["SHELF_WORKER_FAULT": "crash", "SHELF_WORKER_FAULT_FILE": "Dune-q60.jpg"])
+    #expect(crashed.status == 0)
+    #expect(crashed.stderr.contains("Dune-q60.jpg: extractor crashed"))
+    let after = try #require(
+      try JSONSerialization.jsonObject(with: Data(crashed.stdoutBytes)) as? [[String: Any]])
+    #expect(Self.pathSets(after).count == expected.count)
+  }
 }

@@ -27,6 +27,14 @@ enum DupesCommand {
   static let trash = Flag("trash", help: "Move each duplicate not kept to the freedesktop.org trash.")
   static let dryRun = Flag("dry-run", help: "Print what --link or --trash would do; change nothing.")
 
+  static let similar = Flag(
+    "similar", help: "Group images that look alike and recordings that sound alike, not only identical files."
+  )
+  static let distance = Option(
+    "distance", value: "bits",
+    help: "With --similar: how many bits of 64 two images' hashes may differ (default 6).",
+    completion: Completion.none)
+
   static let command = Command(
     name: "dupes",
     abstract: "List catalogued files with identical content, across roots and backups.",
@@ -70,6 +78,19 @@ enum DupesCommand {
       trashed one leaves the catalogue. --dry-run prints what would be done. Backup entries \
       and files under --reference folders are never acted on.
 
+      --similar groups files that are not identical but show one picture or one recording: \
+      images by a perceptual hash (a DCT hash of a small decoded copy: resized, recompressed \
+      and format-converted copies of a photograph stay within 2 of 64 bits, distinct \
+      photographs 20 or more apart), at most --distance bits from the group's best image \
+      (most pixels, then bytes; default 6); audio files by a Chromaprint fingerprint (the \
+      same recording in MP3, Opus and FLAC; the first 120 s compared, recordings of lengths \
+      within 5 s). The decoding happens in the sandboxed extraction workers, as indexing's \
+      does: a file that crashes or hangs a decoder is skipped with a warning. Each group \
+      shows its distance (bits for images; for audio 1 minus the least similarity, 0 for \
+      identical) and its best file first (most pixels; lossless, then the highest bit rate), \
+      marked best; -0 prints the others. --similar only lists: it cannot be combined with \
+      an action.
+
       The exit status is 0 when groups were found (and every action was done), 1 when none \
       were found or some file was skipped or failed; when every file failed, the failure's \
       own (65 when each was skipped, 73 when none could be replaced).
@@ -80,7 +101,7 @@ enum DupesCommand {
         repeating: true,
         completion: Completion.none)
     ],
-    options: [json, jsonl, null, empty, minSize, reference, keep, link, trash, dryRun],
+    options: [json, jsonl, null, empty, minSize, reference, keep, link, trash, dryRun, similar, distance],
     examples: [
       Example("shelf dupes", "Every group of identical files in the catalogue."),
       Example("shelf dupes kind:image --min-size 1M", "Identical photos of 1 MB or more."),
@@ -107,6 +128,8 @@ enum DupesCommand {
     var output = Output.table
     var action: DuplicateAction?
     var dryRun: Bool
+    /// `--similar`: the largest distance of images in bits.
+    var similarDistance: Int?
     /// How long to wait for another writer before an action (`SHELF_LOCK_WAIT`, for tests).
     var lockWait: Double
 
@@ -153,6 +176,15 @@ enum DupesCommand {
         action = .trash
       }
       if action == nil && dryRun { throw invocation.usageError("--dry-run goes with --link or --trash") }
+      if arguments[DupesCommand.similar] {
+        guard action == nil else {
+          throw invocation.usageError("--similar only lists: --link and --trash act on identical files only")
+        }
+        similarDistance =
+          try arguments.integer(DupesCommand.distance, in: 0...64) ?? SimilarityGrouping.defaultImageDistance
+      } else if arguments.isGiven(DupesCommand.distance) {
+        throw invocation.usageError("--distance goes with --similar")
+      }
       if action != nil, let mode = modes.first {
         throw invocation.usageError("--\(mode.spec.long) cannot be combined with an action")
       }
@@ -166,6 +198,9 @@ enum DupesCommand {
     defer { interrupts.cancel() }
     let store = try await invocation.openCatalogue(for: options.query)
     let entries = try store.entries(matching: options.query)
+    if let distance = options.similarDistance {
+      return try await listSimilar(entries, distance: distance, options, invocation)
+    }
     let finder = DuplicateFinder(store: store, backups: BackupPasswordInput(invocation).resolver())
     let report = try await finder.find(entries, settings: options.settings)
     invocation.finishContentSearch(report, in: store)
@@ -184,6 +219,82 @@ enum DupesCommand {
       console.note(summary(report.groups))
     }
     return report.groups.isEmpty ? .partialFailure : .success
+  }
+
+  /// `--similar`: groups of look-alikes, listed as `output` says.
+  static func listSimilar(
+    _ entries: [CatalogEntry], distance: Int, _ options: Options, _ invocation: Invocation
+  ) async throws -> ExitStatus {
+    let console = invocation.console
+    let finder = SimilarFinder(
+      extractors: ExtractorPool.forCommand(environment: invocation.environment),
+      backups: BackupPasswordInput(invocation).resolver(),
+      temporaryFolder: RawPath(invocation.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"))
+    let report = await finder.find(
+      entries, maxDistance: distance, width: options.settings.width,
+      referenceRoots: options.settings.referenceRoots)
+    for skipped in report.skipped { console.warning("\(skipped.description); skipped") }
+    let groups = report.groups
+    switch options.output {
+    case .table:
+      var text = ""
+      for (index, group) in groups.enumerated() {
+        if index > 0 { text += "\n" }
+        let what = group.kind == .image ? "images" : "recordings"
+        let within =
+          group.kind == .image
+          ? "\(Int(group.distance)) bit\(group.distance == 1 ? "" : "s") apart at most"
+          : "distance \(Quantities.formatFixed(group.distance, decimals: 2)) at most"
+        text += "\(group.members.count) similar \(what), \(within)\n"
+        for (position, member) in group.members.enumerated() {
+          text += "  \(position == 0 ? "best" : "    ")  \(member.path.escaped)\(similarFacts(member))\n"
+        }
+      }
+      console.write(text)
+    case .json:
+      console.write(JSONValue.array(groups.map(record)).serialized(pretty: console.stdoutIsTerminal) + "\n")
+    case .jsonLines:
+      console.writeInBlocks { emit in
+        for group in groups { emit(Array((record(group).serialized() + "\n").utf8)) }
+      }
+    case .nullSeparated:
+      console.writeInBlocks { emit in
+        for group in groups { for member in group.members.dropFirst() { emit(member.path.bytes + [0]) } }
+      }
+    }
+    return groups.isEmpty ? .partialFailure : .success
+  }
+
+  /// What makes one look-alike better than another: its pixels, or its encoding and bit rate.
+  static func similarFacts(_ entry: CatalogEntry) -> String {
+    if let image = entry.image {
+      return "  (\(image.width)×\(image.height), \(Quantities.formatByteSize(entry.size)))"
+    }
+    if let audio = entry.audio {
+      let rate = audio.bitrate.map { ", \($0 / 1000) kb/s" } ?? ""
+      return "  (\(audio.codec.isEmpty ? audio.formatName : audio.codec)\(rate))"
+    }
+    return ""
+  }
+
+  /// A group of look-alikes as JSON: its kind and distance, its files with the best marked.
+  static func record(_ group: SimilarGroup) -> JSONValue {
+    .object([
+      ("kind", .string(group.kind.rawValue)),
+      ("distance", .double(group.distance)),
+      (
+        "files",
+        .array(
+          group.members.enumerated().map { position, member in
+            .object(
+              JSONValue.pathFields(member.path) + [
+                ("root", member.root.map { .string(String(decoding: $0.bytes, as: UTF8.self)) } ?? .null),
+                ("size", .int(member.size)),
+                ("best", .bool(position == 0)),
+              ])
+          })
+      ),
+    ])
   }
 
   /// Carries out `action` (or, with --dry-run, says what it would do), a line per name.
