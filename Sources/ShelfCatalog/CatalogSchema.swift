@@ -183,12 +183,28 @@ enum CatalogSchema {
   /// `ls` table), the columns it never shows are selected as NULL, so that the database reads
   /// and sends only what is printed, at the same positions.
   static func entryColumns(_ dialect: SQLDialect, listing: Bool = false) -> String {
+    entryColumns(dialect, keeping: listing ? listingColumnNames : nil)
+  }
+
+  /// `entryColumns` with only `kept` read (the others selected as NULL, at their positions);
+  /// all of them when nil.
+  static func entryColumns(_ dialect: SQLDialect, keeping kept: Set<String>?) -> String {
     let host = dialect == .sqlite ? "NULL" : "r.host"
     let columns = (entryColumnNames + [host]).map { name in
-      !listing || listingColumnNames.contains(name) || name == host ? name : "NULL"
+      kept?.contains(name) ?? true || name == host ? name : "NULL"
     }
     return columns.joined(separator: ", ")
   }
+
+  /// What comparing contents reads of an entry (`dupes`, `copies`): where the file is and its
+  /// status, what tells a backup entry, and the facts that rank look-alikes (pixels, bit rate).
+  static let comparisonColumnNames: Set<String> = [
+    "f.path", "r.path", "f.area", "f.kind", "f.size", "f.mtime_ns", "f.ctime_ns", "f.inode", "f.device",
+    "f.width", "f.height", "f.duration", "f.sample_rate", "f.channels", "f.audio_frames", "f.format",
+    "f.subtype",
+    "f.backup_domain", "f.backup_app", "f.backup_file_id", "f.backup_protection", "f.backup_mode",
+    "f.codec", "f.bitrate",
+  ]
 
   /// `entryColumns` before the host.
   private static let entryColumnNames = [

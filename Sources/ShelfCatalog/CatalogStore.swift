@@ -429,6 +429,35 @@ public final class CatalogStore {
     try connection.forEachRow(sql, parameters) { try body(Self.entry(from: $0, listing: listing)) }
   }
 
+  /// The entries matching `query` with what comparing contents needs of them (see
+  /// `CatalogSchema.comparisonColumnNames`: no tags, text or EXIF), in path order.
+  public func entriesToCompare(matching query: CatalogQuery) throws -> [CatalogEntry] {
+    writeQueuedRowsBeforeReading()
+    let (sql, parameters) = try CatalogReading.select(
+      CatalogSchema.entryColumns(dialect, keeping: CatalogSchema.comparisonColumnNames), matching: query,
+      sort: [],
+      limit: nil, dialect)
+    return try connection.query(sql, parameters) { Self.entry(from: $0) }
+  }
+
+  /// The files matching `query` as comparing contents needs them (`dupes`, `copies`): paths,
+  /// sizes, times, which are backup entries; nothing else is read.
+  public func filesToCompare(matching query: CatalogQuery) throws -> [ComparedFile] {
+    writeQueuedRowsBeforeReading()
+    let host = dialect == .sqlite ? "NULL" : "r.host"
+    let (sql, parameters) = try CatalogReading.select(
+      "f.path, r.path, f.size, f.mtime_ns, f.backup_domain IS NOT NULL, \(host), f.id", matching: query,
+      sort: [],
+      limit: nil, dialect)
+    return try connection.query(sql, parameters) { row in
+      ComparedFile(
+        path: RawPath(bytes: row.blob(at: 0)), root: RawPath(bytes: row.blob(at: 1)),
+        size: row.integer(at: 2) ?? 0,
+        mtimeNanoseconds: row.integer(at: 3) ?? 0, isBackupEntry: (row.integer(at: 4) ?? 0) != 0,
+        host: row.text(at: 5), id: row.integer(at: 6) ?? 0)
+    }
+  }
+
   /// The paths of matching entries only (fast path for `-0` and players).
   public func paths(matching query: CatalogQuery, sort: [CatalogSort] = [], limit: Int? = nil) throws
     -> [RawPath]

@@ -84,9 +84,12 @@ final class ContentDigester {
       sampler.add(piece)
       total += Int64(piece.count)
     }
+    // Keyed as `DuplicateFinder` looks it up: the size known before reading (the manifest's
+    // when the format gives none).
+    let size = content.size ?? entry.size
     let identity =
-      content.storedStatus.map { ContentIdentity($0, size: total) }
-      ?? ContentIdentity(device: 0, inode: 0, size: total, mtime: 0, ctime: 0)
+      content.storedStatus.map { ContentIdentity($0, size: size) }
+      ?? ContentIdentity(device: 0, inode: 0, size: size, mtime: 0, ctime: 0)
     return (identity, ContentDigest(sample: sampler.sample(), hash: hasher.digest()))
   }
 

@@ -65,26 +65,42 @@ enum ContentHashCache {
     return rows
   }
 
+  /// Rows written per statement: one statement parsed for many rows (7 parameters each, far
+  /// below either database's limit).
+  static let rowsPerStatement = 500
+
   /// Writes `digests`, replacing each file's older row, in one transaction of a store opened for
-  /// writing.
+  /// writing. A file digested twice (sampled, then hashed whole) is written once, as last seen.
   static func store(_ digests: [(ContentIdentity, ContentDigest)], into store: CatalogStore) throws {
-    guard !digests.isEmpty else { return }
-    let sql =
+    var latest: [ContentIdentity.FileKey: Int] = [:]
+    for (index, (identity, _)) in digests.enumerated() { latest[identity.fileKey] = index }
+    let rows = latest.values.sorted().map { digests[$0] }
+    guard !rows.isEmpty else { return }
+    func statement(_ count: Int) -> String {
+      let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: count).joined(separator: ", ")
+      let columns = "content_hashes(device, inode, size, mtime_ns, ctime_ns, sample, hash)"
       switch store.dialect {
-      case .sqlite:
-        "INSERT OR REPLACE INTO content_hashes(device, inode, size, mtime_ns, ctime_ns, sample, hash) VALUES(?, ?, ?, ?, ?, ?, ?)"
+      case .sqlite: return "INSERT OR REPLACE INTO \(columns) VALUES \(values)"
       case .postgres:
-        "INSERT INTO content_hashes(device, inode, size, mtime_ns, ctime_ns, sample, hash) VALUES(?, ?, ?, ?, ?, ?, ?) ON CONFLICT (device, inode) DO UPDATE SET size = excluded.size, mtime_ns = excluded.mtime_ns, ctime_ns = excluded.ctime_ns, sample = excluded.sample, hash = excluded.hash"
+        return
+          "INSERT INTO \(columns) VALUES \(values) ON CONFLICT (device, inode) DO UPDATE SET size = excluded.size, mtime_ns = excluded.mtime_ns, ctime_ns = excluded.ctime_ns, sample = excluded.sample, hash = excluded.hash"
       }
+    }
     try store.transaction {
-      for (identity, digest) in digests {
-        try store.connection.run(
-          sql,
-          [
+      var start = 0
+      while start < rows.count {
+        let batch = rows[start..<min(start + rowsPerStatement, rows.count)]
+        var parameters: [DatabaseValue] = []
+        parameters.reserveCapacity(batch.count * 7)
+        for (identity, digest) in batch {
+          parameters += [
             .integer(Int64(bitPattern: identity.device)), .integer(Int64(bitPattern: identity.inode)),
             .integer(identity.size), .integer(identity.mtime), .integer(identity.ctime),
             .integer(Int64(bitPattern: digest.sample)), digest.hash.map { .blob($0.bytes) } ?? .null,
-          ])
+          ]
+        }
+        try store.connection.run(statement(batch.count), parameters)
+        start += batch.count
       }
     }
   }

@@ -43,24 +43,18 @@ extension CatalogStore {
   {
     guard query.namesCopyFields else { return nil }
     writeQueuedRowsBeforeReading()
+    let files = try filesToCompare(matching: .all)
     var ids: [PathKey: Int64] = [:]
-    var entries: [CatalogEntry] = []
-    let (sql, parameters) = try CatalogReading.select(
-      CatalogSchema.entryColumns(dialect) + ", f.id", matching: .all, sort: [], limit: nil, dialect)
-    try connection.forEachRow(sql, parameters) { row in
-      let entry = Self.entry(from: row)
-      ids[PathKey(entry.path.bytes)] = row.integer(at: CatalogSchema.entryHostColumn + 1)
-      entries.append(entry)
-    }
+    for file in files { ids[PathKey(file.path.bytes)] = file.id }
     var settings = DuplicateSettings()
     settings.width = width
-    let report = try await DuplicateFinder(store: self, backups: backups).find(entries, settings: settings)
+    let report = try await DuplicateFinder(store: self, backups: backups).find(files, settings: settings)
 
     var copies: [(Int64, Int)] = []
     var copyIn: [(RawPath, Int64)] = []
     let folders = query.copyFolders
     for group in report.groups {
-      let names = group.members.map { [$0.entry.path] + $0.otherNames }
+      let names = group.members.map { [$0.file.path] + $0.otherNames }
       for (index, memberNames) in names.enumerated() {
         let memberIDs = memberNames.compactMap { ids[PathKey($0.bytes)] }
         copies += memberIDs.map { ($0, group.members.count - 1) }

@@ -60,10 +60,10 @@ public struct DuplicateActions {
       for group in groups {
         // The file the others become (or are compared with before the trash): a kept file
         // on disk, never a backup entry.
-        guard let kept = group.members.first(where: { $0.keep && !$0.isBackupEntry })?.entry.path else {
+        guard let kept = group.members.first(where: { $0.keep && !$0.isBackupEntry })?.file.path else {
           for member in group.duplicates {
             let report = DuplicateActionReport(
-              path: member.entry.path, kept: member.entry.path, size: group.size,
+              path: member.file.path, kept: member.file.path, size: group.size,
               outcome: .skipped("no kept copy on disk to compare it with"))
             reports.append(report)
             done(report)
@@ -72,7 +72,7 @@ public struct DuplicateActions {
         }
         var replaced: [RawPath] = []
         for member in group.duplicates {
-          for name in [member.entry.path] + member.otherNames {
+          for name in [member.file.path] + member.otherNames {
             let report = DuplicateActionReport(
               path: name, kept: kept, size: group.size,
               outcome: try act(on: name, member: member, kept: kept, writer: writer))
@@ -84,7 +84,7 @@ public struct DuplicateActions {
         // Each new link changes the kept inode's ctime: its names are recorded once all are made.
         guard !replaced.isEmpty else { continue }
         let keptNames = group.members.filter { $0.keep && !$0.isBackupEntry }.flatMap {
-          [$0.entry.path] + $0.otherNames
+          [$0.file.path] + $0.otherNames
         }
         for name in replaced + keptNames {
           if let status = try? FileStatus.lstat(name) {

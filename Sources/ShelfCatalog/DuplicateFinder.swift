@@ -28,10 +28,25 @@ public struct DuplicateSettings: Sendable {
   public init() {}
 }
 
+/// What comparing contents needs of a catalogued file: where it is, its size and time as
+/// catalogued, whether it is a backup entry (read from its backup, never acted on).
+public struct ComparedFile: Sendable {
+  public var path: RawPath
+  /// The root it was catalogued under.
+  public var root: RawPath?
+  public var size: Int64
+  public var mtimeNanoseconds: Int64
+  public var isBackupEntry: Bool
+  /// The machine whose root holds it (a shared PostgreSQL catalogue), nil in SQLite.
+  var host: String?
+  /// The catalogue's id of its row.
+  var id: Int64
+}
+
 /// One file of a group: a catalogued file on disk (its other hard links are the same file) or
 /// an entry of an iPhone backup.
 public struct DuplicateMember: Sendable {
-  public var entry: CatalogEntry
+  public var file: ComparedFile
   /// The file's number of hard links on disk (1 for a backup entry).
   public var links: Int
   /// True for the member the keep rule keeps, for files under a reference root and for backup
@@ -43,7 +58,7 @@ public struct DuplicateMember: Sendable {
   /// The file's other catalogued names (hard links), which `copies:` counts as the same file.
   var otherNames: [RawPath] = []
 
-  public var isBackupEntry: Bool { entry.backup != nil }
+  public var isBackupEntry: Bool { file.isBackupEntry }
 }
 
 /// Catalogued files with identical content (equal XXH3-128 hashes over equal sizes).
@@ -98,7 +113,7 @@ public struct DuplicateFinder {
   }
 
   /// Groups the `entries` (the matches of a query) by content.
-  public func find(_ entries: [CatalogEntry], settings: DuplicateSettings) async throws -> DuplicateReport {
+  public func find(_ entries: [ComparedFile], settings: DuplicateSettings) async throws -> DuplicateReport {
     var report = DuplicateReport()
     let cached = try ContentHashCache.load(store)
     var candidates = collect(entries, settings: settings, cached: cached, report: &report)
@@ -135,7 +150,7 @@ public struct DuplicateFinder {
       }
     }
     report.groups = groups.sorted {
-      $0.size != $1.size ? $0.size > $1.size : $0.members[0].entry.path < $1.members[0].entry.path
+      $0.size != $1.size ? $0.size > $1.size : $0.members[0].file.path < $1.members[0].file.path
     }
     return report
   }
@@ -144,7 +159,7 @@ public struct DuplicateFinder {
   /// dropped, hard links made one), backup entries found in their backups (a backup that does
   /// not open is skipped, reported once), sizes filtered.
   private func collect(
-    _ entries: [CatalogEntry], settings: DuplicateSettings,
+    _ entries: [ComparedFile], settings: DuplicateSettings,
     cached: [ContentIdentity.FileKey: (ContentIdentity, ContentDigest)], report: inout DuplicateReport
   ) -> [Candidate] {
     var candidates: [Candidate] = []
@@ -154,7 +169,7 @@ public struct DuplicateFinder {
     for entry in entries {
       // A shared catalogue's entries of other machines name files this one cannot read.
       guard entry.host == nil || entry.host == store.host else { continue }
-      if entry.backup != nil, let root = entry.root {
+      if entry.isBackupEntry, let root = entry.root {
         guard !unopened.contains(PathKey(root.bytes)) else { continue }
         guard entry.size >= minimum else { continue }
         do {
@@ -167,13 +182,13 @@ public struct DuplicateFinder {
           guard backupEntry.type == .file else { continue }
           let content = try backup.open(backupEntry)
           var digest: ContentDigest?
-          if let stored = content.storedStatus, let size = content.size {
-            let identity = ContentIdentity(stored, size: size)
+          if let stored = content.storedStatus {
+            let identity = ContentIdentity(stored, size: content.size ?? backupEntry.size)
             if let (known, kept) = cached[identity.fileKey], known == identity { digest = kept }
           }
           candidates.append(
             Candidate(
-              member: DuplicateMember(entry: entry, links: 1, keep: true, identity: nil),
+              member: DuplicateMember(file: entry, links: 1, keep: true, identity: nil),
               source: .backupEntry(backup, backupEntry), size: content.size ?? entry.size, digest: digest))
         } catch {
           unopened.insert(PathKey(root.bytes))
@@ -191,9 +206,9 @@ public struct DuplicateFinder {
       let identity = ContentIdentity(status)
       if let index = byFile[identity.fileKey] {
         // Another name of a file already met: the shorter (then first) name stands for it.
-        let known = candidates[index].member.entry
+        let known = candidates[index].member.file
         if entry.path.bytes.count < known.path.bytes.count {
-          candidates[index].member.entry = entry
+          candidates[index].member.file = entry
           candidates[index].member.otherNames.append(known.path)
         } else {
           candidates[index].member.otherNames.append(entry.path)
@@ -206,7 +221,7 @@ public struct DuplicateFinder {
       candidates.append(
         Candidate(
           member: DuplicateMember(
-            entry: entry, links: Int(clamping: status.linkCount), keep: false, identity: identity),
+            file: entry, links: Int(clamping: status.linkCount), keep: false, identity: identity),
           source: .file(entry.path), size: status.size, digest: digest))
     }
     return candidates
@@ -286,7 +301,7 @@ public struct DuplicateFinder {
     roots: [RawPath]
   ) -> DuplicateGroup? {
     func isReference(_ member: DuplicateMember) -> Bool {
-      settings.referenceRoots.contains { member.entry.path.isInside($0) }
+      settings.referenceRoots.contains { member.file.path.isInside($0) }
     }
     guard members.contains(where: { !isReference($0) }) else { return nil }
     var members = members
@@ -301,7 +316,7 @@ public struct DuplicateFinder {
       members[kept].keep = true
     }
     members.sort { a, b in
-      a.keep != b.keep ? a.keep : a.entry.path.bytes.lexicographicallyPrecedes(b.entry.path.bytes)
+      a.keep != b.keep ? a.keep : a.file.path.bytes.lexicographicallyPrecedes(b.file.path.bytes)
     }
     return DuplicateGroup(size: size, hash: hash, members: members)
   }
@@ -312,22 +327,22 @@ public struct DuplicateFinder {
   )
     -> Bool
   {
-    let (pa, pb) = (a.entry.path.bytes, b.entry.path.bytes)
+    let (pa, pb) = (a.file.path.bytes, b.file.path.bytes)
     func shorter() -> Bool { pa.count != pb.count ? pa.count < pb.count : pa.lexicographicallyPrecedes(pb) }
     func older() -> Bool {
-      a.entry.mtimeNanoseconds != b.entry.mtimeNanoseconds
-        ? a.entry.mtimeNanoseconds < b.entry.mtimeNanoseconds : shorter()
+      a.file.mtimeNanoseconds != b.file.mtimeNanoseconds
+        ? a.file.mtimeNanoseconds < b.file.mtimeNanoseconds : shorter()
     }
     switch rule {
     case .oldest: return older()
     case .newest:
-      return a.entry.mtimeNanoseconds != b.entry.mtimeNanoseconds
-        ? a.entry.mtimeNanoseconds > b.entry.mtimeNanoseconds : shorter()
+      return a.file.mtimeNanoseconds != b.file.mtimeNanoseconds
+        ? a.file.mtimeNanoseconds > b.file.mtimeNanoseconds : shorter()
     case .shortestPath: return shorter()
     case .longestPath: return pa.count != pb.count ? pa.count > pb.count : pa.lexicographicallyPrecedes(pb)
     case .firstRoot:
-      let ra = a.entry.root.flatMap { roots.firstIndex(of: $0) } ?? Int.max
-      let rb = b.entry.root.flatMap { roots.firstIndex(of: $0) } ?? Int.max
+      let ra = a.file.root.flatMap { roots.firstIndex(of: $0) } ?? Int.max
+      let rb = b.file.root.flatMap { roots.firstIndex(of: $0) } ?? Int.max
       return ra != rb ? ra < rb : older()
     }
   }

@@ -197,10 +197,11 @@ enum DupesCommand {
     let interrupts = InterruptExit.install()
     defer { interrupts.cancel() }
     let store = try await invocation.openCatalogue(for: options.query)
-    let entries = try store.entries(matching: options.query)
     if let distance = options.similarDistance {
+      let entries = try store.entriesToCompare(matching: options.query)
       return try await listSimilar(entries, distance: distance, options, invocation)
     }
+    let entries = try store.filesToCompare(matching: options.query)
     let finder = DuplicateFinder(store: store, backups: BackupPasswordInput(invocation).resolver())
     let report = try await finder.find(entries, settings: options.settings)
     invocation.finishContentSearch(report, in: store)
@@ -351,7 +352,7 @@ enum DupesCommand {
           let mark = member.keep ? "keep" : "    "
           let links = member.links > 1 ? "  (\(member.links) links)" : ""
           let backup = member.isBackupEntry ? "  (in a backup)" : ""
-          text += "  \(mark)  \(member.entry.path.escaped)\(links)\(backup)\n"
+          text += "  \(mark)  \(member.file.path.escaped)\(links)\(backup)\n"
         }
       }
       console.write(text)
@@ -364,7 +365,7 @@ enum DupesCommand {
     case .nullSeparated:
       console.writeInBlocks { emit in
         for group in groups {
-          for member in group.duplicates { emit(member.entry.path.bytes + [0]) }
+          for member in group.duplicates { emit(member.file.path.bytes + [0]) }
         }
       }
     }
@@ -380,10 +381,10 @@ enum DupesCommand {
         .array(
           group.members.map { member in
             .object(
-              JSONValue.pathFields(member.entry.path) + [
+              JSONValue.pathFields(member.file.path) + [
                 (
                   "root",
-                  member.entry.root.map { .string(String(decoding: $0.bytes, as: UTF8.self)) } ?? .null
+                  member.file.root.map { .string(String(decoding: $0.bytes, as: UTF8.self)) } ?? .null
                 ),
                 ("keep", .bool(member.keep)),
                 ("links", .int(Int64(member.links))),
