@@ -31,6 +31,10 @@ public struct CatalogSort: Sendable, Equatable {
     }
     field = String(name)
     try CatalogQuery.checkField(field)
+    // Their answers exist only for the entries a query compared (see `prepareCopyFields`).
+    if field == "copies" || field == "copy-in" {
+      throw QueryError(message: "entries cannot be sorted by '\(field)'; use it as a query term (copies>0)")
+    }
   }
 
   /// The ORDER BY list for sorts in order of precedence (entries without a value last), ending

@@ -76,6 +76,11 @@ enum QueryTerms {
       yes or no        alpha, cgbi, interlaced, artwork, bom, mismatch, gps
       live_photo       yes or no, else a glob of the other half's path (live_photo:'*.MOV')
       key              a top-level plist key: contains; := the whole key
+      copies           how many other catalogued files have the same content, byte for
+                       byte (copies>0, copies:2); hard links of one file are one file
+      copy-in          copy-in:FOLDER: another catalogued file with the same content lies
+                       under FOLDER (a leading ~/ is $HOME); -copy-in:~/Pictures is what
+                       has no copy there yet
 
     A field with an empty value (artist:) matches entries that have one. A word must hold a \
     letter or a digit: a term of punctuation alone ('*', '-', ',') is a usage error (64), \
@@ -86,7 +91,12 @@ enum QueryTerms {
     plist (xml, binary) and detected (content, extension, content+extension); another value \
     (kind:imag) is a usage error (64) that suggests the nearest.
 
-    ls, stats, extract and play take the same terms. A term that names a field (root:/path, \
+    copies and copy-in compare contents as shelf dupes does: the files whose size another \
+    shares are hashed (XXH3-128) unless the catalogue kept their hashes from an earlier \
+    search, then kept for the next one; empty files have no copies; backup entries count, \
+    by their decrypted content. The entries cannot be sorted by them.
+
+    ls, stats, extract, play and dupes take the same terms. A term that names a field (root:/path, \
     path:'/x/*', -kind:image) is a query term everywhere, never a file name, whatever it \
     holds. A word that starts with - (-holiday) is an unknown option unless it follows --: \
     write shelf ls -- -holiday to list what does not mention holiday.
@@ -111,7 +121,8 @@ enum QueryTerms {
     endings (line endings), lines, words, chars, plist (xml or binary), key (a top-level plist \
     key), error, mismatch (extension disagrees with content), detected; for iPhone backup entries \
     domain (CameraRollDomain, AppDomain-…), app (a bundle identifier), file_id (the stored name) \
-    and protection (the data-protection class).
+    and protection (the data-protection class); copies and copy-in (other catalogued files \
+    with the same content, anywhere or under a folder).
 
     Sort (--sort, repeatable) by any field, ascending or with :desc; a second --sort orders \
     entries that tie on the first (--sort artist --sort year:desc). Without --sort entries \

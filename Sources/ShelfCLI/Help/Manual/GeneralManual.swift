@@ -29,8 +29,8 @@ enum GeneralManual {
     -f is --format wherever there is one.
 
     shelf alone prints the commands, one line each, on standard error and exits 64; shelf --help
-    prints the overview. ls, stats, extract and play take the same query terms (shelf-ls(1),
-    QUERY SYNTAX).
+    prints the overview. ls, stats, extract, play and dupes take the same query terms
+    (shelf-ls(1), QUERY SYNTAX).
     """#)
 
   static let catalogueFile = ManSection(
@@ -41,10 +41,13 @@ enum GeneralManual {
     catalogue shared on a PostgreSQL server (see shelf-catalog(1)). Only the default folder is
     created for you: a named catalogue's folder must exist (exit 73, naming it).
 
-    Readers (ls, info, show, stats, roots, play, extract) open the catalogue read-only and never
-    change, migrate or move it. Writers (index, forget, and record for a recording inside a
-    catalogued root) take PATH.lock; one writer works at a time, and a second waits
-    SHELF_LOCK_WAIT seconds (2), then exits 75. Readers keep working while a writer runs
+    Readers (ls, info, show, stats, roots, play, extract, dupes) open the catalogue read-only
+    and never migrate or move it. Writers (index, forget, record for a recording inside a
+    catalogued root, and dupes --link or --trash) take PATH.lock; one writer works at a time,
+    and a second waits SHELF_LOCK_WAIT seconds (2), then exits 75. The one exception: content
+    hashes computed by dupes or for the copies and copy-in fields are kept in one short write
+    under PATH.lock when it is free at once; when it is not, or the catalogue cannot be
+    written, they are used unstored (one warning). Readers keep working while a writer runs
     (SQLite's write-ahead log).
 
     A file that is not a shelf catalogue (a text file, an empty file, another program's SQLite
