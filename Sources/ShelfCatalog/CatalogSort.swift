@@ -32,7 +32,7 @@ public struct CatalogSort: Sendable, Equatable {
     field = String(name)
     try CatalogQuery.checkField(field)
     // Their answers exist only for the entries a query compared (see `prepareCopyFields`).
-    if field == "copies" || field == "copy-in" {
+    if CatalogQuery.contentComparisonFields.contains(field) {
       throw QueryError(message: "entries cannot be sorted by '\(field)'; use it as a query term (copies>0)")
     }
   }

@@ -6,6 +6,9 @@ public import ShelfCore
 /// reading connection (`copy_facts`, `copy_in`), which the query's SQL then reads: the
 /// catalogue itself is not written for them.
 extension CatalogQuery {
+  /// The fields whose answers come from comparing contents, not from an entry's row.
+  public static let contentComparisonFields: Set<String> = ["copies", "copy-in"]
+
   /// True when a term names `copies` or `copy-in`: the store must `prepareCopyFields` first.
   public var namesCopyFields: Bool { !copyTerms.isEmpty }
 

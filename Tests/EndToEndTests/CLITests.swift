@@ -5,7 +5,7 @@ import Testing
 /// The command-line interface as a user meets it: help, version, usage errors, completions.
 @Suite struct CLITests {
   static let commandNames = [
-    "index", "ls", "info", "show", "stats", "roots", "forget", "catalog", "crush", "extract", "play",
+    "index", "ls", "info", "show", "stats", "roots", "forget", "catalog", "crush", "extract", "dupes", "play",
     "record",
     "devices",
     "completions",
