@@ -102,8 +102,10 @@ contestants = {
     "shelf dupes (second)": ([shelf, "--db", catalog, "dupes", "-0"], None),
     "jdupes -r": (["jdupes", "-r", "-q", tree], None),
     "fdupes -r": (["fdupes", "-r", "-q", tree], None),
-    "rmlint": (["rmlint", "-o", "fdupes:/dev/null", tree], None),
-    "rdfind": (["rdfind", "-dryrun", "true", "-outputname", "/dev/null", tree], None),
+    # Their reports go to files of their own: rdfind replaces its output file by renaming a new
+    # one over it (never give it /dev/null).
+    "rmlint": (["rmlint", "-o", "fdupes:" + work + "/rmlint.out", tree], None),
+    "rdfind": (["rdfind", "-dryrun", "true", "-outputname", work + "/rdfind.out", tree], None),
 }
 # The second run needs the first's hashes: it always follows it.
 order = list(contestants)

@@ -441,20 +441,20 @@ public final class CatalogStore {
   }
 
   /// The files matching `query` as comparing contents needs them (`dupes`, `copies`): paths,
-  /// sizes, times, which are backup entries; nothing else is read.
+  /// sizes, times, which are backup entries; nothing else is read, in no particular order
+  /// (the groups are ordered once found), each root's path made once.
   public func filesToCompare(matching query: CatalogQuery) throws -> [ComparedFile] {
     writeQueuedRowsBeforeReading()
-    let host = dialect == .sqlite ? "NULL" : "r.host"
-    let (sql, parameters) = try CatalogReading.select(
-      "f.path, r.path, f.size, f.mtime_ns, f.backup_domain IS NOT NULL, \(host), f.id", matching: query,
-      sort: [],
-      limit: nil, dialect)
+    let roots = Dictionary(try self.roots().map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    let (whereSQL, parameters) = try query.sql(dialect)
+    let sql =
+      "SELECT f.path, f.root_id, f.size, f.mtime_ns, f.backup_domain IS NOT NULL, f.id FROM files f JOIN roots r ON r.id = f.root_id WHERE \(whereSQL)"
     return try connection.query(sql, parameters) { row in
-      ComparedFile(
-        path: RawPath(bytes: row.blob(at: 0)), root: RawPath(bytes: row.blob(at: 1)),
-        size: row.integer(at: 2) ?? 0,
+      let root = row.integer(at: 1).flatMap { roots[$0] }
+      return ComparedFile(
+        path: RawPath(bytes: row.blob(at: 0)), root: root?.path, size: row.integer(at: 2) ?? 0,
         mtimeNanoseconds: row.integer(at: 3) ?? 0, isBackupEntry: (row.integer(at: 4) ?? 0) != 0,
-        host: row.text(at: 5), id: row.integer(at: 6) ?? 0)
+        host: root?.host, id: row.integer(at: 5) ?? 0)
     }
   }
 

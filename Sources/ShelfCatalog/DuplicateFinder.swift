@@ -116,7 +116,8 @@ public struct DuplicateFinder {
   public func find(_ entries: [ComparedFile], settings: DuplicateSettings) async throws -> DuplicateReport {
     var report = DuplicateReport()
     let cached = try ContentHashCache.load(store)
-    var candidates = collect(entries, settings: settings, cached: cached, report: &report)
+    let statuses = await Self.statuses(of: entries, width: settings.width)
+    var candidates = collect(entries, statuses: statuses, settings: settings, cached: cached, report: &report)
 
     // Sizes shared by two files or more, then samples shared by two or more, then hashes.
     let bySize = Dictionary(grouping: candidates.indices, by: { candidates[$0].size }).values.filter {
@@ -159,14 +160,14 @@ public struct DuplicateFinder {
   /// dropped, hard links made one), backup entries found in their backups (a backup that does
   /// not open is skipped, reported once), sizes filtered.
   private func collect(
-    _ entries: [ComparedFile], settings: DuplicateSettings,
+    _ entries: [ComparedFile], statuses: [FileStatus?], settings: DuplicateSettings,
     cached: [ContentIdentity.FileKey: (ContentIdentity, ContentDigest)], report: inout DuplicateReport
   ) -> [Candidate] {
     var candidates: [Candidate] = []
     var byFile: [ContentIdentity.FileKey: Int] = [:]
     var unopened: Set<PathKey> = []
     let minimum = settings.includeEmpty ? min(settings.minimumSize, 0) : max(settings.minimumSize, 1)
-    for entry in entries {
+    for (entry, status) in zip(entries, statuses) {
       // A shared catalogue's entries of other machines name files this one cannot read.
       guard entry.host == nil || entry.host == store.host else { continue }
       if entry.isBackupEntry, let root = entry.root {
@@ -197,8 +198,7 @@ public struct DuplicateFinder {
         }
         continue
       }
-      guard let status = try? FileStatus.lstat(entry.path), status.type == .regular, status.size >= minimum
-      else { continue }
+      guard let status, status.type == .regular, status.size >= minimum else { continue }
       // The keep rule judges the file as it is now, not as it was catalogued.
       var entry = entry
       entry.size = status.size
@@ -225,6 +225,41 @@ public struct DuplicateFinder {
           source: .file(entry.path), size: status.size, digest: digest))
     }
     return candidates
+  }
+
+  /// The `lstat` of every file on disk among `entries` (nil for backup entries and files gone),
+  /// `width` threads at a time: on a warm cache the path lookups are the search's largest cost.
+  private static func statuses(of entries: [ComparedFile], width: Int) async -> [FileStatus?] {
+    let queue = StatusQueue(count: entries.count)
+    let chunk = 256
+    await withTaskGroup(of: Void.self) { group in
+      for _ in 0..<max(1, min(width, entries.count / chunk + 1)) {
+        group.addTask {
+          await BlockingThread.run {
+            var found: [(Int, FileStatus)] = []
+            while true {
+              let start = queue.next.add(chunk, ordering: .relaxed).oldValue
+              guard start < entries.count else { break }
+              for index in start..<min(start + chunk, entries.count) where !entries[index].isBackupEntry {
+                if let status = try? FileStatus.lstat(entries[index].path) { found.append((index, status)) }
+              }
+            }
+            queue.results.withLock { results in
+              for (index, status) in found { results[index] = status }
+            }
+          }
+        }
+      }
+    }
+    return queue.results.withLock { $0 }
+  }
+
+  /// The next entries to `lstat` and the statuses found, shared by the threads.
+  private final class StatusQueue: Sendable {
+    let next = Atomic<Int>(0)
+    let results: Mutex<[FileStatus?]>
+
+    init(count: Int) { results = Mutex([FileStatus?](repeating: nil, count: count)) }
   }
 
   /// Reads the digests of `indices` (`width` files at a time), records them in the candidates

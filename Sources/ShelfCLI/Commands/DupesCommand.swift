@@ -236,34 +236,28 @@ enum DupesCommand {
       referenceRoots: options.settings.referenceRoots)
     for skipped in report.skipped { console.warning("\(skipped.description); skipped") }
     let groups = report.groups
-    switch options.output {
-    case .table:
-      var text = ""
-      for (index, group) in groups.enumerated() {
-        if index > 0 { text += "\n" }
-        let what = group.kind == .image ? "images" : "recordings"
-        let within =
-          group.kind == .image
-          ? "\(Int(group.distance)) bit\(group.distance == 1 ? "" : "s") apart at most"
-          : "distance \(Quantities.formatFixed(group.distance, decimals: 2)) at most"
-        text += "\(group.members.count) similar \(what), \(within)\n"
-        for (position, member) in group.members.enumerated() {
-          text += "  \(position == 0 ? "best" : "    ")  \(member.path.escaped)\(similarFacts(member))\n"
-        }
-      }
-      console.write(text)
-    case .json:
-      console.write(JSONValue.array(groups.map(record)).serialized(pretty: console.stdoutIsTerminal) + "\n")
-    case .jsonLines:
-      console.writeInBlocks { emit in
-        for group in groups { emit(Array((record(group).serialized() + "\n").utf8)) }
-      }
-    case .nullSeparated:
-      console.writeInBlocks { emit in
-        for group in groups { for member in group.members.dropFirst() { emit(member.path.bytes + [0]) } }
+    present(
+      options.output, console: console, table: { similarTable(groups) }, records: { groups.map(record) },
+      paths: { groups.flatMap { $0.members.dropFirst().map(\.path) } })
+    return groups.isEmpty ? .partialFailure : .success
+  }
+
+  /// The table of look-alikes: each group's size and distance, then its files, the best first.
+  static func similarTable(_ groups: [SimilarGroup]) -> String {
+    var text = ""
+    for (index, group) in groups.enumerated() {
+      if index > 0 { text += "\n" }
+      let what = group.kind == .image ? "images" : "recordings"
+      let within =
+        group.kind == .image
+        ? "\(Int(group.distance)) bit\(group.distance == 1 ? "" : "s") apart at most"
+        : "distance \(Quantities.formatFixed(group.distance, decimals: 2)) at most"
+      text += "\(group.members.count) similar \(what), \(within)\n"
+      for (position, member) in group.members.enumerated() {
+        text += "  \(position == 0 ? "best" : "    ")  \(member.path.escaped)\(similarFacts(member))\n"
       }
     }
-    return groups.isEmpty ? .partialFailure : .success
+    return text
   }
 
   /// What makes one look-alike better than another: its pixels, or its encoding and bit rate.
@@ -341,34 +335,48 @@ enum DupesCommand {
 
   /// Prints the groups as `output` says.
   static func write(_ groups: [DuplicateGroup], _ output: Output, console: Console) {
+    present(
+      output, console: console, table: { table(groups) }, records: { groups.map(record) },
+      paths: { groups.flatMap { $0.duplicates.map(\.file.path) } })
+  }
+
+  /// Prints a listing of groups: the table, the JSON records (an array, or one a line), or the
+  /// paths `-0` gives (what an action would touch, or the look-alikes that are not the best).
+  static func present(
+    _ output: Output, console: Console, table: () -> String, records: () -> [JSONValue],
+    paths: () -> [RawPath]
+  ) {
     switch output {
     case .table:
-      var text = ""
-      for (index, group) in groups.enumerated() {
-        if index > 0 { text += "\n" }
-        let size = Quantities.formatByteSize(group.size)
-        text += "\(group.members.count) files of \(size) (\(group.size) bytes), xxh128 \(group.hash)\n"
-        for member in group.members {
-          let mark = member.keep ? "keep" : "    "
-          let links = member.links > 1 ? "  (\(member.links) links)" : ""
-          let backup = member.isBackupEntry ? "  (in a backup)" : ""
-          text += "  \(mark)  \(member.file.path.escaped)\(links)\(backup)\n"
-        }
-      }
-      console.write(text)
+      console.write(table())
     case .json:
-      console.write(JSONValue.array(groups.map(record)).serialized(pretty: console.stdoutIsTerminal) + "\n")
+      console.write(JSONValue.array(records()).serialized(pretty: console.stdoutIsTerminal) + "\n")
     case .jsonLines:
       console.writeInBlocks { emit in
-        for group in groups { emit(Array((record(group).serialized() + "\n").utf8)) }
+        for record in records() { emit(Array((record.serialized() + "\n").utf8)) }
       }
     case .nullSeparated:
       console.writeInBlocks { emit in
-        for group in groups {
-          for member in group.duplicates { emit(member.file.path.bytes + [0]) }
-        }
+        for path in paths() { emit(path.bytes + [0]) }
       }
     }
+  }
+
+  /// The table of identical files: each group's size and hash, then its files, the kept first.
+  static func table(_ groups: [DuplicateGroup]) -> String {
+    var text = ""
+    for (index, group) in groups.enumerated() {
+      if index > 0 { text += "\n" }
+      let size = Quantities.formatByteSize(group.size)
+      text += "\(group.members.count) files of \(size) (\(group.size) bytes), xxh128 \(group.hash)\n"
+      for member in group.members {
+        let mark = member.keep ? "keep" : "    "
+        let links = member.links > 1 ? "  (\(member.links) links)" : ""
+        let backup = member.isBackupEntry ? "  (in a backup)" : ""
+        text += "  \(mark)  \(member.file.path.escaped)\(links)\(backup)\n"
+      }
+    }
+    return text
   }
 
   /// A group's JSON record (`--json`, `--jsonl`).
