@@ -205,9 +205,11 @@ public struct DuplicateFinder {
       entry.mtimeNanoseconds = status.mtimeNanoseconds
       let identity = ContentIdentity(status)
       if let index = byFile[identity.fileKey] {
-        // Another name of a file already met: the shorter (then first) name stands for it.
+        // Another name of a file already met: the shorter (then the first in path order) name
+        // stands for it, whatever order the catalogue gave them in.
         let known = candidates[index].member.file
-        if entry.path.bytes.count < known.path.bytes.count {
+        let (new, old) = (entry.path.bytes.count, known.path.bytes.count)
+        if new < old || (new == old && entry.path < known.path) {
           candidates[index].member.file = entry
           candidates[index].member.otherNames.append(known.path)
         } else {
