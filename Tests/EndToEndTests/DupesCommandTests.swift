@@ -400,4 +400,40 @@ import Testing
       try JSONSerialization.jsonObject(with: Data(crashed.stdoutBytes)) as? [[String: Any]])
     #expect(Self.pathSets(after).count == expected.count)
   }
+
+  @Test func whileAnotherShelfWritesTheHashesAreUsedUnstoredAndAnActionWaitsThenExits75() throws {
+    let tree = try Tree()
+    #expect(try tree.run(["index", tree.root]).status == 0)
+    // A slow index of another root holds the writer lock.
+    let other = tree.scratch.path + "/other"
+    for index in 0..<200 { _ = try tree.scratch.write("other/n\(index).txt", Array("n \(index)\n".utf8)) }
+    let writer = try BackgroundShelf(
+      ["--db", tree.database, "index", other],
+      environment: ["SHELF_INDEX_BATCH": "10", "SHELF_INDEX_PAUSE": "0.3"])
+    defer {
+      writer.kill(SIGKILL)
+      _ = writer.wait()
+    }
+    #expect(try ObservableWait.until { try tree.run(["ls", "-0", "root:" + other]).stdoutBytes.contains(0) })
+
+    // The reader never waits: the groups come, the hashes are not kept (one warning), so the
+    // next search reads the contents again.
+    let first = try tree.run(["-v", "dupes", "root:" + tree.root])
+    #expect(first.status == 0)
+    #expect(first.stdout.contains("xxh128 ae6ea5d955361e9dd7d91f1432616dcc"))
+    #expect(
+      first.stderr.split(separator: "\n").filter { $0.hasPrefix("warning: content hashes not kept") }.count
+        == 1)
+    #expect(first.stderr.contains("catalogue is busy"))
+    let second = try tree.run(["-v", "dupes", "root:" + tree.root])
+    #expect(second.stderr.contains("read 12 files"))
+
+    // An action needs the lock: it waits SHELF_LOCK_WAIT seconds, then exits 75, nothing touched.
+    let before = try Self.snapshot(tree.root)
+    let action = try ShelfProcess.run(
+      ["--db", tree.database, "dupes", "--link", "hard", "root:" + tree.root],
+      environment: ["SHELF_LOCK_WAIT": "0.3"])
+    #expect(action.status == 75)
+    #expect(try Self.snapshot(tree.root).mapValues(\.0) == before.mapValues(\.0))
+  }
 }
