@@ -128,8 +128,7 @@ public struct DuplicateFinder {
     var toHash: [Int] = []
     for indices in bySize {
       let sampled = indices.filter { candidates[$0].digest != nil }
-      for same in Dictionary(grouping: sampled, by: { candidates[$0].digest!.sample }).values
-      where same.count > 1 {
+      for same in Self.runs(of: sampled, by: { candidates[$0].digest!.sample }) {
         toHash += same.filter { candidates[$0].digest?.hash == nil }
       }
     }
@@ -139,8 +138,7 @@ public struct DuplicateFinder {
     var groups: [DuplicateGroup] = []
     for indices in bySize {
       let hashed = indices.filter { candidates[$0].digest?.hash != nil }
-      for same in Dictionary(grouping: hashed, by: { candidates[$0].digest!.hash! }).values
-      where same.count > 1 {
+      for same in Self.runs(of: hashed, by: { candidates[$0].digest!.hash! }) {
         let members = same.map { candidates[$0].member }
         guard
           let group = Self.group(
@@ -156,6 +154,21 @@ public struct DuplicateFinder {
     return report
   }
 
+  /// The runs of two or more of `indices` that share a key, each in the order given. The groups
+  /// of one size are mostly two or three files: sorting them beats a dictionary each.
+  private static func runs<Key: Comparable>(of indices: [Int], by key: (Int) -> Key) -> [[Int]] {
+    guard indices.count > 1 else { return [] }
+    if indices.count == 2 { return key(indices[0]) == key(indices[1]) ? [indices] : [] }
+    let keyed = indices.map { (key($0), $0) }.sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
+    var runs: [[Int]] = []
+    var start = 0
+    for end in 1...keyed.count where end == keyed.count || keyed[end].0 != keyed[start].0 {
+      if end - start > 1 { runs.append(keyed[start..<end].map(\.1)) }
+      start = end
+    }
+    return runs
+  }
+
   /// The candidates of `entries` as they are now: files `lstat`ed (gone ones and other types
   /// dropped, hard links made one), backup entries found in their backups (a backup that does
   /// not open is skipped, reported once), sizes filtered.
@@ -164,7 +177,9 @@ public struct DuplicateFinder {
     cached: [ContentIdentity.FileKey: (ContentIdentity, ContentDigest)], report: inout DuplicateReport
   ) -> [Candidate] {
     var candidates: [Candidate] = []
+    candidates.reserveCapacity(entries.count)
     var byFile: [ContentIdentity.FileKey: Int] = [:]
+    byFile.reserveCapacity(entries.count)
     var unopened: Set<PathKey> = []
     let minimum = settings.includeEmpty ? min(settings.minimumSize, 0) : max(settings.minimumSize, 1)
     for (entry, status) in zip(entries, statuses) {

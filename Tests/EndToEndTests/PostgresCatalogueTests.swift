@@ -298,7 +298,9 @@ struct PostgresCatalogueTests {
       try ShelfProcess.run(["--db", database, "index", root], environment: ["SHELF_TRUST_WINDOW": "0"]).status
         == 0)
     #expect(
-      try TestCatalogues.psql(database, "SELECT value FROM meta WHERE key = 'schema_version'") == "13\n")
+      try TestCatalogues.psql(database, "SELECT value FROM meta WHERE key = 'schema_version'") == "14\n")
+    // Schema 14's table of content hashes (shelf dupes) is there, empty.
+    #expect(try TestCatalogues.psql(database, "SELECT count(*) FROM content_hashes") == "0\n")
     let indexes = try TestCatalogues.psql(
       database,
       "SELECT indexname FROM pg_indexes WHERE indexname IN ('files_kind_path', 'files_size', 'files_size_path') ORDER BY 1"
