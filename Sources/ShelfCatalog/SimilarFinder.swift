@@ -145,9 +145,11 @@ public struct SimilarFinder: Sendable {
       } else {
         file = try RegularFile(path: entry.path, followLinks: false)
       }
-      defer { _ = spooled }
-      guard let extractors else { return try SimilarityFingerprint.compute(kind, of: file) }
-      return try extractors.fingerprint(file, kind)
+      // The spooled copy lives until its fingerprint is taken.
+      return try withExtendedLifetime(spooled) {
+        guard let extractors else { return try SimilarityFingerprint.compute(kind, of: file) }
+        return try extractors.fingerprint(file, kind)
+      }
     } catch let error as any ShelfError {
       throw Skipped(error: Self.naming(error, entry.path))
     } catch {

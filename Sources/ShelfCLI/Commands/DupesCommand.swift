@@ -164,7 +164,6 @@ enum DupesCommand {
         }
         settings.keep = parsed
       }
-      settings.width = 2
       dryRun = arguments[DupesCommand.dryRun]
       lockWait = invocation.environment["SHELF_LOCK_WAIT"].flatMap(Double.init) ?? 2
       if let kind = arguments[DupesCommand.link] {
@@ -230,7 +229,7 @@ enum DupesCommand {
     let finder = SimilarFinder(
       extractors: ExtractorPool.forCommand(environment: invocation.environment),
       backups: BackupPasswordInput(invocation).resolver(),
-      temporaryFolder: RawPath(invocation.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"))
+      temporaryFolder: invocation.temporaryFolder)
     let report = await finder.find(
       entries, maxDistance: distance, width: options.settings.width,
       referenceRoots: options.settings.referenceRoots)

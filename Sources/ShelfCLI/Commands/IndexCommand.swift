@@ -204,8 +204,7 @@ enum IndexCommand {
     options.scan.shouldStop = { stop.isRequested }
     let passwords = BackupPasswordInput(invocation)
     options.scan.backupPassword = { folder, refused in try passwords.password(for: folder, refused: refused) }
-    options.scan.temporaryFolder = RawPath(
-      invocation.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp")
+    options.scan.temporaryFolder = invocation.temporaryFolder
     let showProgress =
       options.progress == "always" || (options.progress == "auto" && console.stderrIsTerminal)
 

@@ -318,6 +318,6 @@ struct InfoOptions {
   init(_ invocation: Invocation) {
     inputs = invocation.arguments.positionals
     json = invocation.arguments[InfoCommand.json]
-    temporaryFolder = RawPath(invocation.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp")
+    temporaryFolder = invocation.temporaryFolder
   }
 }

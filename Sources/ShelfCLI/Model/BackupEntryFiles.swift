@@ -19,7 +19,7 @@ final class BackupEntryFiles: Sendable {
 
   init(_ invocation: Invocation) {
     resolver = BackupPasswordInput(invocation).resolver()
-    temporaryFolder = RawPath(invocation.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp")
+    temporaryFolder = invocation.temporaryFolder
   }
 
   /// True when nothing exists at `path` and a folder above it is an iPhone backup.

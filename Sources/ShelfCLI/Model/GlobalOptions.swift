@@ -76,4 +76,10 @@ package struct Invocation: Sendable {
   package func usageError(_ message: String) -> UsageError {
     UsageError(message, command: command.name)
   }
+
+  /// Where a command spools what it must hold in a file of its own (standard input, a backup
+  /// entry's content): `$TMPDIR`, else `/tmp`.
+  var temporaryFolder: RawPath {
+    RawPath(environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp")
+  }
 }
