@@ -38,6 +38,10 @@ packages=(
   espeak-ng
   # the duplicate finders shelf dupes is checked against (tests and make bench-dupes)
   jdupes fdupes rmlint rdfind findimagedupes
+  # the music-library player: loudness (shelf gain), MPRIS through sd-bus, and the programs
+  # they are checked against (loudgain's gains, playerctl driving a playing shelf over a
+  # private dbus-daemon, mpv's CPU while playing)
+  libebur128-dev libsystemd-dev dbus-daemon loudgain playerctl mpv
   # localedef and the locale sources: the catalogue tests make a database whose LC_CTYPE is
   # Turkish (tr_TR.UTF-8, generated below), where the server folds case its own way
   locales
