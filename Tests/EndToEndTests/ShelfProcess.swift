@@ -98,6 +98,8 @@ extension ShelfProcess {
     // Never the user's catalogue: the default one lives in this run's own data folder.
     merged["SHELF_DB"] = nil
     merged["XDG_DATA_HOME"] = isolatedDataHome
+    // Nor the user's resume points.
+    merged["XDG_STATE_HOME"] = isolatedDataHome + "/state"
     for (key, value) in environment { merged[key] = value }
     let argv = argvBytes.map(cString) + [nil]
     let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]

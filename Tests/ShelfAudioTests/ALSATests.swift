@@ -104,7 +104,7 @@ enum TestALSA {
     try flac.close()
     writeBytes(folder.file("bad.wav"), tinyPNG)
     let player = Player(
-      tracks: [folder.raw("a.wav"), folder.raw("bad.wav"), folder.raw("b.flac")],
+      tracks: PlayerTrack.files([folder.raw("a.wav"), folder.raw("bad.wav"), folder.raw("b.flac")]),
       options: PlayerOptions(device: TestALSA.fileDevice(folder.file("out.raw"))))
     var started: [Int] = []
     var failed: [String] = []
@@ -130,7 +130,7 @@ enum TestALSA {
     let a = testSignal16(frames: 44100, seed: 5)
     try writeWAV16(folder.file("a.wav"), a)
     let player = Player(
-      tracks: [folder.raw("a.wav")],
+      tracks: PlayerTrack.files([folder.raw("a.wav")]),
       options: PlayerOptions(device: TestALSA.fileDevice(folder.file("out.raw")), volume: 50, start: 0.5))
     _ = player.run { _ in }
     let g = Gain.factor(volume: 50)
@@ -143,7 +143,8 @@ enum TestALSA {
   @Test func playerReportsABadDevice() throws {
     let folder = try TemporaryDirectory()
     try writeWAV16(folder.file("a.wav"), testSignal16(frames: 100))
-    let player = Player(tracks: [folder.raw("a.wav")], options: PlayerOptions(device: "nosuchdevice"))
+    let player = Player(
+      tracks: PlayerTrack.files([folder.raw("a.wav")]), options: PlayerOptions(device: "nosuchdevice"))
     let summary = player.run { _ in }
     #expect(summary.deviceError?.description == "device nosuchdevice: no such ALSA device")
   }
@@ -230,7 +231,8 @@ enum TestALSA {
 
     // n before the first block: the first track starts and is skipped before a sample is heard.
     let skipping = Player(
-      tracks: tracks, options: PlayerOptions(device: TestALSA.fileDevice(folder.file("next.raw"))))
+      tracks: PlayerTrack.files(tracks),
+      options: PlayerOptions(device: TestALSA.fileDevice(folder.file("next.raw"))))
     skipping.send(.next)
     var started: [Int] = []
     _ = skipping.run { if case .started(let track, _, _) = $0 { started.append(track) } }
@@ -239,7 +241,8 @@ enum TestALSA {
 
     // A seek by 0.5 s before the first block: the first track plays from 0.5 s.
     let seeking = Player(
-      tracks: tracks, options: PlayerOptions(device: TestALSA.fileDevice(folder.file("seek.raw"))))
+      tracks: PlayerTrack.files(tracks),
+      options: PlayerOptions(device: TestALSA.fileDevice(folder.file("seek.raw"))))
     seeking.send(.seek(by: 0.5))
     var positions: [Double] = []
     _ = seeking.run { if case .seeked(let position) = $0 { positions.append(position) } }
@@ -250,7 +253,8 @@ enum TestALSA {
 
     // ↓ ten times: volume 50.
     let quieter = Player(
-      tracks: [tracks[1]], options: PlayerOptions(device: TestALSA.fileDevice(folder.file("vol.raw"))))
+      tracks: PlayerTrack.files([tracks[1]]),
+      options: PlayerOptions(device: TestALSA.fileDevice(folder.file("vol.raw"))))
     for _ in 0..<10 { quieter.send(.changeVolume(by: -5)) }
     _ = quieter.run { _ in }
     #expect(quieter.status.volume == 50)
@@ -259,7 +263,8 @@ enum TestALSA {
 
     // q: nothing is played.
     let quitting = Player(
-      tracks: tracks, options: PlayerOptions(device: TestALSA.fileDevice(folder.file("quit.raw"))))
+      tracks: PlayerTrack.files(tracks),
+      options: PlayerOptions(device: TestALSA.fileDevice(folder.file("quit.raw"))))
     quitting.send(.quit)
     let summary = quitting.run { _ in }
     #expect(summary.quit)
@@ -273,7 +278,7 @@ enum TestALSA {
     try writeWAV16(folder.file("a.wav"), a)
     try writeWAV16(folder.file("b.wav"), b)
     let player = Player(
-      tracks: [folder.raw("a.wav"), folder.raw("b.wav")],
+      tracks: PlayerTrack.files([folder.raw("a.wav"), folder.raw("b.wav")]),
       options: PlayerOptions(device: TestALSA.fileDevice(folder.file("out.raw"))))
     var started: [Int] = []
     _ = player.run { event in
@@ -293,7 +298,8 @@ enum TestALSA {
       tracks.append(folder.raw("\(index).wav"))
     }
     let shuffled = Player(
-      tracks: tracks, options: PlayerOptions(device: "null", shuffle: true, repeatPlaylist: true))
+      tracks: PlayerTrack.files(tracks),
+      options: PlayerOptions(device: "null", shuffle: .tracks, repeatMode: .all))
     var started: [Int] = []
     let summary = shuffled.run { event in
       guard case .started(let track, _, _) = event else { return }

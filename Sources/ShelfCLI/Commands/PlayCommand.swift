@@ -22,8 +22,21 @@ enum PlayCommand {
     help:
       "Start the first track at this time (90, 1:30, 2m); past its end, the track is skipped (exit 1).",
     completion: Completion.none)
-  static let shuffle = Flag("shuffle", help: "Play the playlist in random order.")
-  static let repeatPlaylist = Flag("repeat", help: "Start again after the last track.")
+  static let shuffle = Flag("shuffle", help: "Play the tracks in random order.")
+  static let albumShuffle = Flag(
+    "album-shuffle", help: "Play the albums in random order, each album's tracks in the order given.")
+  static let seed = Option(
+    "seed", value: "N", help: "Seed of the shuffled order: the same seed gives the same order.",
+    completion: Completion.none)
+  static let repeatMode = Option(
+    "repeat", value: "mode",
+    help: "one: play the track again and again; all: start the playlist again after its end; off.",
+    choices: RepeatMode.allCases.map(\.rawValue), defaultValue: "off")
+  static let track = Option(
+    "track", value: "N", help: "Start at track N of the playlist or CUE sheet (1 is the first).",
+    completion: Completion.none)
+  static let resume = Flag(
+    "resume", help: "Start where the last 'shelf play' of this file or playlist stopped.")
   static let noInteractive = Flag("no-interactive", help: "Do not read keys or draw a status line.")
   static let json = Flag(
     "json", help: "Print one JSON object per event on stdout (implies --no-interactive).")
@@ -59,7 +72,8 @@ enum PlayCommand {
       progress bar and the volume. Keys: space pauses and resumes, left and right arrows \
       seek 5 seconds back and forward, up and down arrows change the volume by 5, n and p \
       go to the next and previous track (p restarts the track after its first 3 seconds), \
-      q quits. Keys typed in a burst are all applied in order (n n n moves three tracks on), \
+      s turns shuffling on (the tracks after this one) and off (the list's order from this \
+      track on), r cycles repeat through off, all and one, and q quits. Keys typed in a burst are all applied in order (n n n moves three tracks on), \
       and a seek, a volume change or a pause shows on the status line at once, also while \
       paused. The terminal is restored on exit, Ctrl-C and SIGTERM; a signal prints \
       'interrupted' and exits 130.
@@ -79,18 +93,34 @@ enum PlayCommand {
       the device is opened: when a playlist changes rate or channel count, it holds the \
       tracks after the last change.
 
+      --shuffle plays the tracks in a random order, --album-shuffle the albums (album and \
+      album artist when tagged, else the folder), each album's tracks in the order given; \
+      --seed N gives the same order again. --repeat all starts the playlist again after its \
+      end (reshuffled), --repeat one plays a track again until n or p moves on. --track N \
+      starts at the Nth track of the playlist.
+
+      Where playing stops part way (q, Ctrl-C, SIGTERM, the device failing) is kept in \
+      $XDG_STATE_HOME/shelf/resume (~/.local/state/shelf/resume), keyed by the absolute path \
+      of the playlist file, else of the track's file: --resume starts there (a file changed \
+      since starts at 0; --start and --track win over it). A track or a playlist played to \
+      its end is forgotten. The catalogue is never written.
+
       With --json, one JSON object per line describes each event (start, end, error, skip, \
-      pause, resume, seek, volume, finish), for scripts.
+      pause, resume, seek, volume, shuffle, repeat, finish), for scripts.
       """,
     arguments: [
       ArgumentSpec(
         "item", help: "Audio files, folders or catalogue query terms (e.g. kind:audio artist:x).",
         repeating: true)
     ],
-    options: [device, volume, start, shuffle, repeatPlaylist, noInteractive, json],
+    options: [
+      device, volume, start, shuffle, albumShuffle, seed, repeatMode, track, resume, noInteractive, json,
+    ],
     examples: [
       Example("shelf play song.flac", "Play one file on the default device."),
-      Example("shelf play --shuffle --repeat Music/", "Play a folder in random order, forever."),
+      Example("shelf play --shuffle --repeat all Music/", "Play a folder in random order, forever."),
+      Example("shelf play --album-shuffle --seed 7 kind:audio", "Albums in an order seed 7 gives again."),
+      Example("shelf play --resume audiobook.m4b", "Go on where the last play of it stopped."),
       Example("shelf play -D hw:1,0 --start 1:30 talk.mp3", "Start 90 seconds in, on the second card."),
       Example("shelf play -D file:/tmp/out.wav song.m4a", "Play into a WAV file (no sound card needed)."),
       Example("shelf play kind:audio artist:Bach", "Play the catalogued audio by an artist."),
@@ -101,15 +131,35 @@ enum PlayCommand {
     run: run)
 
   static func run(_ invocation: Invocation) async throws -> ExitStatus {
-    let options = try PlayOptions(invocation.arguments, invocation: invocation)
+    var options = try PlayOptions(invocation.arguments, invocation: invocation)
     var playlist = try await PlaylistBuilder.build(options.items, invocation: invocation)
     let backupFiles = BackupEntryFiles(invocation)
     playlist.checkBackupEntries(through: backupFiles, console: invocation.console)
     guard !playlist.tracks.isEmpty else { return nothingToPlay(playlist, console: invocation.console) }
+    if let number = options.startsAt {
+      guard number <= playlist.tracks.count else {
+        throw invocation.usageError(
+          "--track \(number): the playlist has \(playlist.tracks.count) track\(playlist.tracks.count == 1 ? "" : "s")"
+        )
+      }
+      options.player.startTrack = number - 1
+    }
+    let resumePoints = ResumePoints(environment: invocation.environment)
+    if options.startsWhereStopped, options.startsAt == nil,
+      let (track, position) = resumePoints?.start(of: playlist.tracks, list: playlist.list)
+    {
+      options.player.startTrack = track
+      if !options.startIsGiven { options.player.start = position }
+    }
     let outcome = await play(
       playlist.tracks, silentSkippable: playlist.foundInFolders, options: options,
       console: invocation.console,
       names: backupFiles)
+    do {
+      try resumePoints?.record(outcome.summary, tracks: playlist.tracks, list: playlist.list)
+    } catch {
+      invocation.console.warning("cannot keep where playing stopped: \(error.description)")
+    }
     return exitStatus(outcome, playlist: playlist, json: options.json, console: invocation.console)
   }
 
@@ -131,7 +181,7 @@ enum PlayCommand {
   /// Plays `tracks`, with keys and a status line when both ends are a terminal, until the end,
   /// `q`, or Ctrl-C/SIGTERM/SIGHUP.
   static func play(
-    _ tracks: [RawPath], silentSkippable: Set<Int> = [], options: PlayOptions, console: Console,
+    _ tracks: [PlayerTrack], silentSkippable: Set<Int> = [], options: PlayOptions, console: Console,
     names: BackupEntryFiles
   ) async -> Outcome {
     let player = Player(tracks: tracks, options: options.player, silentSkippable: silentSkippable) {
@@ -172,6 +222,8 @@ enum PlayCommand {
     case .character("n"), .character("N"): .next
     case .character("p"), .character("P"): .previous
     case .character("q"), .character("Q"): .quit
+    case .character("s"), .character("S"): .toggleShuffle
+    case .character("r"), .character("R"): .cycleRepeat
     default: nil
     }
   }
@@ -242,13 +294,28 @@ struct PlayOptions {
   /// Keys and a status line are wanted (not `--json`, not `--no-interactive`); they also need
   /// a terminal.
   var terminalUI: Bool
+  /// `--track N`: the 1-based track of the playlist to start with.
+  var startsAt: Int?
+  /// `--resume`: start where the last play of the first file or playlist stopped.
+  var startsWhereStopped: Bool
+  /// `--start` was given: it wins over a resume point.
+  var startIsGiven: Bool
 
   init(_ arguments: ParsedArguments, invocation: Invocation) throws {
+    if arguments[PlayCommand.shuffle] && arguments[PlayCommand.albumShuffle] {
+      throw invocation.usageError("--shuffle and --album-shuffle cannot be used together")
+    }
     player = PlayerOptions(
       device: arguments[PlayCommand.device] ?? "default",
       volume: try arguments.integer(PlayCommand.volume, in: 0...100) ?? 100,
-      start: try arguments.duration(PlayCommand.start) ?? 0, shuffle: arguments[PlayCommand.shuffle],
-      repeatPlaylist: arguments[PlayCommand.repeatPlaylist])
+      start: try arguments.duration(PlayCommand.start) ?? 0,
+      shuffle: arguments[PlayCommand.shuffle]
+        ? .tracks : arguments[PlayCommand.albumShuffle] ? .albums : .off,
+      seed: try arguments.integer(PlayCommand.seed, in: 0...Int.max).map { UInt64($0) },
+      repeatMode: arguments[PlayCommand.repeatMode].flatMap(RepeatMode.init(rawValue:)) ?? .off)
+    startsAt = try arguments.integer(PlayCommand.track, in: 1...Int.max)
+    startsWhereStopped = arguments[PlayCommand.resume]
+    startIsGiven = arguments[PlayCommand.start] != nil
     json = arguments[PlayCommand.json]
     terminalUI = !json && !arguments[PlayCommand.noInteractive]
     items = arguments.positionals.map(\.path)
@@ -346,6 +413,10 @@ final class EventReporter: Sendable {
       if json { emit([("event", .string("seek")), ("position", Self.seconds(position))]) }
     case .volume(let volume):
       if json { emit([("event", .string("volume")), ("volume", .int(Int64(volume)))]) }
+    case .shuffle(let mode):
+      if json { emit([("event", .string("shuffle")), ("shuffle", .string(mode.rawValue))]) }
+    case .repeatMode(let mode):
+      if json { emit([("event", .string("repeat")), ("repeat", .string(mode.rawValue))]) }
     }
   }
 
@@ -377,8 +448,13 @@ final class EventReporter: Sendable {
       bar = ""
     }
     let symbol = status.paused ? "||" : ">"
+    let order = [
+      status.shuffle == .off ? nil : status.shuffle == .tracks ? "shuffle" : "album shuffle",
+      status.repeatMode == .off ? nil : "repeat \(status.repeatMode.rawValue)",
+    ].compactMap { $0 }.map { " " + $0 }.joined()
     console.status(
-      "\(symbol) \(number + 1)/\(trackCount) \(name)  \(elapsed) / \(total) \(bar) vol \(status.volume)%")
+      "\(symbol) \(number + 1)/\(trackCount) \(name)  \(elapsed) / \(total) \(bar) vol \(status.volume)%\(order)"
+    )
   }
 }
 
@@ -388,7 +464,10 @@ extension String {
 
 /// What the `play` items came to: the tracks in order, and what went wrong finding them.
 struct Playlist {
-  var tracks: [RawPath] = []
+  var tracks: [PlayerTrack] = []
+  /// The playlist file (m3u, pls, CUE sheet) the tracks all came from, when the only item was
+  /// one: the key of its resume point.
+  var list: RawPath?
   /// Items that were missing (already reported).
   var failures: [FailureKind] = []
   /// The query terms matched no catalogued audio (reported): the exit status is at least 1.
@@ -411,12 +490,12 @@ enum PlaylistBuilder {
         if status.type == .directory {
           let found = try audioFiles(in: item, console: invocation.console)
           playlist.foundInFolders.formUnion(playlist.tracks.count..<(playlist.tracks.count + found.count))
-          playlist.tracks += found
+          playlist.tracks += found.map { PlayerTrack(path: $0, album: AlbumKey.folder(of: $0)) }
         } else {
-          playlist.tracks.append(item)
+          playlist.tracks.append(PlayerTrack(path: item, album: AlbumKey.folder(of: item)))
         }
       } else if BackupEntryFiles.isBackupEntryPath(item) {
-        playlist.tracks.append(item)
+        playlist.tracks.append(PlayerTrack(path: item))
       } else if isQueryTerm(item) {
         queryTerms.append(item)
       } else {
@@ -464,9 +543,9 @@ enum PlaylistBuilder {
 
 /// Catalogue queries for `play`: the catalogued audio files matching the terms, by path.
 enum CatalogPlaylist {
-  /// The paths of catalogued audio matching every term (`kind:audio` is added to the terms,
-  /// so `kind:image` finds nothing); an empty result is reported.
-  static func tracks(matching terms: [String], invocation: Invocation) async throws -> [RawPath] {
+  /// The catalogued audio matching every term (`kind:audio` is added to the terms, so
+  /// `kind:image` finds nothing), with the album each belongs to; an empty result is reported.
+  static func tracks(matching terms: [String], invocation: Invocation) async throws -> [PlayerTrack] {
     let query = try QueryTerms.query(terms, adding: ["kind:audio"], environment: invocation.environment)
     try invocation.refuseFolderAsCatalogue(failure: .missingInput)
     let store: CatalogStore
@@ -481,10 +560,14 @@ enum CatalogPlaylist {
       throw AdvisedCatalogError.advising(error)
     }
     try await invocation.prepareCopyFields(query, in: store)
-    let paths = try store.paths(matching: query)
-    if paths.isEmpty {
+    let tracks = try store.entries(matching: query).map { entry in
+      PlayerTrack(
+        path: entry.path,
+        album: entry.facts.audio.flatMap { AlbumKey.tagged($0.tags) } ?? AlbumKey.folder(of: entry.path))
+    }
+    if tracks.isEmpty {
       invocation.console.error("no audio matches '\(terms.joined(separator: " "))' in the catalogue")
     }
-    return paths
+    return tracks
   }
 }

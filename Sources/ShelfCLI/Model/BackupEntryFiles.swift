@@ -123,10 +123,12 @@ extension Playlist {
   /// entry looked up; one the backup does not hold is reported and dropped. The content is
   /// read only when the track's turn comes (`BackupEntryFiles.openAudio`).
   mutating func checkBackupEntries(through files: BackupEntryFiles, console: Console) {
-    var kept: [RawPath] = []
-    for track in tracks {
+    var kept: [PlayerTrack] = []
+    var keptFromFolders: Set<Int> = []
+    for (index, track) in tracks.enumerated() {
       do {
-        _ = try files.check(track)
+        _ = try files.check(track.path)
+        if foundInFolders.contains(index) { keptFromFolders.insert(kept.count) }
         kept.append(track)
       } catch {
         let advised = AdvisedBackupError.advising(error)
@@ -135,6 +137,7 @@ extension Playlist {
       }
     }
     tracks = kept
+    foundInFolders = keptFromFolders
   }
 }
 

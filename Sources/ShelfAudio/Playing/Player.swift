@@ -13,22 +13,28 @@ public struct PlayerOptions: Sendable {
   public var device: String = "default"
   /// Software volume 0…100; at 100 samples reach ALSA bit-exact.
   public var volume: Int = 100
-  /// Where to start the first track, in seconds.
+  /// The playlist index of the track to start with (`--track`, `--resume`); nil: the first.
+  public var startTrack: Int?
+  /// Where to start that first track, in seconds.
   public var start: Double = 0
-  /// Play the tracks in a random order.
-  public var shuffle = false
-  /// Start again after the last track.
-  public var repeatPlaylist = false
+  /// Tracks, albums or neither in a random order.
+  public var shuffle: ShuffleMode = .off
+  /// The seed of the shuffled order (`--seed`); nil: a new order each run.
+  public var seed: UInt64?
+  /// What follows the end of a track and of the playlist.
+  public var repeatMode: RepeatMode = .off
 
   public init(
-    device: String = "default", volume: Int = 100, start: Double = 0, shuffle: Bool = false,
-    repeatPlaylist: Bool = false
+    device: String = "default", volume: Int = 100, startTrack: Int? = nil, start: Double = 0,
+    shuffle: ShuffleMode = .off, seed: UInt64? = nil, repeatMode: RepeatMode = .off
   ) {
     self.device = device
     self.volume = volume
+    self.startTrack = startTrack
     self.start = start
     self.shuffle = shuffle
-    self.repeatPlaylist = repeatPlaylist
+    self.seed = seed
+    self.repeatMode = repeatMode
   }
 }
 
@@ -42,6 +48,10 @@ public enum PlayerCommand: Sendable, Equatable {
   case next
   case previous
   case quit
+  /// Shuffle the tracks after this one, or go back to the list's order from this one (`s`).
+  case toggleShuffle
+  /// Repeat off, all, one, off (`r`).
+  case cycleRepeat
 }
 
 /// What the player is doing now, for a status line.
@@ -58,6 +68,8 @@ public struct PlayerStatus: Sendable, Equatable {
   public var duration: Double = 0
   public var paused = false
   public var volume: Int
+  public var shuffle: ShuffleMode = .off
+  public var repeatMode: RepeatMode = .off
 }
 
 /// Something that happened while playing, reported in order from the player's thread.
@@ -72,6 +84,8 @@ public enum PlayerEvent: Sendable {
   case resumed(position: Double)
   case seeked(position: Double)
   case volume(Int)
+  case shuffle(ShuffleMode)
+  case repeatMode(RepeatMode)
   /// The start position asked for lies at or past the end of the first track, which is
   /// skipped: `start` and the track's `duration` in seconds.
   case startPastEnd(track: Int, path: RawPath, start: Double, duration: Double)
@@ -83,7 +97,7 @@ public enum PlayerEvent: Sendable {
   /// a volume change while paused included).
   public var changesStatus: Bool {
     switch self {
-    case .paused, .resumed, .seeked, .volume: true
+    case .paused, .resumed, .seeked, .volume, .shuffle, .repeatMode: true
     default: false
     }
   }
@@ -103,6 +117,11 @@ public struct PlayerSummary: Sendable {
   public var deviceError: AudioError?
   /// Set when the first track was skipped because the start position lay past its end.
   public var startedPastEnd = false
+  /// Where playing stopped part way through a track (quit, a signal, the device failing):
+  /// the track's playlist index and the seconds heard; nil when the playlist ended.
+  public var stoppedAt: (track: Int, position: Double)?
+  /// Playlist indices of the tracks that played to their end (not skipped, not stopped).
+  public var completed: Set<Int> = []
 }
 
 /// Plays a playlist through ALSA: gapless between tracks of the same rate and channels, with
@@ -112,7 +131,7 @@ public struct PlayerSummary: Sendable {
 /// may be called from any thread.
 public final class Player: Sendable {
   /// The playlist in the order given.
-  public let tracks: [RawPath]
+  public let tracks: [PlayerTrack]
   public let options: PlayerOptions
   /// Opens a track for decoding when its turn comes (a caller may prepare the content then).
   let open: @Sendable (RawPath) throws(AudioError) -> any AudioDecoder
@@ -125,7 +144,7 @@ public final class Player: Sendable {
   /// A player of `tracks`; `open` opens each one just before it plays (by default, the file at
   /// its path).
   public init(
-    tracks: [RawPath], options: PlayerOptions, silentSkippable: Set<Int> = [],
+    tracks: [PlayerTrack], options: PlayerOptions, silentSkippable: Set<Int> = [],
     open: @escaping @Sendable (RawPath) throws(AudioError) -> any AudioDecoder = { path throws(AudioError) in
       try AudioDecoders.open(path: path)
     }
@@ -134,7 +153,10 @@ public final class Player: Sendable {
     self.options = options
     self.silentSkippable = silentSkippable
     self.open = open
-    current = Mutex(PlayerStatus(trackCount: tracks.count, volume: min(100, max(0, options.volume))))
+    current = Mutex(
+      PlayerStatus(
+        trackCount: tracks.count, volume: min(100, max(0, options.volume)), shuffle: options.shuffle,
+        repeatMode: options.repeatMode))
   }
 
   /// Queues a command; the player acts on it within a period (≈0.1 s).
@@ -168,6 +190,9 @@ public final class Player: Sendable {
 
 /// Where the playlist goes after a track.
 private enum TrackEnd {
+  /// The track played to its end: the next one, or the same again with repeat one.
+  case ended
+  /// The track was skipped or failed.
   case next
   case previous
   /// Quit, or the device failed: the playlist is over.
@@ -194,8 +219,14 @@ private final class SampleBuffer {
 private struct PlaylistRun {
   let player: Player
   var summary = PlayerSummary()
+  /// Playlist indices in playing order, and the place in it.
   var order: [Int]
   var slot = 0
+  var shuffle: ShuffleMode
+  var repeatMode: RepeatMode
+  var generator: SeededGenerator
+  /// The album key of each track, for the shuffled orders.
+  let albums: [String?]
   var output: ALSAPlayback?
   let buffer = SampleBuffer()
   var volume: Int
@@ -204,15 +235,22 @@ private struct PlaylistRun {
 
   init(player: Player) {
     self.player = player
-    order = Array(player.tracks.indices)
-    if player.options.shuffle { order.shuffle() }
-    volume = min(100, max(0, player.options.volume))
+    let options = player.options
+    shuffle = options.shuffle
+    repeatMode = options.repeatMode
+    generator = SeededGenerator(seed: options.seed ?? UInt64.random(in: .min ... .max))
+    albums = player.tracks.map(\.album)
+    order = PlayOrder.order(albums: albums, mode: shuffle, first: options.startTrack, using: &generator)
+    volume = min(100, max(0, options.volume))
   }
 
   /// Plays tracks until the playlist ends, the user quits or the device fails.
   mutating func playAll(events: (PlayerEvent) -> Void) -> PlayerSummary {
     while let index = nextTrack() {
       switch playTrack(index, events: events) {
+      case .ended:
+        summary.completed.insert(index)
+        if repeatMode != .one { slot += 1 }
       case .next: slot += 1
       case .previous: slot = max(0, slot - 1)
       case .stop:
@@ -231,24 +269,26 @@ private struct PlaylistRun {
     return summary
   }
 
-  /// The playlist index of the track at `slot`, starting a new pass (reshuffled) when repeating;
-  /// nil at the end.
+  /// The playlist index of the track at `slot`, starting a new pass (reshuffled) when repeating
+  /// the playlist; nil at the end.
   private mutating func nextTrack() -> Int? {
     if slot >= order.count {
-      guard player.options.repeatPlaylist, playedThisPass, !order.isEmpty else { return nil }
+      guard repeatMode == .all, playedThisPass, !player.tracks.isEmpty else { return nil }
       playedThisPass = false
       slot = 0
-      if player.options.shuffle { order.shuffle() }
+      order = PlayOrder.order(albums: albums, mode: shuffle, using: &generator)
     }
     return order[slot]
   }
 
   /// Opens, announces and streams one track.
   private mutating func playTrack(_ index: Int, events: (PlayerEvent) -> Void) -> TrackEnd {
-    let path = player.tracks[index]
-    let reader: any AudioDecoder
+    let track = player.tracks[index]
+    let path = track.path
+    var reader: any AudioDecoder
     do {
       reader = try player.open(path)
+      if let segment = track.segment { reader = try SegmentDecoder(reader, segment: segment) }
     } catch  where error.reason == .noAudioTrack && player.silentSkippable.contains(index) {
       events(.skipped(track: index, path: path, reason: error))
       return .next
@@ -261,7 +301,7 @@ private struct PlaylistRun {
     guard let (out, playable) = openOutput(for: reader, track: index, path: path, events: events) else {
       return summary.deviceError == nil ? .next : .stop
     }
-    announce(reader, track: index, path: path, events: events)
+    announce(reader, track: index, events: events)
     return stream(playable, to: out, track: index, path: path, events: events)
   }
 
@@ -354,20 +394,22 @@ private struct PlaylistRun {
   }
 
   /// Counts the track as played and reports its start.
-  private mutating func announce(
-    _ reader: any AudioDecoder, track index: Int, path: RawPath, events: (PlayerEvent) -> Void
-  ) {
+  private mutating func announce(_ reader: any AudioDecoder, track index: Int, events: (PlayerEvent) -> Void)
+  {
+    let track = player.tracks[index]
+    let path = track.path
     let format = reader.format
     let info = AudioFileInfo(
       duration: format.duration, sampleRate: format.sampleRate, channels: format.channels,
       frames: format.frames,
       formatName: format.formatName, encodingName: format.encodingName, bitsPerSample: format.bitsPerSample,
-      isLossless: format.isLossless, tags: reader.tags)
+      isLossless: format.isLossless, tags: track.tags?.filled(from: reader.tags) ?? reader.tags)
     summary.played += 1
     playedThisPass = true
-    let (slot, volume) = (self.slot, self.volume)
+    // In the list's order the number is the track's own (a CUE sheet's track 5 is 5/12).
+    let (number, volume) = (shuffle == .off ? index : slot, self.volume)
     player.update {
-      $0.trackNumber = slot
+      $0.trackNumber = number
       $0.path = path
       $0.title = info.tags.title
       $0.artist = info.tags.artist
@@ -410,7 +452,7 @@ private struct PlaylistRun {
       }
       if got == 0 {
         events(.finished(track: index, path: path))
-        return .next
+        return .ended
       }
       Gain.apply(
         volume: volume, to: buffer.pointer, samples: got * parameters.channels, type: parameters.sampleType)
@@ -418,6 +460,7 @@ private struct PlaylistRun {
         try out.write(buffer.pointer, frames: got)
       } catch {
         summary.deviceError = error
+        summary.stoppedAt = (index, Double(Self.heardFrames(reader, out)) / rate)
         closeOutput(out)
         return .stop
       }
@@ -450,6 +493,7 @@ private struct PlaylistRun {
     switch command {
     case .quit:
       summary.quit = true
+      summary.stoppedAt = (index, Double(Self.heardFrames(reader, out)) / rate)
       closeOutput(out)
       return .stop
     case .next:
@@ -477,6 +521,26 @@ private struct PlaylistRun {
       let position = Double(reader.position) / rate
       player.update { $0.position = position }
       events(.seeked(position: position))
+    case .toggleShuffle:
+      shuffle = shuffle == .off ? .tracks : .off
+      if shuffle == .off {
+        order = Array(player.tracks.indices)
+        slot = index
+      } else {
+        order = PlayOrder.order(albums: albums, mode: shuffle, first: index, using: &generator)
+        slot = 0
+      }
+      let (mode, number) = (shuffle, shuffle == .off ? index : 0)
+      player.update {
+        $0.shuffle = mode
+        $0.trackNumber = number
+      }
+      events(.shuffle(mode))
+    case .cycleRepeat:
+      repeatMode = repeatMode.next
+      let mode = repeatMode
+      player.update { $0.repeatMode = mode }
+      events(.repeatMode(mode))
     case .changeVolume(let delta):
       volume = min(100, max(0, volume + delta))
       let newVolume = volume
