@@ -58,6 +58,8 @@ let package = Package(
     .systemLibrary(name: "CHeif", providers: [.apt(["libheif-dev"])]),
     // XXH3-128 content hashes for duplicates (Debian libxxhash-dev).
     .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
+    // EBU R128 loudness and true peak for ReplayGain (`shelf gain`; Debian libebur128-dev).
+    .systemLibrary(name: "CEbur128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
     // Chromaprint's header only: the library is loaded on first use (CChromaprintSupport).
     .systemLibrary(name: "CChromaprint", providers: [.apt(["libchromaprint-dev"])]),
     // Small C targets for constructs Swift cannot call.
@@ -106,7 +108,7 @@ let package = Package(
       name: "ShelfAudio",
       dependencies: [
         "ShelfCore", "CSndFile", "CALSA", "CALSASupport", "CFFmpeg", "CFFmpegSupport", "CSwscale",
-        "CChromaprint", "CChromaprintSupport",
+        "CChromaprint", "CChromaprintSupport", "CEbur128",
       ]),
     .target(name: "ShelfBackup", dependencies: ["ShelfCore", "ShelfDatabase", "CCrypto"]),
     .target(

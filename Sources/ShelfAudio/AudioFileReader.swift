@@ -189,13 +189,28 @@ public final class AudioFileReader {
     framesRead = Int64(landed)
   }
 
-  /// The file's tags (title, artist, …) as libsndfile (or, for MP3, the ID3 tag) reports them.
+  /// The file's tags (title, artist, …) as libsndfile (or, for MP3, the ID3 tag) reports them,
+  /// with the ReplayGain values libsndfile does not read: a FLAC or Ogg file's Vorbis comments
+  /// (`REPLAYGAIN_*`, Opus `R128_*_GAIN`), an MP3's ID3v2 TXXX frames, else its APEv2 tag.
   public var tags: AudioTags {
     guard let handle else { return AudioTags() }
     if majorFormat == Int32(SF_FORMAT_MPEG) {
-      if let tags = try? ID3Reader.read(file), !tags.isEmpty { return tags }
+      if let tags = try? ID3Reader.read(file), !tags.isEmpty {
+        return MediaFileInfo.withAPEReplayGain(tags, file)
+      }
     }
-    return AudioTags(sndfile: handle)
+    var tags = AudioTags(sndfile: handle)
+    switch majorFormat {
+    case Int32(SF_FORMAT_FLAC), Int32(SF_FORMAT_OGG):
+      if let comments = try? VorbisComments.read(file) {
+        let found = FFmpegTags(entries: comments)
+        tags.replayGain = ReplayGain.fromTags { found[$0].flatMap(AudioTags.clean) }
+      }
+    case Int32(SF_FORMAT_MPEG):
+      tags = MediaFileInfo.withAPEReplayGain(tags, file)
+    default: break
+    }
+    return tags
   }
 
   /// Closes the file now rather than at `deinit`.

@@ -21,6 +21,11 @@ public struct AudioTags: Sendable, Equatable, Codable {
   public var disc: Int?
   /// The discs in the set (`2` of `1/2`, or `DISCTOTAL`).
   public var discTotal: Int?
+  /// The file's ReplayGain tags (`REPLAYGAIN_*` in Vorbis comments, ID3v2 TXXX, APEv2 or MP4
+  /// freeform atoms; Opus `R128_*_GAIN`), source `.tags`; nil when it has no usable gain. The
+  /// player reads it from an open decoder (`AudioDecoder.tags.replayGain`), the catalogue
+  /// keeps it with the entry's facts.
+  public var replayGain: ReplayGain? = nil
 
   /// Creates tags.
   public init(
@@ -44,7 +49,7 @@ public struct AudioTags: Sendable, Equatable, Codable {
   /// Whether no tag is set.
   public var isEmpty: Bool {
     [title, artist, album, date, track, genre, comment, albumArtist].allSatisfy { $0 == nil }
-      && [trackTotal, disc, discTotal].allSatisfy { $0 == nil }
+      && [trackTotal, disc, discTotal].allSatisfy { $0 == nil } && replayGain == nil
   }
 
   /// The number in `track` (`3` of `3/12`).
@@ -91,6 +96,7 @@ public struct AudioTags: Sendable, Equatable, Codable {
     out.trackTotal = trackTotal ?? other.trackTotal
     out.disc = disc ?? other.disc
     out.discTotal = discTotal ?? other.discTotal
+    out.replayGain = replayGain ?? other.replayGain
     return out
   }
 

@@ -101,7 +101,8 @@ public enum MediaFileInfo: Sendable, Equatable {
     let seconds = Double(scanned.frames) / Double(scanned.sampleRate)
     return AudioFileInfo(
       duration: seconds, sampleRate: scanned.sampleRate, channels: scanned.channels, frames: scanned.frames,
-      formatName: "mp3", encodingName: description, bitsPerSample: nil, isLossless: false, tags: id3.tags,
+      formatName: "mp3", encodingName: description, bitsPerSample: nil, isLossless: false,
+      tags: withAPEReplayGain(id3.tags, file),
       codec: codec,
       bitrate: scanned.bitrate > 0
         ? scanned.bitrate : averageBitrate(size: file.status.size, seconds: seconds),
@@ -298,6 +299,7 @@ public enum MediaFileInfo: Sendable, Equatable {
       tags = id3.tags.filled(from: tags)
       artwork = artwork || id3.hasPicture
     }
+    if container == "mp3" { tags = withAPEReplayGain(tags, file) }
     if bitrate == nil {
       bitrate = averageBitrate(size: file.status.size, seconds: Double(frames) / Double(rate))
     }
@@ -334,6 +336,16 @@ public enum MediaFileInfo: Sendable, Equatable {
     let fields = value.split(separator: " ")
     guard fields.count >= 4, let count = Int64(fields[3], radix: 16), count > 0 else { return nil }
     return count
+  }
+
+  /// `tags` with the ReplayGain of the file's APEv2 tag when they have none (MP3s tagged by
+  /// mp3gain or foobar2000; FFmpeg's MP3 demuxer does not read APEv2).
+  static func withAPEReplayGain(_ tags: AudioTags, _ file: RegularFile) -> AudioTags {
+    guard tags.replayGain == nil, let items = try? APETag.read(file) else { return tags }
+    var out = tags
+    let found = FFmpegTags(entries: items)
+    out.replayGain = ReplayGain.fromTags { found[$0].flatMap(AudioTags.clean) }
+    return out
   }
 
   /// The ID3v2 tag of an MP3, or of the `ID3 ` chunk of an AIFF or WAV file.
@@ -438,6 +450,9 @@ enum TagMapping {
       AudioTags.numberAndTotal(track).total ?? value("tracktotal", "totaltracks").flatMap { Int($0) }
     tags.disc = disc.number
     tags.discTotal = disc.total ?? value("disctotal", "totaldiscs").flatMap { Int($0) }
+    // MP4 freeform atoms (`----:com.apple.iTunes:replaygain_track_gain`) reach FFmpeg's
+    // dictionary by their name alone, as the other kinds do.
+    tags.replayGain = ReplayGain.fromTags { value($0) }
     return tags
   }
 }
