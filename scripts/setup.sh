@@ -42,6 +42,8 @@ packages=(
   # they are checked against (loudgain's gains, playerctl driving a playing shelf over a
   # private dbus-daemon, mpv's CPU while playing)
   libebur128-dev libsystemd-dev dbus-daemon loudgain playerctl mpv
+  # ReplayGain tags written onto FLAC test files
+  flac
   # localedef and the locale sources: the catalogue tests make a database whose LC_CTYPE is
   # Turkish (tr_TR.UTF-8, generated below), where the server folds case its own way
   locales
@@ -57,7 +59,7 @@ packages=(
 # iphone_backup_decrypt release it builds on; pip resolves both together), and the strict PNG
 # decoders (pypng, Pillow) that must read what `shelf crush` writes; Pillow also decodes the
 # reference pictures of the image-preview tests.
-python_modules=(pyiosbackup iphone_backup_decrypt mvt png=pypng PIL=Pillow)
+python_modules=(pyiosbackup iphone_backup_decrypt mvt png=pypng PIL=Pillow mutagen)
 
 install_python_modules() {
   local missing_modules=()

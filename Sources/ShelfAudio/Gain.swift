@@ -1,4 +1,5 @@
-/// Software volume: scales samples in place. At 100 % nothing is touched (bit-exact output).
+/// Software volume and ReplayGain: scales samples in place. At 100 % with no ReplayGain nothing
+/// is touched (bit-exact output).
 public enum Gain {
   /// The amplitude factor for a volume of 0…100: a squared curve, so that steps sound even
   /// (50 % is −12 dB).
@@ -7,11 +8,13 @@ public enum Gain {
     return v * v
   }
 
-  /// Scales `samples` interleaved samples of `type` in `buffer` for `volume`.
-  public static func apply(volume: Int, to buffer: UnsafeMutableRawPointer, samples: Int, type: PCMSampleType)
-  {
-    guard volume < 100 else { return }
-    let g = factor(volume: volume)
+  /// Scales `samples` interleaved samples of `type` in `buffer` for `volume` and a ReplayGain
+  /// factor (`replayGain`, 1 when none applies), in one multiplication.
+  public static func apply(
+    volume: Int, replayGain: Double = 1, to buffer: UnsafeMutableRawPointer, samples: Int, type: PCMSampleType
+  ) {
+    guard volume < 100 || replayGain != 1 else { return }
+    let g = factor(volume: volume) * Float(replayGain)
     switch type {
     case .int16:
       let p = buffer.assumingMemoryBound(to: Int16.self)

@@ -23,11 +23,19 @@ public struct PlayerOptions: Sendable {
   public var seed: UInt64?
   /// What follows the end of a track and of the playlist.
   public var repeatMode: RepeatMode = .off
+  /// Which ReplayGain applies (`auto`: the album's while an album plays in order, else the
+  /// track's).
+  public var replayGain: ReplayGain.Mode = .auto
+  /// Added to the ReplayGain, in dB (only where a gain applies).
+  public var preamp: Double = 0
 
   public init(
     device: String = "default", volume: Int = 100, startTrack: Int? = nil, start: Double = 0,
-    shuffle: ShuffleMode = .off, seed: UInt64? = nil, repeatMode: RepeatMode = .off
+    shuffle: ShuffleMode = .off, seed: UInt64? = nil, repeatMode: RepeatMode = .off,
+    replayGain: ReplayGain.Mode = .auto, preamp: Double = 0
   ) {
+    self.replayGain = replayGain
+    self.preamp = preamp
     self.device = device
     self.volume = volume
     self.startTrack = startTrack
@@ -86,6 +94,10 @@ public enum PlayerEvent: Sendable {
   case volume(Int)
   case shuffle(ShuffleMode)
   case repeatMode(RepeatMode)
+  /// The track that just started plays with a ReplayGain: which one (`.track` or `.album`),
+  /// its dB (preamp included) and the factor the samples are multiplied by (lower than the
+  /// dB say when the peak would clip).
+  case gain(track: Int, mode: ReplayGain.Mode, decibels: Double, factor: Double)
   /// The start position asked for lies at or past the end of the first track, which is
   /// skipped: `start` and the track's `duration` in seconds.
   case startPastEnd(track: Int, path: RawPath, start: Double, duration: Double)
@@ -298,11 +310,36 @@ private struct PlaylistRun {
       return .next
     }
     guard applyStart(to: reader, track: index, path: path, events: events) else { return .next }
-    guard let (out, playable) = openOutput(for: reader, track: index, path: path, events: events) else {
+    let gain = replayGain(for: index, tags: reader.tags)
+    guard
+      let (out, playable) = openOutput(
+        for: reader, scaled: gain != nil, track: index, path: path, events: events)
+    else {
       return summary.deviceError == nil ? .next : .stop
     }
     announce(reader, track: index, events: events)
-    return stream(playable, to: out, track: index, path: path, events: events)
+    if let gain {
+      events(.gain(track: index, mode: gain.mode, decibels: gain.decibels, factor: gain.factor))
+    }
+    return stream(playable, to: out, gain: gain?.factor ?? 1, track: index, path: path, events: events)
+  }
+
+  /// The ReplayGain the track at `index` plays with: its tags', else the one `shelf gain`
+  /// measured; nil when none applies (the samples then stay bit-exact). `auto` is the album's
+  /// gain while the track's neighbours in the order are of its album, else the track's.
+  private func replayGain(for index: Int, tags: AudioTags) -> (
+    mode: ReplayGain.Mode, decibels: Double, factor: Double
+  )? {
+    guard let values = tags.replayGain ?? player.tracks[index].measuredGain else { return nil }
+    var mode = player.options.replayGain
+    if mode == .auto {
+      let album = albums[index]
+      let neighbours = [slot - 1, slot + 1].filter(order.indices.contains).map { albums[order[$0]] }
+      mode = shuffle != .tracks && album != nil && neighbours.contains(album) ? .album : .track
+    }
+    guard let decibels = values.gain(for: mode) else { return nil }
+    let preamp = player.options.preamp
+    return (mode, decibels + preamp, values.scale(mode: mode, preamp: preamp))
   }
 
   /// Seeks the first track to the start position; false (the track is skipped) when that lies
@@ -329,12 +366,14 @@ private struct PlaylistRun {
   /// (a `hw:` device), `reader` converted to the nearest ones it takes. Nil when this track
   /// cannot play here (reported) or the device failed (`summary.deviceError`).
   private mutating func openOutput(
-    for reader: any AudioDecoder, track index: Int, path: RawPath, events: (PlayerEvent) -> Void
+    for reader: any AudioDecoder, scaled: Bool, track index: Int, path: RawPath, events: (PlayerEvent) -> Void
   ) -> (ALSAPlayback, any AudioDecoder)? {
     let format = reader.format
+    // Samples scaled by a ReplayGain go out as floats, undithered.
+    let natural = scaled ? PCMSampleType.float32 : reader.naturalSampleType
     if let open = output,
       open.parameters.sampleRate != format.sampleRate || open.parameters.channels != format.channels
-        || !Player.carriesExactly(open.parameters.sampleType, reader.naturalSampleType)
+        || !Player.carriesExactly(open.parameters.sampleType, natural)
     {
       try? open.padToPeriod()
       open.drain()
@@ -342,7 +381,7 @@ private struct PlaylistRun {
       output = nil
     }
     if output == nil {
-      var types = [reader.naturalSampleType]
+      var types = [natural]
       for type in [PCMSampleType.float32, .int32, .int16] where !types.contains(type) { types.append(type) }
       do {
         output = try Self.openDevice(player.options.device, for: format, sampleTypes: types)
@@ -423,7 +462,7 @@ private struct PlaylistRun {
 
   /// Reads, scales and writes blocks until the track ends or a command moves on.
   private mutating func stream(
-    _ reader: any AudioDecoder, to out: ALSAPlayback, track index: Int, path: RawPath,
+    _ reader: any AudioDecoder, to out: ALSAPlayback, gain: Double, track index: Int, path: RawPath,
     events: (PlayerEvent) -> Void
   ) -> TrackEnd {
     let parameters = out.parameters
@@ -455,7 +494,8 @@ private struct PlaylistRun {
         return .ended
       }
       Gain.apply(
-        volume: volume, to: buffer.pointer, samples: got * parameters.channels, type: parameters.sampleType)
+        volume: volume, replayGain: gain, to: buffer.pointer, samples: got * parameters.channels,
+        type: parameters.sampleType)
       do {
         try out.write(buffer.pointer, frames: got)
       } catch {

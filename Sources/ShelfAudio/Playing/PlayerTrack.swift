@@ -12,9 +12,16 @@ public struct PlayerTrack: Sendable, Equatable {
   /// What `--album-shuffle` keeps together and album gain is measured over: album and album
   /// artist when tagged, else the folder (or the CUE sheet).
   public var album: String?
+  /// The gain `shelf gain` measured and the catalogue keeps, for a file without ReplayGain
+  /// tags (its tags win when it has them).
+  public var measuredGain: ReplayGain?
 
-  public init(path: RawPath, segment: TrackSegment? = nil, tags: AudioTags? = nil, album: String? = nil) {
+  public init(
+    path: RawPath, segment: TrackSegment? = nil, tags: AudioTags? = nil, album: String? = nil,
+    measuredGain: ReplayGain? = nil
+  ) {
     self.path = path
+    self.measuredGain = measuredGain
     self.segment = segment
     self.tags = tags
     self.album = album

@@ -37,6 +37,14 @@ enum PlayCommand {
     completion: Completion.none)
   static let resume = Flag(
     "resume", help: "Start where the last 'shelf play' of this file or playlist stopped.")
+  static let replayGain = Option(
+    "replaygain", value: "mode",
+    help:
+      "Which ReplayGain applies: track, album, auto (the album's while an album plays in order, else the track's) or off.",
+    choices: ReplayGain.Mode.allCases.map(\.rawValue), defaultValue: "auto")
+  static let preamp = Option(
+    "preamp", value: "dB", help: "Added to the ReplayGain where one applies (-30 to 30).", defaultValue: "0",
+    completion: Completion.none)
   static let noInteractive = Flag("no-interactive", help: "Do not read keys or draw a status line.")
   static let json = Flag(
     "json", help: "Print one JSON object per event on stdout (implies --no-interactive).")
@@ -114,7 +122,8 @@ enum PlayCommand {
         repeating: true)
     ],
     options: [
-      device, volume, start, shuffle, albumShuffle, seed, repeatMode, track, resume, noInteractive, json,
+      device, volume, start, shuffle, albumShuffle, seed, repeatMode, track, resume, replayGain, preamp,
+      noInteractive, json,
     ],
     examples: [
       Example("shelf play song.flac", "Play one file on the default device."),
@@ -301,6 +310,18 @@ struct PlayOptions {
   /// `--start` was given: it wins over a resume point.
   var startIsGiven: Bool
 
+  /// `--preamp`: a number of dB from -30 to 30 (`-6`, `+3.5`, `2dB`); 0 when not given.
+  static func decibels(_ text: String?, invocation: Invocation) throws -> Double {
+    guard let text else { return 0 }
+    let number = text.lowercased().hasSuffix("db") ? String(text.dropLast(2)) : text
+    guard let value = Double(number.hasPrefix("+") ? String(number.dropFirst()) : number), value.isFinite,
+      (-30...30).contains(value)
+    else {
+      throw invocation.usageError("--preamp '\(text)': expected a number of dB from -30 to 30")
+    }
+    return value
+  }
+
   init(_ arguments: ParsedArguments, invocation: Invocation) throws {
     if arguments[PlayCommand.shuffle] && arguments[PlayCommand.albumShuffle] {
       throw invocation.usageError("--shuffle and --album-shuffle cannot be used together")
@@ -312,7 +333,9 @@ struct PlayOptions {
       shuffle: arguments[PlayCommand.shuffle]
         ? .tracks : arguments[PlayCommand.albumShuffle] ? .albums : .off,
       seed: try arguments.integer(PlayCommand.seed, in: 0...Int.max).map { UInt64($0) },
-      repeatMode: arguments[PlayCommand.repeatMode].flatMap(RepeatMode.init(rawValue:)) ?? .off)
+      repeatMode: arguments[PlayCommand.repeatMode].flatMap(RepeatMode.init(rawValue:)) ?? .off,
+      replayGain: arguments[PlayCommand.replayGain].flatMap(ReplayGain.Mode.init(rawValue:)) ?? .auto,
+      preamp: try Self.decibels(arguments[PlayCommand.preamp], invocation: invocation))
     startsAt = try arguments.integer(PlayCommand.track, in: 1...Int.max)
     startsWhereStopped = arguments[PlayCommand.resume]
     startIsGiven = arguments[PlayCommand.start] != nil
@@ -417,6 +440,13 @@ final class EventReporter: Sendable {
       if json { emit([("event", .string("shuffle")), ("shuffle", .string(mode.rawValue))]) }
     case .repeatMode(let mode):
       if json { emit([("event", .string("repeat")), ("repeat", .string(mode.rawValue))]) }
+    case .gain(let track, let mode, let decibels, let factor):
+      if json {
+        emit([
+          ("event", .string("gain")), ("track", .int(Int64(track + 1))), ("mode", .string(mode.rawValue)),
+          ("gain", .double((decibels * 100).rounded() / 100)), ("factor", .double(factor)),
+        ])
+      }
     }
   }
 
