@@ -27,5 +27,3 @@ int shelf_clone_file(int destination, int source) { return ioctl(destination, FI
 int shelf_rename_no_replace(const char *from, const char *to) {
   return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
 }
-
-int shelf_open_folder_path(const char *path) { return open(path, O_PATH | O_DIRECTORY | O_CLOEXEC); }

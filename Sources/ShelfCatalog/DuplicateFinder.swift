@@ -115,16 +115,8 @@ public struct DuplicateFinder {
   /// Groups the `entries` (the matches of a query) by content.
   public func find(_ entries: [ComparedFile], settings: DuplicateSettings) async throws -> DuplicateReport {
     var report = DuplicateReport()
-    // The files are looked at on threads of their own while the known digests are read.
-    let looking = Task { await Self.statuses(of: entries, width: settings.width) }
-    let cached: [ContentIdentity.FileKey: (ContentIdentity, ContentDigest)]
-    do {
-      cached = try ContentHashCache.load(store)
-    } catch {
-      _ = await looking.value
-      throw error
-    }
-    let statuses = await looking.value
+    let cached = try ContentHashCache.load(store)
+    let statuses = await Self.statuses(of: entries, width: settings.width)
     var candidates = collect(entries, statuses: statuses, settings: settings, cached: cached, report: &report)
 
     // Sizes shared by two files or more, then samples shared by two or more, then hashes.
@@ -253,8 +245,7 @@ public struct DuplicateFinder {
   }
 
   /// The `lstat` of every file on disk among `entries` (nil for backup entries and files gone),
-  /// `width` threads at a time, each folder walked once a run of its files (`FolderRelativeStatus`):
-  /// on a warm cache the path lookups are the search's largest cost.
+  /// `width` threads at a time: on a warm cache the path lookups are the search's largest cost.
   private static func statuses(of entries: [ComparedFile], width: Int) async -> [FileStatus?] {
     let queue = StatusQueue(count: entries.count)
     let chunk = 256
@@ -262,13 +253,12 @@ public struct DuplicateFinder {
       for _ in 0..<max(1, min(width, entries.count / chunk + 1)) {
         group.addTask {
           await BlockingThread.run {
-            let lookup = FolderRelativeStatus()
             var found: [(Int, FileStatus)] = []
             while true {
               let start = queue.next.add(chunk, ordering: .relaxed).oldValue
               guard start < entries.count else { break }
               for index in start..<min(start + chunk, entries.count) where !entries[index].isBackupEntry {
-                if let status = lookup.lstat(entries[index].path) { found.append((index, status)) }
+                if let status = try? FileStatus.lstat(entries[index].path) { found.append((index, status)) }
               }
             }
             queue.results.withLock { results in

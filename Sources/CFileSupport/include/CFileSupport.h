@@ -25,8 +25,4 @@ int shelf_clone_file(int destination, int source);
    -1 and errno otherwise (EEXIST when `to` exists, EINVAL where the filesystem lacks the flag). */
 int shelf_rename_no_replace(const char *from, const char *to);
 
-/* Opens `path` as a folder handle for *at() lookups only (O_PATH | O_DIRECTORY | O_CLOEXEC: no
-   read permission needed, nothing read): the descriptor, or -1 and errno. */
-int shelf_open_folder_path(const char *path);
-
 #endif
