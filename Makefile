@@ -13,7 +13,7 @@ BASH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
-.PHONY: all setup build release install uninstall test lint fuzz demo man sample-media sample-backups bench-png bench-audio bench-index bench-index-media bench-index-photos check-exif bench-backup bench-text bench-catalog bench-dupes check-images bench-show clean
+.PHONY: all setup build release install uninstall test lint fuzz demo man sample-media sample-backups bench-png bench-audio bench-index bench-index-media bench-index-photos check-exif bench-backup bench-text bench-catalog bench-dupes bench-play check-images bench-show clean
 
 all: build
 
@@ -83,6 +83,10 @@ bench-png: release
 
 bench-audio: release
 	bash scripts/bench-audio.sh $(RELEASE_BIN)
+
+# CPU of `shelf play` against mpv on real music, with and without ReplayGain (scripts/bench-play.sh).
+bench-play: release
+	bash scripts/bench-play.sh $(RELEASE_BIN)
 
 bench-index: release
 	bash scripts/bench-index.sh $(RELEASE_BIN)
