@@ -113,8 +113,18 @@ enum PlayCommand {
       since starts at 0; --start and --track win over it). A track or a playlist played to \
       its end is forgotten. The catalogue is never written.
 
+      ReplayGain: a track's gain comes from its tags (REPLAYGAIN_* Vorbis comments in FLAC, \
+      Ogg and Opus, ID3v2 TXXX frames, APEv2, MP4 ----:com.apple.iTunes:replaygain_* atoms, \
+      Opus R128_*_GAIN + 5 dB), else from what 'shelf gain' measured and the catalogue \
+      keeps. --replaygain auto (the default) applies the album's gain while the tracks before \
+      or after in the order are of the same album (an album played in order), the track's \
+      otherwise; track and album force one (each falls back on the other when missing); off \
+      applies none. --preamp adds dB to it. The samples are then scaled as floats, undithered, \
+      by 10^(gain / 20), lowered so that the tagged peak stays at or under full scale. A \
+      track without gain information stays bit-exact.
+
       With --json, one JSON object per line describes each event (start, end, error, skip, \
-      pause, resume, seek, volume, shuffle, repeat, finish), for scripts.
+      pause, resume, seek, volume, shuffle, repeat, gain, finish), for scripts.
       """,
     arguments: [
       ArgumentSpec(
