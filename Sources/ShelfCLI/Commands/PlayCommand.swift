@@ -1,6 +1,7 @@
 import ShelfAudio
 import ShelfCatalog
 import ShelfCore
+import ShelfFacts
 import Synchronization
 
 #if canImport(Glibc)
@@ -156,12 +157,12 @@ enum PlayCommand {
     playlist.checkBackupEntries(through: backupFiles, console: invocation.console)
     guard !playlist.tracks.isEmpty else { return nothingToPlay(playlist, console: invocation.console) }
     if let number = options.startsAt {
-      guard number <= playlist.tracks.count else {
+      guard let index = playlist.index(ofTrack: number) else {
+        let count = playlist.list == nil ? playlist.tracks.count : playlist.listStarts.count
         throw invocation.usageError(
-          "--track \(number): the playlist has \(playlist.tracks.count) track\(playlist.tracks.count == 1 ? "" : "s")"
-        )
+          "--track \(number): the playlist has \(count) track\(count == 1 ? "" : "s")")
       }
-      options.player.startTrack = number - 1
+      options.player.startTrack = index
     }
     let resumePoints = ResumePoints(environment: invocation.environment)
     if options.startsWhereStopped, options.startsAt == nil,
@@ -506,8 +507,11 @@ extension String {
 struct Playlist {
   var tracks: [PlayerTrack] = []
   /// The playlist file (m3u, pls, CUE sheet) the tracks all came from, when the only item was
-  /// one: the key of its resume point.
+  /// one: the key of its resume point, and what `--track N` counts in.
   var list: RawPath?
+  /// The first track of each of that list's entries (a CUE sheet: by TRACK number), for
+  /// `--track N`.
+  var listStarts: [Int: Int] = [:]
   /// Items that were missing (already reported).
   var failures: [FailureKind] = []
   /// The query terms matched no catalogued audio (reported): the exit status is at least 1.
@@ -517,8 +521,68 @@ struct Playlist {
   var foundInFolders: Set<Int> = []
 }
 
+extension Playlist {
+  /// Adds the audio files under `folder`, in name order.
+  mutating func addFolder(_ folder: RawPath, console: Console) throws {
+    let found = try PlaylistBuilder.audioFiles(in: folder, console: console)
+    foundInFolders.formUnion(tracks.count..<(tracks.count + found.count))
+    tracks += found.map { PlayerTrack(path: $0, album: AlbumKey.folder(of: $0)) }
+  }
+
+  /// Adds what the M3U, PLS or CUE file at `path` lists (lists in it followed, folders walked);
+  /// what it skips or finds under another name is reported, and a list that cannot be read is
+  /// a failure of its own.
+  mutating func addList(_ path: RawPath, console: Console) throws {
+    let expansion: PlaylistExpansion
+    do {
+      expansion = try PlaylistResolver().expand(path)
+    } catch {
+      console.error(error.description)
+      failures.append(error.failure)
+      return
+    }
+    for diagnostic in expansion.diagnostics {
+      if diagnostic.isNote {
+        console.note(diagnostic.description)
+      } else {
+        console.warning(diagnostic.description)
+      }
+    }
+    let first = tracks.count
+    var starts: [Int: Int] = [:]
+    for item in expansion.items {
+      let number = item.cueTrack?.number ?? item.position
+      if starts[number] == nil { starts[number] = tracks.count - first }
+      if item.isFolder {
+        try addFolder(item.path, console: console)
+        continue
+      }
+      guard let span = item.cueTrack else {
+        tracks.append(PlayerTrack(path: item.path, album: AlbumKey.folder(of: item.path)))
+        continue
+      }
+      // A CUE track shows the sheet's TITLE and PERFORMER, and its album is the sheet.
+      tracks.append(
+        PlayerTrack(
+          path: item.path, segment: TrackSegment(start: span.start.frames, end: span.end?.frames),
+          tags: AudioTags(
+            title: item.title, artist: item.performer, album: item.album, track: String(span.number)),
+          album: "cue:" + item.list.escaped))
+    }
+    listStarts = starts
+  }
+
+  /// The playlist index `--track N` starts at: the list's track or entry N when the only item
+  /// was a list (a CUE sheet's TRACK N, else the first after it), else the Nth track.
+  func index(ofTrack number: Int) -> Int? {
+    guard list != nil else { return number <= tracks.count ? number - 1 : nil }
+    if let exact = listStarts[number] { return exact }
+    return listStarts.filter { $0.key > number }.min { $0.key < $1.key }?.value
+  }
+}
+
 /// Turns the `play` arguments into a list of files: files as given, folders walked for audio
-/// files, everything else a catalogue query.
+/// files, M3U, PLS and CUE files expanded, everything else a catalogue query.
 enum PlaylistBuilder {
   static func build(_ items: [RawPath], invocation: Invocation) async throws -> Playlist {
     var playlist = Playlist()
@@ -528,9 +592,10 @@ enum PlaylistBuilder {
         queryTerms.append(item)
       } else if let status = try? FileStatus.stat(item) {
         if status.type == .directory {
-          let found = try audioFiles(in: item, console: invocation.console)
-          playlist.foundInFolders.formUnion(playlist.tracks.count..<(playlist.tracks.count + found.count))
-          playlist.tracks += found.map { PlayerTrack(path: $0, album: AlbumKey.folder(of: $0)) }
+          try playlist.addFolder(item, console: invocation.console)
+        } else if PlaylistResolver.isPlaylist(item) {
+          try playlist.addList(item, console: invocation.console)
+          if items.count == 1 { playlist.list = item.absolute }
         } else {
           playlist.tracks.append(PlayerTrack(path: item, album: AlbumKey.folder(of: item)))
         }
