@@ -57,7 +57,13 @@ enum PlayCommand {
       Plays the items as one playlist, in order: files as given, folders recursively \
       (audio files by extension, sorted by name; hidden entries skipped; links followed only \
       where they stay inside the folder and never twice into one folder, so a link to a \
-      parent cannot loop; FIFOs never opened), and the catalogued audio matching the \
+      parent cannot loop; FIFOs never opened), playlists (.m3u, .m3u8, .pls: relative \
+      entries from the list's folder, lists in lists followed to a depth of 8, a list that \
+      includes itself reported once, URLs and missing entries warned about and skipped; a \
+      list not in UTF-8 is read in the encoding shelf detects), CUE sheets (.cue: each TRACK \
+      from its INDEX 01 to the next track's, gapless, with the sheet's TITLE and PERFORMER; a \
+      FILE that is missing is looked for under the other audio extensions), and the \
+      catalogued audio matching the \
       remaining words, which are a query as in 'shelf ls' (kind:audio is added to the terms, \
       so kind:image plays nothing; a query that matches nothing exits 1; a term that names a \
       field, such as root:/path or path:'/x/*', is always a query term; another word with a \
@@ -141,6 +147,7 @@ enum PlayCommand {
       Example("shelf play --shuffle --repeat all Music/", "Play a folder in random order, forever."),
       Example("shelf play --album-shuffle --seed 7 kind:audio", "Albums in an order seed 7 gives again."),
       Example("shelf play --resume audiobook.m4b", "Go on where the last play of it stopped."),
+      Example("shelf play --track 5 album.cue", "Play a CUE sheet from its fifth track."),
       Example("shelf play -D hw:1,0 --start 1:30 talk.mp3", "Start 90 seconds in, on the second card."),
       Example("shelf play -D file:/tmp/out.wav song.m4a", "Play into a WAV file (no sound card needed)."),
       Example("shelf play kind:audio artist:Bach", "Play the catalogued audio by an artist."),
