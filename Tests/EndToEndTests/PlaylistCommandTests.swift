@@ -164,4 +164,27 @@ private func le32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8((value >> (8 * 
     )
     #expect(text.stdout.contains("track 02:     00:01:30 +0:00  Guest – Release  [chord-stereo.flac]\n"))
   }
+
+  @Test func infoOnACueSheetWhoseAudioIsGoneSaysSo() throws {
+    let scratch = try TemporaryDirectory()
+    let sheet =
+      "TITLE \"Lost\"\nFILE \"gone.wav\" WAVE\nTRACK 01 AUDIO\nINDEX 01 00:00:00\nTRACK 02 AUDIO\nINDEX 01 01:00:00\n"
+    try scratch.write("lost.cue", Array(sheet.utf8))
+    let result = try ShelfProcess.run([
+      "--db", scratch.path + "/none.sqlite", "info", "--json", scratch.file("lost.cue"),
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    let record = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdoutBytes)) as? [String: Any])
+    let cue = try #require(record["cue"] as? [String: Any])
+    let tracks = try #require(cue["tracks"] as? [[String: Any]])
+    #expect(tracks.map { $0["start"] as? Double } == [0, 60])
+    // The first track's length is known from the second's start; the last one's is not.
+    #expect(tracks.map { $0["duration"] as? Double } == [60, nil])
+    #expect(tracks[1]["duration"] is NSNull)
+    #expect(
+      cue["warnings"] as? [String] == [
+        "\(scratch.path)/lost.cue:2: gone.wav: no such file (nor under another audio extension)"
+      ])
+  }
 }
