@@ -97,6 +97,8 @@ seeds() {
   add_seeds mbdb $(named 'Manifest.mbdb')
   add_seeds png-chunks $(named '*.png')
   add_seeds cgbi $(named '*.png')
+  add_seeds cue $(named '*.cue')
+  add_seeds playlist $(named '*.m3u' '*.m3u8' '*.pls')
   # Seeds no sample file provides, and the backup records that live inside other files.
   python3 - "$work/seeds" <<'EOF'
 import glob, os, plistlib, sqlite3, struct, sys, zlib
@@ -176,6 +178,23 @@ for path in sorted(glob.glob("SampleMedia/Backups/*/Manifest.db")):
 for name, value in [("dict", {"a": [1, 2.5, True, b"\x00", "é"], "n": -1}), ("array", [{"k": "v"}] * 3)]:
     seed("plist", name + ".bplist", plistlib.dumps(value, fmt=plistlib.FMT_BINARY))
     seed("plist", name + ".xml", plistlib.dumps(value))
+# CUE sheets (EAC-style, several FILEs, Windows-1252) and lists (the first byte picks M3U, M3U8
+# or PLS).
+eac = ('REM GENRE Rock\r\nREM DATE 1999\r\nREM DISCID 860B640B\r\nREM COMMENT "ExactAudioCopy v1.0"\r\n'
+       'CATALOG 0724384960650\r\nPERFORMER "The Band"\r\nTITLE "Live"\r\nFILE "Live.wav" WAVE\r\n'
+       '  TRACK 01 AUDIO\r\n    TITLE "One"\r\n    FLAGS DCP PRE\r\n    ISRC USABC9900001\r\n    INDEX 01 00:00:00\r\n'
+       '  TRACK 02 AUDIO\r\n    TITLE "Two"\r\n    PERFORMER "Guest"\r\n    INDEX 00 04:10:20\r\n    INDEX 01 04:12:00\r\n'
+       '  TRACK 03 MODE1/2352\r\n    PREGAP 00:02:00\r\n    INDEX 01 09:00:74\r\n')
+seed("cue", "eac.cue", b"\xef\xbb\xbf" + eac.encode())
+seed("cue", "files.cue", b'FILE "01.flac" FLAC\nTRACK 1 AUDIO\nINDEX 01 00:00:00\nTRACK 2 AUDIO\nINDEX 00 03:00:00\n'
+     b'FILE "02.flac" FLAC\nINDEX 01 00:00:00\nPOSTGAP 00:01:00\n')
+seed("cue", "cp1252.cue", 'PERFORMER "Beyoncé"\nTITLE "Déjà vu"\nFILE Café del Mar.wav WAVE\nTRACK 01 AUDIO\nINDEX 01 00:00:00\n'.encode("cp1252"))
+m3u = "#EXTM3U\n#EXTINF:123,Artist - Title\nMusic/a.flac\n#EXTINF:-1 tvg-id=\"x\",Radio\nhttp://example.com/s.mp3\nfile:///music/b%20c.ogg\nC:\\Music\\d.mp3\n"
+seed("playlist", "list.m3u", b"\x00" + m3u.encode())
+seed("playlist", "list-sjis.m3u", b"\x00" + "#EXTINF:200,東京事変 - 群青日和\n音楽/群青日和.mp3\n".encode("shift_jis"))
+seed("playlist", "list.m3u8", b"\x01\xef\xbb\xbf" + m3u.encode())
+seed("playlist", "list.pls", b"\x02[playlist]\r\nFile1=a.mp3\r\nTitle1=A\r\nLength1=61\r\nFile2=../b.ogg\r\nNumberOfEntries=2\r\nVersion=2\r\n")
+seed("playlist", "list-utf16.pls", b"\x02" + "[playlist]\nFile1=é.mp3\n".encode("utf-16"))
 # Catalogue queries (arguments separated by zero bytes) and globs (flags, pattern, subjects).
 queries = [
     "kind:image width:>1000", "size:>1M\0ext:png,jpg", "taken:2024-06", "modified:<7d\0-error:*",
@@ -209,6 +228,7 @@ dictionary() {
     jpeg2000) echo Fuzz/dictionaries/jpeg2000.dict ;;
     tiff | exif) echo Fuzz/dictionaries/tiff.dict ;;
     wav) echo Fuzz/dictionaries/wav.dict ;;
+    cue | playlist) echo Fuzz/dictionaries/playlist.dict ;;
     mp3) echo Fuzz/dictionaries/mp3.dict ;;
     mbdb | keybag) echo Fuzz/dictionaries/backup.dict ;;
     query) echo "$work/query.dict" ;;

@@ -285,3 +285,11 @@ private let eacSheet = """
       "\(folder.path)/album.cue:26: TRACK 4: a data track (MODE1/2352), skipped",
     ])
 }
+
+@Test func aTextFileThatIsNoSheetGivesFewWarnings() throws {
+  let text = String(repeating: "INDEX 01 nonsense\nTRACK\n", count: 5_000)
+  let sheet = try CueSheet.parse(Array(text.utf8), path: RawPath("/n/notes.cue"))
+  #expect(sheet.tracks.isEmpty)
+  #expect(sheet.diagnostics.count == CueSheetParser.warningLimit + 1)
+  #expect(sheet.diagnostics.last?.description == "/n/notes.cue: 9950 more lines that make no sense, ignored")
+}

@@ -36,6 +36,12 @@ enum InfoCommand {
       count, a GIF's NETSCAPE2.0 repeat count plus one (a GIF without one plays once and has \
       none).
 
+      A CUE sheet (.cue) also lists its album, performer and tracks: number, title, \
+      performer, start and length in seconds (the last track of each audio file runs to the \
+      file's end, read from the file; unknown when it cannot be read) and audio file, found as \
+      shelf play finds it (the same name with another audio extension when the one written is \
+      missing); with --json in a cue object.
+
       A catalogued path inside an iPhone backup (BACKUP/DOMAIN/relativePath, see shelf index) \
       is described from the catalogue, or from its content read (and decrypted) from the \
       backup when it is not catalogued.
@@ -80,11 +86,15 @@ enum InfoCommand {
     let extractors = ExtractorPool.forCommand(environment: invocation.environment)
     for input in options.inputs {
       do {
-        let description =
+        var description =
           input.string == "-"
           ? try describeStandardInput(temporaryFolder: options.temporaryFolder, extractors: extractors)
           : try describeBackupEntry(input.path, store: store, files: backupFiles, extractors: extractors)
             ?? describe(path: input.path, store: store, extractors: extractors)
+        // A CUE sheet's tracks, besides its text facts.
+        if let path = description.path, description.entry.backup == nil, path.lowercasedExtension == "cue" {
+          description.cueSheet = CueSheetDescription(path: path, extractors: extractors)
+        }
         // What could be read is still shown; a header that failed to parse (a truncated
         // or corrupt file) is bad input all the same.
         if let error = description.entry.error {
@@ -118,9 +128,14 @@ enum InfoCommand {
     /// The catalogue entry, or a live extraction shaped like one.
     var entry: CatalogEntry
     var catalogued = false
+    /// The tracks of a CUE sheet.
+    var cueSheet: CueSheetDescription?
 
     var json: JSONValue {
-      let record = CatalogPresentation.record(entry, catalogued: catalogued)
+      var record = CatalogPresentation.record(entry, catalogued: catalogued)
+      if let cueSheet, case .object(let fields) = record {
+        record = .object(fields + [("cue", cueSheet.json)])
+      }
       // A stream has no name and no modification time of its own.
       guard path == nil, case .object(let fields) = record else { return record }
       return .object(fields.filter { $0.0 != "mtime" })
@@ -140,6 +155,7 @@ enum InfoCommand {
         rows.append(["catalogue:", "not catalogued (read live)"])
       }
       rows += Self.factRows(entry)
+      rows += cueSheet?.rows ?? []
       if let error = entry.error { rows.append(["error:", error.reason]) }
       return TableRenderer(alignments: [.left, .left]).render(rows).joined(separator: "\n") + "\n"
     }

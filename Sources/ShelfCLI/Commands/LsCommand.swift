@@ -1,5 +1,6 @@
 import ShelfCatalog
 import ShelfCore
+import ShelfFacts
 
 #if canImport(Glibc)
   import Glibc
@@ -15,6 +16,10 @@ enum LsCommand {
   static let json = Flag("json", help: "Print one JSON array of records.")
   static let jsonl = Flag("jsonl", help: "Print one JSON record per line.")
   static let null = Flag("null", short: "0", help: "Print paths separated by NUL bytes, for xargs -0.")
+  static let m3u = Flag(
+    "m3u", help: "Print the matching audio files as an extended M3U playlist (paths as their bytes).")
+  static let m3u8 = Flag(
+    "m3u8", help: "Print them as a UTF-8 M3U8 playlist (paths that are not UTF-8 are left out).")
   static let format = Option(
     "format", short: "f", value: "template",
     help:
@@ -38,6 +43,14 @@ enum LsCommand {
       JSON object per line, with -0 the bare absolute paths separated by NUL bytes for \
       xargs -0, with --format one line per entry from a template. Without a query every \
       entry is listed.
+
+      --m3u and --m3u8 print the matching audio files (kind audio: videos are left out, \
+      even with sound) as an extended M3U playlist for shelf play, mpv, cmus or VLC: \
+      '#EXTM3U', then per file '#EXTINF:SECONDS,ARTIST - TITLE' (whole seconds, -1 when \
+      unknown; the title alone without an artist, the file name without a title) and its \
+      absolute path. --m3u writes a path's bytes as they are; --m3u8 is UTF-8 throughout, so \
+      a path that is not UTF-8 is left out with a warning. Files inside iPhone backups have \
+      no path to play and are left out with a note (shelf extract copies them out).
 
       Table paths are relative to the current folder when it is inside the entry's root (as \
       fd prints them), absolute otherwise. On a terminal the table has a header row, fits the \
@@ -75,7 +88,7 @@ enum LsCommand {
         "query", help: "Query terms such as kind:image, size>1M or a word to search for.",
         optional: true, repeating: true, completion: Completion.none)
     ],
-    options: [long, wide, json, jsonl, null, format, sort, limit],
+    options: [long, wide, json, jsonl, null, m3u, m3u8, format, sort, limit],
     examples: [
       Example("shelf ls kind:image 'width>=1024'", "Images at least 1024 pixels wide."),
       Example("shelf ls kind:audio artist:beatles 'duration<3:00'", "Short songs by an artist."),
@@ -86,6 +99,7 @@ enum LsCommand {
       Example("shelf ls holiday", "Files whose name, path, tags or text mention holiday."),
       Example("shelf ls -0 ext:png | xargs -0 shelf crush --in-place", "Crush every catalogued PNG."),
       Example("shelf ls -f '{artist} - {title} ({duration})' kind:audio", "One line per song, for scripts."),
+      Example("shelf ls --m3u artist:beatles --sort album > beatles.m3u", "A playlist of an artist's songs."),
     ],
     manSections: [QueryTerms.syntax] + CatalogueManual.lsSections,
     acceptsNegatedTerms: true,
@@ -102,6 +116,8 @@ enum LsCommand {
     case .jsonLines: count = try writeJSONLines(store, options, console: invocation.console)
     case .json: count = try writeJSON(store, options, console: invocation.console)
     case .template(let template): count = try write(template, store, options, console: invocation.console)
+    case .playlist(let flavour):
+      count = try writePlaylist(flavour, store, options, console: invocation.console)
     case .table(let long):
       count = try writeTable(
         store, options, long: long, console: invocation.console, environment: invocation.environment)
@@ -117,6 +133,40 @@ enum LsCommand {
         emit(path.bytes + [0])
         count += 1
       }
+    }
+    return count
+  }
+
+  /// `--m3u`, `--m3u8`: the audio entries as an extended M3U playlist; entries that cannot be
+  /// in one (inside a backup, a path an M3U8 cannot hold) are left out and said so on stderr.
+  static func writePlaylist(
+    _ flavour: M3UWriter.Flavour, _ store: CatalogStore, _ options: LsOptions, console: Console
+  ) throws -> Int {
+    var count = 0
+    var inBackups = 0
+    try console.writeInBlocks { emit in
+      emit(M3UWriter.header)
+      try store.forEachEntry(matching: options.query, sort: options.sort, limit: options.limit) { entry in
+        guard entry.kind == .audio, let audio = entry.audio else { return }
+        guard entry.backup == nil else {
+          inBackups += 1
+          return
+        }
+        do {
+          emit(
+            try M3UWriter.entry(
+              path: entry.path, duration: audio.duration, artist: audio.artist, title: audio.title,
+              flavour: flavour))
+          count += 1
+        } catch {
+          console.warning("\(entry.path.escaped): \(error)")
+        }
+      }
+    }
+    if inBackups > 0 {
+      console.note(
+        "left out \(inBackups) audio file\(inBackups == 1 ? "" : "s") inside iPhone backups, which have no path to play (shelf extract copies them out)"
+      )
     }
     return count
   }
@@ -257,6 +307,8 @@ struct LsOptions {
     case json
     case jsonLines
     case nullSeparated
+    /// `--m3u`, `--m3u8`.
+    case playlist(M3UWriter.Flavour)
   }
 
   var query: CatalogQuery
@@ -270,13 +322,19 @@ struct LsOptions {
   /// Reads and checks the options; conflicting output modes are a usage error.
   init(_ invocation: Invocation) throws {
     let arguments = invocation.arguments
-    query = try QueryTerms.query(arguments.positionals.map(\.string), environment: invocation.environment)
+    // A playlist holds audio only: the query says so, so that other kinds are not read.
+    let playlist = arguments[LsCommand.m3u] || arguments[LsCommand.m3u8]
+    query = try QueryTerms.query(
+      arguments.positionals.map(\.string), adding: playlist ? ["kind:audio"] : [],
+      environment: invocation.environment)
     sort = try arguments.values(LsCommand.sort).map { text in
       do { return try CatalogSort(text) } catch { throw invocation.usageError("--sort: \(error)") }
     }
     limit = try arguments.integer(LsCommand.limit, in: 0...Int.max)
     wide = arguments[LsCommand.wide]
-    let modes = ([LsCommand.json, LsCommand.jsonl, LsCommand.null, LsCommand.format] as [any OptionKey])
+    let modes =
+      ([LsCommand.json, LsCommand.jsonl, LsCommand.null, LsCommand.m3u, LsCommand.m3u8, LsCommand.format]
+      as [any OptionKey])
       .filter(arguments.isGiven)
     if modes.count > 1 {
       throw invocation.usageError("--\(modes[0].spec.long) and --\(modes[1].spec.long) cannot be combined")
@@ -297,6 +355,10 @@ struct LsOptions {
       output = .jsonLines
     } else if arguments[LsCommand.null] {
       output = .nullSeparated
+    } else if arguments[LsCommand.m3u] {
+      output = .playlist(.m3u)
+    } else if arguments[LsCommand.m3u8] {
+      output = .playlist(.m3u8)
     } else {
       output = .table(long: arguments[LsCommand.long])
     }

@@ -10,7 +10,7 @@ import ShelfCore
 /// to WAV later compressed to FLAC keeps `FILE "Album.wav" WAVE`, and rippers name a CD
 /// image `Range.wav` whatever it is called afterwards, so cmus, foobar2000 and mpv users
 /// expect the same name under another audio extension, then the sheet's own name, to be tried.
-enum CueFileLocator {
+struct CueFileLocator {
   /// The extensions tried in place of a missing FILE's, in this order (compared in any case).
   static let alternativeExtensions = [
     "flac", "wav", "ape", "wv", "mp3", "m4a", "ogg", "opus", "aiff", "aif", "tta", "wma", "mpc", "tak",
@@ -20,11 +20,15 @@ enum CueFileLocator {
   /// The most folder entries looked through for another extension.
   static let folderEntryLimit = 100_000
 
+  /// The names in each folder looked through, read once: a sheet of many FILEs that are all
+  /// missing costs one listing of their folder, not one per FILE.
+  private var folders: [RawPath: [[UInt8]]] = [:]
+
   /// The first of `spellings` that is a file; else the same name with another audio extension
   /// in its folder; else, for a sheet of one FILE (`soleFile`), the sheet's own name with an
   /// audio extension.
-  static func locate(_ spellings: [RawPath], sheet: RawPath, soleFile: Bool) -> CueFileLocation {
-    for path in spellings where isFile(path) { return .found(path, .asWritten) }
+  mutating func locate(_ spellings: [RawPath], sheet: RawPath, soleFile: Bool) -> CueFileLocation {
+    for path in spellings where Self.isFile(path) { return .found(path, .asWritten) }
     for path in spellings {
       if let found = sameStem(as: path) { return .found(found, .otherExtension) }
     }
@@ -40,39 +44,39 @@ enum CueFileLocator {
 
   /// A file in `path`'s folder named like it but with one of `alternativeExtensions` (the
   /// earliest in that list), the extension compared in any case.
-  static func sameStem(as path: RawPath, excludingItself: Bool = false) -> RawPath? {
+  mutating func sameStem(as path: RawPath, excludingItself: Bool = false) -> RawPath? {
     let name = path.lastComponent.bytes
     let stem = name.lastIndex(of: UInt8(ascii: ".")).map { $0 > 0 ? Array(name[..<$0]) : name } ?? name
     guard !stem.isEmpty else { return nil }
     let folder = path.parent
+    if folders[folder] == nil { folders[folder] = Self.names(in: folder) }
     var best: (rank: Int, name: [UInt8])?
-    forEachName(in: folder) { entry in
+    for entry in folders[folder] ?? [] {
       guard entry.count > stem.count + 1, entry.starts(with: stem), entry[stem.count] == UInt8(ascii: "."),
         !(excludingItself && entry == name)
-      else { return }
+      else { continue }
       let ext = String(decoding: entry[(stem.count + 1)...], as: UTF8.self).lowercased()
-      guard let rank = alternativeExtensions.firstIndex(of: ext), rank < (best?.rank ?? Int.max) else {
-        return
+      guard let rank = Self.alternativeExtensions.firstIndex(of: ext), rank < (best?.rank ?? Int.max) else {
+        continue
       }
-      let candidate = folder.appending(RawPath(bytes: entry))
-      if isFile(candidate) { best = (rank, entry) }
+      if Self.isFile(folder.appending(RawPath(bytes: entry))) { best = (rank, entry) }
     }
     return best.map { folder.appending(RawPath(bytes: $0.name)) }
   }
 
-  /// Calls `body` with the name of each entry of `folder` (up to `folderEntryLimit`).
-  static func forEachName(in folder: RawPath, _ body: ([UInt8]) -> Void) {
+  /// The names of the entries of `folder` (up to `folderEntryLimit`; none when it cannot be
+  /// read).
+  static func names(in folder: RawPath) -> [[UInt8]] {
     let descriptor = folder.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-    guard descriptor >= 0 else { return }
+    guard descriptor >= 0 else { return [] }
     defer { close(descriptor) }
     let listing = FolderListing()
-    guard (try? listing.read(descriptor, path: folder)) != nil else { return }
-    var seen = 0
+    guard (try? listing.read(descriptor, path: folder)) != nil else { return [] }
+    var names: [[UInt8]] = []
     listing.forEach { _, name in
-      seen += 1
-      guard seen <= folderEntryLimit else { return }
-      body(Array(name))
+      if names.count < folderEntryLimit { names.append(Array(name)) }
     }
+    return names
   }
 }
 

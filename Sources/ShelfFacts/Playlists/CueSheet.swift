@@ -194,9 +194,10 @@ public struct CueSheet: Sendable {
   public mutating func locateFiles() {
     let used = Set(tracks.map(\.fileIndex))
     let audioFiles = files.indices.filter { used.contains($0) }
+    var locator = CueFileLocator()
     for index in audioFiles {
       let file = files[index]
-      let location = CueFileLocator.locate(file.spellings, sheet: path, soleFile: audioFiles.count == 1)
+      let location = locator.locate(file.spellings, sheet: path, soleFile: audioFiles.count == 1)
       files[index].location = location
       switch location {
       case .found(let found, let how):

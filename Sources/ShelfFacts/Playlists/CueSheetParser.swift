@@ -42,7 +42,16 @@ struct CueSheetParser {
     folder = path.parent
   }
 
+  /// Lines that make no sense reported at most: a text file that is no sheet would otherwise
+  /// give one warning per line.
+  static let warningLimit = 50
+  var unreported = 0
+
   mutating func warn(_ line: PlaylistText.Line, _ message: String) {
+    guard sheet.diagnostics.count < Self.warningLimit else {
+      unreported += 1
+      return
+    }
     let shown = RawPath(PlaylistSyntax.trimmed(line.text)).escaped
     sheet.diagnostics.append(
       PlaylistDiagnostic(
@@ -212,6 +221,12 @@ struct CueSheetParser {
 
   mutating func finish() -> CueSheet {
     while !pending.isEmpty { finishTrack(at: 0) }
+    if unreported > 0 {
+      sheet.diagnostics.append(
+        PlaylistDiagnostic(
+          list: sheet.path, line: nil, entry: nil,
+          message: "\(unreported) more line\(unreported == 1 ? "" : "s") that make no sense, ignored"))
+    }
     return sheet
   }
 

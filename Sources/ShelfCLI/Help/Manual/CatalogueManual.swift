@@ -83,7 +83,10 @@ enum CatalogueManual {
     path reads host:/path and every JSON record starts with a host key.
 
     -0, --json and --jsonl always give absolute paths; -0 gives the raw bytes of each name, so
-    names that are not UTF-8 pass through xargs -0 unchanged.
+    names that are not UTF-8 pass through xargs -0 unchanged. --m3u gives them raw too (the
+    list finds the file again on this system); --m3u8 leaves out, with a warning, a name that
+    is not UTF-8, and both leave out a name holding a line break. Tags are written on one line
+    (control characters as spaces).
     """#)
 
   static let jsonFields = ManSection(
@@ -126,6 +129,9 @@ enum CatalogueManual {
                     first_line
       plist         format, root (the root object's type), keys
       backup        domain, app, file_id, protection_class, mode
+      cue           (info, a .cue file) title, performer, tracks [{number,
+                    title, performer, start, duration (seconds, null when
+                    unknown), file}], warnings
 
     A --format template takes the same names ({bit_depth}, {sample_rate}) and the query
     fields.
