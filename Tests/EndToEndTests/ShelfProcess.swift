@@ -81,7 +81,7 @@ enum ShelfProcess {
 
 extension ShelfProcess {
   /// Starts `program` with exact argument bytes (`argv[0]` included), the test's environment
-  /// plus `NO_COLOR` and `environment`, stdin from `stdinPath` (else /dev/null), and stdout and
+  /// plus `NO_COLOR`, no session bus and `environment`, stdin from `stdinPath` (else /dev/null), and stdout and
   /// stderr written to files; returns its pid.
   static func spawn(
     _ program: String, _ argvBytes: [[UInt8]], environment: [String: String], stdinPath: String?,
@@ -98,6 +98,9 @@ extension ShelfProcess {
     // Never the user's catalogue: the default one lives in this run's own data folder.
     merged["SHELF_DB"] = nil
     merged["XDG_DATA_HOME"] = isolatedDataHome
+    // Never the machine's session bus, where a playing shelf would show (MPRIS): the MPRIS
+    // tests give a private bus of their own.
+    merged["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent"
     for (key, value) in environment { merged[key] = value }
     let argv = argvBytes.map(cString) + [nil]
     let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
