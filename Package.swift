@@ -92,7 +92,10 @@ let package = Package(
     .target(name: "CHeifSupport", dependencies: ["CHeif", "CLazyLibrary"]),
     .target(name: "CPostgresSupport", dependencies: ["CPostgres", "CLazyLibrary"]),
     .target(name: "CChromaprintSupport", dependencies: ["CChromaprint", "CLazyLibrary"]),
-    // The loading on first use those four share (dlopen, dlsym, a table of forwarders).
+    // MPRIS for `shelf play` over sd-bus (Debian libsystemd-dev's header; the library is loaded
+    // on first use, and sd-bus's vtable macros and variadic calls stay in C).
+    .target(name: "CMPRISSupport", dependencies: ["CLazyLibrary"]),
+    // The loading on first use those five share (dlopen, dlsym, a table of forwarders).
     .target(name: "CLazyLibrary", linkerSettings: [.linkedLibrary("dl")]),
 
     // Swift libraries.
@@ -108,7 +111,7 @@ let package = Package(
       name: "ShelfAudio",
       dependencies: [
         "ShelfCore", "CSndFile", "CALSA", "CALSASupport", "CFFmpeg", "CFFmpegSupport", "CSwscale",
-        "CChromaprint", "CChromaprintSupport", "CEbur128",
+        "CChromaprint", "CChromaprintSupport", "CEbur128", "CMPRISSupport",
       ]),
     .target(name: "ShelfBackup", dependencies: ["ShelfCore", "ShelfDatabase", "CCrypto"]),
     .target(

@@ -81,7 +81,7 @@ enum ShelfProcess {
 
 extension ShelfProcess {
   /// Starts `program` with exact argument bytes (`argv[0]` included), the test's environment
-  /// plus `NO_COLOR` and `environment`, stdin from `stdinPath` (else /dev/null), and stdout and
+  /// plus `NO_COLOR`, no session bus and `environment`, stdin from `stdinPath` (else /dev/null), and stdout and
   /// stderr written to files; returns its pid.
   static func spawn(
     _ program: String, _ argvBytes: [[UInt8]], environment: [String: String], stdinPath: String?,
@@ -100,6 +100,9 @@ extension ShelfProcess {
     merged["XDG_DATA_HOME"] = isolatedDataHome
     // Nor the user's resume points.
     merged["XDG_STATE_HOME"] = isolatedDataHome + "/state"
+    // Never the machine's session bus, where a playing shelf would show (MPRIS): the MPRIS
+    // tests give a private bus of their own.
+    merged["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent"
     for (key, value) in environment { merged[key] = value }
     let argv = argvBytes.map(cString) + [nil]
     let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]

@@ -49,10 +49,18 @@ public struct PlayerOptions: Sendable {
 /// A request to a running `Player`, e.g. from a key press.
 public enum PlayerCommand: Sendable, Equatable {
   case togglePause
+  /// Resume when paused (MPRIS Play).
+  case play
+  /// Pause when playing (MPRIS Pause).
+  case pause
   /// Seek by this many seconds (negative: back).
   case seek(by: Double)
+  /// Seek to this many seconds into the track (MPRIS SetPosition).
+  case setPosition(Double)
   /// Change the volume by this many percentage points.
   case changeVolume(by: Int)
+  /// Set the volume, 0…100 (MPRIS Volume).
+  case setVolume(Int)
   case next
   case previous
   case quit
@@ -70,6 +78,12 @@ public struct PlayerStatus: Sendable, Equatable {
   public var path: RawPath?
   public var title: String?
   public var artist: String?
+  public var album: String?
+  /// How many tracks have started, this one included: a new value at each start, also of the
+  /// same track again (MPRIS's track id).
+  public var trackStart = 0
+  /// How many seeks there have been: a new value after each (MPRIS's Seeked signal).
+  public var seeks = 0
   /// Seconds heard of the current track.
   public var position: Double = 0
   /// Length of the current track in seconds (0 when unknown).
@@ -452,6 +466,8 @@ private struct PlaylistRun {
       $0.path = path
       $0.title = info.tags.title
       $0.artist = info.tags.artist
+      $0.album = info.tags.album
+      $0.trackStart += 1
       $0.duration = format.duration
       $0.position = reader.position > 0 ? Double(reader.position) / Double(format.sampleRate) : 0
       $0.volume = volume
@@ -547,10 +563,16 @@ private struct PlaylistRun {
         return .previous
       }
       try? reader.seek(toFrame: 0)
-      player.update { $0.position = 0 }
+      player.update {
+        $0.position = 0
+        $0.seeks += 1
+      }
       events(.seeked(position: 0))
-    case .seek(let seconds):
-      let target = max(0, Self.heardFrames(reader, out) + Int64(seconds * rate))
+    case .seek(_), .setPosition(_):
+      var target: Int64 = 0
+      if case .seek(let seconds) = command { target = Self.heardFrames(reader, out) + Int64(seconds * rate) }
+      if case .setPosition(let seconds) = command { target = Int64(seconds * rate) }
+      target = max(0, target)
       out.drop()
       if format.frames > 0 && target >= format.frames {
         events(.finished(track: index, path: path))
@@ -559,7 +581,10 @@ private struct PlaylistRun {
       try? reader.seek(toFrame: target)
       // Shown at once, also while paused (no write follows to update it).
       let position = Double(reader.position) / rate
-      player.update { $0.position = position }
+      player.update {
+        $0.position = position
+        $0.seeks += 1
+      }
       events(.seeked(position: position))
     case .toggleShuffle:
       shuffle = shuffle == .off ? .tracks : .off
@@ -581,17 +606,18 @@ private struct PlaylistRun {
       let mode = repeatMode
       player.update { $0.repeatMode = mode }
       events(.repeatMode(mode))
-    case .changeVolume(let delta):
-      volume = min(100, max(0, volume + delta))
+    case .changeVolume(_), .setVolume(_):
+      if case .changeVolume(let delta) = command { volume = min(100, max(0, volume + delta)) }
+      if case .setVolume(let value) = command { volume = min(100, max(0, value)) }
       let newVolume = volume
       player.update { $0.volume = newVolume }
       events(.volume(newVolume))
-    case .togglePause:
-      if paused {
+    case .togglePause, .play, .pause:
+      if paused && command != .pause {
         paused = false
         player.update { $0.paused = false }
         events(.resumed(position: Double(reader.position) / rate))
-      } else {
+      } else if !paused && command != .play {
         // Forget what is queued and rewind to what was heard: resume picks up from there.
         let heard = Self.heardFrames(reader, out)
         out.drop()

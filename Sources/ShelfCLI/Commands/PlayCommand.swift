@@ -132,6 +132,15 @@ enum PlayCommand {
 
       With --json, one JSON object per line describes each event (start, end, error, skip, \
       pause, resume, seek, volume, shuffle, repeat, gain, finish), for scripts.
+
+      While it plays, shelf is an MPRIS media player on the D-Bus session bus \
+      (DBUS_SESSION_BUS_ADDRESS, else $XDG_RUNTIME_DIR/bus), named \
+      org.mpris.MediaPlayer2.shelf (a second shelf playing at once takes \
+      org.mpris.MediaPlayer2.shelf.instance<PID>), so that playerctl (playerctl -p shelf \
+      pause, next, metadata, position 30) and a desktop's media keys drive it: Play, Pause, \
+      PlayPause, Next, Previous (as p), Seek, SetPosition and Volume act as the keys do, Stop \
+      and Quit as q (exit 0); Metadata holds the title (else the file name), artist, album, \
+      length and a track id. Without a session bus, nothing is published and nothing is said.
       """,
     arguments: [
       ArgumentSpec(
@@ -215,6 +224,8 @@ enum PlayCommand {
       path throws(AudioError) in
       try names.openAudio(path)
     }
+    // On the session bus for playerctl and media keys (MPRIS); without a bus, nothing.
+    let mpris = MPRISService.start(player: player)
     let interactive = options.terminalUI && console.stdinIsTerminal && console.stderrIsTerminal
     let keys = interactive ? TerminalKeyInput() : nil
     // A device or pipe that goes away must fail a write, not kill the player.
@@ -230,6 +241,7 @@ enum PlayCommand {
     let reporter = EventReporter(
       console: console, json: options.json, interactive: interactive, trackCount: tracks.count, names: names)
     let summary = await runPlayer(player, reporter: reporter, showingStatus: interactive)
+    mpris?.stop()
     keys?.stop()
     keys?.restore()
     signals.cancel()

@@ -2,7 +2,7 @@
 /// sees when a file or a device fails, and what a recording looks like on disk at every moment.
 enum AudioManual {
   /// The extra sections of shelf-play(1).
-  static let playSections: [ManSection] = [decoding, playback, playErrors]
+  static let playSections: [ManSection] = [decoding, playback, mpris, playErrors]
   /// The extra sections of shelf-record(1).
   static let recordSections: [ManSection] = [recordingFiles]
 
@@ -27,6 +27,24 @@ enum AudioManual {
     Underruns and suspends are recovered (snd_pcm_recover); a device that vanishes is an error,
     not a busy loop. At the end the last period is padded with silence and drained with a time
     limit, so a stuck device cannot hang shelf.
+    """#)
+
+  static let mpris = ManSection(
+    "MPRIS",
+    #"""
+    The object /org/mpris/MediaPlayer2 has the interfaces org.mpris.MediaPlayer2 (Identity
+    'shelf', CanQuit true, CanRaise and HasTrackList false, no URI schemes or MIME types) and
+    org.mpris.MediaPlayer2.Player. PlaybackStatus is Playing, Paused, or Stopped between
+    tracks; Metadata holds mpris:trackid (/shelf/track/N, a new N at each start of a track),
+    mpris:length, xesam:title, xesam:artist and xesam:album; Position and Volume (0 to 1,
+    shelf's volume / 100) are read when asked. LoopStatus (Playlist with --repeat, else None),
+    Shuffle, Rate, MinimumRate and MaximumRate (1) are read-only. PropertiesChanged is sent
+    when PlaybackStatus, Metadata, Volume or CanSeek change (within 0.1 s), never for Position;
+    Seeked after a seek. Seek past the end goes to the next track; SetPosition with another
+    track's id is ignored; OpenUri is not supported. A request of the wrong type is answered
+    with a D-Bus error.
+
+    Tests run shelf against a private bus (dbus-daemon --session) and drive it with playerctl.
     """#)
 
   static let playErrors = ManSection(
