@@ -8,9 +8,18 @@ import Testing
 
 @testable import ShelfCatalog
 
+/// Turns a current catalogue back into schema 14 shape (no measured gains, no tag gains).
+func dropSchema15Gains(_ db: SQLiteConnection) throws {
+  try db.execute("DROP TABLE replay_gains")
+  for column in ["rg_track_gain", "rg_track_peak", "rg_album_gain", "rg_album_peak"] {
+    try db.execute("ALTER TABLE files DROP COLUMN \(column)")
+  }
+}
+
 /// Turns a current catalogue back into schema 12 shape (no index of the entries awaiting their
-/// Live Photo partner).
+/// Live Photo partner, and later).
 func dropSchema13Index(_ db: SQLiteConnection) throws {
+  try dropSchema15Gains(db)
   try db.execute("DROP INDEX IF EXISTS files_live_photo_queue")
 }
 
