@@ -9,9 +9,12 @@ import Testing
 @testable import ShelfCatalog
 
 /// Turns a current catalogue back into schema 14 shape (no measured gains, no tag gains).
+/// Done once however many older shapes call it.
 func dropSchema15Gains(_ db: SQLiteConnection) throws {
-  try db.execute("DROP TABLE replay_gains")
-  for column in ["rg_track_gain", "rg_track_peak", "rg_album_gain", "rg_album_peak"] {
+  try db.execute("DROP TABLE IF EXISTS replay_gains")
+  let present = try db.query("SELECT name FROM pragma_table_info('files')").compactMap { $0.first?.text }
+  for column in ["rg_track_gain", "rg_track_peak", "rg_album_gain", "rg_album_peak"]
+  where present.contains(column) {
     try db.execute("ALTER TABLE files DROP COLUMN \(column)")
   }
 }
