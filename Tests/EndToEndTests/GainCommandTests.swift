@@ -192,4 +192,32 @@ import Testing
     let nothing = try ShelfProcess.run(["--db", scratch.path + "/none.sqlite", "gain", bad])
     #expect(nothing.status == 65)
   }
+
+  @Test(.enabled(if: haveMusic)) func whileAnotherShelfWritesTheGainsArePrintedThenItExits75() throws {
+    let scratch = try TemporaryDirectory()
+    let folders = try Self.copyAlbums(scratch)
+    let database = scratch.path + "/c.sqlite"
+    #expect(try ShelfProcess.run(["--db", database, "index", folders[0]]).status == 0)
+    // A slow index of another root holds the writer lock.
+    let other = scratch.path + "/other"
+    for index in 0..<200 { _ = try scratch.write("other/n\(index).txt", Array("n \(index)\n".utf8)) }
+    let writer = try BackgroundShelf(
+      ["--db", database, "index", other],
+      environment: ["SHELF_INDEX_BATCH": "10", "SHELF_INDEX_PAUSE": "0.3"])
+    defer {
+      writer.kill(SIGKILL)
+      _ = writer.wait()
+    }
+    #expect(
+      try ObservableWait.until {
+        try ShelfProcess.run(["--db", database, "ls", "-0", "root:" + other]).stdoutBytes.contains(0)
+      })
+    let result = try ShelfProcess.run(
+      ["--db", database, "gain", "--json", folders[0]], environment: ["SHELF_LOCK_WAIT": "0.3"])
+    #expect(result.status == 75)
+    #expect(result.stderr.hasPrefix("error: gains not kept in the catalogue: "))
+    #expect(result.stderr.split(separator: "\n").count == 1)
+    let tracks = try #require(try Self.json(result.stdout)["tracks"] as? [[String: Any]])
+    #expect(tracks.count == 2 && tracks.allSatisfy { $0["stored"] as? Bool == false })
+  }
 }
