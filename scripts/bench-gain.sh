@@ -34,9 +34,13 @@ if [[ ! -f $WORK/.generated ]]; then
   mkdir -p "$WORK/ogg" "$WORK/flac" "$WORK/mp3"
   for track in "$MUSIC"/*.ogg; do
     name=$(basename "$track" .ogg)
-    cp "$track" "$WORK/ogg/$name.ogg"
-    ffmpeg -nostdin -v error -y -i "$track" -c:a flac "$WORK/flac/$name.flac"
-    ffmpeg -nostdin -v error -y -i "$track" -c:a libmp3lame -q:a 2 "$WORK/mp3/$name.mp3"
+    # One album per folder, as loudgain -a takes it: the tracks' own album tags differ, so
+    # each copy gets its folder's (the Ogg one remuxed, its audio packets unchanged).
+    tags=(-map_metadata -1 -metadata "title=$name" -metadata "album_artist=xmoto")
+    ffmpeg -nostdin -v error -y -i "$track" -c:a copy "${tags[@]}" -metadata "album=xmoto (ogg)" "$WORK/ogg/$name.ogg"
+    ffmpeg -nostdin -v error -y -i "$track" -c:a flac "${tags[@]}" -metadata "album=xmoto (flac)" "$WORK/flac/$name.flac"
+    ffmpeg -nostdin -v error -y -i "$track" -c:a libmp3lame -q:a 2 "${tags[@]}" -metadata "album=xmoto (mp3)" \
+      "$WORK/mp3/$name.mp3"
   done
   touch "$WORK/.generated"
 fi
