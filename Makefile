@@ -13,7 +13,7 @@ BASH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
-.PHONY: all setup build release install uninstall test lint fuzz demo man sample-media sample-backups bench-png bench-audio bench-index bench-index-media bench-index-photos check-exif bench-backup bench-text bench-catalog bench-dupes bench-play check-images bench-show clean
+.PHONY: all setup build release install uninstall test lint fuzz demo man sample-media sample-backups bench-png bench-audio bench-index bench-index-media bench-index-photos check-exif bench-backup bench-text bench-catalog bench-dupes bench-play bench-gain check-images bench-show clean
 
 all: build
 
@@ -118,6 +118,10 @@ bench-catalog: release
 # shelf dupes against jdupes, fdupes, rmlint and rdfind on a real tree (see scripts/bench-dupes.sh).
 bench-dupes: release
 	bash scripts/bench-dupes.sh $(RELEASE_BIN)
+
+# shelf gain against loudgain -a per album on real music (see scripts/bench-gain.sh).
+bench-gain: release
+	bash scripts/bench-gain.sh $(RELEASE_BIN)
 
 bench-show: release
 	bash scripts/bench-show.sh $(RELEASE_BIN)

@@ -37,7 +37,8 @@ enum APETag {
     for _ in 0..<min(count, bytes.count / 9 + 1) {
       guard index + 8 <= bytes.count else { break }
       let length =
-        Int(bytes[index]) | Int(bytes[index + 1]) << 8 | Int(bytes[index + 2]) << 16 | Int(bytes[index + 3]) << 24
+        Int(bytes[index]) | Int(bytes[index + 1]) << 8 | Int(bytes[index + 2]) << 16 | Int(bytes[index + 3])
+        << 24
       let flags = bytes[index + 4]
       index += 8
       guard let keyEnd = bytes[index...].firstIndex(of: 0) else { break }

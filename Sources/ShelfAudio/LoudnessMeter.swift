@@ -82,7 +82,22 @@ public final class LoudnessMeter: @unchecked Sendable {
   /// Decodes the whole of `path` with shelf's decoders (`AudioDecoders`) and measures it; the
   /// decoder's tags come back too (album grouping for files outside the catalogue).
   public static func measure(path: RawPath) throws(AudioError) -> (meter: LoudnessMeter, tags: AudioTags) {
-    let decoder = try AudioDecoders.open(path: path)
+    let file: RegularFile
+    do {
+      file = try RegularFile(path: path)
+    } catch {
+      throw AudioError(path: path, reason: .missingFile, message: error.reason)
+    }
+    return try measure(file)
+  }
+
+  /// Measures a file already open (so that what is measured is the file whose status the
+  /// caller keeps the result under).
+  public static func measure(_ file: RegularFile) throws(AudioError) -> (
+    meter: LoudnessMeter, tags: AudioTags
+  ) {
+    let path = file.path
+    let decoder = try AudioDecoders.open(file)
     defer { decoder.close() }
     let format = decoder.format
     let meter = try LoudnessMeter(channels: format.channels, sampleRate: format.sampleRate, path: path)

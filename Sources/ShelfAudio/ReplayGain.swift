@@ -61,7 +61,7 @@ public struct ReplayGain: Sendable, Equatable, Codable {
     self.source = source
   }
 
-  /// Whether no gain is known (peaks alone cannot set a level).
+  /// Whether a gain is known (peaks alone cannot set a level).
   public var hasGain: Bool { trackGain != nil || albumGain != nil }
 
   /// The gain for `mode` in dB (nil when off, or when the file has neither gain).

@@ -99,7 +99,8 @@ enum VorbisComments {
     func u32() -> Int? {
       guard index + 4 <= bytes.count else { return nil }
       let value =
-        Int(bytes[index]) | Int(bytes[index + 1]) << 8 | Int(bytes[index + 2]) << 16 | Int(bytes[index + 3]) << 24
+        Int(bytes[index]) | Int(bytes[index + 1]) << 8 | Int(bytes[index + 2]) << 16 | Int(bytes[index + 3])
+        << 24
       index += 4
       return value
     }

@@ -13,6 +13,7 @@ enum CommandTable {
     CrushCommand.command,
     ExtractCommand.command,
     DupesCommand.command,
+    GainCommand.command,
     PlayCommand.command,
     RecordCommand.command,
     DevicesCommand.command,

@@ -1,3 +1,4 @@
+public import ShelfAudio
 import ShelfCore
 public import ShelfFacts
 
@@ -91,6 +92,9 @@ public struct CatalogEntry: Sendable, Equatable {
   public var extractorVersion: Int
   /// The machine holding the file, in a catalogue shared by several (nil in a SQLite one).
   public var host: String? = nil
+  /// The ReplayGain `shelf gain` measured for the file as it is (source `.measured`; kept in
+  /// `replay_gains` while the file's device, inode, size and times are unchanged).
+  public var measuredReplayGain: ReplayGain? = nil
 
   /// An entry of `facts` read from the file at `path` when it had `size` and the times and
   /// identity given (a backup's file has its manifest's size and time, and neither of the rest).
@@ -143,6 +147,10 @@ public struct CatalogEntry: Sendable, Equatable {
   public subscript<Value>(dynamicMember keyPath: KeyPath<FileFacts, Value>) -> Value {
     facts[keyPath: keyPath]
   }
+
+  /// The file's ReplayGain: its tags' (`audio.tags.replayGain`) when it has some, else the one
+  /// `shelf gain` measured.
+  public var replayGain: ReplayGain? { facts.audio?.tags.replayGain ?? measuredReplayGain }
 
   /// The file's lower-case extension without the dot.
   public var fileExtension: String { path.lowercasedExtension }

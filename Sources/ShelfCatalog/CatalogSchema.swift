@@ -9,7 +9,7 @@ import ShelfDatabase
 /// which is what `ls WORD…` needs, at about half the cost of a full index.
 enum CatalogSchema {
   /// Bumped on every schema change; writers migrate older catalogues (see `upgrade(from:_:)`).
-  static let version = 14
+  static let version = 15
 
   /// The first schema that carries `applicationID` and the `meta` table; older ones are
   /// recognised by their tables.
@@ -69,6 +69,7 @@ enum CatalogSchema {
     );
     \(queryIndexes(.sqlite))
     \(contentHashesTable(.sqlite))
+    \(replayGainsTable(.sqlite))
     """
 
   /// The version that added `queryIndexes`.
@@ -92,6 +93,33 @@ enum CatalogSchema {
 
   /// The version that added `contentHashesTable`.
   static let contentHashesVersion = 14
+
+  /// The version that added `replayGainsTable` and the tag gains' columns (`rg_*`).
+  static let replayGainsVersion = 15
+
+  /// The ReplayGain values `shelf gain` measured (dB and linear true peaks), keyed as
+  /// `content_hashes` is (device and inode) and valid while the file's size and times are those
+  /// recorded: an unchanged file keeps them through rescans, a changed one loses them (its row
+  /// no longer matches, and the next `shelf gain` replaces it). A file's own tags are facts of
+  /// its entry (`files.rg_*`), not kept here.
+  static func replayGainsTable(_ dialect: SQLDialect) -> String {
+    let integer = ColumnType.integer.name(dialect)
+    let real = ColumnType.real.name(dialect)
+    return """
+      CREATE TABLE IF NOT EXISTS replay_gains(
+        device \(integer) NOT NULL, inode \(integer) NOT NULL, size \(integer) NOT NULL,
+        mtime_ns \(integer) NOT NULL, ctime_ns \(integer) NOT NULL,
+        track_gain \(real), track_peak \(real), album_gain \(real), album_peak \(real),
+        PRIMARY KEY (device, inode)
+      );
+      """
+  }
+
+  /// The measured gains of the entry read, as four columns of `entryColumns` (NULL when `shelf
+  /// gain` has not measured the file as the catalogue knows it).
+  static let measuredGainColumns = ["track_gain", "track_peak", "album_gain", "album_peak"].map {
+    "(SELECT g.\($0) FROM replay_gains g WHERE g.device = f.device AND g.inode = f.inode AND g.size = f.size AND g.mtime_ns = f.mtime_ns AND g.ctime_ns = f.ctime_ns)"
+  }
 
   /// The content hashes `dupes` and the `copies:` fields computed, keyed by the file's identity
   /// (device and inode: hard links share a row) and valid while its size and times are those
@@ -170,6 +198,7 @@ enum CatalogSchema {
     """
 
   static let drop = """
+    DROP TABLE IF EXISTS replay_gains;
     DROP TABLE IF EXISTS content_hashes;
     DROP TABLE IF EXISTS files_paths;
     DROP TABLE IF EXISTS files_fts;
@@ -207,21 +236,23 @@ enum CatalogSchema {
   ]
 
   /// `entryColumns` before the host.
-  private static let entryColumnNames = [
-    "f.path", "r.path", "f.area", "f.kind", "f.mime", "f.detected_by", "f.ext_mismatch", "f.size",
-    "f.mtime_ns", "f.ctime_ns", "f.inode", "f.device", "f.error", "f.extractor_version",
-    "f.width", "f.height", "f.bit_depth", "f.color_type", "f.alpha", "f.interlaced", "f.cgbi", "f.frames",
-    "f.image_format", "f.chunks",
-    "f.duration", "f.sample_rate", "f.channels", "f.audio_frames", "f.format", "f.subtype", "f.title",
-    "f.artist", "f.album", "f.date", "f.track", "f.genre", "f.comment",
-    "f.encoding", "f.bom", "f.line_endings", "f.lines", "f.words", "f.chars", "f.first_line",
-    "f.plist_format", "f.plist_root", "f.plist_keys",
-    "f.backup_domain", "f.backup_app", "f.backup_file_id", "f.backup_protection", "f.backup_mode",
-    "f.codec", "f.bitrate", "f.album_artist", "f.disc", "f.disc_total", "f.track_total", "f.artwork",
-    "f.frame_rate", "f.rotation", "f.audio_codec", "f.taken",
-    "f.camera", "f.lens", "f.orientation", "f.gps_lat", "f.gps_lon", "f.gps_alt", "f.software",
-    "f.content_id", "f.live_photo", "f.loop_count",
-  ]
+  private static let entryColumnNames =
+    [
+      "f.path", "r.path", "f.area", "f.kind", "f.mime", "f.detected_by", "f.ext_mismatch", "f.size",
+      "f.mtime_ns", "f.ctime_ns", "f.inode", "f.device", "f.error", "f.extractor_version",
+      "f.width", "f.height", "f.bit_depth", "f.color_type", "f.alpha", "f.interlaced", "f.cgbi", "f.frames",
+      "f.image_format", "f.chunks",
+      "f.duration", "f.sample_rate", "f.channels", "f.audio_frames", "f.format", "f.subtype", "f.title",
+      "f.artist", "f.album", "f.date", "f.track", "f.genre", "f.comment",
+      "f.encoding", "f.bom", "f.line_endings", "f.lines", "f.words", "f.chars", "f.first_line",
+      "f.plist_format", "f.plist_root", "f.plist_keys",
+      "f.backup_domain", "f.backup_app", "f.backup_file_id", "f.backup_protection", "f.backup_mode",
+      "f.codec", "f.bitrate", "f.album_artist", "f.disc", "f.disc_total", "f.track_total", "f.artwork",
+      "f.frame_rate", "f.rotation", "f.audio_codec", "f.taken",
+      "f.camera", "f.lens", "f.orientation", "f.gps_lat", "f.gps_lon", "f.gps_alt", "f.software",
+      "f.content_id", "f.live_photo", "f.loop_count",
+      "f.rg_track_gain", "f.rg_track_peak", "f.rg_album_gain", "f.rg_album_peak",
+    ] + measuredGainColumns
 
   /// What the `ls` table (with `-l`) prints of an entry: the path, kind, MIME type, area, time,
   /// size and error, and the key facts of `CatalogPresentation.keyFacts` (an image's size,
@@ -334,6 +365,8 @@ enum CatalogSchema {
     ]
     // How many times a GIF or WebP animation plays.
     columns += optional(.integer, since: 9, "loop_count")
+    // The ReplayGain tags of a sound (dB, linear peaks).
+    columns += optional(.real, since: 15, "rg_track_gain", "rg_track_peak", "rg_album_gain", "rg_album_peak")
     return columns
   }()
 
@@ -364,6 +397,12 @@ enum CatalogSchema {
   /// version. Nil when there is no step (an older SQLite schema is then rebuilt).
   static func upgrade(from version: Int, _ dialect: SQLDialect) -> String? {
     if dialect == .sqlite, let step = sqliteUpgrades[version] { return step }
+    if version + 1 == replayGainsVersion {
+      return replayGainsTable(dialect) + "\n"
+        + fileColumns.filter { $0.since == replayGainsVersion }.map {
+          "ALTER TABLE files ADD COLUMN \($0.name) \($0.type.name(dialect));"
+        }.joined(separator: "\n")
+    }
     if version + 1 == contentHashesVersion { return contentHashesTable(dialect) }
     if version + 1 == scanAndListingIndexesVersion {
       // PostgreSQL's planner needs the new indexes' statistics.
@@ -463,6 +502,8 @@ enum CatalogSchema {
       .from(entry.exif?.gps?.latitude), .from(entry.exif?.gps?.longitude), .from(entry.exif?.gps?.altitude),
       .from(entry.exif?.software), .from(entry.contentIdentifier),
       .from(image?.loop),
+      .from(audio?.tags.replayGain?.trackGain), .from(audio?.tags.replayGain?.trackPeak),
+      .from(audio?.tags.replayGain?.albumGain), .from(audio?.tags.replayGain?.albumPeak),
     ]
   }
 

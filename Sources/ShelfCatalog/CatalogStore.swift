@@ -584,6 +584,18 @@ public final class CatalogStore {
       }
     }
     if s.text(at: 71) != nil { entry.livePhoto = RawPath(bytes: s.blob(at: 71)) }
+    // The tag gains (73–76) and the measured ones (77–80).
+    if entry.audio != nil {
+      let tagged = ReplayGain(
+        trackGain: s.real(at: 73), trackPeak: s.real(at: 74), albumGain: s.real(at: 75),
+        albumPeak: s.real(at: 76), source: .tags)
+      if tagged.hasGain { entry.audio?.tags.replayGain = tagged }
+    }
+    let measured = ReplayGain(
+      trackGain: s.real(at: 77), trackPeak: s.real(at: 78), albumGain: s.real(at: 79),
+      albumPeak: s.real(at: 80),
+      source: .measured)
+    if measured.hasGain { entry.measuredReplayGain = measured }
     if let encoding = text(37).flatMap(TextEncoding.init(rawValue:)) {
       entry.text = TextFacts(
         encoding: encoding, bom: bool(38) ?? false, lineEndings: text(39) ?? "none", lines: int(40) ?? 0,

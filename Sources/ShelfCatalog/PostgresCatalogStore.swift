@@ -183,6 +183,7 @@ final class PostgresCatalogStore: CatalogEngine {
       CREATE INDEX files_path_trigrams ON files USING gin (path_text gin_trgm_ops);
       \(CatalogSchema.queryIndexes(.postgres))
       \(CatalogSchema.contentHashesTable(.postgres))
+      \(CatalogSchema.replayGainsTable(.postgres))
       """)
     try compressFullTextWithLZ4()
     try db.run(

@@ -5,8 +5,8 @@ import Testing
 /// The command-line interface as a user meets it: help, version, usage errors, completions.
 @Suite struct CLITests {
   static let commandNames = [
-    "index", "ls", "info", "show", "stats", "roots", "forget", "catalog", "crush", "extract", "dupes", "play",
-    "record",
+    "index", "ls", "info", "show", "stats", "roots", "forget", "catalog", "crush", "extract", "dupes", "gain",
+    "play", "record",
     "devices",
     "completions",
   ]

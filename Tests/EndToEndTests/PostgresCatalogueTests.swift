@@ -236,11 +236,12 @@ struct PostgresCatalogueTests {
     let root = try folder(scratch, "m", count: 3)
     let database = try TestCatalogues.createDatabase()
     #expect(try ShelfProcess.run(["--db", database, "index", root]).status == 0)
-    // Back to schema 6: without the columns schemas 7, 8, 9 and 11 added.
+    // Back to schema 6: without the columns schemas 7, 8, 9, 11 and 15 added.
     let laterColumns = [
       "codec", "bitrate", "album_artist", "disc", "disc_total", "track_total", "artwork", "frame_rate",
       "rotation", "audio_codec", "taken", "camera", "lens", "orientation", "gps_lat", "gps_lon", "gps_alt",
-      "software", "content_id", "live_photo", "live_photo_text", "loop_count",
+      "software", "content_id", "live_photo", "live_photo_text", "loop_count", "rg_track_gain",
+      "rg_track_peak", "rg_album_gain", "rg_album_peak",
     ]
     try TestCatalogues.psql(
       database,
@@ -290,7 +291,9 @@ struct PostgresCatalogueTests {
     // then the schema version.
     try TestCatalogues.psql(
       database,
-      "DROP INDEX files_kind_path; DROP INDEX files_size_path; CREATE INDEX files_size ON files (size)")
+      "DROP INDEX files_kind_path; DROP INDEX files_size_path; CREATE INDEX files_size ON files (size); "
+        + "DROP TABLE replay_gains; ALTER TABLE files DROP COLUMN rg_track_gain, DROP COLUMN rg_track_peak, "
+        + "DROP COLUMN rg_album_gain, DROP COLUMN rg_album_peak")
     let before = try listings(database)
     try TestCatalogues.psql(database, "UPDATE meta SET value = '12' WHERE key = 'schema_version'")
     #expect(try ShelfProcess.run(["--db", database, "ls"]).status == 65)
@@ -298,9 +301,12 @@ struct PostgresCatalogueTests {
       try ShelfProcess.run(["--db", database, "index", root], environment: ["SHELF_TRUST_WINDOW": "0"]).status
         == 0)
     #expect(
-      try TestCatalogues.psql(database, "SELECT value FROM meta WHERE key = 'schema_version'") == "14\n")
-    // Schema 14's table of content hashes (shelf dupes) is there, empty.
+      try TestCatalogues.psql(database, "SELECT value FROM meta WHERE key = 'schema_version'") == "15\n")
+    // Schema 14's table of content hashes (shelf dupes) is there, empty, and schema 15's of
+    // measured gains (shelf gain) with the columns of the tag gains.
     #expect(try TestCatalogues.psql(database, "SELECT count(*) FROM content_hashes") == "0\n")
+    #expect(try TestCatalogues.psql(database, "SELECT count(*) FROM replay_gains") == "0\n")
+    #expect(try TestCatalogues.psql(database, "SELECT count(rg_track_gain) FROM files") == "0\n")
     let indexes = try TestCatalogues.psql(
       database,
       "SELECT indexname FROM pg_indexes WHERE indexname IN ('files_kind_path', 'files_size', 'files_size_path') ORDER BY 1"

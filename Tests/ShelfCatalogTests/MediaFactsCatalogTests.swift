@@ -8,9 +8,21 @@ import Testing
 
 @testable import ShelfCatalog
 
+/// Turns a current catalogue back into schema 14 shape (no measured gains, no tag gains).
+/// Done once however many older shapes call it.
+func dropSchema15Gains(_ db: SQLiteConnection) throws {
+  try db.execute("DROP TABLE IF EXISTS replay_gains")
+  let present = try db.query("SELECT name FROM pragma_table_info('files')").compactMap { $0.first?.text }
+  for column in ["rg_track_gain", "rg_track_peak", "rg_album_gain", "rg_album_peak"]
+  where present.contains(column) {
+    try db.execute("ALTER TABLE files DROP COLUMN \(column)")
+  }
+}
+
 /// Turns a current catalogue back into schema 12 shape (no index of the entries awaiting their
-/// Live Photo partner).
+/// Live Photo partner, and later).
 func dropSchema13Index(_ db: SQLiteConnection) throws {
+  try dropSchema15Gains(db)
   try db.execute("DROP INDEX IF EXISTS files_live_photo_queue")
 }
 

@@ -235,6 +235,21 @@ enum InfoCommand {
         }
         rows.append(["artwork:", yesNo(audio.hasArtwork)])
       }
+      if let gain = entry.replayGain {
+        // Track and album gain (dB) and peak, from the file's tags or measured by shelf gain.
+        func part(_ label: String, _ value: Double?, _ peak: Double?) -> String? {
+          value.map {
+            "\(label) \(Quantities.formatFixed($0, decimals: 2)) dB"
+              + (peak.map { ", peak \(Quantities.formatFixed($0, decimals: 6))" } ?? "")
+          }
+        }
+        let parts = [
+          part("track", gain.trackGain, gain.trackPeak), part("album", gain.albumGain, gain.albumPeak),
+        ]
+        rows.append([
+          "replaygain:", parts.compactMap { $0 }.joined(separator: "; ") + " (\(gain.source.rawValue))",
+        ])
+      }
       if let video = entry.video {
         rows.append([
           "duration:",

@@ -435,6 +435,20 @@ enum CatalogPresentation {
           ])
         ))
     }
+    if let gain = entry.replayGain {
+      // The file's own ReplayGain tags, else what `shelf gain` measured.
+      fields.append(
+        (
+          "replaygain",
+          .object([
+            ("track_gain", gain.trackGain.map { .double($0) } ?? .null),
+            ("track_peak", gain.trackPeak.map { .double($0) } ?? .null),
+            ("album_gain", gain.albumGain.map { .double($0) } ?? .null),
+            ("album_peak", gain.albumPeak.map { .double($0) } ?? .null),
+            ("source", .string(gain.source.rawValue)),
+          ])
+        ))
+    }
     if let video = entry.video {
       fields.append(
         (
