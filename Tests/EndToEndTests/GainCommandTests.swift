@@ -11,7 +11,7 @@ import Testing
   static let haveMusic =
     FileManager.default.fileExists(atPath: musicFolder + "/menu.ogg")
     && ExternalTool.isInstalled(["loudgain"])
-    && FileManager.default.fileExists(atPath: "/usr/bin/python3")
+    && ExternalTool.isInstalled(["python3"])
 
   /// Copies of the albums in folders `A` and `B` of `scratch`. A's tracks have no album tag
   /// (an album by folder); B's are tagged as one album by mutagen (MadeiraStew.ogg has an
@@ -30,7 +30,7 @@ import Testing
       for path in sys.argv[1:]:
           f = mutagen.File(path); f["ALBUM"] = "Musix 4 XMoto"; f["ALBUMARTIST"] = "Jens Erler"; f.save()
       """
-    try ExternalTool.make(["/usr/bin/python3", "-c", script] + albums[1].map { folders[1] + "/" + $0 })
+    try ExternalTool.make(["python3", "-c", script] + albums[1].map { folders[1] + "/" + $0 })
     return folders
   }
 

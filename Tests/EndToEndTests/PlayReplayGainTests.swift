@@ -125,4 +125,36 @@ import Testing
       #expect(Array(AudioE2E.bytes(out).prefix(expected.count)) == expected)
     }
   }
+
+  /// A file without gain tags plays with what `shelf gain` measured and the catalogue keeps,
+  /// named by path or found by a query; the catalogue is only read.
+  @Test func measuredGainsFromTheCatalogueApplyToUntaggedFiles() throws {
+    let folder = try TemporaryDirectory()
+    try FileManager.default.createDirectory(atPath: folder.path + "/m", withIntermediateDirectories: true)
+    let plain = try AudioE2E.makeSignal(folder, "m/plain.flac", seconds: 1)
+    let database = folder.path + "/c.sqlite"
+    #expect(try ShelfProcess.run(["--db", database, "index", folder.path + "/m"]).status == 0)
+    let measured = try ShelfProcess.run(["--db", database, "gain", "--json", plain])
+    try #require(measured.status == 0, "\(measured.stderr)")
+    let object = try JSONSerialization.jsonObject(with: Data(measured.stdout.utf8)) as? [String: Any]
+    let track = try #require((object?["tracks"] as? [[String: Any]])?.first)
+    #expect(track["stored"] as? Bool == true)
+    let trackGain = try #require(track["track_gain"] as? Double)
+    let before = try Data(contentsOf: URL(fileURLWithPath: database))
+    for items in [[plain], ["kind:audio"]] {
+      let result = try ShelfProcess.run(
+        ["--db", database, "play", "--json", "--replaygain", "track", "-D", "null"] + items)
+      try #require(result.status == 0, "\(result.stderr)")
+      let shown = Self.gains(result.stdout)
+      #expect(shown.count == 1)
+      let played = try #require(shown.first.flatMap { Double($0.split(separator: " ")[2]) })
+      #expect(abs(played - trackGain) < 0.01, "\(shown) against \(trackGain)")
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == before)
+    // Without the catalogue, the same file has no gain.
+    let alone = try ShelfProcess.run(
+      ["--db", folder.path + "/none.sqlite", "play", "--json", "-D", "null", plain])
+    #expect(alone.status == 0)
+    #expect(Self.gains(alone.stdout).isEmpty)
+  }
 }

@@ -20,7 +20,7 @@ import Testing
     let a = testSignal16(frames: 44100, seed: 31)
     try writeWAV16(folder.file("a.wav"), a)
     let player = Player(
-      tracks: [folder.raw("a.wav")],
+      tracks: PlayerTrack.files([folder.raw("a.wav")]),
       options: PlayerOptions(device: TestALSA.fileDevice(folder.file("out.raw"))))
     for command: PlayerCommand in [.play, .setPosition(0.5), .setVolume(50), .pause, .pause, .play] {
       player.send(command)
@@ -54,7 +54,8 @@ import Testing
     let folder = try TemporaryDirectory()
     try writeWAV16(folder.file("a.wav"), testSignal16(frames: 100, seed: 32))
     let player = Player(
-      tracks: [folder.raw("a.wav"), folder.raw("a.wav")], options: PlayerOptions(device: "null"))
+      tracks: PlayerTrack.files([folder.raw("a.wav"), folder.raw("a.wav")]),
+      options: PlayerOptions(device: "null"))
     var starts: [Int] = []
     _ = player.run { event in
       if case .started = event { starts.append(player.status.trackStart) }

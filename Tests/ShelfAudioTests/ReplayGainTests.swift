@@ -65,7 +65,7 @@ import Testing
   static let music = "/usr/share/games/xmoto/Textures/Musics/foxrun.ogg"
   static let haveTools =
     FileManager.default.fileExists(atPath: music)
-    && FileManager.default.fileExists(atPath: "/usr/bin/python3")
+    && ExternalTool.isInstalled(["python3"])
     && ExternalTool.isInstalled(["ffmpeg"])
 
   /// The mutagen script that writes each kind of tag (the values every test expects).
@@ -105,7 +105,7 @@ import Testing
     try ExternalTool.ffmpeg(["-t", "8", "-i", music, "-map_metadata", "-1", "-c:a", encoder, path])
     let script = folder.file("tag.py")
     try Data(tagger.utf8).write(to: URL(fileURLWithPath: script))
-    try ExternalTool.make(["/usr/bin/python3", script, kind, path])
+    try ExternalTool.make(["python3", script, kind, path])
     return path
   }
 

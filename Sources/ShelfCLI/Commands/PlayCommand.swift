@@ -634,6 +634,7 @@ enum PlaylistBuilder {
       playlist.tracks += found
       playlist.queryMatchedNothing = found.isEmpty
     }
+    CatalogPlaylist.addMeasuredGains(to: &playlist.tracks, invocation: invocation)
     return playlist
   }
 
@@ -687,11 +688,28 @@ enum CatalogPlaylist {
     let tracks = try store.entries(matching: query).map { entry in
       PlayerTrack(
         path: entry.path,
-        album: entry.facts.audio.flatMap { AlbumKey.tagged($0.tags) } ?? AlbumKey.folder(of: entry.path))
+        album: entry.facts.audio.flatMap { AlbumKey.tagged($0.tags) } ?? AlbumKey.folder(of: entry.path),
+        measuredGain: entry.measuredReplayGain)
     }
     if tracks.isEmpty {
       invocation.console.error("no audio matches '\(terms.joined(separator: " "))' in the catalogue")
     }
     return tracks
+  }
+
+  /// The gains `shelf gain` measured for files named on the command line (or by a folder or a
+  /// list), for tracks whose tags carry none: looked up when a catalogue is there, read-only.
+  /// Without one (or when it cannot be read) the tracks play with their tags' gains alone.
+  static func addMeasuredGains(to tracks: inout [PlayerTrack], invocation: Invocation) {
+    let wanted = tracks.indices.filter {
+      tracks[$0].measuredGain == nil && !BackupEntryFiles.isBackupEntryPath(tracks[$0].path)
+    }
+    guard !wanted.isEmpty,
+      let store = try? CatalogStore.openForReading(
+        at: invocation.globals.catalogue, shelfVersion: ShelfInfo.version)
+    else { return }
+    for index in wanted {
+      tracks[index].measuredGain = (try? store.replayGain(forFileAt: tracks[index].path)) ?? nil
+    }
   }
 }
