@@ -33,7 +33,7 @@ if [[ -z "$BASELINE" ]]; then
     echo "bench-index-media: building the baseline shelf ($BASELINE_REV) in $TREE" >&2
     rm -rf "$TREE"
     git -C "$ROOT" archive --format=tar --prefix=bench-baseline/ "$BASELINE_REV" | tar -x -C "$ROOT/.build"
-    (cd "$TREE" && swift build -c release >/dev/null)
+    (cd "$TREE" && swift build -c release --static-swift-stdlib >/dev/null)
   fi
   BASELINE=$TREE/.build/release/shelf
 fi

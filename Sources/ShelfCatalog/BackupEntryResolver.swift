@@ -88,6 +88,12 @@ public final class BackupEntryResolver: Sendable {
     return opened.entries[PathKey(cataloguePath.bytes)].map { (opened.backup, $0) }
   }
 
+  /// Opens the backup at `folder` before its entries are asked for, so that it can be done on
+  /// another thread while other work goes on; throws as `entry(at:in:)` would.
+  public func open(_ folder: RawPath) throws {
+    _ = try openedBackup(folder)
+  }
+
   /// The symbolic-link entries of the backup at `folder`, in manifest order: `extract` reports
   /// them, as it neither follows nor recreates them.
   public func symbolicLinks(in folder: RawPath) throws -> [BackupEntry] {

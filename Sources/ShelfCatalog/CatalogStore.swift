@@ -440,21 +440,26 @@ public final class CatalogStore {
     return try connection.query(sql, parameters) { Self.entry(from: $0) }
   }
 
-  /// The files matching `query` as comparing contents needs them (`dupes`, `copies`): paths,
-  /// sizes, times, which are backup entries; nothing else is read, in no particular order
-  /// (the groups are ordered once found), each root's path made once.
-  public func filesToCompare(matching query: CatalogQuery) throws -> [ComparedFile] {
+  /// Calls `body` with each file matching `query` as comparing contents needs it (`dupes`,
+  /// `copies`): path, size, whether it is a backup entry (the entries of a backup's root);
+  /// nothing else is read, not even the times (`DuplicateFinder` takes them from the files), in
+  /// no particular order (the groups are ordered once found), each root's path made once.
+  func forEachFileToCompare(matching query: CatalogQuery, _ body: (ComparedFile) throws -> Void) throws {
     writeQueuedRowsBeforeReading()
     let roots = Dictionary(try self.roots().map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     let (whereSQL, parameters) = try query.sql(dialect)
     let sql =
-      "SELECT f.path, f.root_id, f.size, f.mtime_ns, f.backup_domain IS NOT NULL, f.id FROM files f JOIN roots r ON r.id = f.root_id WHERE \(whereSQL)"
-    return try connection.query(sql, parameters) { row in
-      let root = row.integer(at: 1).flatMap { roots[$0] }
-      return ComparedFile(
-        path: RawPath(bytes: row.blob(at: 0)), root: root?.path, size: row.integer(at: 2) ?? 0,
-        mtimeNanoseconds: row.integer(at: 3) ?? 0, isBackupEntry: (row.integer(at: 4) ?? 0) != 0,
-        host: root?.host, id: row.integer(at: 5) ?? 0)
+      "SELECT f.path, f.root_id, f.size, f.id FROM files f JOIN roots r ON r.id = f.root_id WHERE \(whereSQL)"
+    // Rows come root by root: the last root found is mostly the next one's.
+    var root: CatalogRoot?
+    try connection.forEachRow(sql, parameters) { row in
+      let rootID = row.integer(at: 1)
+      if root?.id != rootID { root = rootID.flatMap { roots[$0] } }
+      try body(
+        ComparedFile(
+          path: RawPath(bytes: row.blob(at: 0)), root: root?.path, size: row.integer(at: 2) ?? 0,
+          mtimeNanoseconds: 0, isBackupEntry: root?.backup != nil, host: root?.host,
+          id: row.integer(at: 3) ?? 0))
     }
   }
 

@@ -15,6 +15,12 @@ public struct ContentHash: Hashable, Sendable, Comparable, CustomStringConvertib
 
   /// The 16 bytes as stored in the catalogue: xxHash's canonical (big-endian) form.
   public init?(bytes: [UInt8]) {
+    guard let hash = bytes.withUnsafeBytes({ Self(canonical: $0) }) else { return nil }
+    self = hash
+  }
+
+  /// The 16 bytes of the canonical form, read where they lie.
+  init?(canonical bytes: UnsafeRawBufferPointer) {
     guard bytes.count == 16 else { return nil }
     high = bytes[0..<8].reduce(0) { $0 << 8 | UInt64($1) }
     low = bytes[8..<16].reduce(0) { $0 << 8 | UInt64($1) }

@@ -45,11 +45,12 @@ struct ContentDigest: Sendable, Equatable {
 /// The `content_hashes` table (see `CatalogSchema.contentHashesTable`): read whole before a
 /// search, written in one short transaction after it.
 enum ContentHashCache {
-  /// Every kept digest, by file, with the identity it was computed for.
-  static func load(_ store: CatalogStore) throws -> [ContentIdentity.FileKey: (
+  /// Every kept digest, by file, with the identity it was computed for; room is made at once
+  /// for `expecting` of them.
+  static func load(_ store: CatalogStore, expecting: Int = 0) throws -> [ContentIdentity.FileKey: (
     ContentIdentity, ContentDigest
   )] {
-    var rows: [ContentIdentity.FileKey: (ContentIdentity, ContentDigest)] = [:]
+    var rows = [ContentIdentity.FileKey: (ContentIdentity, ContentDigest)](minimumCapacity: expecting)
     try store.connection.forEachRow(
       "SELECT device, inode, size, mtime_ns, ctime_ns, sample, hash FROM content_hashes", []
     ) { row in
@@ -59,7 +60,7 @@ enum ContentHashCache {
       let identity = ContentIdentity(
         device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode), size: size, mtime: mtime,
         ctime: ctime)
-      let hash = ContentHash(bytes: row.blob(at: 6))
+      let hash = row.withBlob(at: 6) { ContentHash(canonical: $0) }
       rows[identity.fileKey] = (identity, ContentDigest(sample: UInt64(bitPattern: sample), hash: hash))
     }
     return rows

@@ -46,12 +46,12 @@ extension CatalogStore {
   {
     guard query.namesCopyFields else { return nil }
     writeQueuedRowsBeforeReading()
-    let files = try filesToCompare(matching: .all)
-    var ids: [PathKey: Int64] = [:]
-    for file in files { ids[PathKey(file.path.bytes)] = file.id }
     var settings = DuplicateSettings()
     settings.width = width
-    let report = try await DuplicateFinder(store: self, backups: backups).find(files, settings: settings)
+    let report = try await DuplicateFinder(store: self, backups: backups).find(
+      matching: .all, settings: settings)
+    var ids: [PathKey: Int64] = [:]
+    for file in report.searched { ids[PathKey(file.path.bytes)] = file.id }
 
     var copies: [(Int64, Int)] = []
     var copyIn: [(RawPath, Int64)] = []

@@ -1,3 +1,5 @@
+import Dispatch
+import ShelfBackup
 public import ShelfCore
 import Synchronization
 
@@ -28,8 +30,9 @@ public struct DuplicateSettings: Sendable {
   public init() {}
 }
 
-/// What comparing contents needs of a catalogued file: where it is, its size and time as
-/// catalogued, whether it is a backup entry (read from its backup, never acted on).
+/// What comparing contents needs of a catalogued file: where it is, its size (as catalogued,
+/// then as found), its modification time as found (0 for a backup entry, whose time no rule
+/// reads), whether it is a backup entry (read from its backup, never acted on).
 public struct ComparedFile: Sendable {
   public var path: RawPath
   /// The root it was catalogued under.
@@ -83,6 +86,8 @@ public struct DuplicateReport: Sendable {
   public var bytesRead: Int64 = 0
   /// Digests computed now that the catalogue should keep.
   var computed: [(ContentIdentity, ContentDigest)] = []
+  /// The files searched, as the catalogue gave them.
+  var searched: [ComparedFile] = []
 }
 
 /// Finds the catalogued files whose contents are identical, as `shelf dupes` lists them.
@@ -103,47 +108,152 @@ public struct DuplicateFinder {
     self.backups = backups
   }
 
-  /// A file to compare, as found now.
+  /// A file to compare, as found now: its member of a group is made only if it joins one.
   private struct Candidate {
-    var member: DuplicateMember
-    var source: ContentSource
-    var size: Int64
-    /// The catalogue's digest, when it still describes the file.
-    var digest: ContentDigest?
+    /// The entry that names it: for a file of several names, the shortest (then the first in
+    /// path order), whatever order the catalogue gave them in.
+    var slot: Int
+    /// Its other names' entries.
+    var otherSlots: [Int] = []
+    /// A file's `lstat` (nil for a backup entry).
+    var status: FileStatus?
+    /// The identity its content was digested at (nil for a backup entry).
+    var identity: ContentIdentity?
+    /// Where a backup entry's content is read.
+    var backupEntry: (Backup, BackupEntry)?
+
+    func source(_ entries: [ComparedFile]) -> ContentSource {
+      backupEntry.map { .backupEntry($0.0, $0.1) } ?? .file(entries[slot].path)
+    }
+
+    func member(_ entries: [ComparedFile]) -> DuplicateMember {
+      var file = entries[slot]
+      guard let status else { return DuplicateMember(file: file, links: 1, keep: true, identity: nil) }
+      // The keep rule judges the file as it is now, not as it was catalogued.
+      file.size = status.size
+      file.mtimeNanoseconds = status.mtimeNanoseconds
+      return DuplicateMember(
+        file: file, links: Int(clamping: status.linkCount), keep: false, identity: identity,
+        otherNames: otherSlots.map { entries[$0].path })
+    }
   }
 
-  /// Groups the `entries` (the matches of a query) by content.
-  public func find(_ entries: [ComparedFile], settings: DuplicateSettings) async throws -> DuplicateReport {
-    var report = DuplicateReport()
-    let cached = try ContentHashCache.load(store)
-    let statuses = await Self.statuses(of: entries, width: settings.width)
-    var candidates = collect(entries, statuses: statuses, settings: settings, cached: cached, report: &report)
+  /// The files of a search whose sizes another shares, with their sizes and digests kept in
+  /// arrays of their own: matching reads plain numbers, never a whole candidate.
+  private struct Candidates {
+    var items: [Candidate] = []
+    var sizes: [Int64] = []
+    /// The catalogue's digest while it still describes the file, then the one read now.
+    var digests: [ContentDigest?] = []
+    /// Each file's device and inode (nil for a backup entry): its other names are the same file.
+    var files: [ContentIdentity.FileKey?] = []
+    /// The runs of `items` that share a size, two or more each.
+    var sameSize: [Range<Int>] = []
 
-    // Sizes shared by two files or more, then samples shared by two or more, then hashes.
-    let bySize = Dictionary(grouping: candidates.indices, by: { candidates[$0].size }).values.filter {
-      $0.count > 1
+    init(capacity: Int) {
+      items.reserveCapacity(capacity)
+      sizes.reserveCapacity(capacity)
+      digests.reserveCapacity(capacity)
+      files.reserveCapacity(capacity)
     }
-    let unsampled = bySize.flatMap { $0 }.filter { candidates[$0].digest == nil }
-    await digest(unsampled, of: &candidates, whole: false, width: settings.width, report: &report)
-    var toHash: [Int] = []
-    for indices in bySize {
-      let sampled = indices.filter { candidates[$0].digest != nil }
-      for same in Self.runs(of: sampled, by: { candidates[$0].digest!.sample }) {
-        toHash += same.filter { candidates[$0].digest?.hash == nil }
+
+    mutating func append(_ candidate: Candidate, size: Int64, digest: ContentDigest?) {
+      items.append(candidate)
+      sizes.append(size)
+      digests.append(digest)
+      files.append(candidate.identity?.fileKey)
+    }
+
+    mutating func removeLast() {
+      items.removeLast()
+      sizes.removeLast()
+      digests.removeLast()
+      files.removeLast()
+    }
+  }
+
+  /// Groups the catalogued files matching `query` by content. The rows are looked up on disk
+  /// as they are read: `settings.width` threads `lstat` each chunk of rows while the next is
+  /// read, then the catalogue's digests are read while the last are looked up.
+  public func find(matching query: CatalogQuery, settings: DuplicateSettings) async throws -> DuplicateReport
+  {
+    let lookups = StatusLookups()
+    let width = max(1, settings.width)
+    let looking = Task {
+      await withTaskGroup(of: Void.self) { group in
+        for _ in 0..<width { group.addTask { await BlockingThread.run { lookups.work() } } }
       }
     }
-    await digest(toHash, of: &candidates, whole: true, width: settings.width, report: &report)
+    var entries: [ComparedFile] = []
+    do {
+      var chunk: [ComparedFile] = []
+      chunk.reserveCapacity(StatusLookups.chunk)
+      try store.forEachFileToCompare(matching: query) { file in
+        chunk.append(file)
+        if chunk.count == StatusLookups.chunk {
+          lookups.add(chunk, at: entries.count)
+          entries += chunk
+          chunk.removeAll(keepingCapacity: true)
+        }
+      }
+      lookups.add(chunk, at: entries.count)
+      entries += chunk
+    } catch {
+      lookups.finish(workers: width)
+      await looking.value
+      throw error
+    }
+    lookups.finish(workers: width)
+    return try await compare(entries, settings: settings) {
+      await looking.value
+      return lookups.statuses(count: entries.count)
+    }
+  }
 
-    let roots = try store.roots().map(\.path)
+  /// Groups `entries` by content once `statuses` gives their `lstat`s; the catalogue's digests
+  /// are read and the backups opened meanwhile.
+  private func compare(
+    _ entries: [ComparedFile], settings: DuplicateSettings, statuses lookedUp: () async -> [FileStatus?]
+  ) async throws -> DuplicateReport {
+    var report = DuplicateReport()
+    report.searched = entries
+    let (folders, resolver) = (Self.backupFolders(of: entries), backups)
+    async let opening = Self.open(folders, with: resolver)
+    let cached = try ContentHashCache.load(store, expecting: entries.count)
+    let statuses = await lookedUp()
+    var unopened: Set<PathKey> = []
+    for (folder, error) in await opening {
+      unopened.insert(PathKey(folder.bytes))
+      report.skipped.append(error)
+    }
+    var candidates = collect(
+      entries, statuses: statuses, settings: settings, cached: cached, unopened: unopened, report: &report)
+
+    // Samples of the sizes shared, then whole hashes of the samples shared.
+    let unsampled = candidates.sameSize.flatMap { $0 }.filter { candidates.digests[$0] == nil }
+    await digest(
+      unsampled, of: &candidates, in: entries, whole: false, width: settings.width, report: &report)
+    var toHash: [Int] = []
+    var digests = candidates.digests
+    for run in candidates.sameSize {
+      let sampled = run.filter { digests[$0] != nil }
+      for same in Self.runs(of: sampled, by: { digests[$0]!.sample }) {
+        toHash += same.filter { digests[$0]?.hash == nil }
+      }
+    }
+    await digest(toHash, of: &candidates, in: entries, whole: true, width: settings.width, report: &report)
+
+    // Only `--keep first-root` needs the order of the roots.
+    let roots = settings.keep == .firstRoot ? try store.roots().map(\.path) : []
     var groups: [DuplicateGroup] = []
-    for indices in bySize {
-      let hashed = indices.filter { candidates[$0].digest?.hash != nil }
-      for same in Self.runs(of: hashed, by: { candidates[$0].digest!.hash! }) {
-        let members = same.map { candidates[$0].member }
+    digests = candidates.digests
+    for run in candidates.sameSize {
+      let hashed = run.filter { digests[$0]?.hash != nil }
+      for same in Self.runs(of: hashed, by: { digests[$0]!.hash! }) {
         guard
           let group = Self.group(
-            members, size: candidates[same[0]].size, hash: candidates[same[0]].digest!.hash!,
-            settings: settings, roots: roots)
+            same.map { candidates.items[$0].member(entries) }, size: candidates.sizes[same[0]],
+            hash: digests[same[0]]!.hash!, settings: settings, roots: roots)
         else { continue }
         groups.append(group)
       }
@@ -171,133 +281,213 @@ public struct DuplicateFinder {
 
   /// The candidates of `entries` as they are now: files `lstat`ed (gone ones and other types
   /// dropped, hard links made one), backup entries found in their backups (a backup that does
-  /// not open is skipped, reported once), sizes filtered.
+  /// not open is skipped, reported once), sizes filtered; only sizes shared by two files or
+  /// more are kept, and only those files' members are made.
   private func collect(
     _ entries: [ComparedFile], statuses: [FileStatus?], settings: DuplicateSettings,
-    cached: [ContentIdentity.FileKey: (ContentIdentity, ContentDigest)], report: inout DuplicateReport
-  ) -> [Candidate] {
-    var candidates: [Candidate] = []
-    candidates.reserveCapacity(entries.count)
-    var byFile: [ContentIdentity.FileKey: Int] = [:]
-    byFile.reserveCapacity(entries.count)
-    var unopened: Set<PathKey> = []
+    cached: [ContentIdentity.FileKey: (ContentIdentity, ContentDigest)], unopened: Set<PathKey>,
+    report: inout DuplicateReport
+  ) -> Candidates {
+    // Each file by its size now, each backup entry by its catalogued size (a backup is opened
+    // only for the entries whose size another shares): `slot` is the index in `entries`.
+    var bySize: [(size: Int64, slot: Int)] = []
+    bySize.reserveCapacity(entries.count)
     let minimum = settings.includeEmpty ? min(settings.minimumSize, 0) : max(settings.minimumSize, 1)
-    for (entry, status) in zip(entries, statuses) {
+    for (index, entry) in entries.enumerated() {
       // A shared catalogue's entries of other machines name files this one cannot read.
       guard entry.host == nil || entry.host == store.host else { continue }
-      if entry.isBackupEntry, let root = entry.root {
-        guard !unopened.contains(PathKey(root.bytes)) else { continue }
-        guard entry.size >= minimum else { continue }
-        do {
-          guard let (backup, backupEntry) = try backups.entry(at: entry.path, in: root) else {
-            report.skipped.append(
-              FileError(
-                path: entry.path, reason: "no longer in the backup's manifest", failure: .missingInput))
-            continue
-          }
-          guard backupEntry.type == .file else { continue }
-          let content = try backup.open(backupEntry)
-          var digest: ContentDigest?
-          if let stored = content.storedStatus {
-            let identity = ContentIdentity(stored, size: content.size ?? backupEntry.size)
-            if let (known, kept) = cached[identity.fileKey], known == identity { digest = kept }
-          }
-          candidates.append(
-            Candidate(
-              member: DuplicateMember(file: entry, links: 1, keep: true, identity: nil),
-              source: .backupEntry(backup, backupEntry), size: content.size ?? entry.size, digest: digest))
-        } catch {
-          unopened.insert(PathKey(root.bytes))
-          report.skipped.append(
-            error as? any ShelfError ?? FileError(path: root, reason: "\(error)", failure: .io))
-        }
-        continue
+      if entry.isBackupEntry {
+        if entry.size >= minimum { bySize.append((entry.size, index)) }
+      } else if let status = statuses[index], status.type == .regular, status.size >= minimum {
+        bySize.append((status.size, index))
       }
-      guard let status, status.type == .regular, status.size >= minimum else { continue }
-      // The keep rule judges the file as it is now, not as it was catalogued.
-      var entry = entry
-      entry.size = status.size
-      entry.mtimeNanoseconds = status.mtimeNanoseconds
-      let identity = ContentIdentity(status)
-      if let index = byFile[identity.fileKey] {
-        // Another name of a file already met: the shorter (then the first in path order) name
-        // stands for it, whatever order the catalogue gave them in.
-        let known = candidates[index].member.file
-        let (new, old) = (entry.path.bytes.count, known.path.bytes.count)
-        if new < old || (new == old && entry.path < known.path) {
-          candidates[index].member.file = entry
-          candidates[index].member.otherNames.append(known.path)
-        } else {
-          candidates[index].member.otherNames.append(entry.path)
-        }
-        continue
+    }
+    bySize.sort { $0.size < $1.size }
+
+    var candidates = Candidates(capacity: bySize.count)
+    var unopened = unopened
+    var start = 0
+    while start < bySize.count {
+      var end = start + 1
+      while end < bySize.count && bySize[end].size == bySize[start].size { end += 1 }
+      defer { start = end }
+      guard end - start > 1 else { continue }
+      let first = candidates.items.count
+      // Another name of a file met in this run: the runs are mostly two or three files long, and
+      // looked through; a long one is indexed.
+      var byFile: [ContentIdentity.FileKey: Int] = [:]
+      let indexed = end - start > 16
+      func known(_ key: ContentIdentity.FileKey) -> Int? {
+        if indexed { return byFile[key] }
+        return candidates.files[first...].firstIndex(of: key)
       }
-      var digest: ContentDigest?
-      if let (known, kept) = cached[identity.fileKey], known == identity { digest = kept }
-      byFile[identity.fileKey] = candidates.count
-      candidates.append(
-        Candidate(
-          member: DuplicateMember(
-            file: entry, links: Int(clamping: status.linkCount), keep: false, identity: identity),
-          source: .file(entry.path), size: status.size, digest: digest))
+      for (size, slot) in bySize[start..<end] {
+        if entries[slot].isBackupEntry {
+          if let (candidate, size, digest) = open(
+            entries, at: slot, cached: cached, unopened: &unopened, report: &report)
+          {
+            candidates.append(candidate, size: size, digest: digest)
+          }
+          continue
+        }
+        let status = statuses[slot]!
+        let identity = ContentIdentity(status)
+        if let index = known(identity.fileKey) {
+          // Another name of a file already met: the shorter (then the first in path order)
+          // stands for it.
+          let (new, old) = (entries[slot].path, entries[candidates.items[index].slot].path)
+          if new.bytes.count < old.bytes.count || (new.bytes.count == old.bytes.count && new < old) {
+            candidates.items[index].otherSlots.append(candidates.items[index].slot)
+            candidates.items[index].slot = slot
+          } else {
+            candidates.items[index].otherSlots.append(slot)
+          }
+          continue
+        }
+        var digest: ContentDigest?
+        if let (known, kept) = cached[identity.fileKey], known == identity { digest = kept }
+        if indexed { byFile[identity.fileKey] = candidates.items.count }
+        candidates.append(
+          Candidate(slot: slot, status: status, identity: identity), size: status.size, digest: digest)
+      }
+      // One file by several names is no duplicate of itself.
+      if candidates.items.count - first > 1 {
+        candidates.sameSize.append(first..<candidates.items.count)
+      } else if candidates.items.count > first {
+        candidates.removeLast()
+      }
     }
     return candidates
   }
 
-  /// The `lstat` of every file on disk among `entries` (nil for backup entries and files gone),
-  /// `width` threads at a time: on a warm cache the path lookups are the search's largest cost.
-  private static func statuses(of entries: [ComparedFile], width: Int) async -> [FileStatus?] {
-    let queue = StatusQueue(count: entries.count)
-    let chunk = 256
-    await withTaskGroup(of: Void.self) { group in
-      for _ in 0..<max(1, min(width, entries.count / chunk + 1)) {
-        group.addTask {
-          await BlockingThread.run {
-            var found: [(Int, FileStatus)] = []
-            while true {
-              let start = queue.next.add(chunk, ordering: .relaxed).oldValue
-              guard start < entries.count else { break }
-              for index in start..<min(start + chunk, entries.count) where !entries[index].isBackupEntry {
-                if let status = try? FileStatus.lstat(entries[index].path) { found.append((index, status)) }
-              }
-            }
-            queue.results.withLock { results in
-              for (index, status) in found { results[index] = status }
-            }
-          }
+  /// A backup entry found in its backup, with its content's size and the catalogue's digest of it when it
+  /// still holds; nil when the entry is gone from the manifest, is no file, or its backup does
+  /// not open (reported once, its other entries then passed over).
+  private func open(
+    _ entries: [ComparedFile], at slot: Int,
+    cached: [ContentIdentity.FileKey: (ContentIdentity, ContentDigest)],
+    unopened: inout Set<PathKey>, report: inout DuplicateReport
+  ) -> (Candidate, size: Int64, ContentDigest?)? {
+    let entry = entries[slot]
+    guard let root = entry.root, !unopened.contains(PathKey(root.bytes)) else { return nil }
+    do {
+      guard let (backup, backupEntry) = try backups.entry(at: entry.path, in: root) else {
+        report.skipped.append(
+          FileError(path: entry.path, reason: "no longer in the backup's manifest", failure: .missingInput))
+        return nil
+      }
+      guard backupEntry.type == .file else { return nil }
+      let content = try backup.open(backupEntry)
+      var digest: ContentDigest?
+      if let stored = content.storedStatus {
+        let identity = ContentIdentity(stored, size: content.size ?? backupEntry.size)
+        if let (known, kept) = cached[identity.fileKey], known == identity { digest = kept }
+      }
+      let candidate = Candidate(slot: slot, backupEntry: (backup, backupEntry))
+      return (candidate, content.size ?? backupEntry.size, digest)
+    } catch {
+      unopened.insert(PathKey(root.bytes))
+      report.skipped.append(
+        error as? any ShelfError ?? FileError(path: root, reason: "\(error)", failure: .io))
+      return nil
+    }
+  }
+
+  /// The backups whose entries are among `entries`, each once.
+  private static func backupFolders(of entries: [ComparedFile]) -> [RawPath] {
+    var seen: Set<PathKey> = []
+    return entries.compactMap { entry in
+      guard entry.isBackupEntry, let root = entry.root, seen.insert(PathKey(root.bytes)).inserted else {
+        return nil
+      }
+      return root
+    }
+  }
+
+  /// Opens `folders` in `backups`, one after the other on a thread of its own; returns the
+  /// ones that did not open, with why.
+  private static func open(_ folders: [RawPath], with backups: BackupEntryResolver) async -> [(
+    RawPath, any ShelfError
+  )] {
+    guard !folders.isEmpty else { return [] }
+    return await BlockingThread.run {
+      folders.compactMap { folder in
+        do {
+          try backups.open(folder)
+          return nil
+        } catch {
+          return (
+            folder, error as? any ShelfError ?? FileError(path: folder, reason: "\(error)", failure: .io)
+          )
         }
       }
     }
-    return queue.results.withLock { $0 }
   }
 
-  /// The next entries to `lstat` and the statuses found, shared by the threads.
-  private final class StatusQueue: Sendable {
-    let next = Atomic<Int>(0)
-    let results: Mutex<[FileStatus?]>
+  /// Chunks of catalogued files handed to the threads that `lstat` them, and what they found:
+  /// nil for backup entries and files gone.
+  private final class StatusLookups: Sendable {
+    /// Files per chunk: enough to make handing one over cheap, few enough to start at once.
+    static let chunk = 512
+    private let state = Mutex<(waiting: [(offset: Int, paths: [RawPath?])], found: [Int: [FileStatus?]])>(
+      ([], [:]))
+    private let available = DispatchSemaphore(value: 0)
 
-    init(count: Int) { results = Mutex([FileStatus?](repeating: nil, count: count)) }
+    /// Hands `files`, the entries from `offset` on, to a thread: their paths alone (nil for a
+    /// backup entry), so that the threads never share a reference count (the roots' paths).
+    func add(_ files: [ComparedFile], at offset: Int) {
+      guard !files.isEmpty else { return }
+      let paths = files.map { $0.isBackupEntry ? nil : $0.path }
+      state.withLock { $0.waiting.append((offset, paths)) }
+      available.signal()
+    }
+
+    /// Says no more chunks come: each of the `workers` stops once none is left.
+    func finish(workers: Int) {
+      for _ in 0..<max(1, workers) { available.signal() }
+    }
+
+    /// Looks up chunks until `finish` (one thread's work).
+    func work() {
+      while true {
+        available.wait()
+        guard let (offset, paths) = state.withLock({ $0.waiting.popLast() }) else { return }
+        let found = paths.map { path in path.flatMap { try? FileStatus.lstat($0) } }
+        state.withLock { $0.found[offset] = found }
+      }
+    }
+
+    /// The statuses found, in the order of the entries.
+    func statuses(count: Int) -> [FileStatus?] {
+      state.withLock { state in
+        var statuses: [FileStatus?] = []
+        statuses.reserveCapacity(count)
+        for offset in state.found.keys.sorted() { statuses += state.found[offset]! }
+        return statuses
+      }
+    }
   }
 
   /// Reads the digests of `indices` (`width` files at a time), records them in the candidates
   /// and the report; a file that cannot be read is dropped and reported.
   private func digest(
-    _ indices: [Int], of candidates: inout [Candidate], whole: Bool, width: Int, report: inout DuplicateReport
+    _ indices: [Int], of candidates: inout Candidates, in entries: [ComparedFile], whole: Bool, width: Int,
+    report: inout DuplicateReport
   ) async {
     guard !indices.isEmpty else { return }
-    let sources = indices.map { candidates[$0].source }
+    let sources = indices.map { candidates.items[$0].source(entries) }
     let results = await Self.digestAll(sources, whole: whole, width: width)
     for (index, result) in zip(indices, results) {
       switch result {
       case .read(let (identity, digest)):
-        candidates[index].digest = digest
-        candidates[index].size = identity.size
-        if candidates[index].member.identity != nil { candidates[index].member.identity = identity }
+        candidates.digests[index] = digest
+        candidates.sizes[index] = identity.size
+        if candidates.items[index].status != nil { candidates.items[index].identity = identity }
         report.contentsRead += 1
         report.bytesRead += whole ? identity.size : min(identity.size, 2 * Int64(ContentDigester.sampleEdge))
         report.computed.append((identity, digest))
       case .failed(let error):
-        candidates[index].digest = nil
+        candidates.digests[index] = nil
         report.skipped.append(error)
       }
     }
@@ -352,24 +542,18 @@ public struct DuplicateFinder {
     _ members: [DuplicateMember], size: Int64, hash: ContentHash, settings: DuplicateSettings,
     roots: [RawPath]
   ) -> DuplicateGroup? {
-    func isReference(_ member: DuplicateMember) -> Bool {
-      settings.referenceRoots.contains { member.file.path.isInside($0) }
+    let reference = members.map { member in settings.referenceRoots.contains { member.file.path.isInside($0) }
     }
-    guard members.contains(where: { !isReference($0) }) else { return nil }
-    var members = members
-    let hasReference = members.contains(where: isReference)
+    guard reference.contains(false) else { return nil }
     // Files on disk outside the reference roots are what actions may touch; one is kept unless
     // a reference copy exists. Backup entries and reference files are always kept.
-    let actionable = members.indices.filter { !members[$0].isBackupEntry && !isReference(members[$0]) }
-    for index in members.indices { members[index].keep = !actionable.contains(index) }
-    if !hasReference,
-      let kept = actionable.min(by: { Self.precedes(members[$0], members[$1], settings.keep, roots) })
-    {
-      members[kept].keep = true
-    }
-    members.sort { a, b in
-      a.keep != b.keep ? a.keep : a.file.path.bytes.lexicographicallyPrecedes(b.file.path.bytes)
-    }
+    let actionable = members.indices.filter { !members[$0].isBackupEntry && !reference[$0] }
+    let kept =
+      reference.contains(true)
+      ? nil : actionable.min { Self.precedes(members[$0], members[$1], settings.keep, roots) }
+    var members = members
+    for index in members.indices { members[index].keep = index == kept || !actionable.contains(index) }
+    members.sort { a, b in a.keep != b.keep ? a.keep : a.file.path < b.file.path }
     return DuplicateGroup(size: size, hash: hash, members: members)
   }
 
@@ -379,8 +563,8 @@ public struct DuplicateFinder {
   )
     -> Bool
   {
-    let (pa, pb) = (a.file.path.bytes, b.file.path.bytes)
-    func shorter() -> Bool { pa.count != pb.count ? pa.count < pb.count : pa.lexicographicallyPrecedes(pb) }
+    let (pa, pb) = (a.file.path, b.file.path)
+    func shorter() -> Bool { pa.bytes.count != pb.bytes.count ? pa.bytes.count < pb.bytes.count : pa < pb }
     func older() -> Bool {
       a.file.mtimeNanoseconds != b.file.mtimeNanoseconds
         ? a.file.mtimeNanoseconds < b.file.mtimeNanoseconds : shorter()
@@ -391,7 +575,7 @@ public struct DuplicateFinder {
       return a.file.mtimeNanoseconds != b.file.mtimeNanoseconds
         ? a.file.mtimeNanoseconds > b.file.mtimeNanoseconds : shorter()
     case .shortestPath: return shorter()
-    case .longestPath: return pa.count != pb.count ? pa.count > pb.count : pa.lexicographicallyPrecedes(pb)
+    case .longestPath: return pa.bytes.count != pb.bytes.count ? pa.bytes.count > pb.bytes.count : pa < pb
     case .firstRoot:
       let ra = a.file.root.flatMap { roots.firstIndex(of: $0) } ?? Int.max
       let rb = b.file.root.flatMap { roots.firstIndex(of: $0) } ?? Int.max

@@ -143,13 +143,26 @@ public struct RawPath: Hashable, Sendable, Comparable, CustomStringConvertible {
 
   /// Calls `body` with the path as a NUL-terminated C string.
   public func withCString<R>(_ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
-    try (bytes.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer {
-      try body($0.baseAddress!)
+    // The copy with its terminating NUL lives on the stack (on the heap only when long): a scan
+    // or a search hands the C library one path per file.
+    try withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) { buffer in
+      bytes.withUnsafeBytes { source in
+        UnsafeMutableRawBufferPointer(buffer).copyMemory(from: source)
+      }
+      buffer[bytes.count] = 0
+      return try body(buffer.baseAddress!)
     }
   }
 
+  /// Byte order (as `memcmp`): listings and groups sort thousands of paths.
   public static func < (lhs: RawPath, rhs: RawPath) -> Bool {
-    lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
+    lhs.bytes.withUnsafeBufferPointer { left in
+      rhs.bytes.withUnsafeBufferPointer { right in
+        let common = min(left.count, right.count)
+        let order = common == 0 ? 0 : memcmp(left.baseAddress!, right.baseAddress!, common)
+        return order != 0 ? order < 0 : left.count < right.count
+      }
+    }
   }
 
   private static func hexEscape(_ byte: UInt8) -> String {

@@ -65,4 +65,13 @@ package protocol DatabaseRow {
   func text(at index: Int) -> String?
   /// A byte-string column (empty when NULL).
   func blob(at index: Int) -> [UInt8]
+  /// Calls `body` with a byte-string column's bytes (empty when NULL), copied only where the
+  /// database's form needs decoding: thousands of short blobs are read per search.
+  func withBlob<R>(at index: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R
+}
+
+extension DatabaseRow {
+  package func withBlob<R>(at index: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+    blob(at: index).withUnsafeBytes(body)
+  }
 }

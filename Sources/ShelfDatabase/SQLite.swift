@@ -342,6 +342,14 @@ package final class SQLiteStatement {
     return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
   }
 
+  /// A blob column's bytes as SQLite holds them, valid during `body` only.
+  package func withBlob<R>(at index: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+    let data = sqlite3_column_blob(handle, Int32(index))
+    return body(
+      UnsafeRawBufferPointer(
+        start: data, count: data == nil ? 0 : Int(sqlite3_column_bytes(handle, Int32(index)))))
+  }
+
   /// A blob column (empty when NULL); text is returned as its bytes.
   package func blob(at index: Int) -> [UInt8] {
     guard let data = sqlite3_column_blob(handle, Int32(index)) else { return [] }

@@ -200,9 +200,8 @@ enum DupesCommand {
       let entries = try store.entriesToCompare(matching: options.query)
       return try await listSimilar(entries, distance: distance, options, invocation)
     }
-    let entries = try store.filesToCompare(matching: options.query)
     let finder = DuplicateFinder(store: store, backups: BackupPasswordInput(invocation).resolver())
-    let report = try await finder.find(entries, settings: options.settings)
+    let report = try await finder.find(matching: options.query, settings: options.settings)
     invocation.finishContentSearch(report, in: store)
     if invocation.globals.verbose {
       // What the hash cache saved: an unchanged tree's second search reads nothing.
