@@ -327,7 +327,7 @@ public enum ContentSniffer {
     var index = p.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
     while index < p.count, [0x20, 0x09, 0x0A, 0x0D].contains(p[index]) { index += 1 }
     guard index < p.count, p[index] == 0x3C else { return false }
-    return ImageHeaderReader.svgRootAttributes(String(decoding: p, as: UTF8.self)) != nil
+    return ImageHeaderReader.svgRootAttributes(p) != nil
   }
 
   /// A device-independent bitmap without the `BM` file header (`.dib`, the clipboard's format):

@@ -306,3 +306,20 @@ private func tgaHeader(width: Int, height: Int, type: UInt8 = 2, depth: UInt8 = 
   // An HTML page that mentions <svg> later is not an SVG document.
   #expect(try sniff(bytes("<html><body><svg width=\"1\" height=\"1\"/></body></html>")).kind == .text)
 }
+
+/// What editors put before and inside the root: a byte-order mark, a DOCTYPE with an internal
+/// subset (`>` inside brackets), a prefixed root, single quotes, non-ASCII values.
+@Test func svgRootFoundPastDoctypeSubsetsAndPrefixes() throws {
+  let doctype =
+    [0xEF, 0xBB, 0xBF]
+    + bytes(
+      "<?xml version='1.0'?>\r\n<!DOCTYPE svg [ <!ENTITY ns \"<x>\"> ]>\n<!-- a > b -->\t<svg:svg xmlns:svg='http://www.w3.org/2000/svg' aria-label='café' width='64' height = \"32\">"
+    )
+  #expect(try sniff(doctype, "svg").mime == "image/svg+xml")
+  let facts = try read(doctype, "image/svg+xml")
+  #expect(facts.width == 64 && facts.height == 32)
+  #expect(ImageHeaderReader.svgRootAttributes(doctype)?["aria-label"] == "café")
+  // An unterminated comment or a root that is another element is no SVG.
+  #expect(ImageHeaderReader.svgRootAttributes(bytes("<!-- <svg width='1'/>")) == nil)
+  #expect(ImageHeaderReader.svgRootAttributes(bytes("<svgx width='1'/>")) == nil)
+}

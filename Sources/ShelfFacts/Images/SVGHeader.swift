@@ -5,8 +5,9 @@ extension ImageHeaderReader {
   /// librsvg and browsers size them; percentages are of the `viewBox`), else the `viewBox`'s
   /// size; a missing one follows the `viewBox`'s aspect ratio. Reads the first 64 KiB.
   public static func readSVG(_ source: any ByteSource) throws -> ImageFacts {
-    let text = String(decoding: try source.read(count: 64 << 10, at: 0), as: UTF8.self)
-    guard let attributes = svgRootAttributes(text) else { throw HeaderError("corrupt SVG: no <svg> element") }
+    guard let attributes = svgRootAttributes(try source.read(count: 64 << 10, at: 0)) else {
+      throw HeaderError("corrupt SVG: no <svg> element")
+    }
     let viewBox = attributes["viewBox"].map {
       $0.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" || $0 == "\n" }).compactMap {
         Double($0)
@@ -31,52 +32,95 @@ extension ImageHeaderReader {
   }
 
   /// The attributes of the first element when it is `<svg>` (or `<svg:svg>`), after the XML
-  /// declaration, comments, processing instructions and a DOCTYPE; nil otherwise.
-  static func svgRootAttributes(_ text: String) -> [String: String]? {
-    var rest = Substring(text)
-    if rest.hasPrefix("\u{FEFF}") { rest = rest.dropFirst() }
-    while true {
-      rest = rest.drop { $0.isWhitespace }
-      if rest.hasPrefix("<?") {
-        guard let end = rest.range(of: "?>") else { return nil }
-        rest = rest[end.upperBound...]
-      } else if rest.hasPrefix("<!--") {
-        guard let end = rest.range(of: "-->") else { return nil }
-        rest = rest[end.upperBound...]
-      } else if rest.hasPrefix("<!") {
-        guard let end = doctypeEnd(rest) else { return nil }
-        rest = rest[end...]
-      } else {
-        break
+  /// declaration, comments, processing instructions and a DOCTYPE; nil otherwise. Read as
+  /// bytes (XML's markup is ASCII; values are decoded as UTF-8): every SVG icon of a theme
+  /// passes through here twice.
+  static func svgRootAttributes(_ bytes: [UInt8]) -> [String: String]? {
+    bytes.withUnsafeBufferPointer { text in
+      var at = text.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+      func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+      func has(_ prefix: StaticString) -> Bool {
+        let count = prefix.utf8CodeUnitCount
+        guard text.count - at >= count else { return false }
+        return (0..<count).allSatisfy { text[at + $0] == prefix.utf8Start[$0] }
       }
-    }
-    guard rest.hasPrefix("<svg") || rest.hasPrefix("<svg:svg") else { return nil }
-    rest = rest.dropFirst(rest.hasPrefix("<svg:svg") ? 8 : 4)
-    guard let first = rest.first, first.isWhitespace || first == ">" || first == "/" else { return nil }
-    var attributes: [String: String] = [:]
-    while true {
-      rest = rest.drop { $0.isWhitespace }
-      guard let next = rest.first, next != ">", next != "/" else { return attributes }
-      let name = rest.prefix { $0 != "=" && !$0.isWhitespace && $0 != ">" }
-      rest = rest[name.endIndex...].drop { $0.isWhitespace }
-      guard rest.first == "=" else { return attributes }
-      rest = rest.dropFirst().drop { $0.isWhitespace }
-      guard let quote = rest.first, quote == "\"" || quote == "'" else { return attributes }
-      rest = rest.dropFirst()
-      guard let close = rest.firstIndex(of: quote) else { return attributes }
-      attributes[String(name)] = String(rest[..<close])
-      rest = rest[rest.index(after: close)...]
+      /// The index just past the next `terminator` from `at`, or nil.
+      func past(_ terminator: StaticString) -> Int? {
+        let count = terminator.utf8CodeUnitCount
+        var index = at
+        while index + count <= text.count {
+          if (0..<count).allSatisfy({ text[index + $0] == terminator.utf8Start[$0] }) { return index + count }
+          index += 1
+        }
+        return nil
+      }
+      func skipSpaces() { while at < text.count, isSpace(text[at]) { at += 1 } }
+      while true {
+        skipSpaces()
+        if has("<?") {
+          guard let end = past("?>") else { return nil }
+          at = end
+        } else if has("<!--") {
+          guard let end = past("-->") else { return nil }
+          at = end
+        } else if has("<!") {
+          guard let end = doctypeEnd(text, from: at) else { return nil }
+          at = end
+        } else {
+          break
+        }
+      }
+      if has("<svg:svg") {
+        at += 8
+      } else if has("<svg") {
+        at += 4
+      } else {
+        return nil
+      }
+      guard at < text.count,
+        isSpace(text[at]) || text[at] == UInt8(ascii: ">") || text[at] == UInt8(ascii: "/")
+      else { return nil }
+      var attributes: [String: String] = [:]
+      while true {
+        skipSpaces()
+        guard at < text.count, text[at] != UInt8(ascii: ">"), text[at] != UInt8(ascii: "/") else {
+          return attributes
+        }
+        let nameStart = at
+        while at < text.count, text[at] != UInt8(ascii: "="), !isSpace(text[at]),
+          text[at] != UInt8(ascii: ">")
+        {
+          at += 1
+        }
+        let name = String(decoding: UnsafeBufferPointer(rebasing: text[nameStart..<at]), as: UTF8.self)
+        skipSpaces()
+        guard at < text.count, text[at] == UInt8(ascii: "=") else { return attributes }
+        at += 1
+        skipSpaces()
+        guard at < text.count, text[at] == UInt8(ascii: "\"") || text[at] == UInt8(ascii: "'") else {
+          return attributes
+        }
+        let quote = text[at]
+        at += 1
+        let valueStart = at
+        while at < text.count, text[at] != quote { at += 1 }
+        guard at < text.count else { return attributes }
+        attributes[name] = String(
+          decoding: UnsafeBufferPointer(rebasing: text[valueStart..<at]), as: UTF8.self)
+        at += 1
+      }
     }
   }
 
-  /// The end of a `<!DOCTYPE …>` that may hold an internal subset in brackets.
-  private static func doctypeEnd(_ text: Substring) -> Substring.Index? {
+  /// The index just past the end of a `<!DOCTYPE …>` starting at `start`, which may hold an
+  /// internal subset in brackets.
+  private static func doctypeEnd(_ text: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
     var depth = 0
-    for index in text.indices {
+    for index in start..<text.count {
       switch text[index] {
-      case "[": depth += 1
-      case "]": depth -= 1
-      case ">" where depth <= 0: return text.index(after: index)
+      case UInt8(ascii: "["): depth += 1
+      case UInt8(ascii: "]"): depth -= 1
+      case UInt8(ascii: ">") where depth <= 0: return index + 1
       default: break
       }
     }
