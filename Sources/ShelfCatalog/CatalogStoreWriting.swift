@@ -100,21 +100,21 @@ extension CatalogStore {
   /// What is known about the files of a root, read through any connection to the catalogue.
   private static func knownFiles(on db: any DatabaseConnection, rootID: Int64) throws -> [PathKey: KnownFile]
   {
-    // Gathered first, then hashed into a dictionary of the right size (rehashing as it grew
-    // cost more than the query).
-    var rows: [KnownFile] = []
+    // Room made at once for every file of the catalogue (counted from its smallest index):
+    // growing the dictionary row by row rehashed it, and an array gathered first doubled the
+    // copying.
+    let count = try db.query("SELECT count(*) FROM files", []) { $0.integer(at: 0) ?? 0 }.first ?? 0
+    var known = [PathKey: KnownFile](minimumCapacity: Int(clamping: count))
     try db.forEachRow("SELECT \(KnownFile.columns) FROM files WHERE root_id = ?", [.integer(rootID)]) { row in
-      rows.append(
-        KnownFile(
-          id: row.integer(at: 0) ?? 0, path: RawPath(bytes: row.blob(at: 1)), size: row.integer(at: 2) ?? -1,
-          mtime: row.integer(at: 3) ?? 0, ctime: row.integer(at: 4) ?? 0,
-          inode: UInt64(bitPattern: row.integer(at: 5) ?? 0),
-          device: UInt64(bitPattern: row.integer(at: 6) ?? 0),
-          trusted: row.integer(at: 7) == 1, extractorVersion: Int(row.integer(at: 8) ?? 0),
-          failedInWorker: row.integer(at: 9) == 1))
+      let path = row.blob(at: 1)
+      known[PathKey(path)] = KnownFile(
+        id: row.integer(at: 0) ?? 0, path: RawPath(bytes: path), size: row.integer(at: 2) ?? -1,
+        mtime: row.integer(at: 3) ?? 0, ctime: row.integer(at: 4) ?? 0,
+        inode: UInt64(bitPattern: row.integer(at: 5) ?? 0),
+        device: UInt64(bitPattern: row.integer(at: 6) ?? 0),
+        trusted: row.integer(at: 7) == 1, extractorVersion: Int(row.integer(at: 8) ?? 0),
+        failedInWorker: row.integer(at: 9) == 1)
     }
-    var known = [PathKey: KnownFile](minimumCapacity: rows.count)
-    for file in rows { known[PathKey(file.path.bytes)] = file }
     return known
   }
 

@@ -10,13 +10,30 @@ import Synchronization
   import Musl
 #endif
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// A path as a dictionary key, hashed in one pass over its bytes (RawPath hashes byte by byte,
 /// which dominates a rescan of a large tree).
 struct PathKey: Hashable, Sendable {
   let bytes: [UInt8]
   init(_ bytes: [UInt8]) { self.bytes = bytes }
+  /// The path's XXH3-64, then hashed by Swift's seeded hasher as one integer: a rescan looks
+  /// up every path of the tree, and SipHash over each byte was most of that.
   func hash(into hasher: inout Hasher) {
-    bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    hasher.combine(bytes.withUnsafeBytes { ContentHasher.sampleHash($0) })
+  }
+
+  static func == (left: PathKey, right: PathKey) -> Bool {
+    left.bytes.count == right.bytes.count
+      && left.bytes.withUnsafeBytes { a in
+        right.bytes.withUnsafeBytes { b in
+          a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0
+        }
+      }
   }
 }
 

@@ -197,7 +197,11 @@ public struct TreeWalker: Sendable {
     summary.backups.sort()
     summary.lookalikes.sort { $0.path < $1.path }
     summary.skippedRoots.sort()
-    return (results.flatMap { $0 }, summary, state.stopped)
+    // The first thread's files taken over, the others' moved after them: no copy of each.
+    var files = results.removeFirst()
+    files.reserveCapacity(files.count + results.reduce(0) { $0 + $1.count })
+    for part in results { files += part }
+    return (files, summary, state.stopped)
   }
 
   /// One worker: takes folders from the shared stack until none are left and nobody is busy.
