@@ -176,13 +176,14 @@ public enum TextAnalyzer {
     var out: [UInt8] = []
     out.reserveCapacity(buffer.count / 2)
     // An open-addressing set of words, each stored as (start, length) into `buffer`, hashed
-    // with FNV-1a: no allocation per word.
-    var capacity = 64
-    while capacity < buffer.count { capacity <<= 1 }
-    let mask = capacity - 1
+    // with FNV-1a: no allocation per word. It starts small and doubles when half full: a text
+    // of 64 KiB has a few thousand distinct words, and a table sized for the worst case (a
+    // word every other byte) was zeroed anew for every file.
+    var capacity = 1024
     var slots = [Int32](repeating: -1, count: capacity)
     var starts: [Int32] = []
     var lengths: [Int32] = []
+    var hashes: [UInt64] = []
     var index = 0
     let count = buffer.count
     while index < count {
@@ -197,24 +198,33 @@ public enum TextAnalyzer {
         index += 1
       }
       let length = index - start
-      var slot = Int(truncatingIfNeeded: hash) & mask
+      var slot = Int(truncatingIfNeeded: hash) & (capacity - 1)
       var found = false
       while slots[slot] >= 0 {
         let word = Int(slots[slot])
-        if Int(lengths[word]) == length
+        if hashes[word] == hash && Int(lengths[word]) == length
           && memcmp(buffer.baseAddress! + Int(starts[word]), buffer.baseAddress! + start, length) == 0
         {
           found = true
           break
         }
-        slot = (slot + 1) & mask
+        slot = (slot + 1) & (capacity - 1)
       }
-      if !found {
-        slots[slot] = Int32(starts.count)
-        starts.append(Int32(start))
-        lengths.append(Int32(length))
-        if !out.isEmpty { out.append(0x20) }
-        out.append(contentsOf: buffer[start..<index])
+      guard !found else { continue }
+      slots[slot] = Int32(starts.count)
+      starts.append(Int32(start))
+      lengths.append(Int32(length))
+      hashes.append(hash)
+      if !out.isEmpty { out.append(0x20) }
+      out.append(contentsOf: buffer[start..<index])
+      if starts.count * 2 > capacity {
+        capacity <<= 1
+        slots = [Int32](repeating: -1, count: capacity)
+        for (word, wordHash) in hashes.enumerated() {
+          var free = Int(truncatingIfNeeded: wordHash) & (capacity - 1)
+          while slots[free] >= 0 { free = (free + 1) & (capacity - 1) }
+          slots[free] = Int32(word)
+        }
       }
     }
     return String(decoding: out, as: UTF8.self)

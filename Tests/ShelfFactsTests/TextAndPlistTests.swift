@@ -47,6 +47,14 @@ private func analyze(_ bytes: [UInt8]) throws -> TextAnalyzer.Analysis {
   #expect(TextAnalyzer.searchTerms("alpha beta gamma", limit: 13) == "alpha beta")
 }
 
+/// Thousands of distinct words (the word table grows past its first size several times), each
+/// met three times: every word once, in order of first appearance.
+@Test func searchTermsKeepEveryDistinctWordOfALongText() {
+  let words = (0..<5000).map { "w\(String($0, radix: 36))x" }
+  let text = (words + words.reversed() + words).joined(separator: " ")
+  #expect(TextAnalyzer.searchTerms(text, limit: 1 << 20) == words.joined(separator: " "))
+}
+
 @Test func latin1IsDecoded() throws {
   let analysis = try analyze(Array("caf".utf8) + [0xE9] + Array(" cr".utf8) + [0xE8] + Array("me\n".utf8))
   #expect(analysis.facts.encoding == .latin1)
