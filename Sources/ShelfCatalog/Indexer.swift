@@ -433,20 +433,36 @@ public final class Indexer {
     let jobs = max(1, options.jobs)
     let batchSize = max(1, options.batchSize)
     let extractors = options.extractors
-    func startBatch(_ start: Int) -> (batch: [Work], task: Task<[Result<ReadFacts, OpenFailure>], Never>)? {
-      guard start < work.count else { return nil }
-      let batch = Array(work[start..<min(work.count, start + batchSize)])
-      return (batch, Task { await Self.extract(batch, jobs: jobs, extractors: extractors) })
+    typealias Extraction = (batch: [Work], task: Task<[Result<ReadFacts, OpenFailure>], Never>)
+    // Batches are read one after the other, `batchesAhead` of them ahead of the one being
+    // stored: the workers go on reading while the catalogue is written, and one slow batch to
+    // store (many full-text rows, say) does not leave them idle.
+    let batchesAhead = 2
+    var pending: [Extraction] = []
+    var queued = 0
+    func queueBatches() {
+      while pending.count < batchesAhead && queued < work.count {
+        let batch = Array(work[queued..<min(work.count, queued + batchSize)])
+        let previous = pending.last?.task
+        pending.append(
+          (
+            batch,
+            Task {
+              _ = await previous?.value
+              return await Self.extract(batch, jobs: jobs, extractors: extractors)
+            }
+          ))
+        queued += batch.count
+      }
     }
-    var next = startBatch(0)
-    var start = 0
+    queueBatches()
     var lastCommit = CatalogQuery.currentTime()
     // A failure leaves the open transaction uncommitted: roll it back.
     defer { store.rollbackPending() }
-    while let (batch, task) = next {
+    while !pending.isEmpty {
+      let (batch, task) = pending.removeFirst()
       let results = await task.value
-      start += batch.count
-      next = startBatch(start)
+      queueBatches()
       try store.transaction(continuing: true) {
         for (item, result) in zip(batch, results) {
           try storeResult(result, of: item, target, into: &summary)
@@ -454,14 +470,14 @@ public final class Indexer {
       }
       done += batch.count
       let stopping = options.shouldStop()
-      if next == nil || stopping || CatalogQuery.currentTime() - lastCommit >= options.commitInterval {
+      if pending.isEmpty || stopping || CatalogQuery.currentTime() - lastCommit >= options.commitInterval {
         try store.commitPending()
         lastCommit = CatalogQuery.currentTime()
       }
       progress(IndexProgress(root: target.scanned, phase: .extracting, done: done, total: total))
       if options.pauseAfterBatch > 0 { usleep(UInt32(options.pauseAfterBatch * 1e6)) }
       if stopping {
-        next?.task.cancel()
+        for extraction in pending { extraction.task.cancel() }
         throw interrupted(target)
       }
     }
