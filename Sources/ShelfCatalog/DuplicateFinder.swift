@@ -218,7 +218,7 @@ public struct DuplicateFinder {
     var report = DuplicateReport()
     report.searched = entries
     let (folders, resolver) = (Self.backupFolders(of: entries), backups)
-    async let opening = Self.open(folders, with: resolver)
+    async let opening = Self.openBackups(folders, with: resolver)
     let cached = try ContentHashCache.load(store, expecting: entries.count)
     let statuses = await lookedUp()
     var unopened: Set<PathKey> = []
@@ -406,7 +406,7 @@ public struct DuplicateFinder {
 
   /// Opens `folders` in `backups`, one after the other on a thread of its own; returns the
   /// ones that did not open, with why.
-  private static func open(_ folders: [RawPath], with backups: BackupEntryResolver) async -> [(
+  private static func openBackups(_ folders: [RawPath], with backups: BackupEntryResolver) async -> [(
     RawPath, any ShelfError
   )] {
     guard !folders.isEmpty else { return [] }

@@ -10,12 +10,6 @@ import Synchronization
   import Musl
 #endif
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// A path as a dictionary key, hashed in one pass over its bytes (RawPath hashes byte by byte,
 /// which dominates a rescan of a large tree).
 struct PathKey: Hashable, Sendable {
@@ -28,13 +22,9 @@ struct PathKey: Hashable, Sendable {
   }
 
   static func == (left: PathKey, right: PathKey) -> Bool {
-    left.bytes.count == right.bytes.count
-      && left.bytes.withUnsafeBytes { a in
-        right.bytes.withUnsafeBytes { b in
-          a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0
-        }
-      }
+    left.bytes.count == right.bytes.count && RawPath.order(left.bytes, right.bytes) == 0
   }
+
 }
 
 /// How a scan should run.

@@ -155,12 +155,16 @@ public struct RawPath: Hashable, Sendable, Comparable, CustomStringConvertible {
   }
 
   /// Byte order (as `memcmp`): listings and groups sort thousands of paths.
-  public static func < (lhs: RawPath, rhs: RawPath) -> Bool {
-    lhs.bytes.withUnsafeBufferPointer { left in
-      rhs.bytes.withUnsafeBufferPointer { right in
-        let common = min(left.count, right.count)
-        let order = common == 0 ? 0 : memcmp(left.baseAddress!, right.baseAddress!, common)
-        return order != 0 ? order < 0 : left.count < right.count
+  public static func < (lhs: RawPath, rhs: RawPath) -> Bool { order(lhs.bytes, rhs.bytes) < 0 }
+
+  /// The order of two byte strings by `memcmp`, the shorter first when one begins the other:
+  /// negative, zero or positive. What path order and the indexer's path keys compare with.
+  public static func order(_ left: [UInt8], _ right: [UInt8]) -> Int {
+    left.withUnsafeBufferPointer { a in
+      right.withUnsafeBufferPointer { b in
+        let common = min(a.count, b.count)
+        let order = common == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, common)
+        return order != 0 ? Int(order) : a.count - b.count
       }
     }
   }
