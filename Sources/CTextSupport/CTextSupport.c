@@ -141,6 +141,7 @@ size_t shelf_plain_ascii_prefix(const uint8_t *bytes, size_t count) {
 
 /* One byte into the census (offset `at` from the segment's start). */
 static inline void census_one(shelf_byte_census *census, uint8_t byte, size_t at) {
+  if (byte == '+' || byte == '~') census->shift_marks += 1;
   if (byte >= 0x20 && byte < 0x7F) return;
   if (byte >= 0x80) {
     census->high_bytes += 1;
@@ -163,6 +164,8 @@ void shelf_take_census(const uint8_t *bytes, size_t count, shelf_byte_census *ce
   const __m128i above_cr = _mm_set1_epi8(0x0E);
   const __m128i end_of_file = _mm_set1_epi8(0x1A);
   const __m128i delete = _mm_set1_epi8(0x7F);
+  const __m128i plus = _mm_set1_epi8('+');
+  const __m128i tilde = _mm_set1_epi8('~');
   while (count - at >= 16) {
     __m128i block = _mm_loadu_si128((const __m128i *)(bytes + at));
     unsigned high = (unsigned)_mm_movemask_epi8(block);
@@ -180,6 +183,8 @@ void shelf_take_census(const uint8_t *bytes, size_t count, shelf_byte_census *ce
     census->high_bytes += __builtin_popcount(high);
     census->escapes += __builtin_popcount(escapes);
     census->bad_controls += __builtin_popcount((unsigned)_mm_movemask_epi8(bad));
+    census->shift_marks += __builtin_popcount(
+        (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(block, plus), _mm_cmpeq_epi8(block, tilde))));
     if (zeros) {
       /* Bit i is offset at + i: the bits of offsets k modulo 4. */
       for (unsigned k = 0; k < 4; k++) {

@@ -9,8 +9,9 @@ import ShelfCore
 /// Decodes text in any `TextEncoding` to Unicode scalar values, block by block, so that a file
 /// of any size can be counted, indexed or shown in bounded memory.
 ///
-/// UTF-8 and ASCII are decoded here; every other encoding through glibc's iconv, under the
-/// superset name WHATWG prescribes (`shift_jis` as windows-31j, `euc-kr` as windows-949, …).
+/// UTF-8, ASCII and HZ's escapes are decoded here; every other encoding through glibc's iconv,
+/// under the superset name WHATWG prescribes (`shift_jis` as windows-31j, `euc-kr` as
+/// windows-949, …), and HZ's GB2312 pairs as EUC-CN.
 /// A byte that does not decode becomes `invalidByteBase + byte`, a value above Unicode's range,
 /// so that callers can mark it visibly and count it as one character.
 public final class TextDecoder {
@@ -25,6 +26,8 @@ public final class TextDecoder {
   private let table: [UInt32]?
   /// An incomplete sequence at the end of the last block, waiting for the next.
   private var pending: [UInt8] = []
+  /// HZ only: between `~{` and `~}`, where bytes come in GB2312 pairs.
+  private var inGBPairs = false
 
   /// A decoder for `encoding`; throws when glibc's iconv does not know it.
   public init(_ encoding: TextEncoding) throws {
@@ -86,6 +89,8 @@ public final class TextDecoder {
       }
     } else if converter == nil {
       decodeUTF8(input, final: final, into: &output)
+    } else if encoding == .hzGB2312 {
+      decodeHZ(input, final: final, into: &output)
     } else {
       decodeWithIconv(input, final: final, into: &output)
     }
@@ -102,6 +107,64 @@ public final class TextDecoder {
   private func decodeUTF8(_ input: [UInt8], final: Bool, into output: inout [UInt32]) {
     let end = UTF8Scalars.appendUnits(of: input, to: &output, holdingCutEnd: !final)
     if end < input.count { pending = Array(input[end...]) }
+  }
+
+  /// HZ (RFC 1843), as Python's `hz` codec reads it: ASCII, where `~~` is a tilde, `~` and a
+  /// line feed continue the line and `~{` starts GB2312 pairs of bytes 0x21–0x7E, which `~}`
+  /// ends. Any other byte after a tilde, a high byte, or a pair GB2312 lacks, does not decode.
+  private func decodeHZ(_ input: [UInt8], final: Bool, into output: inout [UInt32]) {
+    let tilde = UInt8(ascii: "~")
+    var pairs: [UInt8] = []
+    func flushPairs() {
+      guard !pairs.isEmpty else { return }
+      decodeWithIconv(pairs, final: true, into: &output)
+      pairs.removeAll(keepingCapacity: true)
+    }
+    var index = 0
+    while index < input.count {
+      let byte = input[index]
+      let needed = byte == tilde || inGBPairs ? 2 : 1
+      if index + needed > input.count {
+        if final {
+          flushPairs()
+          for leftover in input[index...] { invalid(leftover, into: &output) }
+        } else {
+          pending = Array(input[index...])
+        }
+        break
+      }
+      if byte == tilde {
+        switch (input[index + 1], inGBPairs) {
+        case (tilde, false): output.append(UInt32(tilde))
+        case (UInt8(ascii: "{"), false): inGBPairs = true
+        case (0x0A, false): break
+        case (UInt8(ascii: "}"), true):
+          flushPairs()
+          inGBPairs = false
+        default:
+          flushPairs()
+          invalid(byte, into: &output)
+          index += 1
+          continue
+        }
+        index += 2
+      } else if inGBPairs {
+        let second = input[index + 1]
+        if (0x21...0x7E).contains(byte) && (0x21...0x7E).contains(second) {
+          pairs += [byte | 0x80, second | 0x80]
+        } else {
+          flushPairs()
+          invalid(byte, into: &output)
+          invalid(second, into: &output)
+        }
+        index += 2
+      } else {
+        if byte < 0x80 { output.append(UInt32(byte)) } else { invalid(byte, into: &output) }
+        index += 1
+      }
+    }
+    flushPairs()
+    if final { inGBPairs = false }
   }
 
   private func decodeWithIconv(_ input: [UInt8], final: Bool, into output: inout [UInt32]) {

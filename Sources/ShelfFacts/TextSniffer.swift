@@ -2,179 +2,16 @@ import CTextSupport
 internal import CUchardet
 import ShelfCore
 
-/// The character encodings the catalogue recognises in text files, by their lower-case
-/// IANA/WHATWG names (`latin-1` names ISO-8859-1).
-public enum TextEncoding: String, Sendable, CaseIterable, Codable {
-  case ascii
-  case utf8 = "utf-8"
-  case utf16le = "utf-16le"
-  case utf16be = "utf-16be"
-  case utf32le = "utf-32le"
-  case utf32be = "utf-32be"
-  case latin1 = "latin-1"
-  case iso8859_2 = "iso-8859-2"
-  case iso8859_3 = "iso-8859-3"
-  case iso8859_4 = "iso-8859-4"
-  case iso8859_5 = "iso-8859-5"
-  case iso8859_6 = "iso-8859-6"
-  case iso8859_7 = "iso-8859-7"
-  case iso8859_8 = "iso-8859-8"
-  case iso8859_9 = "iso-8859-9"
-  case iso8859_10 = "iso-8859-10"
-  case iso8859_11 = "iso-8859-11"
-  case iso8859_13 = "iso-8859-13"
-  case iso8859_14 = "iso-8859-14"
-  case iso8859_15 = "iso-8859-15"
-  case iso8859_16 = "iso-8859-16"
-  case windows1250 = "windows-1250"
-  case windows1251 = "windows-1251"
-  case windows1252 = "windows-1252"
-  case windows1253 = "windows-1253"
-  case windows1254 = "windows-1254"
-  case windows1255 = "windows-1255"
-  case windows1256 = "windows-1256"
-  case windows1257 = "windows-1257"
-  case windows1258 = "windows-1258"
-  case koi8r = "koi8-r"
-  case koi8u = "koi8-u"
-  case ibm852
-  case ibm855
-  case ibm866
-  case macintosh
-  case macCyrillic = "x-mac-cyrillic"
-  case macCentralEurope = "x-mac-ce"
-  case tis620 = "tis-620"
-  case viscii
-  case shiftJIS = "shift_jis"
-  case eucJP = "euc-jp"
-  case iso2022JP = "iso-2022-jp"
-  case eucKR = "euc-kr"
-  case iso2022KR = "iso-2022-kr"
-  case johab
-  case gb18030
-  case iso2022CN = "iso-2022-cn"
-  case big5
-  case eucTW = "euc-tw"
-
-  /// The name glibc's iconv decodes it by: the superset WHATWG decodes the name as, where
-  /// there is one, since files labelled with the name hold the superset in practice.
-  var iconvName: String {
-    switch self {
-    case .ascii: "US-ASCII"
-    case .latin1: "ISO-8859-1"
-    case .macCyrillic: "MAC-CYRILLIC"
-    case .macCentralEurope: "MAC-CENTRALEUROPE"
-    case .tis620: "CP874"
-    case .shiftJIS: "CP932"
-    case .iso2022JP: "ISO-2022-JP-2"
-    case .eucKR: "CP949"
-    case .big5: "BIG5-HKSCS"
-    default: rawValue.uppercased()
-    }
-  }
-
-  /// True for the encodings of one byte per character, decoded through a table.
-  var isSingleByte: Bool {
-    switch self {
-    case .ascii, .utf8, .utf16le, .utf16be, .utf32le, .utf32be, .shiftJIS, .eucJP, .iso2022JP, .eucKR,
-      .iso2022KR, .johab, .gb18030, .iso2022CN, .big5, .eucTW:
-      false
-    default: true
-    }
-  }
-
-  /// Bytes per code unit: 2 or 4 for UTF-16 and UTF-32, 1 for the byte-oriented encodings.
-  var unitSize: Int {
-    switch self {
-    case .utf16le, .utf16be: 2
-    case .utf32le, .utf32be: 4
-    default: 1
-    }
-  }
-
-  /// The encoding uchardet 0.0.7 means by `name` (its upper-case names and aliases).
-  static func fromUchardet(_ name: String) -> TextEncoding? {
-    let lower = name.lowercased()
-    switch lower {
-    case "iso-8859-1": return .latin1
-    case "uhc", "cp949": return .eucKR
-    case "mac-cyrillic": return .macCyrillic
-    case "mac-centraleurope": return .macCentralEurope
-    case "gb2312", "gbk": return .gb18030
-    case "euc-tw": return .eucTW
-    default: return TextEncoding(rawValue: lower)
-    }
-  }
-}
-
-/// An encoding found in a text file, and whether a byte-order mark announced it.
-public struct DetectedEncoding: Sendable, Equatable, Codable {
-  public var encoding: TextEncoding
-  public var bom: Bool
-
-  public init(encoding: TextEncoding, bom: Bool) {
-    self.encoding = encoding
-    self.bom = bom
-  }
-
-  /// The length of the byte-order mark in bytes (0 when none).
-  public var bomLength: Int {
-    guard bom else { return 0 }
-    return encoding == .utf8 ? 3 : encoding.unitSize
-  }
-}
-
-/// The bytes an encoding is decided from: the whole file up to `wholeFileLimit`, else
-/// `segmentCount` evenly spaced segments from its start to its end, so that a first
-/// non-ASCII byte late in a long file, or binary data after a text header, is seen.
-public struct TextSample: Sendable {
-  /// Files up to this size are sampled whole.
-  public static let wholeFileLimit = 1 << 20
-  /// Longer files are sampled in this many segments…
-  public static let segmentCount = 16
-  /// …of this many bytes each.
-  public static let segmentLength = 64 << 10
-
-  /// The segments, in file order; the first starts at offset 0.
-  public var segments: [[UInt8]]
-  /// True when the segments are the whole file (its last byte is the last byte of the file).
-  public var reachesEnd: Bool
-
-  /// A sample of bytes held in memory; `reachesEnd` false when they are only a file's prefix.
-  public init(_ bytes: [UInt8], reachesEnd: Bool = true) {
-    segments = [bytes]
-    self.reachesEnd = reachesEnd
-  }
-
-  /// Reads the sample of `source`; segment offsets are multiples of 4, so that UTF-16 and
-  /// UTF-32 code units stay aligned.
-  public init(reading source: any ByteSource) throws {
-    reachesEnd = true
-    if source.size <= Int64(Self.wholeFileLimit) {
-      segments = [try source.read(count: Int(source.size), at: 0)]
-      return
-    }
-    let span = source.size - Int64(Self.segmentLength)
-    segments = []
-    for index in 0..<Self.segmentCount {
-      var offset = span * Int64(index) / Int64(Self.segmentCount - 1)
-      if index < Self.segmentCount - 1 { offset &= ~3 }
-      segments.append(try source.read(count: Self.segmentLength, at: offset))
-    }
-  }
-
-  var isEmpty: Bool { segments.allSatisfy(\.isEmpty) }
-  var first: [UInt8] { segments.first ?? [] }
-}
-
 /// Decides whether bytes are text, and in which encoding.
 ///
 /// The order: a byte-order mark; zero bytes (UTF-32 or UTF-16 without a mark, by where the
 /// zeros fall, or binary); strict UTF-8; ASCII (with ISO-2022 escapes, the 7-bit CJK
-/// encodings); then uchardet (Mozilla's detector) for the legacy encodings, its answer refined
-/// within families it confuses (ISO-8859 and Windows code pages, Latin-1/Latin-9/Mac Roman,
-/// KOI8-R/KOI8-U; Latin-1 and the Celtic ISO-8859-14, which it has no model for; Icelandic,
-/// which it has no model for either and calls Turkish, Central European or Baltic) and checked:
+/// encodings, or UTF-7 and HZ shifts, `SevenBitText`); then uchardet (Mozilla's detector) for
+/// the legacy encodings, its answer refined within families it confuses (ISO-8859 and Windows
+/// code pages, Latin-1/Latin-9/Mac Roman, KOI8-R/KOI8-U; Latin-1 and the Celtic ISO-8859-14,
+/// which it has no model for; Icelandic, which it has no model for either and calls Turkish,
+/// Central European or Baltic; the DOS and Mac code pages it lacks, `unmodelled(besides:)`),
+/// named by the most common of the encodings that read it alike (`commonEquivalent`), and checked:
 /// bytes that do not decode in the winning encoding, or decode to control characters other than
 /// tab, line feed, vertical tab, form feed, carriage return, backspace, bell, escape and the DOS
 /// end-of-file mark, are not text.
@@ -210,11 +47,15 @@ public enum TextSniffer {
       if escapes > 0, let sevenBit = sevenBitCJK(sample) {
         return DetectedEncoding(encoding: sevenBit, bom: false)
       }
-      return badControls == 0 ? DetectedEncoding(encoding: .ascii, bom: false) : nil
+      guard badControls == 0 else { return nil }
+      if census.shift_marks > 0, let shifted = SevenBitText.encoding(of: sample) {
+        return DetectedEncoding(encoding: shifted, bom: false)
+      }
+      return DetectedEncoding(encoding: .ascii, bom: false)
     }
     if badControls > 0 { return nil }
     if isUTF8(sample, skipping: 0) { return DetectedEncoding(encoding: .utf8, bom: false) }
-    return legacy(sample).map { DetectedEncoding(encoding: $0, bom: false) }
+    return legacy(sample).map { DetectedEncoding(encoding: commonEquivalent($0, sample), bom: false) }
   }
 
   /// True when a file's first bytes already rule text out, whatever follows: no byte-order
@@ -379,8 +220,35 @@ public enum TextSniffer {
     for answer in answers {
       let candidates = family(of: answer).filter { !tried.contains($0) }
       tried.formUnion(candidates)
-      if let best = bestOf(candidates, sample: sample, preferring: answer) {
-        return celticIfItReadsSo(latin1IfIcelandic(best, sample), sample)
+      let outsiders = unmodelled(besides: answer).filter { !tried.contains($0) }
+      var found = best(
+        of: candidates, sample: sample, preferring: likelierOnTies(answer), scoringAlone: !outsiders.isEmpty)
+      // Nothing uchardet's answer suggests decodes the text: the answer says nothing of it.
+      let answerFailed = found == nil
+      // The code pages uchardet has no model for are tried when its answer reads badly or the
+      // text has more than one high byte to tell them by: one byte that reads well in both
+      // (`…` is `ů` in ibm852) is not enough to leave it.
+      if !outsiders.isEmpty, (found?.score ?? -1) < 0 || distinctHighBytes(sample) >= 2 {
+        tried.formUnion(outsiders)
+        if let outsider = best(of: outsiders, sample: sample, preferring: nil),
+          outsider.score > found?.score ?? Int.min
+            || (outsider.score == found?.score && readsAsUkrainian(outsider.encoding, sample))
+        {
+          found = outsider
+        }
+      }
+      if let found {
+        let refined = celticIfItReadsSo(latin1IfIcelandic(found.encoding, sample), sample)
+        // Read badly in every encoding uchardet's answer suggests (and not a language it has no
+        // model for), or not read by them at all: its answer was a guess, and the other code
+        // pages get their chance.
+        if refined == found.encoding, found.score < 0 || answerFailed {
+          let others = fallbacks.filter { $0.isSingleByte && !tried.contains($0) }
+          if let other = best(of: others, sample: sample, preferring: nil), other.score > found.score {
+            return celticIfItReadsSo(other.encoding, sample)
+          }
+        }
+        return refined
       }
     }
     // uchardet had no answer that decodes: the best-looking of the multi-byte encodings that
@@ -447,24 +315,100 @@ public enum TextSniffer {
 
   /// The encodings uchardet tells apart poorly from `encoding`, it first: an ISO-8859 part and
   /// its Windows code page (the same letters, plus punctuation in 0x80–0x9F), Latin-1, Latin-9
-  /// and Mac Roman, Mac Central European and Mac Roman, KOI8-R and KOI8-U.
+  /// and Mac Roman, Mac Central European and Mac Roman, KOI8-R and KOI8-U; and Latin-1 beside
+  /// the rarer ISO-8859 parts and VISCII, which uchardet names for a Western text with a few
+  /// accented letters.
   static func family(of encoding: TextEncoding) -> [TextEncoding] {
-    let groups: [[TextEncoding]] = [
-      [.latin1, .windows1252, .iso8859_15, .macintosh],
-      [.iso8859_2, .windows1250], [.iso8859_5, .windows1251], [.iso8859_6, .windows1256],
-      [.iso8859_7, .windows1253], [.iso8859_8, .windows1255], [.iso8859_9, .windows1254],
-      [.iso8859_13, .windows1257], [.iso8859_11, .tis620], [.koi8r, .koi8u],
-      [.macCentralEurope, .macintosh, .latin1], [.ibm852, .latin1, .windows1252],
-    ]
-    guard let group = groups.first(where: { $0.contains(encoding) }) else { return [encoding] }
-    return [encoding] + group.filter { $0 != encoding }
+    let relatives: [TextEncoding]
+    switch encoding {
+    case .latin1, .windows1252, .iso8859_15, .macintosh:
+      relatives = [.latin1, .windows1252, .iso8859_15, .macintosh]
+    case .iso8859_2, .windows1250: relatives = [.iso8859_2, .windows1250]
+    case .macCentralEurope: relatives = [.macintosh, .latin1]
+    case .iso8859_3, .iso8859_4, .iso8859_10, .viscii: relatives = [.latin1]
+    case .ibm852: relatives = [.latin1, .windows1252, .macintosh]
+    case .iso8859_13, .windows1257: relatives = [.iso8859_13, .windows1257]
+    case .iso8859_5, .windows1251: relatives = [.iso8859_5, .windows1251]
+    case .iso8859_6, .windows1256: relatives = [.iso8859_6, .windows1256]
+    case .iso8859_7, .windows1253: relatives = [.iso8859_7, .windows1253]
+    case .iso8859_8, .windows1255: relatives = [.iso8859_8, .windows1255]
+    case .iso8859_9, .windows1254: relatives = [.iso8859_9, .windows1254]
+    case .iso8859_11, .tis620: relatives = [.iso8859_11, .tis620]
+    case .koi8r, .koi8u: relatives = [.koi8r, .koi8u]
+    default: relatives = []
+    }
+    return [encoding] + relatives.filter { $0 != encoding }
+  }
+
+  /// Which of a family wins a tie: the more common encoding where uchardet names a rare one for
+  /// a text with a few letters that both read alike (Latin-1 for the ISO-8859 parts of
+  /// Esperanto, the Baltic and the Nordic languages, and VISCII; Mac Roman for Mac Central
+  /// European), else
+  /// uchardet's answer.
+  static func likelierOnTies(_ answer: TextEncoding) -> TextEncoding {
+    switch answer {
+    case .iso8859_3, .iso8859_4, .iso8859_10, .viscii: .latin1
+    case .macCentralEurope: .macintosh
+    default: answer
+    }
+  }
+
+  /// cp1125 in place of ibm866 when their readings score alike and the bytes 0xF6–0xF7 occur:
+  /// ibm866 reads them as the Belarusian Ў ў, which no Russian text has (and Belarusian text in
+  /// ibm866 cannot be, lacking і), cp1125 as Ukrainian І і, among its commonest letters.
+  private static func readsAsUkrainian(_ encoding: TextEncoding, _ sample: TextSample) -> Bool {
+    encoding == .cp1125 && sample.segments.contains { $0.contains(0xF6) || $0.contains(0xF7) }
+  }
+
+  /// The DOS and Mac code pages uchardet has no model for, by what it calls their text: Central
+  /// European in ibm852 or Mac Central European (ISO-8859-2, windows-1250), Baltic in ibm775
+  /// (Mac Central European, ibm852, ISO-8859-13, windows-1257), Ukrainian in cp1125 (ibm866).
+  static func unmodelled(besides encoding: TextEncoding) -> [TextEncoding] {
+    switch encoding {
+    case .iso8859_2, .windows1250: [.ibm852, .macCentralEurope]
+    case .macCentralEurope: [.ibm775, .ibm852]
+    case .ibm852: [.ibm775]
+    case .iso8859_13, .windows1257: [.ibm775]
+    case .ibm866: [.cp1125]
+    default: []
+    }
+  }
+
+  /// How many different bytes of 0x80 or more the sample holds.
+  static func distinctHighBytes(_ sample: TextSample) -> Int {
+    var seen = [Bool](repeating: false, count: 128)
+    for segment in sample.segments {
+      for byte in segment where byte >= 0x80 { seen[Int(byte - 0x80)] = true }
+    }
+    return seen.filter { $0 }.count
+  }
+
+  /// Latin-1, else windows-1252, else Mac Roman, in place of another single-byte encoding that
+  /// reads every high byte of the sample as it does: the same text, so the most common name for
+  /// it (an English file with one `ó` is Latin-1, not VISCII or windows-1252, whose own letters
+  /// are not in it; German with `…` is windows-1252, not windows-1250).
+  static func commonEquivalent(_ encoding: TextEncoding, _ sample: TextSample) -> TextEncoding {
+    guard encoding != .latin1, encoding.isSingleByte, let chosen = try? TextDecoder(encoding),
+      let latin1 = try? TextDecoder(.latin1)
+    else { return encoding }
+    var seen = [Bool](repeating: false, count: 128)
+    for segment in sample.segments {
+      for byte in segment where byte >= 0x80 { seen[Int(byte - 0x80)] = true }
+    }
+    let highBytes = (0..<128).filter { seen[$0] }.map { UInt8($0 + 0x80) }
+    let text = chosen.decodeAll(highBytes)
+    if text == latin1.decodeAll(highBytes) { return .latin1 }
+    for common in [TextEncoding.windows1252, .macintosh] where common != encoding {
+      if let decoder = try? TextDecoder(common), text == decoder.decodeAll(highBytes) { return common }
+    }
+    return encoding
   }
 
   /// Tried, best-looking first, when uchardet names nothing that decodes.
   static let fallbacks: [TextEncoding] = [
     .johab, .eucKR, .shiftJIS, .eucJP, .gb18030, .big5, .eucTW, .windows1252, .windows1250,
     .windows1251, .koi8r, .windows1253, .windows1255, .windows1256, .windows1257, .windows1254,
-    .windows1258, .tis620, .macintosh, .ibm866,
+    .windows1258, .tis620, .macintosh, .ibm866, .macCentralEurope, .ibm852, .ibm775, .cp1125,
   ]
 
   /// Of `candidates`, the one whose decoding of the sample looks most like words (letters
@@ -475,10 +419,11 @@ public enum TextSniffer {
     best(of: candidates, sample: sample, preferring: preferring)?.encoding
   }
 
+  /// `scoringAlone`: score a single candidate too (else it only has to decode).
   private static func best(
-    of candidates: [TextEncoding], sample: TextSample, preferring: TextEncoding?
+    of candidates: [TextEncoding], sample: TextSample, preferring: TextEncoding?, scoringAlone: Bool = false
   ) -> (encoding: TextEncoding, score: Int)? {
-    if candidates.count == 1, preferring != nil, let only = candidates.first {
+    if candidates.count == 1, preferring != nil, !scoringAlone, let only = candidates.first {
       return decodesAsText(sample, only) ? (only, 1) : nil
     }
     var best: (encoding: TextEncoding, score: Int)?
@@ -499,7 +444,8 @@ public enum TextSniffer {
   /// Decodes the sample in `encoding`: nil when a byte does not decode or a control character
   /// comes out; else how word-like its non-ASCII characters are: +2 for a letter next to a
   /// letter, −3 for a symbol or punctuation mark inside a word or a non-Latin letter beside an
-  /// ASCII letter, −1 for a capital after a small letter. Segments after the first start after their first byte below 0x30, which in every
+  /// ASCII letter, −3 for a capital after a small letter, nothing for punctuation that ends a
+  /// word. Segments after the first start after their first byte below 0x30, which in every
   /// supported byte-oriented encoding begins a character.
   static func wordScore(_ sample: TextSample, _ encoding: TextEncoding, scoring: Bool = true) -> Int? {
     guard let decoder = try? TextDecoder(encoding) else { return nil }
@@ -534,6 +480,11 @@ public enum TextSniffer {
     var isUpper: Bool
     var isLower: Bool
     var isMark: Bool
+    /// Closing and dash punctuation and the ellipsis: marks that follow a word.
+    var endsWords = false
+    /// Opening punctuation and Spanish's `¿` and `¡`: marks that precede a word.
+    var startsWords = false
+    var isSpace = false
 
     init(_ value: UInt32) {
       guard let scalar = Unicode.Scalar(value) else {
@@ -552,6 +503,18 @@ public enum TextSniffer {
       self.init(
         isLetter: properties.isAlphabetic, isASCIILetter: false, isUpper: properties.isUppercase,
         isLower: properties.isLowercase, isMark: properties.generalCategory == .nonspacingMark)
+      switch properties.generalCategory {
+      case .dashPunctuation, .closePunctuation, .finalPunctuation: endsWords = true
+      case .initialPunctuation:
+        // `«` opens a word in French, `»` in German; `“` opens one in English, ends one in German.
+        endsWords = true
+        startsWords = true
+      case .openPunctuation: startsWords = true
+      case .spaceSeparator: isSpace = true
+      default:
+        endsWords = value == 0x2026
+        startsWords = value == 0xBF || value == 0xA1
+      }
     }
 
     init(isLetter: Bool, isASCIILetter: Bool, isUpper: Bool, isLower: Bool, isMark: Bool) {
@@ -576,7 +539,11 @@ public enum TextSniffer {
     for index in 0..<end where scalars[index] >= 0x80 {
       let before = index > 0 ? letterClass(scalars[index - 1]) : nil
       let after = index + 1 < end ? letterClass(scalars[index + 1]) : nil
-      guard before?.isLetter == true || after?.isLetter == true else { continue }
+      guard before?.isLetter == true || after?.isLetter == true else {
+        // A Latin capital standing alone ("[Option É]") is what a misread symbol looks like.
+        if scalars[index] < 0x250 && letterClass(scalars[index]).isUpper { score -= 1 }
+        continue
+      }
       let current = letterClass(scalars[index])
       if current.isLetter {
         // A letter of another script than Latin glued to an ASCII letter ("ci漢n") is what a
@@ -586,8 +553,17 @@ public enum TextSniffer {
           score -= 3
           continue
         }
-        score += 2
-        if current.isUpper && before?.isLower == true { score -= 1 }
+        // Accented Latin capitals are rare in text (a few at the start of words), small letters
+        // common: a reading full of capitals ("dpkgÊ1.16") misreads symbols or spaces.
+        score += current.isUpper && scalars[index] < 0x250 ? -1 : 2
+        // A capital glued to the end of a small letter ("textÉ") is a misread punctuation mark.
+        if current.isUpper && before?.isLower == true { score -= 3 }
+      } else if current.isSpace || (current.endsWords && before?.isLetter == true && after?.isLetter != true)
+        || (current.startsWords && before?.isLetter != true && after?.isLetter == true)
+      {
+        // White space, and punctuation that ends a word ("so…", "oui »") or starts one ("¿Qué",
+        // "„Über"), are where text has them.
+        continue
       } else if !current.isMark {
         score -= 3
       }

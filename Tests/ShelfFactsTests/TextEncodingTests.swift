@@ -114,10 +114,18 @@ let encodingCases: [(iconv: String, language: String, expected: TextEncoding)] =
   ("GB18030", "zh", .gb18030), ("BIG5", "tw", .big5), ("EUC-TW", "tw", .eucTW),
   ("UTF-8", "ja", .utf8), ("UTF-16LE", "ru", .utf16le), ("UTF-16BE", "el", .utf16be),
   ("UTF-32LE", "ko", .utf32le), ("UTF-32BE", "zh", .utf32be),
+  // The DOS and Mac code pages uchardet has no model for (it calls Baltic DOS text Mac Central
+  // European, Ukrainian DOS text ibm866), Mac Roman German, and UTF-7.
+  ("IBM775", "lt", .ibm775), ("IBM775", "lv", .ibm775), ("CP1125", "uk", .cp1125),
+  ("IBM852", "pl", .ibm852), ("IBM852", "cs", .ibm852), ("IBM852", "hu", .ibm852),
+  ("MAC-CENTRALEUROPE", "pl", .macCentralEurope), ("MAC-CENTRALEUROPE", "cs", .macCentralEurope),
+  ("MACINTOSH", "de", .macintosh), ("UTF-7", "ru", .utf7), ("UTF-7", "fr", .utf7), ("UTF-7", "ja", .utf7),
+  // windows-1252 only with a byte of 0x80–0x9F (the "de" text's „“ – €): without one it is Latin-1.
+  ("WINDOWS-1252", "fr", .latin1),
 ]
 
 /// Runs a tool and returns its standard output.
-private func run(_ tool: String, _ arguments: [String], input: [UInt8], environment: [String: String] = [:])
+func run(_ tool: String, _ arguments: [String], input: [UInt8], environment: [String: String] = [:])
   throws -> [UInt8]
 {
   let process = Process()
@@ -137,7 +145,7 @@ private func run(_ tool: String, _ arguments: [String], input: [UInt8], environm
   return Array(output)
 }
 
-private func iconv(_ text: String, to encoding: String) throws -> [UInt8] {
+func iconv(_ text: String, to encoding: String) throws -> [UInt8] {
   try run("/usr/bin/iconv", ["-f", "UTF-8", "-t", encoding], input: Array(text.utf8))
 }
 

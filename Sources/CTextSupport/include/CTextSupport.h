@@ -43,6 +43,8 @@ typedef struct {
   int64_t high_bytes;
   int64_t escapes;
   int64_t bad_controls;
+  /* The shift characters of the 7-bit encodings of Unicode and GB2312: `+` (UTF-7) and `~` (HZ). */
+  int64_t shift_marks;
 } shelf_byte_census;
 
 /* Adds the bytes of one segment (offsets counted from its start) to `census`, passing over
