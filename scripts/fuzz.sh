@@ -208,6 +208,12 @@ globs = ["\x00*.png\x00a.png\x00b/c.png", "\x01[A-Z]?x\x00Abx", "\x00[!a-c]*\x00
          "\x01**/\xc3\xa9t\xc3\xa9\x00x/\xc3\x89T\xc3\x89", "\x00[[:alpha:]]\\*\x00q*"]
 for index, pattern in enumerate(globs):
     seed("glob", "glob-%d" % index, pattern.encode("latin-1"))
+# The 7-bit encodings and the DOS code pages, which no sample file is in.
+texts = [("utf-7", "Привет, мир! café +- naïve\n"), ("hz", "中文 ~ and 今天天气很好\n"),
+         ("cp775", "Rīgā šodien ir silts laiks\n"), ("cp1125", "Привіт! Їжачок ґречно їсть\n")]
+for codec, text in texts:
+    seed("text", "text-" + codec, text.encode(codec))
+    seed("sniff", "text-" + codec, text.encode(codec))
 EOF
   # The catalogue's field names, for the query dictionary.
   sed -n 's/^    "\([a-z_]*\)": Field(.*/"\1:"/p' Sources/ShelfCatalog/CatalogQuery.swift >"$work/query.dict"
