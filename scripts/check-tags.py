@@ -23,6 +23,9 @@ where both agree); durations of M4A files are ffprobe's audio stream duration (a
 list), and the length encoded where known. Per class and field, the share of files on which
 shelf says what the references say is printed; the target is 99.5 % per class, at least 30 files
 per class. Exits 1 when a class misses it.
+
+Needs mutagen (pip), ffmpeg and ffprobe; eyeD3, id3v2 and lame add their files when installed
+(scripts/setup.sh installs them).
 """
 
 import argparse
@@ -198,8 +201,7 @@ def frames_for(v, version, rng, styles, oddities):
     multi_ok = version == 4 or "nul-lists" in oddities
 
     def style():
-        s = rng.choice(styles)
-        return s
+        return rng.choice(styles)
 
     def values(key):
         vals = v[key]
@@ -215,7 +217,7 @@ def frames_for(v, version, rng, styles, oddities):
                      ("genre", "TCON")):
         if key in v:
             vals = values(key)
-            v[key] = vals if key != "genre" else vals
+            v[key] = vals  # what the tag now says, for the known values
             frames.append((fid, text_frame(vals, latin_safe(style(), vals))))
     for key, fid in (("track", "TRCK"), ("disc", "TPOS")):
         if key in v:
@@ -350,8 +352,9 @@ def make_corpus(folder):
         tags.save(path, v2_version=version, v23_sep=separator)
         known = expected_from_values(v)
         if version == 3 and separator == "/":
-            for key in ("title", "artist", "album", "album_artist", "comment"):
-                if key in v and key != "comment":
+            # mutagen joins a v2.3 frame's values with "/" (COMM keeps its NUL-separated list).
+            for key in ("title", "artist", "album", "album_artist"):
+                if key in v:
                     known[key] = "/".join(v[key])
             if "genre" in v:
                 known["genre"] = "; ".join(id3.TCON(text=["/".join(v["genre"])]).genres)
@@ -404,8 +407,6 @@ def other_writers(folder, rng):
             run(["id3v2", "-2", "-t", known["title"].encode("latin-1"), "-a", known["artist"].encode("latin-1"),
                  "-A", known["album"].encode("latin-1"), "-T", track, "-y", year, "-g", genre,
                  "-c", known["comment"].encode("latin-1"), path])
-        if known["genre"] and writer in ("id3v2",):
-            pass
         with open(path, "rb") as f:
             head = f.read(4)
         out.append((path, "ID3v2.%d" % head[3] if head[:3] == b"ID3" else None, known))
