@@ -44,6 +44,8 @@ packages=(
   libebur128-dev libsystemd-dev dbus-daemon loudgain playerctl mpv
   # ReplayGain tags written onto FLAC test files
   flac
+  # ID3 writers of their own (eyeD3, id3lib) for the tag check (scripts/check-tags.py)
+  eyed3 id3v2
   # localedef and the locale sources: the catalogue tests make a database whose LC_CTYPE is
   # Turkish (tr_TR.UTF-8, generated below), where the server folds case its own way
   locales

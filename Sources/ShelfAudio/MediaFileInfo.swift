@@ -443,7 +443,7 @@ enum TagMapping {
     var tags = AudioTags(
       title: value("title"), artist: value("artist", "author"), album: value("album"),
       date: value("date", "year", "WM/Year"), track: track,
-      genre: value("genre").map { ID3Reader.genre($0) ?? $0 },
+      genre: value("genre").map { ID3Text.joined(ID3Text.genres($0)) ?? $0 },
       comment: value("comment", "description"))
     tags.albumArtist = value("album_artist", "albumartist", "album artist", "WM/AlbumArtist")
     tags.trackTotal =

@@ -116,8 +116,9 @@ enum FactsManual {
     such file never maps them. frames and duration are, by format:
 
     MP4, M4A, M4B, M4R, MOV, 3GP (by their ftyp brands) with AAC, HE-AAC, ALAC, Opus or FLAC:
-    what the edit list keeps, or iTunes' iTunSMPB sample count when present (encoder delay and
-    padding trimmed); a sample table pointing past the end of the file gives the frames present.
+    what the edit list keeps of the audio track, or iTunes' iTunSMPB sample count when present
+    (encoder delay and padding trimmed), whatever the movie header (mvhd) says; a sample table
+    pointing past the end of the file gives the frames present.
 
     MP3 (MPEG 1, 2 and 2.5, layers I to III): counted from the frame headers. ID3v2 at the
     start and APEv2 and ID3v1 at the end are skipped, a Xing, Info or VBRI frame is not audio,
@@ -168,9 +169,16 @@ enum FactsManual {
     Tags come from every tag format: ID3v1 and ID3v2.2, 2.3 and 2.4 (in MP3, and in the 'ID3 '
     chunk of AIFF and WAV files), APEv2, Vorbis comments (FLAC, Ogg, Opus), MP4 ilst atoms
     (©nam, ©ART, aART, ©alb, ©day, trkn, disk, ©gen or gnre, covr), RIFF INFO and WMA/ASF.
-    Several values of one tag (repeated Vorbis comments, ID3v2.4's NUL-separated lists) are
-    joined with '; '. Numeric ID3 genres are named ((3) and (3)Dance are Dance, with Winamp's
-    extensions). track and disc are numbers; their totals (3/12, TRACKTOTAL) go to track_total
-    and disc_total.
+    Several values of one tag (repeated Vorbis comments, ID3v2.4's NUL-separated lists, a
+    repeated ID3 frame) are joined with '; '. Numeric ID3 genres are named ((3) and (3)Dance are
+    Dance, (8)(31) is Jazz; Trance, with Winamp's extensions). track and disc are numbers; their
+    totals (3/12, TRACKTOTAL) go to track_total and disc_total. ID3v2 is read as real files
+    write it, as mutagen reads it: unsynchronised (the whole tag in 2.2 and 2.3, each frame in
+    2.4), with an extended header (or its flag set and none), empty frames passed over, iTunes'
+    2.4 tags with 2.3 frame sizes, UTF-16 with either byte order mark or none (little-endian),
+    TXXX and WXXX frames with empty descriptions; the ID3v1 tag fills what ID3v2 lacks; 2.3's
+    TYER, TDAT and TIME make one date (2004-03-05T14:30:00); the comment is the COMM frame
+    without a description (iTunes' iTunNORM and iTunSMPB notes are not comments). Compressed
+    and encrypted frames are skipped.
     """#)
 }
