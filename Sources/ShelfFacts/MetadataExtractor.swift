@@ -27,7 +27,9 @@ public struct ExtractionFailure: ShelfError, Equatable {
 /// Opens one regular file safely, sniffs it and reads the facts of its kind from headers only.
 public enum MetadataExtractor {
   /// Bumped whenever an extractor reads more or better, so that rescans re-extract old entries.
-  public static let version = 7  // 7: the ReplayGain tags of sounds
+  // 8: PCX/DCX, SGI, Sun raster, XBM, DDS, EPS and FITS headers; APNG frames by fcTL; ICNS
+  // sizes as Pillow counts them; image sequences' frames; a HEIF libheif cannot decode by ispe
+  public static let version = 8
 
   /// Extracts the facts of the file at `path`. With `followLinks` false a final symbolic link
   /// is refused (`O_NOFOLLOW`); FIFOs, sockets and devices are never opened.
