@@ -136,6 +136,9 @@ private func fullBox(_ type: String, _ version: UInt8, _ body: [UInt8]) -> [UInt
   #expect(try HEIFBoxes(source: MemoryBytes(badMeta)).primaryItem() == nil)
   let lying = be32(0xFFFF_FFFF) + bytes("meta") + [0, 0, 0, 0] + fullBox("pitm", 0, be16(1))
   #expect(try HEIFBoxes(source: MemoryBytes(lying)).primaryItem() == nil)
+  // A child whose 64-bit size field lies past its parent's end (the fuzzer's find).
+  let cut = box("moov", be32(1) + bytes("trak") + be32(0)) + be32(0)
+  #expect(try HEIFBoxes(source: MemoryBytes(cut)).pictureTrack() == nil)
   let wide = be32(1) + bytes("moov") + [0x80, 0, 0, 0, 0, 0, 0, 1]
   #expect(try HEIFBoxes(source: MemoryBytes(wide)).pictureTrack() == nil)
 }

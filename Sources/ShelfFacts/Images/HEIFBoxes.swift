@@ -57,7 +57,8 @@ struct HEIFBoxes {
       } else if size32 == 0 {
         size = range.upperBound - offset
       }
-      guard size >= headerSize else { break }
+      // A box must hold its own header inside the range (a 64-bit size needs 16 bytes).
+      guard size >= headerSize, headerSize <= range.upperBound - offset else { break }
       let end = size > range.upperBound - offset ? range.upperBound : offset + size
       boxes.append(Box(type: head.fourCC(4), payload: offset + headerSize..<end))
       offset = end
