@@ -15,7 +15,7 @@ acTL; the `apng-lying` family has an acTL that claims another count).
 
 Prints one line per format family with its agreement, the agreement over the files Pillow
 opens and every mismatch; exits 1 when a family of the older formats (PCX, DCX, SGI, Sun, XBM,
-DDS, EPS, FITS, APNG, AVIF sequences, unci HEIF) or the files Pillow opens as a whole are
+DDS, EPS, FITS, ICNS, APNG, AVIF sequences, unci HEIF) or the files Pillow opens as a whole are
 under 99.5 %, or when one of those families has fewer than 30 files.
 """
 
@@ -198,9 +198,11 @@ def build(corpus):
         c.add(out, "cur")
         c.pillow("ico", "ico", (64, 64), mode="RGBA", sizes=[(16, 16), (32, 32), (64, 64)][: 1 + i % 3])
     # ICNS: png2icns and Pillow.
-    for sizes in ([16], [16, 32], [16, 32, 48, 128], [32, 128, 256], [16, 32, 128, 256, 512]):
+    for sizes in ([16], [16, 32], [16, 32, 48, 128], [32, 128, 256], [16, 32, 128, 256, 512], [48], [128],
+                  [256], [512], [16, 48], [32, 48], [48, 128], [16, 256], [32, 512], [128, 512], [16, 32, 48],
+                  [48, 256, 512], [16, 128, 256, 512], [16, 32, 48, 128, 256, 512]):
         c.tool("icns", "icns", "png2icns", "{out}", *[c.png_source(s, s, alpha=True) for s in sizes])
-    for s in (16, 32, 64, 128, 256, 512):
+    for s in (16, 32, 64, 128, 256, 512, 1024, 20, 40, 100, 200, 300, 600):
         c.pillow("icns", "icns", (s, s), mode="RGBA")
     # PSD: ImageMagick's, 8-bit (which Pillow reads) and 16-bit, flattened and with layers.
     for i, size in enumerate(SIZES):
@@ -376,8 +378,8 @@ def build(corpus):
 
 FAMILY_REFERENCE = {"heic": "identify", "pam": "identify", "svg": "identify", "system-svg": "identify"}
 # The families each held to 99.5 % and 30 files on their own.
-CHECKED_FAMILIES = ["pcx", "dcx", "sgi", "sun", "xbm", "dds", "eps", "eps-dos", "fits", "apng", "apng-lying",
-                    "avif-sequence", "heif-unci"]
+CHECKED_FAMILIES = ["pcx", "dcx", "sgi", "sun", "xbm", "dds", "eps", "eps-dos", "fits", "icns", "apng",
+                    "apng-lying", "avif-sequence", "heif-unci"]
 # Sizes and frames known from what made the file (the input of a converter), by path.
 KNOWN = {}
 
