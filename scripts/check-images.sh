@@ -7,7 +7,7 @@ set -euo pipefail
 shelf=${1:?usage: check-images.sh SHELF_BINARY [CORPUS_FOLDER]}
 here=$(cd "$(dirname "$0")" && pwd)
 python3 -c "import PIL" 2>/dev/null || { echo "check-images: Pillow is missing (run scripts/setup.sh)" >&2; exit 1; }
-for tool in convert identify heif-enc heif-info cwebp gif2webp png2icns; do
+for tool in convert identify heif-enc heif-info cwebp gif2webp png2icns ffmpeg ffprobe exiftool; do
   command -v "$tool" >/dev/null || { echo "check-images: $tool is missing (run scripts/setup.sh)" >&2; exit 1; }
 done
 if [[ $# -ge 2 ]]; then

@@ -158,6 +158,33 @@ seed("image-header", "tiny.pam", b"P7\nWIDTH 2\nHEIGHT 2\nDEPTH 4\nMAXVAL 255\nT
 seed("image-header", "tiny.xpm", b'/* XPM */\nstatic char *x[] = {\n"2 2 1 1",\n"  c None",\n"  ",\n"  "};\n')
 seed("image-header", "tiny.svg", b'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="20" viewBox="0 0 10 20"/>')
 seed("image-header", "tiny.icns", b"icns" + struct.pack(">I", 8 + 8 + 4) + b"ic07" + struct.pack(">I", 12) + b"\x89PNG")
+# The older formats (PCX, DCX, SGI, Sun raster, XBM, DDS, EPS with and without a DOS binary
+# header, FITS).
+pcx = bytes([10, 5, 1, 8]) + struct.pack("<HHHHHH", 0, 0, 1, 1, 72, 72) + bytes(49) + bytes([3]) + struct.pack("<HH", 2, 1) + bytes(58)
+seed("image-header", "tiny.pcx", pcx + bytes(12))
+seed("image-header", "tiny.dcx", struct.pack("<III", 0x3ADE68B1, 12, 0) + pcx + bytes(12))
+seed("image-header", "tiny.sgi", struct.pack(">HBBHHHH", 474, 0, 1, 3, 2, 2, 3) + bytes(500) + bytes(12))
+seed("image-header", "tiny.ras", struct.pack(">8I", 0x59A66A95, 2, 2, 24, 12, 1, 0, 0) + bytes(12))
+seed("image-header", "tiny.xbm", b"#define t_width 2\n#define t_height 2\nstatic char t_bits[] = {0x01, 0x02};\n")
+seed("image-header", "tiny.dds", b"DDS " + struct.pack("<7I", 124, 0x1007, 2, 2, 8, 0, 0) + bytes(44) + struct.pack("<II", 32, 4) + b"DXT5" + bytes(40))
+eps = b"%!PS-Adobe-3.0 EPSF-3.0\n%%BoundingBox: 0 0 2.5 2\n%%EndComments\n%ImageData: 2 2 8 3 0 2 1 \"beginimage\"\nshowpage\n%%Trailer\n%%EOF\n"
+seed("image-header", "tiny.eps", eps)
+seed("image-header", "tiny-dos.eps", struct.pack("<IIIIIIIH", 0xC6D3D0C5, 30, len(eps), 0, 0, 30 + len(eps), 26, 0xFFFF) + eps + tiff(False)[:26])
+card = lambda text: text.ljust(80).encode()
+seed("image-header", "tiny.fits", b"".join(card(c) for c in ("SIMPLE  =                    T", "BITPIX  =                   16",
+     "NAXIS   =                    2", "NAXIS1  =                    2", "NAXIS2  =                    2", "END")).ljust(2880) + bytes(2880))
+# HEIF: a primary item of a type libheif 1.15 does not decode (its ispe gives the size), and an
+# image sequence's picture track.
+full = lambda kind, version, body: box(kind, bytes([version, 0, 0, 0]) + body)
+meta = full(b"meta", 0, full(b"hdlr", 0, bytes(4) + b"pict" + bytes(13)) + full(b"pitm", 0, struct.pack(">H", 1))
+            + full(b"iinf", 0, struct.pack(">H", 1) + full(b"infe", 2, struct.pack(">HH", 1, 0) + b"unci\0"))
+            + box(b"iprp", box(b"ipco", full(b"ispe", 0, struct.pack(">II", 3, 2)) + box(b"irot", b"\x01"))
+                  + full(b"ipma", 0, struct.pack(">IHB", 1, 1, 2) + b"\x81\x02")))
+seed("heif", "unci.heic", box(b"ftyp", b"heic\0\0\0\0mif1heic") + meta + box(b"mdat", bytes(18)))
+entry = box(b"av01", bytes(6) + struct.pack(">H", 1) + bytes(16) + struct.pack(">HH", 4, 3) + bytes(50))
+stbl = box(b"stbl", full(b"stsd", 0, struct.pack(">I", 1) + entry) + full(b"stsz", 0, struct.pack(">III", 0, 2, 10) + bytes(8)))
+trak = box(b"trak", box(b"mdia", full(b"hdlr", 0, bytes(4) + b"pict" + bytes(13)) + box(b"minf", stbl)))
+seed("heif", "sequence.avif", box(b"ftyp", b"avis\0\0\0\0avismsf1") + box(b"moov", trak) + box(b"mdat", bytes(20)))
 gif = b"GIF89a" + struct.pack("<HH", 2, 2) + b"\x80\x00\x00" + bytes(6) + b"\x2c" + struct.pack("<HHHH", 0, 0, 2, 2) + b"\x00\x02\x02\x44\x01\x00\x3b"
 seed("image-header", "tiny.gif", gif)
 # Backups: keybags from Manifest.plist, NSKeyedArchiver file records from Manifest.db, plists.

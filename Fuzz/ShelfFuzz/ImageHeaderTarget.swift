@@ -9,6 +9,9 @@ enum ImageHeaderTarget: FuzzTarget {
     "image/png", "image/jpeg", "image/gif", "image/bmp", "image/tiff", "image/webp",
     "image/vnd.microsoft.icon", "image/x-win-bitmap", "image/x-icns", "image/vnd.adobe.photoshop",
     "image/x-tga", "image/x-qoi", "image/x-portable-pixmap", "image/x-xpixmap", "image/jp2", "image/svg+xml",
+    "image/vnd.zbrush.pcx", "image/x-dcx", "image/x-sgi", "image/x-sun-raster", "image/x-xbitmap",
+    "image/x-dds",
+    "image/x-eps", "image/fits",
   ]
   static func run(_ input: [UInt8]) {
     let source = MemoryBytes(input)

@@ -207,6 +207,7 @@ public enum ContentSniffer {
     }
     if p.starts(with: [0xFF, 0x4F, 0xFF, 0x51]) { return .strong(.image, "image/x-jp2-codestream") }
     if isSVG(p) { return .strong(.image, "image/svg+xml") }
+    if let mime = ClassicImageMagic.mime(forPrefix: p) { return .strong(.image, mime) }
 
     // Audio.
     if matchesRIFF(p, form: "WAVE") { return .strong(.audio, "audio/wav") }
@@ -604,6 +605,7 @@ public enum ContentSniffer {
     add(.image, "image/jpx", ["jpx", "jpf"])
     add(.image, "image/x-jp2-codestream", ["j2k", "j2c", "jpc"])
     add(.image, "image/svg+xml", ["svg"])
+    for format in ClassicImageMagic.extensions { add(.image, format.mime, format.extensions) }
     add(.audio, "audio/wav", ["wav", "wave", "rf64", "bwf"])
     add(.audio, "audio/x-w64", ["w64"])
     add(.audio, "audio/aiff", ["aif", "aiff", "aifc"])

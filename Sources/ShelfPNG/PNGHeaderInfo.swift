@@ -52,7 +52,9 @@ public struct PNGHeaderInfo: Sendable, Equatable {
   public var interlaced: Bool
   /// Whether this is an iPhone-optimized (CgBI) PNG.
   public var isCgBI: Bool
-  /// The number of frames an APNG declares (acTL), nil for a still image.
+  /// The number of frames of an APNG (a file with acTL): its fcTL chunks, each of which starts
+  /// one, whatever acTL declares (encoders that drop frames leave acTL's count behind; browsers
+  /// and FFmpeg play the frames there are); at least 1. Nil for a still image.
   public var animationFrameCount: Int?
   /// The chunk types in file order, e.g. `["IHDR", "PLTE", "IDAT", "IEND"]`.
   public var chunkNames: [String]
@@ -98,7 +100,8 @@ public struct PNGHeaderInfo: Sendable, Equatable {
     var offset: Int64 = 8
     var header: [UInt8]?
     var isCgBI = false
-    var frames: Int?
+    var isAnimated = false
+    var frameControls = 0
     var hasTRNS = false
     while names.count < 1_000_000 {
       let head = try readAt(8, offset)
@@ -125,8 +128,9 @@ public struct PNGHeaderInfo: Sendable, Equatable {
         guard data.count == 13, length == 13 else { throw PNGError(.truncated("IHDR ends early")) }
         header = data
       } else if name == "acTL" {
-        let data = try readAt(8, offset + 8)
-        if data.count >= 4 { frames = Int(data.bigEndianUInt32(at: 0)) }
+        isAnimated = true
+      } else if name == "fcTL" {
+        frameControls += 1
       } else if name == "tRNS" {
         hasTRNS = true
       }
@@ -145,6 +149,6 @@ public struct PNGHeaderInfo: Sendable, Equatable {
     return PNGHeaderInfo(
       width: width, height: height, bitDepth: depth, colorType: colorType,
       hasAlpha: colorType.hasAlphaChannel || hasTRNS, interlaced: header[12] == 1,
-      isCgBI: isCgBI, animationFrameCount: frames, chunkNames: names)
+      isCgBI: isCgBI, animationFrameCount: isAnimated ? max(frameControls, 1) : nil, chunkNames: names)
   }
 }

@@ -31,12 +31,14 @@ private func ihdr(width: Int, height: Int, depth: UInt8 = 8, color: UInt8 = 6, i
 
 @Test func pngCgBIAndAPNGFrames() throws {
   let file = png([
-    ("CgBI", [0x50, 0, 0x20, 6]), ihdr(width: 60, height: 60), ("acTL", be32(12) + be32(0)), ("IDAT", [0]),
-    ("IEND", []),
+    ("CgBI", [0x50, 0, 0x20, 6]), ihdr(width: 60, height: 60), ("acTL", be32(12) + be32(0)),
+    ("fcTL", [UInt8](repeating: 0, count: 26)), ("IDAT", [0]), ("fcTL", [UInt8](repeating: 0, count: 26)),
+    ("fdAT", be32(1)), ("IEND", []),
   ])
   let facts = try ImageHeaderReader.readPNG(MemoryBytes(file))
   #expect(facts.cgbi == true)
-  #expect(facts.frames == 12)
+  // The frames are the fcTL chunks, not acTL's claim of 12.
+  #expect(facts.frames == 2)
   #expect(facts.alpha == true)
 }
 

@@ -223,7 +223,7 @@ func realTextIsDetectedDecodedCountedAndSearchable(_ index: Int) throws {
   var bytes = Array(header.padding(toLength: 8640, withPad: " ", startingAt: 0).utf8)
   for value in 0..<10_000 { bytes += [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
   let sniff = try ContentSniffer.sniff(MemoryBytes(bytes), fileExtension: "fits")
-  #expect(sniff.kind == .other)
+  #expect(sniff.kind == .image && sniff.mime == "image/fits")
   #expect(sniff.textEncoding == nil)
   // The first 8 KiB alone look like ASCII text: only the whole sample shows the binary.
   #expect(

@@ -43,15 +43,21 @@ import Testing
     #expect(error?.description.hasSuffix("xs1n0g01.png: not a PNG file (no PNG signature)") == true)
   }
 
-  @Test func animationFrameCountIsReported() throws {
-    var actl: [UInt8] = [0, 0, 0, 3, 0, 0, 0, 0]
-    actl[3] = 3
-    let bytes = Synth.file([
-      Synth.header(width: 1, height: 1, depth: 8, colorType: 0), PNGChunk("acTL", data: actl),
-      PNGChunk("IDAT", data: Synth.storedZlib([0, 7])), PNGChunk("IEND", data: []),
+  /// The fcTL chunks are counted, not acTL's claim (here 3 for 2 frames); an acTL without
+  /// any fcTL is one still frame.
+  @Test func animationFramesAreTheFrameControlChunks() throws {
+    let actl: [UInt8] = [0, 0, 0, 3, 0, 0, 0, 0]
+    let fctl = [UInt8](repeating: 0, count: 26)
+    let idat = PNGChunk("IDAT", data: Synth.storedZlib([0, 7]))
+    let header = Synth.header(width: 1, height: 1, depth: 8, colorType: 0)
+    let twoFrames = Synth.file([
+      header, PNGChunk("acTL", data: actl), PNGChunk("fcTL", data: fctl), idat,
+      PNGChunk("fcTL", data: fctl), PNGChunk("fdAT", data: [0, 0, 0, 1] + Synth.storedZlib([0, 7])),
+      PNGChunk("IEND", data: []),
     ])
-    let info = try PNGHeaderInfo.read(bytes: bytes)
-    #expect(info.animationFrameCount == 3)
+    #expect(try PNGHeaderInfo.read(bytes: twoFrames).animationFrameCount == 2)
+    let noFrameControl = Synth.file([header, PNGChunk("acTL", data: actl), idat, PNGChunk("IEND", data: [])])
+    #expect(try PNGHeaderInfo.read(bytes: noFrameControl).animationFrameCount == 1)
   }
 
   @Test func animatedFramesAreRecompressedExactly() throws {

@@ -30,8 +30,9 @@ enum InfoCommand {
       catalogued, or that changed since it was, is read live from its headers.
 
       Images are read from their headers: PNG, JPEG, GIF, WebP, TIFF, HEIF/HEIC/AVIF, BMP and \
-      DIB, ICO/CUR, ICNS, PSD, TGA, QOI, PBM/PGM/PPM/PAM, XPM, JPEG 2000 and SVG. Frames are \
-      animation frames, TIFF pages, a HEIF's top-level images, icon entries or PSD layers. An \
+      DIB, ICO/CUR, ICNS, PSD, TGA, QOI, PBM/PGM/PPM/PAM, XPM, JPEG 2000, SVG, PCX/DCX, SGI, \
+      Sun raster, XBM, DDS, EPS and FITS. Frames are animation frames, TIFF pages, a HEIF's \
+      top-level images or a sequence's samples, icon entries, PSD layers or DCX pages. An \
       animated GIF or WebP gives how many times it plays (loop; 0: forever): a WebP's loop \
       count, a GIF's NETSCAPE2.0 repeat count plus one (a GIF without one plays once and has \
       none).

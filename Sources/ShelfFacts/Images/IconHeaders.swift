@@ -45,17 +45,27 @@ extension ImageHeaderReader {
       cgbi: nil, frames: count)
   }
 
-  /// The pixel width of each ICNS image element, by type; masks and metadata are absent.
-  static let icnsElementWidths: [String: Int] = [
-    "ICON": 32, "ICN#": 32, "icm#": 16, "icm4": 16, "icm8": 16, "ics#": 16, "ics4": 16, "ics8": 16,
-    "is32": 16, "icl4": 32, "icl8": 32, "il32": 32, "ich#": 48, "ich4": 48, "ich8": 48, "ih32": 48,
-    "it32": 128, "icp4": 16, "icp5": 32, "icp6": 64, "ic07": 128, "ic08": 256, "ic09": 512,
-    "ic10": 1024, "ic11": 32, "ic12": 64, "ic13": 256, "ic14": 512, "ic04": 16, "ic05": 32,
+  /// The size (in points) and scale Pillow's ICNS reader gives each element type it reads:
+  /// PNG or JPEG 2000 elements, the 24-bit RLE images and their 8-bit masks. Pillow lists a
+  /// file's sizes (its frames) as the set of these sizes present, and shows the largest (by
+  /// points, then scale) at its scale.
+  static let icnsPillowSizes: [String: (points: Int, scale: Int)] = [
+    "ic10": (512, 2), "ic09": (512, 1), "ic14": (256, 2), "ic08": (256, 1), "ic13": (128, 2),
+    "ic07": (128, 1), "it32": (128, 1), "t8mk": (128, 1), "icp6": (64, 1), "ic12": (32, 2),
+    "ih32": (48, 1), "h8mk": (48, 1), "icp5": (32, 1), "il32": (32, 1), "l8mk": (32, 1),
+    "ic11": (16, 2), "icp4": (16, 1), "is32": (16, 1), "s8mk": (16, 1),
   ]
 
-  /// ICNS: the image elements are the frames (masks, the table of contents and other metadata
-  /// are not); the size is the largest element's, in pixels (`ic10` is 512 points at 2×, 1024
-  /// pixels). At most 4,096 elements are read.
+  /// The pixel width of the image elements Pillow does not read (the classic 1-, 4- and 8-bit
+  /// icons, the ARGB `ic04`/`ic05`): counted only in a file that has none of Pillow's.
+  static let icnsOtherElementWidths: [String: Int] = [
+    "ICON": 32, "ICN#": 32, "icm#": 16, "icm4": 16, "icm8": 16, "ics#": 16, "ics4": 16, "ics8": 16,
+    "icl4": 32, "icl8": 32, "ich#": 48, "ich4": 48, "ich8": 48, "ic04": 16, "ic05": 32,
+  ]
+
+  /// ICNS: frames and size as Pillow counts them (the distinct sizes of the elements it reads;
+  /// the largest, in pixels); a file with only older elements counts their distinct sizes.
+  /// At most 4,096 elements are read.
   public static func readICNS(_ source: any ByteSource) throws -> ImageFacts {
     let head = try source.read(count: 8, at: 0)
     guard head.fourCC(0) == "icns", let declared = head.be32(4) else {
@@ -63,8 +73,8 @@ extension ImageHeaderReader {
     }
     let end = min(Int64(declared), source.size)
     var offset: Int64 = 8
-    var frames = 0
-    var largest = 0
+    var pillowSizes: Set<[Int]> = []
+    var otherWidths: Set<Int> = []
     var steps = 0
     while offset + 8 <= end, steps < 4096 {
       steps += 1
@@ -72,13 +82,22 @@ extension ImageHeaderReader {
       guard let length = element.be32(4), length >= 8 else {
         throw HeaderError("corrupt ICNS: bad element length")
       }
-      if let width = icnsElementWidths[element.fourCC(0)] {
-        frames += 1
-        largest = max(largest, width)
+      if let size = icnsPillowSizes[element.fourCC(0)] {
+        pillowSizes.insert([size.points, size.scale])
+      } else if let width = icnsOtherElementWidths[element.fourCC(0)] {
+        otherWidths.insert(width)
       }
       offset += Int64(length)
     }
-    guard frames > 0 else { throw HeaderError("corrupt ICNS: no image elements") }
+    let largest: Int
+    let frames: Int
+    if let best = pillowSizes.max(by: { ($0[0], $0[1]) < ($1[0], $1[1]) }) {
+      (largest, frames) = (best[0] * best[1], pillowSizes.count)
+    } else if let width = otherWidths.max() {
+      (largest, frames) = (width, otherWidths.count)
+    } else {
+      throw HeaderError("corrupt ICNS: no image elements")
+    }
     return ImageFacts(
       format: "icns", width: largest, height: largest, bitDepth: 8, colorType: "rgba", alpha: true,
       interlaced: false, cgbi: nil, frames: frames)

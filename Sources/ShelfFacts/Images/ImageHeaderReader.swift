@@ -15,7 +15,7 @@ public enum ImageHeaderReader {
     case "image/tiff": return try readTIFF(source)
     case "image/webp": return try readWebP(source)
     case "image/heic", "image/heif", "image/avif", "image/heic-sequence", "image/heif-sequence":
-      return try HEIFContainer(source, format: String(mime.dropFirst(6))).facts()
+      return try readHEIF(source, format: String(mime.dropFirst(6)))
     case "image/vnd.microsoft.icon": return try readICO(source, format: "ico")
     case "image/x-win-bitmap": return try readICO(source, format: "cur")
     case "image/x-icns": return try readICNS(source)
@@ -28,6 +28,14 @@ public enum ImageHeaderReader {
     case "image/x-xpixmap": return try readXPM(source)
     case "image/jp2", "image/jpx", "image/x-jp2-codestream": return try readJPEG2000(source)
     case "image/svg+xml": return try readSVG(source)
+    case "image/vnd.zbrush.pcx": return try readPCX(source)
+    case "image/x-dcx": return try readDCX(source)
+    case "image/x-sgi": return try readSGI(source)
+    case "image/x-sun-raster": return try readSunRaster(source)
+    case "image/x-xbitmap": return try readXBM(source)
+    case "image/x-dds": return try readDDS(source)
+    case "image/x-eps": return try readEPS(source)
+    case "image/fits": return try readFITS(source)
     default: throw HeaderError("unsupported image format \(mime)")
     }
   }

@@ -16,7 +16,8 @@ enum FactsManual {
     (loop:0): a WebP's ANIM loop count (as webpmux reports it), a GIF's NETSCAPE2.0 repeat count
     plus one (Pillow's info['loop'] + 1, as browsers play it).
 
-    PNG, APNG, CgBI: IHDR; frames from acTL.
+    PNG, APNG, CgBI: IHDR; an APNG's frames are its fcTL chunks (acTL's count is not trusted:
+    encoders that drop frames leave it behind).
 
     JPEG: the first start-of-frame of any kind (baseline, extended, progressive, lossless,
     arithmetic); junk before a marker is skipped as libjpeg does; color_type ycck, cmyk or rgb
@@ -31,6 +32,10 @@ enum FactsManual {
 
     HEIF, HEIC, AVIF (through libheif): the primary image as displayed, a grid assembled and
     irot and clap applied; top-level images are frames; alpha from the alpha auxiliary image.
+    An image sequence (an animated AVIF, a HEIF sequence) has its picture track's samples as
+    frames, as Pillow counts them. A file whose primary item libheif 1.15 cannot decode
+    (uncompressed, brotli or deflate-compressed items) gets its size from the item's ispe
+    property (irot applied) and no colour facts.
 
     BMP, DIB (image/bmp): every DIB header (OS/2 1.x and 2.x, INFO, V2 to V5) and a .dib without
     its BM file header; bit counts checked; alpha from the alpha mask under BI_BITFIELDS or
@@ -39,8 +44,10 @@ enum FactsManual {
     ICO, CUR (image/vnd.microsoft.icon, image/x-win-bitmap): the largest entry (a PNG entry by
     its own IHDR); entries are frames.
 
-    ICNS (image/x-icns): the largest image element in pixels; image elements (not masks) are
-    frames.
+    ICNS (image/x-icns): as Pillow reads it: the frames are the distinct sizes (points and
+    scale) of the PNG, JPEG 2000 and 24-bit elements and their masks, and the size is the
+    largest of them (by points, then scale) in pixels; a file with only the classic 1-, 4- and
+    8-bit icons counts their sizes.
 
     PSD, PSB (image/vnd.adobe.photoshop): the header; layers are frames (1 without layers).
 
@@ -55,6 +62,20 @@ enum FactsManual {
 
     SVG (image/svg+xml): the root <svg>'s width and height in CSS pixels (96 per inch), else its
     viewBox.
+
+    PCX and DCX (image/vnd.zbrush.pcx, image/x-dcx): the header's window; a DCX's pages are
+    frames (up to 1,024), its size the first page's. SGI (image/x-sgi), Sun raster
+    (image/x-sun-raster), DDS (image/x-dds, the header only: mipmaps and cube faces are not
+    frames): the header. XBM (image/x-xbitmap): the _width and _height defines before a _bits
+    array; such a file is an image, not text.
+
+    EPS (image/x-eps, PostScript whose first line says EPSF, or a DOS EPS binary header): the
+    %%BoundingBox in points (each corner truncated, as Pillow reads it; (atend) looks in the
+    trailer), or Photoshop's %ImageData columns and rows; without a bounding box, the TIFF or
+    WMF preview the DOS header points at. Other PostScript stays text.
+
+    FITS (image/fits): NAXIS1 by NAXIS2 of the first header unit with an image (a 1-D array is
+    one row; ZNAXIS1 and ZNAXIS2 for a tile-compressed image); BITPIX gives the bit depth.
 
     A damaged image gets a one-line error ('corrupt TIFF: IFD offset past the end', 'truncated
     GIF: data cut off' with the frames found so far) and the scan goes on. Lying headers (IFD
