@@ -160,7 +160,7 @@ enum EXIFTestPhotos {
   @Test func everyTruncationOfARealBlockIsSafe() throws {
     let scratch = try TestPhotos.make()
     let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: scratch.file("photos/pillow-iphone.jpg"))))
-    let block = try #require(try EXIFBlockLocator.jpegBlock(MemoryBytes(bytes)))
+    let block = try #require(try EXIFBlockLocator.jpegBlocks(MemoryBytes(bytes)).exif)
     #expect(EXIFReader.facts(block: block)?.gps != nil)
     var withFacts = 0
     for length in 0..<block.count where EXIFReader.facts(block: Array(block[0..<length])) != nil {
