@@ -82,6 +82,24 @@ import Testing
       present["gps"] == 2 && present["taken"] == 2 && present["camera"] == 3 && present["orientation"] == 3)
   }
 
+  /// PNG and WebP EXIF blocks longer than libexif reads: exiftool writes a 120 KiB
+  /// ImageDescription before the Exif and GPS IFDs.
+  @Test func exifBlocksLongerThanAJPEGSegment() throws {
+    let scratch = try TemporaryDirectory()
+    try FileManager.default.createDirectory(atPath: scratch.file("long"), withIntermediateDirectories: true)
+    let description = scratch.file("description.txt")
+    try String(repeating: "described ", count: 12_000).write(
+      toFile: description, atomically: true, encoding: .utf8)
+    for ext in ["png", "webp"] {
+      let path = scratch.file("long/photo.\(ext)")
+      try ExternalTool.make(["convert", "-size", "64x48", "plasma:", path])
+      try Self.exiftool(Self.allFields + ["-ImageDescription<=" + description], path)
+      #expect((try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0) > 120_000)
+    }
+    let present = try Self.compareWithExiftool(scratch.file("long"))
+    #expect(present["gps"] == 2 && present["taken"] == 2 && present["lens"] == 2)
+  }
+
   /// Photoshop files ImageMagick wrote, EXIF (resource 1058) or XMP only (1060) by exiftool.
   @Test func photoshopImageResources() throws {
     let scratch = try TemporaryDirectory()
@@ -258,6 +276,10 @@ import Testing
     let late = Array(#"<x xmlns:tiff="http://ns.adobe.com/tiff/1.0/" tiff:Orientation="6"/>"#.utf8)
     #expect(XMPPacket(junk + late).orientation == nil)
     #expect(XMPPacket(late).orientation == 6)
+    // Unclosed quotes and tags at the very end (the fuzzer's first find).
+    for tail in ["<a b='c", "<a b", "<a b=", "<a b=\"c\" d", "<", "<a"] {
+      #expect(XMPPacket(Array(tail.utf8)) == XMPPacket([]))
+    }
     let clock = ContinuousClock()
     let start = clock.now
     _ = XMPPacket(Array(String(repeating: "<a b='c' d=\"&#x41;\">text&amp;", count: 200_000).utf8))

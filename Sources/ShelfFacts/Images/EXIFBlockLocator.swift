@@ -28,7 +28,7 @@ public enum EXIFBlockLocator {
     case "image/jpeg": blocks = (try? jpegBlocks(source)) ?? Blocks()
     case "image/png": blocks = (try? pngBlocks(source)) ?? Blocks()
     case "image/webp": blocks = (try? webpBlocks(source)) ?? Blocks()
-    case "image/tiff", "image/x-adobe-dng": return EXIFReader.facts(tiffFile: source)
+    case "image/tiff": return EXIFReader.facts(tiffFile: source)
     case "image/vnd.adobe.photoshop": blocks = (try? photoshopBlocks(source)) ?? Blocks()
     case "image/jp2", "image/jpx": blocks = (try? jpeg2000Blocks(source)) ?? Blocks()
     case "image/heic", "image/heif", "image/avif", "image/heic-sequence", "image/heif-sequence":

@@ -104,7 +104,7 @@ package struct XMPPacket: Equatable {
         let attribute = name()
         while at < text.count, isSpace(text[at]) { at += 1 }
         guard at < text.count, text[at] == UInt8(ascii: "=") else {
-          if attribute.isEmpty { at += 1 }
+          if attribute.isEmpty { at = min(at + 1, text.count) }
           continue
         }
         at += 1
@@ -116,8 +116,9 @@ package struct XMPPacket: Equatable {
         at += 1
         let start = at
         while at < text.count, text[at] != quote { at += 1 }
-        let value = text[start..<min(at, text.count)]
-        at += 1
+        let value = text[start..<at]
+        // Past the closing quote; an unclosed one ends the packet.
+        at = min(at + 1, text.count)
         if !attribute.isEmpty, let decoded = decode(value) { visit(attribute, decoded) }
       }
       if !selfClosed, !element.isEmpty {
