@@ -84,8 +84,13 @@ struct TIFFLayout {
 
   /// The size in bytes of one value of each TIFF type (BYTE … IFD8); nil for an unknown type.
   static func unitSize(_ type: Int) -> Int? {
-    [1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4, 12: 8, 13: 4, 16: 8, 17: 8, 18: 8][
-      type]
+    switch type {
+    case 1, 2, 6, 7: 1
+    case 3, 8: 2
+    case 4, 9, 11, 13: 4
+    case 5, 10, 12, 16, 17, 18: 8
+    default: nil
+    }
   }
 
   /// The most entries read from one IFD; real files have a few dozen.
