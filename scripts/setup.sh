@@ -25,6 +25,8 @@ packages=(
   musepack-tools libjmac-java default-jre-headless libvo-amrwbenc0
   # independent image tools the image tests and the accuracy check compare shelf against
   libheif-examples webp icnsutils librsvg2-bin
+  # libtiff's tiffset and tiffdump: TIFFs whose IFD0 lies after the strips (check-exif, EXIFTests)
+  libtiff-tools
   # Chromaprint's header (the library is loaded on first use) for `dupes --similar` on audio,
   # and the real photographs and music its tests compare (PerceptualHashTests,
   # AudioFingerprintTests)

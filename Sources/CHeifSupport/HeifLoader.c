@@ -27,6 +27,7 @@
   X(0, heif_image_handle_get_list_of_metadata_block_IDs)                                           \
   X(0, heif_image_handle_get_luma_bits_per_pixel)                                                  \
   X(0, heif_image_handle_get_metadata)                                                             \
+  X(0, heif_image_handle_get_metadata_content_type)                                                \
   X(0, heif_image_handle_get_metadata_size)                                                        \
   X(0, heif_image_handle_get_number_of_metadata_blocks)                                            \
   X(0, heif_image_handle_get_width)                                                                \
@@ -65,6 +66,10 @@ int heif_image_handle_get_luma_bits_per_pixel(const struct heif_image_handle *ha
 struct heif_error heif_image_handle_get_metadata(
   const struct heif_image_handle *handle, heif_item_id metadata_id, void *out_data) {
   return CALL(heif_image_handle_get_metadata)(handle, metadata_id, out_data);
+}
+const char *heif_image_handle_get_metadata_content_type(
+  const struct heif_image_handle *handle, heif_item_id metadata_id) {
+  return CALL(heif_image_handle_get_metadata_content_type)(handle, metadata_id);
 }
 size_t heif_image_handle_get_metadata_size(const struct heif_image_handle *handle, heif_item_id metadata_id) {
   return CALL(heif_image_handle_get_metadata_size)(handle, metadata_id);

@@ -182,3 +182,26 @@ enum Deflate {
     data.withUnsafeBytes { UInt32(libdeflate_adler32(1, $0.baseAddress, $0.count)) }
   }
 }
+
+/// Zlib streams whose inflated size is not known in advance (PNG text chunks).
+package enum ZlibStream {
+  /// Inflates `data` to at most `limit` bytes; nil when the stream is damaged or inflates to
+  /// more. The buffer is bounded by deflate's best ratio (1032:1) as well as by `limit`, so a
+  /// small chunk never makes it allocate the whole limit.
+  package static func inflate(_ data: [UInt8], limit: Int) -> [UInt8]? {
+    guard let decompressor = libdeflate_alloc_decompressor() else { return nil }
+    defer { libdeflate_free_decompressor(decompressor) }
+    let (product, overflow) = data.count.multipliedReportingOverflow(by: 1032)
+    let capacity = max(1, min(limit, overflow ? limit : product + 64))
+    var result: libdeflate_result = LIBDEFLATE_BAD_DATA
+    let out = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+      var produced = 0
+      result = data.withUnsafeBytes { input in
+        libdeflate_zlib_decompress(
+          decompressor, input.baseAddress, input.count, buffer.baseAddress, capacity, &produced)
+      }
+      count = result == LIBDEFLATE_SUCCESS ? produced : 0
+    }
+    return result == LIBDEFLATE_SUCCESS ? out : nil
+  }
+}

@@ -12,7 +12,8 @@ enum EXIFTestPhotos {
   static func exiftool(_ folder: String) throws -> [String: [String: Any]] {
     let outcome = try ExternalTool.run(
       [
-        "exiftool", "-json", "-n", "-DateTimeOriginal", "-OffsetTimeOriginal", "-Make", "-Model",
+        "exiftool", "-json", "-n", "-DateTimeOriginal", "-OffsetTimeOriginal", "-DateCreated", "-CreateDate",
+        "-OffsetTimeDigitized", "-Make", "-Model",
         "-LensModel",
         "-Orientation", "-Software", "-Composite:GPSLatitude", "-Composite:GPSLongitude",
         "-Composite:GPSAltitude", "-MediaGroupUUID", folder,
@@ -29,17 +30,14 @@ enum EXIFTestPhotos {
   }
 
   /// What shelf should say, spelled out from exiftool's tags: the date as ISO-8601 with the
-  /// offset appended, the make dropped when the model starts with its first word.
+  /// offset appended (DateTimeOriginal, else XMP's DateCreated, else CreateDate, as exiftool's
+  /// MWG composites fall back), the make dropped when the model starts with its first word.
   static func expected(_ tags: [String: Any]) -> EXIFFacts {
     func text(_ key: String) -> String? { tags[key].map { "\($0)" } }
     var facts = EXIFFacts()
-    if let date = text("DateTimeOriginal") {
-      var characters = Array(date)
-      characters[4] = "-"
-      characters[7] = "-"
-      characters[10] = "T"
-      facts.taken = String(characters) + (text("OffsetTimeOriginal") ?? "")
-    }
+    facts.taken =
+      isoDate(text("DateTimeOriginal"), offset: text("OffsetTimeOriginal")) ?? isoDate(text("DateCreated"))
+      ?? isoDate(text("CreateDate"), offset: text("OffsetTimeDigitized"))
     switch (text("Make"), text("Model")) {
     case (let make?, let model?):
       let word = make.split(separator: " ")[0].lowercased()
@@ -55,6 +53,20 @@ enum EXIFTestPhotos {
     }
     facts.contentIdentifier = text("MediaGroupUUID")
     return facts
+  }
+
+  /// An exiftool date (`2024:05:17 10:30:00`; from XMP with `.25` and `+02:00` after it) in
+  /// ISO-8601, fractions of a second dropped; nil when zero or without seconds.
+  static func isoDate(_ value: String?, offset: String? = nil) -> String? {
+    guard let value, value.count >= 19, !value.hasPrefix("0000") else { return nil }
+    var characters = Array(value)
+    guard characters[16] == ":" else { return nil }
+    characters[4] = "-"
+    characters[7] = "-"
+    characters[10] = "T"
+    var rest = characters[19...]
+    if rest.first == "." { rest = rest.dropFirst().drop(while: \.isNumber) }
+    return String(characters[..<19]) + (rest.isEmpty ? offset ?? "" : String(rest))
   }
 
   /// The MIME type shelf's sniffer gives a test photo.
@@ -160,7 +172,7 @@ enum EXIFTestPhotos {
   @Test func everyTruncationOfARealBlockIsSafe() throws {
     let scratch = try TestPhotos.make()
     let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: scratch.file("photos/pillow-iphone.jpg"))))
-    let block = try #require(try EXIFBlockLocator.jpegBlock(MemoryBytes(bytes)))
+    let block = try #require(try EXIFBlockLocator.jpegBlocks(MemoryBytes(bytes)).exif)
     #expect(EXIFReader.facts(block: block)?.gps != nil)
     var withFacts = 0
     for length in 0..<block.count where EXIFReader.facts(block: Array(block[0..<length])) != nil {

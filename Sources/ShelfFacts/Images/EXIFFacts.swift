@@ -17,7 +17,9 @@ public struct GPSPosition: Sendable, Equatable, Codable {
 /// up it is; each fact nil when the block does not hold it (or holds nonsense).
 public struct EXIFFacts: Sendable, Equatable, Codable {
   /// `DateTimeOriginal` in ISO-8601 (`2024-05-17T10:30:00`), with `OffsetTimeOriginal`
-  /// appended (`+02:00`) when the camera recorded it: the local time the camera showed.
+  /// appended (`+02:00`) when the camera recorded it: the local time the camera showed. Without
+  /// it, XMP's `exif:DateTimeOriginal` or `photoshop:DateCreated`, then `CreateDate`
+  /// (DateTimeDigitized, with OffsetTimeDigitized), as exiftool's composite tags fall back.
   public var taken: String?
   /// Make and model as one name (`Apple iPhone 12 Pro`); the make is not repeated when the
   /// model already starts with it (`Canon EOS 5D`, not `Canon Canon EOS 5D`).
@@ -86,6 +88,18 @@ public struct EXIFFacts: Sendable, Equatable, Codable {
       + "T" + String(decoding: bytes[11..<19], as: UTF8.self)
     guard let offset, isOffset(offset) else { return date }
     return date + offset
+  }
+
+  /// An XMP date (`2024-05-17T10:30:00.25+02:00`) as `2024-05-17T10:30:00+02:00`: fractions of
+  /// a second are dropped, as from EXIF dates; nil for a date without seconds or malformed.
+  static func isoDate(xmp value: String?) -> String? {
+    guard let value else { return nil }
+    var rest = Array(value.utf8).dropFirst(19)
+    if rest.first == UInt8(ascii: ".") {
+      rest = rest.dropFirst()
+      while let first = rest.first, (0x30...0x39).contains(first) { rest = rest.dropFirst() }
+    }
+    return isoDate(value, offset: rest.isEmpty ? nil : String(decoding: rest, as: UTF8.self))
   }
 
   /// `+02:00`, `-05:30`, or `Z`.

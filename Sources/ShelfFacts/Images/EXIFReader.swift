@@ -7,29 +7,82 @@ package enum EXIFReader {
   /// The header libexif expects in front of the TIFF structure (as in a JPEG's APP1).
   package static let header: [UInt8] = Array("Exif".utf8) + [0, 0]
 
-  /// The facts of an EXIF block that starts with `Exif\0\0` and the TIFF header; nil when
-  /// libexif finds nothing shelf keeps.
-  package static func facts(block: [UInt8]) -> EXIFFacts? {
-    guard block.count > header.count + 8 else { return nil }
-    guard let data = exif_data_new() else { return nil }
-    defer { exif_data_unref(data) }
-    // Without FOLLOW_SPECIFICATION libexif reports what the file holds, rather than adding the
-    // mandatory tags it lacks with made-up defaults (such as today's date).
-    exif_data_unset_option(data, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION)
-    block.withUnsafeBufferPointer { exif_data_load_data(data, $0.baseAddress, UInt32($0.count)) }
-    let order = exif_data_get_byte_order(data)
-    let ifds = data.pointee.ifd
-    let primary = EXIFDirectory(content: ifds.0, order: order)
-    let exif = EXIFDirectory(content: ifds.2, order: order)
-    let gps = EXIFDirectory(content: ifds.3, order: order)
+  /// The IFD0 tags the facts come from: make, model, orientation, software.
+  static let primaryTags: Set<UInt16> = [0x010F, 0x0110, 0x0112, 0x0131]
+  /// The Exif IFD tags: DateTimeOriginal, CreateDate (DateTimeDigitized) and their offsets,
+  /// LensModel, MakerNote.
+  static let exifTags: Set<UInt16> = [0x9003, 0x9004, 0x9011, 0x9012, 0xA434, 0x927C]
+  /// The GPS IFD tags: latitude, longitude, altitude and their references.
+  static let gpsTags: Set<UInt16> = [1, 2, 3, 4, 5, 6]
+  /// The longest block libexif reads whole, `Exif\0\0` included; it ignores what lies beyond.
+  static let libexifLimit = 0xFFFE
+
+  /// The facts of an EXIF block that starts with `Exif\0\0` and the TIFF header, completed
+  /// from the XMP packet where the block lacks a tag; nil when neither holds anything shelf
+  /// keeps. A block longer than libexif reads, or a BigTIFF one, is compacted first.
+  package static func facts(block: [UInt8]?, xmp: XMPPacket? = nil) -> EXIFFacts? {
+    var tiff: [UInt8]? = nil
+    if let block, block.count > header.count + 8 {
+      tiff = Array(block.dropFirst(header.count))
+    }
+    if let structure = tiff,
+      structure.count > libexifLimit - header.count || structure.u8(2) == 43 || structure.u8(3) == 43
+    {
+      tiff = TIFFEXIFStructure(MemoryBytes(structure))?.compactBlock()
+    }
+    return facts(tiff: tiff, xmp: xmp)
+  }
+
+  /// The facts of a TIFF file (or DNG): its IFDs read by offset wherever they lie, and its XMP
+  /// packet (tag 700) for what the EXIF lacks.
+  package static func facts(tiffFile source: any ByteSource) -> EXIFFacts? {
+    guard let structure = TIFFEXIFStructure(source) else { return nil }
+    let xmp = structure.bytes(tag: 700, limit: XMPPacket.sizeLimit).map(XMPPacket.init)
+    return facts(tiff: structure.compactBlock(), xmp: xmp)
+  }
+
+  /// The facts of a TIFF structure no longer than libexif reads (no `Exif\0\0` header), with
+  /// the XMP fallbacks: `taken` is the first of DateTimeOriginal (EXIF, then XMP), XMP's
+  /// photoshop:DateCreated, CreateDate (EXIF, then XMP), as exiftool's MWG composite tags
+  /// order them; the other facts come from XMP only when EXIF lacks them.
+  private static func facts(tiff: [UInt8]?, xmp: XMPPacket?) -> EXIFFacts? {
     var facts = EXIFFacts()
-    facts.taken = EXIFFacts.isoDate(exif.text(0x9003), offset: exif.text(0x9011))
-    facts.camera = EXIFFacts.cameraName(make: primary.text(0x010F), model: primary.text(0x0110))
-    facts.lens = exif.text(0xA434)
-    facts.orientation = primary.integer(0x0112).flatMap { (1...8).contains($0) ? $0 : nil }
-    facts.software = primary.text(0x0131)
-    facts.gps = position(gps)
-    if let note = exif.bytes(0x927C) { facts.contentIdentifier = appleContentIdentifier(makerNote: note) }
+    var make: String?
+    var model: String?
+    var created: String?
+    if let tiff, tiff.count > 8, let data = exif_data_new() {
+      defer { exif_data_unref(data) }
+      // Without FOLLOW_SPECIFICATION libexif reports what the file holds, rather than adding the
+      // mandatory tags it lacks with made-up defaults (such as today's date).
+      exif_data_unset_option(data, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION)
+      let block = header + tiff
+      block.withUnsafeBufferPointer { exif_data_load_data(data, $0.baseAddress, UInt32($0.count)) }
+      let order = exif_data_get_byte_order(data)
+      let ifds = data.pointee.ifd
+      let primary = EXIFDirectory(content: ifds.0, order: order)
+      let exif = EXIFDirectory(content: ifds.2, order: order)
+      let gps = EXIFDirectory(content: ifds.3, order: order)
+      facts.taken = EXIFFacts.isoDate(exif.text(0x9003), offset: exif.text(0x9011))
+      created = EXIFFacts.isoDate(exif.text(0x9004), offset: exif.text(0x9012))
+      make = primary.text(0x010F)
+      model = primary.text(0x0110)
+      facts.lens = exif.text(0xA434)
+      facts.orientation = primary.integer(0x0112).flatMap { (1...8).contains($0) ? $0 : nil }
+      facts.software = primary.text(0x0131)
+      facts.gps = position(gps)
+      if let note = exif.bytes(0x927C) { facts.contentIdentifier = appleContentIdentifier(makerNote: note) }
+    }
+    if let xmp {
+      facts.taken =
+        facts.taken ?? EXIFFacts.isoDate(xmp: xmp.dateTimeOriginal) ?? EXIFFacts.isoDate(xmp: xmp.dateCreated)
+      make = make ?? xmp.make
+      model = model ?? xmp.model
+      facts.lens = facts.lens ?? xmp.lensModel
+      facts.orientation = facts.orientation ?? xmp.orientation.flatMap { (1...8).contains($0) ? $0 : nil }
+      facts.software = facts.software ?? xmp.software
+    }
+    facts.taken = facts.taken ?? created ?? EXIFFacts.isoDate(xmp: xmp?.createDate)
+    facts.camera = EXIFFacts.cameraName(make: make, model: model)
     return facts.isEmpty ? nil : facts
   }
 

@@ -83,15 +83,20 @@ public final class HEIFContainer {
   public static let metadataBlockLimit = 16 << 20
 
   /// The primary image's metadata blocks of one type (`Exif`, or `mime` for XMP), exactly as
-  /// stored: an `Exif` block starts with a 4-byte big-endian offset to its TIFF header.
+  /// stored: an `Exif` block starts with a 4-byte big-endian offset to its TIFF header. With
+  /// `contentType`, only the `mime` items of that content type (`application/rdf+xml`: XMP).
   /// Blocks larger than `metadataBlockLimit` or than the file are refused.
-  public func metadataBlocks(type: String) throws -> [[UInt8]] {
+  public func metadataBlocks(type: String, contentType: String? = nil) throws -> [[UInt8]] {
     let count = heif_image_handle_get_number_of_metadata_blocks(primary, type)
     guard count > 0 else { return [] }
     var ids = [heif_item_id](repeating: 0, count: Int(count))
     let filled = heif_image_handle_get_list_of_metadata_block_IDs(primary, type, &ids, count)
     var blocks: [[UInt8]] = []
     for id in ids.prefix(Int(max(filled, 0))) {
+      if let contentType {
+        let stored = heif_image_handle_get_metadata_content_type(primary, id).map { String(cString: $0) }
+        guard stored == contentType else { continue }
+      }
       let size = heif_image_handle_get_metadata_size(primary, id)
       guard size <= HEIFContainer.metadataBlockLimit, Int64(size) <= input.takeUnretainedValue().source.size
       else {

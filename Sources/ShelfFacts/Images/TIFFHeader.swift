@@ -67,12 +67,30 @@ struct TIFFLayout {
   var little: Bool
   var big: Bool
 
-  /// One IFD entry: its first value when it fits in the entry, else where the values are.
+  /// One IFD entry: its first value when it fits in the entry, else where the values are; its
+  /// type, count and value field as stored, for copying it elsewhere (`TIFFEXIFStructure`).
   struct Entry {
     var tag: Int
     var value: Int?
     var inline: Bool
     var pointer: Int64?
+    var type: Int
+    var count: Int
+    /// The values' size in bytes (count times the type's size).
+    var byteCount: Int
+    /// The entry's value field: 4 bytes, 8 in BigTIFF.
+    var field: ArraySlice<UInt8>
+  }
+
+  /// The size in bytes of one value of each TIFF type (BYTE … IFD8); nil for an unknown type.
+  static func unitSize(_ type: Int) -> Int? {
+    switch type {
+    case 1, 2, 6, 7: 1
+    case 3, 8: 2
+    case 4, 9, 11, 13: 4
+    case 5, 10, 12, 16, 17, 18: 8
+    default: nil
+    }
   }
 
   /// The most entries read from one IFD; real files have a few dozen.
@@ -114,7 +132,9 @@ struct TIFFLayout {
         let valueCount = big ? u64(table, base + 4) : u32(table, base + 4).map(UInt64.init)
       else { break }
       let field = base + (big ? 12 : 4 + 4)
-      let unit = [1: 1, 2: 1, 3: 2, 4: 4, 6: 1, 7: 1, 8: 2, 9: 4, 16: 8, 17: 8][type] ?? 4
+      // An entry cut off by the end of the file ends the table.
+      guard table.count >= field + (big ? 8 : 4) else { break }
+      let unit = TIFFLayout.unitSize(type) ?? 4
       // The values' size in bytes, checked: a BigTIFF count is 64 bits, and its product with
       // the type's size can overflow, or exceed what the file holds.
       let (byteCount, overflow) = valueCount.multipliedReportingOverflow(by: UInt64(unit))
@@ -139,7 +159,8 @@ struct TIFFLayout {
       entries.append(
         Entry(
           tag: tag, value: inline ? first : nil, inline: inline,
-          pointer: inline ? nil : pointerField(table, field)))
+          pointer: inline ? nil : pointerField(table, field), type: type, count: Int(valueCount),
+          byteCount: Int(byteCount), field: table[field..<field + (big ? 8 : 4)]))
     }
     return (entries, next)
   }

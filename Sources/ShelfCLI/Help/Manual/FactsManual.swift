@@ -91,15 +91,29 @@ enum FactsManual {
     "Photos",
     #"""
     EXIF is read through libexif from wherever the container keeps it: a JPEG's Exif APP1
-    segment, a PNG's eXIf chunk, a WebP's EXIF chunk, a TIFF's own directories (files up to
-    64 MiB) and the primary image's Exif item of a HEIF, HEIC or AVIF. shelf walks only the
-    container to find the block; libexif bounds-checks every offset and stops at directory
-    loops, so a hostile block yields fewer facts, never a hang. The facts agree with exiftool
-    -json -n, and shelf says nothing where exiftool finds nothing.
+    segment, a PNG's eXIf chunk or ImageMagick's "Raw profile type exif" (or APP1) text chunk
+    (tEXt, zTXt, iTXt), a WebP's EXIF chunk, a TIFF's or DNG's own directories (BigTIFF too,
+    of any size), a Photoshop file's image resource 1058, a JPEG 2000 file's EXIF uuid box and
+    the primary image's Exif item of a HEIF, HEIC or AVIF. A TIFF's IFD0, Exif and GPS
+    directories are read by offset wherever they lie (a scanner's or drone's TIFF writes them
+    after the strips) and only the tags below are copied for libexif, which reads no further
+    than 64 KiB into a block. shelf walks only the container; libexif bounds-checks every
+    offset and stops at directory loops, so a hostile block yields fewer facts, never a hang.
+    The XMP packet (a JPEG's XMP APP1 segment, a PNG's XML:com.adobe.xmp iTXt chunk, a WebP's
+    XMP chunk, TIFF tag 700, Photoshop resource 1060, the JPEG 2000 XMP uuid box, the HEIF XMP
+    item; up to 8 MiB) fills in what the EXIF lacks: exif:DateTimeOriginal,
+    photoshop:DateCreated, xmp:CreateDate, tiff:Orientation, tiff:Make, tiff:Model,
+    tiff:Software and exifEX:LensModel. The facts agree with exiftool -json -n, and shelf says
+    nothing where exiftool finds nothing.
 
       taken        DateTimeOriginal and OffsetTimeOriginal, as
                    2024-05-17T10:30:00+02:00 (the offset only when
-                   recorded; 0000:00:00 dates are dropped)
+                   recorded; 0000:00:00 dates are dropped); else
+                   XMP's DateTimeOriginal or DateCreated, else
+                   CreateDate (DateTimeDigitized and
+                   OffsetTimeDigitized, else XMP's), as exiftool's
+                   composite tags fall back; fractions of a second
+                   are dropped
       camera       Make and Model: Apple iPhone 12 Pro; the make is
                    left out when the model starts with it
                    (Canon EOS 5D, NIKON D750)
