@@ -460,7 +460,7 @@ public final class FFmpegInput {
   }
 
   /// True when every audio stream has its rate and channels, every video stream (but cover
-  /// art) its size, and some length is known.
+  /// art) its size and picture rate, and some length is known.
   private static func headersAreComplete(_ context: UnsafeMutablePointer<AVFormatContext>) -> Bool {
     let count = Int(context.pointee.nb_streams)
     guard count > 0 else { return false }
@@ -473,9 +473,12 @@ public final class FFmpegInput {
       case AVMEDIA_TYPE_AUDIO:
         guard parameters.sample_rate > 0, parameters.ch_layout.nb_channels > 0 else { return false }
       case AVMEDIA_TYPE_VIDEO:
-        // Cover art is sized only by decoding it; nothing shelf describes depends on it.
+        // Cover art is sized only by decoding it; nothing shelf describes depends on it. A
+        // picture rate some headers leave out (ASF, Ogg Theora) is found by probing.
         let isCoverArt = Int32(stream.pointee.disposition) & AV_DISPOSITION_ATTACHED_PIC != 0
-        guard isCoverArt || (parameters.width > 0 && parameters.height > 0) else { return false }
+        let rates = [stream.pointee.avg_frame_rate, stream.pointee.r_frame_rate]
+        let rateKnown = rates.contains { $0.num > 0 && $0.den > 0 }
+        guard isCoverArt || (parameters.width > 0 && parameters.height > 0 && rateKnown) else { return false }
       default: break
       }
       if stream.pointee.duration != shelf_av_nopts_value && stream.pointee.duration > 0 { lengthKnown = true }

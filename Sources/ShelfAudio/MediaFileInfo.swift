@@ -153,12 +153,15 @@ public enum MediaFileInfo: Sendable, Equatable {
 
   private static func videoInfo(_ input: FFmpegInput, video: FFmpegStream) -> VideoFileInfo {
     let audio = input.audioStream
+    // Without the container's length, the longest stream's: an Ogg film's sound may go on
+    // after its picture ends.
+    let duration = input.duration ?? input.streams.compactMap(\.duration).max()
     return VideoFileInfo(
-      duration: input.duration ?? video.duration ?? 0, width: video.width ?? 0, height: video.height ?? 0,
+      duration: duration ?? 0, width: video.width ?? 0, height: video.height ?? 0,
       codec: video.codec, frameRate: video.frameRate, rotation: video.rotation, audioCodec: audio?.codec,
       sampleRate: audio?.sampleRate, channels: audio?.channels,
       bitrate: input.bitrate
-        ?? averageBitrate(size: input.fileSize, seconds: input.duration ?? video.duration),
+        ?? averageBitrate(size: input.fileSize, seconds: duration),
       taken: takenDate(input.tags),
       contentIdentifier: input.tags["com.apple.quicktime.content.identifier"].flatMap {
         $0.isEmpty ? nil : $0
@@ -175,7 +178,10 @@ public enum MediaFileInfo: Sendable, Equatable {
     "audio/x-matroska": "matroska", "video/x-matroska": "matroska", "video/webm": "matroska",
     "audio/x-wavpack": "wv", "audio/x-ape": "ape", "audio/x-ms-wma": "asf", "audio/x-caf": "caf",
     "audio/x-dsf": "dsf", "audio/ac3": "ac3", "audio/eac3": "eac3", "audio/vnd.dts": "dts",
-    "video/x-msvideo": "avi",
+    "video/x-msvideo": "avi", "audio/x-dff": "iff", "audio/x-tak": "tak", "audio/x-tta": "tta",
+    "video/vnd.rn-realvideo": "rm", "audio/vnd.rn-realaudio": "rm", "video/dv": "dv", "video/x-flv": "flv",
+    "video/mp2t": "mpegts", "audio/x-mod": "libopenmpt", "audio/x-s3m": "libopenmpt",
+    "audio/x-xm": "libopenmpt", "audio/x-it": "libopenmpt",
   ]
 
   /// The file's bits per second over its length, as FFmpeg estimates it when the headers do not

@@ -27,7 +27,7 @@ public struct ExtractionFailure: ShelfError, Equatable {
 /// Opens one regular file safely, sniffs it and reads the facts of its kind from headers only.
 public enum MetadataExtractor {
   /// Bumped whenever an extractor reads more or better, so that rescans re-extract old entries.
-  public static let version = 7  // 7: the ReplayGain tags of sounds
+  public static let version = 8  // 8: DSDIFF, TAK, TTA, RealMedia, modules, DV, FLV, MPEG-TS, LATM; ID3 ahead
 
   /// Extracts the facts of the file at `path`. With `followLinks` false a final symbolic link
   /// is refused (`O_NOFOLLOW`); FIFOs, sockets and devices are never opened.
@@ -136,6 +136,7 @@ public enum MetadataExtractor {
     case "video/x-matroska": return "audio/x-matroska"
     case "video/ogg": return "audio/ogg"
     case "video/x-ms-wmv": return "audio/x-ms-wma"
+    case "video/vnd.rn-realvideo": return "audio/vnd.rn-realaudio"
     default: return mime
     }
   }
@@ -149,6 +150,7 @@ public enum MetadataExtractor {
     case "audio/x-matroska": return "video/x-matroska"
     case "audio/x-ms-wma": return "video/x-ms-wmv"
     case "audio/ogg": return "video/ogg"
+    case "audio/vnd.rn-realaudio": return "video/vnd.rn-realvideo"
     default: return mime
     }
   }
