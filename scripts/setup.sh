@@ -44,6 +44,9 @@ packages=(
   libebur128-dev libsystemd-dev dbus-daemon loudgain playerctl mpv
   # ReplayGain tags written onto FLAC test files
   flac
+  # make check-media's second reference, and the tracker modules (MOD, S3M, XM, IT) that
+  # Debian's games ship, which the media tests and check read
+  mediainfo pingus-data tecnoballz-data njam-data
   # localedef and the locale sources: the catalogue tests make a database whose LC_CTYPE is
   # Turkish (tr_TR.UTF-8, generated below), where the server folds case its own way
   locales
