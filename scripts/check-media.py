@@ -24,7 +24,8 @@ Mutagen's DSDIFF and TAK files (its sdist, from PyPI) are read too and shown apa
 in Debian writes them, so those classes have fewer than 30 files and are not claimed.
 
 Fields: kind and MIME family (video when a reference sees a picture stream that is not cover art),
-duration (within 0.05 s or 1 %), sample rate, channels, codec (ffprobe's name; mediainfo names
+duration (within 0.05 s or 1 %; a raw LATM stream's is its packets' added up, Musepack's what
+mpcdec decodes), sample rate, channels, codec (ffprobe's name; mediainfo names
 codecs otherwise), width, height and frame rate (within 0.01) of video. A field is checked on a
 file when ffprobe reports it and mediainfo agrees or says nothing; where they disagree the file
 is left out of that field (counted). Exits 1 when a claimed class is under 99.5 % on any field or
@@ -305,6 +306,18 @@ def ffprobe_facts(path):
     durations = [number(s.get("duration")) for s in video + audio]
     durations = [d for d in durations if d]
     facts["duration"] = number(fmt.get("duration")) or (max(durations) if durations else None)
+    if facts["duration"] is None and audio and not video:
+        # A raw stream that declares no length (LATM): its packets' durations added up.
+        packets = run(["ffprobe", "-v", "error", "-select_streams", "a:0", "-show_entries", "packet=duration_time",
+                       "-of", "csv=p=0", path])
+        facts["duration"] = sum(number(line) or 0 for line in packets.stdout.decode().split()) or None
+    if fmt.get("format_name") == "mpc8" and shutil.which("mpcdec"):
+        # Musepack's length is what the reference decoder yields: FFmpeg's mpc8 demuxer keeps
+        # whole frames, and misjudges the length behind an ID3 tag.
+        wav = path + ".decoded.wav"
+        if run(["mpcdec", path, wav]).returncode == 0:
+            facts["duration"] = (ffprobe_facts(wav) or {}).get("duration")
+            os.remove(wav)
     if audio:
         facts["sample_rate"] = int(audio[0]["sample_rate"]) if audio[0].get("sample_rate") else None
         facts["channels"] = audio[0].get("channels")
