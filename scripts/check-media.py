@@ -24,8 +24,8 @@ Mutagen's DSDIFF and TAK files (its sdist, from PyPI) are read too and shown apa
 in Debian writes them, so those classes have fewer than 30 files and are not claimed.
 
 Fields: kind and MIME family (video when a reference sees a picture stream that is not cover art),
-duration (within 0.05 s or 1 %; a raw LATM stream's is its packets' added up, Musepack's what
-mpcdec decodes), sample rate, channels, codec (ffprobe's name; mediainfo names
+duration (within 0.05 s or 1 %; where a file declares none, its packets' added up; Musepack's
+what mpcdec decodes), sample rate, channels, codec (ffprobe's name; mediainfo names
 codecs otherwise), width, height and frame rate (within 0.01) of video. A field is checked on a
 file when ffprobe reports it and mediainfo agrees or says nothing; where they disagree the file
 is left out of that field (counted). Exits 1 when a claimed class is under 99.5 % on any field or
@@ -307,7 +307,8 @@ def ffprobe_facts(path):
     durations = [d for d in durations if d]
     facts["duration"] = number(fmt.get("duration")) or (max(durations) if durations else None)
     if facts["duration"] is None and audio and not video:
-        # A raw stream that declares no length (LATM): its packets' durations added up.
+        # A file that declares no length (raw LATM, RealAudio 14.4 from ffmpeg): its packets'
+        # durations added up.
         packets = run(["ffprobe", "-v", "error", "-select_streams", "a:0", "-show_entries", "packet=duration_time",
                        "-of", "csv=p=0", path])
         facts["duration"] = sum(number(line) or 0 for line in packets.stdout.decode().split()) or None
@@ -346,7 +347,7 @@ def mediainfo_facts(path):
     # The file's length is its longest stream's (mediainfo's general length of a transport
     # stream is its clock's span, shorter by the last frame).
     lengths = [number(t.get("Duration")) for t in tracks if t.get("@type") in ("General", "Video", "Audio")]
-    lengths = [d for d in lengths if d is not None]
+    lengths = [d for d in lengths if d]  # 0: the file declares no length
     facts["duration"] = max(lengths) if lengths else None
     if audio:
         facts["sample_rate"] = int(number(audio.get("SamplingRate")) or 0) or None

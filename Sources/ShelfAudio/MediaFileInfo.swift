@@ -279,8 +279,9 @@ public enum MediaFileInfo: Sendable, Equatable {
       frames = table.validFrames
     } else if container == "mpc8", let length = MusepackHeader.read(file) {
       frames = length.frames
-    } else if input.lengthIsEstimated {
-      // A raw stream (AC-3, E-AC-3, DTS, ADTS AAC) declares no length: count its packets.
+    } else if input.lengthIsEstimated || (audio.duration == nil && input.duration == nil) {
+      // A raw stream (AC-3, E-AC-3, DTS, ADTS AAC), or a container whose writer left its length
+      // out (RealAudio from a pipe), declares none: count its packets.
       frames = try input.countedFrames(stream: audio.index, sampleRate: rate)
     } else if let declared = declaredFrames(input, audio: audio, rate: rate) {
       frames = declared

@@ -8,7 +8,8 @@ import Testing
 /// short or garbled end in a one-line error or `other`, never a crash or a hang.
 @Suite(
   .enabled(
-    if: ExternalTool.isInstalled(["ffmpeg", "ffprobe", "sox", "mpcenc"]), "needs ffmpeg, sox and mpcenc"))
+    if: ExternalTool.isInstalled(["ffmpeg", "ffprobe", "sox", "mpcenc", "mpcdec"]),
+    "needs ffmpeg, sox and musepack-tools"))
 struct RareContainersInfoTests {
   struct Case: CustomTestStringConvertible, Sendable {
     var name: String
@@ -105,9 +106,12 @@ struct RareContainersInfoTests {
     }
     let stream = video ?? streams.first { $0["codec_type"] as? String == "audio" } ?? [:]
     let format = json["format"] as? [String: Any] ?? [:]
-    let lengths = streams.compactMap { ($0["duration"] as? String).flatMap(Double.init) }
-    let duration =
-      try (format["duration"] as? String).flatMap(Double.init) ?? lengths.max() ?? packetTime(path)
+    // A length of 0 is none declared (ffmpeg's RealAudio 14.4): the packets' then.
+    func seconds(_ value: Any?) -> Double? {
+      (value as? String).flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil }
+    }
+    let lengths = streams.compactMap { seconds($0["duration"]) }
+    let duration = try seconds(format["duration"]) ?? lengths.max() ?? packetTime(path)
     return (video == nil ? "audio" : "video", stream["codec_name"] as? String ?? "", duration)
   }
 

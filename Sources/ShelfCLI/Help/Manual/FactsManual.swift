@@ -144,9 +144,10 @@ enum FactsManual {
     through FFmpeg's libopenmpt demuxer): one play-through as libopenmpt renders it (48 kHz
     stereo, codec pcm_f32le).
 
-    AC-3, E-AC-3, DTS, ADTS and LOAS/LATM AAC (raw streams): counted, every packet read (split
-    by FFmpeg's parser, not decoded), since such a file declares no length and a duration from
-    the bit rate is only an estimate.
+    AC-3, E-AC-3, DTS, ADTS and LOAS/LATM AAC (raw streams), and a container whose writer left
+    its length out (RealAudio 14.4 from ffmpeg): counted, every packet read (split by FFmpeg's
+    parser, not decoded), since such a file declares no length and a duration from the bit
+    rate is only an estimate.
 
     A file that starts with an ID3v2 tag is read as what follows the tag: MP3 mostly, but also
     FLAC, WAV, Musepack and the others above, however large the tag's cover art.
