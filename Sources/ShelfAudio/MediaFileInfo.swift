@@ -154,8 +154,10 @@ public enum MediaFileInfo: Sendable, Equatable {
   private static func videoInfo(_ input: FFmpegInput, video: FFmpegStream) -> VideoFileInfo {
     let audio = input.audioStream
     // Without the container's length, the longest stream's: an Ogg film's sound may go on
-    // after its picture ends.
-    let duration = input.duration ?? input.streams.compactMap(\.duration).max()
+    // after its picture ends; without any, what the picture's index spans.
+    let duration =
+      input.duration ?? input.streams.compactMap(\.duration).max()
+      ?? input.indexedDuration(stream: video.index, frameRate: video.frameRate)
     return VideoFileInfo(
       duration: duration ?? 0, width: video.width ?? 0, height: video.height ?? 0,
       codec: video.codec, frameRate: video.frameRate, rotation: video.rotation, audioCodec: audio?.codec,

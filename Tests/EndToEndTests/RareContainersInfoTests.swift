@@ -180,6 +180,34 @@ struct RareContainersInfoTests {
     #expect(taken == "2021-03-04T05:06:07-07:00")
   }
 
+  /// An AVI by ffmpeg whose header frame counts are blanked, as a writer that never went back to
+  /// fill them in leaves them: ffprobe gives no length; the index's, as mediainfo reads it.
+  @Test(
+    .enabled(if: ExternalTool.isInstalled(["mediainfo"]), "needs mediainfo (scripts/setup.sh installs it)"))
+  func aviLengthFromItsIndex() throws {
+    let folder = try TemporaryDirectory()
+    let path = try Self.make(Self.cases.first { $0.name == "camera.avi" }!, in: folder)
+    var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    // avih's dwTotalFrames, then each strh's dwLength.
+    func blank(_ tag: String, at offset: Int) {
+      let id = Array(tag.utf8)
+      for start in 0..<(bytes.count - 48) where Array(bytes[start..<start + 4]) == id {
+        bytes.replaceSubrange(start + offset..<start + offset + 4, with: [0, 0, 0, 0])
+      }
+    }
+    blank("avih", at: 24)
+    blank("strh", at: 40)
+    try folder.write("blank.avi", bytes)
+    let blanked = folder.file("blank.avi")
+    let reference = try ExternalTool.run(["mediainfo", "--Inform=General;%Duration%", blanked])
+    let milliseconds = Double(
+      String(decoding: reference.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    let expected = try #require(milliseconds) / 1000
+    #expect(expected > 1.9)
+    let video = try Self.info(blanked)["video"] as? [String: Any]
+    #expect(abs((video?["duration"] as? Double ?? 0) - expected) < 0.05)
+  }
+
   /// Tracker modules as Debian's games ship them (pingus-data, tecnoballz-data, njam-data): audio
   /// read through FFmpeg's libopenmpt demuxer, ffprobe's length.
   @Test(

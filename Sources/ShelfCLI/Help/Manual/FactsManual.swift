@@ -164,7 +164,8 @@ enum FactsManual {
     A MOV, MP4, M4V, 3GP, MKV, WebM, AVI, Ogg (Theora), WMV/ASF, FLV, RealMedia, DV or
     MPEG-TS/M2TS file with a video stream (cover art does not count) is of kind video (one
     without is audio): duration (the container's, else the longest stream's: an Ogg film's
-    sound may outlast its picture), width, height, codec, frame_rate, rotation (degrees clockwise
+    sound may outlast its picture; else what the picture's index spans: an AVI whose writer
+    left its header's frame counts at 0), width, height, codec, frame_rate, rotation (degrees clockwise
     from the display matrix, as exiftool's Rotation: a phone's portrait video is 90),
     audio_codec, sample_rate, channels and taken (Apple's com.apple.quicktime.creationdate,
     else the container's creation time, in RFC 3339: QuickTime's +0200 as +02:00, and
