@@ -28,8 +28,8 @@ Fields: kind and MIME family (video when a reference sees a picture stream that 
 duration (within 0.05 s or 1 %; where a file declares none, its packets' added up; Musepack's
 what mpcdec decodes), sample rate, channels, codec (ffprobe's name; mediainfo names
 codecs otherwise), width, height and frame rate (within 0.01) of video. A field is checked on a
-file when ffprobe reports it and mediainfo agrees or says nothing, or mediainfo alone reports it
-(a third of the AVIs have their header's frame counts blanked, as a writer that never finalised
+file when ffprobe reports it and mediainfo agrees or says nothing, and a length that only
+mediainfo reports of a file ffprobe reads is checked against mediainfo (a third of the AVIs have their header's frame counts blanked, as a writer that never finalised
 them leaves them: ffprobe then gives no length, mediainfo the index's); where the references
 disagree the file is left out of that field (counted). Exits 1 when a claimed class is under 99.5 % on any field or
 has fewer than 30 files.
@@ -460,6 +460,7 @@ def main():
                 continue
             probe = ffprobe_facts(path)
             info = mediainfo_facts(path)
+            ffprobe_read = probe is not None
             if probe is None:
                 # ffprobe cannot read it (mutagen's DST-compressed DSDIFF): shelf must say audio
                 # with an error, never crash.
@@ -471,8 +472,8 @@ def main():
             for field in FIELDS:
                 expected = probe.get(field)
                 other = info.get("kind" if field == "mime family" else field)
-                if expected is None:
-                    # mediainfo alone (an AVI's length from its index where ffprobe gives none).
+                if expected is None and field == "duration" and ffprobe_read:
+                    # mediainfo alone: an AVI's length from its index, where ffprobe gives none.
                     expected, other = other, None
                 if expected is None:
                     continue
