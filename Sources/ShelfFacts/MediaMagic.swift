@@ -3,8 +3,8 @@
 /// behind a leading ID3v2 tag. Kept apart from `ContentSniffer`'s common formats; it calls in here.
 enum MediaMagic {
   /// The kind and MIME type of the container whose signature starts `p` (a file's first bytes),
-  /// or nil when none of these does. A RealMedia or FLV file is video until probing finds no
-  /// picture stream (the extractor then makes it audio).
+  /// or nil when none of these does. RealMedia, FLV, DV and MPEG-TS are video until probing
+  /// finds no picture stream (the extractor then makes it audio).
   static func detect(_ p: [UInt8]) -> (kind: FileKind, mime: String)? {
     let head = ContentSniffer.ascii(p, 0, 4)
     switch head {
