@@ -13,7 +13,7 @@ BASH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
-.PHONY: all setup build release install uninstall test lint fuzz demo man sample-media sample-backups bench-png bench-audio bench-index bench-index-media bench-index-photos check-exif bench-backup bench-text bench-catalog bench-dupes bench-play bench-gain check-images check-text bench-show clean
+.PHONY: all setup build release install uninstall test lint fuzz demo man sample-media sample-backups bench-png bench-audio bench-index bench-index-media bench-index-photos check-exif check-media bench-backup bench-text bench-catalog bench-dupes bench-play bench-gain check-images check-text bench-show clean
 
 all: build
 
@@ -107,6 +107,13 @@ bench-index-photos: release
 # profiles, JPEG 2000, CreateDate only, XMP only); per class and field.
 check-exif: release
 	python3 scripts/check-exif.py --shelf $(RELEASE_BIN)
+
+# Audio and video facts: shelf info --json against ffprobe and mediainfo on 400 files other
+# programs wrote or Debian and PyPI packages ship, per field and per container family; then
+# the tags (ID3v2.2-2.4 as real files write them, M4A, Vorbis comments) against mutagen.
+check-media: release
+	python3 scripts/check-media.py --shelf $(RELEASE_BIN)
+	python3 scripts/check-tags.py --shelf $(RELEASE_BIN)
 
 bench-backup: release
 	bash scripts/bench-backup.sh $(RELEASE_BIN)

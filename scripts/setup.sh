@@ -48,6 +48,9 @@ packages=(
   flac
   # ID3 writers of their own (eyeD3, id3lib) for the tag check (scripts/check-tags.py)
   eyed3 id3v2
+  # make check-media's second reference, and the tracker modules (MOD, S3M, XM, IT) that
+  # Debian's games ship, which the media tests and check read
+  mediainfo pingus-data tecnoballz-data njam-data
   # localedef and the locale sources: the catalogue tests make a database whose LC_CTYPE is
   # Turkish (tr_TR.UTF-8, generated below), where the server folds case its own way
   locales

@@ -386,6 +386,25 @@ public final class FFmpegInput {
     return nil
   }
 
+  /// The seconds stream `index` spans by its index (an AVI's `idx1`), its last entry's time plus
+  /// one picture at `frameRate`: the length of a file whose headers leave it at 0 (an AVI
+  /// whose writer never went back to fill them in). Nil when the stream has no index.
+  func indexedDuration(stream index: Int, frameRate: Double?) -> Double? {
+    guard let context, index >= 0, index < Int(context.pointee.nb_streams),
+      let stream = context.pointee.streams[index]
+    else { return nil }
+    let count = avformat_index_get_entries_count(stream)
+    let timeBase = stream.pointee.time_base
+    guard count > 0, timeBase.num > 0, timeBase.den > 0,
+      let last = avformat_index_get_entry(stream, count - 1)
+    else { return nil }
+    let start = stream.pointee.start_time == shelf_av_nopts_value ? 0 : stream.pointee.start_time
+    let seconds = Double(last.pointee.timestamp) - Double(start)
+    let total =
+      seconds * Double(timeBase.num) / Double(timeBase.den) + (frameRate.map { $0 > 0 ? 1 / $0 : 0 } ?? 0)
+    return total.isFinite && total > 0 ? total : nil
+  }
+
   /// Reads the next packet of any stream into `packet` (which the caller owns and unreferences).
   /// Returns false at the end of the file.
   func readPacket(into packet: UnsafeMutablePointer<AVPacket>) throws(FFmpegError) -> Bool {
@@ -460,7 +479,7 @@ public final class FFmpegInput {
   }
 
   /// True when every audio stream has its rate and channels, every video stream (but cover
-  /// art) its size, and some length is known.
+  /// art) its size and picture rate, and some length is known.
   private static func headersAreComplete(_ context: UnsafeMutablePointer<AVFormatContext>) -> Bool {
     let count = Int(context.pointee.nb_streams)
     guard count > 0 else { return false }
@@ -473,9 +492,12 @@ public final class FFmpegInput {
       case AVMEDIA_TYPE_AUDIO:
         guard parameters.sample_rate > 0, parameters.ch_layout.nb_channels > 0 else { return false }
       case AVMEDIA_TYPE_VIDEO:
-        // Cover art is sized only by decoding it; nothing shelf describes depends on it.
+        // Cover art is sized only by decoding it; nothing shelf describes depends on it. A
+        // picture rate some headers leave out (ASF, Ogg Theora) is found by probing.
         let isCoverArt = Int32(stream.pointee.disposition) & AV_DISPOSITION_ATTACHED_PIC != 0
-        guard isCoverArt || (parameters.width > 0 && parameters.height > 0) else { return false }
+        let rates = [stream.pointee.avg_frame_rate, stream.pointee.r_frame_rate]
+        let rateKnown = rates.contains { $0.num > 0 && $0.den > 0 }
+        guard isCoverArt || (parameters.width > 0 && parameters.height > 0 && rateKnown) else { return false }
       default: break
       }
       if stream.pointee.duration != shelf_av_nopts_value && stream.pointee.duration > 0 { lengthKnown = true }

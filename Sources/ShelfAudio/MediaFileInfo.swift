@@ -153,12 +153,17 @@ public enum MediaFileInfo: Sendable, Equatable {
 
   private static func videoInfo(_ input: FFmpegInput, video: FFmpegStream) -> VideoFileInfo {
     let audio = input.audioStream
+    // Without the container's length, the longest stream's: an Ogg film's sound may go on
+    // after its picture ends; without any, what the picture's index spans.
+    let duration =
+      input.duration ?? input.streams.compactMap(\.duration).max()
+      ?? input.indexedDuration(stream: video.index, frameRate: video.frameRate)
     return VideoFileInfo(
-      duration: input.duration ?? video.duration ?? 0, width: video.width ?? 0, height: video.height ?? 0,
+      duration: duration ?? 0, width: video.width ?? 0, height: video.height ?? 0,
       codec: video.codec, frameRate: video.frameRate, rotation: video.rotation, audioCodec: audio?.codec,
       sampleRate: audio?.sampleRate, channels: audio?.channels,
       bitrate: input.bitrate
-        ?? averageBitrate(size: input.fileSize, seconds: input.duration ?? video.duration),
+        ?? averageBitrate(size: input.fileSize, seconds: duration),
       taken: takenDate(input.tags),
       contentIdentifier: input.tags["com.apple.quicktime.content.identifier"].flatMap {
         $0.isEmpty ? nil : $0
@@ -175,7 +180,10 @@ public enum MediaFileInfo: Sendable, Equatable {
     "audio/x-matroska": "matroska", "video/x-matroska": "matroska", "video/webm": "matroska",
     "audio/x-wavpack": "wv", "audio/x-ape": "ape", "audio/x-ms-wma": "asf", "audio/x-caf": "caf",
     "audio/x-dsf": "dsf", "audio/ac3": "ac3", "audio/eac3": "eac3", "audio/vnd.dts": "dts",
-    "video/x-msvideo": "avi",
+    "video/x-msvideo": "avi", "audio/x-dff": "iff", "audio/x-tak": "tak", "audio/x-tta": "tta",
+    "video/vnd.rn-realvideo": "rm", "audio/vnd.rn-realaudio": "rm", "video/dv": "dv", "video/x-flv": "flv",
+    "video/mp2t": "mpegts", "audio/x-mod": "libopenmpt", "audio/x-s3m": "libopenmpt",
+    "audio/x-xm": "libopenmpt", "audio/x-it": "libopenmpt",
   ]
 
   /// The file's bits per second over its length, as FFmpeg estimates it when the headers do not
@@ -273,8 +281,9 @@ public enum MediaFileInfo: Sendable, Equatable {
       frames = table.validFrames
     } else if container == "mpc8", let length = MusepackHeader.read(file) {
       frames = length.frames
-    } else if input.lengthIsEstimated {
-      // A raw stream (AC-3, E-AC-3, DTS, ADTS AAC) declares no length: count its packets.
+    } else if input.lengthIsEstimated || (audio.duration == nil && input.duration == nil) {
+      // A raw stream (AC-3, E-AC-3, DTS, ADTS AAC), or a container whose writer left its length
+      // out (RealAudio from a pipe), declares none: count its packets.
       frames = try input.countedFrames(stream: audio.index, sampleRate: rate)
     } else if let declared = declaredFrames(input, audio: audio, rate: rate) {
       frames = declared

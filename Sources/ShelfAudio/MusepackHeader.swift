@@ -14,10 +14,12 @@ package enum MusepackHeader {
     var leadIn: Int64
   }
 
-  /// Reads `file`'s SV8 stream header; nil when the file is not Musepack SV8 or the header is
+  /// Reads `file`'s SV8 stream header, after an ID3v2 tag that some taggers put ahead of it (as
+  /// FFmpeg and mpcdec skip it); nil when the file is not Musepack SV8 or the header is
   /// unreadable (the demuxer's length then stands).
   package static func read(_ file: RegularFile) -> Length? {
-    guard let head = try? file.read(count: 64, at: 0), head.starts(with: Array("MPCK".utf8)) else {
+    let start = (try? file.read(count: 10, at: 0)).flatMap(ID3Reader.tagSize) ?? 0
+    guard let head = try? file.read(count: 64, at: Int64(start)), head.starts(with: Array("MPCK".utf8)) else {
       return nil
     }
     // Packets: a two-letter key, then the packet's size (key and size field included) as a

@@ -49,7 +49,8 @@ public enum ContentSniffer {
   /// magic numbers in its first `preferredPrefixLength` bytes, else whether it is text, decided
   /// from a `TextSample` (the whole file up to 1 MiB, evenly spaced samples beyond).
   public static func sniff(_ source: any ByteSource, fileExtension: String) throws -> SniffResult {
-    let prefix = try source.read(count: preferredPrefixLength, at: 0)
+    let prefix = try MediaMagic.prefixWithoutID3Body(
+      source.read(count: preferredPrefixLength, at: 0), source: source)
     let footer =
       ImageHeaderReader.isPlausibleTGAHeader(prefix) && source.size > Int64(prefix.count)
       ? try source.read(count: 26, at: source.size - 26) : nil
@@ -153,6 +154,7 @@ public enum ContentSniffer {
       ["audio/x-ms-wma", "video/x-ms-asf", "video/x-ms-wmv"],
       ["audio/amr", "audio/amr-wb"],
       ["audio/ac3", "audio/eac3"],
+      ["video/vnd.rn-realvideo", "audio/vnd.rn-realaudio"],
       ["application/x-plist", "application/x-bplist"],
     ]
     return groups.contains { $0.contains(a) && $0.contains(b) }
@@ -250,6 +252,7 @@ public enum ContentSniffer {
     if matchesRIFF(p, form: "AVI ") { return .strong(.video, "video/x-msvideo") }
     if let ac3 = ac3(p) { return ac3 }
     if let dts = dts(p) { return dts }
+    if let media = MediaMagic.detect(p) { return .strong(media.kind, media.mime) }
 
     // Property lists.
     if p.starts(with: Array("bplist0".utf8)) { return .strong(.plist, "application/x-bplist") }
@@ -467,15 +470,19 @@ public enum ContentSniffer {
     return .weak(.audio, "audio/vnd.dts")
   }
 
+  /// What follows a leading ID3v2 tag decides: MPEG audio mostly, but FLAC, WAV, Musepack and
+  /// others are found with one too.
   private static func afterID3(_ p: [UInt8]) -> Detection {
-    // The tag size is a 28-bit "synchsafe" integer; look at what follows when it is in view.
-    let size =
-      Int(p[6] & 0x7F) << 21 | Int(p[7] & 0x7F) << 14 | Int(p[8] & 0x7F) << 7
-      | Int(p[9] & 0x7F)
-    let footer = p[5] & 0x10 != 0 ? 10 : 0
-    var next = 10 + size + footer
+    var next = MediaMagic.id3TagEnd(p) ?? p.count
     while next < p.count && p[next] == 0 { next += 1 }  // padding
-    if next + 4 <= p.count && ascii(p, next, 4) == "fLaC" { return .strong(.audio, "audio/flac") }
+    let rest = Array(p[min(next, p.count)...])
+    if !rest.starts(with: Array("ID3".utf8)),
+      case .strong(let kind, let mime) = detect(
+        rest, footer: [], textSample: { TextSample(rest, reachesEnd: false) }),
+      kind == .audio || kind == .video
+    {
+      return .strong(kind, mime)
+    }
     return .strong(.audio, "audio/mpeg")
   }
 
@@ -626,6 +633,18 @@ public enum ContentSniffer {
     add(.audio, "audio/vnd.dts", ["dts"])
     add(.audio, "audio/x-dsf", ["dsf"])
     add(.audio, "audio/x-matroska", ["mka"])
+    add(.audio, "audio/x-dff", ["dff"])
+    add(.audio, "audio/x-tak", ["tak"])
+    add(.audio, "audio/x-tta", ["tta"])
+    add(.audio, "audio/vnd.rn-realaudio", ["ra"])
+    add(.audio, "audio/x-mod", ["mod"])
+    add(.audio, "audio/x-s3m", ["s3m"])
+    add(.audio, "audio/x-xm", ["xm"])
+    add(.audio, "audio/x-it", ["it"])
+    add(.video, "video/vnd.rn-realvideo", ["rm", "rmvb"])
+    add(.video, "video/dv", ["dv", "dif"])
+    add(.video, "video/x-flv", ["flv"])
+    add(.video, "video/mp2t", ["m2ts", "mts"])
     add(.video, "video/mp4", ["mp4"])
     add(.video, "video/x-m4v", ["m4v"])
     add(.video, "video/quicktime", ["mov", "qt"])

@@ -136,6 +136,7 @@ public enum MetadataExtractor {
     case "video/x-matroska": return "audio/x-matroska"
     case "video/ogg": return "audio/ogg"
     case "video/x-ms-wmv": return "audio/x-ms-wma"
+    case "video/vnd.rn-realvideo": return "audio/vnd.rn-realaudio"
     default: return mime
     }
   }
@@ -149,6 +150,7 @@ public enum MetadataExtractor {
     case "audio/x-matroska": return "video/x-matroska"
     case "audio/x-ms-wma": return "video/x-ms-wmv"
     case "audio/ogg": return "video/ogg"
+    case "audio/vnd.rn-realaudio": return "video/vnd.rn-realvideo"
     default: return mime
     }
   }

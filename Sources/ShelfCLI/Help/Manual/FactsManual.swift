@@ -176,9 +176,17 @@ enum FactsManual {
     Musepack SV8: the stream header's sample count less its beginning silence, what mpcdec
     yields.
 
-    AC-3, E-AC-3, DTS, ADTS AAC (raw streams): counted, every packet read (split by FFmpeg's
+    TTA, TAK, DSDIFF (.dff), RealAudio: the header's length. Tracker modules (MOD, S3M, XM, IT,
+    through FFmpeg's libopenmpt demuxer): one play-through as libopenmpt renders it (48 kHz
+    stereo, codec pcm_f32le).
+
+    AC-3, E-AC-3, DTS, ADTS and LOAS/LATM AAC (raw streams), and a container whose writer left
+    its length out (RealAudio 14.4 from ffmpeg): counted, every packet read (split by FFmpeg's
     parser, not decoded), since such a file declares no length and a duration from the bit
     rate is only an estimate.
+
+    A file that starts with an ID3v2 tag is read as what follows the tag: MP3 mostly, but also
+    FLAC, WAV, Musepack and the others above, however large the tag's cover art.
 
     A file cut short keeps the facts of what it holds and gets an error ('truncated: 49152 of
     88200 frames present'); a file with no usable stream gets a one-line reason ('moov atom not
@@ -189,8 +197,11 @@ enum FactsManual {
     bitrate is in bits per second (for MP3 the frames' own rates averaged); artwork is true when
     cover art is embedded.
 
-    A MOV, MP4, M4V, 3GP, MKV, WebM or AVI file with a video stream (cover art does not count)
-    is of kind video: duration, width, height, codec, frame_rate, rotation (degrees clockwise
+    A MOV, MP4, M4V, 3GP, MKV, WebM, AVI, Ogg (Theora), WMV/ASF, FLV, RealMedia, DV or
+    MPEG-TS/M2TS file with a video stream (cover art does not count) is of kind video (one
+    without is audio): duration (the container's, else the longest stream's: an Ogg film's
+    sound may outlast its picture; else what the picture's index spans: an AVI whose writer
+    left its header's frame counts at 0), width, height, codec, frame_rate, rotation (degrees clockwise
     from the display matrix, as exiftool's Rotation: a phone's portrait video is 90),
     audio_codec, sample_rate, channels and taken (Apple's com.apple.quicktime.creationdate,
     else the container's creation time, in RFC 3339: QuickTime's +0200 as +02:00, and
