@@ -270,11 +270,8 @@ def shelf_lines(text):
     return count
 
 
-def run_tools(shelf, corpus, names):
-    paths = [os.path.join(corpus, name) for name in names]
-    results = {"shelf": {}, "uchardet": {}, "file": {}}
-    times = {}
-    start = time.monotonic()
+def shelf_facts(shelf, paths):
+    """`shelf info --json` of each file, by file name, its text facts lifted to the top level."""
     facts = {}
     for offset in range(0, len(paths), 200):
         batch = paths[offset:offset + 200]
@@ -285,6 +282,15 @@ def run_tools(shelf, corpus, names):
         for path, record in zip(batch, records):
             record.update(record.get("text") or {})
             facts[os.path.basename(path)] = record
+    return facts
+
+
+def run_tools(shelf, corpus, names):
+    paths = [os.path.join(corpus, name) for name in names]
+    results = {"shelf": {}, "uchardet": {}, "file": {}}
+    times = {}
+    start = time.monotonic()
+    facts = shelf_facts(shelf, paths)
     times["shelf"] = time.monotonic() - start
     for name, record in facts.items():
         results["shelf"][name] = (record.get("encoding") if record.get("kind") == "text"

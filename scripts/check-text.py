@@ -137,17 +137,9 @@ def expected_name(data, text, encoding, language):
 
 
 def shelf_encodings(shelf, paths):
-    answers = {}
-    for offset in range(0, len(paths), 200):
-        batch = paths[offset:offset + 200]
-        out = subprocess.run([shelf, "info", "--json"] + batch, capture_output=True).stdout
-        records = json.loads(out)
-        if isinstance(records, dict):
-            records = [records]
-        for path, record in zip(batch, records):
-            text = record.get("text") or {}
-            answers[os.path.basename(path)] = text.get("encoding") if record.get("kind") == "text" else record.get("kind")
-    return answers
+    """The encoding shelf names for each file, or its kind when it is not text."""
+    return {name: record.get("encoding") if record.get("kind") == "text" else record.get("kind")
+            for name, record in bench_text.shelf_facts(shelf, paths).items()}
 
 
 def main():

@@ -11,18 +11,7 @@ import Testing
       && (try? ExternalTool.run(["python3", "-c", "import PIL.AvifImagePlugin"]).status) == 0,
     "needs ImageMagick, libheif-examples and Pillow with AVIF (scripts/setup.sh installs them)"))
 struct ClassicImageFormatsInfoTests {
-  /// One image to make and what `shelf info` must say about it.
-  struct Case: CustomTestStringConvertible, Sendable {
-    var name: String
-    /// The commands that make it, `{out}` standing for its path and `{dir}` for the folder.
-    var commands: [[String]]
-    var mime: String
-    var format: String
-    var width: Int
-    var height: Int
-    var frames: Int
-    var testDescription: String { name }
-  }
+  typealias Case = ImageFormatsInfoTests.Case
 
   static let plasma = ["convert", "-seed", "1", "-size", "120x80", "plasma:red-blue"]
 
@@ -132,25 +121,7 @@ struct ClassicImageFormatsInfoTests {
 
   @Test(arguments: cases)
   func infoReportsWhatTheMakerWrote(_ item: Case) throws {
-    let folder = try TemporaryDirectory()
-    let out = folder.file(item.name)
-    for command in item.commands {
-      try ExternalTool.make(
-        command.map {
-          $0.replacingOccurrences(of: "{out}", with: out).replacingOccurrences(of: "{dir}", with: folder.path)
-        })
-    }
-    let result = try ShelfProcess.run(["info", "--json", out])
-    #expect(result.status == 0, "\(result.stderr)")
-    let object = try JSONSerialization.jsonObject(with: Data(result.stdoutBytes)) as? [String: Any]
-    #expect(object?["kind"] as? String == "image")
-    #expect(object?["mime"] as? String == item.mime)
-    #expect(object?["error"] == nil)
-    let image = object?["image"] as? [String: Any]
-    #expect(image?["format"] as? String == item.format)
-    #expect(image?["width"] as? Int == item.width)
-    #expect(image?["height"] as? Int == item.height)
-    #expect(image?["frames"] as? Int == item.frames)
+    try item.makeAndCheck()
   }
 
   /// Cut and lying headers of ImageMagick's files: an error naming the file's trouble, or the

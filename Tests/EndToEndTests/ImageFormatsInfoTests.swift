@@ -21,6 +21,30 @@ struct ImageFormatsInfoTests {
     var height: Int
     var frames: Int
     var testDescription: String { name }
+
+    /// Makes the image in a fresh folder and checks what `shelf info --json` says of it.
+    func makeAndCheck() throws {
+      let folder = try TemporaryDirectory()
+      let out = folder.file(name)
+      for command in commands {
+        try ExternalTool.make(
+          command.map {
+            $0.replacingOccurrences(of: "{out}", with: out).replacingOccurrences(
+              of: "{dir}", with: folder.path)
+          })
+      }
+      let result = try ShelfProcess.run(["info", "--json", out])
+      #expect(result.status == 0, "\(result.stderr)")
+      let object = try JSONSerialization.jsonObject(with: Data(result.stdoutBytes)) as? [String: Any]
+      #expect(object?["kind"] as? String == "image")
+      #expect(object?["mime"] as? String == mime)
+      #expect(object?["error"] == nil)
+      let image = object?["image"] as? [String: Any]
+      #expect(image?["format"] as? String == format)
+      #expect(image?["width"] as? Int == width)
+      #expect(image?["height"] as? Int == height)
+      #expect(image?["frames"] as? Int == frames)
+    }
   }
 
   /// A fixed plasma (seeded: each run tests the same pixels; png2icns fails on some random
@@ -132,25 +156,7 @@ struct ImageFormatsInfoTests {
 
   @Test(arguments: cases)
   func infoReportsWhatTheMakerWrote(_ item: Case) throws {
-    let folder = try TemporaryDirectory()
-    let out = folder.file(item.name)
-    for command in item.commands {
-      try ExternalTool.make(
-        command.map {
-          $0.replacingOccurrences(of: "{out}", with: out).replacingOccurrences(of: "{dir}", with: folder.path)
-        })
-    }
-    let result = try ShelfProcess.run(["info", "--json", out])
-    #expect(result.status == 0, "\(result.stderr)")
-    let object = try JSONSerialization.jsonObject(with: Data(result.stdoutBytes)) as? [String: Any]
-    #expect(object?["kind"] as? String == "image")
-    #expect(object?["mime"] as? String == item.mime)
-    #expect(object?["error"] == nil)
-    let image = object?["image"] as? [String: Any]
-    #expect(image?["format"] as? String == item.format)
-    #expect(image?["width"] as? Int == item.width)
-    #expect(image?["height"] as? Int == item.height)
-    #expect(image?["frames"] as? Int == item.frames)
+    try item.makeAndCheck()
   }
 
   /// QOI, which no Debian tool writes: Pillow's (from PyPI), when it is installed.

@@ -185,20 +185,14 @@ public enum EXIFBlockLocator {
     var blocks = Blocks()
     var offset: Int64 = 0
     for _ in 0..<1000 {
-      guard offset + 8 <= source.size else { break }
-      let header = try source.read(count: 16, at: offset)
-      guard var length = header.be32(0).map(Int64.init) else { break }
-      var headerLength: Int64 = 8
-      if length == 1 {
-        guard let large = header.be64(8), large <= UInt64(Int64.max) else { break }
-        (length, headerLength) = (Int64(large), 16)
-      } else if length == 0 {
-        length = source.size - offset
+      guard offset + 8 <= source.size, let box = try ImageHeaderReader.jpeg2000Box(source, at: offset) else {
+        break
       }
+      let (length, headerLength) = (box.length, box.headerLength)
       let (end, overflow) = offset.addingReportingOverflow(length)
       guard length >= headerLength, !overflow, end <= source.size else { break }
       let bodyLength = length - headerLength
-      if header.fourCC(4) == "uuid", bodyLength > 16, bodyLength <= Int64(blockLimit) {
+      if box.type == "uuid", bodyLength > 16, bodyLength <= Int64(blockLimit) {
         let body = try source.read(count: Int(bodyLength), at: offset + headerLength)
         let content = Array(body.dropFirst(16))
         if blocks.exif == nil, body.starts(with: jpeg2000EXIFUUID) { blocks.exif = exifBlock(tiff: content) }

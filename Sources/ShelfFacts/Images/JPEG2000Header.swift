@@ -10,17 +10,10 @@ extension ImageHeaderReader {
     var steps = 0
     while offset + 8 <= source.size, steps < 1000 {
       steps += 1
-      let header = try source.read(count: 16, at: offset)
-      guard var length = header.be32(0).map(Int64.init) else { break }
-      var headerLength: Int64 = 8
-      if length == 1 {
-        guard let large = header.be64(8), large <= UInt64(Int64.max) else { break }
-        (length, headerLength) = (Int64(large), 16)
-      } else if length == 0 {
-        length = source.size - offset
-      }
+      guard let box = try jpeg2000Box(source, at: offset) else { break }
+      let (length, headerLength) = (box.length, box.headerLength)
       guard length >= headerLength else { throw HeaderError("corrupt JP2: bad box length") }
-      switch header.fourCC(4) {
+      switch box.type {
       case "jp2h":
         let body = try source.read(count: Int(min(length - headerLength, 1 << 16)), at: offset + headerLength)
         guard body.fourCC(4) == "ihdr", let height = body.be32(8), let width = body.be32(12),
@@ -39,13 +32,32 @@ extension ImageHeaderReader {
         let (end, overflow) = offset.addingReportingOverflow(length)
         guard !overflow, end <= source.size else {
           throw HeaderError(
-            "truncated JP2: \(header.fourCC(4)) box at byte \(offset) declares \(length) bytes, the file holds \(source.size - offset)"
+            "truncated JP2: \(box.type) box at byte \(offset) declares \(length) bytes, the file holds \(source.size - offset)"
           )
         }
         offset = end
       }
     }
     throw HeaderError("corrupt JP2: no image header")
+  }
+
+  /// The header of the JPEG 2000 box at `offset`: its type, its whole length (a 64-bit one
+  /// after a length of 1; a length of 0 runs to the end of the file) and the header's own; nil
+  /// when the header is cut off or its 64-bit length does not fit an `Int64`. Unchecked against
+  /// the file's size: the caller decides what a box that overruns it means.
+  static func jpeg2000Box(_ source: any ByteSource, at offset: Int64) throws
+    -> (type: String, length: Int64, headerLength: Int64)?
+  {
+    let header = try source.read(count: 16, at: offset)
+    guard var length = header.be32(0).map(Int64.init) else { return nil }
+    var headerLength: Int64 = 8
+    if length == 1 {
+      guard let large = header.be64(8), large <= UInt64(Int64.max) else { return nil }
+      (length, headerLength) = (Int64(large), 16)
+    } else if length == 0 {
+      length = source.size - offset
+    }
+    return (header.fourCC(4), length, headerLength)
   }
 
   private static func codestreamFacts(_ bytes: [UInt8], format: String) throws -> ImageFacts {
