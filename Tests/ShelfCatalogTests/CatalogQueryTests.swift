@@ -417,3 +417,33 @@ private func parameters(_ words: [String]) throws -> [DatabaseValue] {
   #expect(try parameters(["taken:9999"]).count == 2)
   #expect(try parameters(["mtime:-3d.."]) == [.real((1_000_000 - 3 * 86400) * 1e9)])
 }
+
+@Test func aSchema15CatalogueGetsAFullTextTableWithoutColumnsAndFindsTheSameWords() async throws {
+  let scratch: TemporaryDirectory
+  // Words found in texts' bodies ("participants", "budget": the café notes), in accented form
+  // folded ("résumé" as "resume"), and as a prefix ("crus" of "crush": the release notes).
+  let queries = [["participants", "budget"], ["resume"], ["crus"]]
+  let expected: [[String]]
+  do {
+    let (copy, store) = try await MediaFactsCatalogTests.indexedCopy()
+    scratch = copy
+    expected = try queries.map { try MediaFactsCatalogTests.names(store, $0) }
+    // Schema 15's table: the same rows, with column lists.
+    try store.db.execute(
+      """
+      CREATE VIRTUAL TABLE files_fts_old USING fts5(
+        tags, body, tokenize = "unicode61 remove_diacritics 2", detail = column);
+      INSERT INTO files_fts_old(rowid, tags, body) SELECT rowid, tags, body FROM files_fts;
+      DROP TABLE files_fts;
+      ALTER TABLE files_fts_old RENAME TO files_fts;
+      PRAGMA user_version = 15;
+      """)
+  }
+  #expect(expected == [["cafe-latin1.txt"], ["cafe-latin1.txt"], ["release-notes.md"]])
+  let upgraded = try CatalogStore.openForWriting(at: scratch.raw("catalog.sqlite"), shelfVersion: "1.0")
+  #expect(try upgraded.db.query("PRAGMA user_version").first?.first?.integer == Int64(CatalogSchema.version))
+  let table = try upgraded.db.query("SELECT sql FROM sqlite_master WHERE name = 'files_fts'").first?.first?.text
+  #expect(table?.contains("detail = none") == true, "\(table ?? "no table")")
+  #expect(try queries.map { try MediaFactsCatalogTests.names(upgraded, $0) } == expected)
+  try upgraded.db.execute("INSERT INTO files_fts(files_fts) VALUES ('integrity-check')")
+}
