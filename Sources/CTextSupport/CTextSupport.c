@@ -1,5 +1,8 @@
 #include "CTextSupport.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -196,4 +199,153 @@ void shelf_take_census(const uint8_t *bytes, size_t count, shelf_byte_census *ce
   }
 #endif
   for (; at < count; at++) census_one(census, bytes[at], at);
+}
+
+/* 1 for ASCII letters and digits and every byte of 0x80 or more. */
+static const uint8_t word_bytes[256] = {
+  ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
+  ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1,
+  ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1,
+  ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1,
+  ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1,
+  ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1,
+  ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1,
+  [0x80 ... 0xFF] = 1,
+};
+
+/* One word of the set: its hash, its first eight bytes (zero-padded), where it starts in the
+   text and its length (0: a free slot). */
+typedef struct {
+  uint64_t hash;
+  uint64_t head;
+  uint32_t start;
+  uint32_t length;
+} word_slot;
+
+/* The `available` (at most 8) bytes at `at`, zero-padded; read as one load when eight bytes
+   lie within the text (`left_in_text` from `at`). */
+static inline uint64_t load_word_bytes(const uint8_t *at, size_t available, size_t left_in_text) {
+  uint64_t value = 0;
+  if (left_in_text >= 8) {
+    memcpy(&value, at, 8);
+    if (available < 8) value &= (UINT64_C(1) << (available * 8)) - 1;
+  } else {
+    for (size_t i = 0; i < available; i++) value |= (uint64_t)at[i] << (i * 8);
+  }
+  return value;
+}
+
+static inline uint64_t mix(uint64_t hash, uint64_t chunk) {
+  hash = (hash ^ chunk) * 0xff51afd7ed558ccdULL;
+  return hash ^ (hash >> 32);
+}
+
+typedef struct {
+  word_slot *slots;
+  size_t capacity;
+  size_t used;
+} word_set;
+
+/* Adds the word at `start` of `length` bytes of the `count` of `text`; 1 when it was not in
+   the set. Words of up to eight bytes are compared by their head alone. */
+static int add_word(word_set *set, const uint8_t *text, size_t count, size_t start, size_t length) {
+  if (!set->slots) return 1;
+  uint64_t head = load_word_bytes(text + start, length < 8 ? length : 8, count - start);
+  uint64_t hash = mix(0x9E3779B97F4A7C15ULL ^ length, head);
+  for (size_t at = 8; at < length; at += 8) {
+    size_t left = length - at;
+    hash = mix(hash, load_word_bytes(text + start + at, left < 8 ? left : 8, count - start - at));
+  }
+  size_t mask = set->capacity - 1, slot = (size_t)hash & mask;
+  while (set->slots[slot].length) {
+    word_slot *seen = &set->slots[slot];
+    if (seen->hash == hash && seen->head == head && seen->length == length &&
+        (length <= 8 || memcmp(text + seen->start + 8, text + start + 8, length - 8) == 0))
+      return 0;
+    slot = (slot + 1) & mask;
+  }
+  set->slots[slot] = (word_slot){hash, head, (uint32_t)start, (uint32_t)length};
+  set->used += 1;
+  if (set->used * 2 > set->capacity) {
+    size_t capacity = set->capacity * 2;
+    word_slot *grown = calloc(capacity, sizeof *grown);
+    if (grown) {
+      for (size_t old = 0; old < set->capacity; old++) {
+        if (!set->slots[old].length) continue;
+        size_t free_slot = (size_t)set->slots[old].hash & (capacity - 1);
+        while (grown[free_slot].length) free_slot = (free_slot + 1) & (capacity - 1);
+        grown[free_slot] = set->slots[old];
+      }
+    }
+    free(set->slots);
+    set->slots = grown;
+    set->capacity = capacity;
+  }
+  return 1;
+}
+
+#if defined(__SSE2__)
+/* Bit i set when byte i of the 16 at `bytes` is a word byte. */
+static inline uint32_t word_mask16(const uint8_t *bytes) {
+  __m128i v = _mm_loadu_si128((const __m128i *)bytes);
+  /* Signed compares: bytes of 0x80 or more are negative. */
+  __m128i high = _mm_cmplt_epi8(v, _mm_setzero_si128());
+  __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)), _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)));
+  __m128i folded = _mm_or_si128(v, _mm_set1_epi8(0x20));
+  __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(folded, _mm_set1_epi8('a' - 1)), _mm_cmplt_epi8(folded, _mm_set1_epi8('z' + 1)));
+  return (uint32_t)_mm_movemask_epi8(_mm_or_si128(high, _mm_or_si128(digit, letter)));
+}
+#endif
+
+/* Bit i set when byte i of the `count` (at most 64) at `bytes` is a word byte. */
+static inline uint64_t word_mask(const uint8_t *bytes, size_t count) {
+#if defined(__SSE2__)
+  if (count == 64) {
+    return (uint64_t)word_mask16(bytes) | (uint64_t)word_mask16(bytes + 16) << 16 |
+           (uint64_t)word_mask16(bytes + 32) << 32 | (uint64_t)word_mask16(bytes + 48) << 48;
+  }
+#endif
+  uint64_t mask = 0;
+  for (size_t i = 0; i < count; i++) mask |= (uint64_t)word_bytes[bytes[i]] << i;
+  return mask;
+}
+
+/* Word bytes are classified 64 at a time into a bit mask, and words are found at the mask's
+   edges: no branch per byte (a text of words is a branch every five bytes or so). */
+size_t shelf_distinct_words(const uint8_t *text, size_t count, uint8_t *out) {
+  word_set set = {count <= UINT32_MAX ? calloc(1024, sizeof(word_slot)) : NULL, 1024, 0};
+  size_t written = 0, start = 0;
+  uint64_t previous = 0; /* whether the byte before the block was a word byte */
+  for (size_t base = 0; base < count; base += 64) {
+    size_t block = count - base < 64 ? count - base : 64;
+    uint64_t mask = word_mask(text + base, block);
+    uint64_t edges = mask ^ (mask << 1 | previous);
+    if (block < 64) edges &= (UINT64_C(1) << block) - 1;
+    previous = mask >> 63;
+    while (edges) {
+      size_t bit = (size_t)__builtin_ctzll(edges);
+      edges &= edges - 1;
+      if (mask >> bit & 1) {
+        start = base + bit;
+      } else {
+        size_t length = base + bit - start;
+        if (add_word(&set, text, count, start, length)) {
+          if (written) out[written++] = 0x20;
+          memcpy(out + written, text + start, length);
+          written += length;
+        }
+      }
+    }
+    if (block < 64 && (mask >> (block - 1) & 1)) previous = 1;
+  }
+  if (count && word_bytes[text[count - 1]]) {
+    size_t length = count - start;
+    if (add_word(&set, text, count, start, length)) {
+      if (written) out[written++] = 0x20;
+      memcpy(out + written, text + start, length);
+      written += length;
+    }
+  }
+  free(set.slots);
+  return written;
 }

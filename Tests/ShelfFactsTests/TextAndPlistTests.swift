@@ -219,3 +219,21 @@ private func bplist(_ objects: [[UInt8]], top: Int = 0, offsetPatch: [Int: Int] 
   objects.append([0x09])
   #expect(throws: HeaderError("binary plist has too many values")) { try PropertyList.parse(bplist(objects)) }
 }
+
+/// The C set of words against a plain one, on texts of every length from 0 to 200 bytes (words
+/// across the 64-byte blocks it classifies at a time, at the very end, of 1 to 20 bytes, with
+/// non-ASCII letters), from a fixed generator.
+@Test func searchTermsAgreeWithAPlainSetOnTextsOfEveryLength() {
+  let pieces = ["a", "ab", "abcdefgh", "abcdefghi", "abcdefghijklmnopqrst", "Zoë", "ab", "9", " ", ", ", "\n", "—"]
+  var seed: UInt64 = 0x1234_5678
+  for length in 0...200 {
+    var text = ""
+    while text.utf8.count < length {
+      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      text += pieces[Int(seed >> 33) % pieces.count]
+    }
+    var seen = Set<Substring>()
+    let words = text.split { !$0.isASCII ? false : !($0.isLetter || $0.isNumber) }.filter { seen.insert($0).inserted }
+    #expect(TextAnalyzer.searchTerms(text, limit: 1 << 20) == words.joined(separator: " "), "\(text)")
+  }
+}

@@ -51,4 +51,12 @@ typedef struct {
    plain text sixteen bytes at a time where the machine has SSE2. */
 void shelf_take_census(const uint8_t *bytes, size_t count, shelf_byte_census *census);
 
+/* Writes the distinct words of `text` (up to `count` bytes) into `out`, in the order of their
+   first appearance, separated by single spaces, and returns how many bytes it wrote (at most
+   `count`, so `out` needs `count` bytes). A word is a run of ASCII letters and digits and of
+   bytes of 0x80 or more (every byte of a non-ASCII character). What the full-text index of a
+   text is given: each word once. When the set of words cannot be allocated, every word is
+   written, repeats included. */
+size_t shelf_distinct_words(const uint8_t *text, size_t count, uint8_t *out);
+
 #endif
