@@ -442,7 +442,8 @@ private func parameters(_ words: [String]) throws -> [DatabaseValue] {
   #expect(expected == [["cafe-latin1.txt"], ["cafe-latin1.txt"], ["release-notes.md"]])
   let upgraded = try CatalogStore.openForWriting(at: scratch.raw("catalog.sqlite"), shelfVersion: "1.0")
   #expect(try upgraded.db.query("PRAGMA user_version").first?.first?.integer == Int64(CatalogSchema.version))
-  let table = try upgraded.db.query("SELECT sql FROM sqlite_master WHERE name = 'files_fts'").first?.first?.text
+  let table = try upgraded.db.query("SELECT sql FROM sqlite_master WHERE name = 'files_fts'").first?.first?
+    .text
   #expect(table?.contains("detail = none") == true, "\(table ?? "no table")")
   #expect(try queries.map { try MediaFactsCatalogTests.names(upgraded, $0) } == expected)
   try upgraded.db.execute("INSERT INTO files_fts(files_fts) VALUES ('integrity-check')")

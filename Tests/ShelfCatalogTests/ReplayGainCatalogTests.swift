@@ -77,7 +77,8 @@ import Testing
       try CatalogStore.openForReading(at: path, shelfVersion: "1.0")
     }
     let upgraded = try CatalogStore.openForWriting(at: path, shelfVersion: "1.0")
-    #expect(try upgraded.db.query("PRAGMA user_version").first?.first?.integer == Int64(CatalogSchema.version))
+    #expect(
+      try upgraded.db.query("PRAGMA user_version").first?.first?.integer == Int64(CatalogSchema.version))
     #expect(try upgraded.db.query("SELECT count(*) FROM replay_gains").first?.first?.integer == 0)
     #expect(try upgraded.db.query("SELECT count(rg_track_gain) FROM files").first?.first?.integer == 0)
     #expect(try upgraded.entry(path: scratch.raw("m/a.txt"))?.replayGain == nil)

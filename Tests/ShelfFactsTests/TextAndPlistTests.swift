@@ -224,7 +224,9 @@ private func bplist(_ objects: [[UInt8]], top: Int = 0, offsetPatch: [Int: Int] 
 /// across the 64-byte blocks it classifies at a time, at the very end, of 1 to 20 bytes, with
 /// non-ASCII letters), from a fixed generator.
 @Test func searchTermsAgreeWithAPlainSetOnTextsOfEveryLength() {
-  let pieces = ["a", "ab", "abcdefgh", "abcdefghi", "abcdefghijklmnopqrst", "Zoë", "ab", "9", " ", ", ", "\n", "—"]
+  let pieces = [
+    "a", "ab", "abcdefgh", "abcdefghi", "abcdefghijklmnopqrst", "Zoë", "ab", "9", " ", ", ", "\n", "—",
+  ]
   var seed: UInt64 = 0x1234_5678
   for length in 0...200 {
     var text = ""
@@ -233,7 +235,9 @@ private func bplist(_ objects: [[UInt8]], top: Int = 0, offsetPatch: [Int: Int] 
       text += pieces[Int(seed >> 33) % pieces.count]
     }
     var seen = Set<Substring>()
-    let words = text.split { !$0.isASCII ? false : !($0.isLetter || $0.isNumber) }.filter { seen.insert($0).inserted }
+    let words = text.split { !$0.isASCII ? false : !($0.isLetter || $0.isNumber) }.filter {
+      seen.insert($0).inserted
+    }
     #expect(TextAnalyzer.searchTerms(text, limit: 1 << 20) == words.joined(separator: " "), "\(text)")
   }
 }
