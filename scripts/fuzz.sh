@@ -112,6 +112,19 @@ def seed(target, name, data):
 def box(kind, body):
     return struct.pack(">I", 8 + len(body)) + kind + body
 
+# Facts as a worker sends them (WireFormat): strings and lists as an 8-byte length and their
+# bytes or elements, integers as 8 bytes, optionals and truth values as a byte.
+def w_str(text): return struct.pack("<Q", len(text.encode())) + text.encode()
+def w_int(value): return struct.pack("<q", value)
+def w_some(data): return b"\x01" + data
+NONE = b"\x00"
+image = (w_str("png") + w_int(16) + w_int(8) + w_some(w_int(8)) + w_some(w_str("rgba")) + w_some(b"\x01") + NONE
+         + NONE + w_some(w_int(2)) + NONE + struct.pack("<Q", 2) + w_str("IHDR") + w_str("IDAT"))
+text = w_str("utf-8") + b"\x00" + w_str("lf") + w_int(3) + w_int(7) + w_int(40) + w_str("Hello")
+seed("wire", "text.bin", w_str("text") + w_str("text/plain") + w_str("content") + b"\x00"
+     + w_some(w_str("cut short") + w_str("badInput")) + NONE + NONE + NONE + NONE + w_some(text) + NONE + w_str("hello"))
+seed("wire", "image.bin", w_str("image") + w_str("image/png") + w_str("content") + b"\x01" + NONE
+     + w_some(image) + NONE + NONE + NONE + NONE + NONE + w_str(""))
 # JPEG 2000: a JP2 file (signature, ftyp, jp2h with ihdr and colr, codestream) and a bare codestream.
 siz = b"\xff\x51" + struct.pack(">HHIIIIIIIIH", 41, 0, 16, 8, 0, 0, 16, 8, 0, 0, 3) + b"\x07\x01\x01" * 3
 codestream = b"\xff\x4f" + siz + b"\xff\x90" + struct.pack(">HHIBB", 10, 0, 12, 0, 1) + b"\xff\x93\x00\x00\xff\xd9"

@@ -18,7 +18,7 @@ let fuzzTargets: [any FuzzTarget.Type] = [
   JPEG2000Target.self, TIFFTarget.self, TextTarget.self, MP3Target.self, AMRTarget.self,
   MusepackTarget.self, WAVTarget.self, MBDBTarget.self, LegacyManifestTarget.self, KeybagTarget.self,
   ManifestRecordTarget.self, PNGChunkTarget.self, CgBITarget.self, QueryTarget.self, GlobTarget.self,
-  ExtractTarget.self, CueSheetTarget.self, PlaylistTarget.self,
+  ExtractTarget.self, CueSheetTarget.self, PlaylistTarget.self, WireTarget.self,
 ]
 
 /// The selected target (set once by `fuzzerInitialize`, before the first input).

@@ -4,9 +4,9 @@ public import ShelfCore
 ///
 /// `description` is one line naming the file or device and the reason, e.g.
 /// `music/a.wav: not an audio file (it is a PNG image)` or `device hw:9: no such device`.
-public struct AudioError: ShelfError, Equatable, Codable {
+public struct AudioError: ShelfError, Equatable {
   /// What went wrong, for callers that react to specific cases.
-  public enum Reason: Sendable, Equatable, Codable {
+  public enum Reason: String, Sendable, Equatable {
     /// The file does not exist or cannot be opened.
     case missingFile
     /// The file is empty.

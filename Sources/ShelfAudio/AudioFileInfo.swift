@@ -3,7 +3,7 @@ public import ShelfCore
 /// What the catalogue needs to know about an audio file, read cheaply (no decoding): the
 /// catalogue stores it as it is, and its tags read through (`info.title`) to `tags`.
 @dynamicMemberLookup
-public struct AudioFileInfo: Sendable, Equatable, Codable {
+public struct AudioFileInfo: Sendable, Equatable {
   /// Length in seconds.
   public var duration: Double
   /// Frames per second.

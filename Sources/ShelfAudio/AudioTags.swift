@@ -3,7 +3,7 @@ internal import CSndFile
 /// The descriptive tags of an audio file; nil where the file has none.
 ///
 /// Several values of one tag (two artists in Vorbis comments or ID3v2.4) are joined with `; `.
-public struct AudioTags: Sendable, Equatable, Codable {
+public struct AudioTags: Sendable, Equatable {
   public var title: String?
   public var artist: String?
   public var album: String?

@@ -3,7 +3,7 @@ public import ShelfCore
 /// What a video file holds: the picture's shape and codec, and its sound. The catalogue stores
 /// it as it is; its tags read through (`info.title`) to `tags`.
 @dynamicMemberLookup
-public struct VideoFileInfo: Sendable, Equatable, Codable {
+public struct VideoFileInfo: Sendable, Equatable {
   /// Length in seconds.
   public var duration: Double
   public var width: Int

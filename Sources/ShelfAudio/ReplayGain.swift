@@ -7,9 +7,9 @@
 /// Gains are in dB, peaks linear (1.0 is full scale). Values read from files are hostile: the
 /// parsers reject what is not a finite number, a gain beyond ±`gainLimit` dB and a peak that is
 /// not in (0, `peakLimit`].
-public struct ReplayGain: Sendable, Equatable, Codable {
+public struct ReplayGain: Sendable, Equatable {
   /// Where the values came from.
-  public enum Source: String, Sendable, Codable {
+  public enum Source: String, Sendable {
     /// The file's own tags (Vorbis comments, ID3v2 TXXX, APEv2, MP4 freeform atoms, Opus R128).
     case tags
     /// Measured by `shelf gain` and kept in the catalogue.

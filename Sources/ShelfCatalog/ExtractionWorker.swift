@@ -7,7 +7,7 @@ import ShelfFacts
 #endif
 
 /// What a worker reads a file for.
-enum WorkerTask: Codable, Equatable {
+enum WorkerTask: Equatable {
   /// Its facts (`index`).
   case facts
   /// A perceptual fingerprint (`dupes --similar`).
@@ -16,7 +16,7 @@ enum WorkerTask: Codable, Equatable {
 
 /// One file for a worker to read: sent with the file's open descriptor, so that the worker
 /// never opens what the walk found by name.
-struct WorkerRequest: Codable {
+struct WorkerRequest {
   /// The path the file was opened from (for the reasons in errors).
   var path: [UInt8]
   /// Lowercased, no dot: breaks ties when the content is not conclusive.
@@ -27,7 +27,7 @@ struct WorkerRequest: Codable {
 }
 
 /// What a worker found for one file.
-enum WorkerReply: Codable {
+enum WorkerReply {
   case extracted(FileFacts)
   case fingerprinted(SimilarityFingerprint)
   /// The file could not be read at all (the `FileError` reason and whether it is gone).
@@ -91,7 +91,7 @@ public enum ExtractionWorker {
       var lastFlush = MonotonicClock.seconds()
       for (request, descriptor) in zip(requests, received) {
         _ = shelf_sandbox_limit_cpu(UInt32(clamping: request.cpuSeconds))
-        guard let reply = try? WireFormat.encode(extract(request, descriptor: descriptor)) else { return 74 }
+        let reply = WireFormat.encode(extract(request, descriptor: descriptor))
         for shift in stride(from: 0, to: 64, by: 8) {
           replies.append(UInt8(truncatingIfNeeded: reply.count >> shift))
         }

@@ -308,7 +308,7 @@ final class WorkerProcess: @unchecked Sendable {
       WorkerRequest(
         path: $0.file.path.bytes, fileExtension: $0.fileExtension, cpuSeconds: $0.cpuSeconds, task: task)
     }
-    guard files.count <= Int(SHELF_MAX_PASSED_DESCRIPTORS), let bytes = try? WireFormat.encode(batch),
+    guard files.count <= Int(SHELF_MAX_PASSED_DESCRIPTORS), case let bytes = WireFormat.encode(batch),
       bytes.count <= ExtractionWorker.requestLimit
     else { return false }
     // The files stay open (and their descriptors valid) until the batch is answered.

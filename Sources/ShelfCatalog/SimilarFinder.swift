@@ -1,12 +1,12 @@
-public import ShelfAudio
+import ShelfAudio
 public import ShelfCore
 import ShelfImage
 import Synchronization
 
 /// What `dupes --similar` compares: a picture's perceptual hash or a recording's Chromaprint
 /// fingerprint, computed from the file's decoded content (in a sandboxed worker).
-public enum SimilarityFingerprint: Codable, Sendable, Equatable {
-  public enum Kind: String, Codable, Sendable { case image, audio }
+public enum SimilarityFingerprint: Sendable, Equatable {
+  public enum Kind: String, Sendable, WireCodable { case image, audio }
 
   case image(UInt64)
   case audio([UInt32])

@@ -1,7 +1,7 @@
 /// What kind of failure an error is, so that the CLI can map it to a sysexits code.
 ///
 /// Domain libraries classify their errors with this; only ShelfCLI turns it into an exit status.
-public enum FailureKind: Sendable, Equatable, Codable {
+public enum FailureKind: String, Sendable, Equatable, WireCodable {
   /// The input exists but its content is wrong (corrupt, truncated, unsupported): exit 65.
   case badInput
   /// The input is missing or cannot be read: exit 66.

@@ -41,7 +41,7 @@ public struct FileError: ShelfError, Equatable {
 }
 
 /// The type of a directory entry as `lstat` reports it.
-public enum FileType: String, Sendable, Codable {
+public enum FileType: String, Sendable {
   case regular, directory, symbolicLink = "symbolic link", fifo = "FIFO", socket
   case characterDevice = "character device", blockDevice = "block device", unknown
 
@@ -60,7 +60,7 @@ public enum FileType: String, Sendable, Codable {
 }
 
 /// What `stat` says about a file, in the units shelf uses.
-public struct FileStatus: Sendable, Equatable, Codable {
+public struct FileStatus: Sendable, Equatable {
   public var type: FileType
   public var size: Int64
   public var inode: UInt64

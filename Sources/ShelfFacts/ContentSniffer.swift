@@ -1,10 +1,10 @@
 /// The broad kind of a file, as the catalogue groups it.
-public enum FileKind: String, Sendable, CaseIterable, Codable {
+public enum FileKind: String, Sendable, CaseIterable {
   case image, audio, video, text, plist, other
 }
 
 /// How a file's kind was decided.
-public enum DetectionMethod: String, Sendable, Codable {
+public enum DetectionMethod: String, Sendable {
   /// The content alone decided (the extension is absent, unknown or disagrees).
   case content
   /// The content was not conclusive; the extension decided.
@@ -14,7 +14,7 @@ public enum DetectionMethod: String, Sendable, Codable {
 }
 
 /// What sniffing a file's first bytes found.
-public struct SniffResult: Sendable, Equatable, Codable {
+public struct SniffResult: Sendable, Equatable {
   /// The broad kind.
   public var kind: FileKind
   /// The MIME type, without parameters (`image/png`, `text/plain`).

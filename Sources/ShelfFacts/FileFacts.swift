@@ -5,7 +5,7 @@ public import ShelfCore
 /// could not be read in full. The one value a fact is added to: the extraction workers send
 /// it, the catalogue stores it (a `CatalogEntry` is a location plus its facts) and the
 /// commands present it.
-public struct FileFacts: Sendable, Equatable, Codable {
+public struct FileFacts: Sendable, Equatable {
   /// The broad kind.
   public var kind: FileKind
   /// The MIME type, without parameters (`image/png`, `text/plain`).
@@ -67,7 +67,7 @@ public struct FileFacts: Sendable, Equatable, Codable {
 /// Why the facts of a file could not be read, in full or at all: the reason without the path
 /// (who stores or prints it names the file) and what kind of failure it is. Every library's
 /// error gives its own reason here, so no message is parsed.
-public struct FileFactsError: ShelfError, Equatable, Codable {
+public struct FileFactsError: ShelfError, Equatable {
   /// The reason, e.g. `truncated PNG: no IEND chunk`.
   public var reason: String
   public var failure: FailureKind

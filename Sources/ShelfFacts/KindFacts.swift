@@ -1,7 +1,7 @@
 import ShelfCore
 
 /// What the header of an image says.
-public struct ImageFacts: Sendable, Equatable, Codable {
+public struct ImageFacts: Sendable, Equatable {
   public var format: String
   public var width: Int
   public var height: Int
@@ -43,7 +43,7 @@ public struct ImageFacts: Sendable, Equatable, Codable {
 }
 
 /// What reading a text file found.
-public struct TextFacts: Sendable, Equatable, Codable {
+public struct TextFacts: Sendable, Equatable {
   public var encoding: TextEncoding
   public var bom: Bool
   /// `lf`, `crlf`, `cr`, `mixed` or `none`.
@@ -69,7 +69,7 @@ public struct TextFacts: Sendable, Equatable, Codable {
 }
 
 /// What a property list holds at its top level.
-public struct PlistFacts: Sendable, Equatable, Codable {
+public struct PlistFacts: Sendable, Equatable {
   /// `xml` or `binary`.
   public var format: String
   /// `dictionary`, `array`, `string`, `integer`, `real`, `boolean`, `date`, `data`.

@@ -2,7 +2,7 @@ import ShelfCore
 
 /// The character encodings the catalogue recognises in text files, by their lower-case
 /// IANA/WHATWG names (`latin-1` names ISO-8859-1).
-public enum TextEncoding: String, Sendable, CaseIterable, Codable {
+public enum TextEncoding: String, Sendable, CaseIterable {
   case ascii
   case utf8 = "utf-8"
   case utf16le = "utf-16le"
@@ -112,7 +112,7 @@ public enum TextEncoding: String, Sendable, CaseIterable, Codable {
 }
 
 /// An encoding found in a text file, and whether a byte-order mark announced it.
-public struct DetectedEncoding: Sendable, Equatable, Codable {
+public struct DetectedEncoding: Sendable, Equatable {
   public var encoding: TextEncoding
   public var bom: Bool
 

@@ -1,7 +1,7 @@
 /// Where a photo was taken: decimal degrees (north and east positive) and metres above sea
 /// level (below it negative), signed by the EXIF `GPSLatitudeRef`/`GPSLongitudeRef`/
 /// `GPSAltitudeRef` tags as exiftool's composite tags are.
-public struct GPSPosition: Sendable, Equatable, Codable {
+public struct GPSPosition: Sendable, Equatable {
   public var latitude: Double
   public var longitude: Double
   public var altitude: Double?
@@ -15,7 +15,7 @@ public struct GPSPosition: Sendable, Equatable, Codable {
 
 /// What a photo's EXIF block says about when, with what and where it was taken, and which way
 /// up it is; each fact nil when the block does not hold it (or holds nonsense).
-public struct EXIFFacts: Sendable, Equatable, Codable {
+public struct EXIFFacts: Sendable, Equatable {
   /// `DateTimeOriginal` in ISO-8601 (`2024-05-17T10:30:00`), with `OffsetTimeOriginal`
   /// appended (`+02:00`) when the camera recorded it: the local time the camera showed. Without
   /// it, XMP's `exif:DateTimeOriginal` or `photoshop:DateCreated`, then `CreateDate`
