@@ -76,6 +76,10 @@ package final class SQLiteConnection {
   package let path: RawPath
   private var handle: OpaquePointer?
 
+  /// SQLite's process-wide settings, made before the first connection opens: no memory
+  /// statistics (shelf reads none, and they cost a mutex around each of SQLite's allocations).
+  private static let configured: Void = { _ = shelf_sqlite_disable_memory_statistics() }()
+
   /// Opens (creating when asked) the database at `path` and registers `functions` on it.
   /// `readOnly` opens with `SQLITE_OPEN_READONLY`; `immutable` also tells SQLite the file
   /// cannot change, so it takes no locks and creates no journal, -wal or -shm file beside it
@@ -83,6 +87,7 @@ package final class SQLiteConnection {
   package init(
     path: RawPath, create: Bool, readOnly: Bool = false, immutable: Bool = false, functions: [SQLiteFunction]
   ) throws(SQLiteError) {
+    _ = Self.configured
     self.path = path
     var flags = SQLITE_OPEN_NOMUTEX
     flags |= readOnly || immutable ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
@@ -106,6 +111,7 @@ package final class SQLiteConnection {
   /// Opens a read-only database from its bytes in memory (`sqlite3_deserialize`), never from
   /// a file: a decrypted Manifest.db. `path` names it in errors.
   package init(bytes: [UInt8], path: RawPath, functions: [SQLiteFunction] = []) throws(SQLiteError) {
+    _ = Self.configured
     self.path = path
     var db: OpaquePointer?
     let code = sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
