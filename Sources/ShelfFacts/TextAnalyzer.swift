@@ -134,21 +134,28 @@ public enum TextAnalyzer {
   static func displayText(_ scalars: [UInt32]) -> String {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(scalars.count + scalars.count / 2)
+    // Byte by byte: an array literal per character was an allocation per character.
     for value in scalars {
       switch value {
       case 0..<0x80:
         bytes.append(UInt8(value))
       case 0x80..<0x800:
-        bytes += [UInt8(0xC0 | value >> 6), UInt8(0x80 | value & 0x3F)]
+        bytes.append(UInt8(0xC0 | value >> 6))
+        bytes.append(UInt8(0x80 | value & 0x3F))
       case 0x800..<0x1_0000:
-        bytes += [UInt8(0xE0 | value >> 12), UInt8(0x80 | value >> 6 & 0x3F), UInt8(0x80 | value & 0x3F)]
+        bytes.append(UInt8(0xE0 | value >> 12))
+        bytes.append(UInt8(0x80 | value >> 6 & 0x3F))
+        bytes.append(UInt8(0x80 | value & 0x3F))
       case 0x1_0000...0x10_FFFF:
-        bytes += [
-          UInt8(0xF0 | value >> 18), UInt8(0x80 | value >> 12 & 0x3F), UInt8(0x80 | value >> 6 & 0x3F),
-          UInt8(0x80 | value & 0x3F),
-        ]
+        bytes.append(UInt8(0xF0 | value >> 18))
+        bytes.append(UInt8(0x80 | value >> 12 & 0x3F))
+        bytes.append(UInt8(0x80 | value >> 6 & 0x3F))
+        bytes.append(UInt8(0x80 | value & 0x3F))
       default:
-        bytes += [0xEF, 0xBF, 0xBD]  // U+FFFD for an undecodable byte
+        // U+FFFD for an undecodable byte.
+        bytes.append(0xEF)
+        bytes.append(0xBF)
+        bytes.append(0xBD)
       }
     }
     // Surrogate values never come out of TextDecoder; String repairs them if they did.
