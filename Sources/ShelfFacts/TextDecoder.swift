@@ -1,4 +1,5 @@
 import ShelfCore
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -37,42 +38,17 @@ public final class TextDecoder {
       table = nil
       return
     }
-    let handle = iconv_open("UTF-32LE", encoding.iconvName)
-    guard let handle, Int(bitPattern: handle) != -1 else {
-      throw HeaderError("iconv cannot decode \(encoding.rawValue)")
-    }
-    guard encoding.isSingleByte else {
-      converter = handle
+    if encoding.isSingleByte {
+      converter = nil
+      table = try ConverterCache.table(encoding)
+    } else {
+      converter = try ConverterCache.take(encoding)
       table = nil
-      return
-    }
-    defer { iconv_close(handle) }
-    converter = nil
-    table = (0..<256).map { byte in
-      var input = [CChar(bitPattern: UInt8(byte))]
-      var output = [UInt32](repeating: 0, count: 4)
-      return input.withUnsafeMutableBufferPointer { source in
-        output.withUnsafeMutableBytes { target in
-          var inPointer: UnsafeMutablePointer<CChar>? = source.baseAddress
-          var inLeft = 1
-          var outPointer: UnsafeMutablePointer<CChar>? = target.baseAddress!.assumingMemoryBound(
-            to: CChar.self)
-          var outLeft = target.count
-          let result = iconv(handle, &inPointer, &inLeft, &outPointer, &outLeft)
-          // A byte held back to compose with a following mark comes out on the flush.
-          iconv(handle, nil, nil, &outPointer, &outLeft)
-          iconv(handle, nil, nil, nil, nil)
-          guard result != -1, outLeft == target.count - 4 else {
-            return Self.invalidByteBase + UInt32(byte)
-          }
-          return target.load(as: UInt32.self).littleEndian
-        }
-      }
     }
   }
 
   deinit {
-    if let converter { iconv_close(converter) }
+    if let converter { ConverterCache.give(converter, encoding) }
   }
 
   /// Decodes `bytes` after what earlier calls left, appending scalar values to `output`. An
@@ -218,6 +194,76 @@ public final class TextDecoder {
   @inline(__always)
   private func invalid(_ byte: UInt8, into output: inout [UInt32]) {
     output.append(Self.invalidByteBase + UInt32(byte))
+  }
+}
+
+/// The iconv converters and byte tables of decoders, kept for the life of the process: the
+/// sniffer tries several encodings on a file, and each `iconv_open` loaded the encoding's gconv
+/// module (each `iconv_close` of the last converter unloaded it) and parsed its name, while a
+/// single-byte table took 768 conversions to build: a tenth of indexing a folder of small texts.
+private enum ConverterCache {
+  /// An open converter, in its initial shift state.
+  struct Converter: @unchecked Sendable { let handle: iconv_t }
+
+  /// Converters not in use, by encoding (a few each: decoders of one encoding rarely overlap).
+  static let idle = Mutex<[TextEncoding: [Converter]]>([:])
+  static let tables = Mutex<[TextEncoding: [UInt32]]>([:])
+  static let idleLimit = 4
+
+  /// A converter to UTF-32LE from `encoding`: an idle one, or a new one.
+  static func take(_ encoding: TextEncoding) throws -> iconv_t {
+    if let kept = idle.withLock({ $0[encoding]?.popLast() }) { return kept.handle }
+    return try open(encoding)
+  }
+
+  /// Hands back a converter `take` gave: reset, kept for the next decoder or closed.
+  static func give(_ handle: iconv_t, _ encoding: TextEncoding) {
+    iconv(handle, nil, nil, nil, nil)
+    let kept = idle.withLock {
+      guard $0[encoding, default: []].count < idleLimit else { return false }
+      $0[encoding, default: []].append(Converter(handle: handle))
+      return true
+    }
+    if !kept { iconv_close(handle) }
+  }
+
+  static func open(_ encoding: TextEncoding) throws -> iconv_t {
+    let handle = iconv_open("UTF-32LE", encoding.iconvName)
+    guard let handle, Int(bitPattern: handle) != -1 else {
+      throw HeaderError("iconv cannot decode \(encoding.rawValue)")
+    }
+    return handle
+  }
+
+  /// Each byte's scalar value in the single-byte `encoding` (or an invalid-byte mark), made
+  /// once per process.
+  static func table(_ encoding: TextEncoding) throws -> [UInt32] {
+    if let table = tables.withLock({ $0[encoding] }) { return table }
+    let handle = try take(encoding)
+    defer { give(handle, encoding) }
+    let table = (0..<256).map { byte in
+      var input = [CChar(bitPattern: UInt8(byte))]
+      var output = [UInt32](repeating: 0, count: 4)
+      return input.withUnsafeMutableBufferPointer { source in
+        output.withUnsafeMutableBytes { target in
+          var inPointer: UnsafeMutablePointer<CChar>? = source.baseAddress
+          var inLeft = 1
+          var outPointer: UnsafeMutablePointer<CChar>? = target.baseAddress!.assumingMemoryBound(
+            to: CChar.self)
+          var outLeft = target.count
+          let result = iconv(handle, &inPointer, &inLeft, &outPointer, &outLeft)
+          // A byte held back to compose with a following mark comes out on the flush.
+          iconv(handle, nil, nil, &outPointer, &outLeft)
+          iconv(handle, nil, nil, nil, nil)
+          guard result != -1, outLeft == target.count - 4 else {
+            return TextDecoder.invalidByteBase + UInt32(byte)
+          }
+          return target.load(as: UInt32.self).littleEndian
+        }
+      }
+    }
+    tables.withLock { $0[encoding] = table }
+    return table
   }
 }
 
