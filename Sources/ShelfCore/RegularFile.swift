@@ -126,13 +126,20 @@ public final class RegularFile {
 
   /// Opens `path` for reading. Throws a `FileError` naming the reason when the path is
   /// missing, unreadable, a directory, or anything but a regular file.
-  public convenience init(path: RawPath, followLinks: Bool = true) throws(FileError) {
+  ///
+  /// `seen` is the status a walk has just read of `path` (without following a final link): a
+  /// regular file's status spares the second look before opening.
+  public convenience init(path: RawPath, followLinks: Bool = true, seen: FileStatus? = nil) throws(FileError) {
     var flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY
     if !followLinks { flags |= O_NOFOLLOW }
-    // Refuse special files before opening: opening a device can have side effects.
-    let before = followLinks ? try FileStatus.stat(path) : try FileStatus.lstat(path)
-    guard before.type == .regular else {
-      throw Self.notRegular(path, before.type)
+    // Refuse special files before opening: opening a device can have side effects. (The file
+    // may still be swapped between this look and the open, whoever looked: `fstat` below and
+    // the caller's comparison with what it saw catch that.)
+    if seen?.type != .regular || followLinks {
+      let before = followLinks ? try FileStatus.stat(path) : try FileStatus.lstat(path)
+      guard before.type == .regular else {
+        throw Self.notRegular(path, before.type)
+      }
     }
     let fd = path.withCString { open($0, flags) }
     guard fd >= 0 else { throw FileError(path: path, errno: errno) }

@@ -89,3 +89,38 @@ extension Array where Element == UInt8 {
     return String(decoding: self[offset..<offset + 4], as: UTF8.self)
   }
 }
+
+/// An open file whose first bytes are read once and kept: the sniffer reads a prefix, then (for
+/// text) a sample of the whole file, and the reader of the file's kind reads its header or its
+/// text again; each was a `pread` of the same bytes. The kept head grows to cover each read
+/// that ends within `keptLimit` (a file up to `wholeLimit` is read whole at the first read);
+/// reads beyond go to the file. One reader at a time.
+public final class FileBytes: ByteSource {
+  /// The largest head kept: a text file's whole sample (`TextSample`) and first block.
+  public static let keptLimit = 1 << 20
+  /// Files up to this size are read whole at the first read.
+  public static let wholeLimit = 64 << 10
+
+  public let file: RegularFile
+  private var head: [UInt8] = []
+  /// The head reaches the end of the file (it was shorter than its status said, or just as long).
+  private var headIsWhole = false
+
+  public init(_ file: RegularFile) { self.file = file }
+
+  public var size: Int64 { file.status.size }
+
+  public func read(count: Int, at offset: Int64) throws -> [UInt8] {
+    guard count > 0, offset >= 0, offset < size else { return [] }
+    let end = Int64(count) > size - offset ? size : offset + Int64(count)
+    if end > Int64(head.count) && !headIsWhole {
+      guard end <= Int64(Self.keptLimit) else { return try file.read(count: count, at: offset) }
+      let wanted = size <= Int64(Self.wholeLimit) ? Int(size) : Int(end)
+      let more = try file.read(count: wanted - head.count, at: Int64(head.count))
+      head += more
+      if head.count < wanted || head.count == Int(size) { headIsWhole = true }
+    }
+    let start = Int(min(offset, Int64(head.count)))
+    return Array(head[start..<min(head.count, Int(end))])
+  }
+}

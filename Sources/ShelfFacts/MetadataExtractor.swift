@@ -45,7 +45,7 @@ public enum MetadataExtractor {
   public static func open(path: RawPath, followLinks: Bool = false, expected: FileStatus? = nil) throws
     -> RegularFile
   {
-    let file = try RegularFile(path: path, followLinks: followLinks)
+    let file = try RegularFile(path: path, followLinks: followLinks, seen: followLinks ? nil : expected)
     if let expected, expected.inode != file.status.inode || expected.device != file.status.device {
       throw ExtractionFailure(path: path, cause: .replacedWhileScanning)
     }
@@ -57,22 +57,24 @@ public enum MetadataExtractor {
   /// opened (`file.status`): no second stat is needed, a change made while it was read shows
   /// up as a difference at the next scan.
   public static func extract(_ file: RegularFile, fileExtension: String) throws -> FileFacts {
-    let sniff = try ContentSniffer.sniff(file, fileExtension: fileExtension)
+    // The sniffer and the reader of the kind share the bytes read (FFmpeg reads the file itself).
+    let bytes = FileBytes(file)
+    let sniff = try ContentSniffer.sniff(bytes, fileExtension: fileExtension)
     var result = FileFacts(sniff)
     do {
       switch sniff.kind {
       case .image:
-        result.exif = EXIFBlockLocator.facts(file, mime: sniff.mime)
-        result.image = try ImageHeaderReader.read(file, mime: sniff.mime)
+        result.exif = EXIFBlockLocator.facts(bytes, mime: sniff.mime)
+        result.image = try ImageHeaderReader.read(bytes, mime: sniff.mime)
       case .audio, .video:
         try readMedia(file, sniff: sniff, into: &result)
       case .text:
         guard let encoding = sniff.textEncoding else { break }
-        let analysis = try TextAnalyzer.analyze(file, encoding: encoding)
+        let analysis = try TextAnalyzer.analyze(bytes, encoding: encoding)
         result.text = analysis.facts
         result.searchText = analysis.searchText
       case .plist:
-        let plist = try PropertyList.parse(file)
+        let plist = try PropertyList.parse(bytes)
         result.plist = plist.facts
         result.searchText = plist.facts.keys.joined(separator: "\n")
       case .other:
