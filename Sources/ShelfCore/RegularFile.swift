@@ -129,7 +129,8 @@ public final class RegularFile {
   ///
   /// `seen` is the status a walk has just read of `path` (without following a final link): a
   /// regular file's status spares the second look before opening.
-  public convenience init(path: RawPath, followLinks: Bool = true, seen: FileStatus? = nil) throws(FileError) {
+  public convenience init(path: RawPath, followLinks: Bool = true, seen: FileStatus? = nil) throws(FileError)
+  {
     var flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY
     if !followLinks { flags |= O_NOFOLLOW }
     // Refuse special files before opening: opening a device can have side effects. (The file
