@@ -114,7 +114,7 @@ public final class FileBytes: ByteSource {
     guard count > 0, offset >= 0, offset < size else { return [] }
     let end = Int64(count) > size - offset ? size : offset + Int64(count)
     if end > Int64(head.count) && !headIsWhole {
-      guard end <= Int64(Self.keptLimit) else { return try file.read(count: count, at: offset) }
+      guard end <= Int64(Self.keptLimit) else { return try file.read(count: Int(end - offset), at: offset) }
       let wanted = size <= Int64(Self.wholeLimit) ? Int(size) : Int(end)
       let more = try file.read(count: wanted - head.count, at: Int64(head.count))
       head += more
