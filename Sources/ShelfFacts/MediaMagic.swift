@@ -1,6 +1,8 @@
 /// The magic numbers of the rarer audio and video containers FFmpeg reads (DSDIFF, TAK, TTA,
-/// RealMedia, tracker modules, DV, FLV, MPEG transport streams, LATM/LOAS AAC), and what lies
-/// behind a leading ID3v2 tag. Kept apart from `ContentSniffer`'s common formats; it calls in here.
+/// Shorten, RealMedia, tracker modules, DV, FLV, MPEG transport streams, LATM/LOAS and ADIF
+/// AAC), and what lies behind a leading ID3v2 tag. Kept apart from `ContentSniffer`'s common
+/// formats; it calls in here. (ADIF and Shorten are read by shelf's own header readers,
+/// ShelfAudio's `ADIFHeader` and `ShortenHeader`.)
 enum MediaMagic {
   /// The kind and MIME type of the container whose signature starts `p` (a file's first bytes),
   /// or nil when none of these does. RealMedia, FLV, DV and MPEG-TS are video until probing
@@ -14,6 +16,9 @@ enum MediaMagic {
     case "TTA1" where p.count >= 6 && p[5] == 0 && (1...3).contains(p[4]): return (.audio, "audio/x-tta")
     case ".RMF": return (.video, "video/vnd.rn-realvideo")
     case "IMPM": return (.audio, "audio/x-it")
+    // ADIF's header follows its signature; Shorten's version byte is 0 to 3.
+    case "ADIF": return (.audio, "audio/aac")
+    case "ajkg" where p.count >= 5 && p[4] <= 3: return (.audio, "audio/x-shorten")
     default: break
     }
     // RealAudio's fourth byte is not ASCII: `ascii` decodes it as U+FFFD.
