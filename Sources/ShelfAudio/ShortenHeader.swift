@@ -66,8 +66,9 @@ package enum ShortenHeader {
         guard let bit = bits.read(1) else { throw .truncated }
         if bit == 1 { break }
         high += 1
-        // No header field is near 2^32: a longer run is garbage.
-        guard high <= 32 else { throw .corrupt("a value too large") }
+        // The longest run a header needs is the verbatim block's length (up to 16,383 with
+        // k = 5: 511 zeros); a much longer one is garbage.
+        guard high <= 1024 else { throw .corrupt("a value too large") }
       }
       guard let low = bits.read(k) else { throw .truncated }
       return high << k | Int(low)
