@@ -138,6 +138,14 @@ struct ADIFShortenInfoTests {
     #expect(stream["channels"] as? Int == item.channels)
   }
 
+  /// Text that starts with the word "ADIF" is text: the signature alone does not make audio.
+  @Test func textStartingWithTheSignatureIsText() throws {
+    let folder = try TemporaryDirectory()
+    let path = try folder.write("notes", Array("ADIF is the Audio Data Interchange Format.\n".utf8))
+    let object = try Self.info(path)
+    #expect(object["kind"] as? String == "text")
+  }
+
   /// Each file cut inside its header, cut in half, or garbled after its signature: `shelf info`
   /// answers in one line (facts, or exit 65 with the reason), within the time limit.
   @Test func damagedFilesEndInOneLine() throws {
