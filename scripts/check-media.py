@@ -21,8 +21,25 @@ container family shelf claims (at least 30 files each, none dropped):
            njam-data
   qt-date  QuickTime movies by ffmpeg whose Keys:CreationDate exiftool wrote (with offsets): the
            `taken` time against exiftool's
+  adif     AAC in ADIF: real music (Debian's tracker modules, rendered by ffmpeg) and speech
+           (espeak-ng) encoded by ffmpeg's AAC encoder (LC, Main, LTP; 1 to 6 channels; 8 to
+           96 kHz; constant and variable bit rate headers) and re-wrapped from ADTS into ADIF by
+           scripts/adif_writer.py (no Debian program writes ADIF), each decoded by faad to check
+           it; and mutagen's adif.aac
+  shorten  Shorten, the same real sound written by scripts/shorten_encoder.py (no Debian or PyPI
+           program writes Shorten): mono and stereo, 8 and 16 bits, 8 to 96 kHz, WAV and AIFF
+           headers, versions 2 and 3, several block sizes; `ffmpeg -f s16le` must decode each to
+           exactly the samples it was made from
 Mutagen's DSDIFF and TAK files (its sdist, from PyPI) are read too and shown apart: no program
 in Debian writes them, so those classes have fewer than 30 files and are not claimed.
+
+ADIF has no reader in FFmpeg: its fields are checked against mediainfo (kind, rate, channels,
+codec, and the length of a constant bit rate stream: the file's bytes at the header's bit rate)
+and mutagen (rate, channels, length: the bytes after the header at that rate); where mediainfo
+gives no length (a variable bit rate header, whose rate is the peak) faad's `-i` length less the
+half second it adds (it rounds to whole seconds with `+ 0.5` but prints the fraction). Shorten's
+length, which neither ffprobe nor mediainfo gives, is checked against the samples the file was
+made from.
 
 Fields: kind and MIME family (video when a reference sees a picture stream that is not cover art),
 duration (within 0.05 s or 1 %; where a file declares none, its packets' added up; Musepack's
@@ -39,12 +56,16 @@ import argparse
 import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tarfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import adif_writer  # noqa: E402  (ours: no Debian program writes ADIF)
+import shorten_encoder  # noqa: E402  (ours: nothing in Debian or PyPI writes Shorten)
 TARGET = 99.5
 MINIMUM = 30
 MODULE_FOLDERS = ["/usr/share/games/pingus/data/music", "/usr/share/games/tecnoballz/musics",
@@ -244,10 +265,112 @@ def make_qt_dates(folder):
         subprocess.run(args + [path], check=True)
 
 
+SPEECH = [
+    "The quick brown fox jumps over the lazy dog, and the dog does not mind at all.",
+    "Old formats do not die: they wait in the corners of hard disks until somebody catalogues them.",
+]
+
+
+def real_audio(work):
+    """Real sound to encode, made once: music (tracker modules Debian's games ship, rendered by
+    ffmpeg's libopenmpt at 48 kHz stereo) and speech (espeak-ng at 22.05 kHz mono)."""
+    folder = os.path.join(work, "sources")
+    done = os.path.join(folder, ".done")
+    if not os.path.exists(done):
+        shutil.rmtree(folder, ignore_errors=True)
+        os.makedirs(folder)
+        modules = ["/usr/share/games/pingus/data/music/pingus-1.it", "/usr/share/games/tecnoballz/musics/area1-game.mod",
+                   "/usr/share/games/njam/data/satisfy.xm", "/usr/share/games/pingus/data/music/gd-ite.it"]
+        for index, module in enumerate(m for m in modules if os.path.exists(m)):
+            ffmpeg("-i", module, "-t", "14", "-ar", "48000", "-ac", "2", "-c:a", "pcm_s16le",
+                   os.path.join(folder, "music-%d.wav" % index))
+        if shutil.which("espeak-ng"):
+            for index, passage in enumerate(SPEECH):
+                subprocess.run(["espeak-ng", "-v", "en", "-s", "150", "-w", os.path.join(folder, "speech-%d.wav" % index),
+                                passage], check=True)
+        open(done, "w").close()
+    sources = sorted(glob.glob(os.path.join(folder, "*.wav")))
+    if not sources:
+        raise SystemExit("check-media: no real sound to encode (scripts/setup.sh installs pingus-data and espeak-ng)")
+    return sources
+
+
+def faad_decodes(path, rate, channels):
+    """True when faad decodes the file to `channels` channels at `rate` (or twice it: faad assumes
+    implicit SBR in AAC of 24 kHz or less; and mono comes out as two channels, as faad makes
+    room for implicit parametric stereo)."""
+    out = path + ".faad.wav"
+    result = run(["faad", "-q", "-o", out, path])
+    try:
+        if result.returncode != 0 or not os.path.exists(out):
+            return False
+        decoded = ffprobe_facts(out) or {}
+        return (decoded.get("channels") in (channels, 2 if channels == 1 else channels)
+                and decoded.get("sample_rate") in (rate, 2 * rate) and (decoded.get("duration") or 0) > 0)
+    finally:
+        if os.path.exists(out):
+            os.remove(out)
+
+
+def make_adif(folder):
+    sources = real_audio(os.path.dirname(folder))
+    rates = [8000, 11025, 16000, 22050, 24000, 32000, 44100, 48000, 64000, 88200, 96000, 12000]
+    profiles = ["aac_low", "aac_main", "aac_ltp"]
+    truths = {}
+    for i in range(32):
+        channels = 1 + i % 6
+        path = os.path.join(folder, "stream-%02d.aac" % i)
+        adts = path + ".adts"
+        layout = ["-af", "pan=3.0|FL=c0|FR=c1|FC=c0"] if channels == 3 else ["-ac", str(channels)]
+        bitrate = [24, 32, 48, 64, 96][i % 5] * 1000 * min(channels, 3)
+        ffmpeg("-ss", str(i % 5), "-i", sources[i % len(sources)], "-t", str(0.4 + i * 0.37), *layout,
+               "-ar", str(rates[i % len(rates)]), "-c:a", "aac", "-strict", "-2", "-profile:a", profiles[i % 3],
+               "-b:a", str(bitrate), "-f", "adts", adts)
+        with open(adts, "rb") as f:
+            data, facts = adif_writer.rewrap(f.read(), vbr=i % 4 == 3, copyright=b"shelf %d" % i if i % 5 == 0 else None,
+                                             comment=b"check-media" if i % 7 == 0 else b"")
+        os.remove(adts)
+        with open(path, "wb") as f:
+            f.write(data)
+        if not faad_decodes(path, facts["sample_rate"], channels):
+            raise SystemExit("check-media: faad does not decode %s" % path)
+        truths[os.path.basename(path)] = facts
+    with open(os.path.join(folder, ".truth.json"), "w") as f:
+        json.dump(truths, f)
+
+
+def make_shorten(folder):
+    sources = real_audio(os.path.dirname(folder))
+    rates = [8000, 11025, 16000, 22050, 32000, 44100, 48000, 96000]
+    truths = {}
+    for i in range(32):
+        bits = 8 if i % 4 == 1 else 16
+        aiff = bits == 16 and i % 3 == 2
+        path = os.path.join(folder, "lossless-%02d.shn" % i)
+        raw, rate, channels = path + ".raw", rates[i % len(rates)], 1 + i % 2
+        sample_format = "u8" if bits == 8 else "s16le"
+        ffmpeg("-ss", str(i % 4), "-i", sources[i % len(sources)], "-t", str(0.2 + i * 0.25), "-ac", str(channels),
+               "-ar", str(rate), "-f", sample_format, raw)
+        with open(raw, "rb") as f:
+            samples = f.read()
+        os.remove(raw)
+        stream, facts = shorten_encoder.encode_pcm(samples, rate, channels, bits, aiff=aiff, version=2 + i % 2,
+                                                   blocksize=[256, 128, 1024, 4096, 300][i % 5])
+        with open(path, "wb") as f:
+            f.write(stream)
+        # FFmpeg is the independent reader: it must give back exactly the samples encoded.
+        decoded = run(["ffmpeg", "-v", "error", "-i", path, "-f", sample_format, "-"])
+        if decoded.returncode != 0 or decoded.stdout != samples:
+            raise SystemExit("check-media: ffmpeg does not decode %s to the samples it was made from" % path)
+        truths[os.path.basename(path)] = facts
+    with open(os.path.join(folder, ".truth.json"), "w") as f:
+        json.dump(truths, f)
+
+
 MAKERS = {
     "tta": make_tta, "realmedia": make_realmedia, "dv": make_dv, "flv": make_flv, "mpegts": make_mpegts,
     "avi": make_avi, "ogg-av": make_ogg_av, "asf": make_asf, "latm": make_latm, "id3-ahead": make_id3_ahead,
-    "qt-date": make_qt_dates,
+    "qt-date": make_qt_dates, "adif": make_adif, "shorten": make_shorten,
 }
 
 
@@ -280,8 +403,9 @@ def corpus(work, only):
             make(folder)
             open(done, "w").close()
         classes[name] = sorted(os.path.join(folder, f) for f in os.listdir(folder) if not f.startswith("."))
-    data = mutagen_data(work) if not only or {"ogg-av", "asf", "tta", "dsdiff", "tak"} & set(only) else None
-    extra = {"ogg-av": "*.oggtheora", "asf": "*.wma", "tta": "*.tta", "dsdiff": "*.dff", "tak": "*.tak"}
+    data = mutagen_data(work) if not only or {"ogg-av", "asf", "tta", "dsdiff", "tak", "adif"} & set(only) else None
+    extra = {"ogg-av": "*.oggtheora", "asf": "*.wma", "tta": "*.tta", "dsdiff": "*.dff", "tak": "*.tak",
+             "adif": "adif.aac"}
     for name, pattern in extra.items():
         if data and (not only or name in only):
             classes.setdefault(name, []).extend(sorted(glob.glob(os.path.join(data, pattern))))
@@ -370,11 +494,28 @@ def mediainfo_facts(path):
     if audio:
         facts["sample_rate"] = int(number(audio.get("SamplingRate")) or 0) or None
         facts["channels"] = int(number(audio.get("Channels")) or 0) or None
+        facts["format"] = audio.get("Format")
     if video:
         facts["width"] = int(number(video.get("Width")) or 0) or None
         facts["height"] = int(number(video.get("Height")) or 0) or None
         facts["frame_rate"] = number(video.get("FrameRate"))
     return facts
+
+
+def adif_references(path):
+    """(first, second) reference for an ADIF file, which FFmpeg does not read: mediainfo's kind,
+    rate, channels, codec and the length of a constant bit rate stream (faad's `-i` length less
+    the 0.5 s it adds where mediainfo gives none); mutagen's rate, channels and length."""
+    from mutagen.aac import AAC  # PyPI's mutagen reads ADIF headers
+    first = mediainfo_facts(path)
+    if first.get("format") == "AAC":
+        first["codec"] = "aac"
+    if first.get("duration") is None:
+        said = re.search(r"ADIF, ([0-9.]+) sec", run(["faad", "-i", path]).stderr.decode(errors="replace"))
+        first["duration"] = float(said.group(1)) - 0.5 if said else None
+    info = AAC(path).info
+    second = {"sample_rate": info.sample_rate, "channels": info.channels, "duration": info.length or None}
+    return first, second
 
 
 def exiftool_date(path):
@@ -435,7 +576,7 @@ def main():
     ap.add_argument("--work", default=os.path.join(ROOT, ".build/check-media"))
     ap.add_argument("--only", default="", help="comma-separated classes")
     args = ap.parse_args()
-    for tool in ("ffmpeg", "ffprobe", "mediainfo", "exiftool"):
+    for tool in ("ffmpeg", "ffprobe", "mediainfo", "exiftool", "faad"):
         if not shutil.which(tool):
             raise SystemExit("check-media: %s is missing (scripts/setup.sh installs it)" % tool)
     only = set(filter(None, args.only.split(",")))
@@ -447,6 +588,10 @@ def main():
         counts = {f: [0, 0] for f in FIELDS + ["taken"]}  # agree, checked
         dropped = {f: 0 for f in FIELDS}
         problems = []
+        truths = {}
+        if os.path.exists(os.path.join(args.work, name, ".truth.json")):
+            with open(os.path.join(args.work, name, ".truth.json")) as f:
+                truths = json.load(f)
         for path in paths:
             shelf = shelf_facts(args.shelf, path)
             if name == "qt-date":
@@ -458,8 +603,17 @@ def main():
                     problems.append("%s taken: shelf %s, exiftool %s" % (os.path.basename(path), shelf.get("taken"),
                                                                           reference))
                 continue
-            probe = ffprobe_facts(path)
-            info = mediainfo_facts(path)
+            if name == "adif":
+                probe, info = adif_references(path)
+                probe = probe if probe.get("kind") else None
+            else:
+                probe = ffprobe_facts(path)
+                info = mediainfo_facts(path)
+            truth = truths.get(os.path.basename(path))
+            if name == "shorten" and probe is not None and truth:
+                # FFmpeg's raw shn demuxer gives no length, nor does mediainfo: the samples the
+                # file was made from.
+                probe["duration"] = truth["frames"] / truth["sample_rate"]
             ffprobe_read = probe is not None
             if probe is None:
                 # ffprobe cannot read it (mutagen's DST-compressed DSDIFF): shelf must say audio

@@ -151,6 +151,21 @@ seed("image-header", "tiny-big.tif", tiff(True))
 # Musepack SV8: the magic, a stream header packet (SH) and an end packet.
 sh = b"\x00\x00\x00\x00" + b"\x08" + b"\x82\x00" + b"\x10" + b"\x11\x00"
 seed("musepack", "tiny.mpc", b"MPCK" + b"SH" + bytes([2 + 1 + len(sh)]) + sh + b"SE\x03")
+# AAC in ADIF (headers by scripts/adif_writer.py: constant and variable bit rate, a copyright
+# id, a comment, 1 to 6 channels, then a few raw bytes) and Shorten (scripts/shorten_encoder.py:
+# WAV and AIFF headers, 8 and 16 bits, a short last block).
+sys.path.insert(0, "scripts")
+import adif_writer, shorten_encoder
+for channels in range(1, 7):
+    head = adif_writer.header(channels % 4, 3 + channels, channels, 1000 * channels, vbr=channels % 2 == 0,
+                              copyright=b"shelf" if channels == 3 else None, comment=b"seed" if channels == 5 else b"")
+    seed("adif", "tiny-%d.aac" % channels, head + bytes(range(64)))
+seed("adif", "id3-ahead.aac", b"ID3\x03\x00\x00\x00\x00\x00\x00" + adif_writer.header(1, 4, 2, 128000))
+wave = [[(i * 37) % 200 for i in range(300)], [(i * 11) % 250 for i in range(300)]]
+for name, samples, kind, aiff in [("u8", [wave[0]], 2, False), ("s16", wave, 5, False), ("aiff", wave, 3, True)]:
+    width = 8 if kind == 2 else 16
+    header = (shorten_encoder.aiff_header if aiff else shorten_encoder.wav_header)(22050, len(samples), width, 300)
+    seed("shorten", name + ".shn", shorten_encoder.encode(samples, header, kind, 2 + len(samples) % 2, 128))
 # WAV and RF64: a plain RIFF and an RF64 whose ds64 gives the data size.
 fmt = box(b"fmt ", struct.pack("<HHIIHH", 1, 1, 8000, 16000, 2, 16))[0:4]
 fmt = b"fmt " + struct.pack("<I", 16) + struct.pack("<HHIIHH", 1, 1, 8000, 16000, 2, 16)
@@ -276,6 +291,7 @@ dictionary() {
     wav) echo Fuzz/dictionaries/wav.dict ;;
     cue | playlist) echo Fuzz/dictionaries/playlist.dict ;;
     mp3) echo Fuzz/dictionaries/mp3.dict ;;
+    adif | shorten) echo Fuzz/dictionaries/adif-shorten.dict ;;
     mbdb | keybag) echo Fuzz/dictionaries/backup.dict ;;
     query) echo "$work/query.dict" ;;
   esac

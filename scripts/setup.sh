@@ -51,6 +51,8 @@ packages=(
   # make check-media's second reference, and the tracker modules (MOD, S3M, XM, IT) that
   # Debian's games ship, which the media tests and check read
   mediainfo pingus-data tecnoballz-data njam-data
+  # the independent ADIF decoder check-media decodes every ADIF file it makes with
+  faad
   # localedef and the locale sources: the catalogue tests make a database whose LC_CTYPE is
   # Turkish (tr_TR.UTF-8, generated below), where the server folds case its own way
   locales

@@ -16,7 +16,8 @@ protocol FuzzTarget {
 let fuzzTargets: [any FuzzTarget.Type] = [
   PlistTarget.self, SniffTarget.self, ImageHeaderTarget.self, EXIFTarget.self, HEIFTarget.self,
   JPEG2000Target.self, TIFFTarget.self, TextTarget.self, MP3Target.self, AMRTarget.self,
-  MusepackTarget.self, WAVTarget.self, MBDBTarget.self, LegacyManifestTarget.self, KeybagTarget.self,
+  MusepackTarget.self, ADIFTarget.self, ShortenTarget.self, WAVTarget.self, MBDBTarget.self,
+  LegacyManifestTarget.self, KeybagTarget.self,
   ManifestRecordTarget.self, PNGChunkTarget.self, CgBITarget.self, QueryTarget.self, GlobTarget.self,
   ExtractTarget.self, CueSheetTarget.self, PlaylistTarget.self, WireTarget.self,
 ]

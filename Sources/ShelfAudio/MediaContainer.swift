@@ -6,7 +6,7 @@ public enum MediaContainer {
   /// bytes and the MIME type its content was recognised as: `wav` (`rf64` for RF64),
   /// `aiff`, `flac`, `ogg-vorbis`/`ogg-opus`/`ogg-flac`/`ogg-speex`, `mp3`, `mp4` (`mov`,
   /// `3gp` for video), `caf`, `amr`, `ape`, `wavpack`, `musepack`, `asf`, `ac3`, `eac3`, `dsf`,
-  /// `matroska`, `webm`, `avi`, `au`, `w64`.
+  /// `matroska`, `webm`, `avi`, `au`, `w64`; `adif` and `shn` from shelf's own readers.
   public static func name(_ ffmpegName: String, codec: String, prefix: [UInt8], mime: String = "") -> String {
     switch ffmpegName {
     case "wav":

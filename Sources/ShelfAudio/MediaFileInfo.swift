@@ -83,9 +83,35 @@ public enum MediaFileInfo: Sendable, Equatable {
   /// An MP3 recognised by content is read without FFmpeg when shelf's own readers give every
   /// fact (`mp3Info`): FFmpeg's libraries are then not even loaded.
   public static func read(_ file: RegularFile, mime: String? = nil) throws(FFmpegError) -> MediaFileInfo {
+    switch ownReader(file, mime: mime) {
+    case .adif: return .audio(try ADIFHeader.info(file))
+    case .shorten: return .audio(try ShortenHeader.info(file))
+    case nil: break
+    }
     let demuxer = mime.flatMap { demuxers[$0] }
     if demuxer == "mp3", let info = mp3Info(file) { return .audio(info) }
     return try readThroughFFmpeg(file, demuxer: demuxer)
+  }
+
+  /// The formats whose facts shelf reads from their headers alone, FFmpeg 5.1 reading none of
+  /// them (ADIF) or no length (Shorten).
+  enum OwnReader { case adif, shorten }
+
+  /// Which of shelf's own readers reads `file`: by its signature (after a leading ID3v2 tag)
+  /// when the content was recognised as AAC or Shorten, or not recognised at all.
+  static func ownReader(_ file: RegularFile, mime: String?) -> OwnReader? {
+    guard mime == nil || mime == "audio/aac" || mime == "audio/x-shorten",
+      let head = try? file.read(count: 10, at: 0), head.count >= 4
+    else { return nil }
+    var signature = Array(head.prefix(4))
+    if let size = ID3Reader.tagSize(head), let after = try? file.read(count: 4, at: Int64(size)) {
+      signature = after
+    }
+    switch String(decoding: signature, as: UTF8.self) {
+    case "ADIF": return .adif
+    case "ajkg": return .shorten
+    default: return nil
+    }
   }
 
   /// The facts of an MP3 from shelf's frame scanner (rate, channels, exact frames, bit rate,

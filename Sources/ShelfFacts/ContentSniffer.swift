@@ -636,6 +636,7 @@ public enum ContentSniffer {
     add(.audio, "audio/x-dff", ["dff"])
     add(.audio, "audio/x-tak", ["tak"])
     add(.audio, "audio/x-tta", ["tta"])
+    add(.audio, "audio/x-shorten", ["shn"])
     add(.audio, "audio/vnd.rn-realaudio", ["ra"])
     add(.audio, "audio/x-mod", ["mod"])
     add(.audio, "audio/x-s3m", ["s3m"])

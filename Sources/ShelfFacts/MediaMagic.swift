@@ -1,6 +1,10 @@
+import ShelfAudio
+
 /// The magic numbers of the rarer audio and video containers FFmpeg reads (DSDIFF, TAK, TTA,
-/// RealMedia, tracker modules, DV, FLV, MPEG transport streams, LATM/LOAS AAC), and what lies
-/// behind a leading ID3v2 tag. Kept apart from `ContentSniffer`'s common formats; it calls in here.
+/// Shorten, RealMedia, tracker modules, DV, FLV, MPEG transport streams, LATM/LOAS and ADIF
+/// AAC), and what lies behind a leading ID3v2 tag. Kept apart from `ContentSniffer`'s common
+/// formats; it calls in here. (ADIF and Shorten are read by shelf's own header readers,
+/// ShelfAudio's `ADIFHeader` and `ShortenHeader`.)
 enum MediaMagic {
   /// The kind and MIME type of the container whose signature starts `p` (a file's first bytes),
   /// or nil when none of these does. RealMedia, FLV, DV and MPEG-TS are video until probing
@@ -14,6 +18,10 @@ enum MediaMagic {
     case "TTA1" where p.count >= 6 && p[5] == 0 && (1...3).contains(p[4]): return (.audio, "audio/x-tta")
     case ".RMF": return (.video, "video/vnd.rn-realvideo")
     case "IMPM": return (.audio, "audio/x-it")
+    // ADIF: a header must follow its signature, whole or cut off by the file's end (text may
+    // start with the word); Shorten's version byte is 0 to 3.
+    case "ADIF" where isADIF(p): return (.audio, "audio/aac")
+    case "ajkg" where p.count >= 5 && p[4] <= 3: return (.audio, "audio/x-shorten")
     default: break
     }
     // RealAudio's fourth byte is not ASCII: `ascii` decodes it as U+FFFD.
@@ -64,6 +72,20 @@ enum MediaMagic {
     return (digits.count == 1 && tag.hasSuffix("CHN"))
       || (digits.count == 2 && (tag.hasSuffix("CH") || tag.hasSuffix("CN")))
       || (tag.hasPrefix("TDZ") && digits.isEmpty && tag.last?.isNumber == true)
+  }
+
+  /// An ADIF header that reads; or one cut short by the end of the bytes (a file cut inside
+  /// its header is still ADIF, its facts an error) whose first bytes hold a control character,
+  /// as a header's bit fields do and text does not (text starting with the word "ADIF" runs
+  /// out of bytes too: its program config element seems to declare dozens of elements). A
+  /// header with impossible fields is not ADIF.
+  private static func isADIF(_ p: [UInt8]) -> Bool {
+    do {
+      _ = try ADIFHeader.parse(p)
+      return true
+    } catch {
+      return error == .truncated && p.prefix(32).contains { $0 < 0x09 || (0x0E..<0x20).contains($0) }
+    }
   }
 
   /// FLV's header: `FLV`, version 1, the audio/video flags and a header size of 9.

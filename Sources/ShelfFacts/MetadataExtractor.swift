@@ -27,7 +27,7 @@ public struct ExtractionFailure: ShelfError, Equatable {
 /// Opens one regular file safely, sniffs it and reads the facts of its kind from headers only.
 public enum MetadataExtractor {
   /// Bumped whenever an extractor reads more or better, so that rescans re-extract old entries.
-  public static let version = 8  // 8: the facts of the world's files (issue 27: encodings, ID3, …)
+  public static let version = 9  // 9: AAC in ADIF and Shorten (issue 27); 8: encodings, ID3, …
 
   /// Extracts the facts of the file at `path`. With `followLinks` false a final symbolic link
   /// is refused (`O_NOFOLLOW`); FIFOs, sockets and devices are never opened.

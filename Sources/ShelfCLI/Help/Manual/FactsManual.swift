@@ -180,6 +180,16 @@ enum FactsManual {
     through FFmpeg's libopenmpt demuxer): one play-through as libopenmpt renders it (48 kHz
     stereo, codec pcm_f32le).
 
+    Shorten (.shn): the sample count of the WAV or AIFF header it carries (FFmpeg's raw shn
+    demuxer gives none), read by shelf without FFmpeg; codec shorten.
+
+    AAC in ADIF (a file starting with "ADIF", which FFmpeg does not read): shelf's own header
+    reader gives the rate and channels of its program config element and the bit rate; the
+    length is the stream's bytes at that bit rate, as mediainfo and faad estimate it (an ADIF
+    stream has no frames to count without decoding; a variable bit rate stream's header holds
+    its peak rate, so its length is a lower bound); codec aac. A header without a bit rate
+    gives no length and an error.
+
     AC-3, E-AC-3, DTS, ADTS and LOAS/LATM AAC (raw streams), and a container whose writer left
     its length out (RealAudio 14.4 from ffmpeg): counted, every packet read (split by FFmpeg's
     parser, not decoded), since such a file declares no length and a duration from the bit
