@@ -201,6 +201,17 @@ extension CatalogStore {
     ) { RawPath(bytes: $0.blob(at: 0)) }
   }
 
+  /// The folders of a root holding a file with a content identifier or a link: the only
+  /// folders where `linkLivePhotos` has anything to do.
+  func foldersWithLivePhotoCandidates(rootID: Int64) throws -> Set<RawPath> {
+    writeQueuedRowsBeforeReading()
+    return Set(
+      try connection.query(
+        "SELECT path FROM files WHERE root_id = ? AND (content_id IS NOT NULL OR live_photo IS NOT NULL)",
+        [.integer(rootID)]
+      ) { RawPath(bytes: $0.blob(at: 0)).parent })
+  }
+
   // MARK: Transactions
 
   /// Before a read inside a transaction: the engine's queued rows are written first, so that

@@ -81,6 +81,13 @@ import Testing
       atPath: photos + "/pillow-iphone.jpg", toPath: scratch.file("library/other/IMG_0001.JPG"))
     try Self.movie(scratch.file("library/IMG_0001.MOV"), identifier: identifier)
     try Self.movie(scratch.file("library/IMG_0003.MOV"), identifier: "00000000-0000-0000-0000-000000000000")
+    // More folders than are relinked one by one: the first scan finds the folders that hold a
+    // candidate first (`Indexer.foldersLinkedOneByOne`).
+    for index in 0...Indexer.foldersLinkedOneByOne {
+      let folder = scratch.file("library/notes-\(index)")
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      try Data("note \(index)\n".utf8).write(to: URL(fileURLWithPath: folder + "/n.txt"))
+    }
     let store = try CatalogStore.openForWriting(
       at: CatalogLocation(try TestCatalogues.location(kind, in: scratch.path)), shelfVersion: "1.0")
     _ = try await Self.index(store, scratch.raw("library"))
