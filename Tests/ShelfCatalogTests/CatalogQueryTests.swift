@@ -445,6 +445,8 @@ private func parameters(_ words: [String]) throws -> [DatabaseValue] {
   let table = try upgraded.db.query("SELECT sql FROM sqlite_master WHERE name = 'files_fts'").first?.first?
     .text
   #expect(table?.contains("detail = none") == true, "\(table ?? "no table")")
+  #expect(
+    try upgraded.db.query("SELECT v FROM files_fts_config WHERE k = 'automerge'").first?.first?.integer == 8)
   #expect(try queries.map { try MediaFactsCatalogTests.names(upgraded, $0) } == expected)
   try upgraded.db.execute("INSERT INTO files_fts(files_fts) VALUES ('integrity-check')")
 }

@@ -278,8 +278,10 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
   let path = RawPath(scratch.path + "/catalog.sqlite")
   do {
     let store = try CatalogStore.openForWriting(at: path, shelfVersion: "1.0")
-    // A new catalogue is made of 16 KiB pages.
+    // A new catalogue is made of 16 KiB pages, and its full-text table merges 8 segments at a time.
     #expect(try store.db.query("PRAGMA page_size").first?.first?.integer == 16384)
+    #expect(
+      try store.db.query("SELECT v FROM files_fts_config WHERE k = 'automerge'").first?.first?.integer == 8)
     _ = try store.rootID(for: RawPath("/some/root"))
     try store.db.execute("PRAGMA user_version = 1; PRAGMA application_id = 0")
   }
