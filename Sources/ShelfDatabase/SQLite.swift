@@ -282,18 +282,28 @@ package final class SQLiteStatement {
     try connection.check(sqlite3_bind_double(handle, index, number), "sqlite3_bind")
   }
 
-  /// Binds text to parameter `index` (from 1); SQLite copies it.
+  /// Binds text to parameter `index` (from 1); SQLite copies it. Its UTF-8 is handed over in
+  /// place with its length (no C string made and measured for each value).
   package func bind(_ text: String, at index: Int32) throws(SQLiteError) {
-    try connection.check(sqlite3_bind_text(handle, index, text, -1, sqliteTransient), "sqlite3_bind")
+    var text = text
+    let code = text.withUTF8 { bytes in
+      guard let length = Int32(exactly: bytes.count) else { return SQLITE_TOOBIG }
+      // Empty text still needs a non-null pointer to be text, not NULL.
+      guard let start = bytes.baseAddress, length > 0 else { return sqlite3_bind_text(handle, index, "", 0, nil) }
+      return start.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+        sqlite3_bind_text(handle, index, $0, length, sqliteTransient)
+      }
+    }
+    try connection.check(code, "sqlite3_bind")
   }
 
   /// Binds a blob to parameter `index` (from 1); SQLite copies it.
   package func bind(blob bytes: [UInt8], at index: Int32) throws(SQLiteError) {
     let code = bytes.withUnsafeBytes { raw in
+      guard let length = Int32(exactly: raw.count) else { return SQLITE_TOOBIG }
       // A zero-length blob still needs a non-null pointer to be a blob, not NULL.
-      sqlite3_bind_blob(
-        handle, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), sqliteTransient
-      )
+      return sqlite3_bind_blob(
+        handle, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), length, sqliteTransient)
     }
     try connection.check(code, "sqlite3_bind")
   }
