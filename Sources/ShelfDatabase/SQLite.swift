@@ -289,7 +289,9 @@ package final class SQLiteStatement {
     let code = text.withUTF8 { bytes in
       guard let length = Int32(exactly: bytes.count) else { return SQLITE_TOOBIG }
       // Empty text still needs a non-null pointer to be text, not NULL.
-      guard let start = bytes.baseAddress, length > 0 else { return sqlite3_bind_text(handle, index, "", 0, nil) }
+      guard let start = bytes.baseAddress, length > 0 else {
+        return sqlite3_bind_text(handle, index, "", 0, nil)
+      }
       return start.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
         sqlite3_bind_text(handle, index, $0, length, sqliteTransient)
       }
