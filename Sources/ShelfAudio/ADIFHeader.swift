@@ -141,20 +141,7 @@ package enum ADIFHeader {
     func failure(_ message: String) -> FFmpegError {
       FFmpegError(path: file.path, call: "read", code: -22, message: message, failure: .badInput)
     }
-    let head: [UInt8]
-    var start = 0
-    var id3: ID3Reader.Found? = nil
-    do throws(FileError) {
-      let first = try file.read(count: 10, at: 0)
-      if let size = ID3Reader.tagSize(first), Int64(size) < file.status.size {
-        start = size
-        id3 = try? ID3Reader.found(in: file)
-      }
-      head = try file.read(count: longestHeader, at: Int64(start))
-    } catch {
-      throw FFmpegError(
-        path: file.path, call: "read", code: -5, message: error.reason, failure: error.failure)
-    }
+    let (head, start, id3) = try ID3Reader.headAfterTag(file, count: longestHeader)
     let header: Header
     do {
       header = try parse(head)
@@ -163,7 +150,7 @@ package enum ADIFHeader {
     }
     let program = header.programs[0]
     let rate = sampleRates[program.samplingFrequencyIndex]
-    let streamBytes = file.status.size - Int64(start)
+    let streamBytes = file.status.size - start
     var frames: Int64 = 0
     var defect: String? = nil
     if header.bitrate > 0,

@@ -36,6 +36,24 @@ package enum ID3Reader {
     return result
   }
 
+  /// The first `count` bytes of a stream some taggers put behind a leading ID3v2 tag (ADIF,
+  /// Shorten), where the stream starts (0 when there is no such tag) and the tag found there.
+  /// Read failures come back as `FFmpegError`s, the one error type of `MediaFileInfo.read`.
+  package static func headAfterTag(_ file: RegularFile, count: Int) throws(FFmpegError)
+    -> (head: [UInt8], start: Int64, tag: Found?)
+  {
+    do throws(FileError) {
+      let first = try file.read(count: 10, at: 0)
+      guard let size = tagSize(first), Int64(size) < file.status.size else {
+        return (try file.read(count: count, at: 0), 0, nil)
+      }
+      return (try file.read(count: count, at: Int64(size)), Int64(size), try? found(in: file))
+    } catch {
+      throw FFmpegError(
+        path: file.path, call: "read", code: -5, message: error.reason, failure: error.failure)
+    }
+  }
+
   /// The whole size (header, body, footer) of the ID3v2 tag whose first 10 bytes are `header`.
   static func tagSize(_ header: [UInt8]) -> Int? {
     guard header.count >= 10, header[0] == 0x49, header[1] == 0x44, header[2] == 0x33, header[3] < 0xFF

@@ -219,20 +219,7 @@ package enum ShortenHeader {
   /// Throws `FFmpegError` (the one error type of `MediaFileInfo.read`) when the header is not
   /// there or cannot be read.
   package static func info(_ file: RegularFile) throws(FFmpegError) -> AudioFileInfo {
-    let head: [UInt8]
-    var start = 0
-    var id3: ID3Reader.Found? = nil
-    do throws(FileError) {
-      let first = try file.read(count: 10, at: 0)
-      if let size = ID3Reader.tagSize(first), Int64(size) < file.status.size {
-        start = size
-        id3 = try? ID3Reader.found(in: file)
-      }
-      head = try file.read(count: prefixLength, at: Int64(start))
-    } catch {
-      throw FFmpegError(
-        path: file.path, call: "read", code: -5, message: error.reason, failure: error.failure)
-    }
+    let (head, _, id3) = try ID3Reader.headAfterTag(file, count: prefixLength)
     let header: Header
     do {
       header = try parse(head)
