@@ -92,9 +92,11 @@ extension Array where Element == UInt8 {
 
 /// An open file whose first bytes are read once and kept: the sniffer reads a prefix, then (for
 /// text) a sample of the whole file, and the reader of the file's kind reads its header or its
-/// text again; each was a `pread` of the same bytes. The kept head grows to cover each read
-/// that ends within `keptLimit` (a file up to `wholeLimit` is read whole at the first read);
-/// reads beyond go to the file. One reader at a time.
+/// text again; each was a `pread` of the same bytes. The kept head grows to cover a read that
+/// starts within it (or right after it) and ends within `keptLimit`; a file up to `wholeLimit`
+/// is read whole at the first read. Other reads (a header far into a photograph, past a large
+/// embedded preview) go to the file, so that the bytes between are never read. One reader at a
+/// time.
 public final class FileBytes: ByteSource {
   /// The largest head kept: a text file's whole sample (`TextSample`) and first block.
   public static let keptLimit = 1 << 20
@@ -114,7 +116,9 @@ public final class FileBytes: ByteSource {
     guard count > 0, offset >= 0, offset < size else { return [] }
     let end = Int64(count) > size - offset ? size : offset + Int64(count)
     if end > Int64(head.count) && !headIsWhole {
-      guard end <= Int64(Self.keptLimit) else { return try file.read(count: Int(end - offset), at: offset) }
+      guard end <= Int64(Self.keptLimit), offset <= Int64(head.count) || size <= Int64(Self.wholeLimit) else {
+        return try file.read(count: Int(end - offset), at: offset)
+      }
       let wanted = size <= Int64(Self.wholeLimit) ? Int(size) : Int(end)
       let more = try file.read(count: wanted - head.count, at: Int64(head.count))
       head += more
