@@ -51,14 +51,17 @@ extension Indexer {
     summary.walk.skippedLinks = entries.count { $0.type == .symlink }
     summary.files = files.count
 
-    var known = try store.knownFiles(rootID: rootID)
+    let known = try store.knownFiles(rootID: rootID)
+    var met = [Bool](repeating: false, count: known.count)
     var work: [(entry: BackupEntry, knownID: Int64?)] = []
     for entry in files {
       let path = entry.cataloguePath(in: folder)
-      guard let old = known.removeValue(forKey: PathKey(path.bytes)) else {
+      guard let index = known.index(of: path.bytes), !met[index] else {
         work.append((entry, nil))
         continue
       }
+      met[index] = true
+      let old = known.entry(at: index)
       if !options.full && old.size == entry.size && old.mtime == entry.modified
         && old.extractorVersion == MetadataExtractor.version
       {
@@ -68,8 +71,8 @@ extension Indexer {
       }
     }
     try store.transaction {
-      for gone in known.values {
-        try store.deleteFile(id: gone.id)
+      for index in known.indices where !met[index] {
+        try store.deleteFile(id: known.entry(at: index).id)
         summary.removed += 1
       }
     }

@@ -86,34 +86,34 @@ extension CatalogStore {
   // MARK: Files
 
   /// What is known about the files of a root, by path.
-  func knownFiles(rootID: Int64) throws -> [PathKey: KnownFile] {
+  func knownFiles(rootID: Int64) throws -> KnownFiles {
     try Self.knownFiles(on: connection, rootID: rootID)
   }
 
   /// Loads `knownFiles` on a connection of its own, so the indexer can load it on another
   /// thread while it walks the tree.
-  func knownFilesLoader() -> @Sendable (Int64) throws -> [PathKey: KnownFile] {
+  func knownFilesLoader() -> @Sendable (Int64) throws -> KnownFiles {
     let open = engine.connectionOpener
     return { rootID in try CatalogStore.knownFiles(on: try open(), rootID: rootID) }
   }
 
   /// What is known about the files of a root, read through any connection to the catalogue.
-  private static func knownFiles(on db: any DatabaseConnection, rootID: Int64) throws -> [PathKey: KnownFile]
-  {
-    // Room made at once for every file of the catalogue (counted from its smallest index):
-    // growing the dictionary row by row rehashed it, and an array gathered first doubled the
-    // copying.
+  private static func knownFiles(on db: any DatabaseConnection, rootID: Int64) throws -> KnownFiles {
+    // Room made at once for every file of the catalogue (counted from its smallest index).
     let count = try db.query("SELECT count(*) FROM files", []) { $0.integer(at: 0) ?? 0 }.first ?? 0
-    var known = [PathKey: KnownFile](minimumCapacity: Int(clamping: count))
+    var known = KnownFiles(capacity: Int(clamping: count))
     try db.forEachRow("SELECT \(KnownFile.columns) FROM files WHERE root_id = ?", [.integer(rootID)]) { row in
-      let path = row.blob(at: 1)
-      known[PathKey(path)] = KnownFile(
-        id: row.integer(at: 0) ?? 0, path: RawPath(bytes: path), size: row.integer(at: 2) ?? -1,
-        mtime: row.integer(at: 3) ?? 0, ctime: row.integer(at: 4) ?? 0,
-        inode: UInt64(bitPattern: row.integer(at: 5) ?? 0),
-        device: UInt64(bitPattern: row.integer(at: 6) ?? 0),
-        trusted: row.integer(at: 7) == 1, extractorVersion: Int(row.integer(at: 8) ?? 0),
-        failedInWorker: row.integer(at: 9) == 1)
+      row.withBlob(at: 1) { path in
+        // Every column is NOT NULL (the last is a CASE).
+        known.add(
+          path: path, id: row.integerOrZero(at: 0), size: row.integerOrZero(at: 2),
+          mtime: row.integerOrZero(at: 3), ctime: row.integerOrZero(at: 4),
+          inode: UInt64(bitPattern: row.integerOrZero(at: 5)),
+          device: UInt64(bitPattern: row.integerOrZero(at: 6)),
+          trusted: row.integerOrZero(at: 7) == 1,
+          extractorVersion: Int(truncatingIfNeeded: row.integerOrZero(at: 8)),
+          failedInWorker: row.integerOrZero(at: 9) == 1)
+      }
     }
     return known
   }

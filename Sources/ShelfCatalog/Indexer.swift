@@ -11,12 +11,12 @@ import Synchronization
 #endif
 
 /// A path as a dictionary key, hashed in one pass over its bytes (RawPath hashes byte by byte,
-/// which dominates a rescan of a large tree).
+/// which dominates when every path of a large tree is looked up).
 struct PathKey: Hashable, Sendable {
   let bytes: [UInt8]
   init(_ bytes: [UInt8]) { self.bytes = bytes }
-  /// The path's XXH3-64, then hashed by Swift's seeded hasher as one integer: a rescan looks
-  /// up every path of the tree, and SipHash over each byte was most of that.
+  /// The path's XXH3-64, then hashed by Swift's seeded hasher as one integer: SipHash over
+  /// each byte was most of the cost of a lookup.
   func hash(into hasher: inout Hasher) {
     hasher.combine(bytes.withUnsafeBytes { ContentHasher.sampleHash($0) })
   }
@@ -308,16 +308,15 @@ public final class Indexer {
 
   /// What is known about the root's files, loaded on a connection of its own while the tree
   /// is walked.
-  private func loadKnownFiles(_ target: ScanTarget) -> Task<[PathKey: KnownFile], any Error> {
+  private func loadKnownFiles(_ target: ScanTarget) -> Task<KnownFiles, any Error> {
     let load = store.knownFilesLoader()
     let rootID = target.rootID
     let partial = !target.subtree.isEmpty
     let prefix = target.scanned.bytes + [UInt8(ascii: "/")]
-    return Task.detached { () throws -> [PathKey: KnownFile] in
+    return Task.detached { () throws -> KnownFiles in
       let known = try load(rootID)
-      guard partial else { return known }
       // Only the scanned folder's entries are this scan's business.
-      return known.filter { $0.key.bytes.starts(with: prefix) }
+      return partial ? known.filtered(prefix: prefix) : known
     }
   }
 
@@ -340,63 +339,60 @@ public final class Indexer {
     return walked.files
   }
 
-  /// Sorts the walked files into unchanged, to read, moved and removed. The known files are
-  /// only looked up (those met are noted by id): removing them from the dictionary would copy
-  /// all of it first, as the task that loaded it still holds it.
-  private func classify(
-    _ found: [WalkedFile], known: [PathKey: KnownFile], summary: inout RootScanSummary
-  ) -> Classification {
+  /// Sorts the walked files into unchanged, to read, moved and removed.
+  private func classify(_ found: [WalkedFile], known: KnownFiles, summary: inout RootScanSummary)
+    -> Classification
+  {
     var result = Classification()
     var fresh: [WalkedFile] = []
-    // The ids of the entries met, as a set only when some entry may be gone or moved (an
-    // unchanged rescan meets them all, and would hash every id for nothing).
-    var metIDs: [Int64] = []
-    metIDs.reserveCapacity(known.count)
+    // Which known files the walk met, by record number.
+    var met = [Bool](repeating: false, count: known.count)
+    var metCount = 0
     for file in found {
-      guard let entry = known[PathKey(file.path.bytes)] else {
+      guard let index = known.index(of: file.path.bytes) else {
         fresh.append(file)
         continue
       }
-      metIDs.append(entry.id)
-      let status = file.status
-      let same =
-        entry.size == status.size && entry.mtime == status.mtimeNanoseconds
-        && entry.ctime == status.ctimeNanoseconds
-        && entry.inode == status.inode && entry.device == status.device
-      let retry = options.retryFailed && entry.failedInWorker
-      if same && entry.trusted && entry.extractorVersion == MetadataExtractor.version && !options.full
-        && !retry
+      if !met[index] { metCount += 1 }
+      met[index] = true
+      let retry = options.retryFailed && known.entry(at: index).failedInWorker
+      if !options.full && !retry
+        && known.isUnchanged(at: index, status: file.status, extractorVersion: MetadataExtractor.version)
       {
         result.unchanged += 1
       } else {
         // Changed, read by an older extractor, asked for (--full), or read last time while
         // its timestamps were too fresh to trust.
-        result.work.append(Work(file: file, known: entry))
+        result.work.append(Work(file: file, known: known.entry(at: index)))
       }
     }
-    let allMet = metIDs.count == known.count
-    var met: Set<Int64> = allMet ? [] : Set(metIDs)
+    guard metCount < known.count || !fresh.isEmpty else {
+      summary.unchanged = result.unchanged
+      return result
+    }
     // Moves: a vanished entry with the same device, inode, size and mtime as a new file.
-    var vanishedByInode: [[UInt64]: KnownFile] = [:]
-    if !fresh.isEmpty && !allMet {
-      for entry in known.values where !met.contains(entry.id) {
-        vanishedByInode[[entry.device, entry.inode]] = entry
+    var vanishedByInode: [[UInt64]: (index: Int, entry: KnownFile)] = [:]
+    if !fresh.isEmpty && metCount < known.count {
+      for index in known.indices where !met[index] {
+        let entry = known.entry(at: index)
+        vanishedByInode[[entry.device, entry.inode]] = (index, entry)
       }
     }
     for file in fresh {
-      if !options.full, let entry = vanishedByInode[[file.status.device, file.status.inode]],
+      if !options.full, let (index, entry) = vanishedByInode[[file.status.device, file.status.inode]],
         entry.size == file.status.size, entry.mtime == file.status.mtimeNanoseconds,
         entry.extractorVersion == MetadataExtractor.version
       {
         vanishedByInode[[file.status.device, file.status.inode]] = nil
-        met.insert(entry.id)
+        met[index] = true
+        metCount += 1
         result.moves.append((entry, file))
       } else {
         result.work.append(Work(file: file, known: nil))
       }
     }
-    if !allMet && met.count < known.count {
-      result.removed = known.values.filter { !met.contains($0.id) }
+    if metCount < known.count {
+      result.removed = known.indices.filter { !met[$0] }.map { known.entry(at: $0) }
     }
     summary.unchanged = result.unchanged
     return result

@@ -1,5 +1,6 @@
 import ShelfBackup
 import ShelfCore
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -73,8 +74,9 @@ public struct TreeWalker: Sendable {
   public var excludes: ExcludeRules
   /// Absolute paths never reported (the catalogue's own files).
   public var skipPaths: Set<RawPath>
-  /// The last components of `skipPaths`: a cheap first test (hashing whole paths is not).
-  private var skipNames: Set<PathKey>
+  /// The last components of `skipPaths` (a few): a cheap first test, made on every file
+  /// without an allocation (hashing whole paths is not cheap).
+  private var skipNames: [[UInt8]]
   /// Folders never walked (the roots of their own inside this one), reported in the summary.
   public var skipFolders: Set<RawPath>
   /// Tell iPhone backups from the names in each folder and leave them out of the walk
@@ -97,7 +99,7 @@ public struct TreeWalker: Sendable {
     self.includeHidden = includeHidden
     self.excludes = excludes
     self.skipPaths = skipPaths
-    self.skipNames = Set(skipPaths.map { PathKey($0.lastComponent.bytes) })
+    self.skipNames = Array(Set(skipPaths.map(\.lastComponent.bytes)))
     self.skipFolders = skipFolders
     self.findBackups = findBackups
   }
@@ -116,6 +118,9 @@ public struct TreeWalker: Sendable {
   struct PendingFolder: Sendable {
     var path: RawPath
     var relative: [UInt8]
+    /// The folder already opened from its parent's descriptor (`openat`: no lookup of every
+    /// component of its path again), or -1 to open it by path.
+    var descriptor: Int32 = -1
   }
 
   /// Walks the tree, calling `visit` for every regular file found, in name order folder by
@@ -214,7 +219,11 @@ public struct TreeWalker: Sendable {
     while let (directory, rulesSnapshot) = state.take() {
       defer { state.finished() }
       summary.directories += 1
-      let fd = directory.path.withCString { open($0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+      let fd =
+        directory.descriptor >= 0
+        ? directory.descriptor
+        : directory.path.withCString { open($0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+      if directory.descriptor >= 0 { state.releaseDescriptor() }
       guard fd >= 0 else {
         summary.unreadable.append(
           WalkProblem(path: directory.path, reason: FileError(path: directory.path, errno: errno).reason))
@@ -292,7 +301,14 @@ public struct TreeWalker: Sendable {
             summary.loops += 1
             return
           }
-          subdirectories.append(PendingFolder(path: path, relative: relative()))
+          var folder = PendingFolder(path: path, relative: relative())
+          if state.reserveDescriptor() {
+            folder.descriptor = openat(
+              fd, name.baseAddress!.assumingMemoryBound(to: CChar.self),
+              O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            if folder.descriptor < 0 { state.releaseDescriptor() }
+          }
+          subdirectories.append(folder)
         case Int(DT_REG):
           guard let status else { return }
           if !rules.isEmpty && rules.excludes(relative: relative(), name: Array(name), isDirectory: false) {
@@ -300,7 +316,9 @@ public struct TreeWalker: Sendable {
             return
           }
           let path = entryPath()
-          if !skipNames.isEmpty && skipNames.contains(PathKey(Array(name))) && skipPaths.contains(path) {
+          if skipNames.contains(where: { $0.count == name.count && $0.elementsEqual(name) })
+            && skipPaths.contains(path)
+          {
             return
           }
           files.append(
@@ -403,6 +421,10 @@ private final class WalkState: @unchecked Sendable {
   private var condition = pthread_cond_t()
   private var pending: [TreeWalker.PendingFolder]
   private var busy = 0
+  /// Folders waiting with a descriptor opened from their parent's, held under
+  /// `descriptorLimit` so a wide tree cannot use up the process's descriptors.
+  private let openDescriptors = Atomic<Int>(0)
+  private static let descriptorLimit = 256
   private var rules: ExcludeRules
   var visited = Set<[UInt64]>()
   private(set) var stopped = false
@@ -415,6 +437,8 @@ private final class WalkState: @unchecked Sendable {
   }
 
   deinit {
+    // A stopped walk leaves folders opened and never read.
+    for folder in pending where folder.descriptor >= 0 { close(folder.descriptor) }
     pthread_cond_destroy(&condition)
     pthread_mutex_destroy(&mutex)
   }
@@ -432,11 +456,12 @@ private final class WalkState: @unchecked Sendable {
     return (next, rules)
   }
 
-  /// Marks the folder taken last as done.
+  /// Marks the folder taken last as done. Waiters are woken only when the walk is over: new
+  /// folders wake them in `push` (a wake-up per folder read made idle threads spin).
   func finished() {
     pthread_mutex_lock(&mutex)
     busy -= 1
-    pthread_cond_broadcast(&condition)
+    if busy == 0 { pthread_cond_broadcast(&condition) }
     pthread_mutex_unlock(&mutex)
   }
 
@@ -447,6 +472,16 @@ private final class WalkState: @unchecked Sendable {
     pthread_cond_broadcast(&condition)
     pthread_mutex_unlock(&mutex)
   }
+
+  /// True when one more folder may wait with an open descriptor (then counted until
+  /// `releaseDescriptor`).
+  func reserveDescriptor() -> Bool {
+    if openDescriptors.add(1, ordering: .relaxed).newValue <= Self.descriptorLimit { return true }
+    openDescriptors.subtract(1, ordering: .relaxed)
+    return false
+  }
+
+  func releaseDescriptor() { openDescriptors.subtract(1, ordering: .relaxed) }
 
   func addIgnoreFile(_ contents: [UInt8], base: [UInt8]) {
     pthread_mutex_lock(&mutex)

@@ -59,6 +59,9 @@ extension DatabaseValue {
 package protocol DatabaseRow {
   /// An integer column, nil when NULL.
   func integer(at index: Int) -> Int64?
+  /// An integer column, 0 when NULL: one call per value for columns that are never NULL,
+  /// read row after row (a rescan's known files).
+  func integerOrZero(at index: Int) -> Int64
   /// A floating-point column, nil when NULL.
   func real(at index: Int) -> Double?
   /// A text column, nil when NULL.

@@ -388,6 +388,8 @@ final class PostgresResult: DatabaseRow {
 
   func text(at index: Int) -> String? { raw(index).map { String(decoding: $0, as: UTF8.self) } }
 
+  func integerOrZero(at index: Int) -> Int64 { integer(at: index) ?? 0 }
+
   func integer(at index: Int) -> Int64? {
     guard let text = text(at: index) else { return nil }
     return Int64(text) ?? Double(text).map { Int64($0) }

@@ -340,6 +340,8 @@ package final class SQLiteStatement {
   }
 
   /// An integer column, nil when NULL.
+  package func integerOrZero(at index: Int) -> Int64 { sqlite3_column_int64(handle, Int32(index)) }
+
   package func integer(at index: Int) -> Int64? {
     sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL
       ? nil : sqlite3_column_int64(handle, Int32(index))

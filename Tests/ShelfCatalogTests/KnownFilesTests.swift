@@ -1,0 +1,116 @@
+import ShelfCore
+import ShelfTestSupport
+import Testing
+
+@testable import ShelfCatalog
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+private func add(_ known: inout KnownFiles, _ path: String, id: Int64) {
+  Array(path.utf8).withUnsafeBytes {
+    known.add(
+      path: $0, id: id, size: id * 10, mtime: id * 100, ctime: id * 1000, inode: UInt64(id), device: 7,
+      trusted: id % 2 == 0, extractorVersion: Int(id % 5), failedInWorker: id % 3 == 0)
+  }
+}
+
+@Test func knownFilesFindEveryPathAndNoOther() {
+  // Past the capacity asked for, so the slot table is rebuilt as it grows.
+  var known = KnownFiles(capacity: 10)
+  let paths = (0..<5000).map { "/r/\($0 % 37)/file \($0).png" } + ["", "/", "/r/é/\u{0}x"]
+  for (number, path) in paths.enumerated() { add(&known, path, id: Int64(number)) }
+  #expect(known.count == paths.count)
+  for (number, path) in paths.enumerated() {
+    guard let index = known.index(of: Array(path.utf8)) else {
+      Issue.record("\(path) not found")
+      continue
+    }
+    let entry = known.entry(at: index)
+    #expect(entry.id == Int64(number))
+    #expect(entry.path.bytes == Array(path.utf8))
+    #expect(entry.size == Int64(number) * 10 && entry.mtime == Int64(number) * 100)
+    #expect(entry.ctime == Int64(number) * 1000 && entry.inode == UInt64(number) && entry.device == 7)
+    #expect(entry.trusted == (number % 2 == 0) && entry.extractorVersion == number % 5)
+    #expect(entry.failedInWorker == (number % 3 == 0))
+  }
+  #expect(known.index(of: Array("/r/1/file 5000.png".utf8)) == nil)
+  #expect(known.index(of: Array("/r/1/file 1.pn".utf8)) == nil)
+  #expect(KnownFiles().index(of: []) == nil)
+}
+
+@Test func knownFilesTellUnchangedFromChanged() throws {
+  var known = KnownFiles()
+  add(&known, "/r/a", id: 2)
+  let index = try #require(known.index(of: Array("/r/a".utf8)))
+  var status = FileStatus(Glibc.stat())
+  status.size = 20
+  status.mtimeNanoseconds = 200
+  status.ctimeNanoseconds = 2000
+  status.inode = 2
+  status.device = 7
+  #expect(known.isUnchanged(at: index, status: status, extractorVersion: 2))
+  #expect(!known.isUnchanged(at: index, status: status, extractorVersion: 3))
+  for change in [\FileStatus.size, \.mtimeNanoseconds, \.ctimeNanoseconds] {
+    var changed = status
+    changed[keyPath: change] += 1
+    #expect(!known.isUnchanged(at: index, status: changed, extractorVersion: 2))
+  }
+  var moved = status
+  moved.inode = 3
+  #expect(!known.isUnchanged(at: index, status: moved, extractorVersion: 2))
+  // Untrusted timestamps (id 3 is odd) are read again.
+  add(&known, "/r/b", id: 3)
+  let untrusted = try #require(known.index(of: Array("/r/b".utf8)))
+  status.size = 30
+  status.mtimeNanoseconds = 300
+  status.ctimeNanoseconds = 3000
+  status.inode = 3
+  #expect(!known.isUnchanged(at: untrusted, status: status, extractorVersion: 3))
+}
+
+@Test func knownFilesFilteredKeepOnlyTheFolder() {
+  var known = KnownFiles()
+  for (number, path) in ["/r/a/1", "/r/a/2", "/r/ab/3", "/r/b/4", "/r/a"].enumerated() {
+    add(&known, path, id: Int64(number))
+  }
+  let inside = known.filtered(prefix: Array("/r/a/".utf8))
+  #expect(inside.count == 2)
+  #expect(inside.indices.map { inside.entry(at: $0).id }.sorted() == [0, 1])
+  #expect(inside.index(of: Array("/r/ab/3".utf8)) == nil)
+  #expect(inside.index(of: Array("/r/a/2".utf8)).map { inside.entry(at: $0).id } == 1)
+}
+
+/// How many of the process's descriptors are open on something inside `folder`.
+private func descriptorsOpen(inside folder: String) throws -> Int {
+  try TreeWalker.list(RawPath("/proc/self/fd")).count { entry in
+    var target = [CChar](repeating: 0, count: 4096)
+    let link = "/proc/self/fd/" + String(decoding: entry.name, as: UTF8.self)
+    let length = readlink(link, &target, target.count - 1)
+    guard length > 0 else { return false }
+    return String(decoding: target[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self).hasPrefix(
+      folder + "/")
+  }
+}
+
+@Test func wideTreesAreWalkedWholeAndStoppedWalksCloseTheirFolders() throws {
+  let scratch = try TemporaryDirectory()
+  // More folders than may wait with an open descriptor: the rest are opened by path.
+  for folder in 0..<600 {
+    try scratch.makeDirectory("d\(folder)/inner")
+    _ = try scratch.write("d\(folder)/inner/f.txt", [1])
+    _ = try scratch.write("d\(folder)/g.txt", [2])
+  }
+  for threads in [1, 2, 3] {
+    let walk = try TreeWalker(root: RawPath(scratch.path)).collect(threads: threads)
+    #expect(walk.files.count == 1200)
+    #expect(Set(walk.files.map(\.path)).count == 1200)
+    #expect(walk.summary.directories == 1201)
+    #expect(walk.summary.unreadable.isEmpty)
+  }
+  // Stopped after the first folder: the 600 opened below it are never read, and closed.
+  let stopped = try TreeWalker(root: RawPath(scratch.path)).collect(threads: 1) { true }
+  #expect(stopped.stopped)
+  #expect(try descriptorsOpen(inside: scratch.path) == 0)
+}
