@@ -1,6 +1,6 @@
 internal import CFFmpeg
 internal import CFFmpegSupport
-public import ShelfCore
+import ShelfCore
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,4 @@
-public import ShelfCore
+import ShelfCore
 
 /// The query fields that compare contents: `copies` (how many other catalogued files have
 /// the same content) and `copy-in:FOLDER` (one of them lies under FOLDER). Their answers come

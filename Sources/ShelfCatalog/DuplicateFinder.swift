@@ -321,7 +321,7 @@ public struct DuplicateFinder {
         if indexed { return byFile[key] }
         return candidates.files[first...].firstIndex(of: key)
       }
-      for (size, slot) in bySize[start..<end] {
+      for (_, slot) in bySize[start..<end] {
         if entries[slot].isBackupEntry {
           if let (candidate, size, digest) = open(
             entries, at: slot, cached: cached, unopened: &unopened, report: &report)

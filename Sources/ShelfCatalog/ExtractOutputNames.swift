@@ -1,4 +1,4 @@
-public import ShelfCore
+import ShelfCore
 
 /// How `extract` names its outputs below the destination.
 public enum CatalogExtractLayout: Sendable {

@@ -37,11 +37,8 @@ enum ShelfProcess {
 
   /// The `XDG_DATA_HOME` every spawned shelf gets unless a test sets its own, so that a test
   /// run never reads or writes the default catalogue of the user running it.
-  static let isolatedDataHome: String = {
-    var template = Array((NSTemporaryDirectory() + "/shelf-test-data-XXXXXX").utf8CString)
-    guard let made = mkdtemp(&template) else { return NSTemporaryDirectory() + "/shelf-test-data" }
-    return String(cString: made)
-  }()
+  static var isolatedDataHome: String { isolatedDataFolder.path }
+  private static let isolatedDataFolder = try! TemporaryDirectory.forProcess()
 
   /// Runs shelf with string arguments.
   static func run(

@@ -32,7 +32,7 @@ import Testing
     let references: [String: Reference]
 
     init() {
-      folder = try! TemporaryDirectory()
+      folder = try! TemporaryDirectory.forProcess()
       let script = ShelfProcess.repositoryRoot.appendingPathComponent("scripts/preview-fixtures.py").path
       let outcome = try! ExternalTool.run(["python3", script, folder.path])
       precondition(outcome.status == 0, "preview-fixtures.py failed: \(outcome.stderr)")

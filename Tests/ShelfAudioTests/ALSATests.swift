@@ -10,7 +10,7 @@ import Testing
 /// ALSA without a sound card: playback into alsa-lib's `file` plugin, capture from a file fed
 /// through a configuration that includes the system's and adds `shelftestcapture`.
 enum TestALSA {
-  static let folder = try! TemporaryDirectory()
+  static let folder = try! TemporaryDirectory.forProcess()
   static var captureInput: String { folder.file("capture-input.raw") }
 
   /// Points ALSA at the test configuration; must run before the process's first ALSA call.

@@ -16,7 +16,7 @@ import Testing
       try FileManager.default.createDirectory(at: manFolder, withIntermediateDirectories: true)
       for page in pages {
         try page.content.write(
-          to: manFolder.appendingPathComponent(page.name), atomically: true, encoding: .utf8)
+          to: manFolder.appendingPathComponent(page.name), atomically: false, encoding: .utf8)
       }
     }
     for page in pages {

@@ -1,5 +1,6 @@
 import Foundation
 import ShelfCore
+import Synchronization
 
 /// A fresh folder under /tmp for one test, removed with its contents when the value goes away;
 /// shared by every test target so that fixtures are always copied somewhere disposable.
@@ -17,6 +18,14 @@ public final class TemporaryDirectory: Sendable {
   }
 
   deinit { try? FileManager.default.removeItem(atPath: path) }
+
+  /// A folder for fixtures the whole test process shares (held in a `static let`, whose deinit
+  /// never runs): removed when the process exits instead.
+  public static func forProcess() throws -> TemporaryDirectory {
+    let folder = try TemporaryDirectory()
+    RemovedAtExit.add(folder.path)
+    return folder
+  }
 
   /// The folder as a raw path.
   public var rawPath: RawPath { RawPath(path) }
@@ -40,5 +49,23 @@ public final class TemporaryDirectory: Sendable {
   /// Creates the folder `relative` and its parents.
   public func makeDirectory(_ relative: String) throws {
     try FileManager.default.createDirectory(atPath: file(relative), withIntermediateDirectories: true)
+  }
+}
+
+/// The folders `TemporaryDirectory.forProcess` made, removed by one `atexit` handler.
+private enum RemovedAtExit {
+  private static let paths = Mutex<[String]?>(nil)
+
+  static func add(_ path: String) {
+    paths.withLock { paths in
+      if paths == nil {
+        atexit {
+          for path in RemovedAtExit.paths.withLock({ $0 ?? [] }) {
+            try? FileManager.default.removeItem(atPath: path)
+          }
+        }
+      }
+      paths = (paths ?? []) + [path]
+    }
   }
 }
