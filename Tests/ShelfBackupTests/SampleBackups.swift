@@ -131,7 +131,7 @@ enum Python {
   static func run(_ arguments: [String]) throws -> Result {
     let scratch = try TemporaryDirectory()
     let errorPath = scratch.file("stderr")
-    FileManager.default.createFile(atPath: errorPath, contents: nil)
+    _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
     let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
