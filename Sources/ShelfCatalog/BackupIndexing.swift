@@ -51,7 +51,7 @@ extension Indexer {
     summary.walk.skippedLinks = entries.count { $0.type == .symlink }
     summary.files = files.count
 
-    let known = try store.knownFiles(rootID: rootID)
+    let known = try store.knownFiles(rootID: rootID, rootPath: folder)
     var met = [Bool](repeating: false, count: known.count)
     var work: [(entry: BackupEntry, knownID: Int64?)] = []
     for entry in files {

@@ -85,24 +85,47 @@ extension CatalogStore {
 
   // MARK: Files
 
-  /// What is known about the files of a root, by path.
-  func knownFiles(rootID: Int64) throws -> KnownFiles {
-    try Self.knownFiles(on: connection, rootID: rootID)
+  /// What is known about the files of the root `rootID` at `rootPath`, by path.
+  func knownFiles(rootID: Int64, rootPath: RawPath) throws -> KnownFiles {
+    try Self.knownFiles(on: connection, dialect, rootID: rootID, rootPath: rootPath)
   }
 
   /// Loads `knownFiles` on a connection of its own, so the indexer can load it on another
   /// thread while it walks the tree.
-  func knownFilesLoader() -> @Sendable (Int64) throws -> KnownFiles {
+  func knownFilesLoader() -> @Sendable (_ rootID: Int64, _ rootPath: RawPath) throws -> KnownFiles {
     let open = engine.connectionOpener
-    return { rootID in try CatalogStore.knownFiles(on: try open(), rootID: rootID) }
+    let dialect = dialect
+    return { rootID, rootPath in
+      try CatalogStore.knownFiles(on: try open(), dialect, rootID: rootID, rootPath: rootPath)
+    }
   }
 
   /// What is known about the files of a root, read through any connection to the catalogue.
-  private static func knownFiles(on db: any DatabaseConnection, rootID: Int64) throws -> KnownFiles {
+  private static func knownFiles(
+    on db: any DatabaseConnection, _ dialect: SQLDialect, rootID: Int64, rootPath: RawPath
+  ) throws -> KnownFiles {
     // Room made at once for every file of the catalogue (counted from its smallest index).
     let count = try db.query("SELECT count(*) FROM files", []) { $0.integer(at: 0) ?? 0 }.first ?? 0
+    var condition = "root_id = ?"
+    var parameters: [DatabaseValue] = [.integer(rootID)]
+    if dialect == .sqlite {
+      // SQLite has no index by root (PostgreSQL's rows are unique by root and path): a root
+      // holding a small part of the catalogue is read through the range of its paths in the
+      // path index (a root's files all lie below it) instead of the whole table, which every
+      // root's scan read again. A root holding most of it is read row after row, which is faster.
+      let bounds = rootPath.descendantBounds
+      let below: [DatabaseValue] = [.blob(bounds.lower), .blob(bounds.upper)]
+      let inRange =
+        try db.query("SELECT count(*) FROM files WHERE path >= ? AND path < ?", below) {
+          $0.integer(at: 0) ?? 0
+        }.first ?? 0
+      if inRange * 2 < count {
+        condition = "path >= ? AND path < ? AND root_id = ?"
+        parameters = below + parameters
+      }
+    }
     var known = KnownFiles(capacity: Int(clamping: count))
-    try db.forEachRow("SELECT \(KnownFile.columns) FROM files WHERE root_id = ?", [.integer(rootID)]) { row in
+    try db.forEachRow("SELECT \(KnownFile.columns) FROM files WHERE \(condition)", parameters) { row in
       row.withBlob(at: 1) { path in
         // Every column is NOT NULL (the last is a CASE).
         known.add(

@@ -311,10 +311,11 @@ public final class Indexer {
   private func loadKnownFiles(_ target: ScanTarget) -> Task<KnownFiles, any Error> {
     let load = store.knownFilesLoader()
     let rootID = target.rootID
+    let rootPath = target.rootPath
     let partial = !target.subtree.isEmpty
     let prefix = target.scanned.bytes + [UInt8(ascii: "/")]
     return Task.detached { () throws -> KnownFiles in
-      let known = try load(rootID)
+      let known = try load(rootID, rootPath)
       // Only the scanned folder's entries are this scan's business.
       return partial ? known.filtered(prefix: prefix) : known
     }

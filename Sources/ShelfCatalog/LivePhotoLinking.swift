@@ -73,6 +73,16 @@ extension LivePhotoCandidate {
 
   /// The two bounds of `condition` for `folder`.
   static func bounds(_ folder: RawPath) -> [DatabaseValue] {
-    [.blob(folder.bytes + [UInt8(ascii: "/")]), .blob(folder.bytes + [UInt8(ascii: "0")])]
+    let bounds = folder.descendantBounds
+    return [.blob(bounds.lower), .blob(bounds.upper)]
+  }
+}
+
+extension RawPath {
+  /// The byte strings between which every path below this folder sorts, as SQL compares
+  /// blobs: "folder/" and "folder0" ('0' follows '/'); "/" and "0" below the file system's root.
+  var descendantBounds: (lower: [UInt8], upper: [UInt8]) {
+    let stem = bytes.last == UInt8(ascii: "/") ? Array(bytes.dropLast()) : bytes
+    return (stem + [UInt8(ascii: "/")], stem + [UInt8(ascii: "0")])
   }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import ShelfCore
 import ShelfTestSupport
 import Testing
@@ -113,4 +114,37 @@ private func descriptorsOpen(inside folder: String) throws -> Int {
   let stopped = try TreeWalker(root: RawPath(scratch.path)).collect(threads: 1) { true }
   #expect(stopped.stopped)
   #expect(try descriptorsOpen(inside: scratch.path) == 0)
+}
+
+/// A catalogue holding a large root and small ones whose names sort right beside each other:
+/// a small root's known files are read through the range of its paths, and none of its
+/// neighbours' (nor of a root inside it) is taken for its own.
+@Test(arguments: TestCatalogues.kinds) func smallRootsOfALargeCatalogueKnowOnlyTheirFiles(
+  store kind: CatalogueStoreKind
+) async throws {
+  let scratch = try TemporaryDirectory()
+  for number in 0..<40 { try scratch.write("large/f\(number).txt", Array("large \(number)\n".utf8)) }
+  for root in ["b", "b.old", "b0", "b-x"] {
+    try scratch.write("\(root)/one.txt", Array("\(root) one\n".utf8))
+    try scratch.write("\(root)/two.txt", Array("\(root) two\n".utf8))
+  }
+  try scratch.write("b/inner/three.txt", Array("inner\n".utf8))
+  let store = try CatalogStore.openForWriting(
+    at: CatalogLocation(try TestCatalogues.location(kind, in: scratch.path)), shelfVersion: "1.0")
+  var options = IndexOptions()
+  options.recentWindow = 0
+  let indexer = Indexer(store: store, options: options)
+  for root in ["large", "b/inner", "b", "b.old", "b0", "b-x"] {
+    _ = try await indexer.index(root: RawPath(scratch.path + "/" + root))
+  }
+  let unchanged = try await indexer.index(root: RawPath(scratch.path + "/b"))
+  #expect((unchanged.files, unchanged.unchanged, unchanged.added, unchanged.removed) == (2, 2, 0, 0))
+  try FileManager.default.removeItem(atPath: scratch.file("b/one.txt"))
+  try scratch.write("b/two.txt", Array("b two, longer\n".utf8))
+  let changed = try await indexer.index(root: RawPath(scratch.path + "/b"))
+  #expect((changed.files, changed.unchanged, changed.updated, changed.removed) == (1, 0, 1, 1))
+  for (root, files) in [("b/inner", 1), ("b.old", 2), ("b0", 2), ("b-x", 2), ("large", 40)] {
+    let rescan = try await indexer.index(root: RawPath(scratch.path + "/" + root))
+    #expect((rescan.files, rescan.unchanged, rescan.added, rescan.removed) == (files, files, 0, 0), "\(root)")
+  }
 }
