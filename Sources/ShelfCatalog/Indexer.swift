@@ -349,22 +349,26 @@ public final class Indexer {
     // Which known files the walk met, by record number.
     var met = [Bool](repeating: false, count: known.count)
     var metCount = 0
-    for file in found {
-      guard let index = known.index(of: file.path.bytes) else {
-        fresh.append(file)
-        continue
-      }
-      if !met[index] { metCount += 1 }
-      met[index] = true
-      let retry = options.retryFailed && known.entry(at: index).failedInWorker
-      if !options.full && !retry
-        && known.isUnchanged(at: index, status: file.status, extractorVersion: MetadataExtractor.version)
-      {
-        result.unchanged += 1
-      } else {
-        // Changed, read by an older extractor, asked for (--full), or read last time while
-        // its timestamps were too fresh to trust.
-        result.work.append(Work(file: file, known: known.entry(at: index)))
+    let version = MetadataExtractor.version
+    // Read in place: a copy of each walked file costs its paths' reference counts.
+    found.withUnsafeBufferPointer { found in
+      for position in found.indices {
+        guard let index = found[position].path.bytes.withUnsafeBytes({ known.index(of: $0) }) else {
+          fresh.append(found[position])
+          continue
+        }
+        if !met[index] { metCount += 1 }
+        met[index] = true
+        let retry = options.retryFailed && known.entry(at: index).failedInWorker
+        if !options.full && !retry
+          && known.isUnchanged(at: index, status: found[position].status, extractorVersion: version)
+        {
+          result.unchanged += 1
+        } else {
+          // Changed, read by an older extractor, asked for (--full), or read last time while
+          // its timestamps were too fresh to trust.
+          result.work.append(Work(file: found[position], known: known.entry(at: index)))
+        }
       }
     }
     guard metCount < known.count || !fresh.isEmpty else {

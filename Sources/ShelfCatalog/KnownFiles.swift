@@ -68,7 +68,12 @@ struct KnownFiles: Sendable {
 
   /// The record number of `path`, or nil when it is not known.
   func index(of path: [UInt8]) -> Int? {
-    path.withUnsafeBytes { index(of: $0, hash: ContentHasher.sampleHash($0)) }
+    path.withUnsafeBytes { index(of: $0) }
+  }
+
+  /// The record number of the path whose bytes are `path`, or nil when it is not known.
+  func index(of path: UnsafeRawBufferPointer) -> Int? {
+    index(of: path, hash: ContentHasher.sampleHash(path))
   }
 
   /// What is known of the file at record number `index`.
