@@ -131,13 +131,15 @@ extension CatalogStore {
       row.withBlob(at: 1) { path in
         // Every column is NOT NULL (the last is a CASE).
         known.add(
-          path: path, id: row.integerOrZero(at: 0), size: row.integerOrZero(at: 2),
-          mtime: row.integerOrZero(at: 3), ctime: row.integerOrZero(at: 4),
-          inode: UInt64(bitPattern: row.integerOrZero(at: 5)),
-          device: UInt64(bitPattern: row.integerOrZero(at: 6)),
-          trusted: row.integerOrZero(at: 7) == 1,
-          extractorVersion: Int(truncatingIfNeeded: row.integerOrZero(at: 8)),
-          failedInWorker: row.integerOrZero(at: 9) == 1)
+          path: path,
+          KnownFile(
+            id: row.integerOrZero(at: 0), path: RawPath(bytes: []), size: row.integerOrZero(at: 2),
+            mtime: row.integerOrZero(at: 3), ctime: row.integerOrZero(at: 4),
+            inode: UInt64(bitPattern: row.integerOrZero(at: 5)),
+            device: UInt64(bitPattern: row.integerOrZero(at: 6)),
+            trusted: row.integerOrZero(at: 7) == 1,
+            extractorVersion: Int(truncatingIfNeeded: row.integerOrZero(at: 8)),
+            failedInWorker: row.integerOrZero(at: 9) == 1))
       }
     }
     return known

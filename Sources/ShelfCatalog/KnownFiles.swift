@@ -13,18 +13,12 @@ import ShelfCore
 /// unchanged rescan's time after the walk.
 struct KnownFiles: Sendable {
   private struct Record: Sendable {
-    var id: Int64
-    var size: Int64
-    var mtime: Int64
-    var ctime: Int64
-    var inode: UInt64
-    var device: UInt64
+    /// What is known, its path left empty (it lies in `pathBytes`: an array per record is
+    /// what this table is for avoiding).
+    var file: KnownFile
     var hash: UInt64
     var pathStart: Int
     var pathCount: Int
-    var extractorVersion: Int
-    var trusted: Bool
-    var failedInWorker: Bool
   }
 
   private var pathBytes: [UInt8] = []
@@ -47,17 +41,14 @@ struct KnownFiles: Sendable {
   /// Every record number, for `entry(at:)`.
   var indices: Range<Int> { records.indices }
 
-  /// Adds a file. The catalogue holds a path once (`files.path` is unique), so no earlier
-  /// record is looked for.
-  mutating func add(
-    path: UnsafeRawBufferPointer, id: Int64, size: Int64, mtime: Int64, ctime: Int64, inode: UInt64,
-    device: UInt64, trusted: Bool, extractorVersion: Int, failedInWorker: Bool
-  ) {
+  /// Adds what is known of the file at `path` (`file.path` is not read). The catalogue holds a
+  /// path once (`files.path` is unique), so no earlier record is looked for.
+  mutating func add(path: UnsafeRawBufferPointer, _ file: KnownFile) {
+    var file = file
+    file.path = RawPath(bytes: [])
     records.append(
       Record(
-        id: id, size: size, mtime: mtime, ctime: ctime, inode: inode, device: device,
-        hash: ContentHasher.sampleHash(path), pathStart: pathBytes.count, pathCount: path.count,
-        extractorVersion: extractorVersion, trusted: trusted, failedInWorker: failedInWorker))
+        file: file, hash: ContentHasher.sampleHash(path), pathStart: pathBytes.count, pathCount: path.count))
     pathBytes.append(contentsOf: path)
     if records.count * 2 > slots.count {
       rebuildSlots(forAtLeast: records.count)
@@ -79,21 +70,18 @@ struct KnownFiles: Sendable {
   /// What is known of the file at record number `index`.
   func entry(at index: Int) -> KnownFile {
     let record = records[index]
-    return KnownFile(
-      id: record.id,
-      path: RawPath(bytes: Array(pathBytes[record.pathStart..<record.pathStart + record.pathCount])),
-      size: record.size, mtime: record.mtime, ctime: record.ctime, inode: record.inode, device: record.device,
-      trusted: record.trusted, extractorVersion: record.extractorVersion,
-      failedInWorker: record.failedInWorker)
+    var file = record.file
+    file.path = RawPath(bytes: Array(pathBytes[record.pathStart..<record.pathStart + record.pathCount]))
+    return file
   }
 
   /// Whether the file at record number `index` needs no new reading, its status being `status`
   /// (`extractorVersion` the current reader's).
   func isUnchanged(at index: Int, status: FileStatus, extractorVersion: Int) -> Bool {
-    let record = records[index]
-    return record.size == status.size && record.mtime == status.mtimeNanoseconds
-      && record.ctime == status.ctimeNanoseconds && record.inode == status.inode
-      && record.device == status.device && record.trusted && record.extractorVersion == extractorVersion
+    let known = records[index].file
+    return known.size == status.size && known.mtime == status.mtimeNanoseconds
+      && known.ctime == status.ctimeNanoseconds && known.inode == status.inode
+      && known.device == status.device && known.trusted && known.extractorVersion == extractorVersion
   }
 
   /// The files whose paths start with `prefix`.
@@ -105,9 +93,7 @@ struct KnownFiles: Sendable {
         kept.add(
           path: UnsafeRawBufferPointer(
             rebasing: bytes[record.pathStart..<record.pathStart + record.pathCount]),
-          id: record.id, size: record.size, mtime: record.mtime, ctime: record.ctime, inode: record.inode,
-          device: record.device, trusted: record.trusted, extractorVersion: record.extractorVersion,
-          failedInWorker: record.failedInWorker)
+          record.file)
       }
     }
     return kept

@@ -12,8 +12,11 @@ import Testing
 private func add(_ known: inout KnownFiles, _ path: String, id: Int64) {
   Array(path.utf8).withUnsafeBytes {
     known.add(
-      path: $0, id: id, size: id * 10, mtime: id * 100, ctime: id * 1000, inode: UInt64(id), device: 7,
-      trusted: id % 2 == 0, extractorVersion: Int(id % 5), failedInWorker: id % 3 == 0)
+      path: $0,
+      KnownFile(
+        id: id, path: RawPath("/not/read"), size: id * 10, mtime: id * 100, ctime: id * 1000,
+        inode: UInt64(id),
+        device: 7, trusted: id % 2 == 0, extractorVersion: Int(id % 5), failedInWorker: id % 3 == 0))
   }
 }
 
