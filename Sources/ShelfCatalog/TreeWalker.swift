@@ -121,6 +121,9 @@ public struct TreeWalker: Sendable {
     /// The folder already opened from its parent's descriptor (`openat`: no lookup of every
     /// component of its path again), or -1 to open it by path.
     var descriptor: Int32 = -1
+    /// The folder a followed link leads to (resolved, inside the root), opened in its place:
+    /// the link itself is refused by the no-follow open. Nil: `path`.
+    var target: RawPath? = nil
   }
 
   /// Walks the tree, calling `visit` for every regular file found, in name order folder by
@@ -222,7 +225,9 @@ public struct TreeWalker: Sendable {
       let fd =
         directory.descriptor >= 0
         ? directory.descriptor
-        : directory.path.withCString { open($0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+        : (directory.target ?? directory.path).withCString {
+          open($0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        }
       if directory.descriptor >= 0 { state.releaseDescriptor() }
       guard fd >= 0 else {
         summary.unreadable.append(
@@ -350,7 +355,7 @@ public struct TreeWalker: Sendable {
               summary.loops += 1
               return
             }
-            subdirectories.append(PendingFolder(path: path, relative: relative()))
+            subdirectories.append(PendingFolder(path: path, relative: relative(), target: target))
           case .regular:
             if skipPaths.contains(target) { return }
             files.append(

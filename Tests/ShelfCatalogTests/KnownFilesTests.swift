@@ -119,6 +119,23 @@ private func descriptorsOpen(inside folder: String) throws -> Int {
   #expect(try descriptorsOpen(inside: scratch.path) == 0)
 }
 
+@Test func aLinkedFolderIsWalkedOnceWhicheverComesFirst() throws {
+  let scratch = try TemporaryDirectory()
+  _ = try scratch.write("real/inner/a.txt", [1])
+  // Eight links to the folder: the directory's order puts some before it, some after.
+  for name in ["a", "b", "c", "d", "f", "h", "x", "z"] {
+    #expect(symlink("real", scratch.file(name)) == 0)
+  }
+  for threads in [1, 2] {
+    let walk = try TreeWalker(root: RawPath(scratch.path), followLinks: true).collect(threads: threads)
+    #expect(walk.summary.unreadable.isEmpty)
+    #expect(walk.files.count == 1)
+    #expect(
+      walk.files.first.map { String(decoding: $0.relative, as: UTF8.self).hasSuffix("/inner/a.txt") } == true)
+    #expect(walk.summary.loops == 8)
+  }
+}
+
 /// A catalogue holding a large root and small ones whose names sort right beside each other:
 /// a small root's known files are read through the range of its paths, and none of its
 /// neighbours' (nor of a root inside it) is taken for its own.
