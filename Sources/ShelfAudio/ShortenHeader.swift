@@ -146,14 +146,9 @@ package enum ShortenHeader {
     guard h.count >= 12, String(decoding: h[8..<12], as: UTF8.self) == "WAVE" else {
       throw .corrupt("a RIFF header that is not WAVE")
     }
-    func little(_ at: Int, _ count: Int) -> Int64 {
-      (0..<count).reduce(Int64(0)) { $0 | Int64(h[at + $1]) << (8 * $1) }
-    }
+    func little(_ at: Int, _ count: Int) -> Int64 { integer(h, at: at, count: count, bigEndian: false) }
     var format: EmbeddedFormat? = nil
-    var offset = 12
-    while offset + 8 <= h.count {
-      let id = String(decoding: h[offset..<offset + 4], as: UTF8.self)
-      let size = little(offset + 4, 4)
+    let found = try firstChunk(h, bigEndian: false) { (id, offset, size) throws(Problem) -> EmbeddedFormat? in
       if id == "fmt " {
         guard size >= 16, offset + 24 <= h.count else { throw .corrupt("a short fmt chunk") }
         let tag = little(offset + 8, 2)
@@ -163,14 +158,12 @@ package enum ShortenHeader {
         guard var found = format else { throw .corrupt("a data chunk before the fmt chunk") }
         // A WAV written to a pipe says 0xFFFFFFFF: no length.
         found.dataBytes = size == 0xFFFF_FFFF ? nil : size
-        return try checked(found)
+        return found
       }
-      // Chunks are padded to even sizes; a size past the header ends the walk.
-      guard size <= Int64(h.count - offset - 8) else { break }
-      offset += 8 + Int(size) + Int(size & 1)
+      return nil
     }
-    guard let format else { throw .corrupt("no fmt chunk") }
-    return try checked(format)
+    guard let result = found ?? format else { throw .corrupt("no fmt chunk") }
+    return try checked(result)
   }
 
   /// An AIFF or AIFF-C header: its `COMM` chunk (channels, frames, sample size, rate as an
@@ -179,32 +172,51 @@ package enum ShortenHeader {
     guard h.count >= 12, ["AIFF", "AIFC"].contains(String(decoding: h[8..<12], as: UTF8.self)) else {
       throw .corrupt("a FORM header that is not AIFF")
     }
-    func big(_ at: Int, _ count: Int) -> Int64 {
-      (0..<count).reduce(Int64(0)) { $0 << 8 | Int64(h[at + $1]) }
+    func big(_ at: Int, _ count: Int) -> Int64 { integer(h, at: at, count: count, bigEndian: true) }
+    let found = try firstChunk(h, bigEndian: true) { (id, offset, size) throws(Problem) -> EmbeddedFormat? in
+      guard id == "COMM" else { return nil }
+      guard size >= 18, offset + 26 <= h.count else { throw .corrupt("a short COMM chunk") }
+      let frames = big(offset + 10, 4)
+      let bits = Int(big(offset + 14, 2))
+      let exponent = Int(big(offset + 16, 2) & 0x7FFF) - 16383 - 63
+      let mantissa = UInt64(bitPattern: big(offset + 18, 4) << 32 | big(offset + 22, 4))
+      guard h[offset + 16] & 0x80 == 0, (-63...0).contains(exponent) else {
+        throw .corrupt("a sample rate out of range")
+      }
+      // Rounded to the nearest whole rate, as FFmpeg does (without overflowing the mantissa).
+      let shift = UInt64(-exponent)
+      let rate = shift == 0 ? mantissa : (mantissa >> shift) + (mantissa >> (shift - 1) & 1)
+      guard rate <= UInt64(Int32.max) else { throw .corrupt("a sample rate out of range") }
+      return EmbeddedFormat(rate: Int(rate), bits: bits, frames: frames)
     }
+    guard let found else { throw .corrupt("no COMM chunk") }
+    return try checked(found)
+  }
+
+  /// Walks the chunks after a RIFF or FORM header's 12 bytes (`bigEndian` for FORM) and
+  /// returns the first format `visit` gives for one (its id, its offset, its declared size).
+  /// Chunks are padded to even sizes; a size past the header ends the walk.
+  private static func firstChunk(
+    _ h: [UInt8], bigEndian: Bool,
+    _ visit: (_ id: String, _ offset: Int, _ size: Int64) throws(Problem) -> EmbeddedFormat?
+  ) throws(Problem) -> EmbeddedFormat? {
     var offset = 12
     while offset + 8 <= h.count {
-      let id = String(decoding: h[offset..<offset + 4], as: UTF8.self)
-      let size = big(offset + 4, 4)
-      if id == "COMM" {
-        guard size >= 18, offset + 26 <= h.count else { throw .corrupt("a short COMM chunk") }
-        let frames = big(offset + 10, 4)
-        let bits = Int(big(offset + 14, 2))
-        let exponent = Int(big(offset + 16, 2) & 0x7FFF) - 16383 - 63
-        let mantissa = UInt64(bitPattern: big(offset + 18, 4) << 32 | big(offset + 22, 4))
-        guard h[offset + 16] & 0x80 == 0, (-63...0).contains(exponent) else {
-          throw .corrupt("a sample rate out of range")
-        }
-        // Rounded to the nearest whole rate, as FFmpeg does (without overflowing the mantissa).
-        let shift = UInt64(-exponent)
-        let rate = shift == 0 ? mantissa : (mantissa >> shift) + (mantissa >> (shift - 1) & 1)
-        guard rate <= UInt64(Int32.max) else { throw .corrupt("a sample rate out of range") }
-        return try checked(EmbeddedFormat(rate: Int(rate), bits: bits, frames: frames))
+      let size = integer(h, at: offset + 4, count: 4, bigEndian: bigEndian)
+      if let found = try visit(String(decoding: h[offset..<offset + 4], as: UTF8.self), offset, size) {
+        return found
       }
       guard size <= Int64(h.count - offset - 8) else { break }
       offset += 8 + Int(size) + Int(size & 1)
     }
-    throw .corrupt("no COMM chunk")
+    return nil
+  }
+
+  /// The unsigned integer of `count` bytes (at most 4) at `at` in `h`, which holds them.
+  private static func integer(_ h: [UInt8], at: Int, count: Int, bigEndian: Bool) -> Int64 {
+    (0..<count).reduce(Int64(0)) {
+      bigEndian ? $0 << 8 | Int64(h[at + $1]) : $0 | Int64(h[at + $1]) << (8 * $1)
+    }
   }
 
   private static func checked(_ format: EmbeddedFormat) throws(Problem) -> EmbeddedFormat {
