@@ -142,6 +142,7 @@ extension CatalogStore {
             failedInWorker: row.integerOrZero(at: 9) == 1))
       }
     }
+    known.indexPaths()
     return known
   }
 

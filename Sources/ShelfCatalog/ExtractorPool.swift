@@ -42,9 +42,11 @@ public struct WorkerFailure: ShelfError, Equatable {
   ]
 
   /// An SQL condition on the `error` column, true for a worker's failure (what
-  /// `--retry-failed` reads again), in both SQLite and PostgreSQL.
+  /// `--retry-failed` reads again), in both SQLite and PostgreSQL. The NULL test first: most
+  /// rows have no error, and the `LIKE`s (a function call each in SQLite) were then 9 ms of
+  /// reading /usr/share's 57,000 known files.
   static let storedErrorCondition =
-    "(" + reasonPrefixes.map { "error LIKE '\($0)%'" }.joined(separator: " OR ") + ")"
+    "(error IS NOT NULL AND (" + reasonPrefixes.map { "error LIKE '\($0)%'" }.joined(separator: " OR ") + "))"
 }
 
 /// Reads facts in sandboxed worker processes (see `ExtractionWorker`): a small pool of the

@@ -225,10 +225,15 @@ public final class Indexer {
     summary.partOf = container?.path
     summary.isSandbox = target.layout.isSandbox
     summary.bundle = target.bundle
-    let knownTask = loadKnownFiles(target)
+    // `--full` reads every file again: nothing is passed over.
+    let sieve =
+      options.full
+      ? nil
+      : UnchangedFileSieve(extractorVersion: MetadataExtractor.version, retryingFailures: options.retryFailed)
+    let knownTask = loadKnownFiles(target, publishingTo: sieve)
     progress(IndexProgress(root: target.scanned, phase: .walking, done: 0, total: 0))
-    let found = try await walk(target, into: &summary)
-    let classification = classify(found, known: try await knownTask.value, summary: &summary)
+    let found = try await walk(target, sieve: sieve, into: &summary)
+    let classification = classify(found, known: try await knownTask.value, sieve: sieve, summary: &summary)
     try applyRemovalsAndMoves(classification, target, into: &summary)
     try await extractAndStore(classification.work, target, into: &summary, progress: progress)
     var touched = classification.folders.union(try store.foldersAwaitingLivePhotoLinks(rootID: target.rootID))
@@ -307,17 +312,21 @@ public final class Indexer {
   }
 
   /// What is known about the root's files, loaded on a connection of its own while the tree
-  /// is walked.
-  private func loadKnownFiles(_ target: ScanTarget) -> Task<KnownFiles, any Error> {
+  /// is walked, and handed to the walk's `sieve` as soon as it is.
+  private func loadKnownFiles(_ target: ScanTarget, publishingTo sieve: UnchangedFileSieve?) -> Task<
+    KnownFiles, any Error
+  > {
     let load = store.knownFilesLoader()
     let rootID = target.rootID
     let rootPath = target.rootPath
     let partial = !target.subtree.isEmpty
     let prefix = target.scanned.bytes + [UInt8(ascii: "/")]
     return Task.detached { () throws -> KnownFiles in
-      let known = try load(rootID, rootPath)
+      let loaded = try load(rootID, rootPath)
       // Only the scanned folder's entries are this scan's business.
-      return partial ? known.filtered(prefix: prefix) : known
+      let known = partial ? loaded.filtered(prefix: prefix) : loaded
+      sieve?.publish(known)
+      return known
     }
   }
 
@@ -325,30 +334,38 @@ public final class Indexer {
     CatalogError(path: target.scanned, reason: .interrupted)
   }
 
-  /// Walks the folder (on as many threads as extraction gets).
-  private func walk(_ target: ScanTarget, into summary: inout RootScanSummary) async throws -> [WalkedFile] {
-    let walker = try TreeWalker(
+  /// Walks the folder (on as many threads as extraction gets), passing over the files `sieve`
+  /// finds unchanged.
+  private func walk(_ target: ScanTarget, sieve: UnchangedFileSieve?, into summary: inout RootScanSummary)
+    async throws -> [WalkedFile]
+  {
+    var walker = try TreeWalker(
       root: target.scanned, followLinks: options.followLinks, excludes: target.excludes, skipPaths: skipPaths,
       skipFolders: target.innerRoots, findBackups: true)
+    walker.sieve = sieve
     let walked = await BlockingThread.run { [walker, options] in
       walker.collect(threads: max(1, options.jobs), shouldStop: options.shouldStop)
     }
     if walked.stopped { throw interrupted(target) }
     summary.walk = walked.summary
     summary.unreadable = summary.walk.unreadable
-    summary.files = walked.files.count
+    summary.files = walked.files.count + walked.summary.passedUnchanged
     return walked.files
   }
 
   /// Sorts the walked files into unchanged, to read, moved and removed.
-  private func classify(_ found: [WalkedFile], known: KnownFiles, summary: inout RootScanSummary)
-    -> Classification
-  {
+  private func classify(
+    _ found: [WalkedFile], known: KnownFiles, sieve: UnchangedFileSieve?, summary: inout RootScanSummary
+  ) -> Classification {
     var result = Classification()
     var fresh: [WalkedFile] = []
-    // Which known files the walk met, by record number.
+    // Which known files the walk met, by record number: first those it passed over.
     var met = [Bool](repeating: false, count: known.count)
-    var metCount = 0
+    var metCount = summary.walk.passedUnchanged
+    result.unchanged = metCount
+    if metCount > 0, let passed = sieve?.loaded?.passed {
+      for index in known.indices where passed[index] != 0 { met[index] = true }
+    }
     let version = MetadataExtractor.version
     // Read in place: a copy of each walked file costs its paths' reference counts.
     found.withUnsafeBufferPointer { found in
@@ -359,9 +376,10 @@ public final class Indexer {
         }
         if !met[index] { metCount += 1 }
         met[index] = true
-        let retry = options.retryFailed && known.entry(at: index).failedInWorker
-        if !options.full && !retry
-          && known.isUnchanged(at: index, status: found[position].status, extractorVersion: version)
+        if !options.full
+          && known.isUnchanged(
+            at: index, status: found[position].status, extractorVersion: version,
+            retryingFailures: options.retryFailed)
         {
           result.unchanged += 1
         } else {

@@ -12,13 +12,21 @@ import ShelfCore
 /// `[UInt8]` per path cost an allocation and a hashed insert per row, and was most of an
 /// unchanged rescan's time after the walk.
 struct KnownFiles: Sendable {
+  /// What is known of one file, its path lying in `pathBytes`. No field holds a reference, so
+  /// appending, copying and freeing records costs no reference counting (an embedded
+  /// `KnownFile`, whose path is an array, cost a retain and a release per record each time).
   private struct Record: Sendable {
-    /// What is known, its path left empty (it lies in `pathBytes`: an array per record is
-    /// what this table is for avoiding).
-    var file: KnownFile
-    var hash: UInt64
+    var id: Int64
+    var size: Int64
+    var mtime: Int64
+    var ctime: Int64
+    var inode: UInt64
+    var device: UInt64
+    var extractorVersion: Int
     var pathStart: Int
     var pathCount: Int
+    var trusted: Bool
+    var failedInWorker: Bool
   }
 
   private var pathBytes: [UInt8] = []
@@ -26,14 +34,17 @@ struct KnownFiles: Sendable {
   /// Per slot, 0 when free, else the record number plus one in the low 32 bits and the top
   /// of its path's hash in the high 32 (compared before the path): one word, so placing or
   /// finding a path costs one cache miss in the table. A power of two at least twice the
-  /// records, rebuilt as they grow.
+  /// records, built by `indexPaths` once they are all added: placed in one tight loop, the
+  /// table's cache misses overlap, where placing each path as its row was read cost a miss
+  /// of its own (a fifth of loading /usr/share's 57,000 rows).
   private var slots: [UInt64] = []
+  /// The records `slots` was built for (checked in debug builds).
+  private var indexedCount = 0
 
   /// Room for `count` files with paths of about `averagePath` bytes.
   init(capacity count: Int = 0, averagePath: Int = 64) {
     records.reserveCapacity(count)
     pathBytes.reserveCapacity(count * averagePath)
-    rebuildSlots(forAtLeast: count)
   }
 
   var count: Int { records.count }
@@ -41,20 +52,40 @@ struct KnownFiles: Sendable {
   /// Every record number, for `entry(at:)`.
   var indices: Range<Int> { records.indices }
 
-  /// Adds what is known of the file at `path` (`file.path` is not read). The catalogue holds a
-  /// path once (`files.path` is unique), so no earlier record is looked for.
+  /// Adds what is known of the file at `path` (`file.path` is not read); `indexPaths` makes it
+  /// found. The catalogue holds a path once (`files.path` is unique), so no earlier record is
+  /// looked for.
   mutating func add(path: UnsafeRawBufferPointer, _ file: KnownFile) {
-    var file = file
-    file.path = RawPath(bytes: [])
     records.append(
       Record(
-        file: file, hash: ContentHasher.sampleHash(path), pathStart: pathBytes.count, pathCount: path.count))
+        id: file.id, size: file.size, mtime: file.mtime, ctime: file.ctime, inode: file.inode,
+        device: file.device, extractorVersion: file.extractorVersion, pathStart: pathBytes.count,
+        pathCount: path.count, trusted: file.trusted, failedInWorker: file.failedInWorker))
     pathBytes.append(contentsOf: path)
-    if records.count * 2 > slots.count {
-      rebuildSlots(forAtLeast: records.count)
-    } else {
-      insertSlot(records.count - 1)
+  }
+
+  /// Makes every record added so far found by `index(of:)`.
+  mutating func indexPaths() {
+    var size = 16
+    while size < records.count * 2 { size *= 2 }
+    var table = [UInt64](repeating: 0, count: size)
+    table.withUnsafeMutableBufferPointer { table in
+      records.withUnsafeBufferPointer { records in
+        pathBytes.withUnsafeBytes { bytes in
+          let mask = size - 1
+          for number in records.indices {
+            let record = records[number]
+            let hash = ContentHasher.sampleHash(
+              UnsafeRawBufferPointer(rebasing: bytes[record.pathStart..<record.pathStart + record.pathCount]))
+            var slot = Int(truncatingIfNeeded: hash) & mask
+            while table[slot] != 0 { slot = (slot + 1) & mask }
+            table[slot] = (hash >> 32) << 32 | UInt64(truncatingIfNeeded: number + 1)
+          }
+        }
+      }
     }
+    slots = table
+    indexedCount = records.count
   }
 
   /// The record number of `path`, or nil when it is not known.
@@ -70,32 +101,37 @@ struct KnownFiles: Sendable {
   /// What is known of the file at record number `index`.
   func entry(at index: Int) -> KnownFile {
     let record = records[index]
-    var file = record.file
-    file.path = RawPath(bytes: Array(pathBytes[record.pathStart..<record.pathStart + record.pathCount]))
-    return file
+    return KnownFile(
+      id: record.id,
+      path: RawPath(bytes: Array(pathBytes[record.pathStart..<record.pathStart + record.pathCount])),
+      size: record.size, mtime: record.mtime, ctime: record.ctime, inode: record.inode, device: record.device,
+      trusted: record.trusted, extractorVersion: record.extractorVersion,
+      failedInWorker: record.failedInWorker)
   }
 
   /// Whether the file at record number `index` needs no new reading, its status being `status`
-  /// (`extractorVersion` the current reader's).
-  func isUnchanged(at index: Int, status: FileStatus, extractorVersion: Int) -> Bool {
-    let known = records[index].file
+  /// (`extractorVersion` the current reader's; `retryingFailures`: a reading that failed in a
+  /// worker is made again).
+  func isUnchanged(at index: Int, status: FileStatus, extractorVersion: Int, retryingFailures: Bool = false)
+    -> Bool
+  {
+    let known = records[index]
     return known.size == status.size && known.mtime == status.mtimeNanoseconds
       && known.ctime == status.ctimeNanoseconds && known.inode == status.inode
       && known.device == status.device && known.trusted && known.extractorVersion == extractorVersion
+      && !(retryingFailures && known.failedInWorker)
   }
 
   /// The files whose paths start with `prefix`.
   func filtered(prefix: [UInt8]) -> KnownFiles {
     var kept = KnownFiles(capacity: 0)
     for index in indices where pathStarts(at: index, with: prefix) {
-      let record = records[index]
-      pathBytes.withUnsafeBytes { bytes in
-        kept.add(
-          path: UnsafeRawBufferPointer(
-            rebasing: bytes[record.pathStart..<record.pathStart + record.pathCount]),
-          record.file)
-      }
+      var record = records[index]
+      record.pathStart = kept.pathBytes.count
+      kept.pathBytes += pathBytes[records[index].pathStart..<records[index].pathStart + record.pathCount]
+      kept.records.append(record)
     }
+    kept.indexPaths()
     return kept
   }
 
@@ -106,7 +142,9 @@ struct KnownFiles: Sendable {
   }
 
   private func index(of path: UnsafeRawBufferPointer, hash: UInt64) -> Int? {
-    slots.withUnsafeBufferPointer { slots in
+    assert(indexedCount == records.count, "records added since indexPaths")
+    guard !slots.isEmpty else { return nil }
+    return slots.withUnsafeBufferPointer { slots in
       records.withUnsafeBufferPointer { records in
         pathBytes.withUnsafeBytes { bytes in
           let mask = slots.count - 1
@@ -130,22 +168,5 @@ struct KnownFiles: Sendable {
         }
       }
     }
-  }
-
-  private mutating func insertSlot(_ number: Int) {
-    let hash = records[number].hash
-    slots.withUnsafeMutableBufferPointer { slots in
-      let mask = slots.count - 1
-      var slot = Int(truncatingIfNeeded: hash) & mask
-      while slots[slot] != 0 { slot = (slot + 1) & mask }
-      slots[slot] = (hash >> 32) << 32 | UInt64(truncatingIfNeeded: number + 1)
-    }
-  }
-
-  private mutating func rebuildSlots(forAtLeast count: Int) {
-    var size = 16
-    while size < count * 2 { size *= 2 }
-    slots = [UInt64](repeating: 0, count: size)
-    for number in records.indices { insertSlot(number) }
   }
 }

@@ -60,6 +60,8 @@ public struct WalkSummary: Sendable {
   public var lookalikes: [WalkProblem] = []
   /// Folders of `skipFolders` met: roots of their own, not walked.
   public var skippedRoots: [RawPath] = []
+  /// Files the catalogue holds unchanged, passed over by the walk's `sieve` and not reported.
+  public var passedUnchanged = 0
 }
 
 /// Walks a root folder for regular files without ever leaving it: symbolic links are not
@@ -82,6 +84,8 @@ public struct TreeWalker: Sendable {
   /// Tell iPhone backups from the names in each folder and leave them out of the walk
   /// (reported in the summary): their stored files are hashed blobs, not the user's files.
   public var findBackups: Bool
+  /// Files it passes are not reported (a rescan's unchanged files; see `UnchangedFileSieve`).
+  var sieve: UnchangedFileSieve?
 
   /// Prepares a walk of `root`; throws when it is missing or not a folder.
   public init(
@@ -102,6 +106,7 @@ public struct TreeWalker: Sendable {
     self.skipNames = Array(Set(skipPaths.map(\.lastComponent.bytes)))
     self.skipFolders = skipFolders
     self.findBackups = findBackups
+    self.sieve = nil
   }
 
   /// `realpath(3)` of a path.
@@ -201,6 +206,7 @@ public struct TreeWalker: Sendable {
       summary.backups += part.backups
       summary.lookalikes += part.lookalikes
       summary.skippedRoots += part.skippedRoots
+      summary.passedUnchanged += part.passedUnchanged
     }
     summary.backups.sort()
     summary.lookalikes.sort { $0.path < $1.path }
@@ -218,9 +224,21 @@ public struct TreeWalker: Sendable {
   ) {
     let rootPrefix = root.bytes == [UInt8(ascii: "/")] ? root.bytes : root.bytes + [UInt8(ascii: "/")]
     let listing = FolderListing()
+    // Taken once: a static is reached through a once-check on every use.
+    let ignoreFileName = Self.ignoreFileName
     var sinceCheck = 0
+    // What the sieve knows, once it is seen loaded and the files walked before are sieved.
+    var sieving: UnchangedFileSieve.Loaded?
+    // The path of the entry being looked at, for the sieve (no allocation per file).
+    var entry: [UInt8] = []
     while let (directory, rulesSnapshot) = state.take() {
       defer { state.finished() }
+      if sieving == nil, let loaded = sieve?.loaded {
+        sieving = loaded
+        let walked = files.count
+        files.removeAll { file in file.path.bytes.withUnsafeBytes { loaded.passes($0, file.status) } }
+        summary.passedUnchanged += walked - files.count
+      }
       summary.directories += 1
       let fd =
         directory.descriptor >= 0
@@ -246,7 +264,7 @@ public struct TreeWalker: Sendable {
       var recogniser = BackupNameRecogniser()
       listing.forEach { type, name in
         if findBackups && (type == UInt8(DT_REG) || type == UInt8(DT_UNKNOWN)) { recogniser.note(name) }
-        if name.elementsEqual(Self.ignoreFileName) { hasIgnoreFile = true }
+        if name.count == ignoreFileName.count && name.elementsEqual(ignoreFileName) { hasIgnoreFile = true }
       }
       if findBackups {
         switch recogniser.recognition {
@@ -270,6 +288,10 @@ public struct TreeWalker: Sendable {
       let folderPrefix =
         directory.path.bytes.last == UInt8(ascii: "/")
         ? directory.path.bytes : directory.path.bytes + [UInt8(ascii: "/")]
+      if sieving != nil {
+        entry.removeAll(keepingCapacity: true)
+        entry += folderPrefix
+      }
       listing.forEach { type, name in
         sinceCheck += 1
         if !includeHidden && name.first == UInt8(ascii: ".") { return }
@@ -319,6 +341,14 @@ public struct TreeWalker: Sendable {
           if !rules.isEmpty && rules.excludes(relative: relative(), name: Array(name), isDirectory: false) {
             summary.excluded += 1
             return
+          }
+          if let sieving {
+            entry.removeSubrange(folderPrefix.count...)
+            entry.append(contentsOf: name)
+            if entry.withUnsafeBytes({ sieving.passes($0, status) }) {
+              summary.passedUnchanged += 1
+              return
+            }
           }
           let path = entryPath()
           if skipNames.contains(where: { $0.count == name.count && $0.elementsEqual(name) })

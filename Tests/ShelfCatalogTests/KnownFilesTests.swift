@@ -21,10 +21,11 @@ private func add(_ known: inout KnownFiles, _ path: String, id: Int64) {
 }
 
 @Test func knownFilesFindEveryPathAndNoOther() {
-  // Past the capacity asked for, so the slot table is rebuilt as it grows.
+  // Past the capacity asked for.
   var known = KnownFiles(capacity: 10)
   let paths = (0..<5000).map { "/r/\($0 % 37)/file \($0).png" } + ["", "/", "/r/é/\u{0}x"]
   for (number, path) in paths.enumerated() { add(&known, path, id: Int64(number)) }
+  known.indexPaths()
   #expect(known.count == paths.count)
   for (number, path) in paths.enumerated() {
     guard let index = known.index(of: Array(path.utf8)) else {
@@ -47,6 +48,7 @@ private func add(_ known: inout KnownFiles, _ path: String, id: Int64) {
 @Test func knownFilesTellUnchangedFromChanged() throws {
   var known = KnownFiles()
   add(&known, "/r/a", id: 2)
+  known.indexPaths()
   let index = try #require(known.index(of: Array("/r/a".utf8)))
   var status = FileStatus(Glibc.stat())
   status.size = 20
@@ -56,6 +58,8 @@ private func add(_ known: inout KnownFiles, _ path: String, id: Int64) {
   status.device = 7
   #expect(known.isUnchanged(at: index, status: status, extractorVersion: 2))
   #expect(!known.isUnchanged(at: index, status: status, extractorVersion: 3))
+  // Its reading did not fail in a worker (id 2), so asking for failures again changes nothing.
+  #expect(known.isUnchanged(at: index, status: status, extractorVersion: 2, retryingFailures: true))
   for change in [\FileStatus.size, \.mtimeNanoseconds, \.ctimeNanoseconds] {
     var changed = status
     changed[keyPath: change] += 1
@@ -66,12 +70,25 @@ private func add(_ known: inout KnownFiles, _ path: String, id: Int64) {
   #expect(!known.isUnchanged(at: index, status: moved, extractorVersion: 2))
   // Untrusted timestamps (id 3 is odd) are read again.
   add(&known, "/r/b", id: 3)
+  known.indexPaths()
   let untrusted = try #require(known.index(of: Array("/r/b".utf8)))
   status.size = 30
   status.mtimeNanoseconds = 300
   status.ctimeNanoseconds = 3000
   status.inode = 3
   #expect(!known.isUnchanged(at: untrusted, status: status, extractorVersion: 3))
+}
+
+@Test func aReadingThatFailedInAWorkerIsUnchangedUnlessFailuresAreRetried() throws {
+  var known = KnownFiles()
+  add(&known, "/r/c", id: 6)  // even: trusted; a multiple of 3: failed in a worker
+  known.indexPaths()
+  let index = try #require(known.index(of: Array("/r/c".utf8)))
+  var status = FileStatus(Glibc.stat())
+  (status.size, status.mtimeNanoseconds, status.ctimeNanoseconds) = (60, 600, 6000)
+  (status.inode, status.device) = (6, 7)
+  #expect(known.isUnchanged(at: index, status: status, extractorVersion: 1))
+  #expect(!known.isUnchanged(at: index, status: status, extractorVersion: 1, retryingFailures: true))
 }
 
 @Test func knownFilesFilteredKeepOnlyTheFolder() {
@@ -167,4 +184,85 @@ private func descriptorsOpen(inside folder: String) throws -> Int {
     let rescan = try await indexer.index(root: RawPath(scratch.path + "/" + root))
     #expect((rescan.files, rescan.unchanged, rescan.added, rescan.removed) == (files, files, 0, 0), "\(root)")
   }
+}
+
+/// A tree of `count` files in each of `folders` folders, and known files that hold every file
+/// of it unchanged but the first of each folder (changed) and one file gone from the tree.
+private func treeWithKnownFiles(folders: Int, count: Int) throws -> (TemporaryDirectory, KnownFiles) {
+  let scratch = try TemporaryDirectory()
+  var known = KnownFiles()
+  var id: Int64 = 1
+  for folder in 0..<folders {
+    for number in 0..<count {
+      let file = try scratch.write("d\(folder)/f\(number).txt", Array("\(folder) \(number)\n".utf8))
+      let status = try FileStatus.stat(RawPath(file))
+      try TreeWalker.realPath(RawPath(file)).bytes.withUnsafeBytes { path in
+        known.add(
+          path: path,
+          KnownFile(
+            id: id, path: RawPath(bytes: []), size: status.size + (number == 0 ? 1 : 0),
+            mtime: status.mtimeNanoseconds, ctime: status.ctimeNanoseconds, inode: status.inode,
+            device: status.device, trusted: true, extractorVersion: 4))
+      }
+      id += 1
+    }
+  }
+  Array((try TreeWalker.realPath(RawPath(scratch.path)).bytes) + Array("/gone.txt".utf8)).withUnsafeBytes {
+    known.add(
+      path: $0,
+      KnownFile(
+        id: id, path: RawPath(bytes: []), size: 1, mtime: 1, ctime: 1, inode: 1, device: 1, trusted: true,
+        extractorVersion: 4))
+  }
+  known.indexPaths()
+  return (scratch, known)
+}
+
+private func passed(_ sieve: UnchangedFileSieve, _ index: Int) -> Bool {
+  sieve.loaded.map { $0.passed[index] != 0 } ?? false
+}
+
+@Test func aWalkPassesOverTheFilesItsSieveKnowsUnchanged() throws {
+  let (scratch, known) = try treeWithKnownFiles(folders: 5, count: 20)
+  for threads in [1, 2] {
+    let sieve = UnchangedFileSieve(extractorVersion: 4, retryingFailures: false)
+    sieve.publish(known)
+    var walker = try TreeWalker(root: RawPath(scratch.path))
+    walker.sieve = sieve
+    let walk = walker.collect(threads: threads)
+    // The changed first file of each folder is reported; the 95 others are passed over.
+    #expect(walk.summary.passedUnchanged == 95)
+    #expect(
+      walk.files.map { String(decoding: $0.path.lastComponent.bytes, as: UTF8.self) }
+        == Array(
+          repeating: "f0.txt", count: 5))
+    #expect(known.indices.filter { passed(sieve, $0) }.count == 95)
+    #expect(
+      known.indices.filter { !passed(sieve, $0) }.map { known.entry(at: $0).size }.sorted() == [
+        1, 5, 5, 5, 5, 5,
+      ])
+  }
+  // An older reader's entries are all read again.
+  let older = UnchangedFileSieve(extractorVersion: 5, retryingFailures: false)
+  older.publish(known)
+  var walker = try TreeWalker(root: RawPath(scratch.path))
+  walker.sieve = older
+  let walk = walker.collect(threads: 2)
+  #expect((walk.summary.passedUnchanged, walk.files.count) == (0, 100))
+}
+
+@Test func filesWalkedBeforeTheSieveIsReadyArePassedOverOnceItIs() throws {
+  // 600 files in each folder: the walk asks whether to stop after 512 entries, which is
+  // when the sieve is handed what is known, with the first folder's files already kept.
+  let (scratch, known) = try treeWithKnownFiles(folders: 2, count: 600)
+  let sieve = UnchangedFileSieve(extractorVersion: 4, retryingFailures: false)
+  var walker = try TreeWalker(root: RawPath(scratch.path))
+  walker.sieve = sieve
+  let walk = walker.collect(threads: 1) {
+    if sieve.loaded == nil { sieve.publish(known) }
+    return false
+  }
+  #expect(walk.summary.passedUnchanged == 1198)
+  #expect(walk.files.count == 2)
+  #expect(known.indices.filter { passed(sieve, $0) }.count == 1198)
 }
