@@ -48,6 +48,9 @@ public struct IndexOptions: Sendable {
   public var recentWindow: Double = 3
   /// A pause after each committed batch (tests use it to interrupt a scan part way).
   public var pauseAfterBatch: Double = 0
+  /// Start the walk only once the known files are loaded, so that the walk's sieve passes over
+  /// every unchanged file (tests use it: in a small tree the walk usually ends first).
+  public var walkAfterLoadingKnownFiles = false
   /// How long to wait for another indexer of the same root (a shared catalogue) to finish
   /// before giving up with `.busy`.
   public var lockWait: Double = 2
@@ -246,6 +249,7 @@ public final class Indexer {
       ? nil
       : UnchangedFileSieve(extractorVersion: MetadataExtractor.version, retryingFailures: options.retryFailed)
     let knownTask = loadKnownFiles(target, publishingTo: sieve)
+    if options.walkAfterLoadingKnownFiles { _ = try await knownTask.value }
     progress(IndexProgress(root: target.scanned, phase: .walking, done: 0, total: 0))
     let found = try await walk(target, sieve: sieve, into: &summary)
     let classification = classify(found, known: try await knownTask.value, sieve: sieve, summary: &summary)

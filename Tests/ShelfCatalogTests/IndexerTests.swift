@@ -43,32 +43,39 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
   try store.entries(matching: CatalogQuery(arguments: query)).map { $0.path.lastComponent.escaped }
 }
 
-@Test(arguments: TestCatalogues.kinds) func indexesKindsAndRescansIncrementally(
-  store kind: CatalogueStoreKind
+/// Rescans sort files alike whether the walk met them before the known files were loaded
+/// (sorted after the walk) or after (passed over by the walk's sieve when unchanged).
+@Test(arguments: TestCatalogues.kinds, [false, true]) func indexesKindsAndRescansIncrementally(
+  store kind: CatalogueStoreKind, walkAfterLoading: Bool
 ) async throws {
   let scratch = try TemporaryDirectory()
   let root = scratch.path + "/media"
   try scratch.write("media/a.txt", Array("hello world\n".utf8))
   try scratch.write("media/b.plist", Array("<plist><dict><key>K</key><true/></dict></plist>".utf8))
   try scratch.write("media/sub/c.bin", [0, 1, 2, 3, 0xFF])
+  try scratch.write("media/sub/kept.txt", Array("kept\n".utf8))
   let store = try makeStore(scratch, kind)
-  var summary = try await index(store, root)
-  #expect((summary.files, summary.added, summary.unchanged) == (3, 3, 0))
-  #expect(try names(store) == ["a.txt", "b.plist", "c.bin"])
+  let rescan = { try await index(store, root) { $0.walkAfterLoadingKnownFiles = walkAfterLoading } }
+  var summary = try await rescan()
+  #expect((summary.files, summary.added, summary.unchanged) == (4, 4, 0))
+  #expect(try names(store) == ["a.txt", "b.plist", "c.bin", "kept.txt"])
   #expect(try store.entry(path: RawPath(root + "/a.txt"))?.text?.words == 2)
 
-  summary = try await index(store, root)
-  #expect((summary.added, summary.updated, summary.unchanged) == (0, 0, 3))
+  summary = try await rescan()
+  #expect((summary.files, summary.added, summary.updated, summary.unchanged) == (4, 0, 0, 4))
+  if walkAfterLoading { #expect(summary.walk.passedUnchanged == 4) }
 
   // Change one file, delete one, add one, rename one.
   try scratch.write("media/a.txt", Array("hello there world\n".utf8))
   #expect(unlink(root + "/sub/c.bin") == 0)
   try scratch.write("media/d.txt", Array("new\n".utf8))
   #expect(rename(root + "/b.plist", root + "/sub/renamed.plist") == 0)
-  summary = try await index(store, root)
+  summary = try await rescan()
   #expect(
-    (summary.added, summary.updated, summary.unchanged, summary.moved, summary.removed) == (1, 1, 0, 1, 1))
-  #expect(try names(store) == ["a.txt", "d.txt", "renamed.plist"])
+    (summary.files, summary.added, summary.updated, summary.unchanged, summary.moved, summary.removed)
+      == (4, 1, 1, 1, 1, 1))
+  if walkAfterLoading { #expect(summary.walk.passedUnchanged == 1) }
+  #expect(try names(store) == ["a.txt", "d.txt", "kept.txt", "renamed.plist"])
   #expect(try store.entry(path: RawPath(root + "/a.txt"))?.text?.words == 3)
   #expect(try store.entry(path: RawPath(root + "/sub/renamed.plist"))?.plist?.keys == ["K"])
 }
@@ -455,8 +462,8 @@ private func makeSchema4(_ path: RawPath) throws {
   #expect(try indexer.indexFile(RawPath(outside)) == nil)
 }
 
-@Test(arguments: TestCatalogues.kinds) func aFolderInsideARootIsScannedAsPartOfIt(
-  store kind: CatalogueStoreKind
+@Test(arguments: TestCatalogues.kinds, [false, true]) func aFolderInsideARootIsScannedAsPartOfIt(
+  store kind: CatalogueStoreKind, walkAfterLoading: Bool
 ) async throws {
   let scratch = try TemporaryDirectory()
   try scratch.write("box/Example.app/Info.plist", Array("<plist><dict/></plist>".utf8))
@@ -465,8 +472,11 @@ private func makeSchema4(_ path: RawPath) throws {
   let store = try makeStore(scratch, kind)
   _ = try await index(store, scratch.path + "/box")
   try scratch.write("box/Documents/b.txt", Array("b\n".utf8))
-  let sub = try await index(store, scratch.path + "/box/Documents")
+  let sub = try await index(store, scratch.path + "/box/Documents") {
+    $0.walkAfterLoadingKnownFiles = walkAfterLoading
+  }
   #expect((sub.files, sub.added, sub.unchanged, sub.removed) == (2, 1, 1, 0))
+  if walkAfterLoading { #expect(sub.walk.passedUnchanged == 1) }
   #expect(try store.roots().map(\.path) == [RawPath(scratch.path + "/box")])
   #expect(try store.entry(path: RawPath(scratch.path + "/box/Documents/b.txt"))?.area == "documents")
   #expect(try names(store) == ["a.txt", "b.txt", "Info.plist", "p.txt"])
