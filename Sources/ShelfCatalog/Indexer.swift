@@ -203,8 +203,10 @@ public final class Indexer {
   /// does not leave them idle. With two ahead the cores of a fresh index of /usr/share stood
   /// idle a fifth of the time, most at each commit; with eight it ran 7-9 % faster.
   static let batchesAhead = 8
-  /// What the facts read ahead may hold, at most, beyond the first two batches (estimated by
-  /// `heldBytesEstimate`): a tree of large texts is read two batches ahead, as before.
+  /// The batches read ahead whatever their facts may hold.
+  static let batchesAheadAtLeast = 2
+  /// What the facts read ahead may hold, at most, beyond `batchesAheadAtLeast` batches
+  /// (estimated by `heldBytesEstimate`): a tree of large texts is read two batches ahead.
   static let bytesAhead = 32 << 20
 
   /// What the facts of a file of `size` bytes may hold in memory: its text's first 64 KiB (the
@@ -476,11 +478,12 @@ public final class Indexer {
     // Batches are read one after the other, ahead of the one being stored (see
     // `batchesAhead`).
     var pending: [Extraction] = []
-    var heldAhead = 0
     var queued = 0
     func queueBatches() {
       while queued < work.count
-        && (pending.count < 2 || (pending.count < Self.batchesAhead && heldAhead < Self.bytesAhead))
+        && (pending.count < Self.batchesAheadAtLeast
+          || (pending.count < Self.batchesAhead
+            && pending.reduce(0, { $0 + $1.heldBytes }) < Self.bytesAhead))
       {
         let batch = Array(work[queued..<min(work.count, queued + batchSize)])
         let previous = pending.last?.task
@@ -494,7 +497,6 @@ public final class Indexer {
             },
             held
           ))
-        heldAhead += held
         queued += batch.count
       }
     }
@@ -503,8 +505,7 @@ public final class Indexer {
     // A failure leaves the open transaction uncommitted: roll it back.
     defer { store.rollbackPending() }
     while !pending.isEmpty {
-      let (batch, task, held) = pending.removeFirst()
-      heldAhead -= held
+      let (batch, task, _) = pending.removeFirst()
       let results = await task.value
       queueBatches()
       try store.transaction(continuing: true) {

@@ -106,7 +106,6 @@ public struct TreeWalker: Sendable {
     self.skipNames = Array(Set(skipPaths.map(\.lastComponent.bytes)))
     self.skipFolders = skipFolders
     self.findBackups = findBackups
-    self.sieve = nil
   }
 
   /// `realpath(3)` of a path.
