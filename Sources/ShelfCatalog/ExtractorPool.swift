@@ -50,8 +50,8 @@ public struct WorkerFailure: ShelfError, Equatable {
 }
 
 /// Reads facts in sandboxed worker processes (see `ExtractionWorker`): a small pool of the
-/// `shelf` binary in worker mode, started when a file must first be read and reused for the
-/// files after it; a worker that crashes, hangs or runs out of memory costs only the file it
+/// `shelf` binary in worker mode, started when a file must first be read (`startWorkers`: as a
+/// new root is walked) and reused for the files after it; a worker that crashes, hangs or runs out of memory costs only the file it
 /// was reading and is replaced for the next one.
 public final class ExtractorPool: Sendable {
   /// The program started as a worker: this shelf.
@@ -74,6 +74,16 @@ public final class ExtractorPool: Sendable {
 
   deinit {
     for worker in idle.withLock({ $0 }) { worker.stop() }
+  }
+
+  /// Starts workers until `count` wait idle, for files about to be read: a worker started
+  /// while a new root is walked has its runtime up when the first batch comes (6 ms of a
+  /// small tree's run). One that cannot start is left to the first file, which says why.
+  public func startWorkers(upTo count: Int, for path: RawPath) {
+    for _ in 0..<max(0, count - idle.withLock { $0.count }) {
+      guard let worker = try? WorkerProcess.start(executable, for: path) else { return }
+      idle.withLock { $0.append(worker) }
+    }
   }
 
   /// The wall-clock (and CPU-time) limit for a file of `size` bytes.

@@ -241,6 +241,9 @@ public final class Indexer {
       return try await indexBackup(scanned, parentID: container?.id, progress: progress)
     }
     let target = try prepareTarget(scanned, container: container, knownRoots: knownRoots)
+    // Every file of a root new to the catalogue is to be read: its workers start as it is walked.
+    let isNewRoot = !knownRoots.contains { $0.path == target.rootPath }
+    let workersStarting = isNewRoot ? startWorkers(for: target) : nil
     var summary = RootScanSummary(root: target.scanned)
     summary.partOf = container?.path
     summary.isSandbox = target.layout.isSandbox
@@ -256,6 +259,7 @@ public final class Indexer {
     let found = try await walk(target, sieve: sieve, into: &summary)
     let classification = classify(found, known: try await knownTask.value, sieve: sieve, summary: &summary)
     try applyRemovalsAndMoves(classification, target, into: &summary)
+    await workersStarting?.value
     try await extractAndStore(classification.work, target, into: &summary, progress: progress)
     var touched = classification.folders.union(try store.foldersAwaitingLivePhotoLinks(rootID: target.rootID))
     if touched.count > Self.foldersLinkedOneByOne {
@@ -349,6 +353,15 @@ public final class Indexer {
       sieve?.publish(known)
       return known
     }
+  }
+
+  /// Starts a worker per extraction thread, on a thread of its own, for a root whose every
+  /// file is to be read; nil when facts are read in this process.
+  private func startWorkers(for target: ScanTarget) -> Task<Void, Never>? {
+    guard let extractors = options.extractors else { return nil }
+    let count = max(1, options.jobs)
+    let path = target.rootPath
+    return Task.detached { await BlockingThread.run { extractors.startWorkers(upTo: count, for: path) } }
   }
 
   private func interrupted(_ target: ScanTarget) -> CatalogError {

@@ -189,20 +189,30 @@ import Testing
     let tree = try Tree()
     let marker = tree.scratch.path + "/started"
     let environment = ["SHELF_TRUST_WINDOW": "0", "SHELF_WORKER_START_MARKER": marker]
-    func run() throws -> (status: Int32, started: Int) {
+    let second = tree.scratch.path + "/second"
+    try FileManager.default.createDirectory(atPath: second, withIntermediateDirectories: true)
+    _ = try tree.scratch.write("second/more.txt", Array("more notes\n".utf8))
+    func run(_ roots: [String]) throws -> (status: Int32, started: Int) {
       unlink(marker)
       let result = try ShelfProcess.run(
-        ["--db", tree.database, "index", "--jobs", "2", tree.root], environment: environment)
+        ["--db", tree.database, "index", "--jobs", "2"] + roots, environment: environment)
       let lines = String(decoding: FileManager.default.contents(atPath: marker) ?? Data(), as: UTF8.self)
       return (result.status, lines.split(separator: "\n").count)
     }
-    let fresh = try run()
+    // New roots: every file is to be read, and a worker per job starts as the first is walked;
+    // the second finds them started.
+    let fresh = try run([tree.root, second])
     #expect(fresh.status == 0)
-    #expect((1...2).contains(fresh.started))
+    #expect(fresh.started == 2)
     // Nothing changed: nothing to read, no worker.
-    let unchanged = try run()
+    let unchanged = try run([tree.root, second])
     #expect(unchanged.status == 0)
     #expect(unchanged.started == 0)
+    // One changed file of a known root: a worker starts for it alone.
+    _ = try tree.scratch.write("second/more.txt", Array("more notes, changed\n".utf8))
+    let changed = try run([tree.root, second])
+    #expect(changed.status == 0)
+    #expect(changed.started == 1)
   }
 
   @Test(arguments: ["syscall:open-write", "syscall:socket"])
