@@ -51,8 +51,8 @@ public struct WorkerFailure: ShelfError, Equatable {
 
 /// Reads facts in sandboxed worker processes (see `ExtractionWorker`): a small pool of the
 /// `shelf` binary in worker mode, started when a file must first be read (`startWorkers`: as a
-/// new root is walked) and reused for the files after it; a worker that crashes, hangs or runs out of memory costs only the file it
-/// was reading and is replaced for the next one.
+/// new root is walked) and reused for the files after it; a worker that crashes, hangs or runs
+/// out of memory costs only the file it was reading and is replaced for the next one.
 public final class ExtractorPool: Sendable {
   /// The program started as a worker: this shelf.
   public let executable: RawPath
