@@ -51,7 +51,8 @@ enum CatalogueManual {
     link or a FIFO during the scan is not read through.
 
     The workers are the shelf binary itself, one per --jobs, started only when a file must be
-    read (an unchanged rescan starts none), as GNOME Tracker's extractor runs. Their seccomp
+    read: as the walk begins for a root new to the catalogue, at the first file to read
+    otherwise (an unchanged rescan starts none), as GNOME Tracker's extractor runs. Their seccomp
     filter also forbids opening files for writing, and lets them write only to their reply pipe
     and standard error. shelf info reads through a worker too: a file that crashes it is
     reported with the reason and counts as bad data (exit 65).
