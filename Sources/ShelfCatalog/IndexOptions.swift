@@ -73,7 +73,7 @@ public struct RootScanSummary: Sendable {
   public var removed = 0
   /// Files whose facts could not be read (catalogued with an error).
   public var extractionErrors: [WalkProblem] = []
-  /// Folders and files that could not be read.
+  /// Folders and files that could not be read: the walk's folders (`walk.unreadable`) first.
   public var unreadable: [WalkProblem] = []
   public var walk = WalkSummary()
   public var isSandbox = false

@@ -327,6 +327,17 @@ public final class Indexer {
       summary.unchanged = result.unchanged
       return result
     }
+    // What lies below a folder the walk could not read is not known to be gone: kept.
+    if metCount < known.count && !summary.walk.unreadable.isEmpty {
+      let folders = summary.walk.unreadable.map { $0.path.bytes + [UInt8(ascii: "/")] }
+      for index in known.indices where !met[index] {
+        let path = known.entry(at: index).path.bytes
+        if folders.contains(where: { path.starts(with: $0) }) {
+          met[index] = true
+          metCount += 1
+        }
+      }
+    }
     // Moves: a vanished entry with the same device, inode, size and mtime as a new file.
     var vanishedByInode: [[UInt64]: (index: Int, entry: KnownFile)] = [:]
     if !fresh.isEmpty && metCount < known.count {
@@ -540,8 +551,7 @@ public final class Indexer {
               while case let index = counter.take(), index < batch.count {
                 let item = batch[index].file
                 do {
-                  let file = try MetadataExtractor.open(
-                    path: item.openPath, followLinks: false, expected: item.status)
+                  let file = try open(item)
                   statuses[index] = file.status
                   return (index, file, item.openPath.lowercasedExtension)
                 } catch {
@@ -574,10 +584,26 @@ public final class Indexer {
   /// Reads one file's facts in this process.
   private static func extractHere(_ item: WalkedFile) -> Result<ReadFacts, OpenFailure> {
     do {
-      let file = try MetadataExtractor.open(path: item.openPath, followLinks: false, expected: item.status)
+      let file = try open(item)
       return .success(try ReadFacts(file, fileExtension: item.openPath.lowercasedExtension))
     } catch {
       return .failure(openFailure(error))
+    }
+  }
+
+  /// Opens a walked file to read it, refusing another file than the one the walk saw; a path
+  /// too long to open at once (below some 2,000 folders) through its folders one by one.
+  private static func open(_ item: WalkedFile) throws -> RegularFile {
+    do {
+      return try MetadataExtractor.open(path: item.openPath, followLinks: false, expected: item.status)
+    } catch let error as FileError where error.code == ENAMETOOLONG {
+      let file = try RegularFile(
+        adopting: try DeepPath.open(item.openPath, flags: O_RDONLY | O_NONBLOCK | O_NOCTTY),
+        path: item.openPath)
+      guard file.status.inode == item.status.inode && file.status.device == item.status.device else {
+        throw ExtractionFailure(path: item.openPath, cause: .replacedWhileScanning)
+      }
+      return file
     }
   }
 

@@ -50,7 +50,8 @@ public struct WalkSummary: Sendable {
   public var specialFiles = 0
   /// Entries matched by `--exclude` or `.shelfignore`.
   public var excluded = 0
-  /// Folders that could not be read.
+  /// Folders that could not be read or searched: nothing below them is known, so the
+  /// catalogue keeps its entries there as they were.
   public var unreadable: [WalkProblem] = []
   /// iPhone backups found (`findBackups`): not walked, as each is catalogued as a root of its
   /// own, by the real names of its files.
@@ -239,16 +240,21 @@ public struct TreeWalker: Sendable {
         summary.passedUnchanged += walked - files.count
       }
       summary.directories += 1
-      let fd =
+      var fd =
         directory.descriptor >= 0
         ? directory.descriptor
         : (directory.target ?? directory.path).withCString {
           open($0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         }
+      if fd < 0 && errno == ENAMETOOLONG {
+        fd = (try? DeepPath.open(directory.target ?? directory.path, flags: O_RDONLY | O_DIRECTORY)) ?? -1
+      }
       if directory.descriptor >= 0 { state.releaseDescriptor() }
       guard fd >= 0 else {
         summary.unreadable.append(
-          WalkProblem(path: directory.path, reason: FileError(path: directory.path, errno: errno).reason))
+          WalkProblem(
+            path: directory.path,
+            reason: FileError(path: directory.path, errno: errno, doing: "cannot read the folder").reason))
         continue
       }
       defer { close(fd) }
@@ -284,6 +290,10 @@ public struct TreeWalker: Sendable {
         state.addIgnoreFile(contents, base: directory.relative)
       }
       var subdirectories: [PendingFolder] = []
+      let filesBefore = files.count
+      // Set when the folder's names can be listed but not looked up (read but not search
+      // permission): none of what lies below it is known, so none of it is reported.
+      var unsearchable: FileError?
       let folderPrefix =
         directory.path.bytes.last == UInt8(ascii: "/")
         ? directory.path.bytes : directory.path.bytes + [UInt8(ascii: "/")]
@@ -293,11 +303,16 @@ public struct TreeWalker: Sendable {
       }
       listing.forEach { type, name in
         sinceCheck += 1
+        if unsearchable != nil { return }
         if !includeHidden && name.first == UInt8(ascii: ".") { return }
         var type = type
         var status: FileStatus?
         if type == UInt8(DT_UNKNOWN) || type == UInt8(DT_REG) || (followLinks && type == UInt8(DT_DIR)) {
-          guard let found = FolderListing.status(of: name, in: fd) else { return }  // vanished
+          guard let found = FolderListing.status(of: name, in: fd) else {
+            // Vanished since the listing, or the folder cannot be searched.
+            if errno != ENOENT { unsearchable = Self.searchFailure(fd, directory.path) }
+            return
+          }
           status = found
           type = Self.direntType(found.type)
         }
@@ -332,7 +347,13 @@ public struct TreeWalker: Sendable {
             folder.descriptor = openat(
               fd, name.baseAddress!.assumingMemoryBound(to: CChar.self),
               O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            if folder.descriptor < 0 { state.releaseDescriptor() }
+            if folder.descriptor < 0 {
+              state.releaseDescriptor()
+              if errno == EACCES, let failure = Self.searchFailure(fd, directory.path) {
+                unsearchable = failure
+                return
+              }
+            }
           }
           subdirectories.append(folder)
         case Int(DT_REG):
@@ -398,12 +419,31 @@ public struct TreeWalker: Sendable {
           summary.specialFiles += 1
         }
       }
+      if let unsearchable {
+        // Nothing below the folder is known: what was met in it is dropped, so that the
+        // catalogue keeps its entries as they were (`WalkSummary.unreadable`).
+        summary.unreadable.append(WalkProblem(path: directory.path, reason: unsearchable.reason))
+        for folder in subdirectories where folder.descriptor >= 0 {
+          close(folder.descriptor)
+          state.releaseDescriptor()
+        }
+        files.removeSubrange(filesBefore...)
+        continue
+      }
       if sinceCheck >= 512 {
         sinceCheck = 0
         if shouldStop() { state.stop() }
       }
       state.push(subdirectories)
     }
+  }
+
+  /// Why the open folder `descriptor` cannot be searched (its names looked up), or nil when it
+  /// can (a lookup that failed was about the entry, not the folder).
+  private static func searchFailure(_ descriptor: Int32, _ path: RawPath) -> FileError? {
+    var st = stat()
+    guard fstatat(descriptor, ".", &st, AT_SYMLINK_NOFOLLOW) != 0 else { return nil }
+    return FileError(path: path, errno: errno, doing: "cannot search the folder")
   }
 
   /// The name of the per-folder exclude file.

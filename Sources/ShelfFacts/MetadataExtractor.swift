@@ -14,6 +14,10 @@ public struct ExtractionFailure: ShelfError, Equatable {
   }
   public var path: RawPath
   public var cause: Cause
+  public init(path: RawPath, cause: Cause) {
+    self.path = path
+    self.cause = cause
+  }
   public var failure: FailureKind { .io }
   /// The cause in words.
   public var reason: String {

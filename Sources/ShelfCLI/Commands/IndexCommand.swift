@@ -98,8 +98,9 @@ enum IndexCommand {
       Symbolic links are not followed unless --follow-links is given, and then only when they \
       resolve inside the root (loops are detected). FIFOs, sockets and devices are never \
       opened. Folders with a .shelfignore file skip the globs listed in it, one per line. \
-      Unreadable folders and files are counted in the summary (listed with -v) and the scan \
-      goes on.
+      A file that cannot be read is counted in the summary (listed with -v); a folder that \
+      cannot be read or searched is named in a warning and the entries below it are kept as \
+      they were. The scan goes on, and exits with status 1.
 
       Files are read in sandboxed worker processes (seccomp: no network, no exec, no \
       writing; a 2 GiB address-space limit; a CPU and wall-clock limit per file, \
@@ -267,6 +268,8 @@ enum IndexCommand {
     }
     outcome.succeeded()
     for _ in summary.extractionErrors { outcome.failed(.badInput) }
+    // A folder or file that could not be read is left out of the run (its entries kept).
+    for _ in summary.unreadable { outcome.failed(.missingInput) }
     for problem in summary.problems {
       outcome.failed(
         FileError(path: problem.path, reason: problem.reason, failure: .badInput), console: console)
@@ -394,12 +397,18 @@ enum IndexCommand {
       text += line + "\n"
     }
     console.write(text)
+    // A folder not read hides what lies below it: always named.
+    let folders = summary.walk.unreadable
+    for problem in folders {
+      console.warning("\(problem.path.escaped): \(problem.reason); its entries are kept as they were")
+    }
+    let files = summary.unreadable.dropFirst(folders.count)
     if verbose {
-      for problem in summary.unreadable { console.warning("\(problem.path.escaped): \(problem.reason)") }
+      for problem in files { console.warning("\(problem.path.escaped): \(problem.reason)") }
       for problem in summary.extractionErrors {
         console.warning("\(problem.path.escaped): \(problem.reason)")
       }
-    } else if !summary.unreadable.isEmpty || !summary.extractionErrors.isEmpty {
+    } else if !files.isEmpty || !summary.extractionErrors.isEmpty {
       console.note("(use -v to list them)")
     }
   }
