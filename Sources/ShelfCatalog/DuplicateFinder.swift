@@ -87,7 +87,7 @@ public struct DuplicateReport: Sendable {
   /// Digests computed now that the catalogue should keep.
   var computed: [(ContentIdentity, ContentDigest)] = []
   /// The files searched, as the catalogue gave them.
-  var searched: [ComparedFile] = []
+  public internal(set) var searched: [ComparedFile] = []
 }
 
 /// Finds the catalogued files whose contents are identical, as `shelf dupes` lists them.
@@ -96,7 +96,8 @@ public struct DuplicateReport: Sendable {
 /// (4 KiB each) are sampled, and only files whose samples match are read whole and hashed.
 /// Digests are kept in the catalogue keyed by device, inode, size and times (see
 /// `ContentHashCache`), so a second search of an unchanged tree reads no content. Every file
-/// on disk is `lstat`ed first: a file gone is dropped, one changed since it was catalogued or
+/// on disk is `lstat`ed first: a file gone is dropped (reported when its catalogued size is
+/// shared), one changed since it was catalogued or
 /// hashed is hashed again. Hard links of one inode are one member. A backup entry is hashed by
 /// its (decrypted) content, read through `backups`.
 public struct DuplicateFinder {
@@ -298,8 +299,12 @@ public struct DuplicateFinder {
       guard entry.host == nil || entry.host == store.host else { continue }
       if entry.isBackupEntry {
         if entry.size >= minimum { bySize.append((entry.size, index)) }
-      } else if let status = statuses[index], status.type == .regular, status.size >= minimum {
-        bySize.append((status.size, index))
+      } else if let status = statuses[index] {
+        if status.type == .regular && status.size >= minimum { bySize.append((status.size, index)) }
+      } else if entry.size >= minimum {
+        // Gone since it was catalogued (or not to be looked up): by its catalogued size, so
+        // that it is reported where it may have had a copy, as a backup entry is.
+        bySize.append((entry.size, index))
       }
     }
     bySize.sort { $0.size < $1.size }
@@ -330,7 +335,10 @@ public struct DuplicateFinder {
           }
           continue
         }
-        let status = statuses[slot]!
+        guard let status = statuses[slot] else {
+          if let failure = Self.lookupFailure(entries[slot].path) { report.skipped.append(failure) }
+          continue
+        }
         let identity = ContentIdentity(status)
         if let index = known(identity.fileKey) {
           // Another name of a file already met: the shorter (then the first in path order)
@@ -358,6 +366,19 @@ public struct DuplicateFinder {
       }
     }
     return candidates
+  }
+
+  /// Why a catalogued file's `lstat` failed: gone since it was catalogued, or the error;
+  /// nil when it is there after all (back since it was looked up).
+  private static func lookupFailure(_ path: RawPath) -> FileError? {
+    do {
+      _ = try FileStatus.lstat(path)
+      return nil
+    } catch let error where error.isNoSuchFile {
+      return FileError(path: path, reason: "gone since it was catalogued", failure: .missingInput)
+    } catch {
+      return error
+    }
   }
 
   /// A backup entry found in its backup, with its content's size and the catalogue's digest of it when it

@@ -91,6 +91,10 @@ enum DupesCommand {
       marked best; -0 prints the others. --similar only lists: it cannot be combined with \
       an action.
 
+      A catalogued file gone since the last index is left out with a warning where its size \
+      was shared (it may have had a copy). When no group is found, 'no duplicates among N \
+      files' is said on stderr.
+
       The exit status is 0 when groups were found (and every action was done), 1 when none \
       were found or some file was skipped or failed; when every file failed, the failure's \
       own (65 when each was skipped, 73 when none could be replaced).
@@ -209,15 +213,18 @@ enum DupesCommand {
         "read \(report.contentsRead) file\(report.contentsRead == 1 ? "" : "s") (\(Quantities.formatByteSize(report.bytesRead))) to compare contents"
       )
     }
-    if let action = options.action {
-      guard !report.groups.isEmpty else { return .partialFailure }
+    if let action = options.action, !report.groups.isEmpty {
       return try act(action, on: report.groups, options, invocation)
     }
-    write(report.groups, options.output, console: console)
-    if options.output == .table && !report.groups.isEmpty {
-      console.note(summary(report.groups))
+    if options.action == nil { write(report.groups, options.output, console: console) }
+    guard !report.groups.isEmpty else {
+      // Said, so that an empty answer is not taken for a search that did not run.
+      let count = report.searched.count
+      console.note("no duplicates among \(count) file\(count == 1 ? "" : "s")")
+      return .partialFailure
     }
-    return report.groups.isEmpty ? .partialFailure : .success
+    if options.output == .table { console.note(summary(report.groups)) }
+    return .success
   }
 
   /// `--similar`: groups of look-alikes, listed as `output` says.
