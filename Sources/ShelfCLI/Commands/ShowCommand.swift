@@ -44,7 +44,9 @@ enum ShowCommand {
       Control characters other than tab and line feed are shown in caret notation (^[ for \
       escape; a carriage return before a line feed is kept into a pipe and dropped on a \
       terminal), bytes that do not decode as \
-      \\xNN. With --raw the file's bytes are printed unchanged, whatever its kind.
+      \\xNN. Text is decoded and printed a block at a time, so a file of any size, even of \
+      one line, takes little memory; a line longer than the screen counts as the rows it \
+      wraps to. With --raw the file's bytes are printed unchanged, whatever its kind.
 
       Property lists (XML or binary) are pretty-printed, or printed as JSON with --json (data \
       as base64, dates as RFC 3339 text in the local zone).
@@ -260,78 +262,43 @@ enum ShowCommand {
     }
   }
 
-  /// Decodes and prints text; with `interrupts`, long text is paged (nil: printed whole).
+  /// Decodes and prints text a block at a time; with `interrupts`, text longer than the
+  /// screen is paged (nil: printed whole), the rest streamed to the pager as it is decoded.
   static func showText(
     _ file: RegularFile, encoding: DetectedEncoding?, console: Console, environment: [String: String],
     interrupts: InterruptExit?
   ) throws {
-    let detected = encoding ?? DetectedEncoding(encoding: .utf8, bom: false)
-    let decoder = try TextDecoder(detected.encoding)
-    var output = ""
-    var offset = Int64(detected.bomLength)
-    var scalars: [UInt32] = []
-    var afterCR = false
-    while offset < file.status.size {
-      let block = try file.read(count: 1 << 20, at: offset)
-      if block.isEmpty { break }
-      offset += Int64(block.count)
-      scalars.removeAll(keepingCapacity: true)
-      decoder.decode(block[...], final: offset >= file.status.size, into: &scalars)
-      for value in scalars {
-        if afterCR {
-          // A line ending CR LF stays one into a pipe and becomes LF on a terminal.
-          if value != 0x0A {
-            output += "^M"
-          } else if !console.stdoutIsTerminal {
-            output += "\r"
-          }
-        }
-        afterCR = value == 0x0D
-        appendVisible(value, to: &output)
+    let codeset = TerminalCodeset.nonUTF8(environment)
+    var text = try VisibleText(
+      file, encoding: encoding, terminal: console.stdoutIsTerminal, endWithNewline: codeset == nil)
+    if let codeset {
+      while let piece = try text.next() { console.writeBytes(TextTranscoder.encode(piece, to: codeset)) }
+      return
+    }
+    guard let interrupts, console.stdoutIsTerminal else {
+      while let piece = try text.next() { console.write(piece) }
+      return
+    }
+    // Held until it is known to fill the screen: as many lines, or as many characters as the
+    // screen holds (a long line wraps).
+    var held = ""
+    var lines = 0
+    while let piece = try text.next() {
+      held += piece
+      lines += piece.utf8.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+      guard lines >= console.height || held.unicodeScalars.count >= console.height * console.width else {
+        continue
       }
-    }
-    if afterCR { output += "^M" }
-    if let codeset = TerminalCodeset.nonUTF8(environment) {
-      console.writeBytes(TextTranscoder.encode(output, to: codeset))
+      // The pager in the foreground answers Ctrl-C itself; shelf waits for it to quit.
+      let paged = try interrupts.ignoring {
+        try Pager.page(held, then: { try text.next() }, environment: environment)
+      }
+      if paged { return }
+      console.write(held)
+      while let piece = try text.next() { console.write(piece) }
       return
     }
-    if let last = output.utf8.last, last != 0x0A { output += "\n" }
-    guard let interrupts else { return console.write(output) }
-    try page(output, console: console, environment: environment, interrupts: interrupts)
-  }
-
-  /// One decoded character as the terminal may print it: controls in caret notation
-  /// (`^[`, `^?`; C1 controls as `M-^[`), an undecodable byte as `\xNN`; a carriage return is
-  /// left to the caller (dropped before a line feed).
-  static func appendVisible(_ value: UInt32, to output: inout String) {
-    if value >= TextDecoder.invalidByteBase {
-      let byte = value - TextDecoder.invalidByteBase
-      output += "\\x" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16)
-    } else if value == 0x0D {
-      return
-    } else if value == 0x0A || value == 0x09 || (value >= 0x20 && value < 0x7F) || value >= 0xA0 {
-      output.unicodeScalars.append(Unicode.Scalar(value) ?? "\u{FFFD}")
-    } else if value == 0x7F {
-      output += "^?"
-    } else if value >= 0x80 {
-      output += "M-^" + String(Unicode.Scalar(UInt8(value - 0x80 + 0x40)))
-    } else {
-      output += "^" + String(Unicode.Scalar(UInt8(value + 0x40)))
-    }
-  }
-
-  /// Writes text to stdout, through the pager when it is longer than the terminal.
-  static func page(
-    _ output: String, console: Console, environment: [String: String], interrupts: InterruptExit
-  ) throws {
-    let lineCount = output.utf8.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-    // The pager in the foreground answers Ctrl-C itself; shelf waits for it to quit.
-    if console.stdoutIsTerminal && lineCount >= console.height,
-      interrupts.ignoring({ Pager.page(output, environment: environment) })
-    {
-      return
-    }
-    console.write(output)
+    console.write(held)
   }
 
   // MARK: Property lists

@@ -4,8 +4,12 @@
 
 /// Long text for a terminal, handed to the user's pager.
 enum Pager {
-  /// Pipes `text` through `$PAGER` (default `less -R`); false when no pager could run.
-  static func page(_ text: String, environment: [String: String]) -> Bool {
+  /// Pipes `first`, then each piece `next` gives until nil, through `$PAGER` (default
+  /// `less -R`), and waits for it; false when no pager could run (nothing was written then).
+  /// A pager that quits early ends the reading: `next` is not asked again.
+  static func page(_ first: String, then next: () throws -> String?, environment: [String: String]) rethrows
+    -> Bool
+  {
     let pager = environment["PAGER"].flatMap { $0.isEmpty ? nil : $0 } ?? "less -R"
     var fds: [Int32] = [0, 0]
     guard pipe(&fds) == 0 else { return false }
@@ -25,21 +29,29 @@ enum Pager {
       return false
     }
     signal(SIGPIPE, SIG_IGN)
-    let bytes = Array(text.utf8)
-    bytes.withUnsafeBytes { raw in
+    defer {
+      close(fds[1])
+      var status: Int32 = 0
+      while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    }
+    var piece: String? = first
+    while let text = piece, write(text, to: fds[1]) { piece = try next() }
+    return true
+  }
+
+  /// Writes all of `text`; false when the pager is gone.
+  private static func write(_ text: String, to descriptor: Int32) -> Bool {
+    Array(text.utf8).withUnsafeBytes { raw in
       var offset = 0
       while offset < raw.count {
-        let written = write(fds[1], raw.baseAddress! + offset, raw.count - offset)
+        let written = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
         if written < 0 {
           if errno == EINTR { continue }
-          break
+          return false
         }
         offset += written
       }
+      return true
     }
-    close(fds[1])
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    return true
   }
 }
