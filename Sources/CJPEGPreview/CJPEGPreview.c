@@ -19,17 +19,19 @@
 struct failure {
   struct jpeg_error_mgr manager;
   jmp_buf jump;
+  /* Set when the data ended early: libjpeg goes on, filling the rest with grey. */
+  int truncated;
 };
 
 static void give_up(j_common_ptr info) {
   longjmp(((struct failure *)info->err)->jump, 1);
 }
 
-/* libjpeg warns and goes on when the data ends early (filling the rest with grey); a preview
-   treats that as the error it is. Other warnings (junk between markers) are left alone, as
-   libvips leaves them. */
+/* libjpeg warns and goes on when the data ends early (filling the rest with grey): the preview
+   shows what was there, as libvips and ImageMagick do, and says so. Other warnings (junk
+   between markers) are left alone, as libvips leaves them. */
 static void on_message(j_common_ptr info, int level) {
-  if (level < 0 && info->err->msg_code == JWRN_JPEG_EOF) give_up(info);
+  if (level < 0 && info->err->msg_code == JWRN_JPEG_EOF) ((struct failure *)info->err)->truncated = 1;
 }
 
 /* The EXIF orientation (1-8) in the APP1 markers saved while reading the header; 1 without one. */
@@ -86,6 +88,7 @@ int shelf_jpeg_preview_file(
   unsigned char *volatile line = NULL;
   int status = SHELF_JPEG_DECODE_FAILED;
   info.err = jpeg_std_error(&failure.manager);
+  failure.truncated = 0;
   failure.manager.error_exit = give_up;
   failure.manager.emit_message = on_message;
   if (setjmp(failure.jump)) {
@@ -193,6 +196,13 @@ int shelf_jpeg_preview_file(
   out->rgba = rgba;
   out->width = shown_width;
   out->height = shown_height;
+  out->truncated = failure.truncated;
+  if (failure.truncated) {
+    failure.manager.msg_code = JWRN_JPEG_EOF;
+    char message[JMSG_LENGTH_MAX];
+    failure.manager.format_message((j_common_ptr)&info, message);
+    snprintf(error, error_size, "%s", message);
+  }
   status = SHELF_JPEG_OK;
 done:
   jpeg_destroy_decompress(&info);

@@ -234,8 +234,8 @@ static int is_picture_loader(const char *name) {
 }
 
 int shelf_vips_thumbnail_file(
-  const char *path, int page, int max_width, int max_height, shelf_vips_preview *out, char *error,
-  size_t error_size) {
+  const char *path, int page, int max_width, int max_height, int partial, shelf_vips_preview *out,
+  char *error, size_t error_size) {
   int status = ensure_loaded(error, error_size);
   if (status != SHELF_VIPS_OK) return status;
   const char *loader = find_loader(path);
@@ -246,7 +246,8 @@ int shelf_vips_thumbnail_file(
   }
   /* libvips reads load options from a [...] suffix of the name. Always giving one keeps a
      name that itself ends in brackets from being taken apart; the loader fails on truncated
-     data rather than filling the rest with black. */
+     data rather than filling the rest with black, unless asked for what it can decode. */
+  const char *fail_on = partial ? "none" : "truncated";
   size_t length = strlen(path) + 64;
   char *name = malloc(length);
   if (!name) {
@@ -254,9 +255,9 @@ int shelf_vips_thumbnail_file(
     return SHELF_VIPS_DECODE_FAILED;
   }
   if (page > 0) {
-    snprintf(name, length, "%s[fail_on=truncated,page=%d]", path, page);
+    snprintf(name, length, "%s[fail_on=%s,page=%d]", path, fail_on, page);
   } else {
-    snprintf(name, length, "%s[fail_on=truncated]", path);
+    snprintf(name, length, "%s[fail_on=%s]", path, fail_on);
   }
   VipsSize size = VIPS_SIZE_DOWN;
   if (strstr(loader, "Svg")) {
@@ -276,8 +277,8 @@ int shelf_vips_thumbnail_file(
   }
   VipsImage *image = NULL;
   int failed = vips.thumbnail(
-    name, &image, max_width, "height", max_height, "size", size, "fail_on", VIPS_FAIL_ON_TRUNCATED,
-    NULL);
+    name, &image, max_width, "height", max_height, "size", size, "fail_on",
+    partial ? VIPS_FAIL_ON_NONE : VIPS_FAIL_ON_TRUNCATED, NULL);
   free(name);
   if (failed) {
     take_error(error, error_size);

@@ -63,28 +63,48 @@ public enum ImagePreviewDecoder {
     switch Int(status) {
     case SHELF_JPEG_OK:
       let (width, height) = (Int(preview.width), Int(preview.height))
-      return PreviewImage(
+      var image = PreviewImage(
         width: width, height: height,
         rgba: Array(UnsafeBufferPointer(start: preview.rgba, count: width * height * 4)))
+      if preview.truncated != 0 { image.damage = Self.text(message) }
+      return image
     case SHELF_JPEG_UNSUPPORTED:
       return nil
     default:
-      let detail = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-      throw ImagePreviewError(.corrupt(detail), path: path)
+      throw ImagePreviewError(.corrupt(Self.text(message)), path: path)
     }
   }
 
-  /// The image at `path` (frame `page`) through `vips_thumbnail`.
+  /// A C library's message, up to its NUL.
+  static func text(_ message: [CChar]) -> String {
+    String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  /// The image at `path` (frame `page`) through `vips_thumbnail`. A file that fails to
+  /// decode whole is decoded again for what it holds (libvips's `fail_on=none`, as vipsdisp
+  /// and ImageMagick show it), marked with why (`damage`).
   static func thumbnail(_ path: RawPath, page: Int, to box: (width: Int, height: Int)) throws
     -> PreviewImage
   {
-    var preview = shelf_vips_preview()
-    var message = [CChar](repeating: 0, count: 512)
-    let status = path.withCString { name in
-      shelf_vips_thumbnail_file(
-        name, Int32(page), Int32(box.width), Int32(box.height), &preview, &message, message.count)
+    func decode(partial: Bool) throws -> PreviewImage {
+      var preview = shelf_vips_preview()
+      var message = [CChar](repeating: 0, count: 512)
+      let status = path.withCString { name in
+        shelf_vips_thumbnail_file(
+          name, Int32(page), Int32(box.width), Int32(box.height), partial ? 1 : 0, &preview, &message,
+          message.count)
+      }
+      return try finish(status, preview: &preview, message: message, path: path)
     }
-    return try finish(status, preview: &preview, message: message, path: path)
+    do {
+      return try decode(partial: false)
+    } catch let error as ImagePreviewError {
+      guard case .corrupt(let reason) = error.reason, var image = try? decode(partial: true) else {
+        throw error
+      }
+      image.damage = reason
+      return image
+    }
   }
 
   /// RGBA pixels decoded elsewhere, resized by libvips.
@@ -106,7 +126,7 @@ public enum ImagePreviewDecoder {
     _ status: Int32, preview: inout shelf_vips_preview, message: [CChar], path: RawPath
   ) throws(ImagePreviewError) -> PreviewImage {
     defer { shelf_vips_preview_free(&preview) }
-    let detail = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let detail = Self.text(message)
     switch Int(status) {
     case SHELF_VIPS_OK:
       let width = Int(preview.width)

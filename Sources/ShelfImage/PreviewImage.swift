@@ -6,6 +6,9 @@ public struct PreviewImage: Sendable, Equatable {
   public var height: Int
   /// `width * height * 4` bytes: R, G, B, A per pixel, rows top down.
   public var rgba: [UInt8]
+  /// What was wrong with a file of which only part decoded (cut short, say): the picture
+  /// holds what was there, the rest filled by the decoder. Nil for a whole picture.
+  public var damage: String?
 
   /// Wraps decoded pixels.
   public init(width: Int, height: Int, rgba: [UInt8]) {

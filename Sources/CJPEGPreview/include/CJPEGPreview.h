@@ -23,11 +23,13 @@ typedef struct shelf_jpeg_preview {
   unsigned char *rgba;
   int width;
   int height;
+  /* 1 when the data ended early: the rest of the picture is grey, and error says so. */
+  int truncated;
 } shelf_jpeg_preview;
 
 /* Decodes the JPEG at path to fit within max_width × max_height (never enlarged, the aspect
-   ratio kept, each side rounded), upright by its EXIF orientation. A file cut short is an
-   error, not a picture filled with grey. */
+   ratio kept, each side rounded), upright by its EXIF orientation. A file cut short gives
+   what it holds, the rest grey, marked truncated (as libvips and ImageMagick show it). */
 int shelf_jpeg_preview_file(
   const char *path, int max_width, int max_height, shelf_jpeg_preview *out, char *error,
   size_t error_size);

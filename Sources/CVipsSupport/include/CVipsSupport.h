@@ -29,10 +29,11 @@ typedef struct shelf_vips_preview {
 /* Decodes the file at path, shrunk on load to fit within max_width × max_height (never
    enlarged; an SVG drawing is rendered to fill the box), turned upright by its EXIF
    orientation. page chooses the frame of a multi-image
-   file (0 for the first). A truncated file is an error, not a partial picture. */
+   file (0 for the first). A truncated file is an error, not a partial picture, unless
+   partial: then the loader gives what it can decode (libvips's fail_on=none). */
 int shelf_vips_thumbnail_file(
-  const char *path, int page, int max_width, int max_height, shelf_vips_preview *out, char *error,
-  size_t error_size);
+  const char *path, int page, int max_width, int max_height, int partial, shelf_vips_preview *out,
+  char *error, size_t error_size);
 
 /* Resizes RGBA pixels decoded elsewhere (QOI, ICNS, CgBI PNG) in the same way. */
 int shelf_vips_thumbnail_rgba(

@@ -52,7 +52,9 @@ enum InfoCommand {
       extension to break ties.
 
       Directories, FIFOs, sockets and devices are refused without being opened for reading, \
-      and so are empty files (exit 66 and 65). A file whose header is truncated or corrupt is \
+      and so are empty files (exit 66 and 65). A file that reports a size of 0 but has content \
+      (those of /proc and /sys) is read through, up to 16 MiB, and described by what it holds, \
+      as file -s and cat see it. A file whose header is truncated or corrupt is \
       shown with what could be read and its error, and counts as bad input (exit 65). Paths \
       that are not valid UTF-8 or hold control characters are printed escaped; with --json \
       the exact bytes are kept in a path_b64 field.
@@ -91,7 +93,9 @@ enum InfoCommand {
           input.string == "-"
           ? try describeStandardInput(temporaryFolder: options.temporaryFolder, extractors: extractors)
           : try describeBackupEntry(input.path, store: store, files: backupFiles, extractors: extractors)
-            ?? describe(path: input.path, store: store, extractors: extractors)
+            ?? describe(
+              path: input.path, store: store, extractors: extractors, temporaryFolder: options.temporaryFolder
+            )
         // A CUE sheet's tracks, besides its text facts.
         if let path = description.path, description.entry.backup == nil, path.lowercasedExtension == "cue" {
           description.cueSheet = CueSheetDescription(path: path, extractors: extractors)
@@ -311,16 +315,22 @@ enum InfoCommand {
   }
 
   /// The catalogue's entry for a file when it is current, else the facts read live.
-  static func describe(path: RawPath, store: CatalogStore?, extractors: ExtractorPool? = nil) throws
-    -> Description
-  {
+  static func describe(
+    path: RawPath, store: CatalogStore?, extractors: ExtractorPool? = nil, temporaryFolder: RawPath
+  ) throws -> Description {
     let file = try RegularFile(path: path)
-    guard file.status.size > 0 else {
-      throw FileError(path: path, reason: "file is empty", failure: .badInput)
-    }
     let absolute = path.absolute
     // The catalogue knows files by their resolved path.
     let resolved = (try? TreeWalker.realPath(absolute)) ?? absolute
+    guard file.status.size > 0 else {
+      // A /proc or /sys file has content all the same: its copy is described.
+      guard let copy = try UnsizedFile.spool(file, temporaryFolder: temporaryFolder) else {
+        throw FileError(path: path, reason: "file is empty", failure: .badInput)
+      }
+      let read = try ReadFacts(copy.open(), fileExtension: absolute.lowercasedExtension, in: extractors)
+      return Description(
+        path: absolute, entry: CatalogEntry(live: absolute, resolved: resolved, read: read, roots: []))
+    }
     if let store, let entry = (try? store.entry(path: absolute)) ?? (try? store.entry(path: resolved)),
       entry.size == file.status.size, entry.mtimeNanoseconds == file.status.mtimeNanoseconds,
       entry.extractorVersion == MetadataExtractor.version

@@ -46,7 +46,9 @@ enum ShowCommand {
       terminal), bytes that do not decode as \
       \\xNN. Text is decoded and printed a block at a time, so a file of any size, even of \
       one line, takes little memory; a line longer than the screen counts as the rows it \
-      wraps to. With --raw the file's bytes are printed unchanged, whatever its kind.
+      wraps to. A file that reports a size of 0 but has content (those of /proc and /sys) is \
+      read through, up to 16 MiB, and shown as cat shows it. With --raw the file's bytes are \
+      printed unchanged, whatever its kind.
 
       Property lists (XML or binary) are pretty-printed, or printed as JSON with --json (data \
       as base64, dates as RFC 3339 text in the local zone).
@@ -67,8 +69,10 @@ enum ShowCommand {
       16 ANSI colours; --graphics chooses. Where --color leaves colour \
       off (NO_COLOR, --color never, a pipe), half-blocks become grey shades of ASCII. Into a \
       pipe only the image's facts are printed (no preview, no escape sequences) unless \
-      --color always or --graphics asks for a preview. An image that cannot be decoded \
-      (truncated, corrupt) draws nothing: a one-line error and exit status 65.
+      --color always or --graphics asks for a preview. An image cut short or damaged after \
+      its header is drawn as far as it decodes (the rest as its decoder fills it, as libvips \
+      and ImageMagick show it), with a one-line warning; one that cannot be decoded at all \
+      draws nothing: a one-line error and exit status 65.
 
       Audio is summarised (container, named as info and ls name it, encoding, duration, rate, \
       channels, tags); on a terminal a waveform line of the peak level across the file follows. \
@@ -148,16 +152,25 @@ enum ShowCommand {
     interrupts: InterruptExit, paging: Bool
   ) throws -> ExitStatus {
     let console = invocation.console
-    let source: RawPath
+    var source: RawPath
     do {
       source = try backupFiles.readablePath(path) ?? path
     } catch {
       throw AdvisedBackupError.advising(error)
     }
-    let file = try RegularFile(path: source)
-    guard file.status.size > 0 else {
-      throw FileError(path: path, reason: "file is empty", failure: .badInput)
+    var file = try RegularFile(path: source)
+    // A /proc or /sys file reports no size but has content: its copy is shown (the copy
+    // lives as long as this call).
+    var unsized: SpooledFile?
+    if file.status.size == 0 {
+      unsized = try UnsizedFile.spool(file, temporaryFolder: invocation.temporaryFolder)
+      guard let copy = unsized else {
+        throw FileError(path: path, reason: "file is empty", failure: .badInput)
+      }
+      file = try copy.open()
+      source = copy.path
     }
+    defer { withExtendedLifetime(unsized) {} }
     if options.raw {
       try showRaw(file, console: console)
       return .success
@@ -168,7 +181,7 @@ enum ShowCommand {
       // still shown, and is bad input all the same.
       let description =
         try InfoCommand.describeBackupEntry(path, store: nil, files: backupFiles)
-        ?? InfoCommand.describe(path: path, store: nil)
+        ?? InfoCommand.describe(path: path, store: nil, temporaryFolder: invocation.temporaryFolder)
       console.write(description.json.serialized(pretty: true) + "\n")
       guard let reason = description.entry.error else { return .success }
       console.error("\(path.escaped): \(reason)")
@@ -209,7 +222,7 @@ enum ShowCommand {
     case .video:
       let description =
         try InfoCommand.describeBackupEntry(path, store: nil, files: backupFiles)
-        ?? InfoCommand.describe(path: path, store: nil)
+        ?? InfoCommand.describe(path: path, store: nil, temporaryFolder: invocation.temporaryFolder)
       if let error = description.entry.error, description.entry.video == nil {
         throw FileError(path: path, reason: error.reason, failure: .badInput)
       }
@@ -425,6 +438,7 @@ enum ShowCommand {
     } catch let error as ImagePreviewError {
       throw ImagePreviewError(error.reason, path: path)
     }
+    if let damage = image.damage { console.warning("\(path.escaped): \(damage); shown as far as it decodes") }
     switch graphics {
     case .kitty:
       let usedColumns = (image.width + cell.width - 1) / cell.width
