@@ -327,7 +327,11 @@ enum InfoCommand {
       guard let copy = try UnsizedFile.spool(file, temporaryFolder: temporaryFolder) else {
         throw FileError(path: path, reason: "file is empty", failure: .badInput)
       }
-      let read = try ReadFacts(copy.open(), fileExtension: absolute.lowercasedExtension, in: extractors)
+      var read = try ReadFacts(copy.open(), fileExtension: absolute.lowercasedExtension, in: extractors)
+      // The file's own status, but for the size of what it held.
+      let size = read.status.size
+      read.status = file.status
+      read.status.size = size
       return Description(
         path: absolute, entry: CatalogEntry(live: absolute, resolved: resolved, read: read, roots: []))
     }
