@@ -282,8 +282,15 @@ public struct TreeWalker: Sendable {
         }
       }
       var rules = rulesSnapshot
-      if hasIgnoreFile,
-        let file = try? RegularFile(path: directory.path.appending(".shelfignore"), followLinks: false),
+      // Opened from the folder's descriptor (no path to resolve again, however deep it lies),
+      // and only when a regular file: opening a device can have side effects.
+      var ignoreStatus = stat()
+      if hasIgnoreFile, fstatat(fd, ".shelfignore", &ignoreStatus, AT_SYMLINK_NOFOLLOW) == 0,
+        ignoreStatus.st_mode & S_IFMT == S_IFREG,
+        case let opened = openat(
+          fd, ".shelfignore", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC),
+        opened >= 0,
+        let file = try? RegularFile(adopting: opened, path: directory.path.appending(".shelfignore")),
         let contents = try? file.read(count: 256 << 10)
       {
         rules.addIgnoreFile(contents, base: directory.relative)

@@ -57,7 +57,7 @@ import Testing
     #expect(again.stdout == "\(root): 3 files\n  0 new, 0 updated, 3 unchanged, 0 moved, 0 removed\n")
   }
 
-  @Test func aFileBelowTwoThousandFoldersIsRead() throws {
+  @Test func aFileBelowTwoThousandFoldersIsReadAndItsFoldersShelfignoreKept() throws {
     let scratch = try TemporaryDirectory()
     let root = scratch.path + "/deep"
     #expect(mkdir(root, 0o755) == 0)
@@ -70,9 +70,12 @@ import Testing
       folder = next
     }
     let text = "deep down\nthree lines\nof text\n"
-    let file = openat(folder, "note.txt", O_WRONLY | O_CREAT | O_EXCL, 0o644)
-    #expect(write(file, text, text.utf8.count) == text.utf8.count)
-    close(file)
+    // The note, and a file its folder's .shelfignore leaves out.
+    for (name, content) in [("note.txt", text), ("skip.txt", "left out\n"), (".shelfignore", "skip.txt\n")] {
+      let file = openat(folder, name, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+      #expect(write(file, content, content.utf8.count) == content.utf8.count)
+      close(file)
+    }
     close(folder)
     defer { Self.removeDeepTree(root) }
     let database = scratch.path + "/catalog.sqlite"
@@ -82,7 +85,9 @@ import Testing
     let result = try ShelfProcess.run(["--db", database, "index", root])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stderr == "")
-    #expect(result.stdout == "\(root): 1 file\n  1 new, 0 updated, 0 unchanged, 0 moved, 0 removed\n")
+    #expect(
+      result.stdout == "\(root): 2 files\n  2 new, 0 updated, 0 unchanged, 0 moved, 0 removed\n  1 excluded\n"
+    )
     let listed = try ShelfProcess.run(["--db", database, "ls", "--json", "name:note.txt"])
     #expect(listed.status == 0)
     #expect(listed.stdout.contains("\"lines\":3"), "\(listed.stdout.suffix(600))")
@@ -99,7 +104,7 @@ import Testing
     }
   }
 
-  /// Removes the chain of `ddd` folders and the note at its bottom, from descriptors (a path
+  /// Removes the chain of `ddd` folders and the files at its bottom, from descriptors (a path
   /// cannot name them).
   static func removeDeepTree(_ root: String) {
     var folder = open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
@@ -109,7 +114,7 @@ import Testing
       folder = next
       depth += 1
     }
-    unlinkat(folder, "note.txt", 0)
+    for name in ["note.txt", "skip.txt", ".shelfignore"] { unlinkat(folder, name, 0) }
     for _ in 0..<depth {
       let parent = openat(folder, "..", O_RDONLY | O_DIRECTORY)
       close(folder)
