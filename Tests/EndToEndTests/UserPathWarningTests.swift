@@ -33,19 +33,21 @@ import Testing
       })
   }
 
-  /// An encrypted backup entry is played from a private decrypted copy: a track found cut
-  /// short while it plays is reported by the entry's path, not the copy's descriptor.
-  @Test func aTruncatedBackupTrackIsReportedByItsPath() throws {
+  /// An encrypted backup entry is read from a private decrypted copy: a track found cut short
+  /// while it plays, or a recording `show` cannot read, is reported by the entry's path, not
+  /// the copy's descriptor.
+  @Test func aDamagedBackupEntryIsReportedByItsPath() throws {
     let scratch = try TemporaryDirectory()
     let backup = scratch.file("backups/cut")
-    // The generator's encrypted backup of today, with half of a FLAC added as a recording.
+    // The generator's encrypted backup of today, with the first halves of a FLAC and an M4A.
     let build = """
       import importlib.util, sys
       spec = importlib.util.spec_from_file_location("backups", sys.argv[1])
       backups = importlib.util.module_from_spec(spec); spec.loader.exec_module(backups)
       whole = backups.read_sample
-      backups.read_sample = lambda s: whole(s)[: len(whole(s)) // 2] if s.endswith(".flac") else whole(s)
-      extra = [("MediaDomain", "Media/Recordings/cut.flac", "Documents/chord-stereo.flac", 3)]
+      backups.read_sample = lambda s: whole(s)[: len(whole(s)) // 2] if s.endswith(("flac", "m4a")) else whole(s)
+      extra = [("MediaDomain", "Media/Recordings/cut.flac", "Documents/chord-stereo.flac", 3),
+               ("MediaDomain", "Media/Recordings/cut.m4a", "Documents/Music/morning-chord.m4a", 3)]
       backups.build(sys.argv[2], "manifest-db-encrypted", backups.FILES + extra, backups.LINKS, None)
       """
     let generated = try ExternalTool.run([
@@ -54,13 +56,18 @@ import Testing
       backup,
     ])
     try #require(generated.status == 0, "\(generated.stderr)")
-    let track = backup + "/MediaDomain/Media/Recordings/cut.flac"
-    let result = try ShelfProcess.run(
-      ["play", "-D", "null", "--no-interactive", track],
-      environment: ["SHELF_BACKUP_PASSWORD": SampleBackupCopy.password])
+    let environment = ["SHELF_BACKUP_PASSWORD": SampleBackupCopy.password]
+    let flac = backup + "/MediaDomain/Media/Recordings/cut.flac"
+    let played = try ShelfProcess.run(
+      ["play", "-D", "null", "--no-interactive", flac], environment: environment)
     // Played part way, then failed: a partial failure, as for a file cut short on disk.
-    #expect(result.status == 1)
-    #expect(!result.stderr.contains("/proc/"), "\(result.stderr)")
-    #expect(result.stderr.contains("error: \(track): truncated audio file: "), "\(result.stderr)")
+    #expect(played.status == 1)
+    #expect(!played.stderr.contains("/proc/"), "\(played.stderr)")
+    #expect(played.stderr.contains("error: \(flac): truncated audio file: "), "\(played.stderr)")
+
+    let m4a = backup + "/MediaDomain/Media/Recordings/cut.m4a"
+    let shown = try ShelfProcess.run(["show", m4a], environment: environment)
+    #expect(shown.status == 65)
+    #expect(shown.stderr == "error: \(m4a): invalid data found when processing input: moov atom not found\n")
   }
 }

@@ -142,6 +142,14 @@ extension Playlist {
 }
 
 extension BackupEntryFiles {
+  /// The error with the path of a spooled file, where it names one, told as the catalogued
+  /// path the file stands for: a decoder names the file it opened, which the user never gave.
+  func naming(_ error: any ShelfError) -> any ShelfError {
+    let files = spooled.withLock { $0.map { (path: $0.key, name: $0.value.name) } }
+    guard let file = files.first(where: { error.description.contains($0.path.escaped) }) else { return error }
+    return RenamedError(error: error, spooled: file.path, name: file.name)
+  }
+
   /// The report with a spooled backup entry named by its catalogued path, in its error too.
   func naming(_ report: PNGCrushReport) -> PNGCrushReport {
     let name = name(of: report.job.input)
