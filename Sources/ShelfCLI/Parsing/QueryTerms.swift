@@ -12,7 +12,7 @@ enum QueryTerms {
   static func argument(optional: Bool) -> ArgumentSpec {
     ArgumentSpec(
       "query", help: "Query terms such as kind:audio or root:'*/Backup/*' (see QUERY SYNTAX in shelf-ls(1)).",
-      optional: optional, repeating: true, completion: Completion.none)
+      optional: optional, repeating: true, completion: .queryTerms)
   }
 
   /// The query the terms make, with `required` terms of the command's own added (`play`'s
