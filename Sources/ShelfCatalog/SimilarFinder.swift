@@ -1,4 +1,5 @@
 import ShelfAudio
+import ShelfBackup
 public import ShelfCore
 import ShelfImage
 import Synchronization
@@ -90,7 +91,10 @@ public struct SimilarFinder: Sendable {
         let entry = audio[index - images.count]
         audioItems.append(
           .init(id: index, fingerprint: AudioFingerprint(raw: raw), duration: entry.audio?.duration ?? 0))
-      case .failure(let error): report.skipped.append(error.error)
+      case .failure(let error):
+        // A backup that does not open is told once, not once for each of its files.
+        guard !report.skipped.contains(where: { $0.description == error.error.description }) else { continue }
+        report.skipped.append(error.error)
       }
     }
     func entry(_ index: Int) -> CatalogEntry {
@@ -160,6 +164,9 @@ public struct SimilarFinder: Sendable {
         guard let extractors else { return try SimilarityFingerprint.compute(kind, of: file) }
         return try extractors.fingerprint(file, kind)
       }
+    } catch let error as BackupError where entry.backup != nil && error.path != entry.path {
+      // The backup itself (a password needed, a damaged manifest): told about the backup.
+      throw Skipped(error: error)
     } catch let error as any ShelfError {
       throw Skipped(error: Self.naming(error, entry.path))
     } catch {

@@ -125,6 +125,8 @@ extension Playlist {
   mutating func checkBackupEntries(through files: BackupEntryFiles, console: Console) {
     var kept: [PlayerTrack] = []
     var keptFromFolders: Set<Int> = []
+    // A backup that does not open is told once, however many of its tracks were asked for.
+    var told: Set<String> = []
     for (index, track) in tracks.enumerated() {
       do {
         _ = try files.check(track.path)
@@ -132,7 +134,7 @@ extension Playlist {
         kept.append(track)
       } catch {
         let advised = AdvisedBackupError.advising(error)
-        console.error(String(describing: advised))
+        if told.insert(String(describing: advised)).inserted { console.error(String(describing: advised)) }
         failures.append((advised as? any ShelfError)?.failure ?? .io)
       }
     }
