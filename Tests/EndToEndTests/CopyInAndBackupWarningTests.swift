@@ -64,4 +64,22 @@ import Testing
     #expect(lines.count == 1, "\(played.stderr)")
     #expect(lines.first?.hasPrefix("error: \(told) (") == true, "\(played.stderr)")
   }
+
+  /// Named as a root and then found again in the folder named after it, a backup that needs a
+  /// password it was not given is reported once, and its password asked for once.
+  @Test func aBackupNamedAndFoundAgainInOneRunIsToldOnce() throws {
+    let copy = try SampleBackupCopy()
+    let backup = copy.backup("mbdb-encrypted")
+    let result = try copy.run(["index", backup, copy.folder], password: nil)
+    #expect(result.status == 1)
+    let told = result.stderr.split(separator: "\n").filter { $0.contains(backup + ":") }
+    #expect(
+      told == [
+        "error: \(backup): encrypted backup: a password is needed (give --password-file FILE, set SHELF_BACKUP_PASSWORD, or run on a terminal to be asked)"
+      ],
+      "\(result.stderr)")
+    // Named twice, the same.
+    let twice = try copy.run(["index", backup, backup], password: nil)
+    #expect(twice.stderr.split(separator: "\n").count == 1, "\(twice.stderr)")
+  }
 }
