@@ -5,9 +5,11 @@ import Testing
 /// `copy-in:` refuses a folder that does not exist rather than matching everything, and an
 /// encrypted backup without its password is told about once per run (issue 44, item 15).
 @Suite struct CopyInAndBackupWarningTests {
-  @Test func aMissingCopyInFolderIsAUsageErrorNamingIt() throws {
+  @Test(arguments: TestCatalogues.kinds) func aMissingCopyInFolderIsAUsageErrorNamingIt(
+    store: CatalogueStoreKind
+  ) throws {
     let scratch = try TemporaryDirectory()
-    let database = scratch.path + "/catalog.sqlite"
+    let database = try TestCatalogues.location(store, in: scratch.path)
     _ = try scratch.write("media/a.txt", Array("same\n".utf8))
     _ = try scratch.write("media/b.txt", Array("same\n".utf8))
     #expect(try ShelfProcess.run(["--db", database, "index", scratch.path + "/media"]).status == 0)
@@ -38,8 +40,10 @@ import Testing
     #expect(found.stdout == "\(scratch.path)/media/a.txt\0\(scratch.path)/media/b.txt\0")
   }
 
-  @Test func aFolderOfBackupEntriesExistsOnlyInTheCatalogueAndCounts() throws {
-    let copy = try SampleBackupCopy()
+  @Test(arguments: TestCatalogues.kinds) func aFolderOfBackupEntriesExistsOnlyInTheCatalogueAndCounts(
+    store: CatalogueStoreKind
+  ) throws {
+    let copy = try SampleBackupCopy(store)
     let backup = copy.backup("manifest-db")
     #expect(try copy.run(["index", backup]).status == 0)
     let result = try copy.run(["ls", "kind:image", "-copy-in:" + backup + "/CameraRollDomain"])
