@@ -96,6 +96,9 @@ import Testing
       try scripts.bash(["shelf", "ls", "--sort", "artist", ":", ""], line: "shelf ls --sort artist:")
         == ["asc", "desc"])
     // copies and copy-in cannot sort: they are not offered, and every field offered sorts.
+    #expect(
+      try scripts.bash(["shelf", "ls", "--sort", "=", "artist", ":", "d"], line: "shelf ls --sort=artist:d")
+        == ["desc"])
     #expect(try scripts.bash(["shelf", "ls", "--sort", "cop"]) == [])
     let fields = try scripts.bash(["shelf", "ls", "--sort", ""])
     #expect(fields.count > 60)
@@ -114,6 +117,9 @@ import Testing
     #expect(Set(offered).isSuperset(of: ["default", "null", "shelftest"]), "\(offered)")
     #expect(try scripts.bash(["shelf", "record", "-D", "shelft"]) == ["shelftest"])
     #expect(try scripts.bash(["shelf", "record", "--device", "nu"]) == ["null"])
+    #expect(
+      try scripts.bash(["shelf", "play", "--device", "=", "shelft"], line: "shelf play --device=shelft")
+        == ["shelftest"])
   }
 
   @Test func fishOffersTheSameFieldsSortKeysAndDevices() throws {

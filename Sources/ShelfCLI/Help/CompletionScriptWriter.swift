@@ -91,7 +91,7 @@ struct CompletionScriptWriter {
       }
       # Sets word (the whole word being completed: bash splits COMP_WORDS at ':' and '=', so
       # kind:im arrives as kind, :, im), kept (the part of it readline keeps) and prev (the word
-      # before it).
+      # or option before it).
       _shelf_word() {
         word=$cur kept="" prev=${COMP_WORDS[COMP_CWORD-1]}
         [[ -n ${COMP_LINE-} ]] || return
@@ -101,6 +101,10 @@ struct CompletionScriptWriter {
         before=${before%"${before##*[![:space:]]}"}
         prev=${before##*[[:space:]]}
         if [[ $cur == *[!:=]* ]]; then kept=${word%"$cur"}; else kept=$word; fi
+        # --sort=KEY, --device=NAME: the option is the word before the value.
+        if [[ $word == --*=* ]]; then
+          prev=${word%%=*} kept=${kept#"${word%%=*}="} word=${word#*=}
+        fi
       }
       # Offers the words of $1 that start with the word being completed, as readline replaces
       # them; no space after a field name (kind:), whose value comes next.
