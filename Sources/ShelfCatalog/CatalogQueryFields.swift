@@ -130,6 +130,13 @@ extension CatalogQuery {
     "detected": ["content", "extension", "content+extension"],
   ]
 
+  /// The values a field is completed with in the shells: its fixed list, yes and no for a
+  /// boolean, else none (any value goes).
+  public static func completionValues(of name: String) -> [String] {
+    if let values = fixedValues[name] { return values }
+    return fields[name]?.type == .boolean ? ["yes", "no"] : []
+  }
+
   /// Refuses a value of a fixed-list field that is not in its list, suggesting the nearest.
   /// An empty value (`kind:`, "has one") and orderings (`kind>a`) are left to the SQL.
   static func checkValue(_ value: String, of name: String, op: Operator) throws {

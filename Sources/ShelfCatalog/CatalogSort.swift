@@ -14,6 +14,11 @@ public struct CatalogSort: Sendable, Equatable {
   /// The directions a sort may name after its field.
   public static let directions = ["asc", "desc"]
 
+  /// The fields entries can be sorted by: every query field but those that compare contents.
+  public static var fields: [String] {
+    CatalogQuery.fieldNames.filter { !CatalogQuery.contentComparisonFields.contains($0) }
+  }
+
   /// Parses `FIELD` or `FIELD:desc` (also `:asc`).
   public init(_ text: String) throws {
     let lowered = text.lowercased()

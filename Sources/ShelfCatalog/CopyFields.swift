@@ -46,6 +46,7 @@ extension CatalogStore {
   {
     guard query.namesCopyFields else { return nil }
     writeQueuedRowsBeforeReading()
+    try checkCopyFolders(query.copyFolders)
     var settings = DuplicateSettings()
     settings.width = width
     let report = try await DuplicateFinder(store: self, backups: backups).find(
@@ -71,6 +72,28 @@ extension CatalogStore {
     }
     try fillCopyTables(copies: copies, copyIn: copyIn)
     return report
+  }
+
+  /// Refuses a `copy-in` folder that is neither a folder on disk nor one the catalogue holds
+  /// files under (a typo, a folder never indexed): no file has a copy there, so
+  /// `-copy-in:FOLDER` would list every file and `copy-in:FOLDER` none, without a word.
+  /// A folder of backup entries exists only in the catalogue, and counts.
+  private func checkCopyFolders(_ folders: [RawPath]) throws {
+    for folder in folders {
+      if let status = try? FileStatus.stat(folder) {
+        guard status.type == .directory else {
+          throw QueryError(message: "copy-in:\(folder.escaped): not a folder")
+        }
+        continue
+      }
+      let bounds = folder.descendantBounds
+      let held = try connection.query(
+        "SELECT 1 FROM files WHERE path >= ? AND path < ? LIMIT 1",
+        [.blob(bounds.lower), .blob(bounds.upper)]
+      ) { _ in true }
+      guard held.isEmpty else { continue }
+      throw QueryError(message: "copy-in:\(folder.escaped): no such folder, on disk or in the catalogue")
+    }
   }
 
   /// Creates and fills the temporary `copy_facts` and `copy_in` tables, in a transaction that

@@ -35,6 +35,10 @@ public struct IndexOptions: Sendable {
   /// passwords this backup has refused so far (nil: none (more) to give, and the backup
   /// reports that it needs one, or that the last was wrong).
   public var backupPassword: Backup.PasswordSource = { _, _ in nil }
+  /// The folders this run could not scan (set by `IndexRun`): a backup that refused to open
+  /// when named as a root (a password needed, a wrong one) is not asked for or warned about
+  /// again when the folder that holds it is scanned next.
+  public var failedThisRun: Set<RawPath> = []
   /// Where the content of backup files is spooled when `/dev/shm` is not available, or when
   /// it is larger than `inMemorySpoolLimit`.
   public var temporaryFolder = RawPath("/tmp")

@@ -41,7 +41,9 @@ package struct IndexRun {
     var pending = roots[...]
     var scanned = Set<RawPath>()
     while let root = pending.first {
-      if let resolved = try? TreeWalker.realPath(root.absolute), scanned.contains(resolved) {
+      if let resolved = try? TreeWalker.realPath(root.absolute),
+        scanned.contains(resolved) || options.failedThisRun.contains(resolved)
+      {
         pending = pending.dropFirst()
         continue
       }
@@ -60,6 +62,7 @@ package struct IndexRun {
         pending = all[...]
         continue
       } catch {
+        if let resolved = try? TreeWalker.realPath(root.absolute) { options.failedThisRun.insert(resolved) }
         try report(.failed(root: root, error: error))
         pending = pending.dropFirst()
         continue

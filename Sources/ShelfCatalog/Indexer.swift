@@ -193,7 +193,7 @@ public final class Indexer {
         summary.coveredRoots.append(skipped)
       }
     }
-    for folder in backups.sorted() {
+    for folder in backups.sorted() where !options.failedThisRun.contains(folder) {
       do {
         let scan = try await indexBackup(folder, parentID: target.rootID, progress: progress)
         summary.nested.append(NestedScan(folder: folder, outcome: .success(scan)))

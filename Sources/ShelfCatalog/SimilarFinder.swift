@@ -1,4 +1,5 @@
 import ShelfAudio
+import ShelfBackup
 public import ShelfCore
 import ShelfImage
 import Synchronization
@@ -12,12 +13,22 @@ public enum SimilarityFingerprint: Sendable, Equatable {
   case audio([UInt32])
 
   /// The fingerprint of an open file, read through its descriptor (`/proc/self/fd`), so that
-  /// a worker reads exactly the file it was sent.
+  /// a worker reads exactly the file it was sent. The decoders' errors name that descriptor
+  /// path, which means nothing to the user: they are thrown as `FileError`s about
+  /// `file.path`, the path the file was opened by.
   static func compute(_ kind: Kind, of file: RegularFile) throws -> SimilarityFingerprint {
     let path = RawPath("/proc/self/fd/\(file.withDescriptor { $0 })")
-    switch kind {
-    case .image: return .image(try PerceptualHash.imageHash(path: path))
-    case .audio: return .audio(try AudioFingerprint.compute(path: path).raw)
+    do {
+      switch kind {
+      case .image: return .image(try PerceptualHash.imageHash(path: path))
+      case .audio: return .audio(try AudioFingerprint.compute(path: path).raw)
+      }
+    } catch let error as ImagePreviewError {
+      throw FileError(path: file.path, reason: error.message, failure: error.failure)
+    } catch let error as AudioError {
+      throw FileError(path: file.path, reason: error.message, failure: error.failure)
+    } catch let error as FileError {
+      throw FileError(path: file.path, reason: error.reason, failure: error.failure, code: error.code)
     }
   }
 }
@@ -80,7 +91,10 @@ public struct SimilarFinder: Sendable {
         let entry = audio[index - images.count]
         audioItems.append(
           .init(id: index, fingerprint: AudioFingerprint(raw: raw), duration: entry.audio?.duration ?? 0))
-      case .failure(let error): report.skipped.append(error.error)
+      case .failure(let error):
+        // A backup that does not open is told once, not once for each of its files.
+        guard !report.skipped.contains(where: { $0.description == error.error.description }) else { continue }
+        report.skipped.append(error.error)
       }
     }
     func entry(_ index: Int) -> CatalogEntry {
@@ -150,6 +164,9 @@ public struct SimilarFinder: Sendable {
         guard let extractors else { return try SimilarityFingerprint.compute(kind, of: file) }
         return try extractors.fingerprint(file, kind)
       }
+    } catch let error as BackupError where entry.backup != nil && error.path != entry.path {
+      // The backup itself (a password needed, a damaged manifest): told about the backup.
+      throw Skipped(error: error)
     } catch let error as any ShelfError {
       throw Skipped(error: Self.naming(error, entry.path))
     } catch {

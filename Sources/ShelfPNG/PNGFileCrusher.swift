@@ -147,10 +147,13 @@ public struct PNGFileCrusher: Sendable {
   }
 
   /// Crushes every job, `settings.width` at a time, each on a thread of its own (biggest
-  /// files first, so the last to finish are small). `finished` is called as each file is done
-  /// with its report and the count done so far. Returns the reports in the order of `jobs`.
+  /// files first, so the last to finish are small). `started` is called as work on a file
+  /// begins (a big file at the highest level takes seconds before it is done), `finished` as
+  /// each file is done with its report and the count done so far. Returns the reports in the
+  /// order of `jobs`.
   public func run(
-    _ jobs: [PNGCrushJob], finished: @escaping @Sendable (PNGCrushReport, Int) -> Void = { _, _ in }
+    _ jobs: [PNGCrushJob], finished: @escaping @Sendable (PNGCrushReport, Int) -> Void = { _, _ in },
+    started: @escaping @Sendable (PNGCrushJob) -> Void = { _ in }
   ) async -> [PNGCrushReport] {
     var optimization = settings.optimization
     // Trials of one file may use every worker too: when few files remain, their trials and
@@ -168,6 +171,7 @@ public struct PNGFileCrusher: Sendable {
         let index = order[next]
         next += 1
         group.addTask {
+          started(jobs[index])
           let report = await BlockingThread.run { crush(jobs[index], optimizer: optimizer) }
           finished(report, reports.store(report, at: index))
         }

@@ -213,11 +213,11 @@ import Testing
     }
     let plain = try transcript(["NO_COLOR": "1", "TERM": "xterm"])
     #expect(plain.contains("Would crush 3 of 3 files"))
-    #expect(!plain.contains("crush ["))
+    #expect(!plain.contains("crush level 2 ["))
     #expect(!plain.contains("\u{1B}"))
     // Without NO_COLOR the same terminal gets the in-place bar: the check above can fail.
     let drawn = try transcript(["NO_COLOR": "", "TERM": "xterm"])
-    #expect(drawn.contains("\r\u{1B}[2Kcrush ["))
+    #expect(drawn.contains("\r\u{1B}[2Kcrush level 2 ["))
   }
 
   @Test func everyCorruptSuiteFileIsRefused() throws {

@@ -500,7 +500,9 @@ private struct PlaylistRun {
       let got: Int
       do {
         got = try reader.read(into: buffer.pointer, frames: blockFrames, as: parameters.sampleType)
-      } catch {
+      } catch var error {
+        // A decoder opened on a private copy (a backup entry's content) names the copy.
+        if error.subject == reader.path.escaped { error.subject = path.escaped }
         summary.failures.append(error)
         events(.failed(track: index, path: path, error: error))
         return .next

@@ -5,7 +5,9 @@ enum CompletionsCommand {
     abstract: "Print a shell completion script for bash, zsh or fish.",
     discussion: """
       The script is generated from the same command table as the help and the man pages, so \
-      it always knows every command and option of this version of shelf.
+      it always knows every command and option of this version of shelf. Query terms complete \
+      from the fields the query language takes (kind: then kind:image), --sort from the fields \
+      entries sort by, and -D from the devices 'shelf devices' lists at that moment.
       """,
     arguments: [
       ArgumentSpec(

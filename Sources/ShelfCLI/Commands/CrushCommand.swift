@@ -1,6 +1,7 @@
 import ShelfCatalog
 import ShelfCore
 import ShelfPNG
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -93,7 +94,8 @@ enum CrushCommand {
       says how many files failed and why; the exit status is 1 when some inputs failed and, \
       when every input failed, that failure's (65 for bad data; when they differ, the most \
       severe: 77 > 74 > 73 > 66 > 65). A progress bar is drawn on a terminal, unless \
-      NO_COLOR is set.
+      NO_COLOR is set: the level, the files done and the file being crushed, from the moment \
+      work on it starts.
       """,
     arguments: [
       ArgumentSpec("file", help: "PNG files, or folders to crush with -r.", repeating: true)
@@ -193,11 +195,10 @@ enum CrushCommand {
     }
     defer { signals.cancel() }
     let started = MonotonicClock.seconds()
-    let showProgress = progress(of: plan.jobs.count, on: console)
-    let reports = await crusher.run(plan.jobs) { report, done in
-      showProgress(backupFiles.naming(report), done)
-    }
-    .map(backupFiles.naming)
+    let progress = CrushProgress(
+      total: plan.jobs.count, level: options.optimization.level, console: console, names: backupFiles)
+    let reports = await crusher.run(plan.jobs, finished: progress.finished, started: progress.started)
+      .map(backupFiles.naming)
     console.clearStatus()
     let elapsed = MonotonicClock.seconds() - started
 
@@ -272,10 +273,41 @@ enum CrushCommand {
     return inputs
   }
 
-  /// Shows a progress bar as files finish (see `Console.progressBar`).
-  static func progress(of total: Int, on console: Console) -> @Sendable (PNGCrushReport, Int) -> Void {
-    { report, finished in
-      console.progressBar("crush", finished: finished, of: total, current: report.job.input)
+  /// The progress line of a batch on a terminal: the level, how many files are done, and a
+  /// file being crushed, shown as soon as work on it starts (at --level max one big file can
+  /// take many seconds), else the last one done.
+  final class CrushProgress: Sendable {
+    let total: Int
+    let verb: String
+    let console: Console
+    let names: BackupEntryFiles
+    /// The files being crushed, in the order they started, and how many are done.
+    private let state = Mutex<(working: [RawPath], done: Int)>(([], 0))
+
+    init(total: Int, level: PNGOptimizationLevel, console: Console, names: BackupEntryFiles) {
+      self.total = total
+      verb = "crush level \(level)"
+      self.console = console
+      self.names = names
+    }
+
+    func started(_ job: PNGCrushJob) {
+      let name = names.name(of: job.input)
+      let done = state.withLock { state in
+        state.working.append(name)
+        return state.done
+      }
+      console.progressBar(verb, finished: done, of: total, current: name)
+    }
+
+    func finished(_ report: PNGCrushReport, _ done: Int) {
+      let name = names.name(of: report.job.input)
+      let current = state.withLock { state in
+        state.working.removeAll { $0 == name }
+        state.done = done
+        return state.working.last ?? name
+      }
+      console.progressBar(verb, finished: done, of: total, current: current)
     }
   }
 

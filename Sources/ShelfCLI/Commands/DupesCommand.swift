@@ -103,7 +103,7 @@ enum DupesCommand {
       ArgumentSpec(
         "query", help: "Query terms such as kind:image or root:~/Pictures (as for shelf ls).", optional: true,
         repeating: true,
-        completion: Completion.none)
+        completion: .queryTerms)
     ],
     options: [json, jsonl, null, empty, minSize, reference, keep, link, trash, dryRun, similar, distance],
     examples: [

@@ -74,7 +74,7 @@ enum ExtractCommand {
     arguments: [
       ArgumentSpec(
         "query", help: "Query terms such as kind:image or root:'*/Backup/*' (as for shelf ls).",
-        repeating: true, completion: Completion.none)
+        repeating: true, completion: .queryTerms)
     ],
     options: [outDir, flat, name, force, jobs],
     examples: [

@@ -38,7 +38,8 @@ enum GainCommand {
       """,
     arguments: [
       ArgumentSpec(
-        "item", help: "Audio files, folders or catalogue query terms (e.g. album:x).", repeating: true)
+        "item", help: "Audio files, folders or catalogue query terms (e.g. album:x).", repeating: true,
+        completion: .filesOrQueryTerms)
     ],
     options: [json, jobs],
     examples: [

@@ -29,7 +29,7 @@ enum LsCommand {
     "sort", value: "field[:asc|:desc]",
     help:
       "Sort by a query field, e.g. size or mtime:desc (default: path); repeat to break ties (--sort artist --sort year).",
-    repeatable: true, completion: Completion.none)
+    repeatable: true, completion: .sortKeys)
   static let limit = Option(
     "limit", value: "n", help: "Print at most <n> entries.", completion: Completion.none)
 
@@ -86,7 +86,7 @@ enum LsCommand {
     arguments: [
       ArgumentSpec(
         "query", help: "Query terms such as kind:image, size>1M or a word to search for.",
-        optional: true, repeating: true, completion: Completion.none)
+        optional: true, repeating: true, completion: .queryTerms)
     ],
     options: [long, wide, json, jsonl, null, m3u, m3u8, format, sort, limit],
     examples: [

@@ -14,7 +14,7 @@ enum PlayCommand {
   static let device = Option(
     "device", short: "D", value: "name", help: "The ALSA device ('shelf devices' lists them).",
     defaultValue: "default",
-    completion: Completion.none)
+    completion: .devices(playback: true))
   static let volume = Option(
     "volume", value: "0-100", help: "Software volume; 100 leaves samples untouched.", defaultValue: "100",
     completion: Completion.none)
@@ -145,7 +145,7 @@ enum PlayCommand {
     arguments: [
       ArgumentSpec(
         "item", help: "Audio files, folders or catalogue query terms (e.g. kind:audio artist:x).",
-        repeating: true)
+        repeating: true, completion: .filesOrQueryTerms)
     ],
     options: [
       device, volume, start, shuffle, albumShuffle, seed, repeatMode, track, resume, replayGain, preamp,

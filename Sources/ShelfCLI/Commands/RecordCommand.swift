@@ -12,7 +12,7 @@ enum RecordCommand {
   // The options, declared once: the table below lists them, and they are read by these keys.
   static let device = Option(
     "device", short: "D", value: "name", help: "The ALSA capture device ('shelf devices' lists them).",
-    defaultValue: "default", completion: Completion.none)
+    defaultValue: "default", completion: .devices(playback: false))
   static let rate = Option(
     "rate", short: "r", value: "hz", help: "Sample rate in Hz.", defaultValue: "44100",
     completion: Completion.none)

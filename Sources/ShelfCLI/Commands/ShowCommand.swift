@@ -119,9 +119,13 @@ enum ShowCommand {
     // A backup entry's catalogued path is read from the backup (decrypted) through a spool.
     let backupFiles = BackupEntryFiles(invocation)
     guard options.paths.count > 1 else {
-      return try show(
-        options.paths[0], options: options, invocation: invocation, backupFiles: backupFiles,
-        interrupts: interrupts, paging: true)
+      do {
+        return try show(
+          options.paths[0], options: options, invocation: invocation, backupFiles: backupFiles,
+          interrupts: interrupts, paging: true)
+      } catch let error as any ShelfError {
+        throw backupFiles.naming(error)
+      }
     }
     // Several files: each under a header, as head(1) prints them; a failure is reported and
     // the rest are still shown. The exit status follows the batch rule.
@@ -137,7 +141,7 @@ enum ShowCommand {
         // The one unsuccessful status a shown file returns: its facts, with a defect reported.
         if status == .success { outcome.succeeded() } else { outcome.failed(.badInput) }
       } catch let error as any ShelfError {
-        console.error(ErrorAdvice.message(for: error, command: "show"))
+        console.error(ErrorAdvice.message(for: backupFiles.naming(error), command: "show"))
         outcome.failed(error.failure)
       } catch {
         outcome.failed(error, console: console)

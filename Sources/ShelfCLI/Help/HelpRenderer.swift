@@ -9,7 +9,7 @@ struct HelpRenderer {
 
   /// The top-level help: every command with its abstract.
   func rootHelp() -> String {
-    var out = "OVERVIEW: \(ShelfInfo.abstract)\n\n"
+    var out = overview(ShelfInfo.abstract)
     out += TextLayout.wrap(ShelfInfo.discussion, width: width) + "\n\n"
     out += "USAGE: \(ShelfInfo.usage)\n\n"
     out += "COMMANDS:\n"
@@ -28,7 +28,7 @@ struct HelpRenderer {
 
   /// The help of one command.
   func help(for command: Command) -> String {
-    var out = "OVERVIEW: \(command.abstract)\n\n"
+    var out = overview(command.abstract)
     for paragraph in Self.paragraphs(command.discussion) {
       out += render(paragraph) + "\n\n"
     }
@@ -47,7 +47,7 @@ struct HelpRenderer {
     if !command.examples.isEmpty {
       out += "EXAMPLES:\n"
       for example in command.examples {
-        out += "  " + example.commandLine + "\n"
+        out += commandLine(example.commandLine) + "\n"
         out += TextLayout.wrap(example.explanation, width: width, indent: 6) + "\n"
       }
       out += "\n"
@@ -58,7 +58,7 @@ struct HelpRenderer {
 
   /// The help of `help` itself (`shelf help help`, `shelf help --help`).
   func helpOfHelp() -> String {
-    var out = "OVERVIEW: \(HelpTopic.abstract)\n\n"
+    var out = overview(HelpTopic.abstract)
     out += TextLayout.wrap(HelpTopic.discussion, width: width) + "\n\n"
     out += "USAGE: \(HelpTopic.usage)\n\n"
     out += "ARGUMENTS:\n" + entry("<command>", HelpTopic.argumentHelp) + "\n\n"
@@ -66,11 +66,59 @@ struct HelpRenderer {
       "COMMANDS:\n" + TextLayout.wrap(commands.map(\.name).joined(separator: " "), width: width, indent: 2)
     out += "\n\nEXAMPLES:\n"
     for example in HelpTopic.examples {
-      out += "  " + example.commandLine + "\n"
+      out += commandLine(example.commandLine) + "\n"
       out += TextLayout.wrap(example.explanation, width: width, indent: 6) + "\n"
     }
     out += "\n  See 'man shelf' for the full manual.\n"
     return out
+  }
+
+  /// The OVERVIEW line, wrapped, and the blank line after it.
+  private func overview(_ abstract: String) -> String {
+    TextLayout.wrap("OVERVIEW: " + abstract, width: width) + "\n\n"
+  }
+
+  /// An example's command line, indented, broken where the shell would split it with a
+  /// trailing backslash when it is wider than the page, so that it can still be pasted.
+  private func commandLine(_ line: String) -> String {
+    var lines: [String] = []
+    var current = "  "
+    for word in Self.shellWords(line) {
+      if current != "  " && current.count + 1 + word.count + 2 > width {
+        lines.append(current + " \\")
+        current = "    "
+      } else if current != "  " && current != "    " {
+        current += " "
+      }
+      current += word
+    }
+    return (lines + [current]).joined(separator: "\n")
+  }
+
+  /// `line` split at the spaces the shell splits at: not inside quotes, not after a backslash.
+  static func shellWords(_ line: String) -> [String] {
+    var words: [String] = []
+    var word = ""
+    var quote: Character?
+    var escaped = false
+    for character in line {
+      if escaped {
+        escaped = false
+      } else if character == "\\" && quote != "'" {
+        escaped = true
+      } else if let open = quote {
+        if character == open { quote = nil }
+      } else if character == "'" || character == "\"" {
+        quote = character
+      } else if character == " " {
+        if !word.isEmpty { words.append(word) }
+        word = ""
+        continue
+      }
+      word.append(character)
+    }
+    if !word.isEmpty { words.append(word) }
+    return words
   }
 
   private func options(_ specs: [OptionSpec]) -> String {

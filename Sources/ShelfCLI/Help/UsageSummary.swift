@@ -7,7 +7,8 @@ extension HelpRenderer {
     let column = (names.map(\.count).max() ?? 0) + 4
     var lines = ["usage: \(ShelfInfo.usage)", "", "commands:"]
     for (name, abstract) in zip(names, commands.map(\.abstract) + [HelpTopic.abstract]) {
-      lines.append("  " + name + String(repeating: " ", count: column - name.count - 2) + abstract)
+      let wrapped = TextLayout.wrap(abstract, width: width, indent: column)
+      lines.append("  " + name + wrapped.dropFirst(name.count + 2))
     }
     lines += ["", "See 'shelf --help' for the overview and 'shelf help <command>' for a command."]
     return lines.joined(separator: "\n")

@@ -125,6 +125,8 @@ extension Playlist {
   mutating func checkBackupEntries(through files: BackupEntryFiles, console: Console) {
     var kept: [PlayerTrack] = []
     var keptFromFolders: Set<Int> = []
+    // A backup that does not open is told once, however many of its tracks were asked for.
+    var told: Set<String> = []
     for (index, track) in tracks.enumerated() {
       do {
         _ = try files.check(track.path)
@@ -132,7 +134,7 @@ extension Playlist {
         kept.append(track)
       } catch {
         let advised = AdvisedBackupError.advising(error)
-        console.error(String(describing: advised))
+        if told.insert(String(describing: advised)).inserted { console.error(String(describing: advised)) }
         failures.append((advised as? any ShelfError)?.failure ?? .io)
       }
     }
@@ -142,6 +144,14 @@ extension Playlist {
 }
 
 extension BackupEntryFiles {
+  /// The error with the path of a spooled file, where it names one, told as the catalogued
+  /// path the file stands for: a decoder names the file it opened, which the user never gave.
+  func naming(_ error: any ShelfError) -> any ShelfError {
+    let files = spooled.withLock { $0.map { (path: $0.key, name: $0.value.name) } }
+    guard let file = files.first(where: { error.description.contains($0.path.escaped) }) else { return error }
+    return RenamedError(error: error, spooled: file.path, name: file.name)
+  }
+
   /// The report with a spooled backup entry named by its catalogued path, in its error too.
   func naming(_ report: PNGCrushReport) -> PNGCrushReport {
     let name = name(of: report.job.input)

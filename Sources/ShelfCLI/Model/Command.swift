@@ -49,6 +49,15 @@ package enum Completion: Sendable, Equatable {
   case file
   case directory
   case choices([String])
+  /// Query terms: the query fields (`kind:`, `-kind:`), then the values of those that take a
+  /// fixed set (`kind:image`).
+  case queryTerms
+  /// Files and folders, or query terms (`play`, `gain`).
+  case filesOrQueryTerms
+  /// A `--sort` key: a field entries can be sorted by, then `:asc` or `:desc`.
+  case sortKeys
+  /// An ALSA device for playback (else capture), as `shelf devices` lists them when asked.
+  case devices(playback: Bool)
 }
 
 /// A named option: a flag (`--json`) or an option with a value (`--level 4`), as declared by

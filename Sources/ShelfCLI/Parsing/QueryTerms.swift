@@ -12,7 +12,7 @@ enum QueryTerms {
   static func argument(optional: Bool) -> ArgumentSpec {
     ArgumentSpec(
       "query", help: "Query terms such as kind:audio or root:'*/Backup/*' (see QUERY SYNTAX in shelf-ls(1)).",
-      optional: optional, repeating: true, completion: Completion.none)
+      optional: optional, repeating: true, completion: .queryTerms)
   }
 
   /// The query the terms make, with `required` terms of the command's own added (`play`'s
@@ -94,7 +94,9 @@ enum QueryTerms {
     copies and copy-in compare contents as shelf dupes does: the files whose size another \
     shares are hashed (XXH3-128) unless the catalogue kept their hashes from an earlier \
     search, then kept for the next one; empty files have no copies; backup entries count, \
-    by their decrypted content. The entries cannot be sorted by them.
+    by their decrypted content. The entries cannot be sorted by them. A copy-in FOLDER that \
+    is neither a folder on disk nor one the catalogue holds files under (a typo) is a usage \
+    error (64) naming it, never a query that every file matches.
 
     ls, stats, extract, play and dupes take the same terms. A term that names a field (root:/path, \
     path:'/x/*', -kind:image) is a query term everywhere, never a file name, whatever it \
