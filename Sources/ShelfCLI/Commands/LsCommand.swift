@@ -65,7 +65,9 @@ enum LsCommand {
 
       A --format template names fields in braces: '{artist} - {title} ({duration})'. Fields \
       are the query fields and the --json keys; {path} is absolute, {size} in bytes, \
-      {duration} M:SS and {seconds} in seconds; a field the entry lacks prints as nothing; \
+      {duration} M:SS, {seconds} in seconds and {track} the track's number (the tag may \
+      read 3/10); a number takes a width to pad with zeros ({track:02} is 03); a field the \
+      entry lacks prints as nothing; \
       '{{' and '}}' are literal braces. An unknown field is a usage error, and so is beets' \
       $field spelling. Times are RFC 3339: mtime in the local zone with its offset \
       (2024-05-01T14:30:00+02:00, Z in UTC), taken with the offset the camera recorded or, \
