@@ -61,7 +61,11 @@ enum LsCommand {
       what every row shares, so that the part telling rows apart stays: first the folders \
       all rows start with ('…/Backups/mbdb/…'), then the middle of the folders all rows end \
       with (the file name stays), and only then their own middle; the facts column loses \
-      its end. -w (--wide) keeps every cell whole (long rows wrap).
+      its end. The path never gets narrower than what tells rows apart with every file name \
+      whole: for that room the other columns give way, the modified time to its day, the \
+      facts to 6 columns, then left out: the facts, the tags from the right, the time and \
+      the size. Only a terminal too narrow for the path alone cuts a file name. -w (--wide) \
+      keeps every cell whole (long rows wrap).
 
       A --format template names fields in braces: '{artist} - {title} ({duration})'. Fields \
       are the query fields and the --json keys; {path} is absolute, {size} in bytes, \
@@ -233,7 +237,8 @@ enum LsCommand {
       columns += [
         ListingColumn(header: "MIME", rightAligned: false, isTag: true),
         ListingColumn(header: "AREA", rightAligned: false, isTag: true),
-        ListingColumn(header: "MODIFIED", rightAligned: false),
+        // Cut, a time keeps its day.
+        ListingColumn(header: "MODIFIED", rightAligned: false, cutWidth: 11),
       ]
     }
     columns += [
