@@ -13,13 +13,13 @@
 /// bigrams, as Lucene's CJK analyzer does: `東京都庁` is indexed as `東京 京都 都庁 庁` (the
 /// last character alone, so that a one-character word is found at the end of a run too), and
 /// a query word `京都` searches for the bigram `京都`; a longer one for each of its bigrams.
-enum SearchTextFolding {
+package enum SearchTextFolding {
   /// `text` as the full-text index holds it: accents of Latin and Greek letters (and the
   /// diaeresis of Cyrillic ё) removed, other letters lowercased, CJK runs cut into bigrams.
   /// Text of ASCII alone, most text, is returned as it is: both engines fold ASCII alike.
   /// Folding folded text again finds the same words (a bigram's first character may be
   /// added as a word, which its bigram already matched as a prefix).
-  static func indexed(_ text: String) -> String {
+  package static func indexed(_ text: String) -> String {
     guard !text.utf8.allSatisfy({ $0 < 0x80 }) else { return text }
     var output: [UInt8] = []
     output.reserveCapacity(text.utf8.count + 16)
@@ -54,7 +54,7 @@ enum SearchTextFolding {
   /// The words the index is searched for in place of a query word (letters and digits
   /// alone): the word folded as `indexed` folds text, its CJK runs cut into their bigrams (a
   /// run of one character stays a word, matched as a prefix), the rest kept whole.
-  static func queryWords(_ word: String) -> [String] {
+  package static func queryWords(_ word: String) -> [String] {
     var words: [String] = []
     var current: [UInt8] = []
     var run: [Unicode.Scalar] = []
