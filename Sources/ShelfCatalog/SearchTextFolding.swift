@@ -20,7 +20,7 @@ package enum SearchTextFolding {
   /// Folding folded text again finds the same words (a bigram's first character may be
   /// added as a word, which its bigram already matched as a prefix).
   package static func indexed(_ text: String) -> String {
-    guard !text.utf8.allSatisfy({ $0 < 0x80 }) else { return text }
+    guard !isASCII(text) else { return text }
     var output: [UInt8] = []
     output.reserveCapacity(text.utf8.count + 16)
     var run: [Unicode.Scalar] = []
@@ -98,25 +98,62 @@ package enum SearchTextFolding {
     }
   }
 
-  /// True for the letters whose accents are folded: Latin and Greek (the letters FTS5's
+  /// True when `text` is ASCII alone, eight bytes at a time (most text is: it is left as it is).
+  private static func isASCII(_ text: String) -> Bool {
+    let contiguous = text.utf8.withContiguousStorageIfAvailable { bytes in
+      let raw = UnsafeRawBufferPointer(bytes)
+      var high: UInt64 = 0
+      var offset = 0
+      while offset + 8 <= raw.count {
+        high |= raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        offset += 8
+      }
+      while offset < raw.count {
+        high |= UInt64(raw[offset])
+        offset += 1
+      }
+      return high & 0x8080_8080_8080_8080 == 0
+    }
+    return contiguous ?? text.utf8.allSatisfy { $0 < 0x80 }
+  }
+
+  /// The letters whose accents are folded: Latin and Greek (the letters FTS5's
   /// `remove_diacritics` and PostgreSQL's `unaccent` fold between them), and Cyrillic ё, which
   /// `unaccent` folds to е. Other marks carry meaning (Cyrillic й is not и, Japanese が is not
   /// か) and are left alone, as both engines leave them.
-  private static func foldsAccents(_ scalar: Unicode.Scalar) -> Bool {
-    switch scalar.value {
-    case 0xC0...0x24F, 0x370...0x3FF, 0x401, 0x451, 0x1E00...0x1FFF: true
-    default: false
+  private static let accentedRanges: [ClosedRange<UInt32>] = [
+    0xC0...0x24F, 0x370...0x3FF, 0x401...0x401, 0x451...0x451, 0x1E00...0x1FFF,
+  ]
+
+  /// The folded bytes of every scalar of `accentedRanges`, in their order, made once: the
+  /// decomposition is a string of its own per scalar, too slow to make per letter of a text.
+  private static let accentedFolds: [[UInt8]] = accentedRanges.flatMap { range in
+    range.map { value -> [UInt8] in
+      guard let scalar = Unicode.Scalar(value) else { return [] }
+      var folded: [UInt8] = []
+      for part in String(scalar)._nfd where part.properties.generalCategory != .nonspacingMark {
+        appendLowercased(part, to: &folded)
+      }
+      return folded
     }
   }
 
-  /// Appends `scalar` folded: without its accents where `foldsAccents`, lowercased; a
-  /// combining accent on its own (text in decomposed form) is dropped.
+  /// Where `value` is in `accentedFolds`, when it is in `accentedRanges`.
+  private static func accentedIndex(_ value: UInt32) -> Int? {
+    var start = 0
+    for range in accentedRanges {
+      if range.contains(value) { return start + Int(value - range.lowerBound) }
+      start += range.count
+    }
+    return nil
+  }
+
+  /// Appends `scalar` folded: without its accents where it is in `accentedRanges`,
+  /// lowercased; a combining accent on its own (text in decomposed form) is dropped.
   private static func appendFolded(_ scalar: Unicode.Scalar, to output: inout [UInt8]) {
     if (0x300...0x36F).contains(scalar.value) { return }
-    guard foldsAccents(scalar) else { return appendLowercased(scalar, to: &output) }
-    for part in String(scalar)._nfd where part.properties.generalCategory != .nonspacingMark {
-      appendLowercased(part, to: &output)
-    }
+    guard let index = accentedIndex(scalar.value) else { return appendLowercased(scalar, to: &output) }
+    output += accentedFolds[index]
   }
 
   /// Appends `scalar` lowercased; final sigma becomes σ, as case folding makes it, so that
