@@ -137,6 +137,11 @@ public struct CatalogQuery: Sendable, Equatable {
       text = text.dropFirst()
     }
     guard let (name, op, rest) = fieldPrefix(String(text)) else {
+      // `,kind:image` is a field term after an empty alternative, not words to search for.
+      let afterCommas = text.drop { $0 == "," }
+      if afterCommas.count < text.count, namesField(String(afterCommas)) {
+        throw emptyAlternative(in: token, position: .first)
+      }
       return Group(negated: negated, alternatives: [.words(unquote(String(text)))])
     }
     try checkField(name)
@@ -144,8 +149,15 @@ public struct CatalogQuery: Sendable, Equatable {
     var currentName = name
     var currentOp = op
     var first = true
-    for piece in rest.split(separator: ",", omittingEmptySubsequences: false) {
+    let pieces = rest.split(separator: ",", omittingEmptySubsequences: false)
+    for (index, piece) in pieces.enumerated() {
       let pieceText = String(piece)
+      // One value alone may be empty (`artist:`, "has one"); beside a comma an empty value is
+      // a slip that would match what has any value (`kind:image,`), so it is refused.
+      if pieces.count > 1, pieceText.trimmingWhitespace().isEmpty {
+        throw emptyAlternative(
+          in: token, position: index == 0 ? .first : index == pieces.count - 1 ? .last : .between)
+      }
       if !first, let (nextName, nextOp, nextRest) = fieldPrefix(pieceText), fields[nextName] != nil {
         currentName = nextName
         currentOp = nextOp
@@ -159,6 +171,20 @@ public struct CatalogQuery: Sendable, Equatable {
       try checkValue(value, of: name, op: op)
     }
     return Group(negated: negated, alternatives: alternatives)
+  }
+
+  /// Where an empty alternative lies in its term, for the message.
+  enum EmptyAlternativePosition { case first, between, last }
+
+  /// The usage error for an empty alternative, saying where it is.
+  static func emptyAlternative(in term: String, position: EmptyAlternativePosition) -> QueryError {
+    let place =
+      switch position {
+      case .first: "before its first ','"
+      case .between: "between two commas"
+      case .last: "after its last ','"
+      }
+    return QueryError(message: "query term '\(term)' has an empty alternative \(place)")
   }
 
   static func unquote(_ text: String) -> String {

@@ -18,8 +18,15 @@ extension CatalogQuery {
   }
 
   /// A full-text query for every token, each a prefix, ANDed: FTS5's syntax or `to_tsquery`'s.
-  static func textSearchQuery(_ tokens: [String], _ dialect: SQLDialect) -> DatabaseValue {
-    switch dialect {
+  /// Tokens are folded as the index is (`SearchTextFolding.queryWords`: a CJK word becomes its
+  /// bigrams, ANDed, since the index keeps no positions for phrases); a token that folding
+  /// empties (a lone combining mark) is searched as it is.
+  static func textSearchQuery(_ words: [String], _ dialect: SQLDialect) -> DatabaseValue {
+    let tokens = words.flatMap { word -> [String] in
+      let folded = SearchTextFolding.queryWords(word)
+      return folded.isEmpty ? [word] : folded
+    }
+    return switch dialect {
     case .sqlite:
       .text(tokens.map { "\"" + $0.replacingAll("\"", with: "\"\"") + "\"*" }.joined(separator: " "))
     case .postgres:

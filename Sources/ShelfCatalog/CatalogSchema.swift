@@ -10,7 +10,7 @@ import ShelfDatabase
 /// an index run writes fastest (see `fullTextDetailVersion`).
 enum CatalogSchema {
   /// Bumped on every schema change; writers migrate older catalogues (see `upgrade(from:_:)`).
-  static let version = 16
+  static let version = 17
 
   /// The first schema that carries `applicationID` and the `meta` table; older ones are
   /// recognised by their tables.
@@ -100,6 +100,16 @@ enum CatalogSchema {
   /// before): no query filters by column, and writing the column lists was a fifth of
   /// SQLite's time in an index run. The migration copies the table's rows into a new one.
   static let fullTextDetailVersion = 16
+
+  /// The version whose full-text words shelf folds and cuts itself (`SearchTextFolding`): the
+  /// migration folds the words already stored, in Swift (`refoldFullText` of each engine).
+  static let searchFoldingVersion = 17
+
+  /// True when a catalogue of schema `version` migrates to the next one in `dialect`, by SQL
+  /// (`upgrade(from:_:)`) or by the engine's refolding of the full text.
+  static func migrates(from version: Int, _ dialect: SQLDialect) -> Bool {
+    version + 1 == searchFoldingVersion || upgrade(from: version, dialect) != nil
+  }
 
   /// SQLite's full-text table of tags and text, named `name`. It merges its segments 8 at a
   /// time rather than 4: an index run of /usr/share spent 5 % less CPU, for a few more
@@ -536,7 +546,8 @@ enum CatalogSchema {
   }
 
   /// What the full-text index holds for an entry: its tags (audio tags, a video's title, plist
-  /// keys) and, for a text file, the beginning of its text. Most files have neither.
+  /// keys) and, for a text file, the beginning of its text, folded for search
+  /// (`SearchTextFolding`). Most files have neither.
   static func searchableText(_ entry: CatalogEntry, searchText: String) -> (tags: String, body: String) {
     var tags = ""
     if let audio = entry.audio {
@@ -549,7 +560,7 @@ enum CatalogSchema {
     } else if let plist = entry.plist {
       tags = plist.keys.joined(separator: " ")
     }
-    return (tags, entry.text != nil ? searchText : "")
+    return (SearchTextFolding.indexed(tags), entry.text != nil ? SearchTextFolding.indexed(searchText) : "")
   }
 }
 

@@ -214,13 +214,39 @@ final class PostgresCatalogStore: CatalogEngine {
   private func migrate(from start: Int, shelfVersion: String) throws {
     var version = start
     while version < CatalogSchema.version {
-      if let step = CatalogSchema.upgrade(from: version, .postgres) { try db.execute(step) }
+      if version + 1 == CatalogSchema.searchFoldingVersion {
+        try refoldFullText()
+      } else if let step = CatalogSchema.upgrade(from: version, .postgres) {
+        try db.execute(step)
+      }
       version += 1
     }
     if start != version {
       try db.run("UPDATE meta SET value = ? WHERE key = ?", [.text(String(version)), .text(Self.schemaKey)])
     }
     try stampWriter(shelfVersion)
+  }
+
+  /// Folds the full text of a catalogue older than `CatalogSchema.searchFoldingVersion` as new
+  /// rows are folded (`SearchTextFolding`): each row's stored words, folded, make its vector
+  /// anew. Rows of ASCII words alone were already what folding makes; a few hundred rows are
+  /// read at a time.
+  private func refoldFullText() throws {
+    var after: Int64 = 0
+    while true {
+      let rows = try db.query(
+        "SELECT id, search_text FROM files WHERE id > ? AND search_text ~ '[^\\x01-\\x7f]' ORDER BY id LIMIT 256",
+        [.integer(after)]
+      ) { (id: $0.integer(at: 0) ?? 0, text: $0.text(at: 1) ?? "") }
+      guard let last = rows.last else { return }
+      after = last.id
+      for row in rows {
+        let words = Self.searchWords(tags: SearchTextFolding.indexed(row.text), body: "")
+        try db.run(
+          "UPDATE files SET search_text = ?::text, search = ?::text::tsvector || coalesce(to_tsvector('simple', unaccent(?::text)), ''::tsvector) WHERE id = ?",
+          [words.text, words.lexemes, words.serverWords, .integer(row.id)])
+      }
+    }
   }
 
   private func stampWriter(_ shelfVersion: String) throws {

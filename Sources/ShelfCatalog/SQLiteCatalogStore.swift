@@ -196,7 +196,7 @@ final class SQLiteCatalogStore: CatalogEngine {
       return
     }
     try db.transaction {
-      if CatalogSchema.upgrade(from: version, .sqlite) == nil {
+      if !CatalogSchema.migrates(from: version, .sqlite) {
         let oldRoots = try db.query("SELECT path FROM roots").compactMap { $0.first?.bytes }
         try db.execute(CatalogSchema.drop)
         try db.execute(CatalogSchema.create)
@@ -207,11 +207,40 @@ final class SQLiteCatalogStore: CatalogEngine {
         }
         version = CatalogSchema.version
       }
-      while version < CatalogSchema.version, let step = CatalogSchema.upgrade(from: version, .sqlite) {
-        try db.execute(step)
+      while version < CatalogSchema.version {
+        if version + 1 == CatalogSchema.searchFoldingVersion {
+          try Self.refoldFullText(db)
+        } else {
+          guard let step = CatalogSchema.upgrade(from: version, .sqlite) else { break }
+          try db.execute(step)
+        }
         version += 1
       }
       try Self.stampIdentity(db, shelfVersion: shelfVersion)
+    }
+  }
+
+  /// Folds the full-text rows of a catalogue older than `CatalogSchema.searchFoldingVersion`
+  /// as new rows are folded (`SearchTextFolding`), a few hundred rows at a time; rows of
+  /// ASCII alone stay as they are.
+  private static func refoldFullText(_ db: SQLiteConnection) throws {
+    var after: Int64 = 0
+    while true {
+      let rows = try db.query(
+        "SELECT rowid, tags, body FROM files_fts WHERE rowid > ? ORDER BY rowid LIMIT 256", [.integer(after)])
+      guard let last = rows.last?.first?.integer else { return }
+      after = last
+      for row in rows {
+        let tags = row[1].text ?? ""
+        let body = row[2].text ?? ""
+        let folded = (SearchTextFolding.indexed(tags), SearchTextFolding.indexed(body))
+        guard !folded.0.utf8.elementsEqual(tags.utf8) || !folded.1.utf8.elementsEqual(body.utf8) else {
+          continue
+        }
+        try db.run(
+          "UPDATE files_fts SET tags = ?, body = ? WHERE rowid = ?",
+          [.text(folded.0), .text(folded.1), row[0]])
+      }
     }
   }
 

@@ -168,7 +168,7 @@ import Testing
       result.stderr
         == "error: \(notes.scratch.file("notes"))/Documents/a.txt: unsafe path ('..' part); not extracted\n")
     #expect(!FileManager.default.fileExists(atPath: notes.scratch.file("a.txt")))
-    let unnamed = try notes.run(["extract", "name:a.txt", "--name", "{title}", "-o", out])
+    let unnamed = try notes.run(["extract", "name:a.txt", "--name", "{title}/", "-o", out])
     #expect(unnamed.status == 65)
     #expect(
       unnamed.stderr

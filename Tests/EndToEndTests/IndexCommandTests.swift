@@ -537,7 +537,7 @@ enum CatalogueFiles {
       #expect(result.status == 65)
       #expect(
         result.stderr
-          == "error: \(database): the catalogue has schema 4, older than this shelf's schema 16: run 'shelf index' to upgrade the catalogue\n"
+          == "error: \(database): the catalogue has schema 4, older than this shelf's schema 17: run 'shelf index' to upgrade the catalogue\n"
       )
     }
     #expect(try CatalogueFiles.bytes(database) == before)
@@ -551,7 +551,7 @@ enum CatalogueFiles {
     let version = String(try ShelfProcess.run(["--version"]).stdout.dropFirst("shelf ".count).dropLast())
     #expect(!version.isEmpty)
     let later = String(version.map { $0.isNumber ? "9" : $0 })
-    // Made by a later shelf: schema 17, its version in the meta table.
+    // Made by a later shelf: schema 18, its version in the meta table.
     var bytes = try CatalogueFiles.bytes(database)
     let recorded = Array(("shelf_version" + version).utf8)
     let replacement = Array(("shelf_version" + later).utf8)
@@ -563,14 +563,14 @@ enum CatalogueFiles {
     }
     #expect(found > 0)
     try Data(bytes).write(to: URL(fileURLWithPath: database))
-    try CatalogueFiles.patchHeader(database, offset: 60, value: 17)
+    try CatalogueFiles.patchHeader(database, offset: 60, value: 18)
     let before = try CatalogueFiles.bytes(database)
     for command in [["ls"], ["index"]] {
       let result = try ShelfProcess.run(["--db", database] + command)
       #expect(result.status == 65)
       #expect(
         result.stderr
-          == "error: \(database): catalogue was written by shelf \(later) (schema 17); this is shelf \(version) (schema 16)\n"
+          == "error: \(database): catalogue was written by shelf \(later) (schema 18); this is shelf \(version) (schema 17)\n"
       )
     }
     #expect(try CatalogueFiles.bytes(database) == before)

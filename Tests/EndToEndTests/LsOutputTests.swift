@@ -135,15 +135,16 @@ import Testing
     let lines = try terminalLines(
       sample, width: 60, environment: "-u NO_COLOR -u LS_COLORS",
       query: "ext:flac,ext:plist area:documents,area:bundle")
-    // A header; paths in their kind's colour; the facts cut to fit 60 columns.
+    // A header; paths in their kind's colour, file names whole; the facts cut to fit 60
+    // columns.
     #expect(
       lines == [
-        "PATH                    KIND     SIZE  FACTS",
-        "\u{1B}[33m../Demo.app/Info.plist\u{1B}[39m  plist   665 B  binary dictionary 15…",
-        "\u{1B}[36mMusic/duet…artist.flac\u{1B}[39m  audio  35 KiB  0:01 flac 44100 Hz 2…",
-        "\u{1B}[36mchord-stereo.flac\u{1B}[39m       audio  64 KiB  0:02 flac 44100 Hz 2…",
-        "\u{1B}[33mrecent-items.plist\u{1B}[39m      plist   209 B  binary array",
-        "\u{1B}[33msettings.plist\u{1B}[39m          plist   683 B  xml dictionary 5 keys",
+        "PATH                         KIND     SIZE  FACTS",
+        "\u{1B}[33m../Demo.app/Info.plist\u{1B}[39m       plist   665 B  binary dictiona…",
+        "\u{1B}[36m…/duet-repeated-artist.flac\u{1B}[39m  audio  35 KiB  0:01 flac 44100…",
+        "\u{1B}[36mchord-stereo.flac\u{1B}[39m            audio  64 KiB  0:02 flac 44100…",
+        "\u{1B}[33mrecent-items.plist\u{1B}[39m           plist   209 B  binary array",
+        "\u{1B}[33msettings.plist\u{1B}[39m               plist   683 B  xml dictionary …",
       ])
   }
 
@@ -154,19 +155,20 @@ import Testing
     var lines = try terminalLines(
       sample, width: 50, environment: "-u NO_COLOR LS_COLORS='*.plist=04'", query: "area:preferences")
     // tmux redraws SGR 04 followed by a reset as 4, then resets of each attribute. The folders
-    // both rows start with give way first, then the middle of what differs.
+    // both rows start with give way first; the file names stay whole, and the facts and the
+    // kind give way to them.
     #expect(
       lines == [
-        "PATH               KIND    SIZE  FACTS",
-        "\u{1B}[4m…/com.ex…ay.plist\u{1B}[0m\u{1B}[39m\u{1B}[49m  plist  422 B  xml dictionary 4…",
-        "\u{1B}[4m…/com.ex…mo.plist\u{1B}[0m\u{1B}[39m\u{1B}[49m  plist  178 B  binary dictionar…",
+        "PATH                                        SIZE",
+        "\u{1B}[4m…/com.example.shelfdemo.display.plist\u{1B}[0m\u{1B}[39m\u{1B}[49m      422 B",
+        "\u{1B}[4m…/Preferences/com.example.shelfdemo.plist\u{1B}[0m\u{1B}[39m\u{1B}[49m  178 B",
       ])
     lines = try terminalLines(sample, width: 50, environment: "NO_COLOR=1", query: "area:preferences")
     #expect(
       lines == [
-        "PATH               KIND    SIZE  FACTS",
-        "…/com.ex…ay.plist  plist  422 B  xml dictionary 4…",
-        "…/com.ex…mo.plist  plist  178 B  binary dictionar…",
+        "PATH                                        SIZE",
+        "…/com.example.shelfdemo.display.plist      422 B",
+        "…/Preferences/com.example.shelfdemo.plist  178 B",
       ])
   }
 }

@@ -301,7 +301,7 @@ struct PostgresCatalogueTests {
       try ShelfProcess.run(["--db", database, "index", root], environment: ["SHELF_TRUST_WINDOW": "0"]).status
         == 0)
     #expect(
-      try TestCatalogues.psql(database, "SELECT value FROM meta WHERE key = 'schema_version'") == "16\n")
+      try TestCatalogues.psql(database, "SELECT value FROM meta WHERE key = 'schema_version'") == "17\n")
     // Schema 14's table of content hashes (shelf dupes) is there, empty, and schema 15's of
     // measured gains (shelf gain) with the columns of the tag gains.
     #expect(try TestCatalogues.psql(database, "SELECT count(*) FROM content_hashes") == "0\n")

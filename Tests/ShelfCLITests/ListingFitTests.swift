@@ -67,6 +67,10 @@ import Testing
     let alone = PathShortener(["/a/very/long/folder/name/file.txt"])
     #expect(alone.shortened("/a/very/long/folder/name/file.txt", to: 20) == "…/name/file.txt")
     let apart = PathShortener(["Documents/Photos/2024/Holidays/IMG_0001.PNG", "notes.txt"])
-    #expect(apart.shortened("Documents/Photos/2024/Holidays/IMG_0001.PNG", to: 20) == "Documents…G_0001.PNG")
+    // A file name no other path has stays whole after what folders fit.
+    #expect(apart.shortened("Documents/Photos/2024/Holidays/IMG_0001.PNG", to: 20) == "…/IMG_0001.PNG")
+    #expect(
+      apart.shortened("Documents/Photos/2024/Holidays/IMG_0001.PNG", to: 30) == "…/2024/Holidays/IMG_0001.PNG"
+    )
   }
 }

@@ -38,9 +38,9 @@ import Testing
     let text = rendered(ListingLayout(columns: columns, isTerminal: true, width: 60))
     #expect(
       text == """
-        PATH                            KIND      SIZE  FACTS
-        \u{1B}[35mDocuments/Phot…ys/IMG_0001.PNG\u{1B}[0m  image  4.5 KiB  120×120 rgba
-        notes.txt                       text      12 B  utf-8 1 line
+        PATH                          KIND      SIZE  FACTS
+        \u{1B}[35m…/2024/Holidays/IMG_0001.PNG\u{1B}[0m  image  4.5 KiB  120×120 rgba
+        notes.txt                     text      12 B  utf-8 1 line
 
         """)
     for line in text.split(separator: "\n") {
@@ -50,12 +50,20 @@ import Testing
     }
   }
 
-  @Test func aNarrowTerminalCutsTheFactsAfterThePath() {
+  @Test func aNarrowTerminalKeepsFileNamesWholeAndCutsTheFacts() {
     let text = rendered(ListingLayout(columns: columns, isTerminal: true, width: 44))
     let lines = text.split(separator: "\n").map(String.init)
-    #expect(lines[0] == "PATH              KIND      SIZE  FACTS")
-    #expect(lines[1] == "\u{1B}[35mDocumen…0001.PNG\u{1B}[0m  image  4.5 KiB  120×120 r…")
-    #expect(lines[2] == "notes.txt         text      12 B  utf-8 1 l…")
+    #expect(lines[0] == "PATH            KIND      SIZE  FACTS")
+    #expect(lines[1] == "\u{1B}[35m…/IMG_0001.PNG\u{1B}[0m  image  4.5 KiB  120×120 rgba")
+    #expect(lines[2] == "notes.txt       text      12 B  utf-8 1 line")
+    let narrower = rendered(ListingLayout(columns: columns, isTerminal: true, width: 40))
+    #expect(
+      narrower == """
+        PATH            KIND      SIZE  FACTS
+        \u{1B}[35m…/IMG_0001.PNG\u{1B}[0m  image  4.5 KiB  120×120…
+        notes.txt       text      12 B  utf-8 1…
+
+        """)
   }
 
   @Test func truncationKeepsBothEndsAndCountsWideCharacters() {

@@ -40,8 +40,10 @@ enum ExtractCommand {
       --name TEMPLATE names each output from the fields of shelf ls --format: \
       '{taken:%Y}/{name}' files photos by year, '{title}.{ext}' names voice memos by their \
       titles. Date fields (taken, mtime) take a strftime(3) format after a colon; without one \
-      they are RFC 3339. Each / of the template starts a folder; a / or NUL inside a value \
-      becomes _, a field with no value in a folder part becomes 'unknown', and names are cut \
+      they are RFC 3339; {track} and {disc} are numbers, {track:02} pads with zeros. Each / \
+      of the template starts a folder; a / or NUL inside a value becomes _, a field with no \
+      value becomes 'unknown', in a folder and in the file name alike ('{artist} - \
+      {title}.{ext}' of an untagged file is 'unknown - unknown.m4a'), and names are cut \
       to 255 bytes (the extension kept). An output whose name is empty or has a '.' or '..' \
       part is refused. However they are named, two files of one run never get one output: \
       the second gets ' (2)' before its extension, the third ' (3)'.

@@ -61,11 +61,17 @@ enum LsCommand {
       what every row shares, so that the part telling rows apart stays: first the folders \
       all rows start with ('…/Backups/mbdb/…'), then the middle of the folders all rows end \
       with (the file name stays), and only then their own middle; the facts column loses \
-      its end. -w (--wide) keeps every cell whole (long rows wrap).
+      its end. The path never gets narrower than what tells rows apart with every file name \
+      whole: for that room the other columns give way, the modified time to its day, the \
+      facts to 6 columns, then left out: the facts, the tags from the right, the time and \
+      the size. Only a terminal too narrow for the path alone cuts a file name. -w (--wide) \
+      keeps every cell whole (long rows wrap).
 
       A --format template names fields in braces: '{artist} - {title} ({duration})'. Fields \
       are the query fields and the --json keys; {path} is absolute, {size} in bytes, \
-      {duration} M:SS and {seconds} in seconds; a field the entry lacks prints as nothing; \
+      {duration} M:SS, {seconds} in seconds and {track} the track's number (the tag may \
+      read 3/10); a number takes a width to pad with zeros ({track:02} is 03); a field the \
+      entry lacks prints as nothing; \
       '{{' and '}}' are literal braces. An unknown field is a usage error, and so is beets' \
       $field spelling. Times are RFC 3339: mtime in the local zone with its offset \
       (2024-05-01T14:30:00+02:00, Z in UTC), taken with the offset the camera recorded or, \
@@ -231,7 +237,8 @@ enum LsCommand {
       columns += [
         ListingColumn(header: "MIME", rightAligned: false, isTag: true),
         ListingColumn(header: "AREA", rightAligned: false, isTag: true),
-        ListingColumn(header: "MODIFIED", rightAligned: false),
+        // Cut, a time keeps its day.
+        ListingColumn(header: "MODIFIED", rightAligned: false, cutWidth: 11),
       ]
     }
     columns += [

@@ -20,12 +20,17 @@ struct ListingColumn {
   /// table does not fit: a label's start says enough, a path's middle may be all that tells
   /// two rows apart.
   var isTag = false
+  /// The fewest columns a column that is no tag is cut to before it is left out, when the
+  /// path needs the room (a date keeps its day: `2024-05-01…`); nil: never cut, only left out.
+  var cutWidth: Int? = nil
 }
 
 /// Lays the `ls` table out for its destination. Into a pipe the rows are exact and whole (no
 /// header, no colour, no cut); on a terminal a header row leads, paths carry their colour and
 /// the table fits `width`: tag columns are cut first, then long paths lose what all rows
-/// share (`PathShortener`) and the last column its end. `wide` keeps every cell whole.
+/// share (`PathShortener`) and the last column its end. The path column never gets narrower
+/// than what keeps rows apart and file names whole (the promise of shelf-ls(1)): the other
+/// columns give way first, cut and then left out. `wide` keeps every cell whole.
 ///
 /// Width and terminal-ness are parameters, not read from the process, so tests can lay out
 /// for any screen.
@@ -63,18 +68,23 @@ struct ListingLayout {
       return
     }
     let header = ListingRow(path: Self.pathHeader, style: nil, cells: columns.map(\.header))
-    var widths = fittedWidths([header] + rows)
     // Paths are cut as a set (what tells them apart stays); the columns they then leave
     // unused go to the last column.
-    let shortener = PathShortener(rows.map(\.path))
+    let paths = rows.map(\.path)
+    let shortener = PathShortener(paths)
+    var widths = fittedWidths([header] + rows) {
+      shortener.narrowestWidthKeepingApart(paths, atLeast: Self.minimumPathWidth)
+    }
     var shown = rows
     for index in shown.indices where TextLayout.displayWidth(shown[index].path) > widths[0] {
       shown[index].path = shortener.shortened(shown[index].path, to: widths[0])
     }
     let pathWidth = ([header] + shown).map { TextLayout.displayWidth($0.path) }.max() ?? widths[0]
     if let last = widths.indices.last, last > 0, pathWidth < widths[0] {
-      let lastNeed = rows.map { $0.cells.last.map(TextLayout.displayWidth) ?? 0 }.max() ?? 0
-      widths[last] = max(widths[last], min(lastNeed, widths[last] + widths[0] - pathWidth))
+      if widths[last] > 0 {
+        let lastNeed = rows.map { $0.cells.last.map(TextLayout.displayWidth) ?? 0 }.max() ?? 0
+        widths[last] = max(widths[last], min(lastNeed, widths[last] + widths[0] - pathWidth))
+      }
       widths[0] = pathWidth
     }
     var out = ""
@@ -90,8 +100,10 @@ struct ListingLayout {
 
   /// Column widths that fit the terminal: tag columns give up columns (down to
   /// `minimumTagWidth`, widest first) while the path would otherwise be cut; the other middle
-  /// columns keep their width; the path and the last column (the facts) share the rest.
-  func fittedWidths(_ rows: [ListingRow]) -> [Int] {
+  /// columns keep their width; the path and the last column (the facts) share the rest. When
+  /// the path's share is narrower than `pathFloor` (what keeps rows apart, asked for only
+  /// then), the others give way (`givingWay`). A width of 0 leaves the column out.
+  func fittedWidths(_ rows: [ListingRow], pathFloor: () -> Int) -> [Int] {
     var widths = [Int](repeating: 0, count: columns.count + 1)
     for row in rows {
       for (index, cell) in ([row.path] + row.cells).enumerated() where index < widths.count {
@@ -112,6 +124,43 @@ struct ListingLayout {
     }
     widths[0] = shares.path
     widths[last] = shares.last
+    guard shares.path < pathNeed else { return widths }
+    let floor = min(pathNeed, pathFloor())
+    return shares.path < floor ? givingWay(widths, pathNeed: pathNeed, floor: floor) : widths
+  }
+
+  /// `widths` with the path at least `floor` wide: the other columns give way, in the order
+  /// that loses least: cut columns to their `cutWidth` (a date to its day), the last column
+  /// (the facts) to `minimumTagWidth`, then left out, the last column, the tags and the rest,
+  /// from the right. Columns freed beyond what the path needs give it more, up to `pathNeed`.
+  private func givingWay(_ fitted: [Int], pathNeed: Int, floor: Int) -> [Int] {
+    var widths = fitted
+    let last = widths.count - 1
+    let middle = Array(1..<last)
+    widths[0] = floor
+    func free() -> Int {
+      let shown = widths.dropFirst().filter { $0 > 0 }
+      return width - widths[0] - shown.reduce(0, +) - 2 * shown.count
+    }
+    for index in middle {
+      if let cut = columns[index - 1].cutWidth, widths[index] > cut, free() < 0 {
+        widths[index] -= min(-free(), widths[index] - cut)
+      }
+    }
+    if widths[last] > Self.minimumTagWidth, free() < 0 {
+      widths[last] -= min(-free(), widths[last] - Self.minimumTagWidth)
+    }
+    let tags = middle.filter { columns[$0 - 1].isTag }
+    let others = middle.filter { !columns[$0 - 1].isTag }
+    for index in [last] + tags.reversed() + others.reversed() where free() < 0 {
+      widths[index] = 0
+    }
+    // Left over: to the path first; too little even alone, the path is cut (never below 1).
+    widths[0] = max(1, min(pathNeed, widths[0] + free()))
+    if widths[last] > 0, free() > 0 {
+      let lastNeed = fitted[last]
+      widths[last] = min(max(widths[last], lastNeed), widths[last] + free())
+    }
     return widths
   }
 
@@ -140,7 +189,7 @@ struct ListingLayout {
     let cells = [row.path] + row.cells
     var out = ""
     var pendingSpaces = 0
-    for index in 0..<min(cells.count, widths.count) {
+    for index in 0..<min(cells.count, widths.count) where index == 0 || widths[index] > 0 {
       var cell = cells[index]
       if TextLayout.displayWidth(cell) > widths[index] {
         cell =

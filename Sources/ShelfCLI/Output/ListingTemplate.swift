@@ -7,12 +7,14 @@ import ShelfCore
 ///
 /// Fields are named as in the query language or as the keys of `ls --json`; a field an entry
 /// lacks prints as nothing. A date field takes a strftime(3) format after a colon
-/// (`{taken:%Y-%m}`, `{mtime:%d %B %Y}`). `{{` and `}}` stand for literal braces.
+/// (`{taken:%Y-%m}`, `{mtime:%d %B %Y}`), a whole number a width to pad with zeros
+/// (`{track:02}`). `{{` and `}}` stand for literal braces.
 struct ListingTemplate {
   /// A piece of the template: literal bytes or a field to fill in.
   enum Part: Equatable {
     case literal([UInt8])
-    /// A field, and for a date field the strftime format it is written with.
+    /// A field, and for a date field the strftime format it is written with (for a number,
+    /// the width it is padded to with zeros, such as `02`).
     case field(String, format: String?)
   }
 
@@ -51,7 +53,13 @@ struct ListingTemplate {
           }
           throw Invalid(reason: reason)
         }
-        if format != nil && Self.dateFields[name] == nil {
+        if let format, Self.numberFields.contains(name) {
+          guard Self.zeroPaddedWidth(format) != nil else {
+            throw Invalid(
+              reason: "field '\(name)' takes a width to pad with zeros, such as {\(name):02}, not '\(format)'"
+            )
+          }
+        } else if format != nil && Self.dateFields[name] == nil {
           throw Invalid(
             reason: "field '\(name)' is no date and takes no format (dates: "
               + Self.dateFields.keys.sorted().joined(separator: ", ") + ")")
@@ -100,41 +108,65 @@ struct ListingTemplate {
 
   /// The template filled in for `entry` as the parts of a relative path, for `extract --name`:
   /// only the template's own `/` separates folders; a `/` or NUL inside a value becomes `_`,
-  /// and a field with no value in a folder part becomes `unknown` (an empty name in the file
-  /// part is left for the extractor to refuse).
+  /// and a field with no value becomes `unknown`, in a folder part and in the file name alike
+  /// (an untagged file's `{artist} - {title}.{ext}` is `unknown - unknown.m4a`, never
+  /// ` - .m4a`). A file name the template itself leaves empty (`{album}/`) is left for the
+  /// extractor to refuse.
   func renderPath(_ entry: CatalogEntry) -> [[UInt8]] {
     var components: [[UInt8]] = []
-    // The current part's pieces; nil stands for a field with no value.
-    var pieces: [[UInt8]?] = []
-    func close(asFolder: Bool) {
-      components.append(pieces.flatMap { $0 ?? (asFolder ? Array("unknown".utf8) : []) })
-      pieces = []
-    }
+    var current: [UInt8] = []
     for part in parts {
       switch part {
       case .literal(let bytes):
         for (index, piece) in bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
           .enumerated()
         {
-          if index > 0 { close(asFolder: true) }
-          pieces.append(Array(piece))
+          if index > 0 {
+            components.append(current)
+            current = []
+          }
+          current += piece
         }
       case .field(let name, let format):
         let value = (Self.value(name, format: format, of: entry) ?? []).map { byte in
           byte == UInt8(ascii: "/") || byte == 0 ? UInt8(ascii: "_") : byte
         }
-        pieces.append(value.isEmpty ? nil : value)
+        current += value.isEmpty ? Array("unknown".utf8) : value
       }
     }
-    close(asFolder: false)
+    components.append(current)
     return components
   }
 
-  /// One field's value for `entry`: a date field through `format` when one is given.
+  /// One field's value for `entry`: a date field through `format` when one is given, a
+  /// number padded with zeros to the width `format` gives.
   private static func value(_ name: String, format: String?, of entry: CatalogEntry) -> [UInt8]? {
     guard let format else { return fields[name]?(entry) }
+    if let width = zeroPaddedWidth(format) {
+      guard let digits = fields[name]?(entry) else { return nil }
+      let sign = digits.first == UInt8(ascii: "-") ? 1 : 0
+      return Array(digits.prefix(sign))
+        + Array(repeating: UInt8(ascii: "0"), count: max(0, width - digits.count))
+        + digits.dropFirst(sign)
+    }
     return dateFields[name]?(entry).map { Array($0.formatted(format).utf8) }
   }
+
+  /// The width of a number's format: `0` then a width from 1 to 20 (`02`, `03`); nil for any
+  /// other format.
+  private static func zeroPaddedWidth(_ format: String) -> Int? {
+    guard format.count >= 2, format.hasPrefix("0"), let width = Int(format.dropFirst()),
+      (1...20).contains(width)
+    else { return nil }
+    return width
+  }
+
+  /// The fields whose values are whole numbers, which take a width (`{track:02}`).
+  private static let numberFields: Set<String> = [
+    "size", "width", "height", "bit_depth", "depth", "frames", "loop", "sample_rate", "rate", "channels",
+    "bitrate", "disc", "disc_total", "track", "track_total", "rotation", "orientation", "year", "lines",
+    "words", "chars", "protection_class", "protection",
+  ]
 
   /// Every field name a template may use, sorted.
   static var fieldNames: [String] { fields.keys.sorted() }
@@ -209,7 +241,8 @@ struct ListingTemplate {
       "album": { text($0.audio?.album) },
       "date": { text($0.audio?.date) },
       "year": { number($0.audio?.year) },
-      "track": { text($0.audio?.track) },
+      // The number, as `--json` and queries give it: the tag may read `3/10`.
+      "track": { number($0.audio?.trackNumber) },
       "genre": { text($0.audio?.genre) },
       "comment": { text($0.audio?.comment) },
       "encoding": { text($0.text?.encoding.rawValue) },

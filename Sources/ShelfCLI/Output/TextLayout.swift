@@ -255,8 +255,16 @@ struct PathShortener {
   let commonPrefix: Int
   /// Characters every path ends with, from a `/`, that no path's common prefix overlaps.
   let commonSuffix: Int
+  /// The file names more than one path ends with: a name not among them tells its row apart.
+  let repeatedNames: Set<Substring>
 
   init(_ paths: [String]) {
+    var names = Set<Substring>()
+    var repeated = Set<Substring>()
+    for path in paths where !names.insert(Self.fileName(path)).inserted {
+      repeated.insert(Self.fileName(path))
+    }
+    repeatedNames = repeated
     let characters = paths.map(Array.init)
     guard let first = characters.first else {
       commonPrefix = 0
@@ -294,7 +302,7 @@ struct PathShortener {
     // The shared folders give way first, the last of them kept as far as they fit whole.
     let rest = distinct + String(suffix)
     let restWidth = TextLayout.displayWidth(rest)
-    if !prefix.isEmpty && restWidth + 1 <= width {
+    if !prefix.isEmpty && restWidth + 2 <= width {
       return "…" + Self.wholeFolders(prefix, within: width - 1 - restWidth) + rest
     }
     // Then the shared end loses its middle: `…/mbdb/…/IMG_0001.PNG`.
@@ -304,7 +312,43 @@ struct PathShortener {
     if kept.count > 1 {
       return lead + distinct + "/…" + kept
     }
+    // A file name no other row has tells its row apart alone: it stays whole, after as many
+    // of its folders as fit.
+    let name = Self.fileName(path)
+    let nameWidth = TextLayout.displayWidth(String(name))
+    if name.count < characters.count, !repeatedNames.contains(name), nameWidth + 2 <= width {
+      let folders = characters[..<(characters.count - name.count)]
+      return "…" + Self.wholeFolders(folders, within: width - 1 - nameWidth) + name
+    }
     return TextLayout.truncateMiddle(lead + rest, to: width)
+  }
+
+  /// The narrowest width, from `minimum` to the widest of `paths`, at which `shortened` keeps
+  /// every file name whole and no two different paths alike: what a listing's path column
+  /// must keep (the widest path's width when no narrower one does).
+  func narrowestWidthKeepingApart(_ paths: [String], atLeast minimum: Int) -> Int {
+    let widest = paths.map(TextLayout.displayWidth).max() ?? 0
+    func keepsApart(_ width: Int) -> Bool {
+      var shown: [String: String] = [:]
+      for path in paths {
+        let short = shortened(path, to: width)
+        guard short.hasSuffix(Self.fileName(path)) else { return false }
+        if let other = shown.updateValue(path, forKey: short), other != path { return false }
+      }
+      return true
+    }
+    // Wider keeps more of each path: the narrowest width that keeps rows apart, by halving.
+    var (low, high) = (min(minimum, widest), widest)
+    while low < high {
+      let middle = (low + high) / 2
+      if keepsApart(middle) { high = middle } else { low = middle + 1 }
+    }
+    return high
+  }
+
+  /// The last component of `path` (all of it when it has no `/`).
+  private static func fileName(_ path: String) -> Substring {
+    path.lastIndex(of: "/").map { path[path.index(after: $0)...] } ?? path[...]
   }
 
   /// The longest end of `text` that starts with `/` and fits `width` columns ("" if none).

@@ -84,7 +84,10 @@ enum QueryTerms {
 
     A field with an empty value (artist:) matches entries that have one. A word must hold a \
     letter or a digit: a term of punctuation alone ('*', '-', ',') is a usage error (64), \
-    never a match of everything; put globs in a field (name:'*'). The fields with a fixed \
+    never a match of everything; put globs in a field (name:'*'); so is an empty alternative \
+    (kind:image, or ,kind:image). Words match whatever their case and accents (cafe finds \
+    café, σαντορινη finds Σαντορίνη), and any word inside Chinese or Japanese text (京都 \
+    finds 東京都庁: such text is indexed by each two characters in a row). The fields with a fixed \
     set of values take only those: kind (image, audio, video, text, plist, other), area \
     (bundle, documents, preferences, caches, library, tmp, other, and for backups \
     camera-roll, recordings, voicemail, attachments), endings (lf, crlf, cr, mixed, none), \

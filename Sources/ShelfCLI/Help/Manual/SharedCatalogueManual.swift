@@ -32,7 +32,9 @@ enum SharedCatalogueManual {
     Paths are stored as bytea (names need not be UTF-8). Full text goes through a tsvector column
     with a GIN index (the simple configuration after unaccent, each word a prefix). ASCII capitals
     are lowercased by shelf, in the stored words and in queries alike, so that a database whose
-    LC_CTYPE is Turkish (where the server would make I a dotless ı) finds Istanbul as SQLite does.
+    LC_CTYPE is Turkish (where the server would make I a dotless ı) finds Istanbul as SQLite does;
+    shelf also folds other letters' case and Latin and Greek accents, and cuts Chinese and
+    Japanese text into overlapping pairs of characters, before either engine sees the words.
     The full-text columns are compressed with lz4 where the server has it. name: and path: globs
     become regular expressions that the trigram indexes answer, then, where the text form cannot
     decide (a name that is not UTF-8, a non-ASCII letter whose case folds), one over the path's
