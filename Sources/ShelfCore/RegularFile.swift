@@ -95,6 +95,13 @@ public struct FileStatus: Sendable, Equatable {
     return past ? .max : sum
   }
 
+  /// True when `other` is this very file unchanged: the same device and inode, size, and
+  /// change and modification times (what a rename over it or a write to it changes).
+  public func isSameVersion(as other: FileStatus) -> Bool {
+    device == other.device && inode == other.inode && size == other.size
+      && ctimeNanoseconds == other.ctimeNanoseconds && mtimeNanoseconds == other.mtimeNanoseconds
+  }
+
   /// `lstat` of a path (does not follow a final symbolic link).
   public static func lstat(_ path: RawPath) throws(FileError) -> FileStatus {
     var st = Glibc.stat()

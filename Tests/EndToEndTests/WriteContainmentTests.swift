@@ -1,0 +1,106 @@
+import Foundation
+import ShelfTestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Nothing shelf writes leaves `-o DIR`, even while a folder inside DIR is swapped for a
+/// symbolic link to a folder outside it by a real racing renamer (`renameat2(RENAME_EXCHANGE)`
+/// in a loop), run as an ordinary user who may write in both folders.
+@Suite(.serialized) struct WriteContainmentTests {
+  /// An ordinary user's command line: root would be the same race, but an ordinary user is who
+  /// shares a machine with an attacker.
+  static let asUser = getuid() == 0 ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
+
+  /// The racer: swaps `a` and `b` (`renameat2(RENAME_EXCHANGE)`) until `stop` exists or two
+  /// minutes pass, creates `ready` after its first swap, and prints how many swaps it made.
+  static let racer = """
+    import ctypes, os, sys, time
+    libc = ctypes.CDLL(None, use_errno=True)
+    a, b, ready, stop = (arg.encode() for arg in sys.argv[1:5])
+    swaps, deadline = 0, time.monotonic() + 120
+    while not os.path.exists(stop) and time.monotonic() < deadline:
+        if libc.renameat2(-100, a, -100, b, 2) != 0:
+            sys.exit("renameat2: " + os.strerror(ctypes.get_errno()))
+        swaps += 1
+        if swaps == 1:
+            open(ready, "w").close()
+    print(swaps)
+    """
+
+  /// Runs `arguments` as the ordinary user; waits for it to exit.
+  static func runAsUser(_ arguments: [String]) throws -> ShelfResult {
+    try ShelfProcess.run(arguments, launcher: asUser)
+  }
+
+  /// Every path below `folder` (relative), hidden files included.
+  static func contents(_ folder: String) -> [String] {
+    ((try? FileManager.default.subpathsOfDirectory(atPath: folder)) ?? []).sorted()
+  }
+
+  @Test func extractWritesNothingOutsideItsFolderWhileAFolderInsideIsSwappedForALink() throws {
+    let scratch = try TemporaryDirectory()
+    #expect(chmod(scratch.path, 0o777) == 0)
+    let root = scratch.file("root")
+    // 600 notes in D and ten folders below it, so that folders are made inside the one swapped.
+    var notes: [String: [UInt8]] = [:]
+    for index in 0..<600 {
+      let relative = index % 2 == 0 ? "D/n\(index).txt" : "D/s\(index % 10)/n\(index).txt"
+      notes[relative] = Array("note \(index)\n".utf8)
+    }
+    for (relative, bytes) in notes { try scratch.write("root/" + relative, bytes) }
+    let out = scratch.file("out")
+    let outside = scratch.file("outside")
+    try scratch.makeDirectory("out/D")
+    try scratch.makeDirectory("outside")
+    #expect(symlink(outside, out + "/L") == 0)
+    for path in [scratch.path, root, out, out + "/D", outside] {
+      #expect(chmod(path, 0o777) == 0)
+    }
+    for relative in Self.contents(root) { #expect(chmod(root + "/" + relative, 0o777) == 0) }
+    let database = scratch.file("catalog.sqlite")
+    let indexed = try Self.runAsUser(["--db", database, "index", root])
+    #expect(indexed.status == 0, "\(indexed.stderr)")
+
+    let script = try scratch.write("racer.py", Array(Self.racer.utf8))
+    #expect(chmod(script, 0o644) == 0)
+    let ready = scratch.file("racer-ready")
+    let stop = scratch.file("racer-stop")
+    let racerOut = scratch.file("racer-out")
+    let racer = try ShelfProcess.spawn(
+      "/usr/bin/env",
+      (["env"] + Self.asUser + ["/usr/bin/python3", script, out + "/D", out + "/L", ready, stop]).map {
+        Array($0.utf8)
+      }, environment: [:], stdinPath: nil, stdoutPath: racerOut, stderrPath: scratch.file("racer-err"))
+    #expect(ObservableWait.until { FileManager.default.fileExists(atPath: ready) }, "the racer started")
+
+    let result = try Self.runAsUser(["--db", database, "extract", "-j", "4", "path:*/D/*", "-o", out])
+    _ = try scratch.write("racer-stop", [])
+    #expect(ShelfProcess.wait(for: racer, timeout: 60) == 0)
+    let swaps = Int(String(decoding: ObservableWait.line(in: racerOut), as: UTF8.self).dropLast()) ?? 0
+    #expect(swaps > 0)
+
+    #expect(Self.contents(outside).isEmpty, "nothing outside -o: \(Self.contents(outside).prefix(5))")
+    // The real folder is whichever of D and L is not the link now.
+    let real = (try? FileManager.default.destinationOfSymbolicLink(atPath: out + "/D")) == nil ? "D" : "L"
+    let inside = Self.contents(out + "/" + real)
+    #expect(!inside.contains { $0.contains(".shelf-") }, "no temporary file left")
+    let written = inside.filter { $0.hasSuffix(".txt") }
+    for relative in written {
+      #expect(
+        ExtractCommandTests.bytes(out + "/" + real + "/" + relative) == notes["D/" + relative],
+        "\(relative)")
+    }
+    // Each file is extracted whole, or refused with one line naming it and the link.
+    let refusals = result.stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+    for line in refusals {
+      #expect(line.hasPrefix("error: \(root)/D/"), "\(line)")
+      #expect(line.hasSuffix(": unsafe path (\(out)/D is a symbolic link); not extracted"), "\(line)")
+    }
+    #expect(written.count + refusals.count == 600, "\(written.count) + \(refusals.count)")
+    #expect(result.stdout.hasPrefix("Extracted \(written.count) of 600 files ("), "\(result.stdout)")
+    #expect([0, 1, 65].contains(result.status))
+  }
+}
