@@ -221,24 +221,14 @@ public struct CatalogExtractor: Sendable {
   /// new files to disk at once. `finished` is called as each file is done with its report
   /// and the count done so far. Returns the reports in the order of `jobs`.
   ///
-  /// The destination is opened once (made first if missing) and every output reached from its
-  /// descriptor (`ContainedDirectory`): nothing is written outside it, whatever is renamed
-  /// inside it during the run. A destination that cannot be made or opened fails every job.
+  /// The destination is opened once, by the first file written (made first if missing), and
+  /// every output reached from its descriptor (`ContainedDirectory`): nothing is written
+  /// outside it, whatever is renamed inside it during the run.
   public func run(
     _ jobs: [CatalogExtractJob],
     finished: @escaping @Sendable (CatalogExtractReport, Int) -> Void = { _, _ in }
   ) async -> [CatalogExtractReport] {
-    let destination: ContainedDirectory
-    do {
-      destination = try ContainedDirectory(settings.destination, creating: !jobs.isEmpty)
-    } catch {
-      return jobs.enumerated().map { index, job in
-        var report = CatalogExtractReport(job: job)
-        report.error = error
-        finished(report, index + 1)
-        return report
-      }
-    }
+    let destination = LazyContainedDirectory(settings.destination)
     let reports = ExtractReports(outputs: jobs.map(\.output))
     await withTaskGroup(of: Void.self) { group in
       for _ in 0..<min(settings.width, jobs.count) {
@@ -260,7 +250,7 @@ public struct CatalogExtractor: Sendable {
     let all = reports.all()
     // New files were written without a flush each: one flush of the destination's filesystem
     // makes them all durable before the batch reports them extracted.
-    if all.contains(where: { $0.outcome == .extracted }) {
+    if all.contains(where: { $0.outcome == .extracted }), let destination = try? destination.open() {
       AtomicFileWriter.flushWrittenFiles(in: destination.root)
     }
     return all
@@ -271,17 +261,18 @@ public struct CatalogExtractor: Sendable {
   /// folder opened from `destination`'s descriptor. `readyFolder` is the output folder the
   /// calling worker last opened: a worker's next file in the same folder reuses it.
   func extract(
-    _ job: CatalogExtractJob, in destination: ContainedDirectory,
+    _ job: CatalogExtractJob, in outputFolder: LazyContainedDirectory,
     readyFolder: inout (path: RawPath, folder: OpenFolder)?
   ) -> CatalogExtractReport {
     var report = CatalogExtractReport(job: job)
     do {
+      let content = try ExtractContent(job.source)
+      report.bytes = content.size
+      let destination = try outputFolder.open()
       guard let relative = destination.relative(job.output) else {
         throw CatalogExtractError(
           path: job.path, reason: .unsafePath("outside \(settings.destination.escaped)"))
       }
-      let content = try ExtractContent(job.source)
-      report.bytes = content.size
       let parent = relative.parent
       let folder: OpenFolder
       if let ready = readyFolder, ready.path == parent {

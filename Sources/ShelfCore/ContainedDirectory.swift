@@ -157,3 +157,24 @@ extension FileError {
     FileError(path: path, reason: reason, failure: failure, code: code)
   }
 }
+
+/// An output folder opened as a `ContainedDirectory` (made first if missing) on its first use,
+/// once for every thread of a batch: a batch whose every file fails leaves no folder behind.
+public final class LazyContainedDirectory: Sendable {
+  /// The folder's path.
+  public let path: RawPath
+  private let opened = Mutex<Result<ContainedDirectory, FileError>?>(nil)
+
+  /// The folder at `path`, not yet opened.
+  public init(_ path: RawPath) { self.path = path }
+
+  /// The folder, opened (and made) by the first call; every call gets the first one's error.
+  public func open() throws(FileError) -> ContainedDirectory {
+    try opened.withLock { opened in
+      if let opened { return opened }
+      let result = Result { () throws(FileError) in try ContainedDirectory(path, creating: true) }
+      opened = result
+      return result
+    }.get()
+  }
+}

@@ -103,4 +103,84 @@ import Testing
     #expect(result.stdout.hasPrefix("Extracted \(written.count) of 600 files ("), "\(result.stdout)")
     #expect([0, 1, 65].contains(result.status))
   }
+
+  @Test func crushIntoAFolderNeverWritesThroughALinkedFolderInsideIt() throws {
+    let dir = try TemporaryDirectory()
+    try dir.makeDirectory("in/sub")
+    try dir.makeDirectory("outside")
+    try dir.makeDirectory("out")
+    try dir.copy(fromRepository: CrushCommandTests.fixture("basn2c08.png"), as: "in/a.png")
+    try dir.copy(fromRepository: CrushCommandTests.fixture("basi6a08.png"), as: "in/sub/b.png")
+    #expect(symlink(dir.file("outside"), dir.file("out/sub")) == 0)
+    let result = try ShelfProcess.run(["crush", "-r", "-o", dir.file("out"), dir.file("in")])
+    #expect(result.status == 1)
+    #expect(
+      result.stderr
+        == "error: \(dir.file("out/sub/b.png")): unsafe path (\(dir.file("out/sub")) is a symbolic link, not a folder)\n"
+    )
+    #expect(Self.contents(dir.file("outside")).isEmpty)
+    #expect(Self.contents(dir.file("out")) == ["a.png", "sub"])
+  }
+}
+
+/// What shelf replaces is what it read: a file put in its place meanwhile is the user's newer
+/// work and survives; and the temporary files of a killed run do not outlive the next one.
+@Suite struct ReplacedFileTests {
+  /// Starts shelf with `arguments`, paused just before its first rename (the test hook
+  /// SHELF_TEST_PAUSE_BEFORE_RENAME creates `marker` and waits until it is removed); returns
+  /// its pid once it is there. Its stdout and stderr go to `output` and `output.err`.
+  static func pausedBeforeRename(_ arguments: [String], marker: String, output: String) throws -> pid_t {
+    let pid = try ShelfProcess.spawn(
+      ShelfProcess.binary, ([ShelfProcess.binary] + arguments).map { Array($0.utf8) },
+      environment: ["SHELF_TEST_PAUSE_BEFORE_RENAME": marker], stdinPath: nil, stdoutPath: output,
+      stderrPath: output + ".err")
+    #expect(ObservableWait.until(timeout: 60) { FileManager.default.fileExists(atPath: marker) })
+    return pid
+  }
+
+  @Test func crushInPlaceKeepsAFileReplacedWhileItWasCrushed() throws {
+    let dir = try TemporaryDirectory()
+    let file = try dir.copy(fromRepository: CrushCommandTests.fixture("basi6a08.png"))
+    let marker = dir.file("paused")
+    let crush = try Self.pausedBeforeRename(
+      ["crush", "--in-place", file], marker: marker, output: dir.file("out"))
+    // The user saves a new version the usual way: a new file renamed over the old.
+    let newer = try dir.write("newer.png", Array("the user's newer picture".utf8))
+    #expect(rename(newer, file) == 0)
+    try FileManager.default.removeItem(atPath: marker)
+    #expect(ShelfProcess.wait(for: crush, timeout: 60) == 1)
+    #expect(CrushCommandTests.bytes(file) == Array("the user's newer picture".utf8))
+    #expect(
+      String(decoding: CrushCommandTests.bytes(dir.file("out.err")), as: UTF8.self)
+        == "warning: \(file): changed since it was read; not replaced\n")
+    #expect(
+      String(decoding: CrushCommandTests.bytes(dir.file("out")), as: UTF8.self)
+        == "Crushed 0 of 1 file; 1 changed meanwhile, not replaced\n")
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == [
+        "basi6a08.png", "out", "out.err",
+      ])
+  }
+
+  @Test func aKilledExtractionsTemporaryFilesAreRemovedByTheNextRun() throws {
+    let notes = try ExtractCommandTests.NotesRoot()
+    let out = notes.scratch.file("out")
+    let marker = notes.scratch.file("paused")
+    let extract = try Self.pausedBeforeRename(
+      ["--db", notes.database, "extract", "-j", "1", "ext:txt", "-o", out], marker: marker,
+      output: notes.scratch.file("first"))
+    #expect(kill(extract, SIGKILL) == 0)
+    #expect(ShelfProcess.wait(for: extract, timeout: 60) == 128 + SIGKILL)
+    let left = WriteContainmentTests.contents(out).filter { $0.hasSuffix(".tmp") }
+    #expect(left.count == 1 && left[0].contains(".shelf-\(extract)-"), "\(left)")
+    try FileManager.default.removeItem(atPath: marker)
+
+    let again = try notes.run(["extract", "ext:txt", "-o", out])
+    #expect(again.status == 0, "\(again.stderr)")
+    #expect(
+      WriteContainmentTests.contents(out) == [
+        "Documents", "Documents/a.txt", "Documents/sub", "Documents/sub/b.txt", "Library",
+        "Library/Caches", "Library/Caches/a.txt",
+      ])
+  }
 }

@@ -286,7 +286,9 @@ enum CrushCommand {
     var crushed = 0
     var unchanged = 0
     var failures: [FailureKind] = []
-    var inputs: Int { crushed + unchanged + failures.count }
+    /// Files replaced or changed while being crushed: left as they are.
+    var changed = 0
+    var inputs: Int { crushed + unchanged + changed + failures.count }
   }
 
   /// Counts the reports, reports each failure and warning (and with -v each file) and records them in
@@ -296,6 +298,11 @@ enum CrushCommand {
   ) -> Totals {
     var totals = Totals()
     for report in reports {
+      if let error = report.error as? FileError, error.isChangedSinceRead {
+        outcome.changed(error.description, console: console)
+        totals.changed += 1
+        continue
+      }
       if let error = report.error {
         outcome.failed(error, console: console)
         continue
@@ -324,6 +331,7 @@ enum CrushCommand {
       text += " in \(Quantities.formatFixed(elapsed, decimals: 2)) s"
     }
     if totals.unchanged > 0 { text += "; \(totals.unchanged) already optimal" }
+    if totals.changed > 0 { text += "; \(totals.changed) changed meanwhile, not replaced" }
     if !totals.failures.isEmpty { text += "; \(totals.failures.count) failed (\(why(totals.failures)))" }
     return text
   }
