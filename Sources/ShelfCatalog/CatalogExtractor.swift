@@ -86,9 +86,18 @@ public struct CatalogExtractPlan: Sendable {
     public var target: RawPath
   }
 
+  /// A backup's manifest row with an empty path: it names no file of its domain (it would
+  /// take the domain folder's own name), so it is skipped, as a warning.
+  public struct NamelessEntry: Sendable, Equatable {
+    /// The backup's folder.
+    public var backup: RawPath
+    public var domain: String
+  }
+
   public var jobs: [CatalogExtractJob] = []
   public var refused: [Refusal] = []
   public var skippedLinks: [SkippedLink] = []
+  public var namelessEntries: [NamelessEntry] = []
 }
 
 /// What happened to one file.
@@ -181,6 +190,10 @@ public struct CatalogExtractor: Sendable {
                 error: FileError(
                   path: entry.path, reason: "no longer in the backup's manifest", failure: .missingInput),
                 entries: 1))
+            continue
+          }
+          guard !backupEntry.relativePath.bytes.isEmpty else {
+            plan.namelessEntries.append(.init(backup: root, domain: backupEntry.domain))
             continue
           }
           source = .backupEntry(backup, backupEntry)
@@ -283,7 +296,7 @@ public struct CatalogExtractor: Sendable {
           folder = try destination.folder(parent.bytes == Array(".".utf8) ? RawPath("") : parent)
         } catch let error as ContainmentError {
           throw CatalogExtractError(
-            path: job.path, reason: .unsafePath("\(error.path.escaped) is a \(error.type.rawValue)"))
+            path: job.path, reason: .unsafePath("\(error.path.escaped) is a \(error.type.noun)"))
         }
         readyFolder = (parent, folder)
       }

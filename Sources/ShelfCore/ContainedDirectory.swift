@@ -59,7 +59,7 @@ public struct ContainmentError: ShelfError, Equatable {
   public var type: FileType
 
   public var failure: FailureKind { .badInput }
-  public var description: String { "\(path.escaped) is a \(type.rawValue), not a folder" }
+  public var description: String { "\(path.escaped) is a \(type.noun), not a folder" }
 }
 
 /// An output folder (`-o DIR`) held by its descriptor, and the one way shelf reaches a folder

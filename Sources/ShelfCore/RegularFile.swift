@@ -45,6 +45,9 @@ public enum FileType: String, Sendable {
   case regular, directory, symbolicLink = "symbolic link", fifo = "FIFO", socket
   case characterDevice = "character device", blockDevice = "block device", unknown
 
+  /// The type as a noun for messages: "regular file", "symbolic link", "directory".
+  public var noun: String { self == .regular ? "regular file" : rawValue }
+
   init(mode: mode_t) {
     switch mode & S_IFMT {
     case S_IFREG: self = .regular

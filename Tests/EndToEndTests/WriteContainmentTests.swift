@@ -184,3 +184,43 @@ import Testing
       ])
   }
 }
+
+/// A backup's manifest row with an empty path names no file: extracting it would make a file
+/// named like its domain's folder, and the domain's every other file would then have no folder.
+@Suite struct NamelessManifestRowTests {
+  @Test func aRowWithAnEmptyPathIsSkippedWithAWarningAndTheDomainIsExtracted() throws {
+    let scratch = try TemporaryDirectory()
+    let backup = try scratch.copy(fromRepository: "SampleMedia/Backups/manifest-db")
+    let domain = "AppDomain-com.example.notes"
+    // The domain's folder row becomes a file row (welcome.txt's record and bytes) with no path.
+    let welcome = "a2db74c0de9494ccc1eb74d644a9d2523e8240b3"
+    let nameless = "ee" + welcome.dropFirst(2)
+    let sql = """
+      DELETE FROM Files WHERE domain = '\(domain)' AND relativePath = '';
+      INSERT INTO Files SELECT '\(nameless)', domain, '', 1, file FROM Files WHERE fileID = '\(welcome)';
+      """
+    let sqlite = Process()
+    sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+    sqlite.arguments = [backup + "/Manifest.db", sql]
+    try sqlite.run()
+    sqlite.waitUntilExit()
+    #expect(sqlite.terminationStatus == 0)
+    try scratch.makeDirectory("manifest-db/ee")
+    try FileManager.default.copyItem(
+      atPath: backup + "/a2/" + welcome, toPath: backup + "/ee/" + nameless)
+    let database = scratch.file("catalog.sqlite")
+    #expect(try ShelfProcess.run(["--db", database, "index", backup]).status == 0)
+
+    let out = scratch.file("out")
+    let result = try ShelfProcess.run(["--db", database, "extract", "path:*notes*", "-o", out])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stderr == "warning: \(backup): a manifest row of \(domain) has an empty path; skipped\n")
+    #expect(result.stdout.hasPrefix("Extracted 2 of 2 files ("))
+    let folder = out + "/Shelf Test iPhone 2024-05-01/" + domain
+    #expect(
+      WriteContainmentTests.contents(folder) == [
+        "Documents", "Documents/welcome.txt", "Library", "Library/Preferences",
+        "Library/Preferences/com.example.notes.plist",
+      ])
+  }
+}

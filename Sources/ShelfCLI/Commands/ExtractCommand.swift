@@ -162,6 +162,10 @@ enum ExtractCommand {
       for _ in 1..<max(1, refused.entries) { outcome.failed(refused.error.failure) }
       reasons += Array(repeating: reason(refused.error), count: max(1, refused.entries))
     }
+    for nameless in plan.namelessEntries {
+      console.warning(
+        "\(nameless.backup.escaped): a manifest row of \(nameless.domain) has an empty path; skipped")
+    }
     for link in plan.skippedLinks {
       console.note("\(link.path.escaped): symbolic link to \(link.target.escaped); skipped")
     }
@@ -187,6 +191,12 @@ enum ExtractCommand {
       case .identical:
         totals.identical += 1
       case .failed:
+        if let error = report.error as? FileError, error.isChangedSinceRead {
+          // A file replaced since it was compared (with --force): the user's, left as it is.
+          outcome.changed(error.description, console: console)
+          reasons.append("changed meanwhile")
+          continue
+        }
         let error = report.error.map(Advised.init) ?? Advised(report.job.path)
         outcome.failed(error, console: console)
         reasons.append(reason(error.error))
