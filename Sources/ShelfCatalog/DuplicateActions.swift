@@ -115,15 +115,17 @@ public struct DuplicateActions {
       if dryRun { return .done(trashedTo: nil) }
       switch action {
       case .hardLink:
-        try DuplicateReplacement.replaceWithHardLink(name, keeping: kept)
+        try DuplicateReplacement.replaceWithHardLink(name, keeping: kept, expecting: status)
       case .reflink:
-        try DuplicateReplacement.replaceWithReflink(name, keeping: kept)
+        try DuplicateReplacement.replaceWithReflink(name, keeping: kept, expecting: status)
       case .trash:
-        let trashed = try trash.trash(name, deletedAt: Int64(time(nil)))
+        let trashed = try trash.trash(name, deletedAt: Int64(time(nil)), expecting: status)
         try writer.forgetFile(at: name)
         return .done(trashedTo: trashed)
       }
       return .done(trashedTo: nil)
+    } catch let error as FileError where error.isChangedSinceRead {
+      return .skipped("changed since it was compared")
     } catch let error as any ShelfError {
       return .failed(error)
     }

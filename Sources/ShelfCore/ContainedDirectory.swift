@@ -58,6 +58,12 @@ public struct ContainmentError: ShelfError, Equatable {
   /// What it is.
   public var type: FileType
 
+  /// The refusal of `path`, which is a `type`.
+  public init(path: RawPath, type: FileType) {
+    self.path = path
+    self.type = type
+  }
+
   public var failure: FailureKind { .badInput }
   public var description: String { "\(path.escaped) is a \(type.noun), not a folder" }
 }
