@@ -224,3 +224,32 @@ import Testing
       ])
   }
 }
+
+extension ReplacedFileTests {
+  @Test(arguments: [["--link", "hard"], ["--trash"]]) func dupesLeavesADuplicateReplacedAfterItWasCompared(
+    action: [String]
+  ) throws {
+    let scratch = try TemporaryDirectory()
+    let root = scratch.file("root")
+    let same = Array(String(repeating: "the same bytes\n", count: 100).utf8)
+    _ = try scratch.write("root/a/kept.txt", same)
+    let copy = try scratch.write("root/b/copy.txt", same)
+    let database = scratch.file("catalog.sqlite")
+    #expect(try ShelfProcess.run(["--db", database, "index", root]).status == 0)
+    let marker = scratch.file("paused")
+    let dupes = try Self.pausedBeforeRename(
+      ["--db", database, "dupes"] + action, marker: marker, output: scratch.file("out"))
+    _ = try scratch.write("newer", Array("the user's edit\n".utf8))
+    #expect(rename(scratch.file("newer"), copy) == 0)
+    try FileManager.default.removeItem(atPath: marker)
+    // Every duplicate skipped: dupes' own code for that (65, man shelf-dupes).
+    #expect(ShelfProcess.wait(for: dupes, timeout: 60) == 65)
+    let verb = action == ["--trash"] ? "trashed" : "linked"
+    #expect(
+      String(decoding: CrushCommandTests.bytes(scratch.file("out.err")), as: UTF8.self)
+        == "warning: \(copy): changed since it was compared; skipped\n\(verb) 0 files (0 B), 1 skipped or failed\n"
+    )
+    #expect(CrushCommandTests.bytes(copy) == Array("the user's edit\n".utf8))
+    #expect(WriteContainmentTests.contents(root + "/b") == ["copy.txt"])
+  }
+}

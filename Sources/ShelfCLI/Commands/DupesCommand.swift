@@ -299,7 +299,8 @@ enum DupesCommand {
     let console = invocation.console
     let writer = try invocation.openCatalogueForWriting(lockWait: options.lockWait, create: false)
     let actions = DuplicateActions(
-      action: action, dryRun: options.dryRun, trash: FreedesktopTrash(environment: invocation.environment))
+      action: action, dryRun: options.dryRun, trash: FreedesktopTrash(environment: invocation.environment),
+      beforeAction: CrushCommand.testPauseBeforeRename(invocation.environment))
     var outcome = BatchOutcome()
     var bytes: Int64 = 0
     let verb =
