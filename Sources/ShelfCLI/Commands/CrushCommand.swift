@@ -65,14 +65,20 @@ enum CrushCommand {
       samples included), before anything is written; a mismatch keeps the original and is \
       reported as an error. Files are written to a temporary file in the same folder, \
       flushed to disk, then renamed over the target, so an interrupted run never leaves a \
-      truncated or empty file.
+      truncated or empty file. With --in-place, a file replaced or changed while it was \
+      being crushed (its device, inode, size or times differ from when it was read) is \
+      the user's newer work: the result is dropped, the file left as it is, with a warning \
+      (exit 1).
 
       Give -o/--out-dir or --in-place (or --dry-run to only report). With --out-dir, a file \
       named on the command line becomes DIR/NAME and files found under a named folder (with \
       -r) keep their path relative to it; every input gets an output, a plain copy when it \
       cannot be made smaller. A file that already exists there is never replaced without \
       --force: that input is refused (exit 73 when every input was) and the file left as it \
-      was. A bare number for -o that is not an existing folder (-o 4: oxipng's -o is its \
+      was. Every folder below DIR is opened from DIR's own descriptor, never through a \
+      symbolic link: nothing is written outside DIR, even if a folder in it is swapped for a \
+      link during the run. Temporary files left in DIR by a killed run are removed by the \
+      next. A bare number for -o that is not an existing folder (-o 4: oxipng's -o is its \
       level) is a usage error that suggests --level; write -o ./4 to make a folder of that \
       name.
 
