@@ -321,7 +321,7 @@ public struct CatalogExtractor: Sendable {
         options: AtomicFileWriter.Options(
           modificationTime: content.modified ?? job.modified, createsFolders: false,
           flushesEachFile: existing != nil, beforeRename: settings.writerBeforeRename, checksTarget: false,
-          replacing: existing))
+          replacing: existing, createsOnly: existing == nil))
       try content.copy(into: writer)
       try writer.commit()
       report.outcome = .extracted

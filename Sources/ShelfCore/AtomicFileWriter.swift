@@ -45,13 +45,18 @@ public final class AtomicFileWriter {
     /// inode, size, change and modification times): a file replaced or changed meanwhile is
     /// not overwritten (`commit` throws `FileError.changedSinceRead`). Nil: whatever is there.
     public var replacing: FileStatus?
+    /// Whether the target must still be absent at the rename (`renameat2(RENAME_NOREPLACE)`):
+    /// for a new file, so that one put there meanwhile is never overwritten without `--force`
+    /// (`commit` throws `FileError.changedSinceRead`).
+    public var createsOnly: Bool
 
     public init(
       mode: UInt32? = nil, modificationTime: Int64? = nil, createsFolders: Bool = true,
       flushesEachFile: Bool = true, beforeRename: (@Sendable (RawPath) -> Void)? = nil,
-      checksTarget: Bool = true, replacing: FileStatus? = nil
+      checksTarget: Bool = true, replacing: FileStatus? = nil, createsOnly: Bool = false
     ) {
       self.replacing = replacing
+      self.createsOnly = createsOnly
       self.mode = mode
       self.modificationTime = modificationTime
       self.createsFolders = createsFolders
@@ -250,8 +255,27 @@ public final class AtomicFileWriter {
           throw FileError.changedSinceRead(target)
         }
       }
-      let renamed = temporaryName.withCString { from in
-        name.withCString { to in renameat(folder.descriptor, from, folder.descriptor, to) }
+      let descriptor = folder.descriptor
+      var renamed: Int32
+      if options.createsOnly {
+        renamed = temporaryName.withCString { from in
+          name.withCString { to in shelf_renameat_no_replace(descriptor, from, descriptor, to) }
+        }
+        let code = renamed == 0 ? 0 : errno
+        // A filesystem without RENAME_NOREPLACE: a plain rename, when the name is free now.
+        if code == EINVAL && folder.status(of: name) == nil {
+          renamed = temporaryName.withCString { from in
+            name.withCString { to in renameat(descriptor, from, descriptor, to) }
+          }
+        } else if code == EEXIST || code == EINVAL {
+          throw FileError.changedSinceRead(target)
+        } else if code != 0 {
+          errno = code
+        }
+      } else {
+        renamed = temporaryName.withCString { from in
+          name.withCString { to in renameat(descriptor, from, descriptor, to) }
+        }
       }
       guard renamed == 0 else {
         throw FileError(path: target, errno: errno, doing: "rename").failing(.cannotCreate)

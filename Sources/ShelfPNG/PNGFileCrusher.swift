@@ -234,7 +234,8 @@ public struct PNGFileCrusher: Sendable {
       let options = AtomicFileWriter.Options(
         mode: inPlace || settings.preserve ? status.mode & 0o7777 : nil,
         modificationTime: settings.preserve ? status.mtimeNanoseconds : nil,
-        beforeRename: settings.writerBeforeRename, replacing: inPlace ? status : nil)
+        beforeRename: settings.writerBeforeRename, replacing: inPlace ? status : nil,
+        createsOnly: !inPlace && !settings.replaceExisting)
       let writer: AtomicFileWriter
       if let contained = try outputFolder?.open() {
         guard let relative = contained.relative(output) else {

@@ -77,3 +77,19 @@ import Testing
       try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted() == ["copy.txt", "kept.txt"])
   }
 }
+
+extension WriteContainmentCoreTests {
+  @Test func aNewFileNeverOverwritesOneThatAppearedMeanwhile() throws {
+    let scratch = try TemporaryDirectory()
+    let target = scratch.file("new.txt")
+    let writer = try AtomicFileWriter(target: RawPath(target), options: .init(createsOnly: true))
+    try writer.write(Array("shelf's".utf8))
+    _ = try scratch.write("new.txt", Array("the user's".utf8))
+    #expect(throws: FileError.changedSinceRead(RawPath(target))) { try writer.commit() }
+    #expect(Self.bytes(target) == Array("the user's".utf8))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == ["new.txt"])
+    try AtomicFileWriter.write(
+      Array("made".utf8), to: scratch.raw("other.txt"), options: .init(createsOnly: true))
+    #expect(Self.bytes(scratch.file("other.txt")) == Array("made".utf8))
+  }
+}
