@@ -293,7 +293,7 @@ public struct CatalogExtractor: Sendable {
       } else {
         readyFolder = nil
         do {
-          folder = try destination.folder(parent.bytes == Array(".".utf8) ? RawPath("") : parent)
+          folder = try destination.folder(parent)
         } catch let error as ContainmentError {
           throw CatalogExtractError(
             path: job.path, reason: .unsafePath("\(error.path.escaped) is a \(error.type.noun)"))

@@ -107,13 +107,16 @@ public final class ContainedDirectory: Sendable {
     return rest.isEmpty ? nil : RawPath(bytes: Array(rest))
   }
 
-  /// Opens the folder `relative` (parts separated by slashes; empty: the root itself) below
+  /// Opens the folder `relative` (parts separated by slashes; empty or `.`, as `RawPath.parent`
+  /// gives for a name without a folder: the root itself) below
   /// the root, making the parts that are missing when `creating`. The first time a run opens
   /// a folder, the temporary files that dead runs left there are removed.
   /// Throws `ContainmentError` when a part is not a folder (a symbolic link is never
   /// followed), and `FileError` when a part cannot be made or opened, or is `.` or `..`.
   public func folder(_ relative: RawPath, creating: Bool = true) throws -> OpenFolder {
-    let parts = relative.bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
+    let parts =
+      relative.bytes == [UInt8(ascii: ".")]
+      ? [] : relative.bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
     var current = root
     for part in parts {
       let name = RawPath(bytes: Array(part))
@@ -150,7 +153,7 @@ public final class ContainedDirectory: Sendable {
         guard let status = parent.status(of: name), status.type != .directory else { continue }
         throw ContainmentError(path: path, type: status.type)
       default:
-        throw FileError(path: path, errno: code)
+        throw FileError(path: path, errno: code, doing: "cannot open directory").containing(.cannotCreate)
       }
     }
     throw FileError(path: path, reason: "keeps changing while being opened", failure: .cannotCreate)

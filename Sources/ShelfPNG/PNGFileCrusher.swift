@@ -243,8 +243,7 @@ public struct PNGFileCrusher: Sendable {
         }
         let folder: OpenFolder
         do {
-          folder = try contained.folder(
-            relative.parent.bytes == Array(".".utf8) ? RawPath("") : relative.parent)
+          folder = try contained.folder(relative.parent)
         } catch let error as ContainmentError {
           throw FileError(path: output, reason: "unsafe path (\(error))", failure: .cannotCreate)
         }
