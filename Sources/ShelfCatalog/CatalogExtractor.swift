@@ -296,7 +296,7 @@ public struct CatalogExtractor: Sendable {
           folder = try destination.folder(parent)
         } catch let error as ContainmentError {
           throw CatalogExtractError(
-            path: job.path, reason: .unsafePath("\(error.path.escaped) is a \(error.type.noun)"))
+            path: job.path, reason: .unsafePath(error.finding))
         }
         readyFolder = (parent, folder)
       }

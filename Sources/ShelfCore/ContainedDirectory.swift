@@ -50,22 +50,27 @@ public final class OpenFolder: Sendable {
   public func flush() { _ = fsync(descriptor) }
 }
 
-/// A folder a part of something that is inside `root` is not a folder (a symbolic link, a
-/// file), so that nothing is written through it.
+/// A part of a path below a `ContainedDirectory` that is not a folder (a symbolic link, a
+/// file), or that kept being replaced while it was opened: nothing is written through it.
 public struct ContainmentError: ShelfError, Equatable {
   /// The path of the part that is not a folder.
   public var path: RawPath
-  /// What it is.
-  public var type: FileType
+  /// What it is; nil when it was a folder again each time it was looked at after `openat`
+  /// found something else (swapped back and forth).
+  public var type: FileType?
 
   /// The refusal of `path`, which is a `type`.
-  public init(path: RawPath, type: FileType) {
+  public init(path: RawPath, type: FileType?) {
     self.path = path
     self.type = type
   }
 
   public var failure: FailureKind { .badInput }
-  public var description: String { "\(path.escaped) is a \(type.noun), not a folder" }
+  /// What the part is: "DIR/a is a symbolic link".
+  public var finding: String {
+    type.map { "\(path.escaped) is a \($0.noun)" } ?? "\(path.escaped) keeps being replaced"
+  }
+  public var description: String { type == nil ? finding : "\(finding), not a folder" }
 }
 
 /// An output folder (`-o DIR`) held by its descriptor, and the one way shelf reaches a folder
@@ -137,7 +142,7 @@ public final class ContainedDirectory: Sendable {
     -> OpenFolder
   {
     let flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
-    for _ in 0..<8 {
+    for _ in 0..<64 {
       let opened = name.withCString { openat(parent.descriptor, $0, flags) }
       if opened >= 0 { return OpenFolder(adopting: opened, path: path) }
       let code = errno
@@ -156,7 +161,7 @@ public final class ContainedDirectory: Sendable {
         throw FileError(path: path, errno: code, doing: "cannot open directory").containing(.cannotCreate)
       }
     }
-    throw FileError(path: path, reason: "keeps changing while being opened", failure: .cannotCreate)
+    throw ContainmentError(path: path, type: nil)
   }
 }
 

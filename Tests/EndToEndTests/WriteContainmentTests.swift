@@ -97,7 +97,10 @@ import Testing
     let refusals = result.stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
     for line in refusals {
       #expect(line.hasPrefix("error: \(root)/D/"), "\(line)")
-      #expect(line.hasSuffix(": unsafe path (\(out)/D is a symbolic link); not extracted"), "\(line)")
+      // Or, should every one of 64 looks find a folder swapped again, that it kept changing.
+      #expect(
+        line.hasSuffix(": unsafe path (\(out)/D is a symbolic link); not extracted")
+          || line.hasSuffix(": unsafe path (\(out)/D keeps being replaced); not extracted"), "\(line)")
     }
     #expect(written.count + refusals.count == 600, "\(written.count) + \(refusals.count)")
     #expect(result.stdout.hasPrefix("Extracted \(written.count) of 600 files ("), "\(result.stdout)")
