@@ -112,10 +112,10 @@ public final class ContainedDirectory: Sendable {
     return rest.isEmpty ? nil : RawPath(bytes: Array(rest))
   }
 
-  /// Opens the folder `relative` (parts separated by slashes; empty or `.`, as `RawPath.parent`
-  /// gives for a name without a folder: the root itself) below
-  /// the root, making the parts that are missing when `creating`. The first time a run opens
-  /// a folder, the temporary files that dead runs left there are removed.
+  /// Opens the folder `relative` below the root (parts separated by slashes; empty or `.`, as
+  /// `RawPath.parent` gives for a bare name: the root itself), making the parts that are
+  /// missing when `creating`. The first time a run opens a folder, the temporary files that
+  /// dead runs left there are removed.
   /// Throws `ContainmentError` when a part is not a folder (a symbolic link is never
   /// followed), and `FileError` when a part cannot be made or opened, or is `.` or `..`.
   public func folder(_ relative: RawPath, creating: Bool = true) throws -> OpenFolder {
