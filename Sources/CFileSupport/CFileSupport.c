@@ -27,3 +27,7 @@ int shelf_clone_file(int destination, int source) { return ioctl(destination, FI
 int shelf_rename_no_replace(const char *from, const char *to) {
   return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
 }
+
+int shelf_renameat_no_replace(int from_folder, const char *from, int to_folder, const char *to) {
+  return renameat2(from_folder, from, to_folder, to, RENAME_NOREPLACE);
+}

@@ -86,9 +86,18 @@ public struct CatalogExtractPlan: Sendable {
     public var target: RawPath
   }
 
+  /// A backup's manifest row with an empty path: it names no file of its domain (it would
+  /// take the domain folder's own name), so it is skipped, as a warning.
+  public struct NamelessEntry: Sendable, Equatable {
+    /// The backup's folder.
+    public var backup: RawPath
+    public var domain: String
+  }
+
   public var jobs: [CatalogExtractJob] = []
   public var refused: [Refusal] = []
   public var skippedLinks: [SkippedLink] = []
+  public var namelessEntries: [NamelessEntry] = []
 }
 
 /// What happened to one file.
@@ -183,6 +192,10 @@ public struct CatalogExtractor: Sendable {
                 entries: 1))
             continue
           }
+          guard !backupEntry.relativePath.bytes.isEmpty else {
+            plan.namelessEntries.append(.init(backup: root, domain: backupEntry.domain))
+            continue
+          }
           source = .backupEntry(backup, backupEntry)
           modified = backupEntry.modified
           backupFolders[PathKey(root.bytes), default: []].insert(PathKey(entry.path.parent.bytes))
@@ -220,20 +233,25 @@ public struct CatalogExtractor: Sendable {
   /// in an output folder of its own while there are enough (`ExtractQueue`), then flushes the
   /// new files to disk at once. `finished` is called as each file is done with its report
   /// and the count done so far. Returns the reports in the order of `jobs`.
+  ///
+  /// The destination is opened once, by the first file written (made first if missing), and
+  /// every output reached from its descriptor (`ContainedDirectory`): nothing is written
+  /// outside it, whatever is renamed inside it during the run.
   public func run(
     _ jobs: [CatalogExtractJob],
     finished: @escaping @Sendable (CatalogExtractReport, Int) -> Void = { _, _ in }
   ) async -> [CatalogExtractReport] {
+    let destination = LazyContainedDirectory(settings.destination)
     let reports = ExtractReports(outputs: jobs.map(\.output))
     await withTaskGroup(of: Void.self) { group in
       for _ in 0..<min(settings.width, jobs.count) {
         group.addTask {
           await BlockingThread.run {
             // Each worker takes the next file as it finishes one, so a big file holds up none.
-            var readyFolder: RawPath?
+            var readyFolder: (path: RawPath, folder: OpenFolder)?
             var next = reports.take(after: nil)
             while let (job, folder) = next {
-              let report = extract(jobs[job], readyFolder: &readyFolder)
+              let report = extract(jobs[job], in: destination, readyFolder: &readyFolder)
               let done: Int
               (done, next) = reports.store(report, at: job, takingNextAfter: folder)
               finished(report, done)
@@ -245,37 +263,49 @@ public struct CatalogExtractor: Sendable {
     let all = reports.all()
     // New files were written without a flush each: one flush of the destination's filesystem
     // makes them all durable before the batch reports them extracted.
-    if all.contains(where: { $0.outcome == .extracted }) {
-      AtomicFileWriter.flushWrittenFiles(in: settings.destination)
+    if all.contains(where: { $0.outcome == .extracted }), let destination = try? destination.open() {
+      AtomicFileWriter.flushWrittenFiles(in: destination.root)
     }
     return all
   }
 
   /// Extracts one file: the output is checked (same bytes: left; other bytes: replaced only
-  /// with `force`), then written atomically with the entry's modification time.
-  public func extract(_ job: CatalogExtractJob) -> CatalogExtractReport {
-    var readyFolder: RawPath?
-    return extract(job, readyFolder: &readyFolder)
-  }
-
-  /// Extracts one file; `readyFolder` is the output folder the calling worker last checked
-  /// (no symbolic link on the way) and made: a worker's next file in the same folder needs
-  /// neither again.
-  func extract(_ job: CatalogExtractJob, readyFolder: inout RawPath?) -> CatalogExtractReport {
+  /// with `force`), then written atomically with the entry's modification time, in the output
+  /// folder opened from `destination`'s descriptor. `readyFolder` is the output folder the
+  /// calling worker last opened: a worker's next file in the same folder reuses it.
+  func extract(
+    _ job: CatalogExtractJob, in outputFolder: LazyContainedDirectory,
+    readyFolder: inout (path: RawPath, folder: OpenFolder)?
+  ) -> CatalogExtractReport {
     var report = CatalogExtractReport(job: job)
     do {
       let content = try ExtractContent(job.source)
       report.bytes = content.size
-      let folder = job.output.parent
-      if readyFolder != folder {
-        readyFolder = nil
-        try checkFolders(job)
-        try Directories.make(folder)
-        readyFolder = folder
+      let destination = try outputFolder.open()
+      guard let relative = destination.relative(job.output) else {
+        throw CatalogExtractError(
+          path: job.path, reason: .unsafePath("outside \(settings.destination.escaped)"))
       }
-      let existing = try? FileStatus.lstat(job.output)
+      let parent = relative.parent
+      let folder: OpenFolder
+      if let ready = readyFolder, ready.path == parent {
+        folder = ready.folder
+      } else {
+        readyFolder = nil
+        do {
+          folder = try destination.folder(parent)
+        } catch let error as ContainmentError {
+          throw CatalogExtractError(
+            path: job.path, reason: .unsafePath(error.finding))
+        }
+        readyFolder = (parent, folder)
+      }
+      let name = relative.lastComponent
+      let existing = folder.status(of: name)
       if let existing {
-        if existing.type == .regular, existing.size == content.size, try content.isIdentical(to: job.output) {
+        if existing.type == .regular, existing.size == content.size,
+          try content.isIdentical(to: name, in: folder)
+        {
           report.outcome = .identical
           return report
         }
@@ -287,10 +317,11 @@ public struct CatalogExtractor: Sendable {
       // A new file is flushed with the whole batch (`run`); a file replaced is flushed at once.
       // The output was looked at just above (what is neither a file nor a link refused).
       let writer = try AtomicFileWriter(
-        target: job.output,
+        name: name, in: folder,
         options: AtomicFileWriter.Options(
           modificationTime: content.modified ?? job.modified, createsFolders: false,
-          flushesEachFile: existing != nil, beforeRename: settings.writerBeforeRename, checksTarget: false))
+          flushesEachFile: existing != nil, beforeRename: settings.writerBeforeRename, checksTarget: false,
+          replacing: existing, createsOnly: existing == nil))
       try content.copy(into: writer)
       try writer.commit()
       report.outcome = .extracted
@@ -298,23 +329,6 @@ public struct CatalogExtractor: Sendable {
       report.error = error as? any ShelfError ?? FileError(path: job.path, reason: "\(error)", failure: .io)
     }
     return report
-  }
-
-  /// Refuses an output whose folders below the destination include anything but real
-  /// folders (a symbolic link there could lead the write outside the destination).
-  private func checkFolders(_ job: CatalogExtractJob) throws {
-    let slash = UInt8(ascii: "/")
-    let base = settings.destination.bytes.count + (settings.destination.bytes.last == slash ? 0 : 1)
-    let relative = job.output.bytes.dropFirst(base)
-    var folder = settings.destination
-    for part in relative.split(separator: slash).dropLast() {
-      folder = folder.appending(RawPath(bytes: Array(part)))
-      guard let status = try? FileStatus.lstat(folder) else { return }
-      if status.type != .directory {
-        throw CatalogExtractError(
-          path: job.path, reason: .unsafePath("\(folder.escaped) is a \(status.type.rawValue)"))
-      }
-    }
   }
 }
 
@@ -371,9 +385,9 @@ private struct ExtractContent {
     }
   }
 
-  /// True when the file at `path` holds exactly these bytes.
-  func isIdentical(to path: RawPath) throws -> Bool {
-    guard let other = try? RegularFile(path: path, followLinks: false), other.status.size == size else {
+  /// True when the file `name` in `folder` holds exactly these bytes.
+  func isIdentical(to name: RawPath, in folder: OpenFolder) throws -> Bool {
+    guard let other = try? folder.openFile(name), other.status.size == size else {
       return false
     }
     var offset: Int64 = 0

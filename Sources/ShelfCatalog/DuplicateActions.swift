@@ -43,11 +43,17 @@ public struct DuplicateActions {
   /// Report what would be done, change nothing.
   public var dryRun: Bool
   public var trash: FreedesktopTrash
+  /// Runs with a duplicate's path once it is compared, right before it is acted on: lets tests
+  /// change the file at that most delicate point.
+  public var beforeAction: ((RawPath) -> Void)?
 
-  public init(action: DuplicateAction, dryRun: Bool, trash: FreedesktopTrash) {
+  public init(
+    action: DuplicateAction, dryRun: Bool, trash: FreedesktopTrash, beforeAction: ((RawPath) -> Void)? = nil
+  ) {
     self.action = action
     self.dryRun = dryRun
     self.trash = trash
+    self.beforeAction = beforeAction
   }
 
   /// Acts on every group's duplicates; `writer` is the catalogue opened for writing (its
@@ -113,17 +119,20 @@ public struct DuplicateActions {
         return .skipped("no longer holds the same bytes as \(kept.escaped)")
       }
       if dryRun { return .done(trashedTo: nil) }
+      beforeAction?(name)
       switch action {
       case .hardLink:
-        try DuplicateReplacement.replaceWithHardLink(name, keeping: kept)
+        try DuplicateReplacement.replaceWithHardLink(name, keeping: kept, expecting: status)
       case .reflink:
-        try DuplicateReplacement.replaceWithReflink(name, keeping: kept)
+        try DuplicateReplacement.replaceWithReflink(name, keeping: kept, expecting: status)
       case .trash:
-        let trashed = try trash.trash(name, deletedAt: Int64(time(nil)))
+        let trashed = try trash.trash(name, deletedAt: Int64(time(nil)), expecting: status)
         try writer.forgetFile(at: name)
         return .done(trashedTo: trashed)
       }
       return .done(trashedTo: nil)
+    } catch let error as FileError where error.isChangedSinceRead {
+      return .skipped("changed since it was compared")
     } catch let error as any ShelfError {
       return .failed(error)
     }

@@ -11,6 +11,10 @@ import Synchronization
 /// the target, fsync the folder. Readers see either the old file or the whole new one, and a
 /// crash or kill at any point never leaves a truncated or empty target.
 ///
+/// Every step happens in the descriptor of the target's folder (`openat`, `renameat`): given an
+/// `OpenFolder` from a `ContainedDirectory` (`init(name:in:options:)`), nothing it writes can
+/// land outside that folder, whatever is renamed around it meanwhile.
+///
 /// The one writer of every pipeline that creates files (crush, record, extract). Write bytes
 /// in one call (`AtomicFileWriter.write(_:to:options:)`) or stream them (`init`, `write`
 /// any number of times, then `commit`). A writer dropped without `commit` removes its
@@ -37,12 +41,22 @@ public final class AtomicFileWriter {
     /// device, a FIFO). False only for a caller that has just done so with `lstat` and refused
     /// the same (extract, which compares an existing output's content): one look per file.
     public var checksTarget: Bool
+    /// The file the target must still be right before the rename, as it was when read (device,
+    /// inode, size, change and modification times): a file replaced or changed meanwhile is
+    /// not overwritten (`commit` throws `FileError.changedSinceRead`). Nil: whatever is there.
+    public var replacing: FileStatus?
+    /// Whether the target must still be absent at the rename (`renameat2(RENAME_NOREPLACE)`):
+    /// for a new file, so that one put there meanwhile is never overwritten without `--force`
+    /// (`commit` throws `FileError.changedSinceRead`).
+    public var createsOnly: Bool
 
     public init(
       mode: UInt32? = nil, modificationTime: Int64? = nil, createsFolders: Bool = true,
       flushesEachFile: Bool = true, beforeRename: (@Sendable (RawPath) -> Void)? = nil,
-      checksTarget: Bool = true
+      checksTarget: Bool = true, replacing: FileStatus? = nil, createsOnly: Bool = false
     ) {
+      self.replacing = replacing
+      self.createsOnly = createsOnly
       self.mode = mode
       self.modificationTime = modificationTime
       self.createsFolders = createsFolders
@@ -56,6 +70,11 @@ public final class AtomicFileWriter {
   public let target: RawPath
   /// The temporary file being written, in the target's folder.
   public let temporaryPath: RawPath
+  /// The target's folder, in which every step happens.
+  private let folder: OpenFolder
+  /// The target's name and the temporary file's, in `folder`.
+  private let name: RawPath
+  private let temporaryName: RawPath
   private let options: Options
   /// This writer's serial number, its key among the live temporary files.
   private let number: Int
@@ -66,36 +85,54 @@ public final class AtomicFileWriter {
   /// cannot be made or written, or when `target` exists and is not a regular file or a
   /// symbolic link (a folder, a device, a FIFO is never replaced), and `.interrupted` once
   /// `removeTemporaryFiles()` has run.
-  public init(target: RawPath, options: Options = Options()) throws(FileError) {
+  public convenience init(target: RawPath, options: Options = Options()) throws(FileError) {
+    let parent = target.parent
+    if options.createsFolders {
+      do {
+        try Directories.make(parent)
+      } catch {
+        throw error as? FileError ?? FileError(path: parent, reason: "\(error)", failure: .cannotCreate)
+      }
+    }
+    let folder: OpenFolder
+    do {
+      folder = try OpenFolder.open(parent)
+    } catch {
+      throw FileError(path: target, errno: error.code ?? EIO, doing: "cannot create temporary file").failing(
+        .cannotCreate)
+    }
+    try self.init(name: target.lastComponent, in: folder, options: options)
+  }
+
+  /// Creates the temporary file for the file `name` in `folder`: every later step (the look at
+  /// the target, the rename, the removal) is done in that folder's descriptor. `createsFolders`
+  /// does not apply (the folder is open). Throws as `init(target:options:)`.
+  public init(name: RawPath, in folder: OpenFolder, options: Options = Options()) throws(FileError) {
+    let target = folder.path.appending(name)
     self.target = target
+    self.folder = folder
+    self.name = name
     self.options = options
-    if options.checksTarget, let existing = try? FileStatus.lstat(target), existing.type != .regular,
+    if options.checksTarget, let existing = folder.status(of: name), existing.type != .regular,
       existing.type != .symbolicLink
     {
       throw FileError(
         path: target, reason: "is a \(existing.type.rawValue), not a regular file", failure: .cannotCreate)
     }
-    let folder = target.parent
-    if options.createsFolders {
-      do {
-        try Directories.make(folder)
-      } catch {
-        throw error as? FileError ?? FileError(path: folder, reason: "\(error)", failure: .cannotCreate)
-      }
-    }
     let serial = Self.serial.wrappingAdd(1, ordering: .relaxed).oldValue
     number = serial
     let suffix = Self.temporaryPrefix + Array(String(serial).utf8) + Self.temporaryExtension
     // A target name near the 255-byte limit leaves the temporary name only part of it.
-    let name = Array(".".utf8) + target.lastComponent.bytes.prefix(254 - suffix.count) + suffix
-    let temporary = folder.appending(RawPath(bytes: name))
+    let temporaryName = RawPath(bytes: Array(".".utf8) + name.bytes.prefix(254 - suffix.count) + suffix)
+    self.temporaryName = temporaryName
+    let temporary = folder.path.appending(temporaryName)
     temporaryPath = temporary
     // Registered before it is created and checked again after: a stop that sweeps in between
     // either finds the file or is seen here. The lock is not held while the file is created
     // (a slow filesystem call): writers on other threads would spin waiting for it.
     let registered = Self.live.withLock { live -> Bool in
       guard !live.stopped else { return false }
-      live.paths[serial] = temporary
+      live.paths[serial] = (folder, temporaryName)
       return true
     }
     // Until `file` is set, a throw runs no `deinit`: nothing unlinks a file this writer did
@@ -103,7 +140,7 @@ public final class AtomicFileWriter {
     guard registered else { throw FileError(path: target, reason: "interrupted", failure: .interrupted) }
     var created: TemporaryFile
     do {
-      created = try TemporaryFile(creating: temporary)
+      created = try TemporaryFile(creating: temporaryName, in: folder)
     } catch {
       let stopped = Self.live.withLock { live -> Bool in
         live.paths[serial] = nil
@@ -211,7 +248,35 @@ public final class AtomicFileWriter {
       } catch {
         throw FileError(path: target, errno: error.code, doing: "close").failing(.io)
       }
-      let renamed = temporaryPath.withCString { from in target.withCString { to in rename(from, to) } }
+      if let expected = options.replacing {
+        // The last look before the rename: a file put in the target's place (or changed)
+        // since it was read is the user's newer work, never overwritten with a result of the old.
+        guard let now = folder.status(of: name), now.isSameVersion(as: expected) else {
+          throw FileError.changedSinceRead(target)
+        }
+      }
+      let descriptor = folder.descriptor
+      var renamed: Int32
+      if options.createsOnly {
+        renamed = temporaryName.withCString { from in
+          name.withCString { to in shelf_renameat_no_replace(descriptor, from, descriptor, to) }
+        }
+        let code = renamed == 0 ? 0 : errno
+        // A filesystem without RENAME_NOREPLACE: a plain rename, when the name is free now.
+        if code == EINVAL && folder.status(of: name) == nil {
+          renamed = temporaryName.withCString { from in
+            name.withCString { to in renameat(descriptor, from, descriptor, to) }
+          }
+        } else if code == EEXIST || code == EINVAL {
+          throw FileError.changedSinceRead(target)
+        } else if code != 0 {
+          errno = code
+        }
+      } else {
+        renamed = temporaryName.withCString { from in
+          name.withCString { to in renameat(descriptor, from, descriptor, to) }
+        }
+      }
       guard renamed == 0 else {
         throw FileError(path: target, errno: errno, doing: "rename").failing(.cannotCreate)
       }
@@ -221,12 +286,7 @@ public final class AtomicFileWriter {
     }
     finished = true
     Self.live.withLock { $0.paths[number] = nil }
-    guard options.flushesEachFile else { return }
-    let folder = target.parent.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-    if folder >= 0 {
-      _ = fsync(folder)
-      close(folder)
-    }
+    if options.flushesEachFile { folder.flush() }
   }
 
   /// Abandons the write: closes and removes the temporary file; the target is untouched.
@@ -249,13 +309,16 @@ public final class AtomicFileWriter {
   /// every one as `sync` does): the end of a batch written into `folder` without
   /// `flushesEachFile`. Falls back to `sync` when the folder cannot be opened.
   public static func flushWrittenFiles(in folder: RawPath) {
-    let descriptor = folder.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-    guard descriptor >= 0 else {
+    guard let open = try? OpenFolder.open(folder) else {
       sync()
       return
     }
-    defer { close(descriptor) }
-    if shelf_syncfs(descriptor) != 0 { sync() }
+    flushWrittenFiles(in: open)
+  }
+
+  /// Flushes the filesystem that holds the open `folder` to disk, as `flushWrittenFiles(in:)`.
+  public static func flushWrittenFiles(in folder: OpenFolder) {
+    if shelf_syncfs(folder.descriptor) != 0 { sync() }
   }
 
   /// The file a write to `path` should replace: the final target of a symbolic link (so that
@@ -274,9 +337,61 @@ public final class AtomicFileWriter {
   public static func removeTemporaryFiles() {
     live.withLock { live in
       live.stopped = true
-      for path in live.paths.values { _ = path.withCString { unlink($0) } }
+      for (folder, name) in live.paths.values { _ = name.withCString { unlinkat(folder.descriptor, $0, 0) } }
       live.paths.removeAll()
     }
+  }
+
+  /// Removes the temporary files that runs which are gone (killed before they could clean up:
+  /// `kill -9`, a crash, a power cut) left in `folder`: the regular files named
+  /// `.NAME.shelf-PID-N.tmp` whose PID is no live process. Those of live processes (this one,
+  /// another shelf writing here now) are left. Returns how many were removed.
+  @discardableResult
+  public static func removeLeftovers(in folder: OpenFolder) -> Int {
+    let copy = fcntl(folder.descriptor, F_DUPFD_CLOEXEC, 0)
+    guard copy >= 0 else { return 0 }
+    guard let listing = fdopendir(copy) else {
+      close(copy)
+      return 0
+    }
+    defer { closedir(listing) }
+    var removed = 0
+    while let entry = readdir(listing) {
+      let name = Directories.entryName(entry)
+      guard let pid = leftoverOwner(name), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else {
+        continue
+      }
+      let path = RawPath(bytes: name)
+      guard folder.status(of: path)?.type == .regular else { continue }
+      if path.withCString({ unlinkat(folder.descriptor, $0, 0) }) == 0 { removed += 1 }
+    }
+    return removed
+  }
+
+  /// The PID in a temporary file's name (`.NAME.shelf-PID-N.tmp`); nil for any other name.
+  static func leftoverOwner(_ name: [UInt8]) -> pid_t? {
+    func number(_ digits: ArraySlice<UInt8>) -> Int32? {
+      guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy({ (48...57).contains($0) }) else {
+        return nil
+      }
+      return digits.reduce(0) { $0 * 10 + Int32($1 - 48) }
+    }
+    let dash = UInt8(ascii: "-")
+    guard name.first == UInt8(ascii: "."), name.suffix(4).elementsEqual(temporaryExtension) else {
+      return nil
+    }
+    let body = name.dropLast(4)
+    guard let serialDash = body.lastIndex(of: dash), number(body[(serialDash + 1)...]) != nil else {
+      return nil
+    }
+    let head = body[..<serialDash]
+    guard let pidDash = head.lastIndex(of: dash), let pid = number(head[(pidDash + 1)...]), pid > 0 else {
+      return nil
+    }
+    // `.` and at least one byte of the target's name before `.shelf`.
+    let stem = head[..<pidDash]
+    guard stem.count >= 8, stem.suffix(6).elementsEqual(".shelf".utf8) else { return nil }
+    return pid
   }
 
   private static let serial = Atomic<Int>(0)
@@ -286,10 +401,21 @@ public final class AtomicFileWriter {
   /// The temporary files being written, by their writers' serial numbers: every writer takes
   /// this lock three times, and a number is hashed in far less time than a path (workers that
   /// found it held spun on it for a tenth of an encrypted extraction's CPU, measured with `perf`).
-  private static let live = Mutex<(paths: [Int: RawPath], stopped: Bool)>(([:], false))
+  private static let live = Mutex<(paths: [Int: (OpenFolder, RawPath)], stopped: Bool)>(([:], false))
 }
 
 extension FileError {
+  /// The refusal to replace `path`, which is no longer the file that was read: replaced or
+  /// changed since (`AtomicFileWriter.Options.replacing`).
+  public static func changedSinceRead(_ path: RawPath) -> FileError {
+    FileError(path: path, reason: "changed since it was read; not replaced", failure: .io, code: ESTALE)
+  }
+
+  /// True for the refusal `changedSinceRead` makes.
+  public var isChangedSinceRead: Bool {
+    code == ESTALE && reason == "changed since it was read; not replaced"
+  }
+
   /// The same error classified as `failure`.
   fileprivate func failing(_ failure: FailureKind) -> FileError {
     FileError(path: path, reason: reason, failure: failure)

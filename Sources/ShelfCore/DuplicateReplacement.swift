@@ -16,6 +16,12 @@ internal import CFileSupport
 /// name and leaves the duplicate as it was. Neither follows a symbolic link: both paths must
 /// be regular files themselves (`lstat`), so that a link planted at either name can never turn
 /// an action on a duplicate into one on some other file.
+///
+/// The duplicate's folder is opened once and every step done in its descriptor (`fstatat`,
+/// `linkat`, `openat`, `renameat`): a folder on the way swapped for a symbolic link meanwhile
+/// cannot send the new file elsewhere. Right before the rename the duplicate must still be the
+/// file looked at first (`expecting`, else the first look): one replaced or changed meanwhile
+/// is left as it is (`FileError.changedSinceRead`).
 public enum DuplicateReplacement {
   /// Replaces `duplicate` by a hard link to `kept`, atomically: `link(kept, temporary)` in the
   /// duplicate's folder, then `rename(temporary, duplicate)`.
@@ -25,29 +31,34 @@ public enum DuplicateReplacement {
   /// (same device and inode). Throws, leaving the duplicate untouched, when either path is not a
   /// regular file, when they are on different filesystems (no hard link can cross them), or when
   /// the folder cannot be written.
-  public static func replaceWithHardLink(_ duplicate: RawPath, keeping kept: RawPath) throws(FileError) {
-    let (duplicateStatus, keptStatus) = try regularPair(duplicate, kept)
+  public static func replaceWithHardLink(
+    _ duplicate: RawPath, keeping kept: RawPath, expecting expected: FileStatus? = nil
+  ) throws(FileError) {
+    let place = try Place(duplicate)
+    let (duplicateStatus, keptStatus) = try regularPair(place, kept, expecting: expected)
     if duplicateStatus.st_dev == keptStatus.st_dev && duplicateStatus.st_ino == keptStatus.st_ino { return }
     guard duplicateStatus.st_dev == keptStatus.st_dev else { throw otherFilesystem(duplicate, kept) }
-    let temporary = try claimTemporaryName(for: duplicate, kind: "link", from: kept) { candidate in
-      kept.withCString { from in candidate.withCString { to in linkat(AT_FDCWD, from, AT_FDCWD, to, 0) } }
+    let temporary = try claimTemporaryName(in: place, kind: "link", from: kept) { candidate in
+      kept.withCString { from in
+        candidate.withCString { to in linkat(AT_FDCWD, from, place.folder.descriptor, to, 0) }
+      }
     }
     do throws(FileError) {
       // The kept name may have been replaced since it was looked at: the link must be to the
       // very file whose content was compared, or the duplicate would point at something else.
-      let linked = try rawLstat(temporary)
+      let linked = try rawStatus(temporary, in: place)
       guard linked.st_dev == keptStatus.st_dev, linked.st_ino == keptStatus.st_ino else {
         throw FileError(path: kept, reason: "changed while being linked", failure: .io)
       }
-      try renameOver(temporary, duplicate)
+      try renameOver(temporary, place, expecting: FileStatus(duplicateStatus))
     } catch {
-      removeName(temporary)
+      removeName(temporary, in: place)
       throw error
     }
     // rename(2) does nothing at all when both names are links to one file: should the duplicate
     // have become a link to the kept file since the look above, the temporary name is still there.
-    removeName(temporary)
-    flushFolder(duplicate.parent)
+    removeName(temporary, in: place)
+    place.folder.flush()
   }
 
   /// Replaces `duplicate` by a reflink of `kept`: a new file in the duplicate's folder made to
@@ -61,8 +72,11 @@ public enum DuplicateReplacement {
   /// supported on this filesystem" or "… across filesystems", and the duplicate is untouched.
   /// Different devices are not refused up front: Btrfs subvolumes have devices of their own and
   /// still share extents.
-  public static func replaceWithReflink(_ duplicate: RawPath, keeping kept: RawPath) throws(FileError) {
-    let (duplicateStatus, keptStatus) = try regularPair(duplicate, kept)
+  public static func replaceWithReflink(
+    _ duplicate: RawPath, keeping kept: RawPath, expecting expected: FileStatus? = nil
+  ) throws(FileError) {
+    let place = try Place(duplicate)
+    let (duplicateStatus, keptStatus) = try regularPair(place, kept, expecting: expected)
     if duplicateStatus.st_dev == keptStatus.st_dev && duplicateStatus.st_ino == keptStatus.st_ino { return }
     let source = kept.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY) }
     guard source >= 0 else { throw FileError(path: kept, errno: errno) }
@@ -73,8 +87,10 @@ public enum DuplicateReplacement {
       throw FileError(path: kept, reason: "changed while being opened", failure: .io)
     }
     var destination: Int32 = -1
-    let temporary = try claimTemporaryName(for: duplicate, kind: "clone", from: kept) { candidate in
-      destination = candidate.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
+    let temporary = try claimTemporaryName(in: place, kind: "clone", from: kept) { candidate in
+      destination = candidate.withCString {
+        openat(place.folder.descriptor, $0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+      }
       return destination >= 0 ? 0 : -1
     }
     do throws(FileError) {
@@ -104,12 +120,12 @@ public enum DuplicateReplacement {
       if closing != 0 && errno != EINTR {
         throw FileError(path: duplicate, errno: errno, doing: "close").failing(.io)
       }
-      try renameOver(temporary, duplicate)
+      try renameOver(temporary, place, expecting: FileStatus(duplicateStatus))
     } catch {
-      removeName(temporary)
+      removeName(temporary, in: place)
       throw error
     }
-    flushFolder(duplicate.parent)
+    place.folder.flush()
   }
 
   /// Whether `a` and `b` hold the same bytes: sizes first, then 1 MiB at a time, stopping at
@@ -142,12 +158,32 @@ public enum DuplicateReplacement {
   /// How many bytes `sameContent` reads from each file at a time.
   static let chunkSize = 1 << 20
 
-  /// The `lstat` of both paths, which must be regular files: a symbolic link, a folder or a
-  /// device at either name is refused.
-  private static func regularPair(_ duplicate: RawPath, _ kept: RawPath) throws(FileError) -> (stat, stat) {
-    let duplicateStatus = try rawLstat(duplicate)
+  /// A duplicate's folder, opened, and its name in it.
+  private struct Place {
+    let folder: OpenFolder
+    let name: RawPath
+    /// The duplicate's path, for messages.
+    let path: RawPath
+
+    init(_ path: RawPath) throws(FileError) {
+      folder = try OpenFolder.open(path.parent)
+      name = path.lastComponent
+      self.path = path
+    }
+  }
+
+  /// The status of the duplicate (in its folder) and of `kept`, which must be regular files: a
+  /// symbolic link, a folder or a device at either name is refused, and so is a duplicate
+  /// that is not the `expected` file (replaced or changed since it was looked at).
+  private static func regularPair(_ place: Place, _ kept: RawPath, expecting expected: FileStatus?)
+    throws(FileError) -> (stat, stat)
+  {
+    let duplicateStatus = try rawStatus(place.name, in: place)
+    if let expected, !FileStatus(duplicateStatus).isSameVersion(as: expected) {
+      throw FileError.changedSinceRead(place.path)
+    }
     let keptStatus = try rawLstat(kept)
-    for (path, status) in [(duplicate, duplicateStatus), (kept, keptStatus)] {
+    for (path, status) in [(place.path, duplicateStatus), (kept, keptStatus)] {
       let type = FileType(mode: status.st_mode)
       guard type == .regular else {
         let reason = type == .directory ? "is a directory" : "is a \(type.rawValue), not a regular file"
@@ -164,6 +200,15 @@ public enum DuplicateReplacement {
     return status
   }
 
+  /// `rawLstat` of `name` in the duplicate's folder.
+  private static func rawStatus(_ name: RawPath, in place: Place) throws(FileError) -> stat {
+    var status = stat()
+    guard name.withCString({ fstatat(place.folder.descriptor, $0, &status, AT_SYMLINK_NOFOLLOW) }) == 0 else {
+      throw FileError(path: place.folder.path.appending(name), errno: errno)
+    }
+    return status
+  }
+
   private static func otherFilesystem(_ duplicate: RawPath, _ kept: RawPath) -> FileError {
     FileError(
       path: duplicate, reason: "is on another filesystem than \(kept.escaped)", failure: .cannotCreate,
@@ -175,9 +220,10 @@ public enum DuplicateReplacement {
   /// name left by a killed one) never meet, drawn again while the name is taken. `kept` is the
   /// file the new name is made from, for the messages.
   private static func claimTemporaryName(
-    for path: RawPath, kind: String, from kept: RawPath, create: (RawPath) -> Int32
+    in place: Place, kind: String, from kept: RawPath, create: (RawPath) -> Int32
   ) throws(FileError) -> RawPath {
-    let folder = path.parent
+    let path = place.path
+    let folder = place.folder.path
     for _ in 0..<100 {
       var random = SystemRandomNumberGenerator()
       let digits = String(random.next() as UInt64, radix: 16)
@@ -185,8 +231,8 @@ public enum DuplicateReplacement {
         Array(".shelf-\(kind)-".utf8) + Array(repeating: UInt8(ascii: "0"), count: 16 - digits.count)
         + Array(digits.utf8)
       // A duplicate's name near the 255-byte limit leaves the temporary name only part of it.
-      let name = [UInt8(ascii: ".")] + path.lastComponent.bytes.prefix(254 - suffix.count) + suffix
-      let candidate = folder.appending(RawPath(bytes: name))
+      let candidate = RawPath(
+        bytes: [UInt8(ascii: ".")] + place.name.bytes.prefix(254 - suffix.count) + suffix)
       if create(candidate) == 0 { return candidate }
       let code = errno
       if code == EEXIST { continue }
@@ -221,9 +267,19 @@ public enum DuplicateReplacement {
     }
   }
 
-  /// Renames `temporary` over `target`; a failure names the target and the reason.
-  private static func renameOver(_ temporary: RawPath, _ target: RawPath) throws(FileError) {
-    let renamed = temporary.withCString { from in target.withCString { to in rename(from, to) } }
+  /// Renames `temporary` over the duplicate, both in its folder, once the duplicate is seen
+  /// to be still the `expected` file; a failure names the duplicate and the reason.
+  private static func renameOver(_ temporary: RawPath, _ place: Place, expecting expected: FileStatus)
+    throws(FileError)
+  {
+    let target = place.path
+    guard let now = place.folder.status(of: place.name), now.isSameVersion(as: expected) else {
+      throw FileError.changedSinceRead(target)
+    }
+    let descriptor = place.folder.descriptor
+    let renamed = temporary.withCString { from in
+      place.name.withCString { to in renameat(descriptor, from, descriptor, to) }
+    }
     guard renamed == 0 else {
       let code = errno
       if code == EXDEV {
@@ -234,17 +290,8 @@ public enum DuplicateReplacement {
     }
   }
 
-  private static func removeName(_ path: RawPath) {
-    _ = path.withCString { unlink($0) }
-  }
-
-  /// Flushes a folder so that a rename in it survives a crash; a folder that cannot be opened
-  /// for that is left to the system's own write-back (the rename itself has succeeded).
-  private static func flushFolder(_ folder: RawPath) {
-    let descriptor = folder.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-    guard descriptor >= 0 else { return }
-    _ = fsync(descriptor)
-    close(descriptor)
+  private static func removeName(_ name: RawPath, in place: Place) {
+    _ = name.withCString { unlinkat(place.folder.descriptor, $0, 0) }
   }
 
   private static func describe(_ code: Int32) -> String { String(cString: strerror(code)).lowercased() }

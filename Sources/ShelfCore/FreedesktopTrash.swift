@@ -47,18 +47,27 @@ public struct FreedesktopTrash: Sendable {
   /// its filesystem and returns where it went (`…/files/<name>`). `deletedAt` (seconds since
   /// the epoch) is written as the local wall-clock time without a zone, as the specification
   /// says. On failure nothing is moved and no `.trashinfo` file is left behind.
-  public func trash(_ path: RawPath, deletedAt: Int64) throws(FileError) -> RawPath {
+  ///
+  /// The name is moved from its folder's descriptor into the trash folder's (`renameat2`), so a
+  /// folder on the way swapped for a link meanwhile cannot make it move another file; and only
+  /// while it is still the `expected` file (else the first look), or `FileError.changedSinceRead`.
+  public func trash(_ path: RawPath, deletedAt: Int64, expecting expected: FileStatus? = nil)
+    throws(FileError)
+    -> RawPath
+  {
     let name = path.lastComponent
     guard !name.bytes.isEmpty, name.bytes != [UInt8(ascii: "/")], name.bytes != Array(".".utf8),
       name.bytes != Array("..".utf8)
     else {
       throw FileError(path: path, reason: "cannot be moved to the trash", failure: .badInput)
     }
-    let status = try FileStatus.lstat(path)
     // The folder, not the file, is resolved: the entry trashed is the name itself, even when it
     // is a symbolic link.
     let folder = try Self.realPath(path.parent)
     let original = folder.appending(name)
+    let source = try OpenFolder.open(folder)
+    guard let status = source.status(of: name) else { throw FileError(path: path, errno: ENOENT) }
+    if let expected, !status.isSameVersion(as: expected) { throw FileError.changedSinceRead(path) }
     guard try FileStatus.stat(folder).device == status.device else {
       throw FileError(
         path: path, reason: "is a mount point and cannot be moved to the trash", failure: .badInput)
@@ -83,20 +92,30 @@ public struct FreedesktopTrash: Sendable {
     let files = trash.appending("files")
     try Self.makePrivateFolder(info)
     try Self.makePrivateFolder(files)
+    let filesFolder = try OpenFolder.open(files)
     let content = Self.trashInfo(path: recorded, deletedAt: deletedAt)
     for number in 1...10_000 {
       let entry = Self.entryName(name, number: number)
       let infoFile = info.appending(RawPath(bytes: entry.bytes + Array(".trashinfo".utf8)))
       guard try Self.createExclusively(infoFile, content: content) else { continue }
       let destination = files.appending(entry)
-      var moved = original.withCString { from in
-        destination.withCString { to in shelf_rename_no_replace(from, to) }
+      // The last look: a file put in its place since is not the one asked for.
+      guard let now = source.status(of: name), now.isSameVersion(as: status) else {
+        _ = infoFile.withCString { unlink($0) }
+        throw FileError.changedSinceRead(path)
+      }
+      var moved = name.withCString { from in
+        entry.withCString { to in
+          shelf_renameat_no_replace(source.descriptor, from, filesFolder.descriptor, to)
+        }
       }
       var code = errno
       if moved != 0 && code == EINVAL {
         // A filesystem without RENAME_NOREPLACE: a plain rename, when the name was free a moment ago.
-        if (try? FileStatus.lstat(destination)) == nil {
-          moved = original.withCString { from in destination.withCString { to in rename(from, to) } }
+        if filesFolder.status(of: entry) == nil {
+          moved = name.withCString { from in
+            entry.withCString { to in renameat(source.descriptor, from, filesFolder.descriptor, to) }
+          }
           code = errno
         } else {
           code = EEXIST

@@ -45,6 +45,9 @@ public enum FileType: String, Sendable {
   case regular, directory, symbolicLink = "symbolic link", fifo = "FIFO", socket
   case characterDevice = "character device", blockDevice = "block device", unknown
 
+  /// The type as a noun for messages: "regular file", "symbolic link", "directory".
+  public var noun: String { self == .regular ? "regular file" : rawValue }
+
   init(mode: mode_t) {
     switch mode & S_IFMT {
     case S_IFREG: self = .regular
@@ -93,6 +96,13 @@ public struct FileStatus: Sendable, Equatable {
     guard !overflow else { return time.tv_sec < 0 ? .min : .max }
     let (sum, past) = scaled.addingReportingOverflow(Int64(time.tv_nsec))
     return past ? .max : sum
+  }
+
+  /// True when `other` is this very file unchanged: the same device and inode, size, and
+  /// change and modification times (what a rename over it or a write to it changes).
+  public func isSameVersion(as other: FileStatus) -> Bool {
+    device == other.device && inode == other.inode && size == other.size
+      && ctimeNanoseconds == other.ctimeNanoseconds && mtimeNanoseconds == other.mtimeNanoseconds
   }
 
   /// `lstat` of a path (does not follow a final symbolic link).

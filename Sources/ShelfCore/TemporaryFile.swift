@@ -16,17 +16,20 @@ package struct TemporaryFile: ~Copyable, Sendable {
 
   /// The open descriptor (close-on-exec); -1 once closed.
   package private(set) var descriptor: Int32
-  /// The file's name, which `remove()` unlinks; nil for a file whose name went at creation.
-  private let name: RawPath?
+  /// The file's folder and name, which `remove()` unlinks; nil for a file whose name went at
+  /// creation.
+  private let name: (folder: OpenFolder, name: RawPath)?
 
-  /// Creates `path` for writing, with mode 0666 less the umask as `open` gives. `O_EXCL`: a
-  /// file or a link already at `path` is never opened, so that no one can make the writer
-  /// write through a planted link.
-  package init(creating path: RawPath) throws(Failure) {
-    let created = path.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666) }
+  /// Creates `name` in `folder` for writing, with mode 0666 less the umask as `open` gives.
+  /// `O_EXCL`: a file or a link already there is never opened, so that no one can make the
+  /// writer write through a planted link.
+  package init(creating name: RawPath, in folder: OpenFolder) throws(Failure) {
+    let created = name.withCString {
+      openat(folder.descriptor, $0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
+    }
     guard created >= 0 else { throw Failure(code: errno) }
     descriptor = created
-    name = path
+    self.name = (folder, name)
   }
 
   /// Creates a file in `folder` named `prefix` and six characters that make the name new
@@ -80,6 +83,6 @@ package struct TemporaryFile: ~Copyable, Sendable {
   package mutating func remove() {
     if descriptor >= 0 { Glibc.close(descriptor) }
     descriptor = -1
-    _ = name?.withCString { unlink($0) }
+    if let (folder, name) = name { _ = name.withCString { unlinkat(folder.descriptor, $0, 0) } }
   }
 }

@@ -164,6 +164,7 @@ public struct PNGFileCrusher: Sendable {
       (index, (try? FileStatus.stat(jobs[index].input).size) ?? 0)
     }.sorted { $0.1 > $1.1 }.map(\.0)
     let reports = ReportCollector(count: jobs.count)
+    let outputFolder = outputFolder()
     await withTaskGroup(of: Void.self) { group in
       var next = 0
       func add() {
@@ -172,7 +173,9 @@ public struct PNGFileCrusher: Sendable {
         next += 1
         group.addTask {
           started(jobs[index])
-          let report = await BlockingThread.run { crush(jobs[index], optimizer: optimizer) }
+          let report = await BlockingThread.run {
+            crush(jobs[index], optimizer: optimizer, into: outputFolder)
+          }
           finished(report, reports.store(report, at: index))
         }
       }
@@ -184,10 +187,21 @@ public struct PNGFileCrusher: Sendable {
 
   /// Crushes one file: read, optimize (which verifies every pixel), write atomically.
   public func crush(_ job: PNGCrushJob) -> PNGCrushReport {
-    crush(job, optimizer: PNGOptimizer(options: settings.optimization))
+    crush(job, optimizer: PNGOptimizer(options: settings.optimization), into: outputFolder())
   }
 
-  private func crush(_ job: PNGCrushJob, optimizer: PNGOptimizer) -> PNGCrushReport {
+  /// The output folder, opened by the first file written into it and shared by the batch: every
+  /// output is reached from its descriptor (`ContainedDirectory`), so nothing is written
+  /// outside it, whatever is renamed inside it meanwhile. Nil without one.
+  private func outputFolder() -> LazyContainedDirectory? {
+    guard case .folder(let folder) = settings.destination, !settings.dryRun else { return nil }
+    return LazyContainedDirectory(folder)
+  }
+
+  /// Crushes one file, writing into `outputFolder` when there is one.
+  private func crush(_ job: PNGCrushJob, optimizer: PNGOptimizer, into outputFolder: LazyContainedDirectory?)
+    -> PNGCrushReport
+  {
     var report = PNGCrushReport(job: job)
     do {
       let file = try RegularFile(path: job.input)
@@ -219,11 +233,30 @@ public struct PNGFileCrusher: Sendable {
           return report
         }
       }
+      // In place, the file read must still be there right before the rename: one replaced or
+      // changed meanwhile is the user's newer work, never overwritten with the old one's result.
       let options = AtomicFileWriter.Options(
         mode: inPlace || settings.preserve ? status.mode & 0o7777 : nil,
         modificationTime: settings.preserve ? status.mtimeNanoseconds : nil,
-        beforeRename: settings.writerBeforeRename)
-      try AtomicFileWriter.write(result.bytes, to: output, options: options)
+        beforeRename: settings.writerBeforeRename, replacing: inPlace ? status : nil,
+        createsOnly: !inPlace && !settings.replaceExisting)
+      let writer: AtomicFileWriter
+      if let contained = try outputFolder?.open() {
+        guard let relative = contained.relative(output) else {
+          throw FileError(path: output, reason: "is outside the output folder", failure: .cannotCreate)
+        }
+        let folder: OpenFolder
+        do {
+          folder = try contained.folder(relative.parent)
+        } catch let error as ContainmentError {
+          throw FileError(path: output, reason: "unsafe path (\(error))", failure: .cannotCreate)
+        }
+        writer = try AtomicFileWriter(name: relative.lastComponent, in: folder, options: options)
+      } else {
+        writer = try AtomicFileWriter(target: output, options: options)
+      }
+      try writer.write(result.bytes)
+      try writer.commit()
       report.written = true
     } catch {
       // Every error thrown above is a ShelfError (FileError or PNGError).

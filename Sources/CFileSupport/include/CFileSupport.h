@@ -25,4 +25,8 @@ int shelf_clone_file(int destination, int source);
    -1 and errno otherwise (EEXIST when `to` exists, EINVAL where the filesystem lacks the flag). */
 int shelf_rename_no_replace(const char *from, const char *to);
 
+/// `renameat2(from_folder, from, to_folder, to, RENAME_NOREPLACE)`: the same, each name in an
+/// open folder.
+int shelf_renameat_no_replace(int from_folder, const char *from, int to_folder, const char *to);
+
 #endif

@@ -66,14 +66,20 @@ enum CrushCommand {
       samples included), before anything is written; a mismatch keeps the original and is \
       reported as an error. Files are written to a temporary file in the same folder, \
       flushed to disk, then renamed over the target, so an interrupted run never leaves a \
-      truncated or empty file.
+      truncated or empty file. With --in-place, a file replaced or changed while it was \
+      being crushed (its device, inode, size or times differ from when it was read) is \
+      the user's newer work: the result is dropped, the file left as it is, with a warning \
+      (exit 1).
 
       Give -o/--out-dir or --in-place (or --dry-run to only report). With --out-dir, a file \
       named on the command line becomes DIR/NAME and files found under a named folder (with \
       -r) keep their path relative to it; every input gets an output, a plain copy when it \
       cannot be made smaller. A file that already exists there is never replaced without \
       --force: that input is refused (exit 73 when every input was) and the file left as it \
-      was. A bare number for -o that is not an existing folder (-o 4: oxipng's -o is its \
+      was. Every folder below DIR is opened from DIR's own descriptor, never through a \
+      symbolic link: nothing is written outside DIR, even if a folder in it is swapped for a \
+      link during the run. Temporary files left in DIR by a killed run are removed by the \
+      next. A bare number for -o that is not an existing folder (-o 4: oxipng's -o is its \
       level) is a usage error that suggests --level; write -o ./4 to make a folder of that \
       name.
 
@@ -318,7 +324,9 @@ enum CrushCommand {
     var crushed = 0
     var unchanged = 0
     var failures: [FailureKind] = []
-    var inputs: Int { crushed + unchanged + failures.count }
+    /// Files replaced or changed while being crushed: left as they are.
+    var changed = 0
+    var inputs: Int { crushed + unchanged + changed + failures.count }
   }
 
   /// Counts the reports, reports each failure and warning (and with -v each file) and records them in
@@ -328,6 +336,11 @@ enum CrushCommand {
   ) -> Totals {
     var totals = Totals()
     for report in reports {
+      if let error = report.error as? FileError, error.isChangedSinceRead {
+        outcome.changed(error.description, console: console)
+        totals.changed += 1
+        continue
+      }
       if let error = report.error {
         outcome.failed(error, console: console)
         continue
@@ -356,6 +369,7 @@ enum CrushCommand {
       text += " in \(Quantities.formatFixed(elapsed, decimals: 2)) s"
     }
     if totals.unchanged > 0 { text += "; \(totals.unchanged) already optimal" }
+    if totals.changed > 0 { text += "; \(totals.changed) changed meanwhile, not replaced" }
     if !totals.failures.isEmpty { text += "; \(totals.failures.count) failed (\(why(totals.failures)))" }
     return text
   }

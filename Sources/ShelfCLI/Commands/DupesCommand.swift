@@ -73,7 +73,9 @@ enum DupesCommand {
       file on another filesystem that filesystem's .Trash-UID, never copied across). Every \
       name of a file not kept is acted on. Right before, each file is checked again: a file \
       changed since it was hashed, or no longer identical byte for byte to the kept one, is \
-      skipped with a warning. The catalogue is updated in the same run, under its writer \
+      skipped with a warning, and so is one replaced or changed between that check and the \
+      action; every step happens in the file's folder as opened for the check, never \
+      through a path that may have changed since. The catalogue is updated in the same run, under its writer \
       lock (exit 75 when another shelf holds it): a linked file gets its new inode, a \
       trashed one leaves the catalogue. --dry-run prints what would be done. Backup entries \
       and files under --reference folders are never acted on.
@@ -306,7 +308,8 @@ enum DupesCommand {
     let console = invocation.console
     let writer = try invocation.openCatalogueForWriting(lockWait: options.lockWait, create: false)
     let actions = DuplicateActions(
-      action: action, dryRun: options.dryRun, trash: FreedesktopTrash(environment: invocation.environment))
+      action: action, dryRun: options.dryRun, trash: FreedesktopTrash(environment: invocation.environment),
+      beforeAction: CrushCommand.testPauseBeforeRename(invocation.environment))
     var outcome = BatchOutcome()
     var bytes: Int64 = 0
     let verb =

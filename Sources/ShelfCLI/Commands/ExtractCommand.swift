@@ -55,11 +55,17 @@ enum ExtractCommand {
       disk, as after cp -r and sync. A file replaced with --force is flushed before its \
       rename, so a crash leaves the old or the new content, never neither. A \
       file already in DIR with exactly the same bytes is left alone (counted as identical); \
-      one with other content is never replaced unless --force is given. Nothing is ever \
-      written outside DIR: a catalogued path with an empty, '.' or '..' part, or a folder \
-      in DIR that is a symbolic link, is refused. A symbolic link in a backup is neither \
+      one with other content is never replaced unless --force is given, nor one that \
+      changed since it was compared (a warning; exit 1). Nothing is ever written outside \
+      DIR: a catalogued path with an empty, '.' or '..' part, or a folder in DIR that is a \
+      symbolic link, is refused; every folder below DIR is opened from DIR's own \
+      descriptor, never through a link, so a folder swapped for a link during the run \
+      cannot lead a file or a temporary file out of DIR (its files are refused instead). \
+      The temporary files (.NAME.shelf-PID-N.tmp) of a run that was killed are removed by \
+      the next run that writes in their folder. A symbolic link in a backup is neither \
       followed nor recreated: each one beside a file extracted is reported (skipped, with \
-      its target).
+      its target); a backup's manifest row with an empty path names no file and is \
+      skipped with a warning naming the backup and its domain.
 
       An encrypted backup needs its password (--password-file FILE, SHELF_BACKUP_PASSWORD, \
       or asked on a terminal): without it, its files are reported as needing a password, \
@@ -164,6 +170,10 @@ enum ExtractCommand {
       for _ in 1..<max(1, refused.entries) { outcome.failed(refused.error.failure) }
       reasons += Array(repeating: reason(refused.error), count: max(1, refused.entries))
     }
+    for nameless in plan.namelessEntries {
+      console.warning(
+        "\(nameless.backup.escaped): a manifest row of \(nameless.domain) has an empty path; skipped")
+    }
     for link in plan.skippedLinks {
       console.note("\(link.path.escaped): symbolic link to \(link.target.escaped); skipped")
     }
@@ -189,6 +199,12 @@ enum ExtractCommand {
       case .identical:
         totals.identical += 1
       case .failed:
+        if let error = report.error as? FileError, error.isChangedSinceRead {
+          // A file replaced since it was compared (with --force): the user's, left as it is.
+          outcome.changed(error.description, console: console)
+          reasons.append("changed meanwhile")
+          continue
+        }
         let error = report.error.map(Advised.init) ?? Advised(report.job.path)
         outcome.failed(error, console: console)
         reasons.append(reason(error.error))

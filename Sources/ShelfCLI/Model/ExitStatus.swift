@@ -79,8 +79,20 @@ struct BatchOutcome: Sendable {
   /// Records one failed input whose error was already reported (in a summary or a listing).
   mutating func failed(_ failure: FailureKind) { failures.append(failure) }
 
+  /// Records one input left as it is because it changed while shelf worked on it (replaced
+  /// or rewritten since it was read), with a one-line warning: nothing is wrong with it, but
+  /// the run did not do all it was asked, so the batch exits 1 at least.
+  mutating func changed(_ warning: String, console: Console) {
+    console.warning(warning)
+    changedInputs += 1
+  }
+  private(set) var changedInputs = 0
+
   /// The exit status of the batch so far.
-  var exitStatus: ExitStatus { Self.exitStatus(successes: successes, failures: failures) }
+  var exitStatus: ExitStatus {
+    let status = Self.exitStatus(successes: successes, failures: failures)
+    return status == .success && changedInputs > 0 ? .partialFailure : status
+  }
 
   /// The exit status of a batch with `successes` inputs done and `failures` failed (the rule
   /// of every batch command, `play` included).
