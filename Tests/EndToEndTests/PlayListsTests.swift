@@ -123,15 +123,22 @@ import Testing
     #expect(running.wait() == 130)
     let line = String(decoding: AudioE2E.bytes(state + "/shelf/resume"), as: UTF8.self)
     let fields = line.split(separator: "\t").map(String.init)
-    try #require(fields.count == 5, "\(line)")
+    try #require(fields.count == 6, "\(line)")
     #expect(Data(base64Encoded: fields[0]).map { String(decoding: $0, as: UTF8.self) } == cue)
+    // The position belongs to the track's file, which the point names.
+    #expect(
+      Data(base64Encoded: fields[5].trimmingCharacters(in: .newlines)).map {
+        String(decoding: $0, as: UTF8.self)
+      }
+        == wav)
     #expect(fields[1] == "1")
     let position = try #require(Double(fields[2]))
     #expect(position > 0.2 && position < 1.49, "\(position)")
 
     let out = folder.path + "/out.raw"
     let resumed = try ShelfProcess.run(
-      ["play", "--resume", "--json", "--force", "-D", "file:" + out, cue], environment: ["XDG_STATE_HOME": state])
+      ["play", "--resume", "--json", "--force", "-D", "file:" + out, cue],
+      environment: ["XDG_STATE_HOME": state])
     #expect(Self.starts(resumed.stdout) == ["2 Two", "3 Three"])
     let frame = 44100 + Int(position * 44100)
     let expected = Array(try AudioE2E.decoded(wav)[(frame * 4)...])
