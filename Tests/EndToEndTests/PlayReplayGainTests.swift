@@ -59,7 +59,9 @@ import Testing
     #expect(Self.largestError(played, expected, factor: pow(10, -6.0 / 20)) <= 1e-6)
     #expect(played.dropFirst(expected.count).allSatisfy { $0 == 0 })
 
-    let boosted = try ShelfProcess.run(["play", "--json", "--preamp", "+2dB", "--force", "-D", "file:" + out, flac])
+    let boosted = try ShelfProcess.run([
+      "play", "--json", "--preamp", "+2dB", "--force", "-D", "file:" + out, flac,
+    ])
     #expect(Self.gains(boosted.stdout) == ["1 track -4"])
     #expect(Self.largestError(Self.floats(AudioE2E.bytes(out)), expected, factor: pow(10, -4.0 / 20)) <= 1e-6)
     let cut = try ShelfProcess.run(["play", "--json", "--preamp", "-3", "--force", "-D", "file:" + out, flac])
@@ -118,7 +120,8 @@ import Testing
     let plain = try AudioE2E.makeSignal(folder, "b.flac", seconds: 0.3)
     let out = folder.path + "/out.raw"
     for (arguments, path) in [(["--replaygain", "off"], tagged), ([], plain)] {
-      let result = try ShelfProcess.run(["play", "--json"] + arguments + ["--force", "-D", "file:" + out, path])
+      let result = try ShelfProcess.run(
+        ["play", "--json"] + arguments + ["--force", "-D", "file:" + out, path])
       #expect(result.status == 0)
       #expect(Self.gains(result.stdout).isEmpty)
       let expected = try AudioE2E.decoded(path)
