@@ -120,6 +120,19 @@ import Testing
     #expect(Array(AudioE2E.bytes(fromTop).prefix(whole.count)) == whole)
   }
 
+  @Test func aStartPositionIsNotPassedOnToTheTrackAfterOneThatFails() throws {
+    let folder = try TemporaryDirectory()
+    let broken = try folder.write("broken.wav", Array("not audio at all".utf8))
+    let good = try AudioE2E.makeSignal(folder, "good.wav", seconds: 0.5)
+    let out = folder.file("out.raw")
+    let result = try ShelfProcess.run([
+      "play", "--no-interactive", "--start", "0.2", "-D", "file:" + out, broken, good,
+    ])
+    #expect(result.status == 1, "\(result.stderr)")
+    let whole = try AudioE2E.decoded(good)
+    #expect(Array(AudioE2E.bytes(out).prefix(whole.count)) == whole)
+  }
+
   /// Plays `music` into a paced FIFO and stops it once `seconds` have been heard.
   static func stopIn(
     _ music: String, fifo: String, folder: TemporaryDirectory, state: String, after seconds: Double
