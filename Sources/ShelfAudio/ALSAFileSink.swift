@@ -34,7 +34,7 @@ public struct ALSAFileSink: Sendable, Equatable {
       guard let (path, rest) = quoted(text), let format = formatSuffix(rest) else {
         throw unreadable(device)
       }
-      sink = ALSAFileSink(path: RawPath(path), format: format ?? "raw")
+      sink = ALSAFileSink(path: RawPath(path), format: format)
     } else if text.hasPrefix("FILE=") || text.hasPrefix("FORMAT=") {
       sink = try named(text, device: device)
     } else if text.first == "{" {
@@ -159,12 +159,12 @@ public struct ALSAFileSink: Sendable, Equatable {
     return nil
   }
 
-  /// The format after a quoted path: nothing (nil inside: from the extension) or `,raw`/`,wav`;
-  /// nil when anything else follows.
-  static func formatSuffix(_ rest: Substring) -> String?? {
-    if rest.isEmpty { return .some(nil) }
+  /// The format after a quoted path: `raw` when nothing follows (ALSA's default), the one
+  /// `,raw` or `,wav` names; nil when anything else follows.
+  static func formatSuffix(_ rest: Substring) -> String? {
+    if rest.isEmpty { return "raw" }
     guard rest.first == ",", formats.contains(String(rest.dropFirst())) else { return nil }
-    return .some(String(rest.dropFirst()))
+    return String(rest.dropFirst())
   }
 
   /// `FILE=PATH,FORMAT=raw` in either order, values bare or quoted.
