@@ -207,28 +207,10 @@ final class PCMHandle {
 
 /// Device names as shelf takes them, before ALSA does.
 enum ALSADeviceName {
-  /// The formats of ALSA's `file` plugin.
-  static let fileFormats: Set<String> = ["raw", "wav"]
-
-  /// The name ALSA opens for `device`. `file:PATH` without a format writes the format PATH's
-  /// extension names (`file:/tmp/out.wav` a WAV, anything else raw samples), with PATH quoted
-  /// so that commas and quotes in it stay part of it; any other name (`file:'/p',raw`,
-  /// `file:FILE=/p`, `hw:0`) is ALSA's to read as it is.
+  /// The name ALSA opens for `device`: a `file:` device as `ALSAFileSink` reads it (the file
+  /// named literally, in the format its extension names), any other name as it is.
   static func opened(_ device: String) -> String {
-    guard device.hasPrefix("file:") else { return device }
-    let path = device.dropFirst("file:".count)
-    guard let first = path.first, !"'\"{".contains(first), !path.contains("=") else { return device }
-    if let comma = path.lastIndex(of: ","),
-      fileFormats.contains(path[path.index(after: comma)...].lowercased())
-    {
-      return device
-    }
-    let format = path.lowercased().hasSuffix(".wav") ? "wav" : "raw"
-    var quoted = ""
-    for character in path {
-      if character == "\\" || character == "'" { quoted.append("\\") }
-      quoted.append(character)
-    }
-    return "file:'\(quoted)',\(format)"
+    guard let sink = try? ALSAFileSink.parse(device) else { return device }
+    return sink.alsaName
   }
 }

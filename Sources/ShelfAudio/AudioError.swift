@@ -19,6 +19,9 @@ public struct AudioError: ShelfError, Equatable {
     case noAudioTrack
     /// The requested format, rate, channel count or sample format is not supported.
     case unsupported
+    /// What was asked for cannot be done as asked (a rate the format cannot hold, a device
+    /// that only plays given to record): a usage error.
+    case invalidRequest
     /// The output file already exists and overwriting was not allowed.
     case exists
     /// The output file cannot be created.
@@ -66,6 +69,7 @@ public struct AudioError: ShelfError, Equatable {
     case .missingFile, .noSuchDevice: return .missingInput
     case .emptyFile, .unrecognised, .damaged, .noAudioTrack, .unsupported: return .badInput
     case .exists, .cannotCreate: return .cannotCreate
+    case .invalidRequest: return .usage
     case .writeFailed, .deviceGone, .device: return .io
     case .deviceBusy: return .busy
     }

@@ -15,12 +15,13 @@ public enum AudioWaveform {
   /// declared length beyond it is not sought into.
   static let maximumFramesPerByte: Int64 = 64
 
-  /// Peak absolute sample per column, 0…1. Files up to ten minutes or 64 MiB are read
+  /// Peak absolute sample per column, 0…1, from the decoder `play` uses for the file
+  /// (libsndfile or FFmpeg, chosen by content). Files up to ten minutes or 64 MiB are read
   /// through and mapped by the frames they really hold; longer ones are read at up to 1,000
   /// evenly spaced windows (one per column), each a seek and one block: a window that fails
   /// is drawn empty, and once one finds the data ended, the windows after it are too.
   public static func peaks(path: RawPath, columns: Int) throws(AudioError) -> [Float] {
-    let reader = try AudioFileReader(path: path)
+    let reader = try AudioDecoders.open(path: path)
     defer { reader.close() }
     let columns = max(1, columns)
     let channels = max(reader.format.channels, 1)

@@ -97,6 +97,15 @@ public final class Recorder: Sendable {
   /// after the file exists end the recording and are reported in the summary's `stop`.
   public func run(progress: (RecordingProgress) -> Void) throws(AudioError) -> RecordingSummary {
     let request = self.request
+    if let sink = try ALSAFileSink.parse(request.device) {
+      throw AudioError(
+        device: request.device, reason: .invalidRequest,
+        message:
+          "the file: device only plays (recording would empty \(sink.path.escaped)); to record from a file, give ALSA a file device with an infile"
+      )
+    }
+    _ = try RecordingRate.choose(
+      request.sampleRate, container: request.container, codec: request.codec, output: request.output)
     if !request.overwrite, (try? FileStatus.lstat(request.output)) != nil {
       throw AudioError(
         path: request.output, reason: .exists, message: "file exists")

@@ -51,7 +51,7 @@ import Testing
     let folder = try TemporaryDirectory()
     let (wav, cue) = try Self.album(folder)
     let out = folder.path + "/out.raw"
-    let result = try ShelfProcess.run(["play", "--json", "-D", "file:" + out, cue])
+    let result = try ShelfProcess.run(["play", "--json", "--force", "-D", "file:" + out, cue])
     try #require(result.status == 0, "\(result.stderr)")
     #expect(Self.starts(result.stdout) == ["1 One", "2 Two", "3 Three"])
     #expect(
@@ -63,7 +63,7 @@ import Testing
     #expect(played.dropFirst(whole.count).allSatisfy { $0 == 0 })
 
     // --track 2: from INDEX 01 of track 2 (1 s) on.
-    let second = try ShelfProcess.run(["play", "--json", "--track", "2", "-D", "file:" + out, cue])
+    let second = try ShelfProcess.run(["play", "--json", "--track", "2", "--force", "-D", "file:" + out, cue])
     #expect(Self.starts(second.stdout) == ["2 Two", "3 Three"])
     #expect(Array(AudioE2E.bytes(out).prefix(whole.count - 176_400)) == Array(whole[176_400...]))
     let missing = try ShelfProcess.run(["play", "--track", "4", "-D", "null", cue])
@@ -78,7 +78,7 @@ import Testing
     #expect(try AudioE2E.tool(["sox", wav, flac]).status == 0)
     #expect(unlink(wav) == 0)
     let out = folder.path + "/out.raw"
-    let result = try ShelfProcess.run(["play", "--json", "-D", "file:" + out, cue])
+    let result = try ShelfProcess.run(["play", "--json", "--force", "-D", "file:" + out, cue])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stderr.contains("cd.flac"), "\(result.stderr)")
     #expect(Self.starts(result.stdout).count == 3)
@@ -96,7 +96,7 @@ import Testing
     let list = try folder.write("list.m3u", outer)
     _ = try folder.write("inner.m3u", Array("two.wav\nlist.m3u\n".utf8))
     let out = folder.path + "/out.raw"
-    let result = try ShelfProcess.run(["play", "--json", "-D", "file:" + out, list])
+    let result = try ShelfProcess.run(["play", "--json", "--force", "-D", "file:" + out, list])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(Self.starts(result.stdout).map { $0.prefix(2) } == ["1 ", "2 "])
     let warnings = result.stderr.split(separator: "\n")
@@ -123,15 +123,22 @@ import Testing
     #expect(running.wait() == 130)
     let line = String(decoding: AudioE2E.bytes(state + "/shelf/resume"), as: UTF8.self)
     let fields = line.split(separator: "\t").map(String.init)
-    try #require(fields.count == 5, "\(line)")
+    try #require(fields.count == 6, "\(line)")
     #expect(Data(base64Encoded: fields[0]).map { String(decoding: $0, as: UTF8.self) } == cue)
+    // The position belongs to the track's file, which the point names.
+    #expect(
+      Data(base64Encoded: fields[5].trimmingCharacters(in: .newlines)).map {
+        String(decoding: $0, as: UTF8.self)
+      }
+        == wav)
     #expect(fields[1] == "1")
     let position = try #require(Double(fields[2]))
     #expect(position > 0.2 && position < 1.49, "\(position)")
 
     let out = folder.path + "/out.raw"
     let resumed = try ShelfProcess.run(
-      ["play", "--resume", "--json", "-D", "file:" + out, cue], environment: ["XDG_STATE_HOME": state])
+      ["play", "--resume", "--json", "--force", "-D", "file:" + out, cue],
+      environment: ["XDG_STATE_HOME": state])
     #expect(Self.starts(resumed.stdout) == ["2 Two", "3 Three"])
     let frame = 44100 + Int(position * 44100)
     let expected = Array(try AudioE2E.decoded(wav)[(frame * 4)...])

@@ -38,7 +38,8 @@ import Testing
     func play(seed: Int, into name: String) throws -> [Int] {
       let out = folder.path + "/" + name
       let result = try ShelfProcess.run([
-        "play", "--json", "--shuffle", "--seed", "\(seed)", "-D", "file:" + out, folder.path + "/music",
+        "play", "--json", "--shuffle", "--seed", "\(seed)", "--force", "-D", "file:" + out,
+        folder.path + "/music",
       ])
       try #require(result.status == 0, "\(result.stderr)")
       let order = Self.started(result.stdout)
@@ -89,7 +90,7 @@ import Testing
     let files = try Self.tracks(folder, count: 3)
     let out = folder.path + "/out.raw"
     let result = try ShelfProcess.run([
-      "play", "--json", "--track", "2", "-D", "file:" + out, folder.path + "/music",
+      "play", "--json", "--track", "2", "--force", "-D", "file:" + out, folder.path + "/music",
     ])
     #expect(result.status == 0)
     #expect(Self.started(result.stdout) == [2, 3])
@@ -112,7 +113,8 @@ import Testing
     let files = try Self.tracks(folder, count: 2)
     let out = folder.path + "/out.raw"
     let running = try AudioE2E.Running(
-      ["play", "--json", "--repeat", "one", "-D", "file:" + out, files[0], files[1]], environment: [:],
+      ["play", "--json", "--repeat", "one", "--force", "-D", "file:" + out, files[0], files[1]],
+      environment: [:],
       in: folder.path)
     let seen = ObservableWait.until(timeout: 30) { Self.started(running.stdout).count >= 3 }
     kill(running.pid, SIGTERM)

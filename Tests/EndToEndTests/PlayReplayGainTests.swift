@@ -51,7 +51,7 @@ import Testing
       folder, "a.flac", tags: ["REPLAYGAIN_TRACK_GAIN=-6.00 dB", "REPLAYGAIN_TRACK_PEAK=0.500000"])
     let expected = try Self.decodedFloats(flac)
     let out = folder.path + "/out.raw"
-    let result = try ShelfProcess.run(["play", "--json", "-D", "file:" + out, flac])
+    let result = try ShelfProcess.run(["play", "--json", "--force", "-D", "file:" + out, flac])
     try #require(result.status == 0, "\(result.stderr)")
     #expect(Self.gains(result.stdout) == ["1 track -6"])
     let played = Self.floats(AudioE2E.bytes(out))
@@ -59,10 +59,12 @@ import Testing
     #expect(Self.largestError(played, expected, factor: pow(10, -6.0 / 20)) <= 1e-6)
     #expect(played.dropFirst(expected.count).allSatisfy { $0 == 0 })
 
-    let boosted = try ShelfProcess.run(["play", "--json", "--preamp", "+2dB", "-D", "file:" + out, flac])
+    let boosted = try ShelfProcess.run([
+      "play", "--json", "--preamp", "+2dB", "--force", "-D", "file:" + out, flac,
+    ])
     #expect(Self.gains(boosted.stdout) == ["1 track -4"])
     #expect(Self.largestError(Self.floats(AudioE2E.bytes(out)), expected, factor: pow(10, -4.0 / 20)) <= 1e-6)
-    let cut = try ShelfProcess.run(["play", "--json", "--preamp", "-3", "-D", "file:" + out, flac])
+    let cut = try ShelfProcess.run(["play", "--json", "--preamp", "-3", "--force", "-D", "file:" + out, flac])
     #expect(Self.gains(cut.stdout) == ["1 track -9"])
     let wrong = try ShelfProcess.run(["play", "--preamp", "loud", "-D", "null", flac])
     #expect(wrong.status == 64)
@@ -75,7 +77,7 @@ import Testing
     let flac = try Self.taggedFLAC(
       folder, "loud.flac", tags: ["REPLAYGAIN_TRACK_GAIN=+10.00 dB", "REPLAYGAIN_TRACK_PEAK=0.9"])
     let out = folder.path + "/out.raw"
-    let result = try ShelfProcess.run(["play", "--json", "-D", "file:" + out, flac])
+    let result = try ShelfProcess.run(["play", "--json", "--force", "-D", "file:" + out, flac])
     try #require(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.contains("\"factor\":\(1 / 0.9)"))
     let expected = try Self.decodedFloats(flac)
@@ -118,7 +120,8 @@ import Testing
     let plain = try AudioE2E.makeSignal(folder, "b.flac", seconds: 0.3)
     let out = folder.path + "/out.raw"
     for (arguments, path) in [(["--replaygain", "off"], tagged), ([], plain)] {
-      let result = try ShelfProcess.run(["play", "--json"] + arguments + ["-D", "file:" + out, path])
+      let result = try ShelfProcess.run(
+        ["play", "--json"] + arguments + ["--force", "-D", "file:" + out, path])
       #expect(result.status == 0)
       #expect(Self.gains(result.stdout).isEmpty)
       let expected = try AudioE2E.decoded(path)

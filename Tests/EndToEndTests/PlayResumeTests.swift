@@ -48,7 +48,8 @@ import Testing
     // --resume: the first sample played is the one after the last heard.
     let out = folder.path + "/resumed.raw"
     let resumed = try ShelfProcess.run(
-      ["play", "--resume", "--json", "-D", "file:" + out, wav], environment: ["XDG_STATE_HOME": state])
+      ["play", "--resume", "--json", "--force", "-D", "file:" + out, wav],
+      environment: ["XDG_STATE_HOME": state])
     #expect(resumed.status == 0, "\(resumed.stderr)")
     let frame = Int(position * 44100)
     let expected = Array(try AudioE2E.decoded(wav)[(frame * 4)...])
@@ -58,7 +59,7 @@ import Testing
     // Played to its end: forgotten, so --resume starts at 0 again.
     #expect(Self.stateLines(state).isEmpty)
     let again = try ShelfProcess.run(
-      ["play", "--resume", "-D", "file:" + out, wav], environment: ["XDG_STATE_HOME": state])
+      ["play", "--resume", "--force", "-D", "file:" + out, wav], environment: ["XDG_STATE_HOME": state])
     #expect(again.status == 0)
     let whole = try AudioE2E.decoded(wav)
     #expect(Array(AudioE2E.bytes(out).prefix(whole.count)) == whole)
@@ -75,7 +76,8 @@ import Testing
     // --start wins over the point.
     let out = folder.path + "/out.raw"
     let started = try ShelfProcess.run(
-      ["play", "--resume", "--start", "10", "-D", "file:" + out, wav], environment: ["XDG_STATE_HOME": state])
+      ["play", "--resume", "--start", "10", "--force", "-D", "file:" + out, wav],
+      environment: ["XDG_STATE_HOME": state])
     #expect(started.status == 0)
     #expect(Array(AudioE2E.bytes(out).prefix(whole.count - 441_000 * 4)) == Array(whole[(441_000 * 4)...]))
 
@@ -85,7 +87,7 @@ import Testing
     var times = [timespec(tv_sec: 1_600_000_000, tv_nsec: 0), timespec(tv_sec: 1_600_000_000, tv_nsec: 0)]
     #expect(utimensat(AT_FDCWD, wav, &times, 0) == 0)
     let changed = try ShelfProcess.run(
-      ["play", "--resume", "-D", "file:" + out, wav], environment: ["XDG_STATE_HOME": state])
+      ["play", "--resume", "--force", "-D", "file:" + out, wav], environment: ["XDG_STATE_HOME": state])
     #expect(changed.status == 0)
     #expect(Array(AudioE2E.bytes(out).prefix(whole.count)) == whole)
   }
@@ -101,7 +103,8 @@ import Testing
       Array("garbage\n\(key)\t0\tnan\t1\t2\n\(key)\t-1\t5\t1\t2\n\u{FF}\t\t\n".utf8))
     let out = folder.path + "/out.raw"
     let result = try ShelfProcess.run(
-      ["play", "--resume", "--json", "-D", "file:" + out, wav], environment: ["XDG_STATE_HOME": state])
+      ["play", "--resume", "--json", "--force", "-D", "file:" + out, wav],
+      environment: ["XDG_STATE_HOME": state])
     #expect(result.status == 0)
     #expect(result.stderr == "")
     let whole = try AudioE2E.decoded(wav)

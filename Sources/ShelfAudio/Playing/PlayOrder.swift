@@ -4,7 +4,7 @@ public enum ShuffleMode: String, Sendable, CaseIterable {
   case off
   /// Every track in a random order.
   case tracks
-  /// Albums in a random order, each album's tracks in the order given.
+  /// Albums in a random order, each album's tracks in track order (disc, track).
   case albums
 }
 
@@ -47,9 +47,11 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
 public enum PlayOrder {
   /// Playlist indices of the tracks (one album key each in `albums`) in `mode`'s order. With
   /// `first`, the order starts there: the tracks after it in list order, or the rest shuffled
-  /// (by album: the rest of its album first).
+  /// (by album: the rest of its album first). By album, an album's tracks play by their
+  /// `positions` (disc, track); tracks without one follow, in list order.
   public static func order(
-    albums: [String?], mode: ShuffleMode, first: Int? = nil, using generator: inout SeededGenerator
+    albums: [String?], positions: [AlbumPosition?] = [], mode: ShuffleMode, first: Int? = nil,
+    using generator: inout SeededGenerator
   ) -> [Int] {
     let count = albums.count
     let first = first.flatMap { (0..<count).contains($0) ? $0 : nil }
@@ -61,13 +63,19 @@ public enum PlayOrder {
       order.shuffle(using: &generator)
       return (first.map { [$0] } ?? []) + order
     case .albums:
-      // Albums keep their tracks in list order; an untagged track is an album of its own.
+      // Albums play their tracks in track order; an untagged track is an album of its own.
       var keys: [String] = []
       var members: [String: [Int]] = [:]
       for (index, album) in albums.enumerated() {
         let key = album ?? "\u{0}\(index)"
         if members[key] == nil { keys.append(key) }
         members[key, default: []].append(index)
+      }
+      func position(_ index: Int) -> AlbumPosition {
+        (positions.indices.contains(index) ? positions[index] : nil) ?? AlbumPosition(disc: .max, track: .max)
+      }
+      for key in keys {
+        members[key]?.sort { (position($0), $0) < (position($1), $1) }
       }
       var opening: [Int] = []
       if let first {

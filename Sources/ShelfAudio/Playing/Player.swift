@@ -253,6 +253,7 @@ private struct PlaylistRun {
   var generator: SeededGenerator
   /// The album key of each track, for the shuffled orders.
   let albums: [String?]
+  let positions: [AlbumPosition?]
   var output: ALSAPlayback?
   let buffer = SampleBuffer()
   var volume: Int
@@ -266,7 +267,9 @@ private struct PlaylistRun {
     repeatMode = options.repeatMode
     generator = SeededGenerator(seed: options.seed ?? UInt64.random(in: .min ... .max))
     albums = player.tracks.map(\.album)
-    order = PlayOrder.order(albums: albums, mode: shuffle, first: options.startTrack, using: &generator)
+    positions = player.tracks.map(\.albumPosition)
+    order = PlayOrder.order(
+      albums: albums, positions: positions, mode: shuffle, first: options.startTrack, using: &generator)
     volume = min(100, max(0, options.volume))
   }
 
@@ -302,13 +305,17 @@ private struct PlaylistRun {
       guard repeatMode == .all, playedThisPass, !player.tracks.isEmpty else { return nil }
       playedThisPass = false
       slot = 0
-      order = PlayOrder.order(albums: albums, mode: shuffle, using: &generator)
+      order = PlayOrder.order(albums: albums, positions: positions, mode: shuffle, using: &generator)
     }
     return order[slot]
   }
 
   /// Opens, announces and streams one track.
   private mutating func playTrack(_ index: Int, events: (PlayerEvent) -> Void) -> TrackEnd {
+    // The start position belongs to the first track tried: a track after it that fails to
+    // open does not pass it on to another file.
+    let startsHere = firstTrack
+    firstTrack = false
     let track = player.tracks[index]
     let path = track.path
     var reader: any AudioDecoder
@@ -323,7 +330,9 @@ private struct PlaylistRun {
       events(.failed(track: index, path: path, error: error))
       return .next
     }
-    guard applyStart(to: reader, track: index, path: path, events: events) else { return .next }
+    guard !startsHere || applyStart(to: reader, track: index, path: path, events: events) else {
+      return .next
+    }
     let gain = replayGain(for: index, tags: reader.tags)
     guard
       let (out, playable) = openOutput(
@@ -361,9 +370,8 @@ private struct PlaylistRun {
   private mutating func applyStart(
     to reader: any AudioDecoder, track index: Int, path: RawPath, events: (PlayerEvent) -> Void
   ) -> Bool {
-    defer { firstTrack = false }
     let start = player.options.start
-    guard firstTrack && start > 0 else { return true }
+    guard start > 0 else { return true }
     let format = reader.format
     if format.frames > 0 && start >= format.duration {
       summary.startedPastEnd = true
@@ -594,7 +602,8 @@ private struct PlaylistRun {
         order = Array(player.tracks.indices)
         slot = index
       } else {
-        order = PlayOrder.order(albums: albums, mode: shuffle, first: index, using: &generator)
+        order = PlayOrder.order(
+          albums: albums, positions: positions, mode: shuffle, first: index, using: &generator)
         slot = 0
       }
       let (mode, number) = (shuffle, shuffle == .off ? index : 0)

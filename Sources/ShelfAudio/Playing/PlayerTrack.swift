@@ -15,12 +15,16 @@ public struct PlayerTrack: Sendable, Equatable {
   /// The gain `shelf gain` measured and the catalogue keeps, for a file without ReplayGain
   /// tags (its tags win when it has them).
   public var measuredGain: ReplayGain?
+  /// Where the track lies in its album (disc, track), as tagged: the order `--album-shuffle`
+  /// plays an album in. Nil when unknown.
+  public var albumPosition: AlbumPosition?
 
   public init(
     path: RawPath, segment: TrackSegment? = nil, tags: AudioTags? = nil, album: String? = nil,
-    measuredGain: ReplayGain? = nil
+    measuredGain: ReplayGain? = nil, albumPosition: AlbumPosition? = nil
   ) {
     self.path = path
+    self.albumPosition = albumPosition
     self.measuredGain = measuredGain
     self.segment = segment
     self.tags = tags
@@ -29,6 +33,38 @@ public struct PlayerTrack: Sendable, Equatable {
 
   /// Whole files with no tags or album of their own.
   public static func files(_ paths: [RawPath]) -> [PlayerTrack] { paths.map { PlayerTrack(path: $0) } }
+}
+
+/// A track's place in its album: disc (1 when untagged), then track number.
+public struct AlbumPosition: Sendable, Equatable, Comparable {
+  public var disc: Int
+  public var track: Int
+
+  public init(disc: Int, track: Int) {
+    self.disc = disc
+    self.track = track
+  }
+
+  /// The position `tags` give, or nil without a track number.
+  public init?(_ tags: AudioTags) {
+    guard let track = tags.trackNumber else { return nil }
+    self.init(disc: tags.disc ?? 1, track: track)
+  }
+
+  public static func < (lhs: AlbumPosition, rhs: AlbumPosition) -> Bool {
+    (lhs.disc, lhs.track) < (rhs.disc, rhs.track)
+  }
+}
+
+extension [PlayerTrack] {
+  /// Fills the album positions that are not known yet from the files' tags, for
+  /// `--album-shuffle`; a file that cannot be read (or `skipping` names) keeps none.
+  public mutating func readAlbumPositions(skipping: (RawPath) -> Bool) {
+    for index in indices where self[index].albumPosition == nil && !skipping(self[index].path) {
+      guard let info = try? AudioFileInfo.read(path: self[index].path) else { continue }
+      self[index].albumPosition = AlbumPosition(info.tags)
+    }
+  }
 }
 
 /// A stretch of an audio file in CD frames (1/75 s), as a CUE sheet's INDEX lines give it:

@@ -25,7 +25,7 @@ enum PlayCommand {
     completion: Completion.none)
   static let shuffle = Flag("shuffle", help: "Play the tracks in random order.")
   static let albumShuffle = Flag(
-    "album-shuffle", help: "Play the albums in random order, each album's tracks in the order given.")
+    "album-shuffle", help: "Play the albums in random order, each album's tracks in track order.")
   static let seed = Option(
     "seed", value: "N", help: "Seed of the shuffled order: the same seed gives the same order.",
     completion: Completion.none)
@@ -46,6 +46,7 @@ enum PlayCommand {
   static let preamp = Option(
     "preamp", value: "dB", help: "Added to the ReplayGain where one applies (-30 to 30).", defaultValue: "0",
     completion: Completion.none)
+  static let force = Flag("force", help: "Let -D file:PATH replace an existing file.")
   static let noInteractive = Flag("no-interactive", help: "Do not read keys or draw a status line.")
   static let json = Flag(
     "json", help: "Print one JSON object per event on stdout (implies --no-interactive).")
@@ -59,7 +60,8 @@ enum PlayCommand {
       where they stay inside the folder and never twice into one folder, so a link to a \
       parent cannot loop; FIFOs never opened), playlists (.m3u, .m3u8, .pls: relative \
       entries from the list's folder, lists in lists followed to a depth of 8, a list that \
-      includes itself reported once, URLs and missing entries warned about and skipped; a \
+      includes itself reported once, URLs and missing entries warned about and skipped, the \
+      first 5 of a list one by one and the rest as a count; a \
       list not in UTF-8 is read in the encoding shelf detects), CUE sheets (.cue: each TRACK \
       from its INDEX 01 to the next track's, gapless, with the sheet's TITLE and PERFORMER; a \
       FILE that is missing is looked for under the other audio extensions), and the \
@@ -104,20 +106,26 @@ enum PlayCommand {
       Without a sound card, ALSA's plugins play into files: -D file:/path/out.wav writes a \
       WAV file, -D file:/path/out.raw (any other extension) the raw samples; the path may \
       hold commas and quotes. ALSA's own spelling, -D "file:'/path',wav", works as well, and \
-      -D null discards the sound as fast as it is decoded. The file is written anew each time \
-      the device is opened: when a playlist changes rate or channel count, it holds the \
-      tracks after the last change.
+      -D null discards the sound as fast as it is decoded. The path is taken literally (ALSA's \
+      %r-style expansions do not apply). An existing file is refused unless --force is given \
+      (exit 73), and a file that is one of the items played is refused even with it; a new \
+      file gets the mode the umask gives, and is removed again if nothing played into it. The \
+      file is written anew each time the device is opened: when a playlist changes rate or \
+      channel count, it holds the tracks after the last change.
 
       --shuffle plays the tracks in a random order, --album-shuffle the albums (album and \
-      album artist when tagged, else the folder), each album's tracks in the order given; \
-      --seed N gives the same order again. --repeat all starts the playlist again after its \
+      album artist when tagged, else the folder), each album's tracks in track order (disc, \
+      then track number, as tagged; untagged tracks after them in the order given); --seed N \
+      gives the same order again. --repeat all starts the playlist again after its \
       end (reshuffled), --repeat one plays a track again until n or p moves on. --track N \
       starts at the Nth track of the playlist.
 
       Where playing stops part way (q, Ctrl-C, SIGTERM, the device failing) is kept in \
       $XDG_STATE_HOME/shelf/resume (~/.local/state/shelf/resume), keyed by the absolute path \
-      of the playlist file, else of the track's file: --resume starts there (a file changed \
-      since starts at 0; --start and --track win over it). A track or a playlist played to \
+      of the playlist file or folder when it was the only item, else of the track's file: \
+      --resume starts there (a file changed since starts at 0; --start and --track win over \
+      it). A position belongs to the file it was heard in: when a list or folder no longer \
+      holds that file, it plays from the top. A track or a playlist played to \
       its end is forgotten. The catalogue is never written.
 
       ReplayGain: a track's gain comes from its tags (REPLAYGAIN_* Vorbis comments in FLAC, \
@@ -149,7 +157,7 @@ enum PlayCommand {
     ],
     options: [
       device, volume, start, shuffle, albumShuffle, seed, repeatMode, track, resume, replayGain, preamp,
-      noInteractive, json,
+      force, noInteractive, json,
     ],
     examples: [
       Example("shelf play song.flac", "Play one file on the default device."),
@@ -171,7 +179,14 @@ enum PlayCommand {
     var playlist = try await PlaylistBuilder.build(options.items, invocation: invocation)
     let backupFiles = BackupEntryFiles(invocation)
     playlist.checkBackupEntries(through: backupFiles, console: invocation.console)
+    if options.player.shuffle == .albums {
+      playlist.tracks.readAlbumPositions(skipping: BackupEntryFiles.isBackupEntryPath)
+    }
     guard !playlist.tracks.isEmpty else { return nothingToPlay(playlist, console: invocation.console) }
+    // A file device is checked and created once, before anything plays into it.
+    let created = try options.sink?.claim(
+      overwrite: options.overwrite, inputs: options.items + playlist.tracks.map(\.path))
+    defer { options.sink?.release(created) }
     if let number = options.startsAt {
       guard let index = playlist.index(ofTrack: number) else {
         let count = playlist.list == nil ? playlist.tracks.count : playlist.listStarts.count
@@ -182,7 +197,7 @@ enum PlayCommand {
     }
     let resumePoints = ResumePoints(environment: invocation.environment)
     if options.startsWhereStopped, options.startsAt == nil,
-      let (track, position) = resumePoints?.start(of: playlist.tracks, list: playlist.list)
+      let (track, position) = resumePoints?.start(of: playlist.tracks, list: playlist.resumeKey)
     {
       options.player.startTrack = track
       if !options.startIsGiven { options.player.start = position }
@@ -192,7 +207,7 @@ enum PlayCommand {
       console: invocation.console,
       names: backupFiles)
     do {
-      try resumePoints?.record(outcome.summary, tracks: playlist.tracks, list: playlist.list)
+      try resumePoints?.record(outcome.summary, tracks: playlist.tracks, list: playlist.resumeKey)
     } catch {
       invocation.console.warning("cannot keep where playing stopped: \(error.description)")
     }
@@ -339,6 +354,10 @@ struct PlayOptions {
   var startsWhereStopped: Bool
   /// `--start` was given: it wins over a resume point.
   var startIsGiven: Bool
+  /// The file a `-D file:PATH` device writes.
+  var sink: ALSAFileSink?
+  /// `--force`: the file device may replace an existing file.
+  var overwrite: Bool
 
   /// `--preamp`: a number of dB from -30 to 30 (`-6`, `+3.5`, `2dB`); 0 when not given.
   static func decibels(_ text: String?, invocation: Invocation) throws -> Double {
@@ -369,6 +388,8 @@ struct PlayOptions {
     startsAt = try arguments.integer(PlayCommand.track, in: 1...Int.max)
     startsWhereStopped = arguments[PlayCommand.resume]
     startIsGiven = arguments[PlayCommand.start] != nil
+    sink = try ALSAFileSink.parse(player.device)
+    overwrite = arguments[PlayCommand.force]
     json = arguments[PlayCommand.json]
     terminalUI = !json && !arguments[PlayCommand.noInteractive]
     items = arguments.positionals.map(\.path)
@@ -491,30 +512,49 @@ final class EventReporter: Sendable {
     emit(fields)
   }
 
-  /// Draws `▶ 2/5 Title - Artist  1:02 / 3:45 [#####-----] vol 80%` in place.
+  /// Draws `> 2/5 Artist - Title  1:02 / 3:45 [#####-----] vol 80% shuffle repeat all` in
+  /// place, fitted to the terminal's width (`columns`, the console's by default).
   func showStatus(_ status: PlayerStatus) {
-    guard interactive, let number = status.trackNumber else { return }
+    guard interactive,
+      let line = Self.statusLine(status, trackCount: trackCount, names: names, columns: console.width)
+    else { return }
+    console.status(line)
+  }
+
+  /// The status line within `columns - 1` columns. The track number, the times and the
+  /// shuffle and repeat state always stay; the progress bar gives way first, then the name is
+  /// cut (to 12 columns), then the volume, then the name again.
+  static func statusLine(
+    _ status: PlayerStatus, trackCount: Int, names: BackupEntryFiles, columns: Int
+  ) -> String? {
+    guard let number = status.trackNumber else { return nil }
     let name =
       [status.artist, status.title].compactMap { $0 }.joined(separator: " - ").nonEmpty
       ?? status.path.map { names.name(of: $0) }?.lastComponent.escaped ?? ""
     let elapsed = Quantities.formatDuration(status.position)
     let total = status.duration > 0 ? Quantities.formatDuration(status.duration) : "-:--"
-    let bar: String
+    var bar = ""
     if status.duration > 0 {
       let width = 20
       let filled = min(width, max(0, Int(status.position / status.duration * Double(width))))
-      bar = "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "]"
-    } else {
-      bar = ""
+      bar = " [" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "]"
     }
     let symbol = status.paused ? "||" : ">"
     let order = [
       status.shuffle == .off ? nil : status.shuffle == .tracks ? "shuffle" : "album shuffle",
       status.repeatMode == .off ? nil : "repeat \(status.repeatMode.rawValue)",
     ].compactMap { $0 }.map { " " + $0 }.joined()
-    console.status(
-      "\(symbol) \(number + 1)/\(trackCount) \(name)  \(elapsed) / \(total) \(bar) vol \(status.volume)%\(order)"
-    )
+    let head = "\(symbol) \(number + 1)/\(trackCount) "
+    let times = "  \(elapsed) / \(total)"
+    var volume = " vol \(status.volume)%"
+    let room = max(1, columns - 1)
+    func line(_ name: String) -> String { head + name + times + bar + volume + order }
+    if TextLayout.displayWidth(line(name)) <= room { return line(name) }
+    bar = ""
+    let fixed = TextLayout.displayWidth(line(""))
+    if fixed + min(12, TextLayout.displayWidth(name)) > room { volume = "" }
+    let nameRoom = max(0, room - TextLayout.displayWidth(line("")))
+    return line(nameRoom == 0 ? "" : TextLayout.truncateEnd(name, to: nameRoom))
   }
 }
 

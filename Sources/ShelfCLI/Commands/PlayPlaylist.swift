@@ -9,6 +9,8 @@ struct Playlist {
   /// The playlist file (m3u, pls, CUE sheet) the tracks all came from, when the only item was
   /// one: the key of its resume point, and what `--track N` counts in.
   var list: RawPath?
+  /// The key of the resume point: that list, or the folder that was the only item.
+  var resumeKey: RawPath?
   /// The first track of each of that list's entries (a CUE sheet: by TRACK number), for
   /// `--track N`.
   var listStarts: [Int: Int] = [:]
@@ -41,12 +43,16 @@ extension Playlist {
       failures.append(error.failure)
       return
     }
-    for diagnostic in expansion.diagnostics {
-      if diagnostic.isNote {
-        console.note(diagnostic.description)
-      } else {
-        console.warning(diagnostic.description)
-      }
+    // A list of thousands of missing entries says so in a few lines, not thousands.
+    let shown = 5
+    let warnings = expansion.diagnostics.filter { !$0.isNote }
+    let notes = expansion.diagnostics.filter(\.isNote)
+    for note in notes.prefix(shown) { console.note(note.description) }
+    if notes.count > shown { console.note("\(path.escaped): \(notes.count - shown) more entries found so") }
+    for warning in warnings.prefix(shown) { console.warning(warning.description) }
+    if warnings.count > shown {
+      console.warning(
+        "\(path.escaped): \(warnings.count - shown) more entries skipped (\(warnings.count) in all)")
     }
     let first = tracks.count
     var starts: [Int: Int] = [:]
@@ -67,7 +73,7 @@ extension Playlist {
           path: item.path, segment: TrackSegment(start: span.start.frames, end: span.end?.frames),
           tags: AudioTags(
             title: item.title, artist: item.performer, album: item.album, track: String(span.number)),
-          album: "cue:" + item.list.escaped))
+          album: "cue:" + item.list.escaped, albumPosition: AlbumPosition(disc: 1, track: span.number)))
     }
     listStarts = starts
   }
@@ -93,9 +99,13 @@ enum PlaylistBuilder {
       } else if let status = try? FileStatus.stat(item) {
         if status.type == .directory {
           try playlist.addFolder(item, console: invocation.console)
+          if items.count == 1 { playlist.resumeKey = item.absolute }
         } else if PlaylistResolver.isPlaylist(item) {
           try playlist.addList(item, console: invocation.console)
-          if items.count == 1 { playlist.list = item.absolute }
+          if items.count == 1 {
+            playlist.list = item.absolute
+            playlist.resumeKey = item.absolute
+          }
         } else {
           playlist.tracks.append(PlayerTrack(path: item, album: AlbumKey.folder(of: item)))
         }
@@ -170,7 +180,8 @@ enum CatalogPlaylist {
       PlayerTrack(
         path: entry.path,
         album: entry.facts.audio.flatMap { AlbumKey.tagged($0.tags) } ?? AlbumKey.folder(of: entry.path),
-        measuredGain: entry.measuredReplayGain)
+        measuredGain: entry.measuredReplayGain,
+        albumPosition: entry.facts.audio.flatMap { AlbumPosition($0.tags) })
     }
     if tracks.isEmpty {
       invocation.console.error("no audio matches '\(terms.joined(separator: " "))' in the catalogue")

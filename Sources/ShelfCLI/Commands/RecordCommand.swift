@@ -14,7 +14,8 @@ enum RecordCommand {
     "device", short: "D", value: "name", help: "The ALSA capture device ('shelf devices' lists them).",
     defaultValue: "default", completion: .devices(playback: false))
   static let rate = Option(
-    "rate", short: "r", value: "hz", help: "Sample rate in Hz.", defaultValue: "44100",
+    "rate", short: "r", value: "hz", help: "Sample rate in Hz (Opus, which cannot hold 44100: 48000).",
+    defaultValue: "44100",
     completion: Completion.none)
   static let channels = Option(
     "channels", short: "c", value: "n", help: "Number of channels.", defaultValue: "2",
@@ -63,7 +64,11 @@ enum RecordCommand {
       Apple Lossless (whose packet table is written when the recording ends: only PCM CAF \
       survives kill -9). The sample format is what is asked of ALSA and what is stored when \
       the container allows: FLAC and ALAC in M4A store at most 24 bits, the lossy formats \
-      store none. Opus needs a rate of 8000, 12000, 16000, 24000 or 48000 Hz.
+      store none. Where the format cannot hold 44100 Hz, the default rate is the next one it \
+      holds, with a note: Opus records at 48000 Hz. A --rate the format cannot hold is a usage \
+      error (exit 64) naming the rates it holds: Opus 8000, 12000, 16000, 24000 or 48000 Hz; \
+      MP3 the MPEG rates from 8000 to 48000 Hz; AAC in M4A the MPEG-4 rates from 7350 to \
+      96000 Hz; Ogg Vorbis at most 200000 Hz; FLAC at most 655350 Hz.
 
       On a terminal a status line shows the elapsed time, the size and a peak meter per \
       channel in dBFS, with CLIP when a sample reached full scale. An existing OUTPUT is \
@@ -119,7 +124,14 @@ enum RecordCommand {
       request.codec = codec
     }
     request.device = arguments[RecordCommand.device] ?? "default"
-    request.sampleRate = try arguments.integer(RecordCommand.rate, in: 1000...768_000) ?? 44100
+    let requestedRate = try arguments.integer(RecordCommand.rate, in: 1000...768_000)
+    request.sampleRate = try RecordingRate.choose(
+      requestedRate, container: container, codec: request.codec, output: output)
+    if requestedRate == nil && request.sampleRate != RecordingRate.preferred {
+      console.note(
+        "\(container.displayName(codec: request.codec)) cannot hold \(RecordingRate.preferred) Hz: recording at \(request.sampleRate) Hz"
+      )
+    }
     request.channels = try arguments.integer(RecordCommand.channels, in: 1...64) ?? 2
     if let format = arguments[RecordCommand.sampleFormat] {
       guard let parsed = SampleFormat(rawValue: format) else {

@@ -491,8 +491,7 @@ enum ShowCommand {
       return
     }
     let columns = max(8, waveformWidth - 2)
-    // The waveform is drawn from what libsndfile decodes; formats only FFmpeg reads (M4A, AMR,
-    // WMA, …) show their facts without one.
+    // The waveform is drawn from what play decodes (libsndfile or FFmpeg, by content).
     let peaks: [Float]
     let scan = { () throws(AudioError) in try AudioWaveform.peaks(path: source, columns: columns) }
     // A defect of the facts (a length that cannot be trusted, a file cut short) is the verdict,

@@ -18,7 +18,9 @@ enum ErrorAdvice {
     // ALSA's file plugin saves what is captured but cannot feed a recording from a file by
     // name: only null (silence) works without a card.
     case (.noSuchDevice, "record"): return "(no sound card? try -D null, which records silence)"
-    case (.exists, "record"): return "(use --force to overwrite)"
+    case (.exists, "record"), (.exists, "play"): return "(use --force to overwrite)"
+    case (.invalidRequest, "record") where audio.subject.hasPrefix("device file:"):
+      return "(see RECORDING FROM A FILE in shelf-record(1))"
     default: return nil
     }
   }

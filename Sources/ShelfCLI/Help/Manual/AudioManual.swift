@@ -4,7 +4,7 @@ enum AudioManual {
   /// The extra sections of shelf-play(1).
   static let playSections: [ManSection] = [decoding, playback, mpris, playErrors]
   /// The extra sections of shelf-record(1).
-  static let recordSections: [ManSection] = [recordingFiles]
+  static let recordSections: [ManSection] = [recordingFiles, recordingFromAFile]
 
   static let decoding = ManSection(
     "Decoding",
@@ -76,5 +76,22 @@ enum AudioManual {
 
     A recording made inside a catalogued root is catalogued when it ends (a failure to do so is
     a warning; the recording is kept).
+    """#)
+
+  static let recordingFromAFile = ManSection(
+    "Recording from a file",
+    #"""
+    The file: device only plays: record refuses it (exit 64), since ALSA would empty the file.
+    To record from a file (raw samples in the requested format), give ALSA a device whose file
+    plugin reads it through infile, in a configuration named by ALSA_CONFIG_PATH:
+
+      </usr/share/alsa/alsa.conf>
+      pcm.fromfile {
+        type file; slave.pcm { type null }
+        file "/dev/null"; infile "/tmp/input.raw"; format "raw"
+      }
+
+    then shelf record -D fromfile take.wav. Keep the recording shorter than the input: once it
+    runs out, ALSA repeats stale data.
     """#)
 }
