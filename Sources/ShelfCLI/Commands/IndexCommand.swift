@@ -171,8 +171,7 @@ enum IndexCommand {
       scan.followLinks = arguments[IndexCommand.followLinks]
       scan.retryFailed = arguments[IndexCommand.retryFailed]
       let fileTimeout = try arguments.integer(IndexCommand.fileTimeout, in: 1...86_400)
-      scan.extractors = ExtractorPool.forCommand(
-        environment: invocation.environment, fileTimeout: fileTimeout)
+      scan.extractors = invocation.extractionWorkers(fileTimeout: fileTimeout)
       scan.jobs =
         try arguments.integer(IndexCommand.jobs, in: 1...256)
         ?? max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
