@@ -101,13 +101,18 @@ enum IndexCommand {
       Unreadable folders and files are counted in the summary (listed with -v) and the scan \
       goes on.
 
-      Files are read in sandboxed worker processes (seccomp: no network, no exec, no \
-      writing; a 2 GiB address-space limit; a CPU and wall-clock limit per file, \
-      --file-timeout). A file whose reading crashes, hangs or runs out of memory costs only \
-      that file: it is catalogued with the error 'extractor crashed (signal N)', 'timed out \
-      after N s' or 'out of memory' and not read again until it changes or \
-      --retry-failed asks. A run in which any file's facts could not be read (those, or \
-      corrupt and truncated files) goes on and exits with status 1; -v lists them.
+      Files are read in sandboxed worker processes (a seccomp allow-list: read what they \
+      are handed, map memory, answer; no capabilities, no secrets in their environment; a \
+      2 GiB address-space limit, or the lower one shelf inherited; a CPU and wall-clock \
+      limit per file, --file-timeout). A file whose reading crashes, hangs or runs out of \
+      memory costs only that file: it is catalogued with the error 'extractor crashed \
+      (signal N)', 'timed out after N s' or 'out of memory' and not read again until it \
+      changes or --retry-failed asks. A file whose worker failed for a reason outside it \
+      (it could not start, was killed from outside, ran out of an inherited limit, or timed \
+      out while on the CPU less than half the time) gets 'extraction interrupted: ...' and \
+      is read again on the next run. Under an address-space limit below 512 MiB shelf says \
+      so once. A run in which any file's facts could not be read (those, or corrupt and \
+      truncated files) goes on and exits with status 1; -v lists them.
 
       Only one index runs on a catalogue at a time: a second one waits briefly, then exits \
       with status 75. ls, info and stats keep working while an index runs. A damaged \
