@@ -50,6 +50,9 @@ public struct WorkerFailure: ShelfError, Equatable {
   }
   public var description: String { "\(path.escaped): \(reason)" }
 
+  /// Whether a stored or reported `reason` is an `interrupted` failure's.
+  static func isInterruption(_ reason: String) -> Bool { reason.hasPrefix("extraction interrupted: ") }
+
   /// How every `reason` starts: what marks a stored error as a worker's failure.
   static let reasonPrefixes = [
     "extractor crashed (", "timed out after ", "out of memory", "extractor failed: ",

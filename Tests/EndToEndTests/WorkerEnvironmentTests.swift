@@ -55,6 +55,26 @@ import Testing
     try tree.expectGoodFilesCatalogued()
   }
 
+  /// The same for the files of an iPhone backup, whose rescan goes by the manifest.
+  @Test func backupFilesNotReadUnderATooLowLimitAreReadOnTheNextRun() throws {
+    let scratch = try TemporaryDirectory()
+    let backup = scratch.path + "/manifest-db"
+    try FileManager.default.copyItem(
+      atPath: ShelfProcess.repositoryRoot.path + "/SampleMedia/Backups/manifest-db", toPath: backup)
+    let database = scratch.path + "/catalogue.sqlite"
+    let first = try ShelfProcess.run(
+      ["--db", database, "index", "--jobs", "1", backup], launcher: Self.addressSpace(256 << 20))
+    #expect(
+      first.stdout.contains("\(backup): 5 files\n  5 new, 0 updated, 0 unchanged, 0 moved, 0 removed\n"))
+    #expect(first.stdout.contains("  2 with errors"), "\(first.stdout)")
+    let again = try ShelfProcess.run(["--db", database, "index", backup])
+    #expect(again.status == 0, "\(again.stderr)")
+    #expect(
+      again.stdout.hasPrefix("\(backup): 5 files\n  0 new, 2 updated, 3 unchanged, 0 moved, 0 removed\n"))
+    let listed = try ShelfProcess.run(["--db", database, "ls", "--json"])
+    #expect(!listed.stdout.contains("\"error\""), "\(listed.stdout)")
+  }
+
   /// A worker killed from outside (SIGKILL, as the kernel's out-of-memory killer sends) while
   /// it reads a file: the file is not blamed.
   @Test func aFileWhoseWorkerWasKilledFromOutsideIsReadOnTheNextRun() throws {
