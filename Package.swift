@@ -67,7 +67,11 @@ let package = Package(
     .target(name: "CALSASupport", dependencies: ["CALSA"]),
     // The extraction workers' sandbox: seccomp rules, resource limits, descriptor passing
     // (Debian libseccomp-dev).
-    .target(name: "CSandboxSupport", linkerSettings: [.linkedLibrary("seccomp")]),
+    // SHELF_TEST_HOOKS: the forbidden calls the sandbox tests make inside a worker, in debug
+    // builds only (never in a release binary).
+    .target(
+      name: "CSandboxSupport", cSettings: [.define("SHELF_TEST_HOOKS", .when(configuration: .debug))],
+      linkerSettings: [.linkedLibrary("seccomp")]),
     // Linux file calls Swift's Glibc module leaves out (syncfs, sync_file_range).
     .target(name: "CFileSupport"),
     // Text counted sixteen bytes at a time (SSE2), for TextAnalyzer.

@@ -124,14 +124,20 @@ extension Indexer {
     summary: inout RootScanSummary
   ) throws -> CatalogEntry {
     let path = file.cataloguePath(in: folder)
-    let entry = CatalogEntry(backupFile: file, path: path, root: folder, facts: result.map(\.facts))
+    var entry = CatalogEntry(backupFile: file, path: path, root: folder, facts: result.map(\.facts))
+    let reason: String?
     switch result {
     case .success(let read):
-      if let error = read.error {
-        summary.extractionErrors.append(WalkProblem(path: path, reason: error.reason))
-      }
+      reason = read.error?.reason
+      if let reason { summary.extractionErrors.append(WalkProblem(path: path, reason: reason)) }
     case .failure(let error):
+      reason = error.reason
       summary.problems.append(WalkProblem(path: path, reason: error.reason))
+    }
+    // A failure from outside the file (or any error under too low an address-space limit):
+    // recorded as read by no extractor, so that the next run reads it again.
+    if let reason, WorkerFailure.isInterruption(reason) || AddressSpaceShortfall.current != nil {
+      entry.extractorVersion = 0
     }
     return entry
   }

@@ -45,7 +45,7 @@ enum WorkerReply {
 /// clock sees a slow file's predecessors done).
 public enum ExtractionWorker {
   /// The command-line argument that starts a worker (not a command: it is not in help).
-  public static let argument = "--extraction-worker"
+  public static let argument = SHELF_WORKER_ARGUMENT
   /// The largest request message accepted.
   static let requestLimit = 1 << 20
   /// How long replies may wait in the worker before they are written.
@@ -110,7 +110,7 @@ public enum ExtractionWorker {
     let path = RawPath(bytes: request.path)
     do {
       let file = try RegularFile(adopting: descriptor, path: path)
-      WorkerFault.injectIfAsked(for: path)
+      try WorkerFault.injectIfAsked(for: path, descriptor: descriptor)
       switch request.task {
       case .facts:
         return .extracted(try MetadataExtractor.extract(file, fileExtension: request.fileExtension))
@@ -143,8 +143,11 @@ public enum ExtractionWorker {
 
 /// Faults a debug build's worker makes on request, so that tests can reach the isolation
 /// paths that no real file triggers: `SHELF_WORKER_FAULT=crash|hang|oom|syscall:NAME` on the
-/// file whose name is `SHELF_WORKER_FAULT_FILE`. Release builds ignore both (and the start
-/// marker).
+/// file whose name is `SHELF_WORKER_FAULT_FILE`, and `forbidden-calls`, the calls of a worker
+/// that has been taken over (against the parent, the file and the process
+/// `SHELF_WORKER_FAULT_PID`), whose outcomes become the file's error. Release builds ignore
+/// all of them (and the start marker): the hooks are compiled in debug builds only, so that
+/// no variable can reach them in a shipped binary.
 enum WorkerFault {
   /// Appends a line to `SHELF_WORKER_START_MARKER` (debug builds, before the filter forbids
   /// writing): tests count the workers a run started.
@@ -158,7 +161,7 @@ enum WorkerFault {
     #endif
   }
 
-  static func injectIfAsked(for path: RawPath) {
+  static func injectIfAsked(for path: RawPath, descriptor: Int32) throws(FileError) {
     #if DEBUG
       guard let fault = getenv("SHELF_WORKER_FAULT").map({ String(cString: $0) }),
         let name = getenv("SHELF_WORKER_FAULT_FILE").map({ String(cString: $0) }),
@@ -170,7 +173,8 @@ enum WorkerFault {
         let huge = Int.max - Int(getpid() & 1)
         _ = [huge][0] + 2
       case "hang":
-        while true { pause() }
+        // Asleep, as a reader blocked on a lock would be (pause is not in the filter's list).
+        while true { sleep(3600) }
       case "oom":
         // Swift arrays, touched page by page as a decoder filling buffers would.
         var blocks: [[UInt8]] = []
@@ -196,6 +200,13 @@ enum WorkerFault {
         if descriptor >= 0 { abort() }
       case "syscall:write":
         _ = Glibc.write(0, "x", 1)
+      case "forbidden-calls":
+        let sibling = getenv("SHELF_WORKER_FAULT_PID").flatMap { Int32(String(cString: $0)) } ?? getppid()
+        var report = [CChar](repeating: 0, count: 4096)
+        path.withCString {
+          shelf_sandbox_try_forbidden_calls(descriptor, $0, getppid(), sibling, &report, report.count)
+        }
+        throw FileError(path: path, reason: "forbidden calls: " + String(cString: report), failure: .badInput)
       default:
         break
       }

@@ -7,23 +7,36 @@ import Synchronization
   import Glibc
 #endif
 
-/// Why a worker gave no facts for a file: it died or was stopped while reading it. The file
-/// is catalogued with `reason` as its error and is not read again until it changes, the
-/// extractor version changes or `index --retry-failed` asks.
+/// Why a worker gave no facts for a file: it died or was stopped while reading it. When the
+/// file was the cause (a crash, a time-out spent computing, memory beyond shelf's own limit),
+/// the file is catalogued with `reason` as its error and is not read again until it changes,
+/// the extractor version changes or `index --retry-failed` asks; when the cause lay outside
+/// it (`interrupted`), it is read again on the next run.
 public struct WorkerFailure: ShelfError, Equatable {
   public enum Cause: Sendable, Equatable {
     /// Killed by a signal (a trap in a parser, a fault in a C library, a forbidden call).
     case crashed(signal: Int32)
     /// Past the per-file wall-clock or CPU-time limit.
     case timedOut(seconds: Int)
-    /// Past the worker's address-space limit, or killed by the kernel for memory.
+    /// Past the worker's address-space limit.
     case outOfMemory
-    /// The worker could not start, or broke the protocol.
+    /// The worker broke the protocol.
     case failed(String)
+    /// Stopped by something outside the file: the worker could not start or enter its
+    /// sandbox, was killed by a signal no file raises (the kernel's out-of-memory killer,
+    /// `kill`), ran out of a limit lower than shelf's own that it inherited, or overran the
+    /// file's time without spending it on the file (a busy machine).
+    case interrupted(String)
   }
   public var path: RawPath
   public var cause: Cause
   public var failure: FailureKind { .badInput }
+
+  /// Whether the file itself made the worker fail (else it is read again on the next run).
+  public var isCausedByFile: Bool {
+    if case .interrupted = cause { return false }
+    return true
+  }
 
   /// The reason stored with the file.
   public var reason: String {
@@ -32,13 +45,18 @@ public struct WorkerFailure: ShelfError, Equatable {
     case .timedOut(let seconds): "timed out after \(seconds) s"
     case .outOfMemory: "out of memory"
     case .failed(let why): "extractor failed: \(why)"
+    case .interrupted(let why): "extraction interrupted: \(why)"
     }
   }
   public var description: String { "\(path.escaped): \(reason)" }
 
+  /// Whether a stored or reported `reason` is an `interrupted` failure's.
+  static func isInterruption(_ reason: String) -> Bool { reason.hasPrefix("extraction interrupted: ") }
+
   /// How every `reason` starts: what marks a stored error as a worker's failure.
   static let reasonPrefixes = [
     "extractor crashed (", "timed out after ", "out of memory", "extractor failed: ",
+    "extraction interrupted: ",
   ]
 
   /// An SQL condition on the `error` column, true for a worker's failure (what
@@ -47,6 +65,37 @@ public struct WorkerFailure: ShelfError, Equatable {
   /// reading /usr/share's 57,000 known files.
   static let storedErrorCondition =
     "(error IS NOT NULL AND (" + reasonPrefixes.map { "error LIKE '\($0)%'" }.joined(separator: " OR ") + "))"
+}
+
+/// The address-space limit (`ulimit -v`, `prlimit --as`) this process inherited, and so every
+/// worker it starts, when it is below what a worker needs to read every kind of file.
+public struct AddressSpaceShortfall: Sendable, CustomStringConvertible {
+  /// The soft limit inherited, in bytes.
+  public var limit: UInt64
+
+  /// The least address space in which a worker reads every kind of file: 384 MiB read all of
+  /// SampleMedia every time and 352 MiB not always (FFmpeg's libraries and ICU's data could
+  /// not be mapped), with room for the buffers of larger files.
+  public static let needed: UInt64 = 512 << 20
+
+  /// The shortfall of this process, nil when its limit is enough (or there is none).
+  public static let current: AddressSpaceShortfall? = {
+    guard let limit = inheritedAddressSpace, limit < needed else { return nil }
+    return AddressSpaceShortfall(limit: limit)
+  }()
+
+  /// The soft address-space limit of this process; nil when unlimited.
+  static let inheritedAddressSpace: UInt64? = {
+    var limit = rlimit()
+    guard getrlimit(Int32(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return nil }
+    return UInt64(limit.rlim_cur)
+  }()
+
+  public var description: String {
+    "the address-space limit (ulimit -v) of \(Quantities.formatByteSize(Int64(limit))) is below the "
+      + "\(Quantities.formatByteSize(Int64(Self.needed))) shelf's extraction workers need: files they "
+      + "cannot read are read again on the next run"
+  }
 }
 
 /// Reads facts in sandboxed worker processes (see `ExtractionWorker`): a small pool of the
@@ -245,19 +294,36 @@ final class WorkerProcess: @unchecked Sendable {
     self.replies = replies
   }
 
+  /// The environment a worker keeps, by prefix: its locale and time zone, where the dynamic
+  /// loader finds libraries, glibc's and libvips' tunables, and (debug builds) the test
+  /// hooks. Nothing else reaches it: no password (`SHELF_BACKUP_PASSWORD`, `PGPASSWORD`),
+  /// token or database URL; not the Swift backtracer (it would exec a helper) nor the dynamic
+  /// loader's trace file (`LD_DEBUG_OUTPUT`, written by a later dlopen), which the filter
+  /// forbids.
+  static let keptEnvironment: [String] = {
+    let kept = [
+      "LANG=", "LANGUAGE=", "LC_", "TZ=", "LD_LIBRARY_PATH=", "GLIBC_TUNABLES=", "MALLOC_", "VIPS_",
+    ]
+    #if DEBUG
+      return kept + ["SHELF_WORKER_"]
+    #else
+      return kept
+    #endif
+  }()
+
   /// Starts `executable` in worker mode; `path` names the file it was started for in errors.
   static func start(_ executable: RawPath, for path: RawPath) throws(WorkerFailure) -> WorkerProcess {
     var sockets: [Int32] = [-1, -1]
     var pipe: [Int32] = [-1, -1]
     guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &sockets) == 0
     else {
-      throw WorkerFailure(path: path, cause: .failed("socketpair: \(String(cString: strerror(errno)))"))
+      throw WorkerFailure(path: path, cause: .interrupted("socketpair: \(String(cString: strerror(errno)))"))
     }
     guard shelf_pipe_cloexec(&pipe) == 0 else {
       let code = errno
       close(sockets[0])
       close(sockets[1])
-      throw WorkerFailure(path: path, cause: .failed("pipe: \(String(cString: strerror(code)))"))
+      throw WorkerFailure(path: path, cause: .interrupted("pipe: \(String(cString: strerror(code)))"))
     }
     defer {
       close(sockets[1])
@@ -284,17 +350,16 @@ final class WorkerProcess: @unchecked Sendable {
     posix_spawnattr_setpgroup(&attributes, 0)
     posix_spawnattr_setflags(
       &attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
-    // The Swift runtime's backtracer would exec a helper, and the dynamic loader's trace file
-    // (LD_DEBUG_OUTPUT) would be written by a later dlopen: the filter forbids both.
     var environment = ["SWIFT_BACKTRACE=enable=no"]
     var index = 0
     while let entry = environ[index] {
       let text = String(cString: entry)
-      if !["SWIFT_BACKTRACE=", "LD_DEBUG=", "LD_DEBUG_OUTPUT="].contains(where: text.hasPrefix) {
-        environment.append(text)
-      }
+      if Self.keptEnvironment.contains(where: text.hasPrefix) { environment.append(text) }
       index += 1
     }
+    // From the first worker on, for the rest of the run: no worker (nor any process of the
+    // same user) may ptrace this process or take its descriptors, the catalogue's among them.
+    _ = shelf_make_undumpable()
     let arguments = ["shelf", ExtractionWorker.argument]
     var pid = pid_t()
     let code = withCStrings(arguments) { argv in
@@ -306,7 +371,7 @@ final class WorkerProcess: @unchecked Sendable {
       close(sockets[0])
       close(pipe[0])
       throw WorkerFailure(
-        path: path, cause: .failed("cannot start a worker: \(String(cString: strerror(code)))"))
+        path: path, cause: .interrupted("cannot start a worker: \(String(cString: strerror(code)))"))
     }
     return WorkerProcess(pid: pid, requests: sockets[0], replies: pipe[0])
   }
@@ -337,6 +402,7 @@ final class WorkerProcess: @unchecked Sendable {
   /// Waits at most `timeout` seconds for the reply to the oldest file queued (`path`). On any
   /// failure the worker is killed and reaped, and the failure says why it died.
   func receive(for path: RawPath, timeout: Int) throws(WorkerFailure) -> WorkerReply {
+    lateMark = nil
     let deadline = MonotonicClock.seconds() + Double(timeout)
     guard let header = read(count: 8, until: deadline) else { throw died(path, cpuSeconds: timeout) }
     var length = 0
@@ -368,17 +434,24 @@ final class WorkerProcess: @unchecked Sendable {
       let left = deadline - MonotonicClock.seconds()
       if left <= 0 {
         timedOut = true
+        let now = MonotonicClock.seconds()
+        if let mark = lateMark, let cpu = cpuTime(), now - mark.wall > 0.1 {
+          cpuShareAtTimeout = (cpu - mark.cpu) / (now - mark.wall)
+        }
         kill(pid, SIGKILL)
         return nil
       }
       var poller = pollfd(fd: replies, events: Int16(POLLIN), revents: 0)
-      let ready = poll(&poller, 1, Int32(min(left * 1000 + 1, 60_000)))
+      let ready = poll(&poller, 1, Int32(min(left * 1000 + 1, 250)))
       if ready < 0 {
         if errno == EINTR { continue }
         kill(pid, SIGKILL)
         return nil
       }
-      if ready == 0 { continue }
+      if ready == 0 {
+        if lateMark == nil, let cpu = cpuTime() { lateMark = (MonotonicClock.seconds(), cpu) }
+        continue
+      }
       if taken > 0 {
         buffered.removeFirst(taken)
         taken = 0
@@ -399,25 +472,81 @@ final class WorkerProcess: @unchecked Sendable {
     return Array(buffered[taken..<taken + count])
   }
 
-  /// Reaps the worker after it stopped answering and says why.
+  /// Reaps the worker after it stopped answering and says why, and whether the file was the
+  /// cause: under an inherited address-space limit below what workers need, nothing is
+  /// blamed on the file.
   private func died(_ path: RawPath, cpuSeconds: Int) -> WorkerFailure {
     let wasTimedOut = timedOut
     let status = reap()
-    if wasTimedOut { return WorkerFailure(path: path, cause: .timedOut(seconds: cpuSeconds)) }
-    guard let status else { return WorkerFailure(path: path, cause: .failed("worker vanished")) }
+    let cause = Self.cause(
+      timedOut: wasTimedOut, cpuSeconds: cpuSeconds, cpuShare: cpuShareAtTimeout, status: status)
+    if AddressSpaceShortfall.current != nil, case let failure = WorkerFailure(path: path, cause: cause),
+      failure.isCausedByFile
+    {
+      let limit = Quantities.formatByteSize(Int64(AddressSpaceShortfall.current?.limit ?? 0))
+      return WorkerFailure(
+        path: path, cause: .interrupted("\(failure.reason) under an address-space limit of \(limit)"))
+    }
+    return WorkerFailure(path: path, cause: cause)
+  }
+
+  /// Why a worker died: how it ended (`status`: its exit code or signal), whether the parent
+  /// killed it at the file's time limit, and the share of a CPU it had while the reply was late.
+  private static func cause(
+    timedOut: Bool, cpuSeconds: Int, cpuShare: Double, status: (exited: Bool, code: Int32)?
+  )
+    -> WorkerFailure.Cause
+  {
+    if timedOut {
+      // A file that keeps a worker busy keeps it on the CPU; a worker that was on it less than
+      // half the time waited for a busy machine (or blocked).
+      if cpuShare >= 0.5 { return .timedOut(seconds: cpuSeconds) }
+      return .interrupted("timed out after \(cpuSeconds) s, on the CPU \(Int(cpuShare * 100)) % of the time")
+    }
+    guard let status else { return .interrupted("worker vanished") }
     if status.exited {
       if status.code == SHELF_WORKER_EXIT_OUT_OF_MEMORY {
-        return WorkerFailure(path: path, cause: .outOfMemory)
+        // Below shelf's own limit, the limit was the user's, not the file's doing.
+        if let inherited = AddressSpaceShortfall.inheritedAddressSpace,
+          inherited < ExtractionWorker.addressSpaceLimit
+        {
+          return .interrupted(
+            "out of memory under an address-space limit of \(Quantities.formatByteSize(Int64(inherited)))")
+        }
+        return .outOfMemory
       }
-      return WorkerFailure(path: path, cause: .failed("worker exited with status \(status.code)"))
+      return .interrupted("worker exited with status \(status.code)")
     }
     switch status.code {
-    case SIGXCPU: return WorkerFailure(path: path, cause: .timedOut(seconds: cpuSeconds))
-    // Not sent by us: the kernel's out-of-memory killer.
-    case SIGKILL: return WorkerFailure(path: path, cause: .outOfMemory)
-    default: return WorkerFailure(path: path, cause: .crashed(signal: status.code))
+    case SIGXCPU: return .timedOut(seconds: cpuSeconds)
+    // What a file can make a reader raise: traps, faults, aborts, a forbidden call.
+    case SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV, SIGSYS: return .crashed(signal: status.code)
+    // Not sent by us: the kernel's out-of-memory killer, or someone's kill.
+    default: return .interrupted("worker killed (signal \(status.code))")
     }
   }
+
+  /// The worker's CPU time (user and system) in seconds, from /proc; nil when unreadable.
+  private func cpuTime() -> Double? {
+    let descriptor = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return nil }
+    defer { Glibc.close(descriptor) }
+    var stat = [UInt8](repeating: 0, count: 1024)
+    let count = stat.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress!, $0.count) }
+    guard count > 0, let close = stat[..<count].lastIndex(of: UInt8(ascii: ")")) else { return nil }
+    let fields = stat[(close + 1)..<count].split(separator: UInt8(ascii: " "))
+    // After the command: state is field 3, utime 14 and stime 15.
+    guard fields.count > 12, let user = Int(String(decoding: fields[11], as: UTF8.self)),
+      let system = Int(String(decoding: fields[12], as: UTF8.self))
+    else { return nil }
+    return Double(user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+  }
+
+  /// When the reply awaited was first late (a quarter second without one), and the worker's
+  /// CPU time then: what it has spent since tells a busy file from a busy machine.
+  private var lateMark: (wall: Double, cpu: Double)?
+  /// The share of a CPU the worker had from `lateMark` to its time-out (1 when unknown).
+  private var cpuShareAtTimeout: Double = 1
 
   /// Closes both channels and waits for the process; its exit code or signal.
   @discardableResult

@@ -467,6 +467,9 @@ public final class Indexer {
         facts: read.facts)
       if let error = read.error {
         summary.extractionErrors.append(WalkProblem(path: file.path, reason: error.reason))
+        // Under an address-space limit below what reading needs, the error may be the
+        // limit's (a library that could not be mapped): read again on the next run.
+        if AddressSpaceShortfall.current != nil { isTrusted = false }
       }
     case .failure(let failure):
       if failure.vanished {
@@ -477,8 +480,10 @@ public final class Indexer {
         return
       }
       if failure.inWorker {
-        // Recorded like any error of its content: not read again until it changes.
+        // Recorded like any error of its content: not read again until it changes, unless the
+        // cause lay outside the file (then untrusted, as a file not read: read next run).
         summary.extractionErrors.append(WalkProblem(path: file.path, reason: failure.error.reason))
+        if failure.outsideFile { isTrusted = false }
       } else {
         summary.unreadable.append(WalkProblem(path: file.path, reason: failure.error.reason))
         isTrusted = false
@@ -523,6 +528,8 @@ public final class Indexer {
     var vanished: Bool
     /// The file opened, but its worker crashed, hung or ran out of memory reading it.
     var inWorker = false
+    /// And the file was not the cause (`WorkerFailure.isCausedByFile`).
+    var outsideFile = false
   }
 
   /// Extracts a batch on `jobs` threads of their own (file reads and libsndfile block, and
@@ -612,7 +619,8 @@ public final class Indexer {
     switch error {
     case let error as WorkerFailure:
       OpenFailure(
-        error: FileFactsError(reason: error.reason, failure: error.failure), vanished: false, inWorker: true)
+        error: FileFactsError(reason: error.reason, failure: error.failure), vanished: false, inWorker: true,
+        outsideFile: !error.isCausedByFile)
     case let error as FileError: OpenFailure(error: FileFactsError(error), vanished: error.isNoSuchFile)
     case let error as ExtractionFailure:
       OpenFailure(

@@ -8,24 +8,45 @@
    Swift cannot do itself (seccomp's filter rules, the CMSG macros of descriptor passing, an
    async-signal-safe crash handler). */
 
+/* The argument that makes `shelf` an extraction worker. */
+#define SHELF_WORKER_ARGUMENT "--extraction-worker"
+
 /* The exit status of a worker that ran out of memory: its crash handler saw a trap right
    after an allocation failed (errno ENOMEM), which is how the Swift runtime and most C code
    die when malloc returns NULL under the address-space limit. */
 #define SHELF_WORKER_EXIT_OUT_OF_MEMORY 86
 
-/* Enters the sandbox: no new privileges, no core files, an address-space limit of
-   `address_space_bytes` (0: none), then a seccomp filter (on every thread) that kills the
-   process on a network call (connect, bind, listen, accept, send*), exec, fork, ptrace or
-   process_vm_*, on a write to any descriptor but 1 (the reply pipe) and 2 (stderr) and on any
-   positional write; fails with EPERM a new socket, an open asking to write, create or
-   truncate, and every call that changes the file system by name (unlink, rename, mkdir,
-   chmod, link, …).
-   Returns 0, or -errno when the filter could not be loaded. */
+/* Enters the sandbox: no core files; an address-space limit of `address_space_bytes` (0: none)
+   or the lower limit the process inherited (never raised); every capability dropped (before
+   main already, on every thread; the bounding set too when the process may, i.e. as root);
+   no new privileges; then a seccomp
+   filter (on every thread) that allows only what a worker does: read (the descriptors it was
+   handed, files opened for reading), map memory, run threads, signal itself, set its own
+   limits, write its answers to descriptors 1 (the reply pipe) and 2 (stderr). It kills the
+   process on a network call (connect, bind, listen, accept, send*), exec, fork, a clone
+   without CLONE_THREAD, a write to any other descriptor and any positional write; every other
+   call fails with EPERM (clone3 and openat2, whose arguments it cannot read, with ENOSYS):
+   opens for writing, sockets, signals to other processes, pidfd_*, ptrace, process_vm_*,
+   handles, chmod/chown/xattr/time changes, mount, namespaces, keys, BPF, perf, io_uring, ….
+   Returns 0, or -errno when a step failed. */
 int shelf_sandbox_enter(unsigned long long address_space_bytes);
 
+/* Makes this process (the parent of workers) non-dumpable: no core file, and neither a
+   process of the same user nor a worker can ptrace it or take its descriptors (pidfd_getfd),
+   whatever the filter. 0, or -errno. */
+int shelf_make_undumpable(void);
+
+/* Tests only: defined in debug builds alone (SHELF_TEST_HOOKS), called under `#if DEBUG`. Makes, from inside a worker under its filter, the calls a worker
+   that has been taken over would make against `descriptor` (the file it was handed), `path`
+   (the same file by name), `parent` (whose descriptors hold the catalogue) and `sibling` (a
+   process to signal), and writes "call ERRNO" (or "call ok") for each into `report`,
+   separated by ", ". */
+void shelf_sandbox_try_forbidden_calls(int descriptor, const char *path, int parent, int sibling, char *report,
+                                       size_t capacity);
+
 /* Gives the process at least `seconds` more CPU time and at most twice that (RLIMIT_CPU,
-   soft limit: SIGXCPU when reached), for the file it reads next. 0 on success, -1 and errno
-   otherwise. */
+   soft limit: SIGXCPU when reached; the hard limit stays as inherited), for the file it reads
+   next. 0 on success, -1 and errno otherwise. */
 int shelf_sandbox_limit_cpu(unsigned int seconds);
 
 /* Installs the crash handler that turns a trap after an allocation failure into the exit

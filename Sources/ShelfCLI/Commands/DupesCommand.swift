@@ -235,7 +235,7 @@ enum DupesCommand {
   ) async throws -> ExitStatus {
     let console = invocation.console
     let finder = SimilarFinder(
-      extractors: ExtractorPool.forCommand(environment: invocation.environment),
+      extractors: invocation.extractionWorkers(),
       backups: BackupPasswordInput(invocation).resolver(),
       temporaryFolder: invocation.temporaryFolder)
     let report = await finder.find(

@@ -102,13 +102,18 @@ enum IndexCommand {
       cannot be read or searched is named in a warning and the entries below it are kept as \
       they were. The scan goes on, and exits with status 1.
 
-      Files are read in sandboxed worker processes (seccomp: no network, no exec, no \
-      writing; a 2 GiB address-space limit; a CPU and wall-clock limit per file, \
-      --file-timeout). A file whose reading crashes, hangs or runs out of memory costs only \
-      that file: it is catalogued with the error 'extractor crashed (signal N)', 'timed out \
-      after N s' or 'out of memory' and not read again until it changes or \
-      --retry-failed asks. A run in which any file's facts could not be read (those, or \
-      corrupt and truncated files) goes on and exits with status 1; -v lists them.
+      Files are read in sandboxed worker processes (a seccomp allow-list: read what they \
+      are handed, map memory, answer; no capabilities, no secrets in their environment; a \
+      2 GiB address-space limit, or the lower one shelf inherited; a CPU and wall-clock \
+      limit per file, --file-timeout). A file whose reading crashes, hangs or runs out of \
+      memory costs only that file: it is catalogued with the error 'extractor crashed \
+      (signal N)', 'timed out after N s' or 'out of memory' and not read again until it \
+      changes or --retry-failed asks. A file whose worker failed for a reason outside it \
+      (it could not start, was killed from outside, ran out of an inherited limit, or timed \
+      out while on the CPU less than half the time) gets 'extraction interrupted: ...' and \
+      is read again on the next run. Under an address-space limit below 512 MiB shelf says \
+      so once. A run in which any file's facts could not be read (those, or corrupt and \
+      truncated files) goes on and exits with status 1; -v lists them.
 
       Only one index runs on a catalogue at a time: a second one waits briefly, then exits \
       with status 75. ls, info and stats keep working while an index runs. A damaged \
@@ -172,8 +177,7 @@ enum IndexCommand {
       scan.followLinks = arguments[IndexCommand.followLinks]
       scan.retryFailed = arguments[IndexCommand.retryFailed]
       let fileTimeout = try arguments.integer(IndexCommand.fileTimeout, in: 1...86_400)
-      scan.extractors = ExtractorPool.forCommand(
-        environment: invocation.environment, fileTimeout: fileTimeout)
+      scan.extractors = invocation.extractionWorkers(fileTimeout: fileTimeout)
       scan.jobs =
         try arguments.integer(IndexCommand.jobs, in: 1...256)
         ?? max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))

@@ -86,7 +86,7 @@ enum InfoCommand {
     var first = true
     let backupFiles = BackupEntryFiles(invocation)
     // Files are read in a sandboxed worker: a crash or hang costs that file its facts.
-    let extractors = ExtractorPool.forCommand(environment: invocation.environment)
+    let extractors = invocation.extractionWorkers()
     for input in options.inputs {
       do {
         var description =

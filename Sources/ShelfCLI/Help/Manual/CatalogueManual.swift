@@ -53,8 +53,15 @@ enum CatalogueManual {
     The workers are the shelf binary itself, one per --jobs, started only when a file must be
     read: as the walk begins for a root new to the catalogue, at the first file to read
     otherwise (an unchanged rescan starts none), as GNOME Tracker's extractor runs. Their seccomp
-    filter also forbids opening files for writing, and lets them write only to their reply pipe
-    and standard error. shelf info reads through a worker too: a file that crashes it is
+    filter is an allow-list: read the files they are handed (and libraries, opened for
+    reading), map memory, run threads, signal themselves, write their answers to their reply
+    pipe and standard error. The network, exec and fork end a worker; every other call fails
+    (opening for writing, sockets, signals to other processes, pidfd_*, ptrace, process_vm_*,
+    open_by_handle_at, chmod, chown, xattr and time changes, mount, namespaces, keyctl, bpf,
+    perf_event_open, io_uring). A worker holds no capability and sets no_new_privs, inherits
+    no descriptor of shelf (the catalogue's among them) and only the locale, time zone, loader
+    and memory variables of its environment (no password); shelf itself is not dumpable once
+    a worker started. shelf info reads through a worker too: a file that crashes it is
     reported with the reason and counts as bad data (exit 65).
 
     Lying headers (a PNG claiming 100000x100000 pixels, a WAV chunk bigger than the file, a
