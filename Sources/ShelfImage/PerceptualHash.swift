@@ -34,8 +34,12 @@ public enum PerceptualHash {
 
   /// The perceptual hash of the image at `path`, decoded by `ImagePreviewDecoder` (any format
   /// the previews read). Throws `ImagePreviewError` (and `FileError` for an unreadable file).
+  /// A damaged picture that decodes only in part is refused: the grey that stands for its
+  /// missing part would make it look like every other damaged picture.
   public static func imageHash(path: RawPath) throws -> UInt64 {
-    imageHash(of: try ImagePreviewDecoder.preview(path: path, maxWidth: previewSide, maxHeight: previewSide))
+    let image = try ImagePreviewDecoder.preview(path: path, maxWidth: previewSide, maxHeight: previewSide)
+    if let damage = image.damage { throw ImagePreviewError(.corrupt(damage), path: path) }
+    return imageHash(of: image)
   }
 
   /// The perceptual hash of pixels already decoded (at least 32 pixels a side for a
