@@ -249,15 +249,16 @@ public enum TextSniffer {
         let refined = celticIfItReadsSo(latin1IfIcelandic(found.encoding, sample), sample)
         // Read badly in every encoding uchardet's answer suggests (and not a language it has no
         // model for), or not read by them at all: its answer was a guess, and the other code
-        // pages get their chance. One that reads better only because its letters stand alone
-        // where the answer's capitals did (a keymap's or a hyphenation table's list of letters,
-        // which Vietnamese, Arabic or Mac Central European read as marks, other letters or
-        // small letters) is no better: it must read more of the bytes where they differ as
-        // letters inside words.
+        // pages get their chance. Other than a Western one, a code page that reads better only
+        // because its letters stand alone where the answer's capitals did (a keymap's or a
+        // hyphenation table's list of letters, which Vietnamese, Arabic or Mac Central European
+        // read as marks, other letters or small letters) is no better: it must read more of the
+        // bytes where they differ as letters inside words.
         if refined == found.encoding, found.score < 0 || answerFailed {
           let others = fallbacks.filter { $0.isSingleByte && !tried.contains($0) }
           if let other = best(of: others, sample: sample, preferring: nil), other.score > found.score,
-            answerFailed || lettersInsideWords(sample, other.encoding, against: found.encoding)
+            answerFailed || western.contains(other.encoding)
+              || lettersInsideWords(sample, other.encoding, against: found.encoding)
           {
             return celticIfItReadsSo(other.encoding, sample)
           }
@@ -309,6 +310,8 @@ public enum TextSniffer {
     guard nordicVowels > dotlessI else { return encoding }
     return [TextEncoding.latin1, .windows1252].first { decodesAsText(sample, $0) } ?? encoding
   }
+
+  private static let western: Set<TextEncoding> = [.latin1, .windows1252, .iso8859_15, .macintosh]
 
   private static let centralEuropeanOrBaltic: Set<TextEncoding> = [
     .iso8859_2, .iso8859_4, .iso8859_13, .windows1250, .windows1257,

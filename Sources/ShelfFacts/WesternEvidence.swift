@@ -18,8 +18,9 @@ extension TextSniffer {
   }
 
   /// True when `encoding` reads more of the bytes where it and `other` differ as letters inside
-  /// words than `other` does (both single-byte: one character per byte, so the readings align).
-  /// Such a letter is strong evidence of an encoding; a letter standing alone is not.
+  /// words than `other` does, a capital glued to a small letter (`sortÇ`, Mac Roman's `sort«`
+  /// misread) counting for the other reading (both single-byte: one character per byte, so the
+  /// readings align). Such letters are strong evidence; a letter standing alone is not.
   static func lettersInsideWords(_ sample: TextSample, _ encoding: TextEncoding, against other: TextEncoding)
     -> Bool
   {
@@ -33,17 +34,18 @@ extension TextSniffer {
       let b = theirs.decodeAll(segment)
       guard a.count == b.count else { return false }
       for index in a.indices where a[index] != b[index] {
-        if classes.isInsideWord(a, index) { balance += 1 }
-        if classes.isInsideWord(b, index) { balance -= 1 }
+        if classes.isInsideWord(a, index) || classes.isGluedCapital(b, index) { balance += 1 }
+        if classes.isInsideWord(b, index) || classes.isGluedCapital(a, index) { balance -= 1 }
       }
     }
     return balance > 0
   }
 
   /// Latin-1 (else windows-1252) in place of another single-byte encoding whose reading puts
-  /// none of the sample's high bytes inside a word as a letter: nothing tells that text's
-  /// language (a lone `ÿ` in pages of ASCII, which ibm852 reads as a no-break space), and Latin-1
-  /// is the common Western encoding.
+  /// none of the sample's high bytes inside a word as a letter and is no likelier than Latin-1's
+  /// where they differ (`lettersInsideWords`): nothing tells that text's language (a lone `ÿ` in
+  /// pages of ASCII, which ibm852 reads as a no-break space), and Latin-1 is the common Western
+  /// encoding. Mac Roman's `»sort«` is kept: Latin-1 reads it `ÈsortÇ`.
   static func latin1WithoutEvidence(_ encoding: TextEncoding, _ sample: TextSample) -> TextEncoding {
     guard encoding.isSingleByte, encoding != .latin1, encoding != .windows1252,
       let decoder = try? TextDecoder(encoding),
@@ -56,7 +58,7 @@ extension TextSniffer {
         if classes.isInsideWord(scalars, index) { return encoding }
       }
     }
-    return common
+    return lettersInsideWords(sample, encoding, against: common) ? encoding : common
   }
 
   /// Letters inside words: a letter between letters, and not a capital after a small letter
@@ -72,6 +74,11 @@ extension TextSniffer {
       )
       known[value] = found
       return found
+    }
+
+    /// A capital right after a small letter: a misread punctuation mark or letter.
+    mutating func isGluedCapital(_ scalars: [UInt32], _ index: Int) -> Bool {
+      index > 0 && look(scalars[index]).upper && look(scalars[index - 1]).lower
     }
 
     mutating func isInsideWord(_ scalars: [UInt32], _ index: Int) -> Bool {
