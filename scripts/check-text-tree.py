@@ -5,11 +5,12 @@ a tree (default /usr/share): the disagreements, grouped into classes to be judge
     python3 scripts/check-text-tree.py --shelf .build/release/shelf [--tree /usr/share]
         [--samples 3] [--json OUT]
 
-A file is in the comparison when shelf or `file` calls it text. Answers are compared by the
-text they decode the file to (the whole file, as Python's codecs and iconv read it), not by
-name: `ascii`, `utf-8` and `latin-1` agree on an ASCII file. A class is one pattern of answers
-(shelf's, then `file`'s, chardet's and charset_normalizer's, each replaced by `=shelf` where it
-decodes to shelf's text); for each class the script prints how many files, which answers
+A file is in the comparison when shelf or `file` calls it text (shelf is asked about the
+files `file` calls text and those without a zero byte in their first 8 KiB). Answers are
+compared by the text they decode the file to (the whole file, as Python's codecs and iconv read
+it), not by name: `ascii`, `utf-8` and `latin-1` agree on an ASCII file. A class is one
+pattern of answers (shelf's, then `file`'s, chardet's and charset_normalizer's, each replaced
+by `=shelf` where it decodes to shelf's text); for each class the script prints how many files, which answers
 decode the whole file at all (`!` marks one that does not), and a few samples with the first
 line where shelf's reading and the others' differ. Whether shelf or the others are right is
 then judged by reading those lines (BENCHMARKS.md keeps the judged summary).
@@ -87,6 +88,14 @@ def shelf_answers(shelf, paths):
     return answers
 
 
+def has_zero(path):
+    try:
+        with open(path, "rb") as source:
+            return b"\0" in source.read(8192)
+    except OSError:
+        return True
+
+
 def read(path):
     with open(path, "rb") as source:
         return source.read(READ_LIMIT)
@@ -139,7 +148,11 @@ def main():
     args = parser.parse_args()
     paths = walk(args.tree)
     files = file_answers(paths)
-    shelf = shelf_answers(args.shelf, paths)
+    # shelf reads the files `file` calls text and those without a zero byte in their first
+    # 8 KiB (text `file` may miss); compressed and other binary files have zeros.
+    candidates = [path for path in paths
+                  if files.get(path, ("", "binary"))[1] not in ("binary", "") or not has_zero(path)]
+    shelf = shelf_answers(args.shelf, candidates)
     textual = [path for path in paths
                if shelf.get(path) in bench_text.DECODERS or files.get(path, ("", "binary"))[1] not in ("binary", "")]
     with ProcessPoolExecutor(max_workers=2) as pool:
