@@ -98,16 +98,24 @@ enum SevenBitText {
   /// glibc's locale files) reads as `^[휦]`. Chance seldom gives a run closed by `-` (which an
   /// encoder writes before a letter, digit or `-`), characters below U+0800 (the alphabets:
   /// Latin, Greek, Cyrillic, Hebrew, Arabic, which need the run to start with `A` or `B`), or a
-  /// word of two characters or more in one script (CJK ideographs and kana, or Hangul); one
-  /// ideograph or syllable alone, unclosed, is not evidence.
+  /// word of two characters or more in one script (CJK ideographs and kana, or Hangul) from a
+  /// run that is not itself a word in capitals or capitalised (`vim +MANPAGER` reads as
+  /// `〃伀愑`; the base64 of real ideographs mixes cases and digits); one ideograph or
+  /// syllable alone, unclosed, is not evidence.
   static func isTelling(_ run: ArraySlice<UInt8>, _ scalars: [Unicode.Scalar], closed: Bool) -> Bool {
     let beyondASCII = scalars.filter { !$0.isASCII }
     guard !beyondASCII.isEmpty else { return false }
-    let plainWord =
-      run.allSatisfy { (0x61...0x7A).contains($0) } || run.allSatisfy { (0x30...0x39).contains($0) }
+    let lower = 0x61...0x7A as ClosedRange<UInt8>
+    let upper = 0x41...0x5A as ClosedRange<UInt8>
+    let plainWord = run.allSatisfy { lower.contains($0) } || run.allSatisfy { (0x30...0x39).contains($0) }
     if plainWord { return false }
     if closed || beyondASCII.allSatisfy({ $0.value < 0x800 }) { return true }
-    guard beyondASCII.count >= 2, let script = eastAsianScript(beyondASCII[0]) else { return false }
+    let capitalWord =
+      run.allSatisfy { upper.contains($0) }
+      || (upper.contains(run.first!) && run.dropFirst().allSatisfy { lower.contains($0) })
+    guard !capitalWord, beyondASCII.count >= 2, let script = eastAsianScript(beyondASCII[0]) else {
+      return false
+    }
     return beyondASCII.allSatisfy { eastAsianScript($0) == script }
   }
 

@@ -26,8 +26,12 @@ func realFilesAreNamedRight(_ name: String, _ expected: TextEncoding) throws {
 }
 
 /// A glibc locale's `yesexpr "^[+1yY]"` is a regular expression, not UTF-7 for 휦: one
-/// ideograph or syllable from three letters, unclosed, is what chance gives.
-@Test(arguments: ["yesexpr \"^[+1yY]\"\n", "noexpr \"^[-0nN]\"\nyesexpr \"^[+1yY]\"\n", "x <+1yY> y\n"])
+/// ideograph or syllable from three letters, unclosed, is what chance gives; so are ideographs
+/// from a word in capitals (`vim +MANPAGER` in Vim's filetype.txt) or a capitalised one.
+@Test(arguments: [
+  "yesexpr \"^[+1yY]\"\n", "noexpr \"^[-0nN]\"\nyesexpr \"^[+1yY]\"\n", "x <+1yY> y\n",
+  "export MANPAGER=\"vim +MANPAGER --not-a-term -\"\n", "try vim +Disabled now\n",
+])
 func aRegularExpressionWithAPlusIsASCII(_ text: String) throws {
   #expect(TextSniffer.detectEncoding(TextSample(Array(text.utf8)))?.encoding == .ascii)
 }
