@@ -14,8 +14,8 @@ enum TextManual {
     file and chardet judge it); ASCII (with escape sequences: ISO-2022-JP, -KR or -CN; with
     shifts: UTF-7's +...- runs and HZ's ~{...~}, named only when every shift in the file
     decodes and one gives what chance would not: for UTF-7 a run closed by -, a letter below
-    U+0800 or two CJK or Hangul characters; so C++, a+b, ~/bin, ~{a,b} or a regular
-    expression's [+1yY] in plain text stay ascii); then
+    U+0800 or two CJK or Hangul characters from a run that is not a word; so C++, a+b, ~/bin,
+    ~{a,b}, vim +MANPAGER or a regular expression's [+1yY] in plain text stay ascii); then
     uchardet (Mozilla's detector) for the legacy encodings, its answer weighed against the
     encodings it confuses (an ISO-8859 part and its Windows code page; Latin-1, Latin-9 and Mac
     Roman; Mac Central European and Mac Roman; KOI8-R and KOI8-U; Latin-1 and the ISO-8859
