@@ -62,7 +62,7 @@ extension TextSniffer {
   }
 
   /// Letters inside words: a letter between letters, and not a capital after a small letter
-  /// (`fŸr` is Mac Roman's `für` misread). Looked up once per distinct character.
+  /// (`fŸr` is Mac Roman's `für` misread). Characters are looked up once each.
   struct LetterClasses {
     private var known: [UInt32: (letter: Bool, upper: Bool, lower: Bool)] = [:]
 
@@ -81,11 +81,14 @@ extension TextSniffer {
       index > 0 && look(scalars[index]).upper && look(scalars[index - 1]).lower
     }
 
+    /// A letter with a letter or digit on each side (hyphenation patterns, `c1œ2ur`, put
+    /// digits inside words), not a capital after a small letter.
     mutating func isInsideWord(_ scalars: [UInt32], _ index: Int) -> Bool {
       guard index > 0, index + 1 < scalars.count else { return false }
+      func wordPart(_ value: UInt32) -> Bool { (0x30...0x39).contains(value) || look(value).letter }
       let before = look(scalars[index - 1])
       let current = look(scalars[index])
-      return before.letter && current.letter && look(scalars[index + 1]).letter
+      return current.letter && wordPart(scalars[index - 1]) && wordPart(scalars[index + 1])
         && !(current.upper && before.lower)
     }
   }
