@@ -18,7 +18,7 @@ extension TextSniffer {
   }
 
   /// True when `encoding` reads more of the bytes where it and `other` differ as letters inside
-  /// words than `other` does, a capital glued to a small letter (`sortÇ`, Mac Roman's `sort«`
+  /// words than `other` does, a misread letter (`isMisread`: `sortÇ`, Mac Roman's `sort«`
   /// misread) counting for the other reading (both single-byte: one character per byte, so the
   /// readings align). Such letters are strong evidence; a letter standing alone is not.
   static func lettersInsideWords(_ sample: TextSample, _ encoding: TextEncoding, against other: TextEncoding)
@@ -34,8 +34,8 @@ extension TextSniffer {
       let b = theirs.decodeAll(segment)
       guard a.count == b.count else { return false }
       for index in a.indices where a[index] != b[index] {
-        if classes.isInsideWord(a, index) || classes.isGluedCapital(b, index) { balance += 1 }
-        if classes.isInsideWord(b, index) || classes.isGluedCapital(a, index) { balance -= 1 }
+        if classes.isInsideWord(a, index) || classes.isMisread(b, index) { balance += 1 }
+        if classes.isInsideWord(b, index) || classes.isMisread(a, index) { balance -= 1 }
       }
     }
     return balance > 0
@@ -64,31 +64,33 @@ extension TextSniffer {
   /// Letters inside words: a letter between letters, and not a capital after a small letter
   /// (`fŸr` is Mac Roman's `für` misread). Characters are looked up once each.
   struct LetterClasses {
-    private var known: [UInt32: (letter: Bool, upper: Bool, lower: Bool)] = [:]
+    private var known: [UInt32: (letter: Bool, upper: Bool, lower: Bool, number: Bool)] = [:]
 
-    private mutating func look(_ value: UInt32) -> (letter: Bool, upper: Bool, lower: Bool) {
+    private mutating func look(_ value: UInt32) -> (letter: Bool, upper: Bool, lower: Bool, number: Bool) {
       if let found = known[value] { return found }
       let properties = Unicode.Scalar(value)?.properties
       let found = (
-        properties?.isAlphabetic ?? false, properties?.isUppercase ?? false, properties?.isLowercase ?? false
+        properties?.isAlphabetic ?? false, properties?.isUppercase ?? false, properties?.isLowercase ?? false,
+        properties?.generalCategory == .otherNumber
       )
       known[value] = found
       return found
     }
 
-    /// A capital right after a small letter: a misread punctuation mark or letter.
-    mutating func isGluedCapital(_ scalars: [UInt32], _ index: Int) -> Bool {
-      index > 0 && look(scalars[index]).upper && look(scalars[index - 1]).lower
-    }
-
-    /// A letter with a letter or digit on each side (hyphenation patterns, `c1œ2ur`, put
-    /// digits inside words), not a capital after a small letter.
-    mutating func isInsideWord(_ scalars: [UInt32], _ index: Int) -> Bool {
-      guard index > 0, index + 1 < scalars.count else { return false }
-      func wordPart(_ value: UInt32) -> Bool { (0x30...0x39).contains(value) || look(value).letter }
+    /// A capital right after a small letter, or a fraction or superscript right after a
+    /// letter (hyphen.fr's `1c½0` is ISO-8859-15's `1cœ0` misread): a misread letter.
+    mutating func isMisread(_ scalars: [UInt32], _ index: Int) -> Bool {
+      guard index > 0 else { return false }
       let before = look(scalars[index - 1])
       let current = look(scalars[index])
-      return current.letter && wordPart(scalars[index - 1]) && wordPart(scalars[index + 1])
+      return (current.upper && before.lower) || (current.number && before.letter)
+    }
+
+    mutating func isInsideWord(_ scalars: [UInt32], _ index: Int) -> Bool {
+      guard index > 0, index + 1 < scalars.count else { return false }
+      let before = look(scalars[index - 1])
+      let current = look(scalars[index])
+      return before.letter && current.letter && look(scalars[index + 1]).letter
         && !(current.upper && before.lower)
     }
   }
