@@ -112,7 +112,7 @@ enum SevenBitText {
     if closed || beyondASCII.allSatisfy({ $0.value < 0x800 }) { return true }
     let capitalWord =
       run.allSatisfy { upper.contains($0) }
-      || (upper.contains(run.first!) && run.dropFirst().allSatisfy { lower.contains($0) })
+      || (run.first.map { upper.contains($0) } == true && run.dropFirst().allSatisfy { lower.contains($0) })
     guard !capitalWord, beyondASCII.count >= 2, let script = eastAsianScript(beyondASCII[0]) else {
       return false
     }
