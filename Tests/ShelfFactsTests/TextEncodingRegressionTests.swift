@@ -102,4 +102,13 @@ func runsThatChanceDoesNotWriteAreUTF7(_ bytes: String, _ text: String) throws {
   let polish = try iconv(
     "Mały żółw będzie siedział na łące. Źle się stało, że wszyscy śpią.\n", to: "WINDOWS-1250")
   #expect(TextSniffer.lettersInsideWords(TextSample(polish), .windows1250, against: .latin1))
+  // ISO-8859-15's œ between a letter and a digit (hyphen.fr's patterns) reads in Latin-1 as a
+  // fraction glued to a letter, a misread; Latin-1's no-break space before a digit (an HTML
+  // page's `Chapter&nbsp;1.`) is no letter of ibm852's.
+  let patterns = try iconv(
+    "% the oe ligature 'œ' is used\n1cœ0 % fin\n1mœ0 % fin\n1sœ0 % fin\n", to: "ISO-8859-15")
+  #expect(TextSniffer.lettersInsideWords(TextSample(patterns), .iso8859_15, against: .latin1))
+  let page = try iconv(
+    "<title>Chapter\u{A0}1.\u{A0}Introduction</title><p>Copyright © 2007</p>\n", to: "ISO-8859-1")
+  #expect(!TextSniffer.lettersInsideWords(TextSample(page), .ibm852, against: .latin1))
 }
