@@ -13,7 +13,7 @@ BASH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISH_COMPLETIONS = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
-.PHONY: all setup build release install uninstall test lint fuzz demo man sample-media sample-backups bench-png bench-audio bench-index bench-index-media bench-index-photos check-exif check-media bench-backup bench-text bench-catalog bench-dupes bench-play bench-gain check-images check-text bench-show clean
+.PHONY: all setup build release install uninstall test lint fuzz demo man sample-media sample-backups bench-png bench-audio bench-index bench-index-media bench-index-photos check-exif check-media bench-backup bench-text bench-catalog bench-dupes bench-play bench-gain check-images check-text check-text-tree bench-show clean
 
 all: build
 
@@ -122,6 +122,12 @@ bench-backup: release
 # real text written in each by Python's codecs, named right per class (target 99.5 %).
 check-text: release
 	python3 scripts/check-text.py --shelf $(RELEASE_BIN)
+
+# shelf's encodings against file, chardet and charset_normalizer on every text file of TREE
+# (/usr/share by default): the disagreements in classes, each to be judged (BENCHMARKS.md).
+TREE ?= /usr/share
+check-text-tree: release
+	python3 scripts/check-text-tree.py --shelf $(RELEASE_BIN) --tree $(TREE)
 
 bench-text: release
 	bash scripts/bench-text.sh $(RELEASE_BIN)

@@ -2,7 +2,8 @@
 /// 2152: `+`, base64 of UTF-16, an optional `-`) and HZ (RFC 1843: `~{`, GB2312 pairs, `~}`).
 /// Their files are all ASCII bytes, so they are told from ASCII text by their shifts alone: a
 /// file is one of them only when every shift in it decodes and one gives a character beyond
-/// ASCII, so that `C++`, `a+b`, `~/bin` or a shell's `~{a,b}` in plain text stay ASCII.
+/// ASCII that chance would not (`SevenBitText.isTelling`), so that `C++`, `a+b`, `~/bin`, a
+/// shell's `~{a,b}` or a regular expression's `[+1yY]` in plain text stay ASCII.
 enum SevenBitText {
   /// UTF-7 or HZ when the sample reads so, else nil. Segments after the first are judged from
   /// their first line feed (a shift never spans lines), and a segment cut before the end of
@@ -39,13 +40,14 @@ enum SevenBitText {
         var end = plus + 1
         while end < part.endIndex && base64Value(part[end]) != nil { end += 1 }
         let run = part[(plus + 1)..<end]
+        let closed = end < part.endIndex && part[end] == UInt8(ascii: "-")
         if run.isEmpty {
-          guard end < part.endIndex, part[end] == UInt8(ascii: "-") else { return false }
+          guard closed else { return false }
         } else {
           guard let scalars = utf16Run(run) else { return false }
-          telling = telling || isTelling(run, scalars)
+          telling = telling || isTelling(run, scalars, closed: closed)
         }
-        index = end < part.endIndex && part[end] == UInt8(ascii: "-") ? end + 1 : end
+        index = closed ? end + 1 : end
       }
     }
     return telling
@@ -90,13 +92,41 @@ enum SevenBitText {
   }
 
   /// True when a run is evidence of UTF-7 rather than a chance `+word` of ASCII text: it gives
-  /// a character beyond ASCII, and it is not a plain lower-case word or number (which decodes
-  /// to some CJK ideograph or other by chance; real runs mix cases and digits).
-  private static func isTelling(_ run: ArraySlice<UInt8>, _ scalars: [Unicode.Scalar]) -> Bool {
-    guard scalars.contains(where: { !$0.isASCII }) else { return false }
-    let plainWord =
-      run.allSatisfy { (0x61...0x7A).contains($0) } || run.allSatisfy { (0x30...0x39).contains($0) }
-    return !plainWord
+  /// a character beyond ASCII, it is not a plain lower-case word or number, and what it gives
+  /// is more than chance gives. Any three letters after a `+` decode to some character, a
+  /// quarter of the time with the two spare bits zero: `^[+1yY]` of a regular expression (in
+  /// glibc's locale files) reads as `^[휦]`. Chance seldom gives a run closed by `-` (which an
+  /// encoder writes before a letter, digit or `-`), characters below U+0800 (the alphabets:
+  /// Latin, Greek, Cyrillic, Hebrew, Arabic, which need the run to start with `A` or `B`), or a
+  /// word of two characters or more in one script (CJK ideographs and kana, or Hangul) from a
+  /// run that is not itself a word in capitals or capitalised (`vim +MANPAGER` reads as
+  /// `〃伀愑`; the base64 of real ideographs mixes cases and digits); one ideograph or
+  /// syllable alone, unclosed, is not evidence.
+  static func isTelling(_ run: ArraySlice<UInt8>, _ scalars: [Unicode.Scalar], closed: Bool) -> Bool {
+    let beyondASCII = scalars.filter { !$0.isASCII }
+    guard !beyondASCII.isEmpty else { return false }
+    let lower = 0x61...0x7A as ClosedRange<UInt8>
+    let upper = 0x41...0x5A as ClosedRange<UInt8>
+    let plainWord = run.allSatisfy { lower.contains($0) } || run.allSatisfy { (0x30...0x39).contains($0) }
+    if plainWord { return false }
+    if closed || beyondASCII.allSatisfy({ $0.value < 0x800 }) { return true }
+    let capitalWord =
+      run.allSatisfy { upper.contains($0) }
+      || (run.first.map { upper.contains($0) } == true && run.dropFirst().allSatisfy { lower.contains($0) })
+    guard !capitalWord, beyondASCII.count >= 2, let script = eastAsianScript(beyondASCII[0]) else {
+      return false
+    }
+    return beyondASCII.allSatisfy { eastAsianScript($0) == script }
+  }
+
+  /// Which East Asian writing a character belongs to, as one text mixes them: Chinese and
+  /// Japanese (ideographs, kana, CJK punctuation and full-width forms), or Korean (Hangul).
+  private static func eastAsianScript(_ scalar: Unicode.Scalar) -> Int? {
+    switch scalar.value {
+    case 0x3000...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0xFF00...0xFFEF: 1
+    case 0x1100...0x11FF, 0x3130...0x318F, 0xAC00...0xD7A3: 2
+    default: nil
+    }
   }
 
   private static func isAssigned(_ scalar: Unicode.Scalar) -> Bool {

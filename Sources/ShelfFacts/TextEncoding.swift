@@ -1,3 +1,4 @@
+import CTextSupport
 import ShelfCore
 
 /// The character encodings the catalogue recognises in text files, by their lower-case
@@ -130,7 +131,10 @@ public struct DetectedEncoding: Sendable, Equatable {
 
 /// The bytes an encoding is decided from: the whole file up to `wholeFileLimit`, else
 /// `segmentCount` evenly spaced segments from its start to its end, so that a first
-/// non-ASCII byte late in a long file, or binary data after a text header, is seen.
+/// non-ASCII byte late in a long file, or binary data after a text header, is seen. A longer
+/// file read from a source is also checked whole for UTF-8 (`wholeFileUTF8`): the sample alone
+/// would call a file ASCII whose only accented letters lie between its segments, or UTF-8
+/// whose one Latin-1 byte does.
 public struct TextSample: Sendable {
   /// Files up to this size are sampled whole.
   public static let wholeFileLimit = 1 << 20
@@ -139,10 +143,23 @@ public struct TextSample: Sendable {
   /// …of this many bytes each.
   public static let segmentLength = 64 << 10
 
+  /// What the whole of a sampled file is, as UTF-8.
+  public enum WholeFileUTF8: Sendable, Equatable {
+    /// No byte of 0x80 or more anywhere.
+    case ascii
+    /// Well-formed UTF-8 with characters beyond ASCII.
+    case valid
+    /// A byte that is not well-formed UTF-8 somewhere (the sample holds the segment around it).
+    case invalid
+  }
+
   /// The segments, in file order; the first starts at offset 0.
   public var segments: [[UInt8]]
   /// True when the segments are the whole file (its last byte is the last byte of the file).
   public var reachesEnd: Bool
+  /// For a file longer than `wholeFileLimit` read from a source: what the whole file is as
+  /// UTF-8. Nil when the segments are the whole file, or only its prefix is known.
+  public var wholeFileUTF8: WholeFileUTF8?
 
   /// A sample of bytes held in memory; `reachesEnd` false when they are only a file's prefix.
   public init(_ bytes: [UInt8], reachesEnd: Bool = true) {
@@ -151,20 +168,83 @@ public struct TextSample: Sendable {
   }
 
   /// Reads the sample of `source`; segment offsets are multiples of 4, so that UTF-16 and
-  /// UTF-32 code units stay aligned.
+  /// UTF-32 code units stay aligned. A file longer than `wholeFileLimit` is then read through
+  /// once, in blocks, for `wholeFileUTF8`; the segment where it first fails as UTF-8 joins the
+  /// sample when the segments missed it.
   public init(reading source: any ByteSource) throws {
+    try self.init(reading: source, wholeFileLimit: Self.wholeFileLimit, segmentLength: Self.segmentLength)
+  }
+
+  /// The sample with other sizes than the standard ones (tests and fuzzing, with files of a
+  /// few kilobytes). `segmentLength` must be at least 4 and at most `wholeFileLimit`.
+  package init(reading source: any ByteSource, wholeFileLimit: Int, segmentLength: Int) throws {
     reachesEnd = true
-    if source.size <= Int64(Self.wholeFileLimit) {
+    if source.size <= Int64(wholeFileLimit) {
       segments = [try source.read(count: Int(source.size), at: 0)]
       return
     }
-    let span = source.size - Int64(Self.segmentLength)
-    segments = []
+    let span = source.size - Int64(segmentLength)
+    var offsets: [Int64] = []
     for index in 0..<Self.segmentCount {
       var offset = span * Int64(index) / Int64(Self.segmentCount - 1)
       if index < Self.segmentCount - 1 { offset &= ~3 }
-      segments.append(try source.read(count: Self.segmentLength, at: offset))
+      offsets.append(offset)
     }
+    segments = try offsets.map { try source.read(count: segmentLength, at: $0) }
+    let (verdict, failure) = try Self.checkUTF8(source)
+    wholeFileUTF8 = verdict
+    if let failure {
+      let start = min(max(0, failure - Int64(segmentLength / 2)) & ~3, span & ~3)
+      let seen = zip(offsets, segments).contains { failure >= $0 && failure < $0 + Int64($1.count) }
+      if !seen, let place = offsets.firstIndex(where: { $0 > start }) {
+        segments.insert(try source.read(count: segmentLength, at: start), at: place)
+      }
+    }
+  }
+
+  /// Reads `source` through in blocks: whether it is ASCII, UTF-8 or neither, and where the
+  /// first byte that is not well-formed UTF-8 lies (a sequence cut by a block's end is carried
+  /// to the next block; one cut by the file's end is not well-formed).
+  static func checkUTF8(_ source: any ByteSource) throws -> (WholeFileUTF8, failure: Int64?) {
+    let blockSize = 1 << 20
+    var sawHigh = false
+    var offset: Int64 = 0
+    var carried: [UInt8] = []
+    while offset < source.size {
+      var block = try source.read(count: blockSize, at: offset)
+      if block.isEmpty { break }
+      let blockStart = offset - Int64(carried.count)
+      offset += Int64(block.count)
+      if !carried.isEmpty {
+        block = carried + block
+        carried = []
+      }
+      let final = offset >= source.size
+      var failure: Int?
+      block.withUnsafeBufferPointer { bytes in
+        var index = 0
+        while index < bytes.count {
+          index += shelf_plain_ascii_prefix(bytes.baseAddress! + index, bytes.count - index)
+          guard index < bytes.count else { break }
+          if bytes[index] < 0x80 {
+            index += 1
+            continue
+          }
+          sawHigh = true
+          switch UTF8Scalars.sequence(in: bytes, at: index) {
+          case .scalar(_, let length): index += length
+          case .truncated where !final:
+            carried = Array(bytes[index...])
+            index = bytes.count
+          case .truncated, .invalid:
+            failure = index
+            index = bytes.count
+          }
+        }
+      }
+      if let failure { return (.invalid, blockStart + Int64(failure)) }
+    }
+    return (sawHigh ? .valid : .ascii, nil)
   }
 
   var isEmpty: Bool { segments.allSatisfy(\.isEmpty) }

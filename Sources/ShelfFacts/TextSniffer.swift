@@ -5,7 +5,7 @@ import ShelfCore
 /// Decides whether bytes are text, and in which encoding.
 ///
 /// The order: a byte-order mark; zero bytes (UTF-32 or UTF-16 without a mark, by where the
-/// zeros fall, or binary); strict UTF-8; ASCII (with ISO-2022 escapes, the 7-bit CJK
+/// zeros fall, or binary); UTF-8 (a long file's as a whole, `TextSample.wholeFileUTF8`); ASCII (with ISO-2022 escapes, the 7-bit CJK
 /// encodings, or UTF-7 and HZ shifts, `SevenBitText`); then uchardet (Mozilla's detector) for
 /// the legacy encodings, its answer refined within families it confuses (ISO-8859 and Windows
 /// code pages, Latin-1/Latin-9/Mac Roman, KOI8-R/KOI8-U; Latin-1 and the Celtic ISO-8859-14,
@@ -43,6 +43,11 @@ public enum TextSniffer {
     let escapes = census.escapes
     let badControls = census.bad_controls
     if zeros != [0, 0, 0, 0] { return unicodeWithoutMark(sample, zeros: zeros) }
+    // A long file whose segments are ASCII but whose other bytes are well-formed UTF-8 is UTF-8
+    // (not a 7-bit encoding, whose files have no high byte).
+    if highBytes == 0, sample.wholeFileUTF8 == .valid {
+      return badControls == 0 ? DetectedEncoding(encoding: .utf8, bom: false) : nil
+    }
     if highBytes == 0 {
       if escapes > 0, let sevenBit = sevenBitCJK(sample) {
         return DetectedEncoding(encoding: sevenBit, bom: false)
@@ -153,7 +158,7 @@ public enum TextSniffer {
 
   // MARK: UTF-8
 
-  /// True when every segment is valid UTF-8 without disallowed control characters. Segments
+  /// True when every segment is valid UTF-8 without disallowed C0 control characters. Segments
   /// other than the first may start inside a character; every segment may end inside one
   /// unless it is the end of the file.
   static func isUTF8(_ sample: TextSample, skipping: Int) -> Bool {
@@ -168,7 +173,7 @@ public enum TextSniffer {
     return true
   }
 
-  /// True when the bytes are valid UTF-8 without disallowed control characters, allowing a
+  /// True when the bytes are valid UTF-8 without disallowed C0 control characters, allowing a
   /// sequence cut off in the last three bytes when `cutAllowed`.
   static func isUTF8(_ bytes: ArraySlice<UInt8>, cutAllowed: Bool = true) -> Bool {
     bytes.withUnsafeBufferPointer { bytes in
@@ -179,8 +184,10 @@ public enum TextSniffer {
         guard index < bytes.count else { break }
         switch UTF8Scalars.sequence(in: bytes, at: index) {
         case .scalar(let scalar, let length):
+          // C1 controls pass: well-formed UTF-8 is UTF-8, as `file`, chardet and
+          // charset_normalizer call it (translations whose Š went through windows-1252 and
+          // Latin-1 hold U+008A), and no legacy reading of the same bytes is truer.
           if scalar.value < 0x20 && !isTextControlOK(scalar.value) { return false }
-          if scalar.value >= 0x80 && scalar.value < 0xA0 { return false }  // C1 controls: not text
           index += length
         case .truncated: return cutAllowed
         case .invalid: return false
@@ -242,14 +249,21 @@ public enum TextSniffer {
         let refined = celticIfItReadsSo(latin1IfIcelandic(found.encoding, sample), sample)
         // Read badly in every encoding uchardet's answer suggests (and not a language it has no
         // model for), or not read by them at all: its answer was a guess, and the other code
-        // pages get their chance.
+        // pages get their chance. Other than a Western one, a code page that reads better only
+        // because its letters stand alone where the answer's capitals did (a keymap's or a
+        // hyphenation table's list of letters, which Vietnamese, Arabic or Mac Central European
+        // read as marks, other letters or small letters) is no better: it must read more of the
+        // bytes where they differ as letters inside words.
         if refined == found.encoding, found.score < 0 || answerFailed {
           let others = fallbacks.filter { $0.isSingleByte && !tried.contains($0) }
-          if let other = best(of: others, sample: sample, preferring: nil), other.score > found.score {
+          if let other = best(of: others, sample: sample, preferring: nil), other.score > found.score,
+            answerFailed || western.contains(other.encoding)
+              || lettersInsideWords(sample, other.encoding, against: found.encoding)
+          {
             return celticIfItReadsSo(other.encoding, sample)
           }
         }
-        return refined
+        return latin1WithoutEvidence(latin1UnlessLettersSayOtherwise(refined, sample), sample)
       }
     }
     // uchardet had no answer that decodes: the best-looking of the multi-byte encodings that
@@ -296,6 +310,8 @@ public enum TextSniffer {
     guard nordicVowels > dotlessI else { return encoding }
     return [TextEncoding.latin1, .windows1252].first { decodesAsText(sample, $0) } ?? encoding
   }
+
+  private static let western: Set<TextEncoding> = [.latin1, .windows1252, .iso8859_15, .macintosh]
 
   private static let centralEuropeanOrBaltic: Set<TextEncoding> = [
     .iso8859_2, .iso8859_4, .iso8859_13, .windows1250, .windows1257,

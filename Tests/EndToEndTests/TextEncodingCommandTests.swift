@@ -88,18 +88,25 @@ import Testing
 
   @Test func undecodableBytesAndControlsAreShownVisibly() throws {
     let scratch = try TemporaryDirectory()
-    // 2 MiB of ASCII lines with one 0xFF between the sampled segments: the file is ASCII text,
-    // and show marks the byte that is not.
+    // 2 MiB of ASCII lines with one 0xFF between the sampled segments: the whole file is read,
+    // and it is not ASCII (nor UTF-8) but Latin-1, whose ÿ show prints.
     var bytes = Array(String(repeating: "a line of plain text\n", count: 100_000).utf8)
     bytes[100_000] = 0xFF
     let path = scratch.path + "/long.txt"
     #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
     let info = try ShelfProcess.run(["info", "--json", path])
-    #expect(info.stdout.contains("\"encoding\":\"ascii\""))
+    #expect(info.stdout.contains("\"encoding\":\"latin-1\""))
     let shown = try ShelfProcess.run(["show", path])
     #expect(shown.status == 0)
-    #expect(shown.stdout.contains("\\xff"))
-    #expect(shown.stdoutBytes.count == bytes.count + 3)
+    #expect(shown.stdout.contains("texÿ\n"))
+    #expect(shown.stdoutBytes.count == bytes.count + 1)
+    // A byte that does not decode (half a UTF-16 unit at the end) is shown as \xNN.
+    let odd = scratch.path + "/odd.txt"
+    #expect(
+      FileManager.default.createFile(
+        atPath: odd, contents: Data([0xFF, 0xFE, 0x68, 0, 0x69, 0, 0x0A, 0, 0x41])))
+    let oddShown = try ShelfProcess.run(["show", odd])
+    #expect(oddShown.stdout == "hi\n\\x41\n")
 
     // An escape sequence and a lone carriage return are printed in caret notation.
     let colours = scratch.path + "/colours.txt"

@@ -9,10 +9,13 @@ enum TextManual {
     from 16 evenly spaced 64 KiB samples beyond, so a first non-ASCII byte late in a file is
     seen, and a FITS image or a PostScript file whose binary data follows an ASCII header is not
     text. In order: a byte-order mark (UTF-8, UTF-16, UTF-32); zero bytes (UTF-16 or UTF-32
-    without a mark when the zeros fall on one parity and the text decodes, else binary); strict
-    UTF-8; ASCII (with escape sequences: ISO-2022-JP, -KR or -CN; with shifts: UTF-7's +...-
-    runs and HZ's ~{...~}, named only when every shift in the file decodes and one gives a
-    character beyond ASCII, so C++, a+b, ~/bin or ~{a,b} in plain text stay ascii); then
+    without a mark when the zeros fall on one parity and the text decodes, else binary); UTF-8
+    (well-formed in the whole file, read through however long it is, C1 controls allowed, as
+    file and chardet judge it); ASCII (with escape sequences: ISO-2022-JP, -KR or -CN; with
+    shifts: UTF-7's +...- runs and HZ's ~{...~}, named only when every shift in the file
+    decodes and one gives what chance would not: for UTF-7 a run closed by -, a letter below
+    U+0800 or two CJK or Hangul characters from a run that is not a word; so C++, a+b, ~/bin,
+    ~{a,b}, vim +MANPAGER or a regular expression's [+1yY] in plain text stay ascii); then
     uchardet (Mozilla's detector) for the legacy encodings, its answer weighed against the
     encodings it confuses (an ISO-8859 part and its Windows code page; Latin-1, Latin-9 and Mac
     Roman; Mac Central European and Mac Roman; KOI8-R and KOI8-U; Latin-1 and the ISO-8859
@@ -25,7 +28,9 @@ enum TextManual {
     answers, ibm775 (which it calls Mac Central European or ISO-8859-13) beside Baltic ones,
     cp1125 beside ibm866 (Ukrainian і, which ibm866 reads as the Belarusian ў). When uchardet's
     answer reads badly or does not decode, or it has none, the other encodings that decode are
-    weighed the same way.
+    weighed the same way; one replaces an answer that decodes only when it reads more of the
+    bytes where they differ as letters inside words (so a table of lone letters in Latin-1, as
+    in groff's hyphenation codes or Vim's keymaps, stays latin-1).
 
     When several encodings read a file's bytes alike, the most common is named: latin-1, else
     windows-1252 (so windows-1252 only when a byte 0x80-0x9F occurs), else macintosh; an
