@@ -8,25 +8,11 @@ import Testing
 /// in every command that takes a query, before anything is listed, written or moved.
 @Suite struct QueryEmptyAlternativeTests {
   /// A root with a sound, a picture and a text file, indexed into a SQLite catalogue.
-  final class Catalogue {
-    let folder: TemporaryDirectory
-    let root: String
-    let database: String
-
-    init() throws {
-      folder = try TemporaryDirectory()
-      root = folder.path + "/root"
-      try folder.makeDirectory("root")
+  static func catalogue() throws -> IndexedRoot {
+    try IndexedRoot { folder, _ in
       _ = try AudioE2E.makeSignal(folder, "root/a.wav", seconds: 0.2)
       try folder.write("root/b.txt", Array("beach and sun\n".utf8))
       try folder.write("root/c.txt", Array("beach and sun\n".utf8))
-      database = folder.path + "/catalog.sqlite"
-      let indexed = try ShelfProcess.run(["--db", database, "index", root])
-      precondition(indexed.status == 0, indexed.stderr)
-    }
-
-    func run(_ arguments: [String]) throws -> ShelfResult {
-      try ShelfProcess.run(["--db", database] + arguments)
     }
   }
 
@@ -43,7 +29,7 @@ import Testing
   ]
 
   @Test func lsRefusesAnEmptyAlternativeAnywhere() throws {
-    let catalogue = try Catalogue()
+    let catalogue = try Self.catalogue()
     for slip in Self.slips {
       let result = try catalogue.run(["ls", slip.term])
       #expect(result.status == 64, "\(slip.term)")
@@ -65,7 +51,7 @@ import Testing
   }
 
   @Test func extractRefusesAnEmptyAlternativeAndWritesNothing() throws {
-    let catalogue = try Catalogue()
+    let catalogue = try Self.catalogue()
     let output = catalogue.folder.path + "/out"
     for slip in Self.slips {
       let result = try catalogue.run(["extract", "-o", output, slip.term])
@@ -76,7 +62,7 @@ import Testing
   }
 
   @Test func playAndDupesTrashRefuseAnEmptyAlternative() throws {
-    let catalogue = try Catalogue()
+    let catalogue = try Self.catalogue()
     let play = try catalogue.run(["play", "-D", "null", "kind:audio,"])
     #expect(play.status == 64)
     #expect(play.stderr == "error: query term 'kind:audio,' has an empty alternative after its last ','\n")

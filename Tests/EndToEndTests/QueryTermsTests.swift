@@ -8,27 +8,14 @@ import Testing
 @Suite struct QueryTermsTests {
   /// A root with two sounds (one under Documents/), a text file that mentions holiday and
   /// one that does not, indexed into a SQLite catalogue.
-  final class Catalogue {
-    let folder: TemporaryDirectory
-    let root: String
-    let database: String
-
-    init() throws {
-      folder = try TemporaryDirectory()
-      root = folder.path + "/root"
+  static func catalogue() throws -> IndexedRoot {
+    try IndexedRoot { folder, _ in
       try folder.makeDirectory("root/Documents")
       try folder.makeDirectory("root/Other")
       _ = try AudioE2E.makeSignal(folder, "root/Documents/a.wav", seconds: 0.2)
       _ = try AudioE2E.makeSignal(folder, "root/Other/b.wav", seconds: 0.2, channels: 1)
       try folder.write("root/notes/holiday.txt", Array("beach and sun\n".utf8))
       try folder.write("root/notes/work.txt", Array("meetings\n".utf8))
-      database = folder.path + "/catalog.sqlite"
-      let indexed = try ShelfProcess.run(["--db", database, "index", root])
-      precondition(indexed.status == 0, indexed.stderr)
-    }
-
-    func run(_ arguments: [String]) throws -> ShelfResult {
-      try ShelfProcess.run(["--db", database] + arguments)
     }
   }
 
@@ -43,7 +30,7 @@ import Testing
   }
 
   @Test func playTakesRootAndPathTermsWithSlashesAsQueryTerms() throws {
-    let catalogue = try Catalogue()
+    let catalogue = try Self.catalogue()
     let root = catalogue.root
     let result = try catalogue.run([
       "play", "-D", "null", "--json", "root:\(root)", "path:\(root)/Documents/*",
@@ -62,14 +49,14 @@ import Testing
 
   /// `name` with what it needs besides its query: extract an output folder (in the scratch
   /// folder, which a query that matched would fill).
-  private func invocation(_ name: String, _ catalogue: Catalogue) -> [String] {
+  private func invocation(_ name: String, _ catalogue: IndexedRoot) -> [String] {
     name == "extract" ? [name, "-o", catalogue.folder.path + "/out"] : [name]
   }
 
   @Test(arguments: queryCommands) func anUnknownValueOfAFixedListFieldIsAUsageErrorWithASuggestion(
     name: String
   ) throws {
-    let catalogue = try Catalogue()
+    let catalogue = try Self.catalogue()
     let command = invocation(name, catalogue)
     let kind = try catalogue.run(command + ["kind:imag"])
     #expect(kind.status == 64)
@@ -86,7 +73,7 @@ import Testing
   }
 
   @Test(arguments: queryCommands) func aDashWordIsAnUnknownOptionThatSaysHowToExcludeIt(name: String) throws {
-    let catalogue = try Catalogue()
+    let catalogue = try Self.catalogue()
     let result = try catalogue.run(invocation(name, catalogue) + ["-holiday"])
     #expect(result.status == 64)
     let usage = [
@@ -105,7 +92,7 @@ import Testing
   }
 
   @Test func aDashWordAfterDoubleDashExcludesIt() throws {
-    let catalogue = try Catalogue()
+    let catalogue = try Self.catalogue()
     let result = try catalogue.run(["ls", "-0", "kind:text", "--", "-holiday"])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout == "\(catalogue.root)/notes/work.txt\u{0}")
@@ -116,7 +103,7 @@ import Testing
   }
 
   @Test func statsCountsTheEntriesOfAQueryAndListsTheirRoots() throws {
-    let catalogue = try Catalogue()
+    let catalogue = try Self.catalogue()
     try catalogue.folder.write("elsewhere/readme.txt", Array("hello\n".utf8))
     #expect(try catalogue.run(["index", catalogue.folder.path + "/elsewhere"]).status == 0)
     let result = try catalogue.run(["stats", "--json", "kind:audio", "-name:b.wav"])

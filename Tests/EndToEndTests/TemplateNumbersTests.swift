@@ -10,15 +10,8 @@ import Testing
 @Suite struct TemplateNumbersTests {
   /// A catalogue of `Fox.mp3` (track 3/10, disc 1/2, title and artist) and an untagged
   /// `plain.aac`.
-  final class Catalogue {
-    let folder: TemporaryDirectory
-    let root: String
-    let database: String
-
-    init() throws {
-      folder = try TemporaryDirectory()
-      root = folder.path + "/root"
-      try folder.makeDirectory("root")
+  static func catalogue() throws -> IndexedRoot {
+    try IndexedRoot { _, root in
       let tone = ["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=0.3"]
       try ExternalTool.make(
         tone + [
@@ -26,28 +19,21 @@ import Testing
           "artist=Band", root + "/Fox.mp3",
         ])
       try ExternalTool.make(tone + ["-c:a", "aac", "-f", "adts", root + "/plain.aac"])
-      database = folder.path + "/catalog.sqlite"
-      let indexed = try ShelfProcess.run(["--db", database, "index", root])
-      precondition(indexed.status == 0, indexed.stderr)
-    }
-
-    func run(_ arguments: [String]) throws -> ShelfResult {
-      try ShelfProcess.run(["--db", database] + arguments)
-    }
-
-    /// The files below `folder`, relative to it, sorted.
-    func files(in folder: String) throws -> [String] {
-      let names = FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []
-      return names.filter { name in
-        var isFolder: ObjCBool = false
-        return FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isFolder)
-          && !isFolder.boolValue
-      }.sorted()
     }
   }
 
+  /// The files below `folder`, relative to it, sorted.
+  func files(in folder: String) throws -> [String] {
+    let names = FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []
+    return names.filter { name in
+      var isFolder: ObjCBool = false
+      return FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isFolder)
+        && !isFolder.boolValue
+    }.sorted()
+  }
+
   @Test func trackIsTheNumberAndTakesAWidth() throws {
-    let catalogue = try Catalogue()
+    let catalogue = try Self.catalogue()
     let listed = try catalogue.run([
       "ls", "-f", "{track}|{track:02}|{track_total}|{disc}|{disc:03}|{disc_total}|{title}", "title:Fox",
     ])
@@ -59,7 +45,7 @@ import Testing
   }
 
   @Test func aWidthOnlyGoesWithANumber() throws {
-    let catalogue = try Catalogue()
+    let catalogue = try Self.catalogue()
     let letters = try catalogue.run(["ls", "-f", "{track:x}", "kind:audio"])
     #expect(letters.status == 64)
     #expect(letters.stdout.isEmpty)
@@ -71,21 +57,21 @@ import Testing
   }
 
   @Test func extractNamesFilesByTrackNumberAndFillsMissingFieldsWithUnknown() throws {
-    let catalogue = try Catalogue()
+    let catalogue = try Self.catalogue()
     let output = catalogue.folder.path + "/out"
     let result = try catalogue.run([
       "extract", "-o", output, "--name", "{album}/{track:02} - {artist} - {title}.{ext}", "kind:audio",
     ])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(
-      try catalogue.files(in: output) == [
+      try files(in: output) == [
         "unknown/03 - Band - Fox.mp3", "unknown/unknown - unknown - unknown.aac",
       ])
     let plain = try catalogue.run([
       "extract", "-o", output + "2", "--name", "{artist} - {title}.{ext}", "ext:aac",
     ])
     #expect(plain.status == 0, "\(plain.stderr)")
-    #expect(try catalogue.files(in: output + "2") == ["unknown - unknown.aac"])
+    #expect(try files(in: output + "2") == ["unknown - unknown.aac"])
     // The extracted file is the catalogued one, byte for byte.
     #expect(
       FileManager.default.contents(atPath: output + "2/unknown - unknown.aac")
