@@ -271,7 +271,7 @@ for codec, text in texts:
     seed("sniff", "text-" + codec, text.encode(codec))
 EOF
   # The catalogue's field names, for the query dictionary.
-  sed -n 's/^    "\([a-z_-]*\)": Field(.*/"\1:"/p' Sources/ShelfCatalog/CatalogQueryFields.swift >"$work/query.dict"
+  sed -n 's/^    "\([a-z_-]*\)": Field(.*/"\1:"/p' Sources/ShelfCatalog/Query/CatalogQueryFields.swift >"$work/query.dict"
   printf '%s\n' '"OR"' '"AND"' '"NOT"' '"("' '")"' '".."' '">="' '"<="' '"sort:"' '"order:"' '","' '",,"' \
     '"\xe4\xba\xac\xe9\x83\xbd"' '"\xce\xac"' \
     '"yes"' '"no"' '"1d"' '"2024-06-01T12:00"' >>"$work/query.dict"

@@ -4,7 +4,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-/* The sandbox an extraction worker runs in (see ShelfCatalog/ExtractionWorker.swift): what
+/* The sandbox an extraction worker runs in (see ShelfCatalog/Workers/ExtractionWorker.swift): what
    Swift cannot do itself (seccomp's filter rules, the CMSG macros of descriptor passing, an
    async-signal-safe crash handler). */
 
