@@ -94,8 +94,7 @@ extension Indexer {
         for (item, result) in zip(batch, results) {
           let entry = try catalogueEntry(item.entry, result, folder: folder, summary: &summary)
           try store.upsert(
-            entry, rootID: rootID, trusted: true, searchText: entry.searchText,
-            isNew: item.knownID == nil)
+            entry, rootID: rootID, trusted: true, isNew: item.knownID == nil)
           if item.knownID == nil { summary.added += 1 } else { summary.updated += 1 }
         }
       }

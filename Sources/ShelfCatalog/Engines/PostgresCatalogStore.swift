@@ -35,7 +35,7 @@ final class PostgresCatalogStore: CatalogEngine {
   private static let insertStatements = Dictionary(
     uniqueKeysWithValues: insertSizes.map { ($0, upsertStatement(rows: $0)) })
   /// The types of `CatalogSchema.writtenFileColumns`, which each value is cast to.
-  private static let writtenFileTypes = CatalogSchema.fileColumns.filter(\.written).map(\.type)
+  private static let writtenFileTypes = CatalogSchema.fileColumns.filter { $0.write != nil }.map(\.type)
 
   /// The key of the transaction-level advisory lock that serialises creating and migrating
   /// the schema ("SHLF" and 1).
@@ -289,8 +289,8 @@ final class PostgresCatalogStore: CatalogEngine {
 
   // MARK: Files
 
-  func upsert(_ entry: CatalogEntry, rootID: Int64, trusted: Bool, searchText: String, isNew: Bool) throws {
-    let (tags, body) = CatalogSchema.searchableText(entry, searchText: searchText)
+  func upsert(_ entry: CatalogEntry, rootID: Int64, trusted: Bool, isNew: Bool) throws {
+    let (tags, body) = FactField.searchWords(entry)
     pendingRows.append(
       (
         CatalogSchema.fileValues(entry, rootID: rootID, trusted: trusted),

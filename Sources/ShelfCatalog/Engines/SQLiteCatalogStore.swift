@@ -317,7 +317,7 @@ final class SQLiteCatalogStore: CatalogEngine {
   /// as a new segment (`xSavepoint`), which made each file's row cost the full-text index a
   /// segment merge. Writing the path trigrams here rather than by a trigger keeps them in
   /// memory until the commit.
-  func upsert(_ entry: CatalogEntry, rootID: Int64, trusted: Bool, searchText: String, isNew: Bool) throws {
+  func upsert(_ entry: CatalogEntry, rootID: Int64, trusted: Bool, isNew: Bool) throws {
     let statements = try writeStatements()
     let values = CatalogSchema.fileValues(entry, rootID: rootID, trusted: trusted)
     let path = values[CatalogSchema.pathValueIndex]
@@ -351,7 +351,7 @@ final class SQLiteCatalogStore: CatalogEngine {
       // An updated row may have a full-text row: it is written anew.
       try statements.ftsDelete.run([.integer(id)])
     }
-    let (tags, body) = CatalogSchema.searchableText(entry, searchText: searchText)
+    let (tags, body) = FactField.searchWords(entry)
     // Only tags and text are indexed; most files have neither and get no full-text row.
     if tags.isEmpty && body.isEmpty { return }
     try statements.ftsInsert.run([.integer(id), .text(tags), .text(body)])

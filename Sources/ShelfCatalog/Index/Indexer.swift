@@ -494,7 +494,7 @@ public final class Indexer {
         inode: file.status.inode, device: file.status.device, error: failure.error)
     }
     try store.upsert(
-      entry, rootID: target.rootID, trusted: isTrusted, searchText: entry.searchText, isNew: item.known == nil
+      entry, rootID: target.rootID, trusted: isTrusted, isNew: item.known == nil
     )
     if item.known == nil { summary.added += 1 } else { summary.updated += 1 }
   }
@@ -515,8 +515,7 @@ public final class Indexer {
       path: resolved, root: root.path, area: layout.area(of: relative), status: status, facts: read.facts)
     try store.transaction {
       try store.upsert(
-        entry, rootID: root.id, trusted: status.mtimeNanoseconds < recent && status.ctimeNanoseconds < recent,
-        searchText: read.searchText)
+        entry, rootID: root.id, trusted: status.mtimeNanoseconds < recent && status.ctimeNanoseconds < recent)
       try store.linkLivePhotos(inFolders: [resolved.parent])
     }
     return try store.entry(path: resolved)

@@ -49,10 +49,10 @@ public enum CatalogCopy {
     }
     var copied = 0
     var lastCommit = MonotonicClock.seconds()
-    try source.forEachEntryForCopy { entry, trusted, searchText in
+    try source.forEachEntryForCopy { entry, trusted in
       guard let root = entry.root, let rootID = rootIDs[RootKey(host: entry.host, path: root)] else { return }
       try destination.transaction(continuing: true) {
-        try destination.upsert(entry, rootID: rootID, trusted: trusted, searchText: searchText, isNew: true)
+        try destination.upsert(entry, rootID: rootID, trusted: trusted, isNew: true)
       }
       copied += 1
       if copied % 1000 == 0 {

@@ -30,7 +30,7 @@ protocol CatalogEngine: AnyObject {
   /// seconds), or throws `.busy`.
   func lockRoot(_ path: RawPath, wait: Double) throws
   /// Writes (or queues, until `writeQueuedRows`) the row of `entry` and its full text.
-  func upsert(_ entry: CatalogEntry, rootID: Int64, trusted: Bool, searchText: String, isNew: Bool) throws
+  func upsert(_ entry: CatalogEntry, rootID: Int64, trusted: Bool, isNew: Bool) throws
   /// Writes the queued upserts, before a statement that must follow them and before a commit.
   func writeQueuedRows() throws
   /// Writes the queued upserts before a read, which would not see them otherwise; their

@@ -149,12 +149,6 @@ enum CatalogSchema {
       """
   }
 
-  /// The measured gains of the entry read, as four columns of `entryColumns` (NULL when `shelf
-  /// gain` has not measured the file as the catalogue knows it).
-  static let measuredGainColumns = ["track_gain", "track_peak", "album_gain", "album_peak"].map {
-    "(SELECT g.\($0) FROM replay_gains g WHERE g.device = f.device AND g.inode = f.inode AND g.size = f.size AND g.mtime_ns = f.mtime_ns AND g.ctime_ns = f.ctime_ns)"
-  }
-
   /// The content hashes `dupes` and the `copies:` fields computed, keyed by the file's identity
   /// (device and inode: hard links share a row) and valid while its size and times are those
   /// recorded: a file changed since is hashed again, and its row replaced. `sample` is the
@@ -241,73 +235,60 @@ enum CatalogSchema {
     DROP TABLE IF EXISTS meta;
     """
 
-  /// The columns a `CatalogEntry` is read from, in order (see `CatalogStore.entry(from:)`); the
-  /// last is the root's host, which only a PostgreSQL catalogue records. For a `listing` (the
-  /// `ls` table), the columns it never shows are selected as NULL, so that the database reads
-  /// and sends only what is printed, at the same positions.
-  static func entryColumns(_ dialect: SQLDialect, listing: Bool = false) -> String {
-    entryColumns(dialect, keeping: listing ? listingColumnNames : nil)
-  }
+  /// What an entry query selects: every field read back, or only those a listing shows
+  /// (`listed`) or a comparison of contents reads (`compared`), by name (see `EntryColumns`).
+  enum EntryReading: Sendable {
+    case full, listing, comparison
 
-  /// `entryColumns` with only `kept` read (the others selected as NULL, at their positions);
-  /// all of them when nil.
-  static func entryColumns(_ dialect: SQLDialect, keeping kept: Set<String>?) -> String {
-    let host = dialect == .sqlite ? "NULL" : "r.host"
-    let columns = (entryColumnNames + [host]).map { name in
-      kept?.contains(name) ?? true || name == host ? name : "NULL"
+    /// The fields read, in the order they are selected.
+    var fields: [FactField] {
+      switch self {
+      case .full: FactField.readFields
+      case .listing: FactField.readFields.filter(\.listed)
+      case .comparison: FactField.readFields.filter(\.compared)
+      }
     }
-    return columns.joined(separator: ", ")
   }
 
-  /// What comparing contents reads of an entry (`dupes`, `copies`): where the file is and its
-  /// status, what tells a backup entry, and the facts that rank look-alikes (pixels, bit rate).
-  static let comparisonColumnNames: Set<String> = [
-    "f.path", "r.path", "f.area", "f.kind", "f.size", "f.mtime_ns", "f.ctime_ns", "f.inode", "f.device",
-    "f.width", "f.height", "f.duration", "f.sample_rate", "f.channels", "f.audio_frames", "f.format",
-    "f.subtype",
-    "f.backup_domain", "f.backup_app", "f.backup_file_id", "f.backup_protection", "f.backup_mode",
-    "f.codec", "f.bitrate",
-  ]
+  /// The columns an entry is read from, selected from `files f JOIN roots r`, in the order of
+  /// `reading.fields` (see `CatalogStore.entry(from:_:)`).
+  static func entryColumns(_ dialect: SQLDialect, _ reading: EntryReading = .full) -> String {
+    reading.fields.map { $0.column!.selected(dialect) }.joined(separator: ", ")
+  }
 
-  /// `entryColumns` before the host.
-  private static let entryColumnNames =
-    [
-      "f.path", "r.path", "f.area", "f.kind", "f.mime", "f.detected_by", "f.ext_mismatch", "f.size",
-      "f.mtime_ns", "f.ctime_ns", "f.inode", "f.device", "f.error", "f.extractor_version",
-      "f.width", "f.height", "f.bit_depth", "f.color_type", "f.alpha", "f.interlaced", "f.cgbi", "f.frames",
-      "f.image_format", "f.chunks",
-      "f.duration", "f.sample_rate", "f.channels", "f.audio_frames", "f.format", "f.subtype", "f.title",
-      "f.artist", "f.album", "f.date", "f.track", "f.genre", "f.comment",
-      "f.encoding", "f.bom", "f.line_endings", "f.lines", "f.words", "f.chars", "f.first_line",
-      "f.plist_format", "f.plist_root", "f.plist_keys",
-      "f.backup_domain", "f.backup_app", "f.backup_file_id", "f.backup_protection", "f.backup_mode",
-      "f.codec", "f.bitrate", "f.album_artist", "f.disc", "f.disc_total", "f.track_total", "f.artwork",
-      "f.frame_rate", "f.rotation", "f.audio_codec", "f.taken",
-      "f.camera", "f.lens", "f.orientation", "f.gps_lat", "f.gps_lon", "f.gps_alt", "f.software",
-      "f.content_id", "f.live_photo", "f.loop_count",
-      "f.rg_track_gain", "f.rg_track_peak", "f.rg_album_gain", "f.rg_album_peak",
-    ] + measuredGainColumns
-
-  /// What the `ls` table (with `-l`) prints of an entry: the path, kind, MIME type, area, time,
-  /// size and error, and the key facts of `CatalogPresentation.keyFacts` (an image's size,
-  /// colour type, depth, CgBI flag and frames; a sound's length, container, rate, channels,
-  /// artist and title; a video's length, size, codec, rotation and sound; a text's encoding,
-  /// BOM and lines; a property list's format, root and keys).
-  private static let listingColumnNames: Set<String> = [
-    "f.path", "f.area", "f.kind", "f.mime", "f.size", "f.mtime_ns", "f.error",
-    "f.width", "f.height", "f.bit_depth", "f.color_type", "f.cgbi", "f.frames",
-    "f.duration", "f.sample_rate", "f.channels", "f.format", "f.title", "f.artist",
-    "f.encoding", "f.bom", "f.lines", "f.plist_format", "f.plist_root", "f.plist_keys",
-    "f.codec", "f.rotation", "f.audio_codec",
-  ]
-
-  /// The position of the host, the last of `entryColumns`.
-  static let entryHostColumn = entryColumnNames.count
-
-  /// The columns a `CatalogRoot` is read from, in order (see `CatalogStore.root(from:)`).
+  /// The columns a `CatalogRoot` is read from, in the order of `RootColumn` (see
+  /// `CatalogStore.root(from:)`).
   static func rootColumns(_ dialect: SQLDialect) -> String {
-    "id, path, is_sandbox, bundle_path, bundle_id, bundle_name, bundle_version, last_scan_ns, excludes, backup_device, backup_product, backup_ios, backup_date, backup_encrypted, backup_format, "
-      + (dialect == .sqlite ? "NULL" : "host") + ", parent_id"
+    RootColumn.allCases.map { $0 == .host && dialect == .sqlite ? "NULL" : $0.name }.joined(separator: ", ")
+  }
+
+  /// The columns of `roots` a `CatalogRoot` is read from, by position in `rootColumns`; the
+  /// host is recorded by PostgreSQL catalogues only.
+  enum RootColumn: Int, CaseIterable {
+    case id, path, isSandbox, bundlePath, bundleID, bundleName, bundleVersion, lastScan, excludes
+    case backupDevice, backupProduct, backupIOS, backupDate, backupEncrypted, backupFormat, host, parentID
+
+    var name: String {
+      switch self {
+      case .id: "id"
+      case .path: "path"
+      case .isSandbox: "is_sandbox"
+      case .bundlePath: "bundle_path"
+      case .bundleID: "bundle_id"
+      case .bundleName: "bundle_name"
+      case .bundleVersion: "bundle_version"
+      case .lastScan: "last_scan_ns"
+      case .excludes: "excludes"
+      case .backupDevice: "backup_device"
+      case .backupProduct: "backup_product"
+      case .backupIOS: "backup_ios"
+      case .backupDate: "backup_date"
+      case .backupEncrypted: "backup_encrypted"
+      case .backupFormat: "backup_format"
+      case .host: "host"
+      case .parentID: "parent_id"
+      }
+    }
   }
 
   // MARK: The files table, for both dialects
@@ -330,79 +311,14 @@ enum CatalogSchema {
     }
   }
 
-  /// One column of `files`: the single list both dialects' tables, migrations and inserts are
-  /// made from, so a column added here lands in both.
-  struct Column {
-    var name: String
-    var type: ColumnType
-    var notNull = false
-    /// The schema version that added it: the migration to that version adds it (from schema
-    /// 7 on; the earlier SQLite migrations are written out in `sqliteUpgrades`).
-    var since = 1
-    /// False for a column the scan does not write with the entry's facts (set afterwards, as
-    /// the Live Photo links are): an upsert leaves it as it was.
-    var written = true
-  }
-  // Schema 7 (media facts: codec, bit rate, album artist, disc and totals, cover art; video
-  // facts) is the first whose migration is made from the list. Entries extracted before a
-  // migration keep NULLs until a rescan (the extractor version goes up with it).
+  /// One column of `files`, from its row of `FactField.table`.
+  typealias Column = FactField.Column
 
-  /// The columns of `files` after its `id`, in insert order (see `fileValues`).
-  static let fileColumns: [Column] = {
-    func required(_ name: String, _ type: ColumnType) -> Column {
-      Column(name: name, type: type, notNull: true)
-    }
-    func optional(_ type: ColumnType, since: Int = 1, _ names: String...) -> [Column] {
-      names.map { Column(name: $0, type: type, since: since) }
-    }
-    var columns = [
-      required("root_id", .integer), required("path", .blob), required("path_text", .text),
-      required("name", .text), required("ext", .text), required("area", .text), required("kind", .text),
-      required("mime", .text), required("detected_by", .text), required("ext_mismatch", .integer),
-      required("size", .integer), required("mtime_ns", .integer), required("ctime_ns", .integer),
-      required("inode", .integer), required("device", .integer), required("trusted", .integer),
-      required("extractor_version", .integer),
-    ]
-    columns += optional(.text, "error")
-    columns += optional(.integer, "width", "height", "bit_depth")
-    columns += optional(.text, "color_type")
-    columns += optional(.integer, "alpha", "interlaced", "cgbi", "frames")
-    columns += optional(.text, "image_format", "chunks")
-    columns += optional(.real, "duration")
-    columns += optional(.integer, "sample_rate", "channels", "audio_frames")
-    columns += optional(.text, "format", "subtype", "title", "artist", "album", "date")
-    columns += optional(.integer, "year")
-    columns += optional(.text, "track")
-    columns += optional(.integer, "track_no")
-    columns += optional(.text, "genre", "comment", "encoding")
-    columns += optional(.integer, "bom")
-    columns += optional(.text, "line_endings")
-    columns += optional(.integer, "lines", "words", "chars")
-    columns += optional(.text, "first_line", "plist_format", "plist_root", "plist_keys")
-    columns += optional(.text, since: 6, "backup_domain", "backup_app", "backup_file_id")
-    columns += optional(.integer, since: 6, "backup_protection", "backup_mode")
-    columns += optional(.text, since: 7, "codec")
-    columns += optional(.integer, since: 7, "bitrate")
-    columns += optional(.text, since: 7, "album_artist")
-    columns += optional(.integer, since: 7, "disc", "disc_total", "track_total", "artwork")
-    columns += optional(.real, since: 7, "frame_rate")
-    columns += optional(.integer, since: 7, "rotation")
-    columns += optional(.text, since: 7, "audio_codec", "taken")
-    // EXIF facts of photos (`taken` is shared with videos) and Live Photo pairs.
-    columns += optional(.text, since: 8, "camera", "lens")
-    columns += optional(.integer, since: 8, "orientation")
-    columns += optional(.real, since: 8, "gps_lat", "gps_lon", "gps_alt")
-    columns += optional(.text, since: 8, "software", "content_id")
-    columns += [
-      Column(name: "live_photo", type: .blob, since: 8, written: false),
-      Column(name: "live_photo_text", type: .text, since: 8, written: false),
-    ]
-    // How many times a GIF or WebP animation plays.
-    columns += optional(.integer, since: 9, "loop_count")
-    // The ReplayGain tags of a sound (dB, linear peaks).
-    columns += optional(.real, since: 15, "rg_track_gain", "rg_track_peak", "rg_album_gain", "rg_album_peak")
-    return columns
-  }()
+  /// The columns of `files` after its `id`, in table order. Schema 7 (media facts: codec, bit
+  /// rate, album artist, disc and totals, cover art; video facts) is the first whose migration
+  /// is made from the list. Entries extracted before a migration keep NULLs until a rescan
+  /// (the extractor version goes up with it).
+  static var fileColumns: [Column] { FactField.fileColumns }
 
   /// `CREATE TABLE files(…)` in `dialect`. SQLite keeps the path unique in the whole
   /// catalogue (one machine); PostgreSQL per root, as machines may share paths.
@@ -475,7 +391,7 @@ enum CatalogSchema {
     "SELECT substr(taken, 1, 4) AS y, count(*), coalesce(sum(size), 0) FROM files WHERE kind = 'image' AND taken IS NOT NULL GROUP BY y ORDER BY y"
 
   /// The columns an upsert writes, in the order of `fileValues`.
-  static let writtenFileColumns = fileColumns.filter(\.written).map(\.name)
+  static let writtenFileColumns = fileColumns.filter { $0.write != nil }.map(\.name)
 
   /// Where the path and its text are in `writtenFileColumns` (and `fileValues`).
   static let pathValueIndex = writtenFileColumns.firstIndex(of: "path")!
@@ -492,75 +408,13 @@ enum CatalogSchema {
     zip(writtenFileColumns, values).compactMap { unchangedByUpdate.contains($0.0) ? nil : $0.1 }
   }
 
+  /// The writers of `writtenFileColumns`, in order.
+  private static let fileWriters = fileColumns.compactMap(\.write)
+
   /// The values of `entry`'s row, in the order of `writtenFileColumns`.
   static func fileValues(_ entry: CatalogEntry, rootID: Int64, trusted: Bool) -> [DatabaseValue] {
-    let name = entry.path.lastComponent
-    let nameText = String(decoding: name.bytes, as: UTF8.self)
-    let pathText = String(decoding: entry.path.bytes, as: UTF8.self)
-    let image = entry.image
-    let audio = entry.audio
-    let text = entry.text
-    let plist = entry.plist
-    let video = entry.video
-    // A video shares the picture and sound columns (width, duration, rate…) so that one query
-    // (`width>=1920`, `duration>60`) finds images, sounds and videos alike.
-    let width = video?.width ?? image?.width
-    let height = video?.height ?? image?.height
-    let duration = video?.duration ?? audio?.duration
-    let sampleRate = video?.sampleRate ?? audio?.sampleRate
-    let channels = video?.channels ?? audio?.channels
-    return [
-      .integer(rootID), .blob(entry.path.bytes), .text(pathText), .text(nameText), .text(entry.fileExtension),
-      .text(entry.area), .text(entry.kind.rawValue), .text(entry.mime), .text(entry.detectedBy.rawValue),
-      .from(entry.extensionMismatch), .integer(entry.size), .integer(entry.mtimeNanoseconds),
-      .integer(entry.ctimeNanoseconds), .integer(Int64(bitPattern: entry.inode)),
-      .integer(Int64(bitPattern: entry.device)), .from(trusted), .integer(Int64(entry.extractorVersion)),
-      .from(entry.error?.reason),
-      .from(width), .from(height), .from(image?.bitDepth), .from(image?.colorType),
-      .from(image?.alpha), .from(image?.interlaced), .from(image?.cgbi), .from(image?.frames),
-      .from(image?.format), image.map { .text($0.chunks.joined(separator: " ")) } ?? .null,
-      .from(duration), .from(sampleRate), .from(channels), .from(audio?.frames),
-      .from(audio?.container ?? video?.container), .from(audio?.encodingName),
-      .from(audio?.title ?? video?.title),
-      .from(audio?.artist),
-      .from(audio?.album), .from(audio?.date), .from(audio?.year), .from(audio?.track),
-      .from(audio?.trackNumber), .from(audio?.genre), .from(audio?.comment),
-      .from(text?.encoding.rawValue), .from(text?.bom), .from(text?.lineEndings), .from(text?.lines),
-      .from(text?.words), .from(text?.chars), .from(text?.firstLine),
-      .from(plist?.format), .from(plist?.root), plist.map { .text($0.keys.joined(separator: "\n")) } ?? .null,
-      .from(entry.backup?.domain), .from(entry.backup?.app), .from(entry.backup?.fileID),
-      .from(entry.backup?.protectionClass), .from(entry.backup.map { Int($0.mode) }),
-      .from(audio?.codec ?? video?.codec), .from(audio?.bitrate ?? video?.bitrate),
-      .from(audio?.tags.albumArtist),
-      .from(audio?.tags.disc), .from(audio?.tags.discTotal), .from(audio?.tags.trackTotal),
-      .from(audio?.hasArtwork),
-      .from(video?.frameRate), .from(video?.rotation), .from(video?.audioCodec),
-      .from(video?.taken ?? entry.exif?.taken),
-      .from(entry.exif?.camera), .from(entry.exif?.lens), .from(entry.exif?.orientation),
-      .from(entry.exif?.gps?.latitude), .from(entry.exif?.gps?.longitude), .from(entry.exif?.gps?.altitude),
-      .from(entry.exif?.software), .from(entry.contentIdentifier),
-      .from(image?.loop),
-      .from(audio?.tags.replayGain?.trackGain), .from(audio?.tags.replayGain?.trackPeak),
-      .from(audio?.tags.replayGain?.albumGain), .from(audio?.tags.replayGain?.albumPeak),
-    ]
-  }
-
-  /// What the full-text index holds for an entry: its tags (audio tags, a video's title, plist
-  /// keys) and, for a text file, the beginning of its text, folded for search
-  /// (`SearchTextFolding`). Most files have neither.
-  static func searchableText(_ entry: CatalogEntry, searchText: String) -> (tags: String, body: String) {
-    var tags = ""
-    if let audio = entry.audio {
-      tags = [
-        audio.title, audio.artist, audio.album, audio.tags.albumArtist, audio.genre, audio.comment,
-        audio.date,
-      ].compactMap { $0 }.joined(separator: " ")
-    } else if let title = entry.video?.title {
-      tags = title
-    } else if let plist = entry.plist {
-      tags = plist.keys.joined(separator: " ")
-    }
-    return (SearchTextFolding.indexed(tags), entry.text != nil ? SearchTextFolding.indexed(searchText) : "")
+    let row = FactField.FileRowContext(rootID: rootID, trusted: trusted)
+    return fileWriters.map { $0(entry, row) }
   }
 }
 

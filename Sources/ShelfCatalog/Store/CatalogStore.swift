@@ -417,27 +417,26 @@ public final class CatalogStore {
 
   /// Calls `body` for each entry matching `query`, without holding them all in memory. For a
   /// `listing` (the `ls` table), only what it shows is read and decoded (see
-  /// `CatalogSchema.entryColumns` and `entry(from:)`).
+  /// `CatalogSchema.EntryReading`).
   public func forEachEntry(
     matching query: CatalogQuery, sort: [CatalogSort] = [], limit: Int? = nil, listing: Bool = false,
     _ body: (CatalogEntry) throws -> Void
   ) throws {
     writeQueuedRowsBeforeReading()
     let (sql, parameters) = try CatalogReading.select(
-      CatalogSchema.entryColumns(dialect, listing: listing), matching: query, sort: sort, limit: limit,
-      dialect)
-    try connection.forEachRow(sql, parameters) { try body(Self.entry(from: $0, listing: listing)) }
+      CatalogSchema.entryColumns(dialect, listing ? .listing : .full), matching: query, sort: sort,
+      limit: limit, dialect)
+    let reading: CatalogSchema.EntryReading = listing ? .listing : .full
+    try connection.forEachRow(sql, parameters) { try body(Self.entry(from: $0, reading)) }
   }
 
   /// The entries matching `query` with what comparing contents needs of them (see
-  /// `CatalogSchema.comparisonColumnNames`: no tags, text or EXIF), in path order.
+  /// the fields marked `compared`: no tags, text or EXIF), in path order.
   public func entriesToCompare(matching query: CatalogQuery) throws -> [CatalogEntry] {
     writeQueuedRowsBeforeReading()
     let (sql, parameters) = try CatalogReading.select(
-      CatalogSchema.entryColumns(dialect, keeping: CatalogSchema.comparisonColumnNames), matching: query,
-      sort: [],
-      limit: nil, dialect)
-    return try connection.query(sql, parameters) { Self.entry(from: $0) }
+      CatalogSchema.entryColumns(dialect, .comparison), matching: query, sort: [], limit: nil, dialect)
+    return try connection.query(sql, parameters) { Self.entry(from: $0, .comparison) }
   }
 
   /// Calls `body` with each file matching `query` as comparing contents needs it (`dupes`,
@@ -506,118 +505,51 @@ public final class CatalogStore {
 
   /// The positions of the trusted flag and the search text after `CatalogSchema.entryColumns`
   /// in a copy's rows.
-  static let trustedColumn = CatalogSchema.entryHostColumn + 1
-  static let searchTextColumn = CatalogSchema.entryHostColumn + 2
+  static let trustedColumn = CatalogSchema.EntryReading.full.fields.count
+  static let searchTextColumn = trustedColumn + 1
 
   /// Decodes a row of `CatalogSchema.rootColumns`.
   static func root(from row: some DatabaseRow) -> CatalogRoot {
+    typealias Column = CatalogSchema.RootColumn
+    func text(_ column: Column) -> String? { row.text(at: column.rawValue) }
+    func integer(_ column: Column) -> Int64? { row.integer(at: column.rawValue) }
     var bundle: BundleInfo?
-    if row.text(at: 3) != nil {
+    if text(.bundlePath) != nil {
       bundle = BundleInfo(
-        identifier: row.text(at: 4), name: row.text(at: 5), version: row.text(at: 6),
-        bundlePath: RawPath(bytes: row.blob(at: 3)))
+        identifier: text(.bundleID), name: text(.bundleName), version: text(.bundleVersion),
+        bundlePath: RawPath(bytes: row.blob(at: Column.bundlePath.rawValue)))
     }
     var backup: BackupRootFacts?
-    if let format = row.text(at: 14) {
+    if let format = text(.backupFormat) {
       backup = BackupRootFacts(
-        deviceName: row.text(at: 9), productType: row.text(at: 10), iosVersion: row.text(at: 11),
-        date: row.text(at: 12), isEncrypted: row.integer(at: 13) == 1, format: format)
+        deviceName: text(.backupDevice), productType: text(.backupProduct), iosVersion: text(.backupIOS),
+        date: text(.backupDate), isEncrypted: integer(.backupEncrypted) == 1, format: format)
     }
     return CatalogRoot(
-      id: row.integer(at: 0) ?? 0, path: RawPath(bytes: row.blob(at: 1)), host: row.text(at: 15),
-      isSandbox: row.integer(at: 2) == 1, bundle: bundle, lastScanNanoseconds: row.integer(at: 7),
-      excludes: ExcludeRules.storedPatterns(row.text(at: 8)), backup: backup, parentID: row.integer(at: 16))
+      id: integer(.id) ?? 0, path: RawPath(bytes: row.blob(at: Column.path.rawValue)), host: text(.host),
+      isSandbox: integer(.isSandbox) == 1, bundle: bundle, lastScanNanoseconds: integer(.lastScan),
+      excludes: ExcludeRules.storedPatterns(text(.excludes)), backup: backup, parentID: integer(.parentID))
   }
 
-  /// Decodes a row of `CatalogSchema.entryColumns`. For a `listing`, the columns a listing
-  /// never shows are not decoded (they are NULL in its rows): root, PNG chunks, album and the
-  /// other secondary tags, word and character counts, first line.
-  static func entry(from s: some DatabaseRow, listing: Bool = false) -> CatalogEntry {
-    let full = !listing
-    func text(_ i: Int) -> String? { s.text(at: i) }
-    func int(_ i: Int) -> Int? { s.integer(at: i).map { Int($0) } }
-    func bool(_ i: Int) -> Bool? { s.integer(at: i).map { $0 != 0 } }
-    var entry = CatalogEntry(
-      path: RawPath(bytes: s.blob(at: 0)), root: full ? RawPath(bytes: s.blob(at: 1)) : nil,
-      area: text(2) ?? "other", size: s.integer(at: 7) ?? 0,
-      mtimeNanoseconds: s.integer(at: 8) ?? 0,
-      ctimeNanoseconds: s.integer(at: 9) ?? 0,
-      inode: UInt64(bitPattern: s.integer(at: 10) ?? 0), device: UInt64(bitPattern: s.integer(at: 11) ?? 0),
-      facts: FileFacts(
-        kind: FileKind(rawValue: text(3) ?? "") ?? .other, mime: text(4) ?? "",
-        detectedBy: full ? DetectionMethod(rawValue: text(5) ?? "") ?? .content : .content,
-        extensionMismatch: bool(6) ?? false,
-        // The catalogue keeps a problem's reason only: it was one of the content.
-        error: text(12).map { FileFactsError(reason: $0, failure: .badInput) }),
-      extractorVersion: int(13) ?? 0)
-    entry.host = text(CatalogSchema.entryHostColumn)
-    // The media columns follow the backup columns (47–51).
-    if entry.kind == .video, let width = int(14), let height = int(15) {
-      entry.video = VideoFileInfo(
-        duration: s.real(at: 24) ?? 0, width: width, height: height, codec: text(52) ?? "",
-        frameRate: s.real(at: 59), rotation: int(60) ?? 0, audioCodec: text(61), sampleRate: int(25),
-        channels: int(26), bitrate: int(53), taken: text(62), contentIdentifier: text(70),
-        tags: AudioTags(title: text(30)), container: text(28) ?? "")
-    } else {
-      // The EXIF columns (63–70) follow the media columns.
-      var exif = EXIFFacts(
-        taken: text(62), camera: text(63), lens: text(64), orientation: int(65), software: text(69),
-        contentIdentifier: text(70))
-      if let latitude = s.real(at: 66), let longitude = s.real(at: 67) {
-        exif.gps = GPSPosition(latitude: latitude, longitude: longitude, altitude: s.real(at: 68))
+  /// Decodes a row of `CatalogSchema.entryColumns(_:reading)`: each field read sets its fact from
+  /// its column (a NULL leaves it unknown), in table order, which reads a kind's first column (a
+  /// sound's duration, a text's encoding) before the others of its kind.
+  static func entry(from row: some DatabaseRow, _ reading: CatalogSchema.EntryReading = .full) -> CatalogEntry {
+    var entry = CatalogEntry(blankForRow: ())
+    for (index, field) in reading.fields.enumerated() {
+      guard let column = field.column, let read = column.read else { continue }
+      let value: DatabaseValue
+      switch column.type {
+      case .integer: value = row.integer(at: index).map { .integer($0) } ?? .null
+      case .real: value = row.real(at: index).map { .real($0) } ?? .null
+      case .text: value = row.text(at: index).map { .text($0) } ?? .null
+      case .blob:
+        let bytes = row.blob(at: index)
+        value = bytes.isEmpty ? .null : .blob(bytes)
       }
-      if !exif.isEmpty { entry.exif = exif }
-      if let width = int(14), let height = int(15) {
-        entry.image = ImageFacts(
-          format: full ? text(22) ?? "" : "", width: width, height: height, bitDepth: int(16),
-          colorType: text(17),
-          alpha: bool(18), interlaced: bool(19), cgbi: bool(20), frames: int(21), loop: int(72),
-          chunks: full ? (text(23) ?? "").split(separator: " ").map(String.init) : [])
-      }
-      if let rate = int(25) {
-        // FFmpeg's container name, bits per sample and losslessness are not kept.
-        entry.audio = AudioFileInfo(
-          duration: s.real(at: 24) ?? 0, sampleRate: rate, channels: int(26) ?? 0,
-          frames: s.integer(at: 27) ?? 0, formatName: "", encodingName: full ? text(29) ?? "" : "",
-          bitsPerSample: nil, isLossless: false,
-          tags: AudioTags(
-            title: text(30), artist: text(31), album: full ? text(32) : nil, date: full ? text(33) : nil,
-            track: full ? text(34) : nil, genre: full ? text(35) : nil, comment: full ? text(36) : nil,
-            albumArtist: full ? text(54) : nil, trackTotal: full ? int(57) : nil, disc: full ? int(55) : nil,
-            discTotal: full ? int(56) : nil),
-          codec: text(52) ?? "", bitrate: int(53), hasArtwork: bool(58) ?? false, container: text(28) ?? "")
-      }
+      if value != .null { read(&entry, value) }
     }
-    if s.text(at: 71) != nil { entry.livePhoto = RawPath(bytes: s.blob(at: 71)) }
-    // The tag gains (73–76) and the measured ones (77–80).
-    if entry.audio != nil {
-      let tagged = ReplayGain(
-        trackGain: s.real(at: 73), trackPeak: s.real(at: 74), albumGain: s.real(at: 75),
-        albumPeak: s.real(at: 76), source: .tags)
-      if tagged.hasGain { entry.audio?.tags.replayGain = tagged }
-    }
-    let measured = ReplayGain(
-      trackGain: s.real(at: 77), trackPeak: s.real(at: 78), albumGain: s.real(at: 79),
-      albumPeak: s.real(at: 80),
-      source: .measured)
-    if measured.hasGain { entry.measuredReplayGain = measured }
-    if let encoding = text(37).flatMap(TextEncoding.init(rawValue:)) {
-      entry.text = TextFacts(
-        encoding: encoding, bom: bool(38) ?? false, lineEndings: text(39) ?? "none", lines: int(40) ?? 0,
-        words: full ? int(41) ?? 0 : 0, chars: full ? int(42) ?? 0 : 0, firstLine: full ? text(43) ?? "" : "")
-    }
-    if let domain = text(47) {
-      entry.backup = BackupFacts(
-        domain: domain, app: text(48), fileID: text(49) ?? "", protectionClass: int(50),
-        mode: UInt32(truncatingIfNeeded: s.integer(at: 51) ?? 0))
-    }
-    if let format = text(44) {
-      let keys = text(46) ?? ""
-      entry.plist = PlistFacts(
-        format: format, root: text(45) ?? "",
-        keys: keys.isEmpty
-          ? [] : keys.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
-    }
+    entry.finishReading()
     return entry
   }
 }

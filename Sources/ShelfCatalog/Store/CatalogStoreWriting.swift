@@ -146,11 +146,10 @@ extension CatalogStore {
     return known
   }
 
-  /// Inserts or replaces the row of `entry` (matched by root and path), and its full text.
-  func upsert(_ entry: CatalogEntry, rootID: Int64, trusted: Bool, searchText: String, isNew: Bool = false)
-    throws
-  {
-    try engine.upsert(entry, rootID: rootID, trusted: trusted, searchText: searchText, isNew: isNew)
+  /// Inserts or replaces the row of `entry` (matched by root and path), and its full text
+  /// (`FactField.searchWords`).
+  func upsert(_ entry: CatalogEntry, rootID: Int64, trusted: Bool, isNew: Bool = false) throws {
+    try engine.upsert(entry, rootID: rootID, trusted: trusted, isNew: isNew)
   }
 
   /// Removes one file's rows.
@@ -181,16 +180,16 @@ extension CatalogStore {
     return Int(try connection.integer("SELECT count(*) FROM files") ?? 0)
   }
 
-  /// Every entry with whether its timestamps are trusted and the text its full-text row was
-  /// made from, in insertion order (for `catalog copy`).
-  func forEachEntryForCopy(_ body: (CatalogEntry, Bool, String) throws -> Void) throws {
+  /// Every entry, with the text its full-text row was made from as its `searchText`, and
+  /// whether its timestamps are trusted, in insertion order (for `catalog copy`).
+  func forEachEntryForCopy(_ body: (CatalogEntry, Bool) throws -> Void) throws {
     try connection.forEachRow(
       "SELECT \(CatalogSchema.entryColumns(dialect)), f.trusted, \(dialect.storedSearchText) FROM files f JOIN roots r ON r.id = f.root_id ORDER BY f.id",
       []
     ) { row in
-      try body(
-        Self.entry(from: row), row.integer(at: Self.trustedColumn) == 1,
-        row.text(at: Self.searchTextColumn) ?? "")
+      var entry = Self.entry(from: row)
+      entry.searchText = row.text(at: Self.searchTextColumn) ?? ""
+      try body(entry, row.integer(at: Self.trustedColumn) == 1)
     }
   }
 
