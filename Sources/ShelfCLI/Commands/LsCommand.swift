@@ -375,137 +375,75 @@ struct LsOptions {
 /// How catalogue entries are shown: JSON records (the field names scripts rely on) and the
 /// short facts of table rows. Shared by ls, info and show.
 enum CatalogPresentation {
-  /// The JSON record of an entry, with the names documented for `ls --json` and `info --json`.
+  /// The JSON record of an entry, with the names documented for `ls --json` and `info --json`:
+  /// the fields of `FactField.table`, each group's in its object; `catalogued` (info, show)
+  /// says whether the catalogue held the facts.
   static func record(_ entry: CatalogEntry, catalogued: Bool? = nil) -> JSONValue {
-    var fields = JSONValue.pathFields(entry.path)
-    if let root = entry.root { fields.append(("root", .string(String(decoding: root.bytes, as: UTF8.self)))) }
-    fields += [
-      ("area", .string(entry.area)), ("kind", .string(entry.kind.rawValue)), ("mime", .string(entry.mime)),
-      ("size", .int(entry.size)), ("mtime", .string(isoDate(entry.mtimeNanoseconds))),
-      ("detected_by", .string(entry.detectedBy.rawValue)),
-    ]
-    if entry.extensionMismatch { fields.append(("extension_mismatch", .bool(true))) }
-    if let catalogued { fields.append(("catalogued", .bool(catalogued))) }
-    if let error = entry.error { fields.append(("error", .string(error.reason))) }
-    func string(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
-    func int(_ value: Int?) -> JSONValue { value.map { .int(Int64($0)) } ?? .null }
-    func bool(_ value: Bool?) -> JSONValue { value.map { .bool($0) } ?? .null }
-    if entry.image != nil || entry.exif != nil {
-      var object: [(String, JSONValue)] = []
-      if let image = entry.image {
-        object = [
-          ("width", .int(Int64(image.width))), ("height", .int(Int64(image.height))),
-          ("bit_depth", int(image.bitDepth)), ("color_type", string(image.colorType)),
-          ("alpha", bool(image.alpha)),
-          ("interlaced", bool(image.interlaced)), ("cgbi", .bool(image.cgbi ?? false)),
-          ("frames", int(image.frames)), ("loop", int(image.loop)),
-          ("format", .string(image.format)),
-        ]
-        if !image.chunks.isEmpty { object.append(("chunks", .array(image.chunks.map { .string($0) }))) }
+    var record: [(String, JSONValue)] = []
+    var objects: [(key: String, members: [(String, JSONValue)])] = []
+    for group in FactGroup.allCases where group.isPresent(in: entry) {
+      var members: [(String, JSONValue)] = []
+      for field in FactField.fields(in: group) {
+        let value = field.value(entry)
+        switch field.json {
+        case .none: continue
+        case .whenPresent: if !isShown(value) { continue }
+        case .always: break
+        }
+        members += json(field.name, value)
       }
-      let exif = entry.exif
-      let gps: JSONValue =
-        exif?.gps.map { position in
-          .object([
-            ("lat", .double(position.latitude)), ("lon", .double(position.longitude)),
-            ("alt", position.altitude.map { .double($0) } ?? .null),
-          ])
-        } ?? .null
-      object += [
-        ("taken", string(CatalogPresentation.taken(exif?.taken))), ("camera", string(exif?.camera)),
-        ("lens", string(exif?.lens)),
-        ("orientation", int(exif?.orientation)), ("gps", gps), ("software", string(exif?.software)),
-      ]
-      fields.append(("image", .object(object)))
+      guard let key = group.object else {
+        if group == .entry, let catalogued {
+          members.insert(("catalogued", .bool(catalogued)), at: members.firstIndex { $0.0 == "error" } ?? members.count)
+        }
+        flushObjects(&objects, into: &record)
+        record += members
+        continue
+      }
+      if objects.last?.key == key {
+        objects[objects.count - 1].members += members
+      } else {
+        objects.append((key, members))
+      }
     }
-    if let partner = entry.livePhoto {
-      fields.append(("live_photo", .string(String(decoding: partner.bytes, as: UTF8.self))))
+    flushObjects(&objects, into: &record)
+    return .object(record)
+  }
+
+  /// Moves the objects gathered so far into the record, in order.
+  private static func flushObjects(
+    _ objects: inout [(key: String, members: [(String, JSONValue)])], into record: inout [(String, JSONValue)]
+  ) {
+    record += objects.map { ($0.key, .object($0.members)) }
+    objects = []
+  }
+
+  /// False for what a field printed only when present lacks: no value, false, an empty list.
+  private static func isShown(_ value: FactValue?) -> Bool {
+    switch value {
+    case nil, .bool(false): false
+    case .list(let items): !items.isEmpty
+    default: true
     }
-    if let audio = entry.audio {
-      fields.append(
-        (
-          "audio",
-          .object([
-            ("duration", .double(audio.duration)), ("sample_rate", .int(Int64(audio.sampleRate))),
-            ("channels", .int(Int64(audio.channels))), ("frames", .int(audio.frames)),
-            // An encoding or codec the catalogue does not know reads as empty.
-            ("format", .string(audio.container)),
-            ("codec", string(audio.codec.isEmpty ? nil : audio.codec)),
-            ("encoding", string(audio.encodingName.isEmpty ? nil : audio.encodingName)),
-            ("bitrate", int(audio.bitrate)),
-            ("title", string(audio.title)), ("artist", string(audio.artist)), ("album", string(audio.album)),
-            ("album_artist", string(audio.tags.albumArtist)), ("date", string(audio.date)),
-            ("track", int(audio.trackNumber)), ("track_total", int(audio.tags.trackTotal)),
-            ("disc", int(audio.tags.disc)), ("disc_total", int(audio.tags.discTotal)),
-            ("genre", string(audio.genre)), ("comment", string(audio.comment)),
-            ("artwork", .bool(audio.hasArtwork)),
-          ])
-        ))
+  }
+
+  /// A field's JSON members: one, or for a path also its bytes (`path_b64`) when not UTF-8.
+  private static func json(_ name: String, _ value: FactValue?) -> [(String, JSONValue)] {
+    if case .path(let path) = value { return JSONValue.pathFields(path, key: name) }
+    return [(name, json(value))]
+  }
+
+  private static func json(_ value: FactValue?) -> JSONValue {
+    switch value {
+    case nil: .null
+    case .text(let text): .string(text)
+    case .integer(let number): .int(number)
+    case .real(let number): .double(number)
+    case .bool(let flag): .bool(flag)
+    case .path(let path): .string(String(decoding: path.bytes, as: UTF8.self))
+    case .list(let items): .array(items.map { .string($0) })
+    case .object(let members): .object(members.map { ($0.0, json($0.1)) })
     }
-    if let gain = entry.replayGain {
-      // The file's own ReplayGain tags, else what `shelf gain` measured.
-      fields.append(
-        (
-          "replaygain",
-          .object([
-            ("track_gain", gain.trackGain.map { .double($0) } ?? .null),
-            ("track_peak", gain.trackPeak.map { .double($0) } ?? .null),
-            ("album_gain", gain.albumGain.map { .double($0) } ?? .null),
-            ("album_peak", gain.albumPeak.map { .double($0) } ?? .null),
-            ("source", .string(gain.source.rawValue)),
-          ])
-        ))
-    }
-    if let video = entry.video {
-      fields.append(
-        (
-          "video",
-          .object([
-            ("duration", .double(video.duration)), ("width", .int(Int64(video.width))),
-            ("height", .int(Int64(video.height))), ("codec", .string(video.codec)),
-            ("frame_rate", video.frameRate.map { .double($0) } ?? .null),
-            ("rotation", .int(Int64(video.rotation))),
-            ("audio_codec", string(video.audioCodec)), ("sample_rate", int(video.sampleRate)),
-            ("channels", int(video.channels)), ("bitrate", int(video.bitrate)),
-            ("taken", string(CatalogPresentation.taken(video.taken))),
-            ("format", .string(video.container)), ("title", string(video.title)),
-          ])
-        ))
-    }
-    if let text = entry.text {
-      fields.append(
-        (
-          "text",
-          .object([
-            ("encoding", .string(text.encoding.rawValue)), ("bom", .bool(text.bom)),
-            ("line_endings", .string(text.lineEndings)), ("lines", .int(Int64(text.lines))),
-            ("words", .int(Int64(text.words))), ("chars", .int(Int64(text.chars))),
-            ("first_line", .string(text.firstLine)),
-          ])
-        ))
-    }
-    if let plist = entry.plist {
-      fields.append(
-        (
-          "plist",
-          .object([
-            ("format", .string(plist.format)), ("root", .string(plist.root)),
-            ("keys", .array(plist.keys.map { .string($0) })),
-          ])
-        ))
-    }
-    if let backup = entry.backup {
-      fields.append(
-        (
-          "backup",
-          .object([
-            ("domain", .string(backup.domain)), ("app", string(backup.app)),
-            ("file_id", .string(backup.fileID)),
-            ("protection_class", int(backup.protectionClass)), ("mode", .int(Int64(backup.mode))),
-          ])
-        ))
-    }
-    return .object(fields)
   }
 
   /// The short facts of a table row: `120×120 rgba`, `0:02 44100 Hz 2 ch`, `0:01 1920×1080 h264

@@ -472,7 +472,7 @@ enum ShowCommand {
     )
     lines.append("  duration \(Quantities.formatDuration(info.duration)) (\(info.frames) frames)")
     var technical = ["codec \(info.codec)"]
-    if let bitrate = info.bitrate { technical.append(InfoCommand.Description.formatBitrate(bitrate)) }
+    if let bitrate = info.bitrate { technical.append(FactField.formatBitrate(bitrate)) }
     if info.hasArtwork { technical.append("cover art") }
     lines.append("  " + technical.joined(separator: ", "))
     let tags = info.tags

@@ -46,23 +46,23 @@ struct ListingTemplate {
         let colon = inside.firstIndex(of: UInt8(ascii: ":"))
         let name = String(decoding: inside[..<(colon ?? close)], as: UTF8.self).trimmingSpaces
         let format = colon.map { String(decoding: inside[($0 + 1)...], as: UTF8.self) }
-        guard Self.fields[name] != nil else {
+        guard FactField.templateNames.contains(name) else {
           var reason = "unknown field '\(name)'"
           if let near = Suggestions.closest(to: name, among: Self.fieldNames) {
             reason += "; did you mean '\(near)'?"
           }
           throw Invalid(reason: reason)
         }
-        if let format, Self.numberFields.contains(name) {
+        if let format, FactField.isWholeNumber(name) {
           guard Self.zeroPaddedWidth(format) != nil else {
             throw Invalid(
               reason: "field '\(name)' takes a width to pad with zeros, such as {\(name):02}, not '\(format)'"
             )
           }
-        } else if format != nil && Self.dateFields[name] == nil {
+        } else if format != nil && !FactField.isDate(name) {
           throw Invalid(
             reason: "field '\(name)' is no date and takes no format (dates: "
-              + Self.dateFields.keys.sorted().joined(separator: ", ") + ")")
+              + FactField.dateNames.joined(separator: ", ") + ")")
         }
         if !literal.isEmpty { parts.append(.literal(literal)) }
         literal = []
@@ -90,7 +90,7 @@ struct ListingTemplate {
       (0x61...0x7A).contains(byte) || (0x41...0x5A).contains(byte) || byte == UInt8(ascii: "_")
     }
     let name = String(decoding: word, as: UTF8.self)
-    guard !name.isEmpty, fields[name] != nil else { return nil }
+    guard !name.isEmpty, FactField.templateNames.contains(name) else { return nil }
     return name
   }
 
@@ -141,15 +141,15 @@ struct ListingTemplate {
   /// One field's value for `entry`: a date field through `format` when one is given, a
   /// number padded with zeros to the width `format` gives.
   private static func value(_ name: String, format: String?, of entry: CatalogEntry) -> [UInt8]? {
-    guard let format else { return fields[name]?(entry) }
+    guard let format else { return FactField.templateBytes(name, of: entry) }
     if let width = zeroPaddedWidth(format) {
-      guard let digits = fields[name]?(entry) else { return nil }
+      guard let digits = FactField.templateBytes(name, of: entry) else { return nil }
       let sign = digits.first == UInt8(ascii: "-") ? 1 : 0
       return Array(digits.prefix(sign))
         + Array(repeating: UInt8(ascii: "0"), count: max(0, width - digits.count))
         + digits.dropFirst(sign)
     }
-    return dateFields[name]?(entry).map { Array($0.formatted(format).utf8) }
+    return FactField.templateTime(name, of: entry).map { Array($0.formatted(format).utf8) }
   }
 
   /// The width of a number's format: `0` then a width from 1 to 20 (`02`, `03`); nil for any
@@ -161,123 +161,9 @@ struct ListingTemplate {
     return width
   }
 
-  /// The fields whose values are whole numbers, which take a width (`{track:02}`).
-  private static let numberFields: Set<String> = [
-    "size", "width", "height", "bit_depth", "depth", "frames", "loop", "sample_rate", "rate", "channels",
-    "bitrate", "disc", "disc_total", "track", "track_total", "rotation", "orientation", "year", "lines",
-    "words", "chars", "protection_class", "protection",
-  ]
-
-  /// Every field name a template may use, sorted.
-  static var fieldNames: [String] { fields.keys.sorted() }
-
-  private typealias Field = @Sendable (CatalogEntry) -> [UInt8]?
-
-  private static func text(_ value: String?) -> [UInt8]? { value.map { Array($0.utf8) } }
-  private static func number(_ value: (some BinaryInteger)?) -> [UInt8]? { value.map { Array("\($0)".utf8) } }
-  private static func yesNo(_ value: Bool?) -> [UInt8]? { value.map { Array(($0 ? "yes" : "no").utf8) } }
-
-  /// The fields by name: the query language's names and the `--json` keys for the same fact.
-  private static let fields: [String: Field] = {
-    var table: [String: Field] = [
-      "path": { $0.path.bytes },
-      "name": { $0.path.lastComponent.bytes },
-      "ext": { entry in
-        let ext = entry.path.lowercasedExtension
-        return ext.isEmpty ? nil : Array(ext.utf8)
-      },
-      "root": { $0.root?.bytes },
-      "area": { text($0.area) },
-      "kind": { text($0.kind.rawValue) },
-      "mime": { text($0.mime) },
-      "size": { number($0.size) },
-      "mtime": { text(CatalogPresentation.isoDate($0.mtimeNanoseconds)) },
-      "detected_by": { text($0.detectedBy.rawValue) },
-      "extension_mismatch": { yesNo($0.extensionMismatch) },
-      "error": { text($0.error?.reason) },
-      "width": { number($0.image?.width ?? $0.video?.width) },
-      "height": { number($0.image?.height ?? $0.video?.height) },
-      "bit_depth": { number($0.image?.bitDepth) },
-      "color_type": { text($0.image?.colorType) },
-      "alpha": { yesNo($0.image?.alpha) },
-      "interlaced": { yesNo($0.image?.interlaced) },
-      "cgbi": { yesNo($0.image?.cgbi) },
-      "frames": { entry in number(entry.image?.frames.map(Int64.init) ?? entry.audio?.frames) },
-      "loop": { number($0.image?.loop) },
-      "format": { text($0.audio?.container ?? $0.video?.container ?? $0.image?.format ?? $0.plist?.format) },
-      "duration": { entry in
-        text((entry.audio?.duration ?? entry.video?.duration).map { Quantities.formatDuration($0) })
-      },
-      "seconds": { entry in
-        text((entry.audio?.duration ?? entry.video?.duration).map { Quantities.formatFixed($0, decimals: 3) })
-      },
-      "sample_rate": { number($0.audio?.sampleRate ?? $0.video?.sampleRate) },
-      "channels": { number($0.audio?.channels ?? $0.video?.channels) },
-      // A codec the catalogue does not know reads as empty.
-      "codec": { entry in
-        text(entry.audio.flatMap { $0.codec.isEmpty ? nil : $0.codec } ?? entry.video?.codec)
-      },
-      "audio_codec": { text($0.video?.audioCodec) },
-      "bitrate": { number($0.audio?.bitrate ?? $0.video?.bitrate) },
-      "album_artist": { text($0.audio?.tags.albumArtist) },
-      "disc": { number($0.audio?.tags.disc) },
-      "disc_total": { number($0.audio?.tags.discTotal) },
-      "track_total": { number($0.audio?.tags.trackTotal) },
-      "artwork": { yesNo($0.audio?.hasArtwork) },
-      "frame_rate": { entry in text(entry.video?.frameRate.map { Quantities.formatFixed($0, decimals: 3) }) },
-      "rotation": { number($0.video?.rotation) },
-      "taken": { text(CatalogPresentation.taken($0.video?.taken ?? $0.exif?.taken)) },
-      "camera": { text($0.exif?.camera) },
-      "lens": { text($0.exif?.lens) },
-      "orientation": { number($0.exif?.orientation) },
-      "software": { text($0.exif?.software) },
-      "gps": { entry in text(entry.exif?.gps.map { "\($0.latitude),\($0.longitude)" }) },
-      "lat": { entry in text(entry.exif?.gps.map { "\($0.latitude)" }) },
-      "lon": { entry in text(entry.exif?.gps.map { "\($0.longitude)" }) },
-      "alt": { entry in text(entry.exif?.gps?.altitude.map { "\($0)" }) },
-      "live_photo": { entry in text(entry.livePhoto.map { String(decoding: $0.bytes, as: UTF8.self) }) },
-      "title": { text($0.audio?.title ?? $0.video?.title) },
-      "artist": { text($0.audio?.artist) },
-      "album": { text($0.audio?.album) },
-      "date": { text($0.audio?.date) },
-      "year": { number($0.audio?.year) },
-      // The number, as `--json` and queries give it: the tag may read `3/10`.
-      "track": { number($0.audio?.trackNumber) },
-      "genre": { text($0.audio?.genre) },
-      "comment": { text($0.audio?.comment) },
-      "encoding": { text($0.text?.encoding.rawValue) },
-      "bom": { yesNo($0.text?.bom) },
-      "line_endings": { text($0.text?.lineEndings) },
-      "lines": { number($0.text?.lines) },
-      "words": { number($0.text?.words) },
-      "chars": { number($0.text?.chars) },
-      "first_line": { text($0.text?.firstLine) },
-      "plist": { text($0.plist?.format) },
-      "keys": { entry in text(entry.plist.map { $0.keys.joined(separator: " ") }) },
-      "domain": { text($0.backup?.domain) },
-      "app": { text($0.backup?.app) },
-      "file_id": { text($0.backup?.fileID) },
-      "protection_class": { number($0.backup?.protectionClass) },
-      "mode": { entry in text(entry.backup.map { "0" + String($0.mode, radix: 8) }) },
-    ]
-    // The query language's names for the same facts.
-    let aliases = [
-      "type": "mime", "modified": "mtime", "detected": "detected_by", "mismatch": "extension_mismatch",
-      "depth": "bit_depth", "color": "color_type", "rate": "sample_rate", "endings": "line_endings",
-      "key": "keys", "protection": "protection_class",
-      "fps": "frame_rate",
-    ]
-    for (alias, name) in aliases { table[alias] = table[name] }
-    return table
-  }()
-
-  /// The fields that hold a date and time, which `{field:FORMAT}` formats: a modification
-  /// time in the local zone, a camera's time as it recorded it (with or without an offset).
-  private static let dateFields: [String: @Sendable (CatalogEntry) -> Timestamp?] = [
-    "mtime": { Timestamp(localNanoseconds: $0.mtimeNanoseconds) },
-    "modified": { Timestamp(localNanoseconds: $0.mtimeNanoseconds) },
-    "taken": { entry in (entry.video?.taken ?? entry.exif?.taken).flatMap { Timestamp(parsing: $0) } },
-  ]
+  /// Every field name a template may use, sorted: the query language's names and the `--json`
+  /// keys (`FactField.table`).
+  static var fieldNames: [String] { FactField.templateNames }
 }
 
 extension String {

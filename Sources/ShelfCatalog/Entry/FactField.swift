@@ -88,8 +88,10 @@ public struct FactField: Sendable {
 
   /// How a template writes a field.
   enum TemplateForm: Sendable {
-    /// As the value reads (text, a whole number, yes or no, a path's bytes, a list with spaces).
+    /// As the value reads (text, yes or no, a path's bytes, a list with spaces).
     case value
+    /// A whole number, which `{field:02}` pads with zeros.
+    case number
     /// Written by the closure (a duration as `3:25`, a mode in octal).
     case text(@Sendable (CatalogEntry) -> String?)
     /// A date and time, which `{field:FORMAT}` formats with strftime(3).
@@ -368,5 +370,69 @@ extension CatalogEntry {
   mutating func finishReading() {
     if self.audio?.tags.replayGain?.hasGain == false { self.audio?.tags.replayGain = nil }
     if measuredReplayGain?.hasGain == false { measuredReplayGain = nil }
+  }
+}
+
+// MARK: Templates
+
+extension FactField {
+  /// The names a `-f` template may use: each field's own and its query names, sorted.
+  public static let templateNames: [String] = byName.filter { _, fields in
+    fields.contains { $0.isInTemplates }
+  }.keys.sorted()
+
+  /// True when templates may write the field.
+  private var isInTemplates: Bool {
+    if case .none = template { return false }
+    return true
+  }
+
+  /// True when the field named `name` is a whole number, which a template pads with zeros.
+  public static func isWholeNumber(_ name: String) -> Bool {
+    byName[name]?.contains { if case .number = $0.template { true } else { false } } ?? false
+  }
+
+  /// True when the field named `name` is a date and time, which a template formats.
+  public static func isDate(_ name: String) -> Bool {
+    byName[name]?.contains { if case .date = $0.template { true } else { false } } ?? false
+  }
+
+  /// The names of the date fields, sorted.
+  public static var dateNames: [String] { templateNames.filter(isDate) }
+
+  /// The bytes a template writes for the field named `name` of `entry`: those of the first field
+  /// of that name that has a value; nil when none has.
+  public static func templateBytes(_ name: String, of entry: CatalogEntry) -> [UInt8]? {
+    for field in byName[name] ?? [] {
+      if let bytes = field.templateBytes(entry) { return bytes }
+    }
+    return nil
+  }
+
+  /// The time of the date field named `name` of `entry`, for `{field:FORMAT}`.
+  public static func templateTime(_ name: String, of entry: CatalogEntry) -> Timestamp? {
+    for field in byName[name] ?? [] {
+      if case .date(_, let time) = field.template, let value = time(entry) { return value }
+    }
+    return nil
+  }
+
+  /// What a template writes for this field of `entry`.
+  private func templateBytes(_ entry: CatalogEntry) -> [UInt8]? {
+    switch template {
+    case .none: return nil
+    case .text(let text): return text(entry).map { Array($0.utf8) }
+    case .date(let text, _): return text(entry).map { Array($0.utf8) }
+    case .value, .number:
+      switch value(entry) {
+      case .text(let text): return Array(text.utf8)
+      case .integer(let number): return Array("\(number)".utf8)
+      case .real(let number): return Array("\(number)".utf8)
+      case .bool(let flag): return Array((flag ? "yes" : "no").utf8)
+      case .path(let path): return path.bytes
+      case .list(let items): return Array(items.joined(separator: " ").utf8)
+      case .object, nil: return nil
+      }
+    }
   }
 }

@@ -64,7 +64,7 @@ extension FactField {
     FactField(
       "size", [.entry],
       column: .files("size", .integer, notNull: true, { .integer($0.size) }, read: { $0.size = $1.integer ?? 0 }),
-      query: QueryBinding(names: ["size"], type: .size), listed: true, compared: true
+      query: QueryBinding(names: ["size"], type: .size), template: .number, listed: true, compared: true
     ) { .integer($0.size) },
     FactField(
       "mtime", [.entry],
@@ -197,7 +197,7 @@ extension FactField {
             entry.withImage { $0.width = value.int ?? 0 }
           }
         }),
-      query: QueryBinding(names: ["width"], type: .number),
+      query: QueryBinding(names: ["width"], type: .number), template: .number,
       info: InfoLine("dimensions:") { entry in
         (entry.image.map { ($0.width, $0.height) } ?? entry.video.map { ($0.width, $0.height) }).map {
           "\($0.0)×\($0.1) pixels"
@@ -216,12 +216,12 @@ extension FactField {
             entry.withImage { $0.height = value.int ?? 0 }
           }
         }),
-      query: QueryBinding(names: ["height"], type: .number), listed: true, compared: true
+      query: QueryBinding(names: ["height"], type: .number), template: .number, listed: true, compared: true
     ) { .int($0.image?.height ?? $0.video?.height) },
     FactField(
       "bit_depth", [.image],
       column: .files("bit_depth", .integer, { .from($0.image?.bitDepth) }, read: { $0.image?.bitDepth = $1.int }),
-      query: QueryBinding(names: ["depth"], type: .number, help: "depth (bits per sample)"),
+      query: QueryBinding(names: ["depth"], type: .number, help: "depth (bits per sample)"), template: .number,
       info: InfoLine("bit depth:") { $0.image?.bitDepth.map { "\($0)" } }, listed: true
     ) { .int($0.image?.bitDepth) },
     FactField(
@@ -254,14 +254,14 @@ extension FactField {
     FactField(
       "frames", [.image],
       column: .files("frames", .integer, { .from($0.image?.frames) }, read: { $0.image?.frames = $1.int }),
-      query: QueryBinding(names: ["frames"], type: .number),
+      query: QueryBinding(names: ["frames"], type: .number), template: .number,
       info: InfoLine("frames:") { $0.image?.frames.map { "\($0)" } }, listed: true
     ) { .int($0.image?.frames) },
     FactField(
       "loop", [.image],
       column: .files("loop_count", .integer, since: 9, { .from($0.image?.loop) }, read: { $0.image?.loop = $1.int }),
       query: QueryBinding(
-        names: ["loop"], type: .number, help: "loop (times a GIF or WebP animation plays, 0 forever)"),
+        names: ["loop"], type: .number, help: "loop (times a GIF or WebP animation plays, 0 forever)"), template: .number,
       info: InfoLine("loop:") { $0.image?.loop.map { $0 == 0 ? "forever (0)" : "\($0) plays" } }
     ) { .int($0.image?.loop) },
     FactField(
@@ -314,7 +314,7 @@ extension FactField {
     FactField(
       "rotation", [.video],
       column: .files("rotation", .integer, since: 7, { .from($0.video?.rotation) }, read: { $0.video?.rotation = $1.int ?? 0 }),
-      query: QueryBinding(names: ["rotation"], type: .number, help: "rotation (degrees clockwise)"),
+      query: QueryBinding(names: ["rotation"], type: .number, help: "rotation (degrees clockwise)"), template: .number,
       info: InfoLine("rotation:") { $0.video.map { "\($0.rotation)°" } }, listed: true
     ) { .int($0.video?.rotation) },
     FactField(
@@ -328,7 +328,7 @@ extension FactField {
             entry.audio?.bitrate = value.int
           }
         }),
-      query: QueryBinding(names: ["bitrate"], type: .bitrate, help: "bitrate (bits/s)"),
+      query: QueryBinding(names: ["bitrate"], type: .bitrate, help: "bitrate (bits/s)"), template: .number,
       info: InfoLine("bit rate:") { ($0.audio?.bitrate ?? $0.video?.bitrate).map(formatBitrate) }, compared: true
     ) { .int($0.audio?.bitrate ?? $0.video?.bitrate) },
     FactField(
@@ -356,7 +356,7 @@ extension FactField {
             entry.withAudio { $0.sampleRate = value.int ?? 0 }
           }
         }),
-      query: QueryBinding(names: ["rate"], type: .number, help: "rate (sample rate)"),
+      query: QueryBinding(names: ["rate"], type: .number, help: "rate (sample rate)"), template: .number,
       info: InfoLine("sample rate:") { $0.audio.map { "\($0.sampleRate) Hz" } }, listed: true, compared: true
     ) { .int($0.audio?.sampleRate ?? $0.video?.sampleRate) },
     FactField(
@@ -370,13 +370,13 @@ extension FactField {
             entry.audio?.channels = value.int ?? 0
           }
         }),
-      query: QueryBinding(names: ["channels"], type: .number),
+      query: QueryBinding(names: ["channels"], type: .number), template: .number,
       info: InfoLine("channels:") { $0.audio.map { "\($0.channels)" } }, listed: true, compared: true
     ) { .int($0.audio?.channels ?? $0.video?.channels) },
     FactField(
       "frames", [.audio],
       column: .files("audio_frames", .integer, { .from($0.audio?.frames) }, read: { $0.audio?.frames = $1.integer ?? 0 }),
-      info: InfoLine("frames:") { $0.audio.map { "\($0.frames)" } }, compared: true
+      template: .number, info: InfoLine("frames:") { $0.audio.map { "\($0.frames)" } }, compared: true
     ) { .int($0.audio?.frames) },
     // A photo's EXIF facts; `taken` is shared with videos.
     FactField(
@@ -401,7 +401,7 @@ extension FactField {
     FactField(
       "orientation", [.exif],
       column: .files("orientation", .integer, since: 8, { .from($0.exif?.orientation) }, read: { entry, value in entry.withEXIF { $0.orientation = value.int } }),
-      query: QueryBinding(names: ["orientation"], type: .number, help: "orientation (EXIF, 1-8)"),
+      query: QueryBinding(names: ["orientation"], type: .number, help: "orientation (EXIF, 1-8)"), template: .number,
       info: InfoLine("orientation:") { entry in
         entry.exif?.orientation.map { (1...8).contains($0) ? "\($0) (\(orientationNames[$0 - 1]))" : "\($0)" }
       }
@@ -496,12 +496,12 @@ extension FactField {
     tag("date", \.date, queried: false),
     FactField(
       "year", [], column: Column(name: "year", type: .integer, write: { entry, _ in .from(entry.audio?.year) }, read: nil),
-      query: QueryBinding(names: ["year"], type: .number), json: .none
+      query: QueryBinding(names: ["year"], type: .number), json: .none, template: .number
     ) { .int($0.audio?.year) },
     FactField(
       "track", [.audio],
       column: .files("track", .text, { .from($0.audio?.track) }, read: { $0.audio?.tags.track = $1.text }),
-      query: QueryBinding(names: ["track"], type: .number, sql: "f.track_no"),
+      query: QueryBinding(names: ["track"], type: .number, sql: "f.track_no"), template: .number,
       info: InfoLine("track:") { entry in
         entry.audio.flatMap { audio in
           audio.trackNumber.map { "\($0)" + (audio.trackTotal.map { " of \($0)" } ?? "") } ?? audio.track
@@ -513,7 +513,7 @@ extension FactField {
     FactField(
       "disc", [.audio],
       column: .files("disc", .integer, since: 7, { .from($0.audio?.tags.disc) }, read: { $0.audio?.tags.disc = $1.int }),
-      query: QueryBinding(names: ["disc"], type: .number),
+      query: QueryBinding(names: ["disc"], type: .number), template: .number,
       info: InfoLine("disc:") { entry in
         entry.audio?.tags.disc.map { "\($0)" + (entry.audio?.tags.discTotal.map { " of \($0)" } ?? "") }
       }
@@ -573,7 +573,7 @@ extension FactField {
       column: .files(
         name, .integer, since: 7, { .from($0.audio?.tags[keyPath: property]) },
         read: { $0.audio?.tags[keyPath: property] = $1.int }),
-      query: QueryBinding(names: [name], type: .number)
+      query: QueryBinding(names: [name], type: .number), template: .number
     ) { .int($0.audio?.tags[keyPath: property]) }
   }
 
@@ -686,7 +686,7 @@ extension FactField {
       column: .files(
         "backup_protection", .integer, since: 6, { .from($0.backup?.protectionClass) },
         read: { $0.backup?.protectionClass = $1.int }),
-      query: QueryBinding(names: ["protection"], type: .number, help: "protection (the data-protection class)"),
+      query: QueryBinding(names: ["protection"], type: .number, help: "protection (the data-protection class)"), template: .number,
       info: InfoLine("protection:") { $0.backup?.protectionClass.map { "class \($0)" } }, compared: true
     ) { .int($0.backup?.protectionClass) },
     FactField(
@@ -744,7 +744,7 @@ extension FactField {
     FactField(
       name, [.text],
       column: .files(name, .integer, { .from($0.text?[keyPath: property]) }, read: { $0.text?[keyPath: property] = $1.int ?? 0 }),
-      query: QueryBinding(names: [name], type: .number),
+      query: QueryBinding(names: [name], type: .number), template: .number,
       info: InfoLine(label) { entry in entry.text.map { "\($0[keyPath: property])" } }, listed: listed
     ) { .int($0.text?[keyPath: property]) }
   }
