@@ -41,7 +41,8 @@ enum QueryTerms {
     CatalogQuery.namesField(argument)
   }
 
-  /// The QUERY SYNTAX section of the man pages of the commands that take a query.
+  /// The QUERY SYNTAX section of the man pages of the commands that take a query; its lists
+  /// of fields come from `FactField.table`.
   static let syntax = ManSection(
     "QUERY SYNTAX",
     """
@@ -57,23 +58,7 @@ enum QueryTerms {
 
     How field:value matches depends on the field:
 
-      names            kind, type (MIME), mime, ext, area, format, codec, audio_codec, color,
-                       encoding, endings, plist, detected: the whole value, case-insensitive
-                       (ext:png is .png and .PNG, never .libpng16; ext:.png works too)
-      globs            name (the file name), path and root (whole absolute paths): a shell
-                       glob over the raw bytes: * any run of characters (also /), ? one
-                       character, [abc] [a-z] [!a-z] a set, a backslash quotes the next
-                       character; case-insensitive unless the pattern has a capital letter
-                       (as fd's smart case): name:'img_*.png' finds IMG_1.PNG, name:'IMG_*'
-                       does not find img_1.png. With := the value is taken literally.
-      text             artist, album, album_artist, title, genre, comment, camera, lens,
-                       software, error: the value anywhere in the field, case-insensitive
-                       (artist:beat finds The Beatles, camera:iphone)
-      numbers          size, mtime (modified), taken, width, height, depth, frames, loop, duration,
-                       rate, channels, bitrate, year, track, track_total, disc, disc_total,
-                       fps, rotation, orientation, lat, lon, alt, lines, words, chars: equal,
-                       or a range
-      yes or no        alpha, cgbi, interlaced, artwork, bom, mismatch, gps
+    \(matchingLists)
       live_photo       yes or no, else a glob of the other half's path (live_photo:'*.MOV')
       key              a top-level plist key: contains; := the whole key
       copies           how many other catalogued files have the same content, byte for
@@ -88,10 +73,7 @@ enum QueryTerms {
     (kind:image, or ,kind:image). Words match whatever their case and accents (cafe finds \
     café, σαντορινη finds Σαντορίνη), and any word inside Chinese or Japanese text (京都 \
     finds 東京都庁: such text is indexed by each two characters in a row). The fields with a fixed \
-    set of values take only those: kind (image, audio, video, text, plist, other), area \
-    (bundle, documents, preferences, caches, library, tmp, other, and for backups \
-    camera-roll, recordings, voicemail, attachments), endings (lf, crlf, cr, mixed, none), \
-    plist (xml, binary) and detected (content, extension, content+extension); another value \
+    set of values take only those: \(fixedSets); another value \
     (kind:imag) is a usage error (64) that suggests the nearest.
 
     copies and copy-in compare contents as shelf dupes does: the files whose size another \
@@ -113,21 +95,7 @@ enum QueryTerms {
     (taken:2024-05, taken:-30d..). Booleans \
     take yes or no (alpha:yes, cgbi:no). Bit rates take k and M (bitrate>256k, bitrate:1.4M).
 
-    Fields: kind, type (MIME), ext, name, path, area, root, size, mtime, width, height, depth \
-    (bits per sample), color (color type), alpha, cgbi, interlaced, frames, loop (times a GIF or \
-    WebP animation plays, 0 forever), duration, rate \
-    (sample rate), channels, format, codec (FFmpeg's name: aac, alac, mp3, flac, h264…), \
-    audio_codec (a video's sound), bitrate (bits/s), artist, album, album_artist, title, genre, \
-    comment, year, track, track_total, disc, disc_total, artwork (cover art embedded), fps \
-    (frame_rate), rotation (degrees clockwise), taken (when a photo was taken or a video filmed), \
-    camera (EXIF make and model), lens, orientation (EXIF, 1-8), gps (yes when the photo has a \
-    position), lat, lon, alt (degrees and metres, south, west and below sea level negative), \
-    software, live_photo (the other half of a Live Photo), encoding, bom, \
-    endings (line endings), lines, words, chars, plist (xml or binary), key (a top-level plist \
-    key), error, mismatch (extension disagrees with content), detected; for iPhone backup entries \
-    domain (CameraRollDomain, AppDomain-…), app (a bundle identifier), file_id (the stored name) \
-    and protection (the data-protection class); copies and copy-in (other catalogued files \
-    with the same content, anywhere or under a folder).
+    Fields: \(fieldList).
 
     Sort (--sort, repeatable) by any field, ascending or with :desc; a second --sort orders \
     entries that tie on the first (--sort artist --sort year:desc). Without --sort entries \
@@ -139,4 +107,71 @@ enum QueryTerms {
     Quote a term for the shell when it holds spaces or < and >: 'artist:The Beatles', \
     'size>10M'.
     """)
+}
+
+extension QueryTerms {
+  /// The fields a query names, in table order, once each.
+  private static var queriedFields: [FactField] { FactField.table.filter { !$0.queryNames.isEmpty } }
+
+  /// The query names compared as `matching`, in table order.
+  private static func names(_ matching: FactField.QueryMatching) -> [String] {
+    queriedFields.filter { $0.queryMatching == matching }.flatMap(\.queryNames)
+  }
+
+  /// The lines of "How field:value matches" that list fields: names, globs, text, numbers, yes
+  /// or no, each with how it matches.
+  private static var matchingLists: String {
+    let explained: [(String, [String], String)] = [
+      (
+        "names", names(.names),
+        "the whole value, case-insensitive (ext:png is .png and .PNG, never .libpng16; ext:.png works too)"
+      ),
+      (
+        "globs", names(.globs),
+        "a shell glob over the raw bytes of the whole absolute path (path, root) or of the file name (name): * any run of characters (also /), ? one character, [abc] [a-z] [!a-z] a set, a backslash quotes the next character; case-insensitive unless the pattern has a capital letter (as fd's smart case): name:'img_*.png' finds IMG_1.PNG, name:'IMG_*' does not find img_1.png. With := the value is taken literally."
+      ),
+      (
+        "text", names(.text),
+        "the value anywhere in the field, case-insensitive (artist:beat finds The Beatles, camera:iphone)"
+      ),
+      ("numbers", names(.numbers), "equal, or a range"),
+      ("yes or no", names(.yesOrNo), ""),
+    ]
+    return explained.map { label, fields, how in
+      wrapped(fields.joined(separator: ", ") + (how.isEmpty ? "" : ": " + how), label: label)
+    }.joined(separator: "\n")
+  }
+
+  /// `text` wrapped to 88 columns after a label column of 19.
+  private static func wrapped(_ text: String, label: String) -> String {
+    let indent = String(repeating: " ", count: 19)
+    var lines: [String] = []
+    var line = "  " + label + String(repeating: " ", count: max(1, 17 - label.count))
+    var lineHasWords = false
+    for word in text.split(separator: " ") {
+      if lineHasWords && line.count + 1 + word.count > 88 {
+        lines.append(line)
+        line = indent
+        lineHasWords = false
+      }
+      line += (lineHasWords ? " " : "") + word
+      lineHasWords = true
+    }
+    lines.append(line)
+    return lines.joined(separator: "\n")
+  }
+
+  /// The fields with a closed set of values, each with its values.
+  private static var fixedSets: String {
+    let sets = queriedFields.compactMap { field in
+      field.queryChoices.map { "\(field.queryNames[0]) (\($0.joined(separator: ", ")))" }
+    }
+    return sets.dropLast().joined(separator: ", ") + " and " + sets.last!
+  }
+
+  /// Every field, with what it is where its name does not say.
+  private static var fieldList: String {
+    let fields = queriedFields.compactMap(\.queryDescription)
+    return fields.dropLast().joined(separator: ", ") + " and " + fields.last!
+  }
 }

@@ -436,3 +436,53 @@ extension FactField {
     }
   }
 }
+
+// MARK: The manual's field lists
+
+extension FactField {
+  /// How a query compares a field, as the manual groups them.
+  public enum QueryMatching: String, CaseIterable, Sendable {
+    case names, globs, text, numbers, yesOrNo = "yes or no", other
+  }
+
+  /// The names queries use for the field (none when no query names it).
+  public var queryNames: [String] { query?.names ?? [] }
+
+  /// What the field is, for the manual's list (`depth (bits per sample)`), or its name alone.
+  public var queryDescription: String? {
+    query.map { $0.help ?? $0.names[0] }
+  }
+
+  /// The values of a field with a closed set, in documented order.
+  public var queryChoices: [String]? { query?.choices }
+
+  /// How a query compares the field.
+  public var queryMatching: QueryMatching? {
+    switch query?.type {
+    case nil: nil
+    case .name: .names
+    case .glob: .globs
+    case .text: .text
+    case .number, .size, .duration, .time, .localTime, .bitrate: .numbers
+    case .boolean: .yesOrNo
+    case .keys, .linkedPath, .copyFolder: .other
+    }
+  }
+
+  /// The field's JSON key with what it means (`duration (seconds)`).
+  public var jsonDescription: String { jsonHelp.map { "\(name) \($0)" } ?? name }
+
+  /// The JSON keys of a kind's object (`image`, `audio`…) with what they mean, in order: the
+  /// manual's list of the fields of `--json`.
+  public static func jsonKeys(ofObject key: String) -> [String] {
+    var keys: [String] = []
+    for group in FactGroup.allCases where group.object == key {
+      for field in fields(in: group) where field.json != .none {
+        keys.append(field.jsonDescription)
+      }
+    }
+    return keys
+  }
+}
+
+extension FactField.JSONForm: Equatable {}

@@ -410,6 +410,7 @@ extension FactField {
       "gps", [.exif],
       query: QueryBinding(
         names: ["gps"], type: .boolean, sql: "(f.gps_lat IS NOT NULL)", help: "gps (yes when the photo has a position)"),
+      jsonHelp: "{lat, lon, alt}",
       template: .text { entry in entry.exif?.gps.map { "\($0.latitude),\($0.longitude)" } },
       info: InfoLine("GPS:") { entry in
         entry.exif?.gps.map { gps in

@@ -1,3 +1,4 @@
+import ShelfCatalog
 /// The reference sections of the catalogue's pages: what index stores and when it reads a
 /// file again, how it survives hostile files, how ls prints and which JSON keys scripts can
 /// rely on, and how show draws pictures. Kept beside the command table so that the installed
@@ -122,21 +123,7 @@ enum CatalogueManual {
       error         why some facts could not be read
       live_photo    the path of the other half of a Live Photo
 
-      image         width, height, bit_depth, color_type, alpha,
-                    interlaced, cgbi, frames, loop, format, chunks
-                    (a PNG's chunk names), taken, camera, lens,
-                    orientation, software, gps {lat, lon, alt}
-      audio         duration (seconds), sample_rate, channels, frames,
-                    format, codec, encoding (sample encoding), bitrate,
-                    title, artist, album, album_artist, date, track,
-                    track_total, disc, disc_total, genre, comment, artwork
-      video         duration, width, height, codec, frame_rate, rotation,
-                    audio_codec, sample_rate, channels, bitrate, taken,
-                    format, title
-      text          encoding, bom, line_endings, lines, words, chars,
-                    first_line
-      plist         format, root (the root object's type), keys
-      backup        domain, app, file_id, protection_class, mode
+    \#(kindObjects)
       cue           (info, a .cue file) title, performer, tracks [{number,
                     title, performer, start, duration (seconds, null when
                     unknown), file}], warnings
@@ -167,4 +154,29 @@ enum CatalogueManual {
     The error of a picture that cannot be decoded reads 'error: FILE: cannot decode image:
     REASON' (exit 65). A video's first frame is scaled by libswscale.
     """#)
+
+  /// The lines of the JSON fields section listing each kind's object, from `FactField.table`.
+  private static var kindObjects: String {
+    ["image", "audio", "video", "text", "plist", "backup"].map { key in
+      let indent = String(repeating: " ", count: 16)
+      var lines: [String] = []
+      var line = "  " + key + String(repeating: " ", count: 14 - key.count)
+      var lineHasWords = false
+      let keys = FactField.jsonKeys(ofObject: key)
+      for (index, name) in keys.enumerated() {
+        let item = name + (index < keys.count - 1 ? "," : "")
+        for word in item.split(separator: " ") {
+          if lineHasWords && line.count + 1 + word.count > 68 {
+            lines.append(line)
+            line = indent
+            lineHasWords = false
+          }
+          line += (lineHasWords ? " " : "") + word
+          lineHasWords = true
+        }
+      }
+      lines.append(line)
+      return lines.joined(separator: "\n")
+    }.joined(separator: "\n")
+  }
 }
