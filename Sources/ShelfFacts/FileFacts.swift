@@ -27,8 +27,9 @@ public struct FileFacts: Sendable, Equatable {
   public var video: VideoFileInfo?
   public var text: TextFacts?
   public var plist: PlistFacts?
-  /// Text for the full-text index (capped), plus tags and plist keys; not kept beside the
-  /// other facts by the catalogue (it indexes it), so empty in a stored entry.
+  /// The beginning of a text file's text for the full-text index (capped); the catalogue indexes
+  /// it with the tags of the fields bare words search, and keeps no copy beside the other
+  /// facts, so it is empty in a stored entry.
   public var searchText: String
 
   /// Facts with the kind and detection only; the facts of the kind are filled in by who reads them.

@@ -80,7 +80,6 @@ public enum MetadataExtractor {
       case .plist:
         let plist = try PropertyList.parse(bytes)
         result.plist = plist.facts
-        result.searchText = plist.facts.keys.joined(separator: "\n")
       case .other:
         break
       }
@@ -116,10 +115,6 @@ public enum MetadataExtractor {
       info.container = MediaContainer.name(
         info.formatName, codec: info.codec, prefix: prefix, mime: result.mime)
       result.error = info.defect.map(FileFactsError.init)
-      result.searchText = [
-        info.title, info.artist, info.album, info.albumArtist, info.genre, info.comment, info.date,
-      ]
-      .compactMap { $0 }.joined(separator: "\n")
       result.audio = info
     case .video(var info):
       if result.kind == .audio {
@@ -128,7 +123,6 @@ public enum MetadataExtractor {
       }
       info.container = MediaContainer.name(
         info.formatName, codec: info.codec, prefix: prefix, mime: result.mime)
-      result.searchText = [info.title, info.artist, info.comment].compactMap { $0 }.joined(separator: "\n")
       result.video = info
     }
   }

@@ -211,6 +211,9 @@ extension FactField {
     return nil
   }
 
+  /// The columns of the fields bare words search (`f.title`…), in table order.
+  static let searchedColumns = table.filter(\.searched).compactMap { $0.column.map { "f." + $0.name } }
+
   /// What the full-text index holds for an entry: its tags (the searched fields: audio tags, a
   /// video's title, plist keys) and, for a text file, the beginning of its text, both folded for
   /// search (`SearchTextFolding`). Most files have neither.

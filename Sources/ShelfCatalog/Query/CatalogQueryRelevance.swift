@@ -53,9 +53,7 @@ extension CatalogQuery {
     guard !tokens.isEmpty else { return nil }
     // Name and tags in one text, case folded for ASCII letters only on both engines (SQLite's
     // LIKE folds no others; PostgreSQL's own folding follows the database's locale).
-    let tagColumns =
-      ["f.name", "f.title", "f.artist", "f.album", "f.album_artist", "f.genre", "f.comment"]
-      .map { "coalesce(\($0), '')" } + ["coalesce(f.plist_keys, '')"]
+    let tagColumns = (["f.name"] + FactField.searchedColumns).map { "coalesce(\($0), '')" }
     let newline = dialect == .sqlite ? "char(10)" : "chr(10)"
     var named = "(" + tagColumns.joined(separator: " || \(newline) || ") + ")"
     if dialect == .postgres {
