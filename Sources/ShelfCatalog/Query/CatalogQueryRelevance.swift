@@ -30,7 +30,7 @@ extension CatalogQuery {
     case .sqlite:
       .text(tokens.map { "\"" + $0.replacingAll("\"", with: "\"\"") + "\"*" }.joined(separator: " "))
     case .postgres:
-      .text(tokens.map { PostgresCatalogStore.lowercasedASCII($0) + ":*" }.joined(separator: " & "))
+      .text(tokens.map { PostgresEngine.lowercasedASCII($0) + ":*" }.joined(separator: " & "))
     }
   }
 
@@ -63,7 +63,7 @@ extension CatalogQuery {
     }
     let holdsEveryWord = tokens.map { _ in "\(named) LIKE ? ESCAPE '\\'" }.joined(separator: " AND ")
     let patterns = tokens.map {
-      DatabaseValue.text("%" + Self.escapeLike(PostgresCatalogStore.lowercasedASCII($0)) + "%")
+      DatabaseValue.text("%" + Self.escapeLike(PostgresEngine.lowercasedASCII($0)) + "%")
     }
     let fullText =
       dialect == .sqlite

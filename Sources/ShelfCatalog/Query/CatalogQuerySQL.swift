@@ -33,7 +33,7 @@ extension CatalogQuery {
       let like = DatabaseValue.text("%" + Self.escapeLike(words) + "%")
       if dialect == .postgres {
         // The `search` column holds the same letters-and-digits tokens (see
-        // `PostgresCatalogStore.searchWords`); each query token is a prefix, ANDed.
+        // `PostgresEngine.searchWords`); each query token is a prefix, ANDed.
         parameters += [Self.textSearchQuery(tokens, .postgres), like]
         return "(f.search @@ to_tsquery('simple', unaccent(?)) OR f.path_text ILIKE ? ESCAPE '\\')"
       }

@@ -2,8 +2,8 @@ import ShelfCore
 import ShelfDatabase
 
 /// What differs between the two databases a catalogue is kept in: the SQLite file
-/// (`SQLiteCatalogStore`) and a PostgreSQL database several machines share
-/// (`PostgresCatalogStore`). Every read and write that is the same SQL on both is written once in
+/// (`SQLiteEngine`) and a PostgreSQL database several machines share
+/// (`PostgresEngine`). Every read and write that is the same SQL on both is written once in
 /// `CatalogStore`, over `connection` in `dialect`; an engine opens and migrates its database,
 /// locks, writes a file's row (at once, or queued and sent in batches), and moves a damaged
 /// file aside.

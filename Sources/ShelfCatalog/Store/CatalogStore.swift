@@ -265,10 +265,10 @@ public final class CatalogStore {
   {
     switch location {
     case .file(let path):
-      CatalogStore(try SQLiteCatalogStore.openForReading(at: path, shelfVersion: shelfVersion))
+      CatalogStore(try SQLiteEngine.openForReading(at: path, shelfVersion: shelfVersion))
     case .postgres(let url):
       CatalogStore(
-        try PostgresCatalogStore.open(url, shelfVersion: shelfVersion, writing: false, create: false))
+        try PostgresEngine.open(url, shelfVersion: shelfVersion, writing: false, create: false))
     }
   }
 
@@ -288,11 +288,11 @@ public final class CatalogStore {
     switch location {
     case .file(let path):
       CatalogStore(
-        try SQLiteCatalogStore.openForWriting(
+        try SQLiteEngine.openForWriting(
           at: path, shelfVersion: shelfVersion, lockWait: lockWait, create: create))
     case .postgres(let url):
       CatalogStore(
-        try PostgresCatalogStore.open(url, shelfVersion: shelfVersion, writing: true, create: create))
+        try PostgresEngine.open(url, shelfVersion: shelfVersion, writing: true, create: create))
     }
   }
 
