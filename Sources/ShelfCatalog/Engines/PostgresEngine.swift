@@ -260,6 +260,8 @@ final class PostgresEngine: CatalogEngine {
     self
   }
 
+  func isDamage(_ error: any Error) -> Bool { false }
+
   // MARK: Roots
 
   /// The advisory-lock key of a root: FNV-1a of its host and path.

@@ -259,6 +259,8 @@ final class SQLiteEngine: CatalogEngine {
     return fresh
   }
 
+  func isDamage(_ error: any Error) -> Bool { (error as? SQLiteError)?.isCorruption == true }
+
   private static func moveAside(_ path: RawPath) throws -> RawPath {
     var counter = 0
     var target = RawPath(bytes: path.bytes + Array(".corrupt".utf8))

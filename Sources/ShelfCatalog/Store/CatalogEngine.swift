@@ -26,6 +26,9 @@ protocol CatalogEngine: AnyObject {
   /// Moves this (damaged) catalogue aside and returns a fresh one in its place, holding the
   /// same lock.
   func movingAsideAndRebuilding(shelfVersion: String) throws -> any CatalogEngine
+  /// True when `error`, thrown by a statement on this catalogue, says its file is damaged:
+  /// a writer then moves it aside and starts afresh (`movingAsideAndRebuilding`).
+  func isDamage(_ error: any Error) -> Bool
   /// Makes this writer the only indexer of the root at `path` (waiting up to `wait`
   /// seconds), or throws `.busy`.
   func lockRoot(_ path: RawPath, wait: Double) throws

@@ -316,6 +316,10 @@ public final class CatalogStore {
     CatalogStore(try engine.movingAsideAndRebuilding(shelfVersion: shelfVersion))
   }
 
+  /// True when `error`, thrown while writing this catalogue, says its file is damaged (SQLite's
+  /// corruption), so that the writer moves it aside and rebuilds it.
+  package func isDamage(_ error: any Error) -> Bool { engine.isDamage(error) }
+
   // MARK: Roots
 
   /// Every root the catalogue knows (of every machine), in path order.
