@@ -45,18 +45,3 @@ protocol CatalogEngine: AnyObject {
   /// that the first queries are planned for the rows that are there.
   func refreshPlannerStatistics() throws
 }
-
-/// What the shared statements need to know of each dialect's schema.
-extension SQLDialect {
-  /// The order of `roots()`: by path, then (PostgreSQL) by host in byte order.
-  var rootOrder: String { self == .sqlite ? "path" : "path, host COLLATE \"C\"" }
-
-  /// SQLite keeps the full text in a table of its own (rowid = the file's id); PostgreSQL in
-  /// columns of `files`.
-  var fullTextTable: String? { self == .sqlite ? "files_fts" : nil }
-
-  /// The text a file's full-text row was made from, as a column of `files f`.
-  var storedSearchText: String {
-    self == .sqlite ? "(SELECT body FROM files_fts WHERE rowid = f.id)" : "f.search_text"
-  }
-}

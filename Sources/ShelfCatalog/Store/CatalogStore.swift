@@ -493,7 +493,7 @@ public final class CatalogStore {
     }
     try connection.forEachRow(CatalogTotals.sql(dialect), []) { totals.add($0) }
     // SQLite's rows do not carry the years of the photos (see `CatalogTotals.sql`).
-    let photosByYear = dialect == .sqlite ? try self.photosByYear() : nil
+    let photosByYear = dialect.totalsCarryPhotoYears ? nil : try self.photosByYear()
     return totals.stats(photosByYear: photosByYear, roots: try roots())
   }
 
