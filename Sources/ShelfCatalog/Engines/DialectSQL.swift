@@ -1,4 +1,4 @@
-import ShelfDatabase
+import ShelfCore
 
 /// What the statements shared by both engines say differently in each: the fragments of SQL
 /// and the facts of each engine's schema they are built from, side by side, so that the store

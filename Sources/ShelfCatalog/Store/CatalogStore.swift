@@ -310,8 +310,8 @@ public final class CatalogStore {
   public var movedAsideCorruptFile: RawPath? { engine.movedAsideCorruptFile }
 
   /// Moves this (damaged) SQLite catalogue aside and returns a fresh one in its place (see
-  /// `movedAsideCorruptFile`), holding the same lock. Writers call this when SQLite reports
-  /// corruption mid-scan.
+  /// `movedAsideCorruptFile`), holding the same lock. Writers call this when an error mid-scan
+  /// is damage (`isDamage`).
   public func movingAsideAndRebuilding(shelfVersion: String) throws -> CatalogStore {
     CatalogStore(try engine.movingAsideAndRebuilding(shelfVersion: shelfVersion))
   }
