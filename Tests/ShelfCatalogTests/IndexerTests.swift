@@ -527,7 +527,7 @@ private func makeSchema4(_ path: RawPath) throws {
 
 extension CatalogStore {
   /// The SQLite connection of a SQLite catalogue (for tests of SQLite's own files).
-  var db: SQLiteConnection { (engine as! SQLiteCatalogStore).db }
+  var db: SQLiteConnection { (engine as! SQLiteEngine).db }
 
   /// Runs SQL on the catalogue's database, whichever store holds it (to age rows).
   fileprivate func execute(_ sql: String) throws {

@@ -2,7 +2,7 @@ import ShelfDatabase
 
 /// The full text of a PostgreSQL catalogue's rows: cut into words here, as SQLite's tokenizer
 /// cuts them, so that both engines find the same words.
-extension PostgresCatalogStore {
+extension PostgresEngine {
   /// What a row's full text is stored as: `text` (the `search_text` column, kept so that a copy
   /// can carry it) and the two halves of its `search` vector.
   struct SearchWords: Equatable {

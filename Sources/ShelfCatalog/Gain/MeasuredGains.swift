@@ -17,14 +17,12 @@ enum MeasuredGains {
     guard !rows.isEmpty else { return }
     func statement(_ count: Int) -> String {
       let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?)", count: count).joined(separator: ", ")
-      let columns =
-        "replay_gains(device, inode, size, mtime_ns, ctime_ns, track_gain, track_peak, album_gain, album_peak)"
-      switch store.dialect {
-      case .sqlite: return "INSERT OR REPLACE INTO \(columns) VALUES \(values)"
-      case .postgres:
-        return
-          "INSERT INTO \(columns) VALUES \(values) ON CONFLICT (device, inode) DO UPDATE SET size = excluded.size, mtime_ns = excluded.mtime_ns, ctime_ns = excluded.ctime_ns, track_gain = excluded.track_gain, track_peak = excluded.track_peak, album_gain = excluded.album_gain, album_peak = excluded.album_peak"
-      }
+      return store.dialect.insertOrReplace(
+        into: "replay_gains",
+        columns: [
+          "device", "inode", "size", "mtime_ns", "ctime_ns", "track_gain", "track_peak", "album_gain",
+          "album_peak",
+        ], key: ["device", "inode"], rows: values)
     }
     try store.transaction {
       var start = 0

@@ -1,5 +1,4 @@
 import ShelfCore
-import ShelfDatabase
 
 /// One `shelf index` run over a list of roots: each folder scanned once (a backup scanned with
 /// the folder it was found in is not scanned again when it is named too), and a catalogue that
@@ -50,7 +49,7 @@ package struct IndexRun {
       let summary: RootScanSummary
       do {
         summary = try await Indexer(store: store, options: options).index(root: root, progress: progress)
-      } catch let error as SQLiteError where error.isCorruption && !rebuilt {
+      } catch let error where store.isDamage(error) && !rebuilt {
         // Damage found part way: the roots it knew are read while it can still be read.
         rebuilt = true
         let known = (try? store.roots().filter { $0.parentID == nil }.map(\.path)) ?? []

@@ -26,12 +26,7 @@ extension CatalogQuery {
       let folded = SearchTextFolding.queryWords(word)
       return folded.isEmpty ? [word] : folded
     }
-    return switch dialect {
-    case .sqlite:
-      .text(tokens.map { "\"" + $0.replacingAll("\"", with: "\"\"") + "\"*" }.joined(separator: " "))
-    case .postgres:
-      .text(tokens.map { PostgresCatalogStore.lowercasedASCII($0) + ":*" }.joined(separator: " & "))
-    }
+    return .text(dialect.fullTextQuery(tokens))
   }
 
   /// How to list the best matches of the query's words first, when no sort is asked for: the
@@ -54,21 +49,14 @@ extension CatalogQuery {
     // Name and tags in one text, case folded for ASCII letters only on both engines (SQLite's
     // LIKE folds no others; PostgreSQL's own folding follows the database's locale).
     let tagColumns = (["f.name"] + FactField.searchedColumns).map { "coalesce(\($0), '')" }
-    let newline = dialect == .sqlite ? "char(10)" : "chr(10)"
-    var named = "(" + tagColumns.joined(separator: " || \(newline) || ") + ")"
-    if dialect == .postgres {
-      named = "translate(\(named), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"
-    }
+    let named = dialect.foldingASCIICase(
+      "(" + tagColumns.joined(separator: " || \(dialect.newline) || ") + ")")
     let holdsEveryWord = tokens.map { _ in "\(named) LIKE ? ESCAPE '\\'" }.joined(separator: " AND ")
     let patterns = tokens.map {
-      DatabaseValue.text("%" + Self.escapeLike(PostgresCatalogStore.lowercasedASCII($0)) + "%")
+      DatabaseValue.text("%" + Self.escapeLike(PostgresEngine.lowercasedASCII($0)) + "%")
     }
-    let fullText =
-      dialect == .sqlite
-      ? "f.id IN (SELECT rowid FROM files_fts WHERE files_fts MATCH ?)"
-      : "coalesce(f.search @@ to_tsquery('simple', unaccent(?)), false)"
     return (
-      "CASE WHEN \(holdsEveryWord) THEN 0 WHEN \(fullText) THEN 1 ELSE 2 END, coalesce(f.chars, 0)",
+      "CASE WHEN \(holdsEveryWord) THEN 0 WHEN \(dialect.fullTextMatchOrFalse) THEN 1 ELSE 2 END, coalesce(f.chars, 0)",
       patterns + [Self.textSearchQuery(tokens, dialect)]
     )
   }

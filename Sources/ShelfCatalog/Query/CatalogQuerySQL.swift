@@ -31,20 +31,17 @@ extension CatalogQuery {
       // A name is the end of its path, and decodes as that end does: the path alone is
       // searched for the word as a substring.
       let like = DatabaseValue.text("%" + Self.escapeLike(words) + "%")
-      if dialect == .postgres {
-        // The `search` column holds the same letters-and-digits tokens (see
-        // `PostgresCatalogStore.searchWords`); each query token is a prefix, ANDed.
-        parameters += [Self.textSearchQuery(tokens, .postgres), like]
-        return "(f.search @@ to_tsquery('simple', unaccent(?)) OR f.path_text ILIKE ? ESCAPE '\\')"
-      }
-      parameters.append(Self.textSearchQuery(tokens, .sqlite))
-      let fullText = "f.id IN (SELECT rowid FROM files_fts WHERE files_fts MATCH ?)"
-      guard let trigrams = Self.trigramQuery(words.unicodeScalars.map(\.value)) else {
+      // Each query token is a prefix, ANDed, of the tokens the full text is cut into (in
+      // PostgreSQL, `PostgresEngine.searchWords`).
+      parameters.append(Self.textSearchQuery(tokens, dialect))
+      let inPath = "f.path_text \(dialect.like) ? ESCAPE '\\'"
+      guard dialect.hasPathTrigramTable, let trigrams = Self.trigramQuery(words.unicodeScalars.map(\.value))
+      else {
         parameters.append(like)
-        return "(\(fullText) OR f.path_text LIKE ? ESCAPE '\\')"
+        return "(\(dialect.fullTextMatch) OR \(inPath))"
       }
       parameters += [.text(trigrams), like]
-      return "(\(fullText) OR (\(Self.pathTrigramsSQL) AND f.path_text LIKE ? ESCAPE '\\'))"
+      return "(\(dialect.fullTextMatch) OR (\(Self.pathTrigramsSQL) AND \(inPath)))"
     case .field(let name, let op, let value):
       try Self.checkField(name)
       let field = Self.fields[name]!
@@ -65,14 +62,14 @@ extension CatalogQuery {
         guard let bytes = field.bytes, op == .contains || op == .exact || op == .notEqual else {
           throw QueryError(message: "field '\(name)' takes yes, no or a glob, not '\(op.rawValue)'")
         }
-        if dialect == .postgres {
+        guard let globFunction = dialect.globFunction else {
           return Self.regularExpressionSQL(field, op: op, value: value, parameters: &parameters)
         }
         var mode: PathGlobMode = []
         if !PathGlob.hasCapitals(value) { mode.insert(.foldCase) }
         if op != .contains { mode.insert(.literal) }
         parameters.append(.text(value))
-        let match = "shelf_glob(?, \(bytes.column), \(mode.rawValue))"
+        let match = "\(globFunction)(?, \(bytes.column), \(mode.rawValue))"
         return op == .notEqual ? "NOT coalesce(\(match), 0)" : match
       case .copyFolder:
         guard op == .contains, !value.isEmpty else {
@@ -86,13 +83,13 @@ extension CatalogQuery {
         guard let bytes = field.bytes, op == .contains || op == .exact || op == .notEqual else {
           return try textSQL(column, dialect, op: op, value: value, fieldName: name, parameters: &parameters)
         }
-        if dialect == .postgres {
+        guard let globFunction = dialect.globFunction else {
           return Self.regularExpressionSQL(field, op: op, value: value, parameters: &parameters)
         }
         var mode: PathGlobMode = bytes.lastComponent ? [.lastComponent] : []
         if !PathGlob.hasCapitals(value) { mode.insert(.foldCase) }
         if op != .contains { mode.insert(.literal) }
-        var match = "shelf_glob(?, \(bytes.column), \(mode.rawValue))"
+        var match = "\(globFunction)(?, \(bytes.column), \(mode.rawValue))"
         // The literal runs of the pattern, looked up in the path trigrams first, narrow the
         // rows the glob is tried on; the glob alone decides.
         let glob = PathGlob(
@@ -110,8 +107,7 @@ extension CatalogQuery {
           return "\(column) \(dialect.like) ? ESCAPE '\\'"
         case .exact:
           parameters.append(.text("%\n" + Self.escapeLike(value) + "\n%"))
-          let newline = dialect == .sqlite ? "char(10)" : "chr(10)"
-          return "(\(newline) || \(column) || \(newline)) \(dialect.like) ? ESCAPE '\\'"
+          return "(\(dialect.newline) || \(column) || \(dialect.newline)) \(dialect.like) ? ESCAPE '\\'"
         default: throw QueryError(message: "field 'key' takes ':' or ':=', not '\(op.rawValue)'")
         }
       case .boolean:
@@ -121,8 +117,7 @@ extension CatalogQuery {
         guard op == .contains || op == .exact || op == .notEqual else {
           throw QueryError(message: "field '\(name)' takes ':' (yes or no), not '\(op.rawValue)'")
         }
-        // PostgreSQL will not coalesce a condition (`x IS NOT NULL`) with a number.
-        let value = dialect == .sqlite ? column : "(\(column))::int"
+        let value = dialect.integer(column)
         return op == .notEqual
           ? "coalesce(\(value), 0) != \(flag ? 1 : 0)" : "coalesce(\(value), 0) = \(flag ? 1 : 0)"
       case .number, .size, .duration, .time, .bitrate, .localTime:
@@ -164,17 +159,13 @@ extension CatalogQuery {
     case .contains:
       if value.isEmpty { return "coalesce(\(column), '') != ''" }
       parameters.append(.text("%" + Self.escapeLike(value) + "%"))
-      // Said outright, the column's not being NULL lets SQLite read a partial index of it
-      // (`files_artist`) rather than the table; PostgreSQL infers it.
-      return dialect == .sqlite
-        ? "(\(column) IS NOT NULL AND \(column) LIKE ? ESCAPE '\\')" : "\(column) ILIKE ? ESCAPE '\\'"
+      return dialect.containsPattern(column)
     case .exact:
       parameters.append(.text(value))
-      return dialect == .sqlite ? "\(column) = ? COLLATE NOCASE" : "lower(\(column)) = lower(?)"
+      return dialect.equalsIgnoringCase(column)
     case .notEqual:
       parameters.append(.text(value))
-      return dialect == .sqlite
-        ? "coalesce(\(column), '') != ? COLLATE NOCASE" : "lower(coalesce(\(column), '')) != lower(?)"
+      return dialect.differsIgnoringCase(column)
     default:
       parameters.append(.text(value))
       return "\(column)\(dialect.byteOrder) \(op.rawValue) ?"
@@ -195,11 +186,11 @@ extension CatalogQuery {
     func parameter(_ value: Double) -> DatabaseValue {
       type == .localTime ? .text(Self.isoLocalTime(seconds: value)) : .real(value)
     }
-    // PostgreSQL compares an integer column with a float8 parameter as float8, which no index
-    // on the column serves: there the bound becomes the integer that selects the same rows.
+    // Where an integer column compared with a real parameter would be read without its index,
+    // the bound becomes the integer that selects the same rows.
     let bare = column.hasPrefix("f.") ? String(column.dropFirst(2)) : ""
     let integerColumn =
-      dialect == .postgres && type != .localTime
+      dialect.comparesIntegersAsReals && type != .localTime
       && CatalogSchema.fileColumns.contains(where: { $0.name == bare && $0.type == .integer })
     func comparison(_ sqlOperator: String, _ value: Double) -> String {
       let rounded: Double
@@ -261,14 +252,4 @@ extension CatalogQuery {
     }
     return out
   }
-}
-
-extension SQLDialect {
-  /// ASCII-case-insensitive LIKE, as SQLite's LIKE is.
-  var like: String { self == .sqlite ? "LIKE" : "ILIKE" }
-  var trueValue: String { self == .sqlite ? "1" : "true" }
-  var falseValue: String { self == .sqlite ? "0" : "false" }
-  /// Makes text compare and sort by its bytes, as SQLite's default collation does, whatever
-  /// the PostgreSQL database's locale.
-  var byteOrder: String { self == .sqlite ? "" : " COLLATE \"C\"" }
 }

@@ -56,7 +56,6 @@ public struct CatalogSort: Sendable, Equatable {
       if CatalogSchema.fileColumns.contains(where: { $0.name == bare && $0.notNull }) { return direction }
       return "\(field.column) IS NULL, " + direction
     }
-    // `+` keeps SQLite from walking the path index for the order instead of filtering first.
-    return (keys + [dialect == .sqlite ? "+f.path" : "f.path"]).joined(separator: ", ")
+    return (keys + [dialect.pathTieBreak]).joined(separator: ", ")
   }
 }

@@ -103,7 +103,7 @@ extension CatalogStore {
     let (integer, blob) = (
       CatalogSchema.ColumnType.integer.name(dialect), CatalogSchema.ColumnType.blob.name(dialect)
     )
-    try connection.execute(dialect == .postgres ? "BEGIN READ WRITE" : "BEGIN")
+    try connection.execute(dialect.beginWriting)
     do {
       try connection.execute(
         """

@@ -2,8 +2,8 @@ import ShelfCore
 import ShelfDatabase
 
 /// What differs between the two databases a catalogue is kept in: the SQLite file
-/// (`SQLiteCatalogStore`) and a PostgreSQL database several machines share
-/// (`PostgresCatalogStore`). Every read and write that is the same SQL on both is written once in
+/// (`SQLiteEngine`) and a PostgreSQL database several machines share
+/// (`PostgresEngine`). Every read and write that is the same SQL on both is written once in
 /// `CatalogStore`, over `connection` in `dialect`; an engine opens and migrates its database,
 /// locks, writes a file's row (at once, or queued and sent in batches), and moves a damaged
 /// file aside.
@@ -26,6 +26,9 @@ protocol CatalogEngine: AnyObject {
   /// Moves this (damaged) catalogue aside and returns a fresh one in its place, holding the
   /// same lock.
   func movingAsideAndRebuilding(shelfVersion: String) throws -> any CatalogEngine
+  /// True when `error`, thrown by a statement on this catalogue, says its file is damaged:
+  /// a writer then moves it aside and starts afresh (`movingAsideAndRebuilding`).
+  func isDamage(_ error: any Error) -> Bool
   /// Makes this writer the only indexer of the root at `path` (waiting up to `wait`
   /// seconds), or throws `.busy`.
   func lockRoot(_ path: RawPath, wait: Double) throws
@@ -41,19 +44,4 @@ protocol CatalogEngine: AnyObject {
   /// Brings the query planner's statistics up to date after a bulk load (`catalog copy`), so
   /// that the first queries are planned for the rows that are there.
   func refreshPlannerStatistics() throws
-}
-
-/// What the shared statements need to know of each dialect's schema.
-extension SQLDialect {
-  /// The order of `roots()`: by path, then (PostgreSQL) by host in byte order.
-  var rootOrder: String { self == .sqlite ? "path" : "path, host COLLATE \"C\"" }
-
-  /// SQLite keeps the full text in a table of its own (rowid = the file's id); PostgreSQL in
-  /// columns of `files`.
-  var fullTextTable: String? { self == .sqlite ? "files_fts" : nil }
-
-  /// The text a file's full-text row was made from, as a column of `files f`.
-  var storedSearchText: String {
-    self == .sqlite ? "(SELECT body FROM files_fts WHERE rowid = f.id)" : "f.search_text"
-  }
 }

@@ -79,7 +79,7 @@ enum CatalogSchema {
   static let rootParentVersion = 11
 
   /// The version from which SQLite's writer fills the path trigram table itself, with the
-  /// row (`SQLiteCatalogStore.upsert`), rather than by an insert trigger: an older shelf,
+  /// row (`SQLiteEngine.upsert`), rather than by an insert trigger: an older shelf,
   /// which relies on the trigger, must not write the catalogue after it.
   static let explicitPathTrigramsVersion = 12
 
@@ -399,7 +399,7 @@ enum CatalogSchema {
 
   /// The columns an update of a known file writes: all but the path, its text and the root,
   /// which are what made it known (SQLite: changing none of them, the update needs no
-  /// statement journal; see `SQLiteCatalogStore.upsert`).
+  /// statement journal; see `SQLiteEngine.upsert`).
   static let updatedFileColumns = writtenFileColumns.filter { !unchangedByUpdate.contains($0) }
   private static let unchangedByUpdate: Set<String> = ["path", "path_text", "root_id"]
 

@@ -46,11 +46,11 @@ struct CatalogTotals {
   /// kind and area, which grouping by year would break, and counts the photos by year from
   /// the same index apart (`CatalogSchema.photosByYear`).
   static func sql(_ dialect: SQLDialect) -> String {
-    let year = dialect == .postgres ? photoYear : "NULL"
+    let year = dialect.totalsCarryPhotoYears ? photoYear : "NULL"
     return """
       SELECT kind, area, count(*), coalesce(sum(size), 0), coalesce(sum(\(plausibleDuration)), 0), count(error),
         coalesce(sum(ext_mismatch), 0), count(duration) - count(\(plausibleDuration)), \(year)
-      FROM files GROUP BY kind, area\(dialect == .postgres ? ", 9" : "")
+      FROM files GROUP BY kind, area\(dialect.totalsCarryPhotoYears ? ", 9" : "")
       """
   }
 

@@ -265,10 +265,10 @@ public final class CatalogStore {
   {
     switch location {
     case .file(let path):
-      CatalogStore(try SQLiteCatalogStore.openForReading(at: path, shelfVersion: shelfVersion))
+      CatalogStore(try SQLiteEngine.openForReading(at: path, shelfVersion: shelfVersion))
     case .postgres(let url):
       CatalogStore(
-        try PostgresCatalogStore.open(url, shelfVersion: shelfVersion, writing: false, create: false))
+        try PostgresEngine.open(url, shelfVersion: shelfVersion, writing: false, create: false))
     }
   }
 
@@ -288,11 +288,11 @@ public final class CatalogStore {
     switch location {
     case .file(let path):
       CatalogStore(
-        try SQLiteCatalogStore.openForWriting(
+        try SQLiteEngine.openForWriting(
           at: path, shelfVersion: shelfVersion, lockWait: lockWait, create: create))
     case .postgres(let url):
       CatalogStore(
-        try PostgresCatalogStore.open(url, shelfVersion: shelfVersion, writing: true, create: create))
+        try PostgresEngine.open(url, shelfVersion: shelfVersion, writing: true, create: create))
     }
   }
 
@@ -310,11 +310,15 @@ public final class CatalogStore {
   public var movedAsideCorruptFile: RawPath? { engine.movedAsideCorruptFile }
 
   /// Moves this (damaged) SQLite catalogue aside and returns a fresh one in its place (see
-  /// `movedAsideCorruptFile`), holding the same lock. Writers call this when SQLite reports
-  /// corruption mid-scan.
+  /// `movedAsideCorruptFile`), holding the same lock. Writers call this when an error mid-scan
+  /// is damage (`isDamage`).
   public func movingAsideAndRebuilding(shelfVersion: String) throws -> CatalogStore {
     CatalogStore(try engine.movingAsideAndRebuilding(shelfVersion: shelfVersion))
   }
+
+  /// True when `error`, thrown while writing this catalogue, says its file is damaged (SQLite's
+  /// corruption), so that the writer moves it aside and rebuilds it.
+  package func isDamage(_ error: any Error) -> Bool { engine.isDamage(error) }
 
   // MARK: Roots
 
@@ -488,7 +492,7 @@ public final class CatalogStore {
     }
     try connection.forEachRow(CatalogTotals.sql(dialect), []) { totals.add($0) }
     // SQLite's rows do not carry the years of the photos (see `CatalogTotals.sql`).
-    let photosByYear = dialect == .sqlite ? try self.photosByYear() : nil
+    let photosByYear = dialect.totalsCarryPhotoYears ? nil : try self.photosByYear()
     return totals.stats(photosByYear: photosByYear, roots: try roots())
   }
 

@@ -109,7 +109,7 @@ extension CatalogStore {
     var condition = "root_id = ?"
     var parameters: [DatabaseValue] = [.integer(rootID)]
     let roots = try db.query("SELECT count(*) FROM roots", []) { $0.integer(at: 0) ?? 0 }.first ?? 0
-    if dialect == .sqlite && roots > 1 {
+    if !dialect.indexesFilesByRoot && roots > 1 {
       // SQLite has no index by root (PostgreSQL's rows are unique by root and path): a root
       // holding a small part of the catalogue is read through the range of its paths in the
       // path index (a root's files all lie below it) instead of the whole table, which every

@@ -79,13 +79,10 @@ enum ContentHashCache {
     guard !rows.isEmpty else { return }
     func statement(_ count: Int) -> String {
       let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: count).joined(separator: ", ")
-      let columns = "content_hashes(device, inode, size, mtime_ns, ctime_ns, sample, hash)"
-      switch store.dialect {
-      case .sqlite: return "INSERT OR REPLACE INTO \(columns) VALUES \(values)"
-      case .postgres:
-        return
-          "INSERT INTO \(columns) VALUES \(values) ON CONFLICT (device, inode) DO UPDATE SET size = excluded.size, mtime_ns = excluded.mtime_ns, ctime_ns = excluded.ctime_ns, sample = excluded.sample, hash = excluded.hash"
-      }
+      return store.dialect.insertOrReplace(
+        into: "content_hashes",
+        columns: ["device", "inode", "size", "mtime_ns", "ctime_ns", "sample", "hash"],
+        key: ["device", "inode"], rows: values)
     }
     try store.transaction {
       var start = 0

@@ -16,7 +16,7 @@ import ShelfDatabase
 /// in an empty database and migrates an older one, under a transaction-level advisory lock so
 /// two first writers do not race. A database with other tables and no shelf `meta` is refused
 /// and never touched.
-final class PostgresCatalogStore: CatalogEngine {
+final class PostgresEngine: CatalogEngine {
   let url: PostgresURL
   private let db: PostgresConnection
   /// This machine's name, recorded with the roots it adds.
@@ -65,7 +65,7 @@ final class PostgresCatalogStore: CatalogEngine {
 
   var connectionOpener: @Sendable () throws -> any DatabaseConnection {
     let url = url
-    return { try PostgresCatalogStore.connect(url) }
+    return { try PostgresEngine.connect(url) }
   }
 
   private var errorPath: RawPath { location.errorPath }
@@ -99,9 +99,9 @@ final class PostgresCatalogStore: CatalogEngine {
 
   /// Connects and checks (a writer also creates or migrates) the catalogue.
   static func open(_ url: PostgresURL, shelfVersion: String, writing: Bool, create: Bool) throws
-    -> PostgresCatalogStore
+    -> PostgresEngine
   {
-    let store = PostgresCatalogStore(url: url, db: try connect(url))
+    let store = PostgresEngine(url: url, db: try connect(url))
     if !writing {
       // A reader's session cannot change anything, whatever it is asked. It sorts a listing
       // of a few hundred thousand entries in memory, not in temporary files (the default
@@ -259,6 +259,8 @@ final class PostgresCatalogStore: CatalogEngine {
     // The server keeps its own data intact: there is no file to move aside.
     self
   }
+
+  func isDamage(_ error: any Error) -> Bool { false }
 
   // MARK: Roots
 

@@ -15,7 +15,7 @@ import ShelfDatabase
 /// catalogue. A file that is not a shelf catalogue is refused by both and never touched. The
 /// catalogue holds one machine's roots (no host filter) and one writer at a time, and writes
 /// each file's row at once.
-final class SQLiteCatalogStore: CatalogEngine {
+final class SQLiteEngine: CatalogEngine {
   /// The database file.
   let path: RawPath
   /// Where a damaged catalogue was moved before this one was created, if that happened.
@@ -46,7 +46,7 @@ final class SQLiteCatalogStore: CatalogEngine {
 
   /// Opens an existing catalogue read-only, as reader commands do: nothing is created,
   /// migrated or moved. `shelfVersion` names this shelf in the error about a newer schema.
-  static func openForReading(at path: RawPath, shelfVersion: String) throws -> SQLiteCatalogStore {
+  static func openForReading(at path: RawPath, shelfVersion: String) throws -> SQLiteEngine {
     switch try CatalogFileIdentity.identify(path) {
     case .missing: throw CatalogError(path: path, reason: .noCatalogue)
     case .other: throw CatalogError(path: path, reason: .notACatalogue)
@@ -56,7 +56,7 @@ final class SQLiteCatalogStore: CatalogEngine {
     // Mapped, a listing reads the rows an index points at without a system call each (SQLite
     // caps the size at what it was built for; writers keep ordinary reads).
     try db.execute("PRAGMA cache_size=-32768; PRAGMA temp_store=MEMORY; PRAGMA mmap_size=\(Int64(1) << 40)")
-    let store = SQLiteCatalogStore(path: path, db: db, lock: nil)
+    let store = SQLiteEngine(path: path, db: db, lock: nil)
     let schema = try store.schemaVersion()
     if schema < CatalogSchema.version { throw CatalogError(path: path, reason: .olderSchema(schema)) }
     if schema > CatalogSchema.version {
@@ -90,7 +90,7 @@ final class SQLiteCatalogStore: CatalogEngine {
   /// not a shelf catalogue is refused before the lock file is made. The folder must exist.
   static func openForWriting(
     at path: RawPath, shelfVersion: String, lockWait: Double = 2, create: Bool = true
-  ) throws -> SQLiteCatalogStore {
+  ) throws -> SQLiteEngine {
     // Checked before the lock file is made beside it.
     switch try CatalogFileIdentity.identify(path) {
     case .other: throw CatalogError(path: path, reason: .notACatalogue)
@@ -151,13 +151,13 @@ final class SQLiteCatalogStore: CatalogEngine {
   }
 
   private static func connectWriter(_ path: RawPath, lock: WriterLock, shelfVersion: String) throws
-    -> SQLiteCatalogStore
+    -> SQLiteEngine
   {
     let db = try SQLiteConnection(path: path, create: false)
     try db.setBusyTimeout(milliseconds: 5000)
     // A damaged file fails here, before anything is written to it.
     _ = try db.query("SELECT count(*) FROM sqlite_master")
-    let store = SQLiteCatalogStore(path: path, db: db, lock: nil)
+    let store = SQLiteEngine(path: path, db: db, lock: nil)
     // A newer schema is refused before anything (even the journal mode) changes.
     let schema = try store.schemaVersion()
     if schema > CatalogSchema.version {
@@ -167,7 +167,7 @@ final class SQLiteCatalogStore: CatalogEngine {
     _ = try? db.query("PRAGMA journal_mode=WAL")
     try db.execute(
       "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-32768; PRAGMA temp_store=MEMORY")
-    let writer = SQLiteCatalogStore(path: path, db: db, lock: lock)
+    let writer = SQLiteEngine(path: path, db: db, lock: lock)
     try writer.upgrade(shelfVersion: shelfVersion)
     return writer
   }
@@ -258,6 +258,8 @@ final class SQLiteCatalogStore: CatalogEngine {
     fresh.movedAsideCorruptFile = aside
     return fresh
   }
+
+  func isDamage(_ error: any Error) -> Bool { (error as? SQLiteError)?.isCorruption == true }
 
   private static func moveAside(_ path: RawPath) throws -> RawPath {
     var counter = 0
