@@ -218,12 +218,21 @@ extension FactField {
         }),
       query: QueryBinding(names: ["height"], type: .number), template: .number, listed: true, compared: true
     ) { .int($0.image?.height ?? $0.video?.height) },
+    // The bits per sample of a picture, or of a sound as FFmpeg or libsndfile reads them.
     FactField(
-      "bit_depth", [.image],
-      column: .files("bit_depth", .integer, { .from($0.image?.bitDepth) }, read: { $0.image?.bitDepth = $1.int }),
+      "bit_depth", [.image, .audio],
+      column: .files(
+        "bit_depth", .integer, { .from($0.image?.bitDepth ?? $0.audio?.bitsPerSample) },
+        read: { entry, value in
+          if entry.image != nil {
+            entry.image?.bitDepth = value.int
+          } else {
+            entry.audio?.bitsPerSample = value.int
+          }
+        }),
       query: QueryBinding(names: ["depth"], type: .number, help: "depth (bits per sample)"), template: .number,
-      info: InfoLine("bit depth:") { $0.image?.bitDepth.map { "\($0)" } }, listed: true
-    ) { .int($0.image?.bitDepth) },
+      info: InfoLine("bit depth:") { ($0.image?.bitDepth ?? $0.audio?.bitsPerSample).map { "\($0)" } }, listed: true
+    ) { .int($0.image?.bitDepth ?? $0.audio?.bitsPerSample) },
     FactField(
       "color_type", [.image],
       column: .files("color_type", .text, { .from($0.image?.colorType) }, read: { $0.image?.colorType = $1.text }),
