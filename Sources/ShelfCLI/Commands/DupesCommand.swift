@@ -137,7 +137,7 @@ enum DupesCommand {
     var dryRun: Bool
     /// `--similar`: the largest distance of images in bits.
     var similarDistance: Int?
-    /// How long to wait for another writer before an action (`SHELF_LOCK_WAIT`, for tests).
+    /// How long to wait for another writer before an action (`Invocation.lockWait`).
     var lockWait: Double
 
     init(_ invocation: Invocation) throws {
@@ -165,7 +165,7 @@ enum DupesCommand {
       }
       settings.keep = arguments[DupesCommand.keep]
       dryRun = arguments[DupesCommand.dryRun]
-      lockWait = invocation.environment["SHELF_LOCK_WAIT"].flatMap(Double.init) ?? 2
+      lockWait = try invocation.lockWait()
       if let link = arguments[DupesCommand.link] {
         guard !arguments[DupesCommand.trash] else {
           throw invocation.usageError("--link and --trash cannot be combined")

@@ -53,6 +53,7 @@ enum GainCommand {
   static func run(_ invocation: Invocation) async throws -> ExitStatus {
     let arguments = invocation.arguments
     let width = arguments[jobs] ?? max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    let lockWait = try invocation.lockWait()
     var outcome = BatchOutcome()
     let (inputs, failures) = try await resolve(arguments.positionals.map(\.path), invocation: invocation)
     for failure in failures { outcome.failed(failure, console: invocation.console) }
@@ -64,7 +65,7 @@ enum GainCommand {
     do {
       _ = try ReplayGainScan.keep(
         report, in: invocation.globals.catalogue, shelfVersion: ShelfInfo.version,
-        lockWait: invocation.environment["SHELF_LOCK_WAIT"].flatMap(Double.init) ?? 2)
+        lockWait: lockWait)
     } catch {
       kept = false
       keepError = error

@@ -159,7 +159,7 @@ enum IndexCommand {
     var prune: Bool
     /// `--progress`: auto (on a terminal), always or never.
     var progress: WhenChoice
-    /// How long to wait for another writer (`SHELF_LOCK_WAIT`, for tests).
+    /// How long to wait for another writer (`Invocation.lockWait`).
     var lockWait: Double
 
     init(_ invocation: Invocation) throws {
@@ -191,7 +191,7 @@ enum IndexCommand {
       if let pause = environment["SHELF_INDEX_PAUSE"].flatMap(Double.init), pause >= 0 {
         scan.pauseAfterBatch = pause
       }
-      lockWait = environment["SHELF_LOCK_WAIT"].flatMap(Double.init) ?? 2
+      lockWait = try invocation.lockWait()
       scan.lockWait = lockWait
     }
   }

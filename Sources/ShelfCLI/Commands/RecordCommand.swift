@@ -105,6 +105,8 @@ enum RecordCommand {
       throw invocation.usageError(
         "cannot tell the file format from '\(output.escaped)': add an extension such as .wav or use --format")
     }
+    // Read before recording: a bad SHELF_LOCK_WAIT is refused now, not after the take.
+    let lockWait = try invocation.lockWait()
     var request = RecordingRequest(output: output, container: container)
     if let codec = arguments[RecordCommand.codec] {
       let offered = container.recordingCodecs
@@ -163,7 +165,7 @@ enum RecordCommand {
       "Recorded \(length) s (\(summary.frames) frames, \(summary.sampleRate) Hz, \(summary.channels) ch, \(summary.storedFormat.rawValue)) to \(output.escaped), \(size)"
     if summary.overruns > 0 { line += "; \(summary.overruns) overrun(s) recovered (samples were lost)" }
     console.note(line)
-    catalogue(output, invocation: invocation)
+    catalogue(output, lockWait: lockWait, invocation: invocation)
     switch summary.stop {
     case .writeFailed(let error), .deviceFailed(let error):
       console.error(error.description)
@@ -176,12 +178,12 @@ enum RecordCommand {
 
   /// Adds the finished recording to the catalogue when it lies inside a catalogued root. A
   /// catalogue problem is a warning: the recording itself is done.
-  static func catalogue(_ output: RawPath, invocation: Invocation) {
+  static func catalogue(_ output: RawPath, lockWait: Double, invocation: Invocation) {
     if case .file(let database) = invocation.globals.catalogue, (try? FileStatus.stat(database)) == nil {
       return
     }
     do {
-      let store = try invocation.openCatalogueForWriting(lockWait: 2, create: false)
+      let store = try invocation.openCatalogueForWriting(lockWait: lockWait, create: false)
       let entry = try Indexer(store: store, options: IndexOptions()).indexFile(output)
       if entry != nil { invocation.console.note("Catalogued \(output.escaped)") }
     } catch {
