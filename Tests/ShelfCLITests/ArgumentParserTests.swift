@@ -216,3 +216,24 @@ private func parsedOptions(_ words: [String]) throws -> ParsedArguments {
     #expect(parsed.positionals.map(\.string) == ["a.png"])
   }
 }
+
+/// Help, the man pages and completions show what the declarations say: every choice an option
+/// lists, and the default it shows, is a value its parser takes, in every command of the table.
+@Test func everyListedChoiceAndShownDefaultIsAValueTheOptionTakes() throws {
+  for command in CommandTable.commands {
+    for option in command.options {
+      guard let parse = option.parse else {
+        #expect(option.choices.isEmpty, "\(command.name) --\(option.long) lists choices it does not parse")
+        continue
+      }
+      for text in option.choices + (option.defaultValue.map { [$0] } ?? []) {
+        #expect(throws: Never.self, "\(command.name) --\(option.long) refuses its own '\(text)'") {
+          _ = try parse(text)
+        }
+      }
+      if let defaultValue = option.defaultValue, !option.choices.isEmpty {
+        #expect(option.choices.contains(defaultValue), "\(command.name) --\(option.long)")
+      }
+    }
+  }
+}
