@@ -1,7 +1,7 @@
 import ShelfCore
 
 /// Why an option's text is not a value: what was expected instead, and the nearest choice.
-package struct InvalidOptionValue: Error, Equatable {
+package struct InvalidOptionValue: Error {
   /// "an integer from 1 to 256", "'none', 'safe' or 'all'".
   let expected: String
   /// The choice a mistyped value most likely meant.
