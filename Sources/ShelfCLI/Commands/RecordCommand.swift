@@ -15,7 +15,8 @@ enum RecordCommand {
     parser: .text, default: "default", completion: .devices(playback: false))
   /// Nil when not given: the format's own rate, `RecordingRate.preferred` where it holds it.
   static let rate = TypedOption<Int?>(
-    "rate", short: "r", value: "hz", help: "Sample rate in Hz (Opus, which cannot hold 44100: 48000).",
+    "rate", short: "r", value: "hz",
+    help: "Sample rate in Hz (Opus, which cannot hold \(RecordingRate.preferred): 48000).",
     parser: .integer(in: 1000...768_000), shownDefault: RecordingRate.preferred, completion: Completion.none)
   static let channels = TypedOption(
     "channels", short: "c", value: "n", help: "Number of channels.", parser: .integer(in: 1...64), default: 2,
