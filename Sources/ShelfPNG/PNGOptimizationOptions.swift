@@ -1,5 +1,5 @@
 /// How hard `PNGOptimizer` tries: levels 0–6 and `max` (zopfli).
-public struct PNGOptimizationLevel: Sendable, Hashable, CustomStringConvertible {
+public struct PNGOptimizationLevel: Sendable, Hashable, CaseIterable, CustomStringConvertible {
   /// 0...6, or 7 for `max`.
   public let rawValue: Int
 
@@ -7,6 +7,9 @@ public struct PNGOptimizationLevel: Sendable, Hashable, CustomStringConvertible 
   public static let standard = PNGOptimizationLevel(rawValue: 2)
   /// The highest level: every filter strategy, brute force included, and zopfli.
   public static let max = PNGOptimizationLevel(rawValue: 7)
+
+  /// Every level, 0 to 6 and `max`, in order of effort.
+  public static let allCases = (0...7).map(PNGOptimizationLevel.init(rawValue:))
 
   init(rawValue: Int) { self.rawValue = rawValue }
 

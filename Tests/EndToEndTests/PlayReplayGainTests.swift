@@ -68,7 +68,9 @@ import Testing
     #expect(Self.gains(cut.stdout) == ["1 track -9"])
     let wrong = try ShelfProcess.run(["play", "--preamp", "loud", "-D", "null", flac])
     #expect(wrong.status == 64)
-    #expect(wrong.stderr.hasPrefix("error: --preamp 'loud': expected a number of dB from -30 to 30\n"))
+    #expect(
+      wrong.stderr.hasPrefix(
+        "error: invalid value 'loud' for '--preamp': expected a number of dB from -30 to 30\n"))
   }
 
   @Test func thePeakKeepsAGainFromClipping() throws {

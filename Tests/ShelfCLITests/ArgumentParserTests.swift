@@ -7,8 +7,11 @@ import Testing
 private enum Keys {
   static let outDir = Option("out-dir", short: "o", value: "dir", help: "Output.")
   static let recursive = Flag("recursive", short: "r", help: "Recurse.")
-  static let jobs = Option("jobs", short: "j", value: "n", help: "Workers.")
-  static let level = Option("level", value: "level", help: "Level.", choices: ["0", "1", "2", "max"])
+  static let jobs = TypedOption<Int?>(
+    "jobs", short: "j", value: "n", help: "Workers.", parser: .integer(in: 1...64))
+  static let level = TypedOption(
+    "level", value: "level", help: "Level.", parser: .choices(["0", "1", "2", "max"], named: { $0 }),
+    default: "2")
   static let exclude = Option("exclude", value: "glob", help: "Skip.", repeatable: true)
   static let long = Flag("long", short: "l", help: "Long.")
   static let format = Option("format", short: "F", value: "t", help: "Format.")
@@ -45,14 +48,14 @@ private func parsedOptions(_ words: [String]) throws -> ParsedArguments {
 @Test func longOptionsTakeValuesWithOrWithoutEquals() throws {
   let parsed = try parsedOptions(["crush", "--out-dir=out", "--jobs", "4", "a.png"])
   #expect(parsed[Keys.outDir] == "out")
-  #expect(try parsed.integer(Keys.jobs, in: 1...64) == 4)
+  #expect(parsed[Keys.jobs] == 4)
   #expect(parsed.positionals.map(\.string) == ["a.png"])
 }
 
 @Test func groupedShortFlagsAndAttachedValues() throws {
   let parsed = try parsedOptions(["crush", "-rj3", "-o", "dir", "x.png"])
   #expect(parsed[Keys.recursive])
-  #expect(parsed[Keys.jobs] == "3")
+  #expect(parsed[Keys.jobs] == 3)
   #expect(parsed[Keys.outDir] == "dir")
 }
 
@@ -130,8 +133,24 @@ private func parsedOptions(_ words: [String]) throws -> ParsedArguments {
     throws: UsageError(
       "invalid value 'many' for '--jobs': expected an integer from 1 to 64", command: "crush")
   ) {
-    try parsedOptions(["crush", "-j", "many", "a"]).integer(Keys.jobs, in: 1...64)
+    try parse(["crush", "-j", "many", "a"])
   }
+}
+
+@Test func typedOptionsAreParsedOnceWithTheirDefaultWrittenOnce() throws {
+  let given = try parsedOptions(["crush", "--level", "max", "-j", "7", "a"])
+  #expect(given[Keys.level] == "max")
+  #expect(given[Keys.jobs] == 7)
+  let omitted = try parsedOptions(["crush", "a"])
+  #expect(omitted[Keys.level] == "2")
+  #expect(omitted[Keys.jobs] == nil)
+  // The declaration's default and choices are what help, the man page and completions show.
+  #expect(Keys.level.spec.defaultValue == "2")
+  #expect(Keys.level.spec.choices == ["0", "1", "2", "max"])
+  #expect(Keys.level.spec.completion == .choices(["0", "1", "2", "max"]))
+  #expect(Keys.jobs.spec.defaultValue == nil)
+  // The last of repeated values wins, as for text options.
+  #expect(try parsedOptions(["crush", "-j", "2", "--jobs=3", "a"])[Keys.jobs] == 3)
 }
 
 @Test func helpAfterOptionsAndArgumentsStillShowsHelp() throws {
@@ -195,5 +214,26 @@ private func parsedOptions(_ words: [String]) throws -> ParsedArguments {
     }
     #expect(parsed.path(Keys.outDir) == RawPath(bytes: name))
     #expect(parsed.positionals.map(\.string) == ["a.png"])
+  }
+}
+
+/// Help, the man pages and completions show what the declarations say: every choice an option
+/// lists, and the default it shows, is a value its parser takes, in every command of the table.
+@Test func everyListedChoiceAndShownDefaultIsAValueTheOptionTakes() throws {
+  for command in CommandTable.commands {
+    for option in command.options {
+      guard let parse = option.parse else {
+        #expect(option.choices.isEmpty, "\(command.name) --\(option.long) lists choices it does not parse")
+        continue
+      }
+      for text in option.choices + (option.defaultValue.map { [$0] } ?? []) {
+        #expect(throws: Never.self, "\(command.name) --\(option.long) refuses its own '\(text)'") {
+          _ = try parse(text)
+        }
+      }
+      if let defaultValue = option.defaultValue, !option.choices.isEmpty {
+        #expect(option.choices.contains(defaultValue), "\(command.name) --\(option.long)")
+      }
+    }
   }
 }

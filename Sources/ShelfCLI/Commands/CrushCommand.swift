@@ -19,19 +19,20 @@ enum CrushCommand {
   static let force = Flag("force", help: "With --out-dir, replace files that already exist in <dir>.")
   static let recursive = Flag(
     "recursive", short: "r", help: "Recurse into folders, crushing every *.png file.")
-  static let level = Option(
+  static let level = TypedOption(
     "level", value: "level",
     help: "Effort: 0 is fastest, 6 tries every filter, max adds brute force and zopfli.",
-    choices: ["0", "1", "2", "3", "4", "5", "6", "max"], defaultValue: "2")
-  static let strip = Option(
+    parser: .choices(PNGOptimizationLevel.allCases, named: \.description), default: .standard)
+  static let strip = TypedOption(
     "strip", value: "mode",
     help: "Remove chunks: none keeps all still valid, safe keeps colour/gamma/pHYs/sBIT, all none.",
-    choices: ["none", "safe", "all"], defaultValue: "none")
+    parser: .cases, default: PNGStripMode.none)
   static let alpha = Flag(
     "alpha", help: "Clean the colour of fully transparent pixels (changes invisible RGB).")
-  static let jobs = Option(
+  static let jobs = TypedOption<Int?>(
     "jobs", short: "j", value: "n",
-    help: "Files and trials processed in parallel (default: all cores).", completion: Completion.none)
+    help: "Files and trials processed in parallel (default: all cores).", parser: .integer(in: 1...256),
+    completion: Completion.none)
   static let dryRun = Flag("dry-run", short: "n", help: "Report what would be saved; write nothing.")
   static let json = Flag("json", help: "Print one JSON object with every file's result and a summary.")
   static let preserve = Flag(
@@ -39,10 +40,9 @@ enum CrushCommand {
   static let iphone = Flag("iphone", help: "Write iPhone-optimized CgBI files, as Xcode's pngcrush -iphone.")
   static let revertIphone = Flag(
     "revert-iphone", help: "Convert iPhone-optimized CgBI files to standard PNGs.")
-  static let maxPixels = Option(
-    "max-pixels", value: "n",
-    help: "Refuse images with more than <n> pixels before decoding (default 67108864).",
-    completion: Completion.none)
+  static let maxPixels = TypedOption(
+    "max-pixels", value: "n", help: "Refuse images with more than <n> pixels before decoding.",
+    parser: .integer(in: 1...(1 << 40)), default: PNGDecoder.defaultPixelLimit, completion: Completion.none)
 
   static let command = Command(
     name: "crush",
@@ -165,17 +165,15 @@ enum CrushCommand {
       verbose = invocation.globals.verbose
       preserve = arguments[CrushCommand.preserve]
       force = arguments[CrushCommand.force]
-      jobs =
-        try arguments.integer(CrushCommand.jobs, in: 1...256) ?? max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+      jobs = arguments[CrushCommand.jobs] ?? max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
       optimization = PNGOptimizationOptions(
-        level: PNGOptimizationLevel(arguments[CrushCommand.level] ?? "2") ?? .standard,
-        strip: PNGStripMode(rawValue: arguments[CrushCommand.strip] ?? "none") ?? .none,
+        level: arguments[CrushCommand.level],
+        strip: arguments[CrushCommand.strip],
         cleanTransparentColor: arguments[CrushCommand.alpha],
         cgbi: arguments[CrushCommand.iphone]
           ? .convertToCgBI : arguments[CrushCommand.revertIphone] ? .revertToStandard : .keep,
-        pixelLimit: try arguments.integer(CrushCommand.maxPixels, in: 1...(1 << 40))
-          ?? PNGDecoder.defaultPixelLimit,
-        maxDecodedBytes: try ShowOptions.maxDecodedBytes(arguments))
+        pixelLimit: arguments[CrushCommand.maxPixels],
+        maxDecodedBytes: Int(arguments[ShowOptions.maxDecodedBytesOption]))
     }
   }
 

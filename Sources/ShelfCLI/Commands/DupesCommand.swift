@@ -9,30 +9,31 @@ enum DupesCommand {
   static let null = Flag(
     "null", short: "0", help: "Print the duplicates an action would touch, NUL after each, for xargs -0.")
   static let empty = Flag("empty", help: "Include zero-length files (left out by default).")
-  static let minSize = Option(
+  static let minSize = TypedOption<Int64?>(
     "min-size", value: "size", help: "Leave out files smaller than <size> (e.g. 100k, 1M).",
-    completion: Completion.none)
+    parser: .byteSize(), completion: Completion.none)
   static let reference = Option(
     "reference", value: "dir",
     help: "Always keep the files under <dir>; show only groups with a file outside it (repeatable).",
     repeatable: true, completion: .directory)
-  static let keep = Option(
-    "keep", value: "rule", help: "Which file of a group is kept.",
-    choices: DuplicateKeepRule.allCases.map(\.rawValue), defaultValue: DuplicateKeepRule.oldest.rawValue)
+  static let keep = TypedOption(
+    "keep", value: "rule", help: "Which file of a group is kept.", parser: .cases,
+    default: DuplicateKeepRule.oldest)
 
-  static let link = Option(
+  static let link = TypedOption<DuplicateAction?>(
     "link", value: "kind",
     help: "Replace each duplicate not kept by a hard link or a reflink to the kept file.",
-    choices: ["hard", "reflink"], completion: Completion.none)
+    parser: .choices([DuplicateAction.hardLink, .reflink], named: { $0.rawValue }),
+    completion: Completion.none)
   static let trash = Flag("trash", help: "Move each duplicate not kept to the freedesktop.org trash.")
   static let dryRun = Flag("dry-run", help: "Print what --link or --trash would do; change nothing.")
 
   static let similar = Flag(
     "similar", help: "Group images that look alike and recordings that sound alike, not only identical files."
   )
-  static let distance = Option(
-    "distance", value: "bits",
-    help: "With --similar: how many bits of 64 two images' hashes may differ (default 6).",
+  static let distance = TypedOption(
+    "distance", value: "bits", help: "With --similar: how many bits of 64 two images' hashes may differ.",
+    parser: .integer(in: 0...64), default: SimilarityGrouping.defaultImageDistance,
     completion: Completion.none)
 
   static let command = Command(
@@ -136,7 +137,7 @@ enum DupesCommand {
     var dryRun: Bool
     /// `--similar`: the largest distance of images in bits.
     var similarDistance: Int?
-    /// How long to wait for another writer before an action (`SHELF_LOCK_WAIT`, for tests).
+    /// How long to wait for another writer before an action (`Invocation.lockWait`).
     var lockWait: Double
 
     init(_ invocation: Invocation) throws {
@@ -155,28 +156,21 @@ enum DupesCommand {
         output = .nullSeparated
       }
       settings.includeEmpty = arguments[DupesCommand.empty]
-      if let minimum = try arguments.byteSize(DupesCommand.minSize) {
+      if let minimum = arguments[DupesCommand.minSize] {
         settings.minimumSize = minimum
       }
       settings.referenceRoots = arguments.paths(DupesCommand.reference).map { path in
         let absolute = path.absolute
         return (try? TreeWalker.realPath(absolute)) ?? absolute
       }
-      if let rule = arguments[DupesCommand.keep] {
-        guard let parsed = DuplicateKeepRule(rawValue: rule) else {
-          throw arguments.invalid(
-            DupesCommand.keep, rule,
-            expected: DuplicateKeepRule.allCases.map(\.rawValue).joined(separator: ", "))
-        }
-        settings.keep = parsed
-      }
+      settings.keep = arguments[DupesCommand.keep]
       dryRun = arguments[DupesCommand.dryRun]
-      lockWait = invocation.environment["SHELF_LOCK_WAIT"].flatMap(Double.init) ?? 2
-      if let kind = arguments[DupesCommand.link] {
+      lockWait = try invocation.lockWait()
+      if let link = arguments[DupesCommand.link] {
         guard !arguments[DupesCommand.trash] else {
           throw invocation.usageError("--link and --trash cannot be combined")
         }
-        action = kind == "reflink" ? .reflink : .hardLink
+        action = link
       } else if arguments[DupesCommand.trash] {
         action = .trash
       }
@@ -185,8 +179,7 @@ enum DupesCommand {
         guard action == nil else {
           throw invocation.usageError("--similar only lists: --link and --trash act on identical files only")
         }
-        similarDistance =
-          try arguments.integer(DupesCommand.distance, in: 0...64) ?? SimilarityGrouping.defaultImageDistance
+        similarDistance = arguments[DupesCommand.distance]
       } else if arguments.isGiven(DupesCommand.distance) {
         throw invocation.usageError("--distance goes with --similar")
       }

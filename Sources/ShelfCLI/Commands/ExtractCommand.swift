@@ -19,10 +19,10 @@ enum ExtractCommand {
     help: "Name each output from <template>, e.g. '{taken:%Y}/{name}' (fields as in shelf ls --format).",
     completion: Completion.none)
   static let force = Flag("force", help: "Replace files in <dir> that hold other content.")
-  static let jobs = Option(
+  static let jobs = TypedOption<Int?>(
     "jobs", short: "j", value: "n",
     help: "Files copied in parallel (default: twice the number of cores, as copying waits on the disk).",
-    completion: Completion.none)
+    parser: .integer(in: 1...64), completion: Completion.none)
 
   static let command = Command(
     name: "extract",
@@ -137,9 +137,7 @@ enum ExtractCommand {
       }
       force = arguments[ExtractCommand.force]
       // Twice the cores: a worker waiting for a cold read leaves its core to another.
-      jobs =
-        try arguments.integer(ExtractCommand.jobs, in: 1...64) ?? 2
-        * max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+      jobs = arguments[ExtractCommand.jobs] ?? 2 * max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
       verbose = invocation.globals.verbose
     }
   }

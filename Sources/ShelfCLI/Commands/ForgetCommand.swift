@@ -28,17 +28,17 @@ enum ForgetCommand {
   struct Options {
     /// The roots to forget.
     var roots: [RawPath]
-    /// How long to wait for another writer (`SHELF_LOCK_WAIT`, for tests).
+    /// How long to wait for another writer (`Invocation.lockWait`).
     var lockWait: Double
 
-    init(_ invocation: Invocation) {
+    init(_ invocation: Invocation) throws(UsageError) {
       roots = invocation.arguments.positionals.map(\.path)
-      lockWait = invocation.environment["SHELF_LOCK_WAIT"].flatMap(Double.init) ?? 2
+      lockWait = try invocation.lockWait()
     }
   }
 
   static func run(_ invocation: Invocation) async throws -> ExitStatus {
-    let options = Options(invocation)
+    let options = try Options(invocation)
     let store = try invocation.openCatalogueForWriting(lockWait: options.lockWait, create: false)
     var outcome = BatchOutcome()
     for root in options.roots {

@@ -9,9 +9,9 @@ import ShelfCore
 /// `shelf gain`: measure ReplayGain 2.0 track and album gains and keep them in the catalogue.
 enum GainCommand {
   static let json = Flag("json", help: "Print one JSON object (tracks and albums) instead of the table.")
-  static let jobs = Option(
+  static let jobs = TypedOption<Int?>(
     "jobs", short: "j", value: "n", help: "Files measured at once (default: the number of processors).",
-    completion: Completion.none)
+    parser: .integer(in: 1...256), completion: Completion.none)
 
   static let command = Command(
     name: "gain",
@@ -52,8 +52,8 @@ enum GainCommand {
 
   static func run(_ invocation: Invocation) async throws -> ExitStatus {
     let arguments = invocation.arguments
-    let width =
-      try arguments.integer(jobs, in: 1...256) ?? max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    let width = arguments[jobs] ?? max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    let lockWait = try invocation.lockWait()
     var outcome = BatchOutcome()
     let (inputs, failures) = try await resolve(arguments.positionals.map(\.path), invocation: invocation)
     for failure in failures { outcome.failed(failure, console: invocation.console) }
@@ -65,7 +65,7 @@ enum GainCommand {
     do {
       _ = try ReplayGainScan.keep(
         report, in: invocation.globals.catalogue, shelfVersion: ShelfInfo.version,
-        lockWait: invocation.environment["SHELF_LOCK_WAIT"].flatMap(Double.init) ?? 2)
+        lockWait: lockWait)
     } catch {
       kept = false
       keepError = error

@@ -16,16 +16,16 @@ enum IndexCommand {
     help:
       "Skip files and folders matching <glob> (a name, or a path relative to the root when it holds a slash); may be repeated. Stored with each ROOT named and applied to every later rescan; given again, replaces them ('' clears them).",
     repeatable: true, completion: Completion.none)
-  static let jobs = Option(
+  static let jobs = TypedOption<Int?>(
     "jobs", short: "j", value: "n",
-    help: "Read files with <n> workers (default: the number of processors).",
+    help: "Read files with <n> workers (default: the number of processors).", parser: .integer(in: 1...256),
     completion: Completion.none)
   static let followLinks = Flag("follow-links", help: "Follow symbolic links that resolve inside the root.")
-  static let fileTimeout = Option(
+  static let fileTimeout = TypedOption<Int?>(
     "file-timeout", value: "seconds",
     help:
       "Give up on a file after <seconds> of reading (default: 30 plus 1 per 100 MiB of the file); it is catalogued with the error 'timed out after N s'.",
-    completion: Completion.none)
+    parser: .integer(in: 1...86_400), completion: Completion.none)
   static let retryFailed = Flag(
     "retry-failed",
     help: "Read again the unchanged files whose last reading crashed, timed out or ran out of memory.")
@@ -34,10 +34,10 @@ enum IndexCommand {
     help:
       "Forget the catalogued roots whose folder is gone (those named, or every one) instead of skipping them."
   )
-  static let progress = Option(
+  static let progress = TypedOption(
     "progress", value: "when",
     help: "Show a progress bar with files/s and time left: auto (on a terminal), always or never.",
-    choices: ["auto", "always", "never"], defaultValue: "auto")
+    parser: .cases, default: WhenChoice.auto)
 
   static let command = Command(
     name: "index",
@@ -157,16 +157,16 @@ enum IndexCommand {
     var roots: [RawPath]
     /// `--prune`: forget roots whose folder is gone instead of skipping them.
     var prune: Bool
-    /// `--progress`: auto, always or never.
-    var progress: String
-    /// How long to wait for another writer (`SHELF_LOCK_WAIT`, for tests).
+    /// `--progress`: auto (on a terminal), always or never.
+    var progress: WhenChoice
+    /// How long to wait for another writer (`Invocation.lockWait`).
     var lockWait: Double
 
     init(_ invocation: Invocation) throws {
       let arguments = invocation.arguments
       roots = arguments.positionals.map(\.path)
       prune = arguments[IndexCommand.prune]
-      progress = arguments[IndexCommand.progress] ?? "auto"
+      progress = arguments[IndexCommand.progress]
       scan.full = arguments[IndexCommand.full]
       if arguments.isGiven(IndexCommand.exclude) {
         guard !roots.isEmpty else {
@@ -176,11 +176,8 @@ enum IndexCommand {
       }
       scan.followLinks = arguments[IndexCommand.followLinks]
       scan.retryFailed = arguments[IndexCommand.retryFailed]
-      let fileTimeout = try arguments.integer(IndexCommand.fileTimeout, in: 1...86_400)
-      scan.extractors = invocation.extractionWorkers(fileTimeout: fileTimeout)
-      scan.jobs =
-        try arguments.integer(IndexCommand.jobs, in: 1...256)
-        ?? max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+      scan.extractors = invocation.extractionWorkers(fileTimeout: arguments[IndexCommand.fileTimeout])
+      scan.jobs = arguments[IndexCommand.jobs] ?? max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
       // Knobs for tests: the window in which fresh timestamps are not trusted, the batch size,
       // a pause after each batch (to interrupt a scan part way) and the writer-lock wait.
       let environment = invocation.environment
@@ -194,7 +191,7 @@ enum IndexCommand {
       if let pause = environment["SHELF_INDEX_PAUSE"].flatMap(Double.init), pause >= 0 {
         scan.pauseAfterBatch = pause
       }
-      lockWait = environment["SHELF_LOCK_WAIT"].flatMap(Double.init) ?? 2
+      lockWait = try invocation.lockWait()
       scan.lockWait = lockWait
     }
   }
@@ -210,8 +207,7 @@ enum IndexCommand {
     let passwords = BackupPasswordInput(invocation)
     options.scan.backupPassword = { folder, refused in try passwords.password(for: folder, refused: refused) }
     options.scan.temporaryFolder = invocation.temporaryFolder
-    let showProgress =
-      options.progress == "always" || (options.progress == "auto" && console.stderrIsTerminal)
+    let showProgress = options.progress.applies(onTerminal: console.stderrIsTerminal)
 
     var run = IndexRun(
       store: try invocation.openCatalogueForWriting(lockWait: options.lockWait), options: options.scan,

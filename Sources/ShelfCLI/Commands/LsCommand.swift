@@ -30,8 +30,9 @@ enum LsCommand {
     help:
       "Sort by a query field, e.g. size or mtime:desc (default: path); repeat to break ties (--sort artist --sort year).",
     repeatable: true, completion: .sortKeys)
-  static let limit = Option(
-    "limit", value: "n", help: "Print at most <n> entries.", completion: Completion.none)
+  static let limit = TypedOption<Int?>(
+    "limit", value: "n", help: "Print at most <n> entries.", parser: .integer(in: 0...Int.max),
+    completion: Completion.none)
 
   static let command = Command(
     name: "ls",
@@ -337,7 +338,7 @@ struct LsOptions {
     sort = try arguments.values(LsCommand.sort).map { text in
       do { return try CatalogSort(text) } catch { throw invocation.usageError("--sort: \(error)") }
     }
-    limit = try arguments.integer(LsCommand.limit, in: 0...Int.max)
+    limit = arguments[LsCommand.limit]
     wide = arguments[LsCommand.wide]
     let modes =
       ([LsCommand.json, LsCommand.jsonl, LsCommand.null, LsCommand.m3u, LsCommand.m3u8, LsCommand.format]

@@ -11,41 +11,40 @@ import Synchronization
 /// `shelf play`: Play audio files, folders or a catalogue query through ALSA.
 enum PlayCommand {
   // The options, declared once: the table below lists them, and they are read by these keys.
-  static let device = Option(
+  static let device = TypedOption(
     "device", short: "D", value: "name", help: "The ALSA device ('shelf devices' lists them).",
-    defaultValue: "default",
-    completion: .devices(playback: true))
-  static let volume = Option(
-    "volume", value: "0-100", help: "Software volume; 100 leaves samples untouched.", defaultValue: "100",
-    completion: Completion.none)
-  static let start = Option(
+    parser: .text, default: "default", completion: .devices(playback: true))
+  static let volume = TypedOption(
+    "volume", value: "0-100", help: "Software volume; 100 leaves samples untouched.",
+    parser: .integer(in: 0...100), default: 100, completion: Completion.none)
+  static let start = TypedOption<Double?>(
     "start", value: "time",
     help:
       "Start the first track at this time (90, 1:30, 2m); past its end, the track is skipped (exit 1).",
-    completion: Completion.none)
+    parser: .duration(), completion: Completion.none)
   static let shuffle = Flag("shuffle", help: "Play the tracks in random order.")
   static let albumShuffle = Flag(
     "album-shuffle", help: "Play the albums in random order, each album's tracks in track order.")
-  static let seed = Option(
+  static let seed = TypedOption<Int?>(
     "seed", value: "N", help: "Seed of the shuffled order: the same seed gives the same order.",
-    completion: Completion.none)
-  static let repeatMode = Option(
+    parser: .integer(in: 0...Int.max), completion: Completion.none)
+  static let repeatMode = TypedOption(
     "repeat", value: "mode",
     help: "one: play the track again and again; all: start the playlist again after its end; off.",
-    choices: RepeatMode.allCases.map(\.rawValue), defaultValue: "off")
-  static let track = Option(
+    parser: .cases, default: RepeatMode.off)
+  static let track = TypedOption<Int?>(
     "track", value: "N", help: "Start at track N of the playlist or CUE sheet (1 is the first).",
-    completion: Completion.none)
+    parser: .integer(in: 1...Int.max), completion: Completion.none)
   static let resume = Flag(
     "resume", help: "Start where the last 'shelf play' of this file or playlist stopped.")
-  static let replayGain = Option(
+  static let replayGain = TypedOption(
     "replaygain", value: "mode",
     help:
       "Which ReplayGain applies: track, album, auto (the album's while an album plays in order, else the track's) or off.",
-    choices: ReplayGain.Mode.allCases.map(\.rawValue), defaultValue: "auto")
-  static let preamp = Option(
-    "preamp", value: "dB", help: "Added to the ReplayGain where one applies (-30 to 30).", defaultValue: "0",
-    completion: Completion.none)
+    parser: .cases, default: ReplayGain.Mode.auto)
+  static let preamp = TypedOption(
+    "preamp", value: "dB", help: "Added to the ReplayGain where one applies (-30 to 30).",
+    parser: .decibels(in: -30...30), default: 0, completion: Completion.none)
   static let force = Flag("force", help: "Let -D file:PATH replace an existing file.")
   static let noInteractive = Flag("no-interactive", help: "Do not read keys or draw a status line.")
   static let json = Flag(
@@ -359,35 +358,23 @@ struct PlayOptions {
   /// `--force`: the file device may replace an existing file.
   var overwrite: Bool
 
-  /// `--preamp`: a number of dB from -30 to 30 (`-6`, `+3.5`, `2dB`); 0 when not given.
-  static func decibels(_ text: String?, invocation: Invocation) throws -> Double {
-    guard let text else { return 0 }
-    let number = text.lowercased().hasSuffix("db") ? String(text.dropLast(2)) : text
-    guard let value = Double(number.hasPrefix("+") ? String(number.dropFirst()) : number), value.isFinite,
-      (-30...30).contains(value)
-    else {
-      throw invocation.usageError("--preamp '\(text)': expected a number of dB from -30 to 30")
-    }
-    return value
-  }
-
   init(_ arguments: ParsedArguments, invocation: Invocation) throws {
     if arguments[PlayCommand.shuffle] && arguments[PlayCommand.albumShuffle] {
       throw invocation.usageError("--shuffle and --album-shuffle cannot be used together")
     }
     player = PlayerOptions(
-      device: arguments[PlayCommand.device] ?? "default",
-      volume: try arguments.integer(PlayCommand.volume, in: 0...100) ?? 100,
-      start: try arguments.duration(PlayCommand.start) ?? 0,
+      device: arguments[PlayCommand.device],
+      volume: arguments[PlayCommand.volume],
+      start: arguments[PlayCommand.start] ?? 0,
       shuffle: arguments[PlayCommand.shuffle]
         ? .tracks : arguments[PlayCommand.albumShuffle] ? .albums : .off,
-      seed: try arguments.integer(PlayCommand.seed, in: 0...Int.max).map { UInt64($0) },
-      repeatMode: arguments[PlayCommand.repeatMode].flatMap(RepeatMode.init(rawValue:)) ?? .off,
-      replayGain: arguments[PlayCommand.replayGain].flatMap(ReplayGain.Mode.init(rawValue:)) ?? .auto,
-      preamp: try Self.decibels(arguments[PlayCommand.preamp], invocation: invocation))
-    startsAt = try arguments.integer(PlayCommand.track, in: 1...Int.max)
+      seed: arguments[PlayCommand.seed].map { UInt64($0) },
+      repeatMode: arguments[PlayCommand.repeatMode],
+      replayGain: arguments[PlayCommand.replayGain],
+      preamp: arguments[PlayCommand.preamp])
+    startsAt = arguments[PlayCommand.track]
     startsWhereStopped = arguments[PlayCommand.resume]
-    startIsGiven = arguments[PlayCommand.start] != nil
+    startIsGiven = arguments.isGiven(PlayCommand.start)
     sink = try ALSAFileSink.parse(player.device)
     overwrite = arguments[PlayCommand.force]
     json = arguments[PlayCommand.json]

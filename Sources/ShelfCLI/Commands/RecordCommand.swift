@@ -10,33 +10,34 @@ import Synchronization
 /// `shelf record`: Record audio from an ALSA device into a file.
 enum RecordCommand {
   // The options, declared once: the table below lists them, and they are read by these keys.
-  static let device = Option(
+  static let device = TypedOption(
     "device", short: "D", value: "name", help: "The ALSA capture device ('shelf devices' lists them).",
-    defaultValue: "default", completion: .devices(playback: false))
-  static let rate = Option(
-    "rate", short: "r", value: "hz", help: "Sample rate in Hz (Opus, which cannot hold 44100: 48000).",
-    defaultValue: "44100",
+    parser: .text, default: "default", completion: .devices(playback: false))
+  /// Nil when not given: the format's own rate, `RecordingRate.preferred` where it holds it.
+  static let rate = TypedOption<Int?>(
+    "rate", short: "r", value: "hz",
+    help: "Sample rate in Hz (Opus, which cannot hold \(RecordingRate.preferred): 48000).",
+    parser: .integer(in: 1000...768_000), shownDefault: RecordingRate.preferred, completion: Completion.none)
+  static let channels = TypedOption(
+    "channels", short: "c", value: "n", help: "Number of channels.", parser: .integer(in: 1...64), default: 2,
     completion: Completion.none)
-  static let channels = Option(
-    "channels", short: "c", value: "n", help: "Number of channels.", defaultValue: "2",
-    completion: Completion.none)
-  static let sampleFormat = Option(
+  static let sampleFormat = TypedOption(
     "sample-format", value: "format", help: "Sample format asked of ALSA and stored when possible.",
-    choices: SampleFormat.allCases.map(\.rawValue), defaultValue: "s16")
-  static let format = Option(
+    parser: .cases, default: SampleFormat.s16)
+  static let format = TypedOption<AudioContainer?>(
     "format", short: "f", value: "type", help: "File format (default: from OUTPUT's extension).",
-    choices: AudioContainer.allCases.map(\.rawValue))
-  static let codec = Option(
+    parser: .cases)
+  static let codec = TypedOption<RecordingCodec?>(
     "codec", value: "codec",
     help: "The codec where the format offers a choice (m4a: aac, alac; caf: pcm, alac).",
-    choices: RecordingCodec.allCases.map(\.rawValue))
-  static let duration = Option(
+    parser: .cases)
+  static let duration = TypedOption<Double?>(
     "duration", short: "d", value: "time", help: "Stop after this long (90, 1:30, 1h30m).",
-    completion: Completion.none)
-  static let maxSize = Option(
+    parser: .duration(aboveZero: true), completion: Completion.none)
+  static let maxSize = TypedOption<Int64?>(
     "max-size", value: "size",
     help: "Stop before the file passes this size (10M, 2G); compressed formats stop once they reach it.",
-    completion: Completion.none)
+    parser: .byteSize(), completion: Completion.none)
   static let force = Flag("force", help: "Overwrite an existing file.")
   static let noInteractive = Flag("no-interactive", help: "Do not draw the status line.")
 
@@ -97,12 +98,7 @@ enum RecordCommand {
       throw invocation.usageError("record writes one file; got \(arguments.positionals.count)")
     }
     let container: AudioContainer
-    if let name = arguments[RecordCommand.format] {
-      guard let named = AudioContainer(rawValue: name) else {
-        throw arguments.invalid(
-          RecordCommand.format, name,
-          expected: AudioContainer.allCases.map(\.rawValue).joined(separator: ", "))
-      }
+    if let named = arguments[RecordCommand.format] {
       container = named
     } else if let fromName = AudioContainer(extensionOf: output) {
       container = fromName
@@ -110,21 +106,23 @@ enum RecordCommand {
       throw invocation.usageError(
         "cannot tell the file format from '\(output.escaped)': add an extension such as .wav or use --format")
     }
+    // Read before recording: a bad SHELF_LOCK_WAIT is refused now, not after the take.
+    let lockWait = try invocation.lockWait()
     var request = RecordingRequest(output: output, container: container)
-    if let name = arguments[RecordCommand.codec] {
+    if let codec = arguments[RecordCommand.codec] {
       let offered = container.recordingCodecs
       guard !offered.isEmpty else {
         throw invocation.usageError(
           "\(container.rawValue.uppercased()) has a codec of its own; --codec applies to m4a and caf")
       }
-      guard let codec = RecordingCodec(rawValue: name), offered.contains(codec) else {
+      guard offered.contains(codec) else {
         throw arguments.invalid(
-          RecordCommand.codec, name, expected: offered.map(\.rawValue).joined(separator: " or "))
+          RecordCommand.codec, expected: offered.map(\.rawValue).joined(separator: " or "))
       }
       request.codec = codec
     }
-    request.device = arguments[RecordCommand.device] ?? "default"
-    let requestedRate = try arguments.integer(RecordCommand.rate, in: 1000...768_000)
+    request.device = arguments[RecordCommand.device]
+    let requestedRate = arguments[RecordCommand.rate]
     request.sampleRate = try RecordingRate.choose(
       requestedRate, container: container, codec: request.codec, output: output)
     if requestedRate == nil && request.sampleRate != RecordingRate.preferred {
@@ -132,19 +130,10 @@ enum RecordCommand {
         "\(container.displayName(codec: request.codec)) cannot hold \(RecordingRate.preferred) Hz: recording at \(request.sampleRate) Hz"
       )
     }
-    request.channels = try arguments.integer(RecordCommand.channels, in: 1...64) ?? 2
-    if let format = arguments[RecordCommand.sampleFormat] {
-      guard let parsed = SampleFormat(rawValue: format) else {
-        throw arguments.invalid(RecordCommand.sampleFormat, format, expected: "s16, s24, s32 or float")
-      }
-      request.sampleFormat = parsed
-    }
-    request.maxDuration = try arguments.duration(RecordCommand.duration)
-    if let duration = request.maxDuration, duration <= 0 {
-      throw arguments.invalid(
-        RecordCommand.duration, arguments[RecordCommand.duration] ?? "", expected: "a duration above zero")
-    }
-    request.maxBytes = try arguments.byteSize(RecordCommand.maxSize)
+    request.channels = arguments[RecordCommand.channels]
+    request.sampleFormat = arguments[RecordCommand.sampleFormat]
+    request.maxDuration = arguments[RecordCommand.duration]
+    request.maxBytes = arguments[RecordCommand.maxSize]
     request.overwrite = arguments[RecordCommand.force]
 
     let recorder = Recorder(request)
@@ -177,7 +166,7 @@ enum RecordCommand {
       "Recorded \(length) s (\(summary.frames) frames, \(summary.sampleRate) Hz, \(summary.channels) ch, \(summary.storedFormat.rawValue)) to \(output.escaped), \(size)"
     if summary.overruns > 0 { line += "; \(summary.overruns) overrun(s) recovered (samples were lost)" }
     console.note(line)
-    catalogue(output, invocation: invocation)
+    catalogue(output, lockWait: lockWait, invocation: invocation)
     switch summary.stop {
     case .writeFailed(let error), .deviceFailed(let error):
       console.error(error.description)
@@ -190,12 +179,12 @@ enum RecordCommand {
 
   /// Adds the finished recording to the catalogue when it lies inside a catalogued root. A
   /// catalogue problem is a warning: the recording itself is done.
-  static func catalogue(_ output: RawPath, invocation: Invocation) {
+  static func catalogue(_ output: RawPath, lockWait: Double, invocation: Invocation) {
     if case .file(let database) = invocation.globals.catalogue, (try? FileStatus.stat(database)) == nil {
       return
     }
     do {
-      let store = try invocation.openCatalogueForWriting(lockWait: 2, create: false)
+      let store = try invocation.openCatalogueForWriting(lockWait: lockWait, create: false)
       let entry = try Indexer(store: store, options: IndexOptions()).indexFile(output)
       if entry != nil { invocation.console.note("Catalogued \(output.escaped)") }
     } catch {

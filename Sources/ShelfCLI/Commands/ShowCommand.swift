@@ -18,20 +18,21 @@ enum ShowCommand {
       "Print a property list as JSON; for every other kind, its facts as JSON (the record of shelf info --json), without a preview."
   )
   static let raw = Flag("raw", help: "Print the file's bytes unchanged, without decoding or escaping.")
-  static let width = Option(
+  static let width = TypedOption<Int?>(
     "width", value: "columns",
     help: "Draw images and waveforms <columns> wide (default: the terminal width).",
-    completion: Completion.none)
-  static let color = Option(
+    parser: .integer(in: 4...1000), completion: Completion.none)
+  static let color = TypedOption(
     "color", value: "when",
     help:
       "Colour the image preview: auto (on a terminal unless NO_COLOR is set), always or never.",
-    choices: ["auto", "always", "never"], defaultValue: "auto")
-  static let graphics = Option(
+    parser: .cases, default: ShowOptions.ColorChoice.auto)
+  /// Nil is `auto`: what the terminal announces.
+  static let graphics = TypedOption(
     "graphics", value: "protocol",
     help:
       "Draw images with the kitty graphics protocol, sixels, half-block characters or not at all (auto: what the terminal announces).",
-    choices: ["auto"] + PreviewGraphics.allCases.map(\.rawValue), defaultValue: "auto")
+    parser: .choices([nil] + PreviewGraphics.allCases, named: { $0?.rawValue ?? "auto" }), default: nil)
 
   static let command = Command(
     name: "show",
@@ -510,21 +511,15 @@ enum ShowCommand {
   }
 }
 
+extension ShowOptions.ColorChoice {
+  /// `auto` colours on a terminal (stdout) unless `NO_COLOR` is set or `TERM` is `dumb`.
+  func enabled(_ console: Console) -> Bool { applies(onTerminal: console.colorEnabled) }
+}
+
 /// The options of one `shelf show`, read once from the command line.
 struct ShowOptions {
   /// When the image preview is drawn in colour.
-  enum ColorChoice: String {
-    case auto, always, never
-
-    /// `auto` colours on a terminal (stdout) unless `NO_COLOR` is set or `TERM` is `dumb`.
-    func enabled(_ console: Console) -> Bool {
-      switch self {
-      case .always: true
-      case .never: false
-      case .auto: console.colorEnabled
-      }
-    }
-  }
+  typealias ColorChoice = WhenChoice
 
   /// The files to show, in order.
   var paths: [RawPath]
@@ -534,30 +529,20 @@ struct ShowOptions {
   /// Columns for images and waveforms; nil means the terminal's width.
   var width: Int?
   var color: ColorChoice
-  /// `auto` or a `PreviewGraphics` name.
-  var graphics: String
+  /// The protocol asked for; nil: what the terminal announces.
+  var graphics: PreviewGraphics?
   /// The colours half-blocks are drawn in: what the terminal announces.
   var terminalColors: TerminalColors
   /// Images whose decoded pixels would take more bytes are refused (`--max-decoded-bytes`).
   var maxDecodedBytes: Int
 
   /// `--max-decoded-bytes`, one option of crush and show alike.
-  static let maxDecodedBytesOption = Option(
+  static let maxDecodedBytesOption = TypedOption(
     "max-decoded-bytes", value: "size",
     help:
-      "Refuse images whose decoded pixels would take more than <size> (512M, 2G; default 1G), from the header, before decoding.",
+      "Refuse images whose decoded pixels would take more than <size> (512M, 2G), from the header, before decoding.",
+    parser: .byteSize(atLeast: 1), default: Int64(PNGDecoder.defaultMaxDecodedBytes),
     completion: Completion.none)
-
-  /// `--max-decoded-bytes` (crush's and show's), 1 GiB when not given.
-  static func maxDecodedBytes(_ arguments: ParsedArguments) throws(UsageError) -> Int {
-    guard let bytes = try arguments.byteSize(maxDecodedBytesOption) else {
-      return PNGDecoder.defaultMaxDecodedBytes
-    }
-    guard bytes >= 1 else {
-      throw arguments.invalid(maxDecodedBytesOption, "\(bytes)", expected: "a size of at least 1 byte")
-    }
-    return Int(bytes)
-  }
 
   /// Reads and checks the options.
   init(_ invocation: Invocation) throws {
@@ -567,10 +552,10 @@ struct ShowOptions {
     json = arguments[ShowCommand.json]
     raw = arguments[ShowCommand.raw]
     if raw && json { throw invocation.usageError("--raw and --json cannot be combined") }
-    width = try arguments.integer(ShowCommand.width, in: 4...1000)
-    color = arguments[ShowCommand.color].flatMap(ColorChoice.init(rawValue:)) ?? .auto
-    graphics = arguments[ShowCommand.graphics] ?? "auto"
+    width = arguments[ShowCommand.width]
+    color = arguments[ShowCommand.color]
+    graphics = arguments[ShowCommand.graphics]
     terminalColors = TerminalColors.announced(invocation.environment)
-    maxDecodedBytes = try Self.maxDecodedBytes(arguments)
+    maxDecodedBytes = Int(arguments[Self.maxDecodedBytesOption])
   }
 }

@@ -61,7 +61,7 @@ package enum Completion: Sendable, Equatable {
 }
 
 /// A named option: a flag (`--json`) or an option with a value (`--level 4`), as declared by
-/// its key (`Flag`, `Option`).
+/// its key (`Flag`, `Option`, `TypedOption`).
 package struct OptionSpec: Sendable {
   /// The long name without dashes.
   package let long: String
@@ -69,10 +69,12 @@ package struct OptionSpec: Sendable {
   /// The value's placeholder name; nil for a flag.
   package let valueName: String?
   package let help: String
-  /// Allowed values, checked while parsing; empty means any.
+  /// Allowed values, from the value's type (help, man page, completions); empty means any.
   package let choices: [String]
   /// The default, shown in help.
   package let defaultValue: String?
+  /// A typed option's value from its text, run once by the parser; nil for text and paths.
+  let parse: (@Sendable (String) throws(InvalidOptionValue) -> any Sendable)?
   /// True when the option may be given more than once and every value counts.
   package let repeatable: Bool
   package let completion: Completion
@@ -80,8 +82,10 @@ package struct OptionSpec: Sendable {
   init(
     _ long: String, short: Character? = nil, value valueName: String? = nil, help: String,
     choices: [String] = [], defaultValue: String? = nil, repeatable: Bool = false,
-    completion: Completion? = nil
+    completion: Completion? = nil,
+    parse: (@Sendable (String) throws(InvalidOptionValue) -> any Sendable)? = nil
   ) {
+    self.parse = parse
     self.long = long
     self.short = short
     self.valueName = valueName

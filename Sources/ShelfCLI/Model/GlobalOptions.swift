@@ -14,6 +14,10 @@ package struct GlobalOptions: Sendable {
   package let passwordFile: RawPath?
   /// `-v`: print details (skipped files, per-file errors in a scan).
   package let verbose: Bool
+  /// `SHELF_LOCK_WAIT`, read once: the seconds a writer waits for another before it exits 75
+  /// (2 when unset), or why the variable's text is no such number. Only the commands that
+  /// wait (`Invocation.lockWait`) refuse a bad one.
+  let lockWait: Result<Double, UsageError>
 
   // The global options, declared once: listed in every help page and read by these keys.
   static let db = Option(
@@ -42,6 +46,7 @@ package struct GlobalOptions: Sendable {
       throw UsageError("option '--db' needs a catalogue file or a postgresql:// URL, not an empty value")
     }
     verbose = parsed[Self.verbose]
+    lockWait = Self.lockWait(environment["SHELF_LOCK_WAIT"])
     passwordFile = parsed.path(Self.passwordFile)
     if let url = parsed[Self.db].flatMap(PostgresURL.init) {
       catalogue = .postgres(url)
@@ -64,6 +69,19 @@ package struct GlobalOptions: Sendable {
   }
 }
 
+extension GlobalOptions {
+  /// A writer's wait from the text of `SHELF_LOCK_WAIT`; nil (unset) is 2 seconds.
+  static func lockWait(_ text: String?) -> Result<Double, UsageError> {
+    guard let text else { return .success(2) }
+    guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
+      return .failure(
+        UsageError(
+          "invalid value '\(text)' for SHELF_LOCK_WAIT: expected a number of seconds, such as 2 or 0.5"))
+    }
+    return .success(seconds)
+  }
+}
+
 /// Everything a command's `run` receives.
 package struct Invocation: Sendable {
   package let command: Command
@@ -71,6 +89,15 @@ package struct Invocation: Sendable {
   package let globals: GlobalOptions
   package let console: Console
   package let environment: [String: String]
+
+  /// How long a writer waits for another before it exits 75 (`SHELF_LOCK_WAIT`, else 2
+  /// seconds); a bad value is a usage error of the command that would wait.
+  package func lockWait() throws(UsageError) -> Double {
+    switch globals.lockWait {
+    case .success(let seconds): return seconds
+    case .failure(let error): throw usageError(error.message)
+    }
+  }
 
   /// A usage error for this command, for checks made after parsing.
   package func usageError(_ message: String) -> UsageError {

@@ -24,9 +24,10 @@ enum PreviewGraphics: String, CaseIterable {
   /// `KITTY_WINDOW_ID`), sixels when the terminal's primary device attributes (DA1) list
   /// feature 4, and half-blocks otherwise (also whenever colour is off).
   static func choose(
-    requested: String, color: ShowOptions.ColorChoice, console: Console, environment: [String: String]
+    requested: PreviewGraphics?, color: ShowOptions.ColorChoice, console: Console,
+    environment: [String: String]
   ) -> PreviewGraphics {
-    if let named = PreviewGraphics(rawValue: requested) { return named }
+    if let requested { return requested }
     guard console.stdoutIsTerminal else { return color == .always ? .blocks : .none }
     guard color.enabled(console) else { return .blocks }
     if environment["TERM"] == "xterm-kitty" || !(environment["KITTY_WINDOW_ID"] ?? "").isEmpty {

@@ -168,22 +168,26 @@ struct ArgumentParser {
     return arguments[index - 1]
   }
 
+  /// Records one option; a typed option's value is parsed here, once, and a bad one is a
+  /// usage error naming the option, the value and what it expects.
   private func record(
     _ spec: OptionSpec, value argument: CommandLineArgument?, command: Command?,
     globals: inout ParsedArguments, parsed: inout ParsedArguments
   ) throws(UsageError) {
-    if let value = argument?.string, !spec.choices.isEmpty, !spec.choices.contains(value) {
-      var message = "invalid value '\(value)' for '--\(spec.long)': expected "
-      message += Self.list(spec.choices.map { "'\($0)'" }, conjunction: "or")
-      if let suggestion = Suggestions.closest(to: value, among: spec.choices) {
-        message += "; did you mean '\(suggestion)'?"
+    var typed: (any Sendable)? = nil
+    if let argument, let parse = spec.parse {
+      do {
+        typed = try parse(argument.string)
+      } catch {
+        var message = "invalid value '\(argument.string)' for '--\(spec.long)': expected \(error.expected)"
+        if let suggestion = error.suggestion { message += "; did you mean '\(suggestion)'?" }
+        throw UsageError(message, command: command?.name)
       }
-      throw UsageError(message, command: command?.name)
     }
     if GlobalOptions.specs.contains(where: { $0.long == spec.long }) {
-      globals.record(spec, value: argument)
+      globals.record(spec, value: argument, typed: typed)
     } else {
-      parsed.record(spec, value: argument)
+      parsed.record(spec, value: argument, typed: typed)
     }
   }
 

@@ -78,7 +78,8 @@ enum GeneralManual {
     ),
     (
       "SHELF_LOCK_WAIT",
-      "Seconds a writer (index, forget) waits for another one before it exits 75. Default: 2."
+      "Seconds a writer (index, forget) waits for another one before it exits 75. Default: 2. A value "
+        + "that is not a number of seconds is a usage error (64)."
     ),
     (
       "SHELF_BACKUP_PASSWORD",
