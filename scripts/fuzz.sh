@@ -270,8 +270,13 @@ for codec, text in texts:
     seed("text", "text-" + codec, text.encode(codec))
     seed("sniff", "text-" + codec, text.encode(codec))
 EOF
-  # The catalogue's field names, for the query dictionary.
-  sed -n 's/^    "\([a-z_-]*\)": Field(.*/"\1:"/p' Sources/ShelfCatalog/Query/CatalogQueryFields.swift >"$work/query.dict"
+  # The catalogue's field names, for the query dictionary: the ones the shells complete, from the
+  # debug build `make test` has made (none when it is missing; the dictionary only helps).
+  : >"$work/query.dict"
+  if [[ -x .build/debug/shelf ]]; then
+    .build/debug/shelf completions bash | sed -n 's/^_shelf_fields="\(.*\)"$/\1/p' | tr ' ' '\n' |
+      sed 's/.*/"&:"/' >"$work/query.dict"
+  fi
   printf '%s\n' '"OR"' '"AND"' '"NOT"' '"("' '")"' '".."' '">="' '"<="' '"sort:"' '"order:"' '","' '",,"' \
     '"\xe4\xba\xac\xe9\x83\xbd"' '"\xce\xac"' \
     '"yes"' '"no"' '"1d"' '"2024-06-01T12:00"' >>"$work/query.dict"

@@ -24,9 +24,8 @@ enum InfoCommand {
 
       When the file is catalogued (see shelf index), everything the catalogue knows is shown: \
       root, sandbox area, and the facts of its kind (image size and colour, a photo's EXIF \
-      facts: when it was taken, camera, lens, orientation, GPS position and software; audio \
-      duration, format and tags, text encoding and counts, plist format and keys), and the \
-      other half of a Live Photo. A file that is not \
+      facts, audio duration, format and tags, text encoding and counts, plist format and \
+      keys: the fields of shelf-ls(1)), and the other half of a Live Photo. A file that is not \
       catalogued, or that changed since it was, is read live from its headers.
 
       Images are read from their headers: PNG, JPEG, GIF, WebP, TIFF, HEIF/HEIC/AVIF, BMP and \
