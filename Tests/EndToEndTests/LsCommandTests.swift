@@ -70,7 +70,7 @@ import Testing
       ])
     #expect(try paths(sample, ["encoding:=utf-16le"]) == ["Documents/Notes/shopping-utf16le.txt"])
     #expect(try paths(sample, ["mismatch:yes"]) == ["Documents/holiday.jpg"])
-    #expect(try paths(sample, ["depth:16"]) == ["Documents/rgb16.png"])
+    #expect(try paths(sample, ["depth:16", "kind:image"]) == ["Documents/rgb16.png"])
     #expect(try paths(sample, ["alpha:yes", "color:=palette"]) == ["Documents/palette-trns.png"])
     #expect(try paths(sample, ["area:preferences"]).count == 2)
     #expect(try paths(sample, ["artist:shelf test", "genre:=blues"]) == ["Documents/beeps-stereo.mp3"])
