@@ -24,6 +24,7 @@ let package = Package(
     .library(name: "ShelfAudio", targets: ["ShelfAudio"]),
     .library(name: "ShelfBackup", targets: ["ShelfBackup"]),
     .library(name: "ShelfFacts", targets: ["ShelfFacts"]),
+    .library(name: "ShelfWorkers", targets: ["ShelfWorkers"]),
     .library(name: "ShelfCatalog", targets: ["ShelfCatalog"]),
     .library(name: "ShelfImage", targets: ["ShelfImage"]),
     .library(name: "ShelfCLI", targets: ["ShelfCLI"]),
@@ -130,16 +131,23 @@ let package = Package(
       dependencies: [
         "ShelfCore", "ShelfPNG", "ShelfAudio", "CTextSupport", "CUchardet", "CExif", "CHeif", "CHeifSupport",
       ]),
+    // The sandboxed extraction workers: the pool, the worker process and their wire format, and
+    // what reading one file's facts needs around them (spooled copies, read facts). The worker
+    // computes perceptual hashes, hence ShelfImage.
+    .target(
+      name: "ShelfWorkers",
+      dependencies: ["ShelfCore", "ShelfFacts", "ShelfAudio", "ShelfImage", "CSandboxSupport"]),
     .target(
       name: "ShelfCatalog",
       dependencies: [
-        "ShelfCore", "ShelfFacts", "ShelfPNG", "ShelfAudio", "ShelfBackup", "ShelfDatabase", "ShelfImage",
-        "CSQLite", "CSandboxSupport", "CXXHash",
+        "ShelfCore", "ShelfFacts", "ShelfAudio", "ShelfBackup", "ShelfDatabase", "ShelfWorkers", "CSQLite",
+        "CXXHash",
       ]),
     .target(
       name: "ShelfCLI",
       dependencies: [
-        "ShelfCore", "ShelfFacts", "ShelfCatalog", "ShelfPNG", "ShelfAudio", "ShelfBackup", "ShelfImage",
+        "ShelfCore", "ShelfFacts", "ShelfWorkers", "ShelfCatalog", "ShelfPNG", "ShelfAudio", "ShelfBackup",
+        "ShelfImage",
       ]),
     .executableTarget(name: "shelf", dependencies: ["ShelfCLI"]),
 
@@ -152,8 +160,10 @@ let package = Package(
       name: "ShelfDatabaseTests", dependencies: ["ShelfDatabase", "CSQLite", "ShelfTestSupport"]),
     .testTarget(name: "ShelfBackupTests", dependencies: ["ShelfBackup", "ShelfTestSupport"]),
     .testTarget(name: "ShelfFactsTests", dependencies: ["ShelfFacts", "CTextSupport", "ShelfTestSupport"]),
+    .testTarget(name: "ShelfWorkersTests", dependencies: ["ShelfWorkers"]),
     .testTarget(
-      name: "ShelfCatalogTests", dependencies: ["ShelfCatalog", "ShelfDatabase", "ShelfTestSupport"]),
+      name: "ShelfCatalogTests",
+      dependencies: ["ShelfCatalog", "ShelfWorkers", "ShelfDatabase", "ShelfTestSupport"]),
     .testTarget(name: "ShelfImageTests", dependencies: ["ShelfImage", "ShelfTestSupport"]),
     .testTarget(name: "ShelfCLITests", dependencies: ["ShelfCLI"]),
     .testTarget(name: "EndToEndTests", dependencies: ["shelf", "ShelfTestSupport"]),

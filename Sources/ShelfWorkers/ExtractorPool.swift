@@ -51,20 +51,15 @@ public struct WorkerFailure: ShelfError, Equatable {
   public var description: String { "\(path.escaped): \(reason)" }
 
   /// Whether a stored or reported `reason` is an `interrupted` failure's.
-  static func isInterruption(_ reason: String) -> Bool { reason.hasPrefix("extraction interrupted: ") }
+  package static func isInterruption(_ reason: String) -> Bool {
+    reason.hasPrefix("extraction interrupted: ")
+  }
 
   /// How every `reason` starts: what marks a stored error as a worker's failure.
-  static let reasonPrefixes = [
+  package static let reasonPrefixes = [
     "extractor crashed (", "timed out after ", "out of memory", "extractor failed: ",
     "extraction interrupted: ",
   ]
-
-  /// An SQL condition on the `error` column, true for a worker's failure (what
-  /// `--retry-failed` reads again), in both SQLite and PostgreSQL. The NULL test first: most
-  /// rows have no error, and the `LIKE`s (a function call each in SQLite) were then 9 ms of
-  /// reading /usr/share's 57,000 known files.
-  static let storedErrorCondition =
-    "(error IS NOT NULL AND (" + reasonPrefixes.map { "error LIKE '\($0)%'" }.joined(separator: " OR ") + "))"
 }
 
 /// The address-space limit (`ulimit -v`, `prlimit --as`) this process inherited, and so every
