@@ -111,7 +111,7 @@ let package = Package(
       name: "ShelfDatabase", dependencies: ["ShelfCore", "CSQLite", "CPostgres", "CPostgresSupport"]),
     .target(
       name: "ShelfPNG",
-      dependencies: ["ShelfCore", "CPNG", "CPNGSupport", "CDeflate", "CZopfli", "CZlib"]),
+      dependencies: ["ShelfCore", "CPNGSupport", "CDeflate", "CZopfli", "CZlib"]),
     .target(
       name: "ShelfAudio",
       dependencies: [
