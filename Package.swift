@@ -133,10 +133,12 @@ let package = Package(
       ]),
     // The sandboxed extraction workers: the pool, the worker process and their wire format, and
     // what reading one file's facts needs around them (spooled copies, read facts). The worker
-    // computes perceptual hashes, hence ShelfImage.
+    // computes perceptual hashes, hence ShelfImage. SHELF_TEST_HOOKS: its test hooks
+    // (WorkerTestHooks.swift), in debug builds only, as CSandboxSupport's.
     .target(
       name: "ShelfWorkers",
-      dependencies: ["ShelfCore", "ShelfFacts", "ShelfAudio", "ShelfImage", "CSandboxSupport"]),
+      dependencies: ["ShelfCore", "ShelfFacts", "ShelfAudio", "ShelfImage", "CSandboxSupport"],
+      swiftSettings: [.define("SHELF_TEST_HOOKS", .when(configuration: .debug))]),
     .target(
       name: "ShelfCatalog",
       dependencies: [

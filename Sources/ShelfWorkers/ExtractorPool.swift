@@ -290,21 +290,14 @@ final class WorkerProcess: @unchecked Sendable {
   }
 
   /// The environment a worker keeps, by prefix: its locale and time zone, where the dynamic
-  /// loader finds libraries, glibc's and libvips' tunables, and (debug builds) the test
-  /// hooks. Nothing else reaches it: no password (`SHELF_BACKUP_PASSWORD`, `PGPASSWORD`),
+  /// loader finds libraries, glibc's and libvips' tunables, and (debug builds) its test
+  /// hooks' (`WorkerTestHooks`). Nothing else reaches it: no password (`SHELF_BACKUP_PASSWORD`, `PGPASSWORD`),
   /// token or database URL; not the Swift backtracer (it would exec a helper) nor the dynamic
   /// loader's trace file (`LD_DEBUG_OUTPUT`, written by a later dlopen), which the filter
   /// forbids.
-  static let keptEnvironment: [String] = {
-    let kept = [
-      "LANG=", "LANGUAGE=", "LC_", "TZ=", "LD_LIBRARY_PATH=", "GLIBC_TUNABLES=", "MALLOC_", "VIPS_",
-    ]
-    #if DEBUG
-      return kept + ["SHELF_WORKER_"]
-    #else
-      return kept
-    #endif
-  }()
+  static let keptEnvironment =
+    ["LANG=", "LANGUAGE=", "LC_", "TZ=", "LD_LIBRARY_PATH=", "GLIBC_TUNABLES=", "MALLOC_", "VIPS_"]
+    + WorkerTestHooks.environmentPrefixes
 
   /// Starts `executable` in worker mode; `path` names the file it was started for in errors.
   static func start(_ executable: RawPath, for path: RawPath) throws(WorkerFailure) -> WorkerProcess {
