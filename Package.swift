@@ -24,6 +24,7 @@ let package = Package(
     .library(name: "ShelfAudio", targets: ["ShelfAudio"]),
     .library(name: "ShelfBackup", targets: ["ShelfBackup"]),
     .library(name: "ShelfFacts", targets: ["ShelfFacts"]),
+    .library(name: "ShelfWorkers", targets: ["ShelfWorkers"]),
     .library(name: "ShelfCatalog", targets: ["ShelfCatalog"]),
     .library(name: "ShelfImage", targets: ["ShelfImage"]),
     .library(name: "ShelfCLI", targets: ["ShelfCLI"]),
@@ -110,7 +111,7 @@ let package = Package(
       name: "ShelfDatabase", dependencies: ["ShelfCore", "CSQLite", "CPostgres", "CPostgresSupport"]),
     .target(
       name: "ShelfPNG",
-      dependencies: ["ShelfCore", "CPNG", "CPNGSupport", "CDeflate", "CZopfli", "CZlib"]),
+      dependencies: ["ShelfCore", "CPNGSupport", "CDeflate", "CZopfli", "CZlib"]),
     .target(
       name: "ShelfAudio",
       dependencies: [
@@ -130,16 +131,25 @@ let package = Package(
       dependencies: [
         "ShelfCore", "ShelfPNG", "ShelfAudio", "CTextSupport", "CUchardet", "CExif", "CHeif", "CHeifSupport",
       ]),
+    // The sandboxed extraction workers: the pool, the worker process and their wire format, and
+    // what reading one file's facts needs around them (spooled copies, read facts). The worker
+    // computes perceptual hashes, hence ShelfImage. SHELF_TEST_HOOKS: its test hooks
+    // (WorkerTestHooks.swift), in debug builds only, as CSandboxSupport's.
+    .target(
+      name: "ShelfWorkers",
+      dependencies: ["ShelfCore", "ShelfFacts", "ShelfAudio", "ShelfImage", "CSandboxSupport"],
+      swiftSettings: [.define("SHELF_TEST_HOOKS", .when(configuration: .debug))]),
     .target(
       name: "ShelfCatalog",
       dependencies: [
-        "ShelfCore", "ShelfFacts", "ShelfPNG", "ShelfAudio", "ShelfBackup", "ShelfDatabase", "ShelfImage",
-        "CSQLite", "CSandboxSupport", "CXXHash",
+        "ShelfCore", "ShelfFacts", "ShelfAudio", "ShelfBackup", "ShelfDatabase", "ShelfWorkers", "CSQLite",
+        "CXXHash",
       ]),
     .target(
       name: "ShelfCLI",
       dependencies: [
-        "ShelfCore", "ShelfFacts", "ShelfCatalog", "ShelfPNG", "ShelfAudio", "ShelfBackup", "ShelfImage",
+        "ShelfCore", "ShelfFacts", "ShelfWorkers", "ShelfCatalog", "ShelfPNG", "ShelfAudio", "ShelfBackup",
+        "ShelfImage",
       ]),
     .executableTarget(name: "shelf", dependencies: ["ShelfCLI"]),
 
@@ -152,8 +162,10 @@ let package = Package(
       name: "ShelfDatabaseTests", dependencies: ["ShelfDatabase", "CSQLite", "ShelfTestSupport"]),
     .testTarget(name: "ShelfBackupTests", dependencies: ["ShelfBackup", "ShelfTestSupport"]),
     .testTarget(name: "ShelfFactsTests", dependencies: ["ShelfFacts", "CTextSupport", "ShelfTestSupport"]),
+    .testTarget(name: "ShelfWorkersTests", dependencies: ["ShelfWorkers"]),
     .testTarget(
-      name: "ShelfCatalogTests", dependencies: ["ShelfCatalog", "ShelfDatabase", "ShelfTestSupport"]),
+      name: "ShelfCatalogTests",
+      dependencies: ["ShelfCatalog", "ShelfWorkers", "ShelfDatabase", "ShelfTestSupport"]),
     .testTarget(name: "ShelfImageTests", dependencies: ["ShelfImage", "ShelfTestSupport"]),
     .testTarget(name: "ShelfCLITests", dependencies: ["ShelfCLI"]),
     .testTarget(name: "EndToEndTests", dependencies: ["shelf", "ShelfTestSupport"]),

@@ -1,5 +1,6 @@
 import ShelfCatalog
 import ShelfCore
+import ShelfWorkers
 
 #if canImport(Glibc)
   import Glibc

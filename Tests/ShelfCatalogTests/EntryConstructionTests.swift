@@ -3,6 +3,7 @@ import ShelfBackup
 import ShelfCore
 import ShelfFacts
 import ShelfTestSupport
+import ShelfWorkers
 import Testing
 
 @testable import ShelfCatalog

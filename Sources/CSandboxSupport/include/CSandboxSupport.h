@@ -4,7 +4,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-/* The sandbox an extraction worker runs in (see ShelfCatalog/Workers/ExtractionWorker.swift): what
+/* The sandbox an extraction worker runs in (see ShelfWorkers/ExtractionWorker.swift): what
    Swift cannot do itself (seccomp's filter rules, the CMSG macros of descriptor passing, an
    async-signal-safe crash handler). */
 
@@ -36,11 +36,12 @@ int shelf_sandbox_enter(unsigned long long address_space_bytes);
    whatever the filter. 0, or -errno. */
 int shelf_make_undumpable(void);
 
-/* Tests only: defined in debug builds alone (SHELF_TEST_HOOKS), called under `#if DEBUG`. Makes, from inside a worker under its filter, the calls a worker
-   that has been taken over would make against `descriptor` (the file it was handed), `path`
-   (the same file by name), `parent` (whose descriptors hold the catalogue) and `sibling` (a
-   process to signal), and writes "call ERRNO" (or "call ok") for each into `report`,
-   separated by ", ". */
+/* Tests only: defined in debug builds alone (SHELF_TEST_HOOKS), and called only from
+   ShelfWorkers/WorkerTestHooks.swift, compiled under the same condition. Makes, from inside a
+   worker under its filter, the calls a worker that has been taken over would make against
+   `descriptor` (the file it was handed), `path` (the same file by name), `parent` (whose
+   descriptors hold the catalogue) and `sibling` (a process to signal), and writes "call ERRNO"
+   (or "call ok") for each into `report`, separated by ", ". */
 void shelf_sandbox_try_forbidden_calls(int descriptor, const char *path, int parent, int sibling, char *report,
                                        size_t capacity);
 

@@ -1,6 +1,7 @@
 import ShelfCatalog
 import ShelfCore
 import ShelfFacts
+import ShelfWorkers
 
 /// What `info` adds for a CUE sheet: its album, performer and tracks (number, title, performer,
 /// start, length, file), beside the text facts every `.cue` file has.

@@ -4,6 +4,7 @@ import ShelfCore
 import ShelfFacts
 import ShelfImage
 import ShelfPNG
+import ShelfWorkers
 
 #if canImport(Glibc)
   import Glibc

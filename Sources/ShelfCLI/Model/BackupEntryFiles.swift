@@ -4,6 +4,7 @@ import ShelfCatalog
 import ShelfCore
 import ShelfFacts
 import ShelfPNG
+import ShelfWorkers
 import Synchronization
 
 /// Readable files for the catalogued paths of iPhone backup entries given where a file is

@@ -1,4 +1,4 @@
-import ShelfCatalog
+import ShelfWorkers
 
 extension Invocation {
   /// The sandboxed workers a command reads files with (see `ExtractorPool.forCommand`). Under

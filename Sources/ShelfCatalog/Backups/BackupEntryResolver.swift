@@ -1,5 +1,6 @@
 public import ShelfBackup
 public import ShelfCore
+public import ShelfWorkers
 import Synchronization
 
 /// Turns a catalogued path inside an iPhone backup (`BACKUP/DOMAIN/relativePath`, a path

@@ -1,6 +1,7 @@
 import ShelfBackup
 import ShelfCore
 import ShelfFacts
+import ShelfWorkers
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,6 @@
 public import ShelfBackup
 import ShelfCore
+public import ShelfWorkers
 
 /// How a scan should run.
 public struct IndexOptions: Sendable {

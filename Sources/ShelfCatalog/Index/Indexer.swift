@@ -2,6 +2,7 @@ import ShelfAudio
 public import ShelfBackup
 import ShelfCore
 import ShelfFacts
+import ShelfWorkers
 import Synchronization
 
 #if canImport(Glibc)

@@ -191,7 +191,7 @@ struct KnownFile: Sendable {
   /// The columns `knownFiles` reads, in the order both stores read them.
   static let columns =
     "id, path, size, mtime_ns, ctime_ns, inode, device, trusted, extractor_version, "
-    + "CASE WHEN \(WorkerFailure.storedErrorCondition) THEN 1 ELSE 0 END"
+    + "CASE WHEN \(workerFailureCondition) THEN 1 ELSE 0 END"
 }
 
 /// The name of this machine in a shared catalogue: `SHELF_HOST` when set (a laptop whose host

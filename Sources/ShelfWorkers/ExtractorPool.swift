@@ -51,20 +51,15 @@ public struct WorkerFailure: ShelfError, Equatable {
   public var description: String { "\(path.escaped): \(reason)" }
 
   /// Whether a stored or reported `reason` is an `interrupted` failure's.
-  static func isInterruption(_ reason: String) -> Bool { reason.hasPrefix("extraction interrupted: ") }
+  package static func isInterruption(_ reason: String) -> Bool {
+    reason.hasPrefix("extraction interrupted: ")
+  }
 
   /// How every `reason` starts: what marks a stored error as a worker's failure.
-  static let reasonPrefixes = [
+  package static let reasonPrefixes = [
     "extractor crashed (", "timed out after ", "out of memory", "extractor failed: ",
     "extraction interrupted: ",
   ]
-
-  /// An SQL condition on the `error` column, true for a worker's failure (what
-  /// `--retry-failed` reads again), in both SQLite and PostgreSQL. The NULL test first: most
-  /// rows have no error, and the `LIKE`s (a function call each in SQLite) were then 9 ms of
-  /// reading /usr/share's 57,000 known files.
-  static let storedErrorCondition =
-    "(error IS NOT NULL AND (" + reasonPrefixes.map { "error LIKE '\($0)%'" }.joined(separator: " OR ") + "))"
 }
 
 /// The address-space limit (`ulimit -v`, `prlimit --as`) this process inherited, and so every
@@ -295,21 +290,14 @@ final class WorkerProcess: @unchecked Sendable {
   }
 
   /// The environment a worker keeps, by prefix: its locale and time zone, where the dynamic
-  /// loader finds libraries, glibc's and libvips' tunables, and (debug builds) the test
-  /// hooks. Nothing else reaches it: no password (`SHELF_BACKUP_PASSWORD`, `PGPASSWORD`),
+  /// loader finds libraries, glibc's and libvips' tunables, and (debug builds) its test
+  /// hooks' (`WorkerTestHooks`). Nothing else reaches it: no password (`SHELF_BACKUP_PASSWORD`, `PGPASSWORD`),
   /// token or database URL; not the Swift backtracer (it would exec a helper) nor the dynamic
   /// loader's trace file (`LD_DEBUG_OUTPUT`, written by a later dlopen), which the filter
   /// forbids.
-  static let keptEnvironment: [String] = {
-    let kept = [
-      "LANG=", "LANGUAGE=", "LC_", "TZ=", "LD_LIBRARY_PATH=", "GLIBC_TUNABLES=", "MALLOC_", "VIPS_",
-    ]
-    #if DEBUG
-      return kept + ["SHELF_WORKER_"]
-    #else
-      return kept
-    #endif
-  }()
+  static let keptEnvironment =
+    ["LANG=", "LANGUAGE=", "LC_", "TZ=", "LD_LIBRARY_PATH=", "GLIBC_TUNABLES=", "MALLOC_", "VIPS_"]
+    + WorkerTestHooks.environmentPrefixes
 
   /// Starts `executable` in worker mode; `path` names the file it was started for in errors.
   static func start(_ executable: RawPath, for path: RawPath) throws(WorkerFailure) -> WorkerProcess {

@@ -3,7 +3,7 @@ import ShelfCore
 import ShelfFacts
 import Testing
 
-@testable import ShelfCatalog
+@testable import ShelfWorkers
 
 /// What a worker sends comes back whole: facts with every property set to something other than
 /// its default (checked by reflection, so a property added later fails here until it is both

@@ -60,7 +60,7 @@ public enum ExtractionWorker {
     signal(SIGINT, SIG_IGN)
     signal(SIGPIPE, SIG_IGN)
     shelf_sandbox_install_crash_handler()
-    WorkerFault.recordStart()
+    let hooks = WorkerTestHooks.atStart()
     _ = shelf_exit_when_closed(0)
     // Libraries loaded on first use (FFmpeg, libheif) still load under the filter: it allows
     // opening files for reading and mapping them.
@@ -91,7 +91,7 @@ public enum ExtractionWorker {
       var lastFlush = MonotonicClock.seconds()
       for (request, descriptor) in zip(requests, received) {
         _ = shelf_sandbox_limit_cpu(UInt32(clamping: request.cpuSeconds))
-        let reply = WireFormat.encode(extract(request, descriptor: descriptor))
+        let reply = WireFormat.encode(extract(request, descriptor: descriptor, hooks: hooks))
         for shift in stride(from: 0, to: 64, by: 8) {
           replies.append(UInt8(truncatingIfNeeded: reply.count >> shift))
         }
@@ -106,11 +106,13 @@ public enum ExtractionWorker {
     }
   }
 
-  private static func extract(_ request: WorkerRequest, descriptor: Int32) -> WorkerReply {
+  private static func extract(_ request: WorkerRequest, descriptor: Int32, hooks: WorkerTestHooks)
+    -> WorkerReply
+  {
     let path = RawPath(bytes: request.path)
     do {
       let file = try RegularFile(adopting: descriptor, path: path)
-      try WorkerFault.injectIfAsked(for: path, descriptor: descriptor)
+      try hooks.inject(for: path, descriptor: descriptor)
       switch request.task {
       case .facts:
         return .extracted(try MetadataExtractor.extract(file, fileExtension: request.fileExtension))
@@ -138,78 +140,5 @@ public enum ExtractionWorker {
       offset += written
     }
     return true
-  }
-}
-
-/// Faults a debug build's worker makes on request, so that tests can reach the isolation
-/// paths that no real file triggers: `SHELF_WORKER_FAULT=crash|hang|oom|syscall:NAME` on the
-/// file whose name is `SHELF_WORKER_FAULT_FILE`, and `forbidden-calls`, the calls of a worker
-/// that has been taken over (against the parent, the file and the process
-/// `SHELF_WORKER_FAULT_PID`), whose outcomes become the file's error. Release builds ignore
-/// all of them (and the start marker): the hooks are compiled in debug builds only, so that
-/// no variable can reach them in a shipped binary.
-enum WorkerFault {
-  /// Appends a line to `SHELF_WORKER_START_MARKER` (debug builds, before the filter forbids
-  /// writing): tests count the workers a run started.
-  static func recordStart() {
-    #if DEBUG
-      guard let marker = getenv("SHELF_WORKER_START_MARKER") else { return }
-      let descriptor = open(marker, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-      guard descriptor >= 0 else { return }
-      _ = Glibc.write(descriptor, "started\n", 8)
-      close(descriptor)
-    #endif
-  }
-
-  static func injectIfAsked(for path: RawPath, descriptor: Int32) throws(FileError) {
-    #if DEBUG
-      guard let fault = getenv("SHELF_WORKER_FAULT").map({ String(cString: $0) }),
-        let name = getenv("SHELF_WORKER_FAULT_FILE").map({ String(cString: $0) }),
-        path.lastComponent.bytes == Array(name.utf8)
-      else { return }
-      switch fault {
-      case "crash":
-        // A Swift trap, as a parser's overflow would be.
-        let huge = Int.max - Int(getpid() & 1)
-        _ = [huge][0] + 2
-      case "hang":
-        // Asleep, as a reader blocked on a lock would be (pause is not in the filter's list).
-        while true { sleep(3600) }
-      case "oom":
-        // Swift arrays, touched page by page as a decoder filling buffers would.
-        var blocks: [[UInt8]] = []
-        while true { blocks.append([UInt8](repeating: UInt8(blocks.count & 0xFF | 1), count: 64 << 20)) }
-      case "syscall:socket":
-        // Refused with EPERM: the worker goes on. Had it been allowed, the worker aborts.
-        if socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0) >= 0 { abort() }
-      case "syscall:connect":
-        // On the request socket it inherited: fatal.
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        _ = withUnsafePointer(to: &address) {
-          $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            connect(0, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-          }
-        }
-      case "syscall:execve":
-        _ = execv("/bin/true", [strdup("true"), nil])
-      case "syscall:open-write":
-        // Refused with EPERM, not fatal: the worker goes on, and the file it tried stays unmade.
-        // Had it been allowed, the worker aborts.
-        let descriptor = open("/tmp/shelf-worker-fault", O_WRONLY | O_CREAT, 0o600)
-        if descriptor >= 0 { abort() }
-      case "syscall:write":
-        _ = Glibc.write(0, "x", 1)
-      case "forbidden-calls":
-        let sibling = getenv("SHELF_WORKER_FAULT_PID").flatMap { Int32(String(cString: $0)) } ?? getppid()
-        var report = [CChar](repeating: 0, count: 4096)
-        path.withCString {
-          shelf_sandbox_try_forbidden_calls(descriptor, $0, getppid(), sibling, &report, report.count)
-        }
-        throw FileError(path: path, reason: "forbidden calls: " + String(cString: report), failure: .badInput)
-      default:
-        break
-      }
-    #endif
   }
 }

@@ -6,7 +6,7 @@ public import ShelfFacts
 #endif
 
 /// Extraction in the sandboxed workers of an `ExtractorPool`, and of a stream through a spooled
-/// file: the parts of reading a file's facts that need the catalogue's process model.
+/// file: the parts of reading a file's facts that need the workers or a temporary file.
 extension MetadataExtractor {
   /// Extracts the facts of an open file in one of `extractors`' sandboxed workers, or in this
   /// process when there are none. Throws a `WorkerFailure` when the worker died reading it.
