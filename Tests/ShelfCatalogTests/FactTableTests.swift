@@ -113,6 +113,18 @@ import Testing
     }
   }
 
+  /// The wire coder is written per type (`FactsWire.swift`), the table per field: what a worker
+  /// sends of a file's facts is everything the catalogue stores of them.
+  @Test func theWireCarriesWhatTheTableStores() throws {
+    for entry in Self.entries {
+      var sent = entry
+      sent.facts = try WireFormat.decode(FileFacts.self, from: WireFormat.encode(entry.facts))
+      #expect(
+        CatalogSchema.fileValues(sent, rootID: 1, trusted: true)
+          == CatalogSchema.fileValues(entry, rootID: 1, trusted: true), "\(entry.kind)")
+    }
+  }
+
   /// A fact the fixtures leave at its blank value would pass the round trip without a row:
   /// every property of every entry must differ from what a blank row reads as.
   @Test func theFixturesSetEveryProperty() {
