@@ -244,10 +244,25 @@ enum CatalogSchema {
     var fields: [FactField] {
       switch self {
       case .full: FactField.readFields
-      case .listing: FactField.readFields.filter(\.listed)
-      case .comparison: FactField.readFields.filter(\.compared)
+      case .listing: Self.listedFields
+      case .comparison: Self.comparedFields
       }
     }
+
+    /// The columns of `fields`, in order.
+    var columns: [FactField.Column] {
+      switch self {
+      case .full: Self.fullColumns
+      case .listing: Self.listedColumns
+      case .comparison: Self.comparedColumns
+      }
+    }
+
+    private static let fullColumns = FactField.readFields.map { $0.column! }
+    private static let listedColumns = listedFields.map { $0.column! }
+    private static let comparedColumns = comparedFields.map { $0.column! }
+    private static let listedFields = FactField.readFields.filter(\.listed)
+    private static let comparedFields = FactField.readFields.filter(\.compared)
   }
 
   /// The columns an entry is read from, selected from `files f JOIN roots r`, in the order of

@@ -540,8 +540,8 @@ public final class CatalogStore {
   /// sound's duration, a text's encoding) before the others of its kind.
   static func entry(from row: some DatabaseRow, _ reading: CatalogSchema.EntryReading = .full) -> CatalogEntry {
     var entry = CatalogEntry(blankForRow: ())
-    for (index, field) in reading.fields.enumerated() {
-      guard let column = field.column, let read = column.read else { continue }
+    for (index, column) in reading.columns.enumerated() {
+      guard let read = column.read else { continue }
       let value: DatabaseValue
       switch column.type {
       case .integer: value = row.integer(at: index).map { .integer($0) } ?? .null
