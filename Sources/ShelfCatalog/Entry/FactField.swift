@@ -182,7 +182,11 @@ public enum FactGroup: CaseIterable, Sendable {
 
 extension FactField {
   /// The fields of `group`, in table order.
-  public static func fields(in group: FactGroup) -> [FactField] { table.filter { $0.groups.contains(group) } }
+  public static func fields(in group: FactGroup) -> [FactField] { byGroup[group] ?? [] }
+
+  private static let byGroup = Dictionary(
+    grouping: table.flatMap { field in field.groups.map { ($0, field) } }, by: \.0
+  ).mapValues { $0.map(\.1) }
 
   /// The `files` columns after `id`, in table order.
   static let fileColumns: [Column] = table.compactMap { $0.column }.filter { $0.source == .files }
