@@ -9,7 +9,8 @@ import Testing
   static func catalogue() throws -> IndexedRoot {
     try IndexedRoot { _, root in
       let tone = ["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=0.3"]
-      try ExternalTool.make(tone + ["-c:a", "flac", "-sample_fmt", "s32", "-bits_per_raw_sample", "24", root + "/deep.flac"])
+      try ExternalTool.make(
+        tone + ["-c:a", "flac", "-sample_fmt", "s32", "-bits_per_raw_sample", "24", root + "/deep.flac"])
       try ExternalTool.make(tone + ["-c:a", "pcm_s16le", root + "/plain.wav"])
       try ExternalTool.make(tone + ["-c:a", "libmp3lame", root + "/lossy.mp3"])
     }

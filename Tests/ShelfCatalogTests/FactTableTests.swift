@@ -69,7 +69,8 @@ import Testing
           kind: kind, mime: mime, detectedBy: .contentAndExtension, extensionMismatch: true,
           error: FileFactsError(reason: "cut short", failure: .badInput)),
         backup: BackupFacts(
-          domain: "CameraRollDomain", app: "com.example.app", fileID: "ab12", protectionClass: 3, mode: 0o100644),
+          domain: "CameraRollDomain", app: "com.example.app", fileID: "ab12", protectionClass: 3,
+          mode: 0o100644),
         livePhoto: RawPath("/r/DCIM/IMG_1.MOV"), extractorVersion: 9)
       entry.host = "laptop"
       return entry
@@ -84,7 +85,8 @@ import Testing
       contentIdentifier: "A1-B2")
     var sound = entry(.audio, "audio/flac", "song.flac")
     sound.audio = AudioFileInfo(
-      duration: 185.25, sampleRate: 44100, channels: 2, frames: 8_169_525, formatName: "", encodingName: "PCM_16",
+      duration: 185.25, sampleRate: 44100, channels: 2, frames: 8_169_525, formatName: "",
+      encodingName: "PCM_16",
       bitsPerSample: 24, isLossless: false,
       tags: AudioTags(
         title: "Song", artist: "Artist", album: "Album", date: "2001-02-03", track: "3/10", genre: "Dance",
@@ -96,7 +98,8 @@ import Testing
       trackGain: -5.5, trackPeak: 0.8, albumGain: -6.25, albumPeak: 0.85, source: .measured)
     var clip = entry(.video, "video/quicktime", "IMG_1.MOV")
     clip.video = VideoFileInfo(
-      duration: 3.5, width: 1920, height: 1080, codec: "hevc", frameRate: 29.97, rotation: 90, audioCodec: "aac",
+      duration: 3.5, width: 1920, height: 1080, codec: "hevc", frameRate: 29.97, rotation: 90,
+      audioCodec: "aac",
       sampleRate: 48000, channels: 1, bitrate: 8_000_000, taken: "2024-05-01T14:30:00+0200",
       contentIdentifier: "A1-B2", tags: AudioTags(title: "Clip"), container: "mov")
     var text = entry(.text, "text/plain", "notes.txt")
@@ -141,19 +144,22 @@ import Testing
       if entry.video != nil { blank.withVideo { _ in } }
       if let text = entry.text {
         blank.text = TextFacts(
-          encoding: text.encoding, bom: false, lineEndings: "none", lines: 0, words: 0, chars: 0, firstLine: "")
+          encoding: text.encoding, bom: false, lineEndings: "none", lines: 0, words: 0, chars: 0,
+          firstLine: "")
       }
       if entry.plist != nil { blank.plist = PlistFacts(format: "", root: "", keys: []) }
       let blankLeaves = Dictionary(Self.leaves(of: blank), uniquingKeysWith: { first, _ in first })
       // The kind is the fixture's own; a kind's facts another kind has are absent in both.
       let kindGroups: Set<String> = [
-        "facts.image", "facts.exif", "facts.audio", "facts.video", "facts.text", "facts.plist", "measuredReplayGain",
+        "facts.image", "facts.exif", "facts.audio", "facts.video", "facts.text", "facts.plist",
+        "measuredReplayGain",
       ]
       for (path, value) in Self.leaves(of: entry)
       where !Self.notKept.contains(path) && !["facts.kind", "facts.text.encoding"].contains(path)
         && !(value == "nil" && kindGroups.contains(path))
       {
-        #expect(blankLeaves[path] != value, "\(entry.kind): \(path) is not set by the fixture (or has no row)")
+        #expect(
+          blankLeaves[path] != value, "\(entry.kind): \(path) is not set by the fixture (or has no row)")
       }
     }
   }

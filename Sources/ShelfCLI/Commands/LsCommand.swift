@@ -395,7 +395,8 @@ enum CatalogPresentation {
       }
       guard let key = group.object else {
         if group == .entry, let catalogued {
-          members.insert(("catalogued", .bool(catalogued)), at: members.firstIndex { $0.0 == "error" } ?? members.count)
+          members.insert(
+            ("catalogued", .bool(catalogued)), at: members.firstIndex { $0.0 == "error" } ?? members.count)
         }
         flushObjects(&objects, into: &record)
         record += members

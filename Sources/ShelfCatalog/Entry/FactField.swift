@@ -200,7 +200,8 @@ extension FactField {
   static let byName: [String: [FactField]] = {
     var named: [String: [FactField]] = [:]
     for field in table {
-      for name in [field.name] + (field.query?.names ?? []) where !(named[name]?.contains { $0.name == field.name && $0.groups == field.groups } ?? false) {
+      for name in [field.name] + (field.query?.names ?? [])
+      where !(named[name]?.contains { $0.name == field.name && $0.groups == field.groups } ?? false) {
         named[name, default: []].append(field)
       }
     }
@@ -266,7 +267,8 @@ extension FactField {
     _ write: @escaping @Sendable (CatalogEntry, FileRowContext) -> DatabaseValue
   ) -> FactField {
     FactField(
-      name, [], column: Column(name: name, type: type, notNull: notNull, write: write, read: nil), json: .none,
+      name, [], column: Column(name: name, type: type, notNull: notNull, write: write, read: nil),
+      json: .none,
       template: .none, value: { _ in nil })
   }
 }
@@ -287,7 +289,8 @@ extension FactField.Column {
     _ write: @escaping @Sendable (CatalogEntry) -> DatabaseValue,
     read: @escaping @Sendable (inout CatalogEntry, DatabaseValue) -> Void
   ) -> Self {
-    Self(name: name, type: type, notNull: notNull, since: since, write: { entry, _ in write(entry) }, read: read)
+    Self(
+      name: name, type: type, notNull: notNull, since: since, write: { entry, _ in write(entry) }, read: read)
   }
 }
 
@@ -319,7 +322,8 @@ extension CatalogEntry {
   init(blankForRow: ()) {
     self.init(
       path: RawPath(bytes: []), root: nil, area: "other", size: 0, mtimeNanoseconds: 0,
-      facts: FileFacts(kind: .other, mime: "", detectedBy: .content, extensionMismatch: false), extractorVersion: 0)
+      facts: FileFacts(kind: .other, mime: "", detectedBy: .content, extensionMismatch: false),
+      extractorVersion: 0)
   }
 
   /// Sets a fact of the image, which the first of its columns read creates.
@@ -327,7 +331,8 @@ extension CatalogEntry {
     var image =
       self.image
       ?? ImageFacts(
-        format: "", width: 0, height: 0, bitDepth: nil, colorType: nil, alpha: nil, interlaced: nil, cgbi: nil,
+        format: "", width: 0, height: 0, bitDepth: nil, colorType: nil, alpha: nil, interlaced: nil,
+        cgbi: nil,
         frames: nil, loop: nil, chunks: [])
     body(&image)
     self.image = image
@@ -338,7 +343,8 @@ extension CatalogEntry {
     var audio =
       self.audio
       ?? AudioFileInfo(
-        duration: 0, sampleRate: 0, channels: 0, frames: 0, formatName: "", encodingName: "", bitsPerSample: nil,
+        duration: 0, sampleRate: 0, channels: 0, frames: 0, formatName: "", encodingName: "",
+        bitsPerSample: nil,
         isLossless: false, tags: AudioTags())
     body(&audio)
     self.audio = audio

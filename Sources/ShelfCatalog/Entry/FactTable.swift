@@ -16,7 +16,8 @@ extension FactField {
     .written("root_id", .integer) { _, row in .integer(row.rootID) },
     FactField(
       "path", [.entry],
-      column: .files("path", .blob, notNull: true, { .blob($0.path.bytes) }, read: { $0.path = RawPath(bytes: $1.bytes) }),
+      column: .files(
+        "path", .blob, notNull: true, { .blob($0.path.bytes) }, read: { $0.path = RawPath(bytes: $1.bytes) }),
       query: QueryBinding(names: ["path"], type: .glob, sql: "f.path_text", bytes: ("f.path", false)),
       listed: true, compared: true
     ) { .path($0.path) },
@@ -25,13 +26,16 @@ extension FactField {
       "name", [],
       column: Column(
         name: "name", type: .text, notNull: true,
-        write: { entry, _ in .text(String(decoding: entry.path.lastComponent.bytes, as: UTF8.self)) }, read: nil),
-      query: QueryBinding(names: ["name"], type: .glob, bytes: ("f.path", true), help: "name (the file name)"),
+        write: { entry, _ in .text(String(decoding: entry.path.lastComponent.bytes, as: UTF8.self)) },
+        read: nil),
+      query: QueryBinding(
+        names: ["name"], type: .glob, bytes: ("f.path", true), help: "name (the file name)"),
       json: .none
     ) { .path($0.path.lastComponent) },
     FactField(
       "ext", [],
-      column: Column(name: "ext", type: .text, notNull: true, write: { entry, _ in .text(entry.fileExtension) }, read: nil),
+      column: Column(
+        name: "ext", type: .text, notNull: true, write: { entry, _ in .text(entry.fileExtension) }, read: nil),
       query: QueryBinding(names: ["ext"], type: .name), json: .none
     ) { $0.fileExtension.isEmpty ? nil : .text($0.fileExtension) },
     FactField(
@@ -44,7 +48,8 @@ extension FactField {
     ) { $0.root.map { .path($0) } },
     FactField(
       "area", [.entry],
-      column: .files("area", .text, notNull: true, { .text($0.area) }, read: { $0.area = $1.text ?? "other" }),
+      column: .files(
+        "area", .text, notNull: true, { .text($0.area) }, read: { $0.area = $1.text ?? "other" }),
       query: QueryBinding(names: ["area"], type: .name, choices: SandboxLayout.areas + BackupLayout.areas),
       listed: true, compared: true
     ) { .text($0.area) },
@@ -63,7 +68,8 @@ extension FactField {
     ) { .text($0.mime) },
     FactField(
       "size", [.entry],
-      column: .files("size", .integer, notNull: true, { .integer($0.size) }, read: { $0.size = $1.integer ?? 0 }),
+      column: .files(
+        "size", .integer, notNull: true, { .integer($0.size) }, read: { $0.size = $1.integer ?? 0 }),
       query: QueryBinding(names: ["size"], type: .size), template: .number, listed: true, compared: true
     ) { .integer($0.size) },
     FactField(
@@ -230,12 +236,15 @@ extension FactField {
             entry.audio?.bitsPerSample = value.int
           }
         }),
-      query: QueryBinding(names: ["depth"], type: .number, help: "depth (bits per sample)"), template: .number,
-      info: InfoLine("bit depth:") { ($0.image?.bitDepth ?? $0.audio?.bitsPerSample).map { "\($0)" } }, listed: true
+      query: QueryBinding(names: ["depth"], type: .number, help: "depth (bits per sample)"),
+      template: .number,
+      info: InfoLine("bit depth:") { ($0.image?.bitDepth ?? $0.audio?.bitsPerSample).map { "\($0)" } },
+      listed: true
     ) { .int($0.image?.bitDepth ?? $0.audio?.bitsPerSample) },
     FactField(
       "color_type", [.image],
-      column: .files("color_type", .text, { .from($0.image?.colorType) }, read: { $0.image?.colorType = $1.text }),
+      column: .files(
+        "color_type", .text, { .from($0.image?.colorType) }, read: { $0.image?.colorType = $1.text }),
       query: QueryBinding(names: ["color"], type: .name, help: "color (color type)"),
       info: InfoLine("color type:") { $0.image?.colorType }, listed: true
     ) { .string($0.image?.colorType) },
@@ -268,14 +277,17 @@ extension FactField {
     ) { .int($0.image?.frames) },
     FactField(
       "loop", [.image],
-      column: .files("loop_count", .integer, since: 9, { .from($0.image?.loop) }, read: { $0.image?.loop = $1.int }),
+      column: .files(
+        "loop_count", .integer, since: 9, { .from($0.image?.loop) }, read: { $0.image?.loop = $1.int }),
       query: QueryBinding(
-        names: ["loop"], type: .number, help: "loop (times a GIF or WebP animation plays, 0 forever)"), template: .number,
+        names: ["loop"], type: .number, help: "loop (times a GIF or WebP animation plays, 0 forever)"),
+      template: .number,
       info: InfoLine("loop:") { $0.image?.loop.map { $0 == 0 ? "forever (0)" : "\($0) plays" } }
     ) { .int($0.image?.loop) },
     FactField(
       "format", [.image],
-      column: .files("image_format", .text, { .from($0.image?.format) }, read: { $0.image?.format = $1.text ?? "" })
+      column: .files(
+        "image_format", .text, { .from($0.image?.format) }, read: { $0.image?.format = $1.text ?? "" })
     ) { .string($0.image?.format) },
     FactField(
       "chunks", [.image],
@@ -304,7 +316,8 @@ extension FactField {
             entry.audio?.codec = value.text ?? ""
           }
         }),
-      query: QueryBinding(names: ["codec"], type: .name, help: "codec (FFmpeg's name: aac, alac, mp3, flac, h264…)"),
+      query: QueryBinding(
+        names: ["codec"], type: .name, help: "codec (FFmpeg's name: aac, alac, mp3, flac, h264…)"),
       // A codec the catalogue does not know reads as empty.
       info: InfoLine("codec:") { entry in
         entry.audio.flatMap { $0.codec.isEmpty ? nil : $0.codec } ?? entry.video?.codec
@@ -315,15 +328,22 @@ extension FactField {
     },
     FactField(
       "frame_rate", [.video],
-      column: .files("frame_rate", .real, since: 7, { .from($0.video?.frameRate) }, read: { $0.video?.frameRate = $1.real }),
+      column: .files(
+        "frame_rate", .real, since: 7, { .from($0.video?.frameRate) }, read: { $0.video?.frameRate = $1.real }
+      ),
       query: QueryBinding(names: ["fps", "frame_rate"], type: .number, help: "fps (frame_rate)"),
       template: .text { $0.video?.frameRate.map { Quantities.formatFixed($0, decimals: 3) } },
-      info: InfoLine("frame rate:") { $0.video?.frameRate.map { "\(Quantities.formatFixed($0, decimals: 3)) per second" } }
+      info: InfoLine("frame rate:") {
+        $0.video?.frameRate.map { "\(Quantities.formatFixed($0, decimals: 3)) per second" }
+      }
     ) { .number($0.video?.frameRate) },
     FactField(
       "rotation", [.video],
-      column: .files("rotation", .integer, since: 7, { .from($0.video?.rotation) }, read: { $0.video?.rotation = $1.int ?? 0 }),
-      query: QueryBinding(names: ["rotation"], type: .number, help: "rotation (degrees clockwise)"), template: .number,
+      column: .files(
+        "rotation", .integer, since: 7, { .from($0.video?.rotation) },
+        read: { $0.video?.rotation = $1.int ?? 0 }),
+      query: QueryBinding(names: ["rotation"], type: .number, help: "rotation (degrees clockwise)"),
+      template: .number,
       info: InfoLine("rotation:") { $0.video.map { "\($0.rotation)°" } }, listed: true
     ) { .int($0.video?.rotation) },
     FactField(
@@ -338,11 +358,14 @@ extension FactField {
           }
         }),
       query: QueryBinding(names: ["bitrate"], type: .bitrate, help: "bitrate (bits/s)"), template: .number,
-      info: InfoLine("bit rate:") { ($0.audio?.bitrate ?? $0.video?.bitrate).map(formatBitrate) }, compared: true
+      info: InfoLine("bit rate:") { ($0.audio?.bitrate ?? $0.video?.bitrate).map(formatBitrate) },
+      compared: true
     ) { .int($0.audio?.bitrate ?? $0.video?.bitrate) },
     FactField(
       "audio_codec", [.video],
-      column: .files("audio_codec", .text, since: 7, { .from($0.video?.audioCodec) }, read: { $0.video?.audioCodec = $1.text }),
+      column: .files(
+        "audio_codec", .text, since: 7, { .from($0.video?.audioCodec) },
+        read: { $0.video?.audioCodec = $1.text }),
       query: QueryBinding(names: ["audio_codec"], type: .name, help: "audio_codec (a video's sound)"),
       info: InfoLine("sound:") { entry in
         entry.video.map { video in
@@ -384,7 +407,8 @@ extension FactField {
     ) { .int($0.audio?.channels ?? $0.video?.channels) },
     FactField(
       "frames", [.audio],
-      column: .files("audio_frames", .integer, { .from($0.audio?.frames) }, read: { $0.audio?.frames = $1.integer ?? 0 }),
+      column: .files(
+        "audio_frames", .integer, { .from($0.audio?.frames) }, read: { $0.audio?.frames = $1.integer ?? 0 }),
       template: .number, info: InfoLine("frames:") { $0.audio.map { "\($0.frames)" } }, compared: true
     ) { .int($0.audio?.frames) },
     // A photo's EXIF facts; `taken` is shared with videos.
@@ -402,15 +426,20 @@ extension FactField {
       query: QueryBinding(
         names: ["taken"], type: .localTime, sql: "substr(f.taken, 1, 19)",
         help: "taken (when a photo was taken or a video filmed)"),
-      template: .date(text: { taken($0) }, time: { entry in (entry.video?.taken ?? entry.exif?.taken).flatMap { Timestamp(parsing: $0) } }),
+      template: .date(
+        text: { taken($0) },
+        time: { entry in (entry.video?.taken ?? entry.exif?.taken).flatMap { Timestamp(parsing: $0) } }),
       info: InfoLine("taken:") { taken($0) }
     ) { .string(taken($0)) },
     exifText("camera", help: "camera (EXIF make and model)", \.camera),
     exifText("lens", \.lens),
     FactField(
       "orientation", [.exif],
-      column: .files("orientation", .integer, since: 8, { .from($0.exif?.orientation) }, read: { entry, value in entry.withEXIF { $0.orientation = value.int } }),
-      query: QueryBinding(names: ["orientation"], type: .number, help: "orientation (EXIF, 1-8)"), template: .number,
+      column: .files(
+        "orientation", .integer, since: 8, { .from($0.exif?.orientation) },
+        read: { entry, value in entry.withEXIF { $0.orientation = value.int } }),
+      query: QueryBinding(names: ["orientation"], type: .number, help: "orientation (EXIF, 1-8)"),
+      template: .number,
       info: InfoLine("orientation:") { entry in
         entry.exif?.orientation.map { (1...8).contains($0) ? "\($0) (\(orientationNames[$0 - 1]))" : "\($0)" }
       }
@@ -418,37 +447,47 @@ extension FactField {
     FactField(
       "gps", [.exif],
       query: QueryBinding(
-        names: ["gps"], type: .boolean, sql: "(f.gps_lat IS NOT NULL)", help: "gps (yes when the photo has a position)"),
+        names: ["gps"], type: .boolean, sql: "(f.gps_lat IS NOT NULL)",
+        help: "gps (yes when the photo has a position)"),
       jsonHelp: "{lat, lon, alt}",
       template: .text { entry in entry.exif?.gps.map { "\($0.latitude),\($0.longitude)" } },
       info: InfoLine("GPS:") { entry in
         entry.exif?.gps.map { gps in
-          Quantities.formatFixed(gps.latitude, decimals: 6) + ", " + Quantities.formatFixed(gps.longitude, decimals: 6)
+          Quantities.formatFixed(gps.latitude, decimals: 6) + ", "
+            + Quantities.formatFixed(gps.longitude, decimals: 6)
             + (gps.altitude.map { ", \(Quantities.formatFixed($0, decimals: 1)) m" } ?? "")
         }
       }
     ) { entry in
-      entry.exif?.gps.map { .object([("lat", .real($0.latitude)), ("lon", .real($0.longitude)), ("alt", .number($0.altitude))]) }
+      entry.exif?.gps.map {
+        .object([("lat", .real($0.latitude)), ("lon", .real($0.longitude)), ("alt", .number($0.altitude))])
+      }
     },
     FactField(
       "lat", [],
       column: .files(
         "gps_lat", .real, since: 8, { .from($0.exif?.gps?.latitude) },
         read: { entry, value in
-          entry.withEXIF { $0.gps = GPSPosition(latitude: value.real ?? 0, longitude: $0.gps?.longitude ?? 0) }
+          entry.withEXIF {
+            $0.gps = GPSPosition(latitude: value.real ?? 0, longitude: $0.gps?.longitude ?? 0)
+          }
         }),
       query: QueryBinding(names: ["lat"], type: .number), json: .none,
       template: .text { entry in entry.exif?.gps.map { "\($0.latitude)" } }
     ) { .number($0.exif?.gps?.latitude) },
     FactField(
       "lon", [],
-      column: .files("gps_lon", .real, since: 8, { .from($0.exif?.gps?.longitude) }, read: { $0.exif?.gps?.longitude = $1.real ?? 0 }),
+      column: .files(
+        "gps_lon", .real, since: 8, { .from($0.exif?.gps?.longitude) },
+        read: { $0.exif?.gps?.longitude = $1.real ?? 0 }),
       query: QueryBinding(names: ["lon"], type: .number), json: .none,
       template: .text { entry in entry.exif?.gps.map { "\($0.longitude)" } }
     ) { .number($0.exif?.gps?.longitude) },
     FactField(
       "alt", [],
-      column: .files("gps_alt", .real, since: 8, { .from($0.exif?.gps?.altitude) }, read: { $0.exif?.gps?.altitude = $1.real }),
+      column: .files(
+        "gps_alt", .real, since: 8, { .from($0.exif?.gps?.altitude) },
+        read: { $0.exif?.gps?.altitude = $1.real }),
       query: QueryBinding(
         names: ["alt"], type: .number,
         help: "alt (degrees and metres, south, west and below sea level negative)"),
@@ -485,85 +524,95 @@ extension FactField {
   }
 
   /// The tags of a sound (a video's title too), then its gains.
-  private static let tagFields: [FactField] = [
-    FactField(
-      "title", [.audio, .video],
-      column: .files(
-        "title", .text, { .from($0.audio?.title ?? $0.video?.title) },
-        read: { entry, value in
-          if entry.kind == .video {
-            entry.video?.tags.title = value.text
-          } else {
-            entry.audio?.tags.title = value.text
-          }
-        }),
-      query: QueryBinding(names: ["title"], type: .text), info: InfoLine("title:") { $0.audio?.title ?? $0.video?.title },
-      searched: true, listed: true
-    ) { .string($0.audio?.title ?? $0.video?.title) },
-    tag("artist", \.artist, listed: true),
-    tag("album", \.album),
-    tag("album_artist", \.albumArtist, since: 7, label: "album artist:"),
-    tag("date", \.date, queried: false),
-    FactField(
-      "year", [], column: Column(name: "year", type: .integer, write: { entry, _ in .from(entry.audio?.year) }, read: nil),
-      query: QueryBinding(names: ["year"], type: .number), json: .none, template: .number
-    ) { .int($0.audio?.year) },
-    FactField(
-      "track", [.audio],
-      column: .files("track", .text, { .from($0.audio?.track) }, read: { $0.audio?.tags.track = $1.text }),
-      query: QueryBinding(names: ["track"], type: .number, sql: "f.track_no"), template: .number,
-      info: InfoLine("track:") { entry in
-        entry.audio.flatMap { audio in
-          audio.trackNumber.map { "\($0)" + (audio.trackTotal.map { " of \($0)" } ?? "") } ?? audio.track
-        }
-      }
-    ) { .int($0.audio?.trackNumber) },
-    .written("track_no", .integer, notNull: false) { entry, _ in .from(entry.audio?.trackNumber) },
-    tagNumber("track_total", \.trackTotal),
-    FactField(
-      "disc", [.audio],
-      column: .files("disc", .integer, since: 7, { .from($0.audio?.tags.disc) }, read: { $0.audio?.tags.disc = $1.int }),
-      query: QueryBinding(names: ["disc"], type: .number), template: .number,
-      info: InfoLine("disc:") { entry in
-        entry.audio?.tags.disc.map { "\($0)" + (entry.audio?.tags.discTotal.map { " of \($0)" } ?? "") }
-      }
-    ) { .int($0.audio?.tags.disc) },
-    tagNumber("disc_total", \.discTotal),
-    tag("genre", \.genre),
-    tag("comment", \.comment),
-    FactField(
-      "artwork", [.audio],
-      column: .files("artwork", .integer, since: 7, { .from($0.audio?.hasArtwork) }, read: { $0.audio?.hasArtwork = $1.bool ?? false }),
-      query: QueryBinding(names: ["artwork"], type: .boolean, help: "artwork (cover art embedded)"),
-      info: InfoLine("artwork:") { $0.audio.map { $0.hasArtwork ? "yes" : "no" } }
-    ) { .yesNo($0.audio?.hasArtwork) },
-    // The file's own ReplayGain tags, else what `shelf gain` measured (`entry.replayGain`).
-    gain("track_gain", \.trackGain, column: "rg_track_gain", measured: "track_gain"),
-    gain("track_peak", \.trackPeak, column: "rg_track_peak", measured: "track_peak"),
-    gain("album_gain", \.albumGain, column: "rg_album_gain", measured: "album_gain"),
-    gain("album_peak", \.albumPeak, column: "rg_album_peak", measured: "album_peak"),
-  ] + measuredGainFields + [
-    FactField(
-      "source", [.replayGain], template: .none,
-      info: InfoLine("replaygain:") { entry in
-        entry.replayGain.map { gain in
-          // Track and album gain (dB) and peak.
-          func part(_ label: String, _ value: Double?, _ peak: Double?) -> String? {
-            value.map {
-              "\(label) \(Quantities.formatFixed($0, decimals: 2)) dB"
-                + (peak.map { ", peak \(Quantities.formatFixed($0, decimals: 6))" } ?? "")
+  private static let tagFields: [FactField] =
+    [
+      FactField(
+        "title", [.audio, .video],
+        column: .files(
+          "title", .text, { .from($0.audio?.title ?? $0.video?.title) },
+          read: { entry, value in
+            if entry.kind == .video {
+              entry.video?.tags.title = value.text
+            } else {
+              entry.audio?.tags.title = value.text
             }
+          }),
+        query: QueryBinding(names: ["title"], type: .text),
+        info: InfoLine("title:") { $0.audio?.title ?? $0.video?.title },
+        searched: true, listed: true
+      ) { .string($0.audio?.title ?? $0.video?.title) },
+      tag("artist", \.artist, listed: true),
+      tag("album", \.album),
+      tag("album_artist", \.albumArtist, since: 7, label: "album artist:"),
+      tag("date", \.date, queried: false),
+      FactField(
+        "year", [],
+        column: Column(
+          name: "year", type: .integer, write: { entry, _ in .from(entry.audio?.year) }, read: nil),
+        query: QueryBinding(names: ["year"], type: .number), json: .none, template: .number
+      ) { .int($0.audio?.year) },
+      FactField(
+        "track", [.audio],
+        column: .files("track", .text, { .from($0.audio?.track) }, read: { $0.audio?.tags.track = $1.text }),
+        query: QueryBinding(names: ["track"], type: .number, sql: "f.track_no"), template: .number,
+        info: InfoLine("track:") { entry in
+          entry.audio.flatMap { audio in
+            audio.trackNumber.map { "\($0)" + (audio.trackTotal.map { " of \($0)" } ?? "") } ?? audio.track
           }
-          let parts = [part("track", gain.trackGain, gain.trackPeak), part("album", gain.albumGain, gain.albumPeak)]
-          return parts.compactMap { $0 }.joined(separator: "; ") + " (\(gain.source.rawValue))"
         }
-      }
-    ) { $0.replayGain.map { .text($0.source.rawValue) } },
-  ]
+      ) { .int($0.audio?.trackNumber) },
+      .written("track_no", .integer, notNull: false) { entry, _ in .from(entry.audio?.trackNumber) },
+      tagNumber("track_total", \.trackTotal),
+      FactField(
+        "disc", [.audio],
+        column: .files(
+          "disc", .integer, since: 7, { .from($0.audio?.tags.disc) }, read: { $0.audio?.tags.disc = $1.int }),
+        query: QueryBinding(names: ["disc"], type: .number), template: .number,
+        info: InfoLine("disc:") { entry in
+          entry.audio?.tags.disc.map { "\($0)" + (entry.audio?.tags.discTotal.map { " of \($0)" } ?? "") }
+        }
+      ) { .int($0.audio?.tags.disc) },
+      tagNumber("disc_total", \.discTotal),
+      tag("genre", \.genre),
+      tag("comment", \.comment),
+      FactField(
+        "artwork", [.audio],
+        column: .files(
+          "artwork", .integer, since: 7, { .from($0.audio?.hasArtwork) },
+          read: { $0.audio?.hasArtwork = $1.bool ?? false }),
+        query: QueryBinding(names: ["artwork"], type: .boolean, help: "artwork (cover art embedded)"),
+        info: InfoLine("artwork:") { $0.audio.map { $0.hasArtwork ? "yes" : "no" } }
+      ) { .yesNo($0.audio?.hasArtwork) },
+      // The file's own ReplayGain tags, else what `shelf gain` measured (`entry.replayGain`).
+      gain("track_gain", \.trackGain, column: "rg_track_gain", measured: "track_gain"),
+      gain("track_peak", \.trackPeak, column: "rg_track_peak", measured: "track_peak"),
+      gain("album_gain", \.albumGain, column: "rg_album_gain", measured: "album_gain"),
+      gain("album_peak", \.albumPeak, column: "rg_album_peak", measured: "album_peak"),
+    ] + measuredGainFields + [
+      FactField(
+        "source", [.replayGain], template: .none,
+        info: InfoLine("replaygain:") { entry in
+          entry.replayGain.map { gain in
+            // Track and album gain (dB) and peak.
+            func part(_ label: String, _ value: Double?, _ peak: Double?) -> String? {
+              value.map {
+                "\(label) \(Quantities.formatFixed($0, decimals: 2)) dB"
+                  + (peak.map { ", peak \(Quantities.formatFixed($0, decimals: 6))" } ?? "")
+              }
+            }
+            let parts = [
+              part("track", gain.trackGain, gain.trackPeak), part("album", gain.albumGain, gain.albumPeak),
+            ]
+            return parts.compactMap { $0 }.joined(separator: "; ") + " (\(gain.source.rawValue))"
+          }
+        }
+      ) { $0.replayGain.map { .text($0.source.rawValue) } }
+    ]
 
   /// A text tag of a sound, which queries compare and bare words search.
   private static func tag(
-    _ name: String, _ property: WritableKeyPath<AudioTags, String?> & Sendable, since: Int = 1, listed: Bool = false,
+    _ name: String, _ property: WritableKeyPath<AudioTags, String?> & Sendable, since: Int = 1,
+    listed: Bool = false,
     label: String? = nil, queried: Bool = true
   ) -> FactField {
     FactField(
@@ -572,12 +621,15 @@ extension FactField {
         name, .text, since: since, { .from($0.audio?.tags[keyPath: property]) },
         read: { $0.audio?.tags[keyPath: property] = $1.text }),
       query: queried ? QueryBinding(names: [name], type: .text) : nil,
-      info: InfoLine(label ?? name + ":") { $0.audio?.tags[keyPath: property] }, searched: true, listed: listed
+      info: InfoLine(label ?? name + ":") { $0.audio?.tags[keyPath: property] }, searched: true,
+      listed: listed
     ) { .string($0.audio?.tags[keyPath: property]) }
   }
 
   /// A number of a sound's tags that `info` shows with another (`3 of 10`).
-  private static func tagNumber(_ name: String, _ property: WritableKeyPath<AudioTags, Int?> & Sendable) -> FactField {
+  private static func tagNumber(_ name: String, _ property: WritableKeyPath<AudioTags, Int?> & Sendable)
+    -> FactField
+  {
     FactField(
       name, [.audio],
       column: .files(
@@ -589,7 +641,8 @@ extension FactField {
 
   /// A ReplayGain value: the tag's column, and the file's gain as `--json` shows it.
   private static func gain(
-    _ name: String, _ property: WritableKeyPath<ReplayGain, Double?> & Sendable, column: String, measured: String
+    _ name: String, _ property: WritableKeyPath<ReplayGain, Double?> & Sendable, column: String,
+    measured: String
   ) -> FactField {
     FactField(
       name, [.replayGain],
@@ -622,14 +675,16 @@ extension FactField {
     FactField(
       "live_photo", [.livePhoto],
       column: Column(
-        name: "live_photo", type: .blob, since: 8, write: nil, read: { $0.livePhoto = RawPath(bytes: $1.bytes) }),
+        name: "live_photo", type: .blob, since: 8, write: nil,
+        read: { $0.livePhoto = RawPath(bytes: $1.bytes) }),
       query: QueryBinding(
         names: ["live_photo"], type: .linkedPath, sql: "f.live_photo_text", bytes: ("f.live_photo", false),
         help: "live_photo (the other half of a Live Photo)"),
       json: .whenPresent, info: InfoLine("Live Photo:") { $0.livePhoto?.escaped }
     ) { entry in entry.livePhoto.map { .text(String(decoding: $0.bytes, as: UTF8.self)) } },
     FactField(
-      "live_photo_text", [], column: Column(name: "live_photo_text", type: .text, since: 8, write: nil, read: nil),
+      "live_photo_text", [],
+      column: Column(name: "live_photo_text", type: .text, since: 8, write: nil, read: nil),
       json: .none, template: .none
     ) { _ in nil },
     FactField(
@@ -639,23 +694,29 @@ extension FactField {
         read: { entry, value in
           if let encoding = value.text.flatMap(TextEncoding.init(rawValue:)) {
             entry.text = TextFacts(
-              encoding: encoding, bom: false, lineEndings: "none", lines: 0, words: 0, chars: 0, firstLine: "")
+              encoding: encoding, bom: false, lineEndings: "none", lines: 0, words: 0, chars: 0, firstLine: ""
+            )
           }
         }),
       query: QueryBinding(names: ["encoding"], type: .name),
-      info: InfoLine("encoding:") { entry in entry.text.map { $0.encoding.rawValue + ($0.bom ? " with BOM" : "") } },
+      info: InfoLine("encoding:") { entry in
+        entry.text.map { $0.encoding.rawValue + ($0.bom ? " with BOM" : "") }
+      },
       listed: true
     ) { .string($0.text?.encoding.rawValue) },
     FactField(
-      "bom", [.text], column: .files("bom", .integer, { .from($0.text?.bom) }, read: { $0.text?.bom = $1.bool ?? false }),
+      "bom", [.text],
+      column: .files("bom", .integer, { .from($0.text?.bom) }, read: { $0.text?.bom = $1.bool ?? false }),
       query: QueryBinding(names: ["bom"], type: .boolean), listed: true
     ) { .yesNo($0.text?.bom) },
     FactField(
       "line_endings", [.text],
       column: .files(
-        "line_endings", .text, { .from($0.text?.lineEndings) }, read: { $0.text?.lineEndings = $1.text ?? "none" }),
+        "line_endings", .text, { .from($0.text?.lineEndings) },
+        read: { $0.text?.lineEndings = $1.text ?? "none" }),
       query: QueryBinding(
-        names: ["endings"], type: .name, choices: ["lf", "crlf", "cr", "mixed", "none"], help: "endings (line endings)"),
+        names: ["endings"], type: .name, choices: ["lf", "crlf", "cr", "mixed", "none"],
+        help: "endings (line endings)"),
       info: InfoLine("endings:") { $0.text?.lineEndings }
     ) { .string($0.text?.lineEndings) },
     textCount("lines", \.lines, label: "lines:", listed: true),
@@ -663,7 +724,8 @@ extension FactField {
     textCount("chars", \.chars, label: "characters:"),
     FactField(
       "first_line", [.text],
-      column: .files("first_line", .text, { .from($0.text?.firstLine) }, read: { $0.text?.firstLine = $1.text ?? "" }),
+      column: .files(
+        "first_line", .text, { .from($0.text?.firstLine) }, read: { $0.text?.firstLine = $1.text ?? "" }),
       info: InfoLine("first line:") { entry in
         entry.text.flatMap { $0.firstLine.isEmpty ? nil : RawPath($0.firstLine).escaped }
       }
@@ -673,21 +735,24 @@ extension FactField {
       column: .files(
         "backup_domain", .text, since: 6, { .from($0.backup?.domain) },
         read: { entry, value in
-          entry.backup = BackupFacts(domain: value.text ?? "", app: nil, fileID: "", protectionClass: nil, mode: 0)
+          entry.backup = BackupFacts(
+            domain: value.text ?? "", app: nil, fileID: "", protectionClass: nil, mode: 0)
         }),
       query: QueryBinding(names: ["domain"], type: .name, help: "domain (CameraRollDomain, AppDomain-…)"),
       info: InfoLine("domain:") { $0.backup?.domain }, compared: true
     ) { .string($0.backup?.domain) },
     FactField(
       "app", [.backup],
-      column: .files("backup_app", .text, since: 6, { .from($0.backup?.app) }, read: { $0.backup?.app = $1.text }),
+      column: .files(
+        "backup_app", .text, since: 6, { .from($0.backup?.app) }, read: { $0.backup?.app = $1.text }),
       query: QueryBinding(names: ["app"], type: .name, help: "app (a bundle identifier)"),
       info: InfoLine("app:") { $0.backup?.app }, compared: true
     ) { .string($0.backup?.app) },
     FactField(
       "file_id", [.backup],
       column: .files(
-        "backup_file_id", .text, since: 6, { .from($0.backup?.fileID) }, read: { $0.backup?.fileID = $1.text ?? "" }),
+        "backup_file_id", .text, since: 6, { .from($0.backup?.fileID) },
+        read: { $0.backup?.fileID = $1.text ?? "" }),
       query: QueryBinding(names: ["file_id"], type: .name, help: "file_id (the stored name)"),
       info: InfoLine("file id:") { $0.backup?.fileID }, compared: true
     ) { .string($0.backup?.fileID) },
@@ -696,7 +761,9 @@ extension FactField {
       column: .files(
         "backup_protection", .integer, since: 6, { .from($0.backup?.protectionClass) },
         read: { $0.backup?.protectionClass = $1.int }),
-      query: QueryBinding(names: ["protection"], type: .number, help: "protection (the data-protection class)"), template: .number,
+      query: QueryBinding(
+        names: ["protection"], type: .number, help: "protection (the data-protection class)"),
+      template: .number,
       info: InfoLine("protection:") { $0.backup?.protectionClass.map { "class \($0)" } }, compared: true
     ) { .int($0.backup?.protectionClass) },
     FactField(
@@ -711,12 +778,14 @@ extension FactField {
       column: .files(
         "plist_format", .text, { .from($0.plist?.format) },
         read: { entry, value in entry.plist = PlistFacts(format: value.text ?? "", root: "", keys: []) }),
-      query: QueryBinding(names: ["plist"], type: .name, choices: ["xml", "binary"], help: "plist (xml or binary)"),
+      query: QueryBinding(
+        names: ["plist"], type: .name, choices: ["xml", "binary"], help: "plist (xml or binary)"),
       info: InfoLine("plist:") { entry in entry.plist.map { "\($0.format), \($0.root) root" } }, listed: true
     ) { .string($0.plist?.format) },
     FactField(
       "root", [.plist],
-      column: .files("plist_root", .text, { .from($0.plist?.root) }, read: { $0.plist?.root = $1.text ?? "" }),
+      column: .files(
+        "plist_root", .text, { .from($0.plist?.root) }, read: { $0.plist?.root = $1.text ?? "" }),
       jsonHelp: "(the root object's type)", template: .none, listed: true
     ) { .string($0.plist?.root) },
     FactField(
@@ -738,7 +807,8 @@ extension FactField {
     FactField(
       "copies", [],
       query: QueryBinding(
-        names: ["copies"], type: .number, sql: "coalesce((SELECT c.copies FROM copy_facts c WHERE c.id = f.id), 0)"),
+        names: ["copies"], type: .number,
+        sql: "coalesce((SELECT c.copies FROM copy_facts c WHERE c.id = f.id), 0)"),
       json: .none, template: .none
     ) { _ in nil },
     FactField(
@@ -749,11 +819,14 @@ extension FactField {
 
   /// A count of a text's.
   private static func textCount(
-    _ name: String, _ property: WritableKeyPath<TextFacts, Int> & Sendable, label: String, listed: Bool = false
+    _ name: String, _ property: WritableKeyPath<TextFacts, Int> & Sendable, label: String,
+    listed: Bool = false
   ) -> FactField {
     FactField(
       name, [.text],
-      column: .files(name, .integer, { .from($0.text?[keyPath: property]) }, read: { $0.text?[keyPath: property] = $1.int ?? 0 }),
+      column: .files(
+        name, .integer, { .from($0.text?[keyPath: property]) },
+        read: { $0.text?[keyPath: property] = $1.int ?? 0 }),
       query: QueryBinding(names: [name], type: .number), template: .number,
       info: InfoLine(label) { entry in entry.text.map { "\($0[keyPath: property])" } }, listed: listed
     ) { .int($0.text?[keyPath: property]) }
@@ -762,7 +835,9 @@ extension FactField {
   // MARK: Presentation helpers
 
   /// A sound's or a video's length in seconds.
-  private static func duration(_ entry: CatalogEntry) -> Double? { entry.audio?.duration ?? entry.video?.duration }
+  private static func duration(_ entry: CatalogEntry) -> Double? {
+    entry.audio?.duration ?? entry.video?.duration
+  }
 
   /// When a photo was taken or a video filmed, in RFC 3339 with the offset the camera recorded
   /// (QuickTime's `+0200` as `+02:00`), or none when it recorded none.

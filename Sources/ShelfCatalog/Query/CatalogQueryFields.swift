@@ -46,7 +46,8 @@ extension CatalogQuery {
     var fields: [String: Field] = [:]
     for fact in FactField.table {
       guard let query = fact.query else { continue }
-      let field = Field(column: query.sql ?? "f." + (fact.column?.name ?? fact.name), type: query.type, bytes: query.bytes)
+      let field = Field(
+        column: query.sql ?? "f." + (fact.column?.name ?? fact.name), type: query.type, bytes: query.bytes)
       for name in query.names { fields[name] = field }
     }
     return fields

@@ -538,7 +538,8 @@ public final class CatalogStore {
   /// Decodes a row of `CatalogSchema.entryColumns(_:reading)`: each field read sets its fact from
   /// its column (a NULL leaves it unknown), in table order, which reads a kind's first column (a
   /// sound's duration, a text's encoding) before the others of its kind.
-  static func entry(from row: some DatabaseRow, _ reading: CatalogSchema.EntryReading = .full) -> CatalogEntry {
+  static func entry(from row: some DatabaseRow, _ reading: CatalogSchema.EntryReading = .full) -> CatalogEntry
+  {
     var entry = CatalogEntry(blankForRow: ())
     for (index, column) in reading.columns.enumerated() {
       guard let read = column.read else { continue }

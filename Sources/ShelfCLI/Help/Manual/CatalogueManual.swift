@@ -1,4 +1,5 @@
 import ShelfCatalog
+
 /// The reference sections of the catalogue's pages: what index stores and when it reads a
 /// file again, how it survives hostile files, how ls prints and which JSON keys scripts can
 /// rely on, and how show draws pictures. Kept beside the command table so that the installed
