@@ -138,27 +138,9 @@ extension QueryTerms {
       ("yes or no", names(.yesOrNo), ""),
     ]
     return explained.map { label, fields, how in
-      wrapped(fields.joined(separator: ", ") + (how.isEmpty ? "" : ": " + how), label: label)
+      ManualColumns.entry(
+        label, fields.joined(separator: ", ") + (how.isEmpty ? "" : ": " + how), labelWidth: 17, width: 88)
     }.joined(separator: "\n")
-  }
-
-  /// `text` wrapped to 88 columns after a label column of 19.
-  private static func wrapped(_ text: String, label: String) -> String {
-    let indent = String(repeating: " ", count: 19)
-    var lines: [String] = []
-    var line = "  " + label + String(repeating: " ", count: max(1, 17 - label.count))
-    var lineHasWords = false
-    for word in text.split(separator: " ") {
-      if lineHasWords && line.count + 1 + word.count > 88 {
-        lines.append(line)
-        line = indent
-        lineHasWords = false
-      }
-      line += (lineHasWords ? " " : "") + word
-      lineHasWords = true
-    }
-    lines.append(line)
-    return lines.joined(separator: "\n")
   }
 
   /// The fields with a closed set of values, each with its values.

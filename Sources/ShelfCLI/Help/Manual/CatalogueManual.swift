@@ -159,25 +159,8 @@ enum CatalogueManual {
   /// The lines of the JSON fields section listing each kind's object, from `FactField.table`.
   private static var kindObjects: String {
     ["image", "audio", "video", "text", "plist", "backup"].map { key in
-      let indent = String(repeating: " ", count: 16)
-      var lines: [String] = []
-      var line = "  " + key + String(repeating: " ", count: 14 - key.count)
-      var lineHasWords = false
-      let keys = FactField.jsonKeys(ofObject: key)
-      for (index, name) in keys.enumerated() {
-        let item = name + (index < keys.count - 1 ? "," : "")
-        for word in item.split(separator: " ") {
-          if lineHasWords && line.count + 1 + word.count > 68 {
-            lines.append(line)
-            line = indent
-            lineHasWords = false
-          }
-          line += (lineHasWords ? " " : "") + word
-          lineHasWords = true
-        }
-      }
-      lines.append(line)
-      return lines.joined(separator: "\n")
+      ManualColumns.entry(
+        key, FactField.jsonKeys(ofObject: key).joined(separator: ", "), labelWidth: 14, width: 68)
     }.joined(separator: "\n")
   }
 }
