@@ -89,13 +89,20 @@ enum InfoCommand {
     let extractors = invocation.extractionWorkers()
     for input in options.inputs {
       do {
-        var description =
-          input.string == "-"
-          ? try describeStandardInput(temporaryFolder: options.temporaryFolder, extractors: extractors)
-          : try describeBackupEntry(input.path, store: store, files: backupFiles, extractors: extractors)
+        var description: Description
+        switch Operand(input.path, accepting: [.standardInput, .backupEntries]) {
+        case .standardInput:
+          description = try describeStandardInput(
+            temporaryFolder: options.temporaryFolder, extractors: extractors)
+        case .backupEntry(let path):
+          description =
+            try describeBackupEntry(path, store: store, files: backupFiles, extractors: extractors)
             ?? describe(
-              path: input.path, store: store, extractors: extractors, temporaryFolder: options.temporaryFolder
-            )
+              path: path, store: store, extractors: extractors, temporaryFolder: options.temporaryFolder)
+        case .file, .folder, .playlist, .queryTerm, .missing:
+          description = try describe(
+            path: input.path, store: store, extractors: extractors, temporaryFolder: options.temporaryFolder)
+        }
         // A CUE sheet's tracks, besides its text facts.
         if let path = description.path, description.entry.backup == nil, path.lowercasedExtension == "cue" {
           description.cueSheet = CueSheetDescription(path: path, extractors: extractors)
