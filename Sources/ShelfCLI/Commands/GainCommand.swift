@@ -105,14 +105,8 @@ enum GainCommand {
     var inputs: [GainInput] = []
     var store: CatalogStore? = nil
     if !queryTerms.isEmpty {
-      let query = try QueryTerms.query(
-        queryTerms, adding: ["kind:audio"], environment: invocation.environment)
-      let opened = try await invocation.openCatalogue(for: query)
+      let (opened, entries) = try await CatalogPlaylist.entries(matching: queryTerms, invocation: invocation)
       store = opened
-      let entries = try opened.entries(matching: query)
-      if entries.isEmpty {
-        invocation.console.error("no audio matches '\(queryTerms.joined(separator: " "))' in the catalogue")
-      }
       inputs += entries.map { GainInput(path: $0.path, entry: $0) }
     }
     if !files.isEmpty {

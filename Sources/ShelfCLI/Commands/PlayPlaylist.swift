@@ -75,29 +75,36 @@ enum PlaylistBuilder {
   }
 }
 
-/// Catalogue queries for `play`: the catalogued audio files matching the terms, by path.
+/// Catalogue queries for `play` and `gain`: the catalogued audio files matching the terms.
 enum CatalogPlaylist {
   /// The catalogued audio matching every term (`kind:audio` is added to the terms, so
-  /// `kind:image` finds nothing), with the album each belongs to; an empty result is reported.
-  static func tracks(matching terms: [String], invocation: Invocation) async throws -> [PlayerTrack] {
+  /// `kind:image` finds nothing), and the catalogue it came from; an empty result is reported.
+  /// Without a catalogue, `missingCatalogue` (when given) is thrown in place of the catalogue's
+  /// own error.
+  static func entries(
+    matching terms: [String], invocation: Invocation, missingCatalogue: (any Error)? = nil
+  ) async throws -> (store: CatalogStore, entries: [CatalogEntry]) {
     let query = try QueryTerms.query(terms, adding: ["kind:audio"], environment: invocation.environment)
-    try invocation.refuseFolderAsCatalogue(failure: .missingInput)
     let store: CatalogStore
     do {
-      store = try CatalogStore.openForReading(
-        at: invocation.globals.catalogue, shelfVersion: ShelfInfo.version)
-    } catch let error as CatalogError where error.reason == .noCatalogue {
-      throw AudioError(
-        subject: terms.joined(separator: " "), reason: .missingFile,
-        message: "no such file or folder, and no catalogue to search (run 'shelf index FOLDER' first)")
-    } catch {
-      throw AdvisedCatalogError.advising(error)
+      store = try invocation.openCatalogueForReading()
+    } catch let error as AdvisedCatalogError where error.error.reason == .noCatalogue {
+      throw missingCatalogue ?? error
     }
     try await invocation.prepareCopyFields(query, in: store)
-    let tracks = try store.entries(matching: query).map(PlayerTrack.init(catalogued:))
-    if tracks.isEmpty {
+    let entries = try store.entries(matching: query)
+    if entries.isEmpty {
       invocation.console.error("no audio matches '\(terms.joined(separator: " "))' in the catalogue")
     }
-    return tracks
+    return (store, entries)
+  }
+
+  /// The tracks of the catalogued audio matching every term, each with its album.
+  static func tracks(matching terms: [String], invocation: Invocation) async throws -> [PlayerTrack] {
+    let missing = AudioError(
+      subject: terms.joined(separator: " "), reason: .missingFile,
+      message: "no such file or folder, and no catalogue to search (run 'shelf index FOLDER' first)")
+    return try await entries(matching: terms, invocation: invocation, missingCatalogue: missing).entries
+      .map(PlayerTrack.init(catalogued:))
   }
 }
