@@ -60,9 +60,7 @@ public struct AudioOperands: Sendable, Equatable {
         operands.tracks.append(PlayerTrack(path: file, album: AlbumKey.folder(of: file)))
       case .backupEntry(let entry):
         operands.tracks.append(PlayerTrack(path: entry))
-      case .missing(let path):
-        report(.missing(path))
-      case .standardInput:
+      case .missing, .standardInput:
         report(.missing(item))
       }
     }
