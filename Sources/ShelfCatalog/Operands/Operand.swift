@@ -39,8 +39,10 @@ public enum Operand: Sendable, Equatable {
   }
 
   /// Reads `item` for what it names, in this order: a query term by its form (`root:/x`,
-  /// whatever exists by that name), `-`, what exists on disk (a folder, a playlist, a file), a
-  /// backup entry, a query term by elimination (see `isQueryTerm`), else missing.
+  /// `-kind:image`, `size>1M`: whatever exists by that name, so that a command taking files
+  /// and terms alike reads it as every query command does), `-`, what exists on disk (a
+  /// folder, a playlist, a file), a backup entry, a query term by elimination (see
+  /// `isQueryTerm`), else missing.
   public init(_ item: RawPath, accepting kinds: Kinds) {
     if kinds.contains(.queryTerms), let text = item.utf8String, CatalogQuery.namesField(text) {
       self = .queryTerm(text)
