@@ -216,13 +216,18 @@ enum CrushCommand {
   }
 
   /// The files named on the command line, and with -r the PNGs (by extension) under the
-  /// folders named, through the one tree walker; inputs that cannot be used are reported.
+  /// folders named (`FolderContents.png`); inputs that cannot be used are reported.
   static func collectInputs(
     _ options: CrushOptions, backupFiles: BackupEntryFiles, outcome: inout BatchOutcome, console: Console
   ) -> [PNGCrushInput] {
     var inputs: [PNGCrushInput] = []
+    func missing(_ path: RawPath) {
+      outcome.failed(
+        FileError(path: path, reason: "no such file or directory", failure: .missingInput), console: console)
+    }
     for path in options.inputs {
-      if BackupEntryFiles.isBackupEntryPath(path) {
+      switch Operand(path, accepting: .backupEntries) {
+      case .backupEntry:
         // A backup entry, read (decrypted) from the backup; the backup itself is never written.
         guard case .folder = options.destination else {
           outcome.failed(
@@ -232,46 +237,36 @@ enum CrushCommand {
           continue
         }
         do {
-          if let readable = try backupFiles.readablePath(path) {
-            inputs.append(PNGCrushInput(path: readable, outputName: path.lastComponent))
+          guard let readable = try backupFiles.readablePath(path) else {
+            missing(path)
             continue
           }
+          inputs.append(PNGCrushInput(path: readable, outputName: path.lastComponent))
         } catch {
           outcome.failed(AdvisedBackupError.advising(error), console: console)
+        }
+      case .folder:
+        guard options.recursive else {
+          outcome.failed(
+            FileError(
+              path: path, reason: "is a directory (use -r to crush the PNGs inside)", failure: .missingInput),
+            console: console)
           continue
         }
-      }
-      guard let status = try? FileStatus.stat(path) else {
-        outcome.failed(
-          FileError(path: path, reason: "no such file or directory", failure: .missingInput), console: console
-        )
-        continue
-      }
-      guard status.type == .directory else {
+        do {
+          let found = try FolderContents.png(in: path)
+          for problem in found.unreadable {
+            outcome.failed(
+              FileError(path: problem.path, reason: problem.reason, failure: .missingInput), console: console)
+          }
+          inputs += found.names.map { PNGCrushInput(path: path.appending($0), outputName: $0) }
+        } catch {
+          outcome.failed(error, console: console)
+        }
+      case .missing:
+        missing(path)
+      case .file, .playlist, .queryTerm, .standardInput:
         inputs.append(PNGCrushInput(path: path))
-        continue
-      }
-      guard options.recursive else {
-        outcome.failed(
-          FileError(
-            path: path, reason: "is a directory (use -r to crush the PNGs inside)", failure: .missingInput),
-          console: console)
-        continue
-      }
-      do {
-        var found: [PNGCrushInput] = []
-        let summary = try TreeWalker(root: path).walk { file in
-          let relative = RawPath(bytes: file.relative)
-          guard relative.lowercasedExtension == "png" else { return }
-          found.append(PNGCrushInput(path: path.appending(relative), outputName: relative))
-        }
-        for problem in summary.unreadable {
-          outcome.failed(
-            FileError(path: problem.path, reason: problem.reason, failure: .missingInput), console: console)
-        }
-        inputs += found
-      } catch {
-        outcome.failed(error, console: console)
       }
     }
     return inputs

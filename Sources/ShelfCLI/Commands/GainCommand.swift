@@ -89,35 +89,24 @@ enum GainCommand {
   /// come back as failures.
   static func resolve(_ items: [RawPath], invocation: Invocation) async throws -> ([GainInput], [AudioError])
   {
-    var files: [RawPath] = []
-    var queryTerms: [String] = []
     var failures: [AudioError] = []
-    for item in items {
-      if let text = item.utf8String, QueryTerms.namesField(text) {
-        queryTerms.append(text)
-      } else if let status = try? FileStatus.stat(item) {
-        if status.type == .directory {
-          files += try PlaylistBuilder.audioFiles(in: item, console: invocation.console)
-        } else {
-          files.append(item)
-        }
-      } else if PlaylistBuilder.isQueryTerm(item) {
-        queryTerms.append(item.utf8String ?? "")
-      } else {
-        failures.append(AudioError(path: item, reason: .missingFile, message: "no such file or directory"))
+    let operands = try AudioOperands.resolve(items, accepting: .queryTerms) { diagnostic in
+      switch diagnostic {
+      case .missing(let path):
+        failures.append(AudioError(path: path, reason: .missingFile, message: "no such file or directory"))
+      case .unreadable(let problem):
+        invocation.console.warning("\(problem.path.escaped): \(problem.reason)")
+      case .unreadableList, .listEntries:
+        break  // playlists are files to gain
       }
     }
+    let files = operands.tracks.map(\.path)
+    let queryTerms = operands.queryTerms
     var inputs: [GainInput] = []
     var store: CatalogStore? = nil
     if !queryTerms.isEmpty {
-      let query = try QueryTerms.query(
-        queryTerms, adding: ["kind:audio"], environment: invocation.environment)
-      let opened = try await invocation.openCatalogue(for: query)
+      let (opened, entries) = try await CatalogPlaylist.entries(matching: queryTerms, invocation: invocation)
       store = opened
-      let entries = try opened.entries(matching: query)
-      if entries.isEmpty {
-        invocation.console.error("no audio matches '\(queryTerms.joined(separator: " "))' in the catalogue")
-      }
       inputs += entries.map { GainInput(path: $0.path, entry: $0) }
     }
     if !files.isEmpty {

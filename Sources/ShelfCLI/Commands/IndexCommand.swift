@@ -213,9 +213,24 @@ enum IndexCommand {
       store: try invocation.openCatalogueForWriting(lockWait: options.lockWait), options: options.scan,
       shelfVersion: ShelfInfo.version)
     warnIfRebuilt(run.store, console: console)
-    let (roots, skippedGone) = try rootsToScan(options, store: run.store, invocation: invocation)
+    let roots: IndexRoots
+    do {
+      roots = try IndexRoots.choose(named: options.roots, prune: options.prune, in: run.store) { forgotten in
+        let count = forgotten.entries
+        console.write(
+          "\(forgotten.root.path.escaped): folder is gone; forgot the root and its \(count) entr\(count == 1 ? "y" : "ies")\n"
+        )
+      }
+    } catch IndexRoots.Failure.noRoots {
+      throw invocation.usageError("no roots in the catalogue yet: give a folder to index")
+    }
+    for root in roots.skippedGone {
+      console.warning(
+        "\(root.path.escaped): folder is gone; skipped (its entries stay until 'shelf forget' or 'index --prune')"
+      )
+    }
     var outcome = BatchOutcome()
-    try await run.run(roots) { progress in
+    try await run.run(roots.scan) { progress in
       guard showProgress else { return }
       Self.showProgress(progress, console: console)
     } report: { event in
@@ -252,7 +267,7 @@ enum IndexCommand {
       }
     }
     // A skipped root is a partial failure, whatever happened to the others.
-    return skippedGone ? .partialFailure : outcome.exitStatus
+    return roots.skippedGone.isEmpty ? outcome.exitStatus : .partialFailure
   }
 
   /// Reports one root's scan and records its outcome: a file whose facts could not be read is
@@ -281,49 +296,6 @@ enum IndexCommand {
       console.warning(
         "\(store.location): the catalogue was damaged; moved it to \(aside.escaped) and rebuilt it")
     }
-  }
-
-  /// The folders to scan: those named, else every catalogued root. A catalogued root whose
-  /// folder is gone is skipped with a warning (its entries stay), or forgotten with --prune.
-  private static func rootsToScan(_ options: Options, store: CatalogStore, invocation: Invocation) throws
-    -> (roots: [RawPath], skippedGone: Bool)
-  {
-    let console = invocation.console
-    var gone: [CatalogRoot] = []
-    var roots = options.roots
-    if roots.isEmpty {
-      let known = try store.localRoots()
-      if known.isEmpty {
-        throw invocation.usageError("no roots in the catalogue yet: give a folder to index")
-      }
-      gone = known.filter(\.folderIsGone)
-      // A backup found in a root is scanned with it (unless that root's folder is gone).
-      let scannedWithParent = Set(known.filter { !$0.folderIsGone }.map(\.id))
-      for root in known where !root.folderIsGone {
-        if let parent = root.parentID, scannedWithParent.contains(parent) { continue }
-        roots.append(root.path)
-      }
-    } else if options.prune {
-      for path in roots {
-        if let root = try store.root(at: path), root.folderIsGone { gone.append(root) }
-      }
-      roots.removeAll { path in gone.contains { $0.path == path.absolute } }
-    }
-    for root in gone {
-      if options.prune {
-        for forgotten in try store.forgetRoot(root.path) {
-          let count = forgotten.entries
-          console.write(
-            "\(forgotten.root.path.escaped): folder is gone; forgot the root and its \(count) entr\(count == 1 ? "y" : "ies")\n"
-          )
-        }
-      } else {
-        console.warning(
-          "\(root.path.escaped): folder is gone; skipped (its entries stay until 'shelf forget' or 'index --prune')"
-        )
-      }
-    }
-    return (roots, !options.prune && !gone.isEmpty)
   }
 
   /// Progress state kept between callbacks (the callback runs on the indexing task only).

@@ -89,13 +89,20 @@ enum InfoCommand {
     let extractors = invocation.extractionWorkers()
     for input in options.inputs {
       do {
-        var description =
-          input.string == "-"
-          ? try describeStandardInput(temporaryFolder: options.temporaryFolder, extractors: extractors)
-          : try describeBackupEntry(input.path, store: store, files: backupFiles, extractors: extractors)
+        var description: Description
+        switch Operand(input.path, accepting: [.standardInput, .backupEntries]) {
+        case .standardInput:
+          description = try describeStandardInput(
+            temporaryFolder: options.temporaryFolder, extractors: extractors)
+        case .backupEntry(let path):
+          description =
+            try describeBackupEntry(path, store: store, files: backupFiles, extractors: extractors)
             ?? describe(
-              path: input.path, store: store, extractors: extractors, temporaryFolder: options.temporaryFolder
-            )
+              path: path, store: store, extractors: extractors, temporaryFolder: options.temporaryFolder)
+        case .file, .folder, .playlist, .queryTerm, .missing:
+          description = try describe(
+            path: input.path, store: store, extractors: extractors, temporaryFolder: options.temporaryFolder)
+        }
         // A CUE sheet's tracks, besides its text facts.
         if let path = description.path, description.entry.backup == nil, path.lowercasedExtension == "cue" {
           description.cueSheet = CueSheetDescription(path: path, extractors: extractors)
@@ -179,48 +186,20 @@ enum InfoCommand {
   static func describeStandardInput(temporaryFolder: RawPath, extractors: ExtractorPool?) throws
     -> Description
   {
-    let read = try MetadataExtractor.extract(
-      stream: STDIN_FILENO, name: RawPath("-"), temporaryFolder: temporaryFolder, limit: standardInputLimit,
-      in: extractors)
-    let name = RawPath("-")
-    return Description(path: nil, entry: CatalogEntry(live: name, resolved: name, read: read, roots: []))
+    Description(
+      path: nil,
+      entry: try CatalogEntry.describingStandardInput(
+        limit: standardInputLimit, temporaryFolder: temporaryFolder, extractors: extractors))
   }
 
-  /// The catalogue's entry for a file when it is current, else the facts read live.
+  /// The catalogue's entry for a file when it is current, else the facts read live
+  /// (`CatalogEntry.describing(file:)`).
   static func describe(
     path: RawPath, store: CatalogStore?, extractors: ExtractorPool? = nil, temporaryFolder: RawPath
   ) throws -> Description {
-    let file = try RegularFile(path: path)
-    let absolute = path.absolute
-    // The catalogue knows files by their resolved path.
-    let resolved = (try? TreeWalker.realPath(absolute)) ?? absolute
-    guard file.status.size > 0 else {
-      // A /proc or /sys file has content all the same: its copy is described.
-      guard let copy = try UnsizedFile.spool(file, temporaryFolder: temporaryFolder) else {
-        throw FileError(path: path, reason: "file is empty", failure: .badInput)
-      }
-      var read = try ReadFacts(copy.open(), fileExtension: absolute.lowercasedExtension, in: extractors)
-      // The file's own status, but for the size of what it held.
-      let size = read.status.size
-      read.status = file.status
-      read.status.size = size
-      return Description(
-        path: absolute, entry: CatalogEntry(live: absolute, resolved: resolved, read: read, roots: []))
-    }
-    if let store, let entry = (try? store.entry(path: absolute)) ?? (try? store.entry(path: resolved)),
-      entry.size == file.status.size, entry.mtimeNanoseconds == file.status.mtimeNanoseconds,
-      entry.extractorVersion == MetadataExtractor.version
-    {
-      var shown = entry
-      shown.path = absolute
-      return Description(path: absolute, entry: shown, catalogued: true)
-    }
-    let read = try ReadFacts(
-      MetadataExtractor.open(path: absolute, followLinks: true), fileExtension: absolute.lowercasedExtension,
-      in: extractors)
-    let roots = (try? store?.roots()) ?? []
-    return Description(
-      path: absolute, entry: CatalogEntry(live: absolute, resolved: resolved, read: read, roots: roots))
+    let (entry, catalogued) = try CatalogEntry.describing(
+      file: path, store: store, extractors: extractors, temporaryFolder: temporaryFolder)
+    return Description(path: path.absolute, entry: entry, catalogued: catalogued)
   }
 }
 

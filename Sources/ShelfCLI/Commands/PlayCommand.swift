@@ -179,7 +179,7 @@ enum PlayCommand {
     let backupFiles = BackupEntryFiles(invocation)
     playlist.checkBackupEntries(through: backupFiles, console: invocation.console)
     if options.player.shuffle == .albums {
-      playlist.tracks.readAlbumPositions(skipping: BackupEntryFiles.isBackupEntryPath)
+      playlist.tracks.readAlbumPositions(skipping: Operand.namesBackupEntry)
     }
     guard !playlist.tracks.isEmpty else { return nothingToPlay(playlist, console: invocation.console) }
     // A file device is checked and created once, before anything plays into it.

@@ -33,14 +33,6 @@ enum QueryTerms {
     return try CatalogQuery(arguments: expanded + required)
   }
 
-  /// True when `argument` is a query term by its form alone: a field of the query language
-  /// with its operator (`root:/backup`, `path:/x/*`, `-kind:image`, `size>1M`). Such a term is
-  /// never taken for a file name, whatever it holds, so that a command that takes files and
-  /// terms alike (`play`) reads it as every other command does.
-  static func namesField(_ argument: String) -> Bool {
-    CatalogQuery.namesField(argument)
-  }
-
   /// The QUERY SYNTAX section of the man pages of the commands that take a query; its lists
   /// of fields come from `FactField.table`.
   static let syntax = ManSection(
