@@ -119,12 +119,13 @@ extension FactField {
         read: { $0.error = $1.text.map { FileFactsError(reason: $0, failure: .badInput) } }),
       query: QueryBinding(names: ["error"], type: .text), json: .whenPresent, listed: true
     ) { .string($0.error?.reason) },
+    // The machine holding the file (PostgreSQL); a listing names it when there are several.
     FactField(
       "host", [],
       column: Column(
         name: "host", type: .text, source: .selected(sqlite: "NULL", postgres: "r.host"), write: nil,
         read: { $0.host = $1.text }),
-      json: .none, template: .none
+      json: .none, template: .none, listed: true, compared: true
     ) { _ in nil },
   ]
 
