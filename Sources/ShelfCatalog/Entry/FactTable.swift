@@ -235,10 +235,12 @@ extension FactField {
     ) { .int($0.image?.bitDepth ?? $0.audio?.bitsPerSample) },
     FactField(
       "color_type", [.image],
-      column: .files("color_type", .text, { .from($0.image?.colorType) }, read: { $0.image?.colorType = $1.text }),
+      column: .files(
+        "color_type", .text, { .from($0.image?.colorType?.rawValue) },
+        read: { $0.image?.colorType = $1.text.flatMap(ImageColorType.init(rawValue:)) }),
       query: QueryBinding(names: ["color"], type: .name, help: "color (color type)"),
-      info: InfoLine("color type:") { $0.image?.colorType }, listed: true
-    ) { .string($0.image?.colorType) },
+      info: InfoLine("color type:") { $0.image?.colorType?.rawValue }, listed: true
+    ) { .string($0.image?.colorType?.rawValue) },
     FactField(
       "alpha", [.image],
       column: .files("alpha", .integer, { .from($0.image?.alpha) }, read: { $0.image?.alpha = $1.bool }),
@@ -639,7 +641,8 @@ extension FactField {
         read: { entry, value in
           if let encoding = value.text.flatMap(TextEncoding.init(rawValue:)) {
             entry.text = TextFacts(
-              encoding: encoding, bom: false, lineEndings: "none", lines: 0, words: 0, chars: 0, firstLine: "")
+              encoding: encoding, bom: false, lineEndings: .noBreak, lines: 0, words: 0, chars: 0,
+              firstLine: "")
           }
         }),
       query: QueryBinding(names: ["encoding"], type: .name),
@@ -653,11 +656,13 @@ extension FactField {
     FactField(
       "line_endings", [.text],
       column: .files(
-        "line_endings", .text, { .from($0.text?.lineEndings) }, read: { $0.text?.lineEndings = $1.text ?? "none" }),
+        "line_endings", .text, { .from($0.text?.lineEndings.rawValue) },
+        read: { $0.text?.lineEndings = $1.text.flatMap(LineEndings.init(rawValue:)) ?? .noBreak }),
       query: QueryBinding(
-        names: ["endings"], type: .name, choices: ["lf", "crlf", "cr", "mixed", "none"], help: "endings (line endings)"),
-      info: InfoLine("endings:") { $0.text?.lineEndings }
-    ) { .string($0.text?.lineEndings) },
+        names: ["endings"], type: .name, choices: LineEndings.allCases.map(\.rawValue),
+        help: "endings (line endings)"),
+      info: InfoLine("endings:") { $0.text?.lineEndings.rawValue }
+    ) { .string($0.text?.lineEndings.rawValue) },
     textCount("lines", \.lines, label: "lines:", listed: true),
     textCount("words", \.words, label: "words:"),
     textCount("chars", \.chars, label: "characters:"),
@@ -709,11 +714,18 @@ extension FactField {
     FactField(
       "format", [.plist],
       column: .files(
-        "plist_format", .text, { .from($0.plist?.format) },
-        read: { entry, value in entry.plist = PlistFacts(format: value.text ?? "", root: "", keys: []) }),
-      query: QueryBinding(names: ["plist"], type: .name, choices: ["xml", "binary"], help: "plist (xml or binary)"),
-      info: InfoLine("plist:") { entry in entry.plist.map { "\($0.format), \($0.root) root" } }, listed: true
-    ) { .string($0.plist?.format) },
+        "plist_format", .text, { .from($0.plist?.format.rawValue) },
+        read: { entry, value in
+          if let format = value.text.flatMap(PlistFormat.init(rawValue:)) {
+            entry.plist = PlistFacts(format: format, root: "", keys: [])
+          }
+        }),
+      query: QueryBinding(
+        names: ["plist"], type: .name, choices: PlistFormat.allCases.map(\.rawValue),
+        help: "plist (xml or binary)"),
+      info: InfoLine("plist:") { entry in entry.plist.map { "\($0.format.rawValue), \($0.root) root" } },
+      listed: true
+    ) { .string($0.plist?.format.rawValue) },
     FactField(
       "root", [.plist],
       column: .files("plist_root", .text, { .from($0.plist?.root) }, read: { $0.plist?.root = $1.text ?? "" }),
