@@ -1,4 +1,5 @@
 public import ShelfAudio
+public import ShelfBackup
 import ShelfCore
 public import ShelfFacts
 
@@ -49,12 +50,12 @@ public struct BackupRootFacts: Sendable, Equatable {
   /// When the backup was made (ISO-8601).
   public var date: String?
   public var isEncrypted: Bool
-  /// The manifest era: `manifest-db`, `mbdb`, `mdinfo` or `mdbackup`.
-  public var format: String
+  /// The manifest era.
+  public var format: BackupFormat
 
   public init(
     deviceName: String?, productType: String?, iosVersion: String?, date: String?, isEncrypted: Bool,
-    format: String
+    format: BackupFormat
   ) {
     self.deviceName = deviceName
     self.productType = productType

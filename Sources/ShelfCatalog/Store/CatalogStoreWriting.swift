@@ -72,7 +72,7 @@ extension CatalogStore {
       "UPDATE roots SET backup_device = ?, backup_product = ?, backup_ios = ?, backup_date = ?, backup_encrypted = ?, backup_format = ? WHERE id = ?",
       [
         .from(facts.deviceName), .from(facts.productType), .from(facts.iosVersion), .from(facts.date),
-        .from(facts.isEncrypted), .text(facts.format), .integer(id),
+        .from(facts.isEncrypted), .text(facts.format.rawValue), .integer(id),
       ])
   }
 
