@@ -62,7 +62,7 @@ import Testing
   static let entries: [CatalogEntry] = {
     func entry(_ kind: FileKind, _ mime: String, _ name: String) -> CatalogEntry {
       var entry = CatalogEntry(
-        path: RawPath("/r/DCIM/\(name)"), root: RawPath("/r"), area: "camera-roll", size: 4242,
+        path: RawPath("/r/DCIM/\(name)"), root: RawPath("/r"), area: .cameraRoll, size: 4242,
         mtimeNanoseconds: 1_700_000_000_123_456_789, ctimeNanoseconds: 1_700_000_001_000_000_000, inode: 77,
         device: 2049,
         facts: FileFacts(

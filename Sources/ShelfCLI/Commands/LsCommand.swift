@@ -288,7 +288,7 @@ enum LsCommand {
     add(entry.kind.rawValue)
     if long {
       add(entry.mime)
-      add(entry.area)
+      add(entry.area.rawValue)
       add(CatalogPresentation.isoDate(entry.mtimeNanoseconds))
     }
     add(Quantities.formatByteSize(entry.size))

@@ -314,7 +314,7 @@ extension CatalogEntry {
   /// An entry with nothing known yet, filled in from a row (`FactField.Column.read`).
   init(blankForRow: ()) {
     self.init(
-      path: RawPath(bytes: []), root: nil, area: "other", size: 0, mtimeNanoseconds: 0,
+      path: RawPath(bytes: []), root: nil, area: .other, size: 0, mtimeNanoseconds: 0,
       facts: FileFacts(kind: .other, mime: "", detectedBy: .content, extensionMismatch: false), extractorVersion: 0)
   }
 

@@ -44,10 +44,12 @@ extension FactField {
     ) { $0.root.map { .path($0) } },
     FactField(
       "area", [.entry],
-      column: .files("area", .text, notNull: true, { .text($0.area) }, read: { $0.area = $1.text ?? "other" }),
-      query: QueryBinding(names: ["area"], type: .name, choices: SandboxLayout.areas + BackupLayout.areas),
+      column: .files(
+        "area", .text, notNull: true, { .text($0.area.rawValue) },
+        read: { $0.area = $1.text.flatMap(CatalogArea.init(rawValue:)) ?? .other }),
+      query: QueryBinding(names: ["area"], type: .name, choices: CatalogArea.allCases.map(\.rawValue)),
       listed: true, compared: true
-    ) { .text($0.area) },
+    ) { .text($0.area.rawValue) },
     FactField(
       "kind", [.entry],
       column: .files(
