@@ -129,7 +129,8 @@ import Testing
       if entry.video != nil { blank.withVideo { _ in } }
       if let text = entry.text {
         blank.text = TextFacts(
-          encoding: text.encoding, bom: false, lineEndings: .noBreak, lines: 0, words: 0, chars: 0, firstLine: "")
+          encoding: text.encoding, bom: false, lineEndings: .noBreak, lines: 0, words: 0, chars: 0,
+          firstLine: "")
       }
       if entry.plist != nil { blank.plist = PlistFacts(format: .xml, root: "", keys: []) }
       let blankLeaves = Dictionary(Self.leaves(of: blank), uniquingKeysWith: { first, _ in first })
