@@ -62,17 +62,22 @@ public indirect enum PlistValue: Sendable, Equatable {
   }
 }
 
+/// The two encodings of a property list, by the names the catalogue stores and queries compare
+/// (`plist:binary`), in documented order.
+public enum PlistFormat: String, CaseIterable, Sendable {
+  case xml, binary
+}
+
 /// A parsed property list and the format it came in.
 ///
 /// It lives in ShelfCore because both the catalogue (plist facts, bundle identities) and the
 /// backup reader (Info.plist, keybags, NSKeyedArchiver records) parse property lists.
 public struct PropertyList: Sendable {
-  /// `xml` or `binary`.
-  public var format: String
+  public var format: PlistFormat
   public var root: PlistValue
 
   /// Wraps a parsed root value.
-  public init(format: String, root: PlistValue) {
+  public init(format: PlistFormat, root: PlistValue) {
     self.format = format
     self.root = root
   }
@@ -88,10 +93,10 @@ public struct PropertyList: Sendable {
   public static func parse(_ bytes: [UInt8]) throws -> PropertyList {
     if bytes.starts(with: Array("bplist0".utf8)) {
       var parser = BinaryPlistParser(bytes)
-      return PropertyList(format: "binary", root: try parser.parse())
+      return PropertyList(format: .binary, root: try parser.parse())
     }
     var parser = XMLPlistParser(bytes)
-    return PropertyList(format: "xml", root: try parser.parse())
+    return PropertyList(format: .xml, root: try parser.parse())
   }
 }
 

@@ -7,6 +7,9 @@ public import ShelfCore
 extension FileKind: WireCodable {}
 extension DetectionMethod: WireCodable {}
 extension TextEncoding: WireCodable {}
+extension LineEndings: WireCodable {}
+extension PlistFormat: WireCodable {}
+extension ImageColorType: WireCodable {}
 
 extension FileFacts: WireCodable {
   public func write(to wire: inout WireWriter) {

@@ -1,4 +1,4 @@
-import ShelfCore
+public import ShelfCore
 
 /// What the header of an image says.
 public struct ImageFacts: Sendable, Equatable {
@@ -7,8 +7,7 @@ public struct ImageFacts: Sendable, Equatable {
   public var height: Int
   /// Bits per sample (per channel), when the format says.
   public var bitDepth: Int?
-  /// A colour description: `rgba`, `rgb`, `gray`, `gray-alpha`, `palette`, `cmyk`, `ycbcr`.
-  public var colorType: String?
+  public var colorType: ImageColorType?
   public var alpha: Bool?
   public var interlaced: Bool?
   /// True for Apple's iPhone-optimized PNG (CgBI); nil for other formats.
@@ -24,7 +23,7 @@ public struct ImageFacts: Sendable, Equatable {
   public var chunks: [String]
 
   public init(
-    format: String, width: Int, height: Int, bitDepth: Int? = nil, colorType: String? = nil,
+    format: String, width: Int, height: Int, bitDepth: Int? = nil, colorType: ImageColorType? = nil,
     alpha: Bool? = nil, interlaced: Bool? = nil, cgbi: Bool? = nil, frames: Int? = nil,
     loop: Int? = nil, chunks: [String] = []
   ) {
@@ -42,12 +41,27 @@ public struct ImageFacts: Sendable, Equatable {
   }
 }
 
+/// How an image's pixels describe colour, as its header says, by the names the catalogue stores
+/// and queries compare (`color:gray-alpha`).
+public enum ImageColorType: String, CaseIterable, Sendable {
+  case gray
+  case grayAlpha = "gray-alpha"
+  case rgb, rgba
+  case palette
+  case cmyk
+  /// JPEG's and TIFF's luma and chroma; `ycck` is Adobe's YCbCr with a black channel.
+  case ycbcr, ycck
+  /// CIE L*a*b*, as a Photoshop document names it.
+  case lab
+  /// A model none of these names (a multichannel PSD, a JPEG of two components).
+  case other
+}
+
 /// What reading a text file found.
 public struct TextFacts: Sendable, Equatable {
   public var encoding: TextEncoding
   public var bom: Bool
-  /// `lf`, `crlf`, `cr`, `mixed` or `none`.
-  public var lineEndings: String
+  public var lineEndings: LineEndings
   public var lines: Int
   public var words: Int
   public var chars: Int
@@ -55,7 +69,7 @@ public struct TextFacts: Sendable, Equatable {
   public var firstLine: String
 
   public init(
-    encoding: TextEncoding, bom: Bool, lineEndings: String, lines: Int, words: Int, chars: Int,
+    encoding: TextEncoding, bom: Bool, lineEndings: LineEndings, lines: Int, words: Int, chars: Int,
     firstLine: String
   ) {
     self.encoding = encoding
@@ -68,16 +82,25 @@ public struct TextFacts: Sendable, Equatable {
   }
 }
 
+/// The line breaks a text file uses, by the names the catalogue stores and queries compare
+/// (`endings:crlf`), in documented order.
+public enum LineEndings: String, CaseIterable, Sendable {
+  case lf, crlf, cr
+  /// More than one kind.
+  case mixed
+  /// No line break at all (named so that it is not mistaken for `Optional.none`).
+  case noBreak = "none"
+}
+
 /// What a property list holds at its top level.
 public struct PlistFacts: Sendable, Equatable {
-  /// `xml` or `binary`.
-  public var format: String
+  public var format: PlistFormat
   /// `dictionary`, `array`, `string`, `integer`, `real`, `boolean`, `date`, `data`.
   public var root: String
   /// The top-level keys (dictionary roots only), in file order.
   public var keys: [String]
 
-  public init(format: String, root: String, keys: [String]) {
+  public init(format: PlistFormat, root: String, keys: [String]) {
     self.format = format
     self.root = root
     self.keys = keys

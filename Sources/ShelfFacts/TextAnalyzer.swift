@@ -205,10 +205,10 @@ public enum TextAnalyzer {
       if counts.line_has_content != 0 { counts.lines += 1 }
     }
 
-    var lineEndings: String {
-      let kinds = [(counts.lf, "lf"), (counts.crlf, "crlf"), (counts.cr, "cr")].filter { $0.0 > 0 }
-      if kinds.isEmpty { return "none" }
-      return kinds.count == 1 ? kinds[0].1 : "mixed"
+    var lineEndings: LineEndings {
+      let kinds = [(counts.lf, LineEndings.lf), (counts.crlf, .crlf), (counts.cr, .cr)].filter { $0.0 > 0 }
+      if kinds.isEmpty { return .noBreak }
+      return kinds.count == 1 ? kinds[0].1 : .mixed
     }
   }
 }

@@ -130,7 +130,7 @@ import Testing
       encodingName: "",
       bitsPerSample: nil, isLossless: true, tags: AudioTags(title: "Song"), container: "flac")
     let entry = CatalogEntry(
-      path: RawPath("/m/a song.flac"), root: RawPath("/m"), area: "other", size: 1234, mtimeNanoseconds: 0,
+      path: RawPath("/m/a song.flac"), root: RawPath("/m"), area: .other, size: 1234, mtimeNanoseconds: 0,
       facts: facts)
     let template = try ListingTemplate("{artist} - {title} ({duration}) {{{size}}} {name} {width}|")
     #expect(String(decoding: template.render(entry), as: UTF8.self) == " - Song (3:05) {1234} a song.flac |")

@@ -18,5 +18,5 @@ import Testing
   ("SystemPreferencesDomain", "SystemConfiguration/preferences.plist", "other"),
 ])
 func backupAreas(domain: String, path: String, area: String) {
-  #expect(BackupLayout.area(domain: domain, relativePath: Array(path.utf8)) == area)
+  #expect(BackupLayout.area(domain: domain, relativePath: Array(path.utf8)).rawValue == area)
 }

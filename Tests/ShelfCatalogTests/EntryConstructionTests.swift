@@ -34,7 +34,7 @@ import Testing
       let file = try RegularFile(path: path)
       let read = try ReadFacts(file, fileExtension: "txt")
       let entry = CatalogEntry(live: path, resolved: path, read: read, roots: [root])
-      #expect(entry.area == area)
+      #expect(entry.area.rawValue == area)
       #expect(entry.root == nil)
       #expect(entry.kind == .text && entry.text?.lines == 1)
       #expect(entry.size == 6 && entry.inode == file.status.inode)
@@ -51,7 +51,7 @@ import Testing
     facts.image = ImageFacts(format: "jpeg", width: 4, height: 3)
     let read = CatalogEntry(backupFile: file, path: path, root: RawPath("/b"), facts: .success(facts))
     #expect(read.facts == facts)
-    #expect(read.area == "camera-roll" && read.root == RawPath("/b"))
+    #expect(read.area == .cameraRoll && read.root == RawPath("/b"))
     #expect(read.size == 4096 && read.mtimeNanoseconds == 1_000_000_000 && read.inode == 0)
     #expect(
       read.backup

@@ -62,7 +62,7 @@ import Testing
   static let entries: [CatalogEntry] = {
     func entry(_ kind: FileKind, _ mime: String, _ name: String) -> CatalogEntry {
       var entry = CatalogEntry(
-        path: RawPath("/r/DCIM/\(name)"), root: RawPath("/r"), area: "camera-roll", size: 4242,
+        path: RawPath("/r/DCIM/\(name)"), root: RawPath("/r"), area: .cameraRoll, size: 4242,
         mtimeNanoseconds: 1_700_000_000_123_456_789, ctimeNanoseconds: 1_700_000_001_000_000_000, inode: 77,
         device: 2049,
         facts: FileFacts(
@@ -77,7 +77,7 @@ import Testing
     }
     var image = entry(.image, "image/png", "IMG_1.PNG")
     image.image = ImageFacts(
-      format: "png", width: 640, height: 480, bitDepth: 16, colorType: "rgba", alpha: true, interlaced: true,
+      format: "png", width: 640, height: 480, bitDepth: 16, colorType: .rgba, alpha: true, interlaced: true,
       cgbi: true, frames: 3, loop: 2, chunks: ["IHDR", "acTL", "IDAT", "IEND"])
     image.exif = EXIFFacts(
       taken: "2024-05-01T14:30:00+02:00", camera: "Apple iPhone 12", lens: "back camera", orientation: 6,
@@ -104,9 +104,9 @@ import Testing
       contentIdentifier: "A1-B2", tags: AudioTags(title: "Clip"), container: "mov")
     var text = entry(.text, "text/plain", "notes.txt")
     text.text = TextFacts(
-      encoding: .utf16le, bom: true, lineEndings: "crlf", lines: 12, words: 34, chars: 56, firstLine: "Hello")
+      encoding: .utf16le, bom: true, lineEndings: .crlf, lines: 12, words: 34, chars: 56, firstLine: "Hello")
     var plist = entry(.plist, "application/x-plist", "Info.plist")
-    plist.plist = PlistFacts(format: "binary", root: "dictionary", keys: ["CFBundleName", "CFBundleVersion"])
+    plist.plist = PlistFacts(format: .binary, root: "dictionary", keys: ["CFBundleName", "CFBundleVersion"])
     return [image, sound, clip, text, plist]
   }()
 
@@ -144,10 +144,10 @@ import Testing
       if entry.video != nil { blank.withVideo { _ in } }
       if let text = entry.text {
         blank.text = TextFacts(
-          encoding: text.encoding, bom: false, lineEndings: "none", lines: 0, words: 0, chars: 0,
+          encoding: text.encoding, bom: false, lineEndings: .noBreak, lines: 0, words: 0, chars: 0,
           firstLine: "")
       }
-      if entry.plist != nil { blank.plist = PlistFacts(format: "", root: "", keys: []) }
+      if entry.plist != nil { blank.plist = PlistFacts(format: .xml, root: "", keys: []) }
       let blankLeaves = Dictionary(Self.leaves(of: blank), uniquingKeysWith: { first, _ in first })
       // The kind is the fixture's own; a kind's facts another kind has are absent in both.
       let kindGroups: Set<String> = [

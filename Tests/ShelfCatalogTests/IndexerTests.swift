@@ -202,7 +202,7 @@ private func names(_ store: CatalogStore, _ query: [String] = []) throws -> [Str
     summary.bundle
       == BundleInfo(
         identifier: "com.example.app", name: "Example", version: "2.1", bundlePath: RawPath("Example.app")))
-  let areas = try store.entries(matching: .all).map { "\($0.path.lastComponent.escaped)=\($0.area)" }
+  let areas = try store.entries(matching: .all).map { "\($0.path.lastComponent.escaped)=\($0.area.rawValue)" }
   #expect(
     areas == [
       "a.txt=documents", "Info.plist=bundle", "c.txt=caches", "l.txt=library", "p.txt=preferences",
@@ -456,7 +456,7 @@ private func makeSchema4(_ path: RawPath) throws {
   let recording = try scratch.write("box/Documents/memo.txt", Array("new memo\n".utf8))
   let indexer = Indexer(store: store, options: IndexOptions())
   let entry = try #require(try indexer.indexFile(RawPath(recording)))
-  #expect(entry.area == "documents" && entry.kind == .text && entry.root == RawPath(scratch.path + "/box"))
+  #expect(entry.area == .documents && entry.kind == .text && entry.root == RawPath(scratch.path + "/box"))
   #expect(try names(store, ["memo"]) == ["memo.txt"])
   let outside = try scratch.write("elsewhere/x.txt", Array("x\n".utf8))
   #expect(try indexer.indexFile(RawPath(outside)) == nil)
@@ -478,7 +478,7 @@ private func makeSchema4(_ path: RawPath) throws {
   #expect((sub.files, sub.added, sub.unchanged, sub.removed) == (2, 1, 1, 0))
   if walkAfterLoading { #expect(sub.walk.passedUnchanged == 1) }
   #expect(try store.roots().map(\.path) == [RawPath(scratch.path + "/box")])
-  #expect(try store.entry(path: RawPath(scratch.path + "/box/Documents/b.txt"))?.area == "documents")
+  #expect(try store.entry(path: RawPath(scratch.path + "/box/Documents/b.txt"))?.area == .documents)
   #expect(try names(store) == ["a.txt", "b.txt", "Info.plist", "p.txt"])
 }
 

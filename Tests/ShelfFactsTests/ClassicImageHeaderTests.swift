@@ -22,7 +22,7 @@ private func pcx(x0: Int = 0, y0: Int = 0, x1: Int, y1: Int) -> [UInt8] {
 @Test func pcxWindowIsInclusiveAndAnInvertedOneIsRefused() throws {
   #expect(try sniffedMIME(pcx(x0: 10, y0: 5, x1: 129, y1: 84)) == "image/vnd.zbrush.pcx")
   let facts = try read(pcx(x0: 10, y0: 5, x1: 129, y1: 84), "image/vnd.zbrush.pcx")
-  #expect(facts.width == 120 && facts.height == 80 && facts.colorType == "rgb")
+  #expect(facts.width == 120 && facts.height == 80 && facts.colorType == .rgb)
   #expect(throws: HeaderError.self) { try read(pcx(x0: 9, x1: 3, y1: 3), "image/vnd.zbrush.pcx") }
   #expect(throws: HeaderError.self) { try read(Array(pcx(x1: 3, y1: 3).prefix(60)), "image/vnd.zbrush.pcx") }
 }

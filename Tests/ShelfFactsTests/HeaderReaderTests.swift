@@ -25,7 +25,7 @@ private func ihdr(width: Int, height: Int, depth: UInt8 = 8, color: UInt8 = 6, i
   #expect(
     facts
       == ImageFacts(
-        format: "png", width: 640, height: 480, bitDepth: 8, colorType: "palette", alpha: true,
+        format: "png", width: 640, height: 480, bitDepth: 8, colorType: .palette, alpha: true,
         interlaced: true, cgbi: false, frames: 1, chunks: ["IHDR", "PLTE", "tRNS", "IDAT", "IEND"]))
 }
 
@@ -84,7 +84,7 @@ private func ihdr(width: Int, height: Int, depth: UInt8 = 8, color: UInt8 = 6, i
   #expect(
     facts
       == ImageFacts(
-        format: "jpeg", width: 640, height: 480, bitDepth: 8, colorType: "ycbcr", alpha: false,
+        format: "jpeg", width: 640, height: 480, bitDepth: 8, colorType: .ycbcr, alpha: false,
         interlaced: true, cgbi: nil, frames: 1))
 }
 
@@ -107,7 +107,7 @@ private func ihdr(width: Int, height: Int, depth: UInt8 = 8, color: UInt8 = 6, i
   #expect(
     facts
       == ImageFacts(
-        format: "gif", width: 10, height: 7, bitDepth: 2, colorType: "palette", alpha: true,
+        format: "gif", width: 10, height: 7, bitDepth: 2, colorType: .palette, alpha: true,
         interlaced: false, cgbi: nil, frames: 3))
 }
 
@@ -117,7 +117,7 @@ private func ihdr(width: Int, height: Int, depth: UInt8 = 8, color: UInt8 = 6, i
     + le16(24)
   file += [UInt8](repeating: 0, count: 24)
   let facts = try ImageHeaderReader.readBMP(MemoryBytes(file))
-  #expect(facts.width == 300 && facts.height == 200 && facts.colorType == "rgb")
+  #expect(facts.width == 300 && facts.height == 200 && facts.colorType == .rgb)
 }
 
 @Test func tiffLittleEndianIFD() throws {
@@ -132,7 +132,7 @@ private func ihdr(width: Int, height: Int, depth: UInt8 = 8, color: UInt8 = 6, i
   #expect(
     facts
       == ImageFacts(
-        format: "tiff", width: 1024, height: 768, bitDepth: 16, colorType: "gray", alpha: false,
+        format: "tiff", width: 1024, height: 768, bitDepth: 16, colorType: .gray, alpha: false,
         interlaced: false, cgbi: nil, frames: 1))
 }
 

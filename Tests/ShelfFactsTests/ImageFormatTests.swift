@@ -38,18 +38,18 @@ private func adobe(transform: UInt8) -> [UInt8] {
 
 @Test func jpegTruncatedAdobeSegmentIsIgnored() throws {
   let file = jpeg([0xFF, 0xEE, 0x00, 0x07] + bytes("Adobe"), components: 4)
-  #expect(try ImageHeaderReader.readJPEG(MemoryBytes(file)).colorType == "cmyk")
+  #expect(try ImageHeaderReader.readJPEG(MemoryBytes(file)).colorType == .cmyk)
 }
 
 @Test func jpegAdobeTransformTellsColourSpaces() throws {
   #expect(
-    try ImageHeaderReader.readJPEG(MemoryBytes(jpeg(adobe(transform: 2), components: 4))).colorType == "ycck")
+    try ImageHeaderReader.readJPEG(MemoryBytes(jpeg(adobe(transform: 2), components: 4))).colorType == .ycck)
   #expect(
-    try ImageHeaderReader.readJPEG(MemoryBytes(jpeg(adobe(transform: 0), components: 4))).colorType == "cmyk")
-  #expect(try ImageHeaderReader.readJPEG(MemoryBytes(jpeg(adobe(transform: 0)))).colorType == "rgb")
-  #expect(try ImageHeaderReader.readJPEG(MemoryBytes(jpeg(adobe(transform: 1)))).colorType == "ycbcr")
-  #expect(try ImageHeaderReader.readJPEG(MemoryBytes(jpeg(jfif))).colorType == "ycbcr")
-  #expect(try ImageHeaderReader.readJPEG(MemoryBytes(jpeg([], components: 1))).colorType == "gray")
+    try ImageHeaderReader.readJPEG(MemoryBytes(jpeg(adobe(transform: 0), components: 4))).colorType == .cmyk)
+  #expect(try ImageHeaderReader.readJPEG(MemoryBytes(jpeg(adobe(transform: 0)))).colorType == .rgb)
+  #expect(try ImageHeaderReader.readJPEG(MemoryBytes(jpeg(adobe(transform: 1)))).colorType == .ycbcr)
+  #expect(try ImageHeaderReader.readJPEG(MemoryBytes(jpeg(jfif))).colorType == .ycbcr)
+  #expect(try ImageHeaderReader.readJPEG(MemoryBytes(jpeg([], components: 1))).colorType == .gray)
 }
 
 @Test(arguments: [0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF] as [UInt8])
@@ -102,7 +102,7 @@ private func bmp(
   // 16-bit ARGB1555 in a V3 header.
   let v3 = bmp(headerSize: 56, bits: 16, compression: 3, masks: [0x7C00, 0x3E0, 0x1F, 0x8000])
   let facts = try ImageHeaderReader.readBMP(MemoryBytes(v3))
-  #expect(facts.alpha == true && facts.colorType == "rgba")
+  #expect(facts.alpha == true && facts.colorType == .rgba)
 }
 
 @Test func bmpBitCountIsValidated() {
@@ -117,7 +117,7 @@ private func bmp(
 @Test func bmpOS2Headers() throws {
   let core = bytes("BM") + le32(0) + le32(0) + le32(26) + le32(12) + le16(300) + le16(200) + le16(1) + le16(8)
   let facts = try ImageHeaderReader.readBMP(MemoryBytes(core + [UInt8](repeating: 0, count: 768)))
-  #expect(facts.width == 300 && facts.height == 200 && facts.colorType == "palette")
+  #expect(facts.width == 300 && facts.height == 200 && facts.colorType == .palette)
   let os2v2 = bmp(headerSize: 64, width: 7, height: 9, bits: 24)
   #expect(try ImageHeaderReader.readBMP(MemoryBytes(os2v2)).width == 7)
 }
@@ -200,7 +200,7 @@ private func tiff(pages: [(Int, Int)], lastNext: Int = 0, subIFD: Bool = false) 
   file += be32(100) + be32(90) + be16(0xFFFE)  // layer info: -2 layers (first alpha is the merged one)
   file += [UInt8](repeating: 0, count: 96)
   let facts = try read(file, "image/vnd.adobe.photoshop")
-  #expect(facts.width == 400 && facts.height == 300 && facts.frames == 2 && facts.colorType == "rgba")
+  #expect(facts.width == 400 && facts.height == 300 && facts.frames == 2 && facts.colorType == .rgba)
   #expect(try sniff(file).mime == "image/vnd.adobe.photoshop")
 }
 
@@ -221,7 +221,7 @@ private func tgaHeader(width: Int, height: Int, type: UInt8 = 2, depth: UInt8 = 
   #expect(try sniff(large + footer).mime == "image/x-tga")
   #expect(try sniff(large).kind == .other)
   let facts = try read(body + footer, "image/x-tga")
-  #expect(facts.width == 21 && facts.height == 13 && facts.alpha == true && facts.colorType == "rgba")
+  #expect(facts.width == 21 && facts.height == 13 && facts.alpha == true && facts.colorType == .rgba)
   // A header no TGA writer makes is refused even with the extension.
   #expect(throws: HeaderError("corrupt TGA: implausible header")) {
     try read(tgaHeader(width: 21, height: 13, type: 7), "image/x-tga")
@@ -246,7 +246,7 @@ private func tgaHeader(width: Int, height: Int, type: UInt8 = 2, depth: UInt8 = 
   #expect(try read(bitmap, "image/x-portable-bitmap").width == 5)
   let raw = bytes("P6\n640 480\n65535\n") + [UInt8](repeating: 0, count: 12)
   let rgb = try read(raw, "image/x-portable-pixmap")
-  #expect(rgb.width == 640 && rgb.bitDepth == 16 && rgb.colorType == "rgb")
+  #expect(rgb.width == 640 && rgb.bitDepth == 16 && rgb.colorType == .rgb)
   let pam = bytes("P7\nWIDTH 4\nHEIGHT 3\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n") + [0, 0]
   let arbitrary = try read(pam, "image/x-portable-arbitrarymap")
   #expect(arbitrary.width == 4 && arbitrary.height == 3 && arbitrary.alpha == true)
@@ -277,7 +277,7 @@ private func tgaHeader(width: Int, height: Int, type: UInt8 = 2, depth: UInt8 = 
     [0, 0, 0, 0x0C] + bytes("jP  ") + [0x0D, 0x0A, 0x87, 0x0A] + be32(20) + bytes("ftypjp2 ") + be32(0)
     + bytes("jp2 ") + be32(8 + ihdr.count) + bytes("jp2h") + ihdr
   let facts = try read(file, "image/jp2")
-  #expect(facts.width == 500 && facts.height == 300 && facts.bitDepth == 16 && facts.colorType == "gray")
+  #expect(facts.width == 500 && facts.height == 300 && facts.bitDepth == 16 && facts.colorType == .gray)
   #expect(try sniff(file).mime == "image/jp2")
 }
 

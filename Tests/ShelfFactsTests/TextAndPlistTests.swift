@@ -15,16 +15,16 @@ private func analyze(_ bytes: [UInt8]) throws -> TextAnalyzer.Analysis {
   #expect(
     facts
       == TextFacts(
-        encoding: .utf8, bom: false, lineEndings: "lf", lines: 4, words: 5, chars: 28, firstLine: "Grüße aus")
+        encoding: .utf8, bom: false, lineEndings: .lf, lines: 4, words: 5, chars: 28, firstLine: "Grüße aus")
   )
 }
 
 @Test func lineEndingKinds() throws {
-  #expect(try analyze(Array("a\r\nb\r\n".utf8)).facts.lineEndings == "crlf")
+  #expect(try analyze(Array("a\r\nb\r\n".utf8)).facts.lineEndings == .crlf)
   #expect(try analyze(Array("a\r\nb\r\n".utf8)).facts.lines == 2)
-  #expect(try analyze(Array("a\rb\r".utf8)).facts.lineEndings == "cr")
-  #expect(try analyze(Array("a\nb\r\n".utf8)).facts.lineEndings == "mixed")
-  #expect(try analyze(Array("no newline".utf8)).facts.lineEndings == "none")
+  #expect(try analyze(Array("a\rb\r".utf8)).facts.lineEndings == .cr)
+  #expect(try analyze(Array("a\nb\r\n".utf8)).facts.lineEndings == .mixed)
+  #expect(try analyze(Array("no newline".utf8)).facts.lineEndings == .noBreak)
   #expect(try analyze(Array("no newline".utf8)).facts.lines == 1)
 }
 
@@ -35,7 +35,7 @@ private func analyze(_ bytes: [UInt8]) throws -> TextAnalyzer.Analysis {
   #expect(
     analysis.facts
       == TextFacts(
-        encoding: .utf16le, bom: true, lineEndings: "lf", lines: 1, words: 2, chars: 5, firstLine: "豆腐 😀"))
+        encoding: .utf16le, bom: true, lineEndings: .lf, lines: 1, words: 2, chars: 5, firstLine: "豆腐 😀"))
   #expect(analysis.searchText == "豆腐 😀")
 }
 
@@ -147,7 +147,7 @@ private func wordCount(_ path: String) throws -> (lines: Int, words: Int) {
   #expect(
     plist.facts
       == PlistFacts(
-        format: "xml", root: "dictionary", keys: ["Name", "Count", "Ratio", "On", "Blob", "When", "List"]))
+        format: .xml, root: "dictionary", keys: ["Name", "Count", "Ratio", "On", "Blob", "When", "List"]))
   #expect(plist.root["Name"] == .string("Tom & Jerry <3 ☺"))
   #expect(plist.root["Count"] == .integer(-42))
   #expect(plist.root["Blob"] == .data([0, 1, 2]))
@@ -190,7 +190,7 @@ private func bplist(_ objects: [[UInt8]], top: Int = 0, offsetPatch: [Int: Int] 
     [0x10, 42],
   ])
   let plist = try PropertyList.parse(file)
-  #expect(plist.facts == PlistFacts(format: "binary", root: "dictionary", keys: ["Name", "Age"]))
+  #expect(plist.facts == PlistFacts(format: .binary, root: "dictionary", keys: ["Name", "Age"]))
   #expect(plist.root["Age"] == .integer(42))
 }
 

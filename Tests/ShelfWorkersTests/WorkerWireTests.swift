@@ -25,7 +25,7 @@ import Testing
       kind: .video, mime: "video/quicktime", detectedBy: .contentAndExtension, extensionMismatch: true,
       error: FileFactsError(reason: "cut short", failure: .badInput), searchText: "words of it")
     facts.image = ImageFacts(
-      format: "png", width: 640, height: 480, bitDepth: 8, colorType: "rgba", alpha: true, interlaced: true,
+      format: "png", width: 640, height: 480, bitDepth: 8, colorType: .rgba, alpha: true, interlaced: true,
       cgbi: true, frames: 3, loop: 2, chunks: ["IHDR", "IDAT"])
     facts.exif = EXIFFacts(
       taken: "2024-05-06T07:08:09", camera: "Apple iPhone 15", lens: "back camera", orientation: 6,
@@ -41,9 +41,9 @@ import Testing
       sampleRate: 48000, channels: 2, bitrate: 8_000_000, taken: "2024-05-06T07:08:09+02:00",
       contentIdentifier: "ABC-123", tags: fullTags, formatName: "mov,mp4,m4a,3gp,3g2,mj2", container: "mov")
     facts.text = TextFacts(
-      encoding: .windows1252, bom: true, lineEndings: "crlf", lines: 3, words: 7, chars: 40,
+      encoding: .windows1252, bom: true, lineEndings: .crlf, lines: 3, words: 7, chars: 40,
       firstLine: "Hello")
-    facts.plist = PlistFacts(format: "binary", root: "dict", keys: ["CFBundleName"])
+    facts.plist = PlistFacts(format: .binary, root: "dict", keys: ["CFBundleName"])
     return facts
   }
 

@@ -162,7 +162,7 @@ enum InfoCommand {
       if entry.extensionMismatch { rows.append(["warning:", "the extension does not match the content"]) }
       if path != nil { rows.append(["modified:", CatalogPresentation.isoDate(entry.mtimeNanoseconds)]) }
       if catalogued, let root = entry.root {
-        rows.append(["catalogue:", "root \(root.escaped), area \(entry.area)"])
+        rows.append(["catalogue:", "root \(root.escaped), area \(entry.area.rawValue)"])
       } else {
         rows.append(["catalogue:", "not catalogued (read live)"])
       }

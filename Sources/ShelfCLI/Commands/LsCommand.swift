@@ -288,7 +288,7 @@ enum LsCommand {
     add(entry.kind.rawValue)
     if long {
       add(entry.mime)
-      add(entry.area)
+      add(entry.area.rawValue)
       add(CatalogPresentation.isoDate(entry.mtimeNanoseconds))
     }
     add(Quantities.formatByteSize(entry.size))
@@ -453,7 +453,7 @@ enum CatalogPresentation {
   static func keyFacts(_ entry: CatalogEntry) -> String {
     if let image = entry.image {
       var text = "\(image.width)×\(image.height)"
-      if let color = image.colorType { text += " \(color)" }
+      if let color = image.colorType { text += " \(color.rawValue)" }
       if let depth = image.bitDepth, depth != 8 { text += " \(depth)-bit" }
       if image.cgbi == true { text += " CgBI" }
       if let frames = image.frames, frames > 1 { text += " \(frames) frames" }
@@ -477,7 +477,8 @@ enum CatalogPresentation {
         "\(text.encoding.rawValue)\(text.bom ? "+bom" : "") \(text.lines) line\(text.lines == 1 ? "" : "s")"
     }
     if let plist = entry.plist {
-      return "\(plist.format) \(plist.root)\(plist.root == "dictionary" ? " \(plist.keys.count) keys" : "")"
+      let keys = plist.root == "dictionary" ? " \(plist.keys.count) keys" : ""
+      return "\(plist.format.rawValue) \(plist.root)\(keys)"
     }
     if let error = entry.error { return "error: \(error.reason)" }
     return entry.mime

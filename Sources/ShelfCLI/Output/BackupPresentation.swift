@@ -12,7 +12,7 @@ enum BackupPresentation {
     if let version = backup.iosVersion { parts.append("iOS \(version)") }
     if let date = date(backup) { parts.append(date) }
     parts.append(backup.isEncrypted ? "encrypted" : "not encrypted")
-    parts.append(backup.format)
+    parts.append(backup.format.rawValue)
     return parts.joined(separator: ", ")
   }
 
@@ -22,7 +22,7 @@ enum BackupPresentation {
     return .object([
       ("device", string(backup.deviceName)), ("product_type", string(backup.productType)),
       ("ios_version", string(backup.iosVersion)), ("date", string(date(backup))),
-      ("encrypted", .bool(backup.isEncrypted)), ("format", .string(backup.format)),
+      ("encrypted", .bool(backup.isEncrypted)), ("format", .string(backup.format.rawValue)),
     ])
   }
 

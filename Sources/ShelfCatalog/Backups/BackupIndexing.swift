@@ -13,7 +13,7 @@ extension BackupRootFacts {
     self.init(
       deviceName: info.deviceName, productType: info.productType, iosVersion: info.iosVersion,
       date: info.date,
-      isEncrypted: info.isEncrypted, format: info.format.rawValue)
+      isEncrypted: info.isEncrypted, format: info.format)
   }
 }
 

@@ -2,33 +2,29 @@
 /// for in a backup: the camera roll, voice recordings, voicemail, Messages attachments, and
 /// each app's documents, preferences and caches as in a sandbox.
 public enum BackupLayout {
-  /// The areas only backups have, in the order they are documented (app containers take the
-  /// sandbox's areas).
-  public static let areas = ["camera-roll", "recordings", "voicemail", "attachments"]
-
   /// The area of the file at `relativePath` in `domain`.
-  public static func area(domain: String, relativePath: [UInt8]) -> String {
+  public static func area(domain: String, relativePath: [UInt8]) -> CatalogArea {
     func under(_ prefix: String) -> Bool { relativePath.starts(with: Array(prefix.utf8)) }
     let media = domain == "CameraRollDomain" || domain == "MediaDomain"
-    if media && under("Media/DCIM/") { return "camera-roll" }
-    if domain == "MediaDomain" && under("Media/Recordings/") { return "recordings" }
+    if media && under("Media/DCIM/") { return .cameraRoll }
+    if domain == "MediaDomain" && under("Media/Recordings/") { return .recordings }
     if domain == "AppDomainGroup-group.com.apple.VoiceMemos.shared" && under("Recordings/") {
-      return "recordings"
+      return .recordings
     }
-    if domain == "HomeDomain" && under("Library/Voicemail/") { return "voicemail" }
+    if domain == "HomeDomain" && under("Library/Voicemail/") { return .voicemail }
     if (domain == "MediaDomain" || domain == "HomeDomain") && under("Library/SMS/Attachments/") {
-      return "attachments"
+      return .attachments
     }
     let containers = ["AppDomain-", "AppDomainGroup-", "AppDomainPlugin-"]
     if domain == "HomeDomain" || containers.contains(where: domain.hasPrefix) {
       return sandboxArea(relativePath)
     }
-    return "other"
+    return .other
   }
 
   /// The area of a path inside an app's container, as `SandboxLayout` names it.
-  private static func sandboxArea(_ relative: [UInt8]) -> String {
+  private static func sandboxArea(_ relative: [UInt8]) -> CatalogArea {
     let area = SandboxLayout(isSandbox: true, bundleName: nil).area(of: relative)
-    return area == "bundle" ? "other" : area
+    return area == .bundle ? .other : area
   }
 }

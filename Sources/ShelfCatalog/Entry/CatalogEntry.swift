@@ -1,4 +1,5 @@
 public import ShelfAudio
+public import ShelfBackup
 import ShelfCore
 public import ShelfFacts
 
@@ -49,12 +50,12 @@ public struct BackupRootFacts: Sendable, Equatable {
   /// When the backup was made (ISO-8601).
   public var date: String?
   public var isEncrypted: Bool
-  /// The manifest era: `manifest-db`, `mbdb`, `mdinfo` or `mdbackup`.
-  public var format: String
+  /// The manifest era.
+  public var format: BackupFormat
 
   public init(
     deviceName: String?, productType: String?, iosVersion: String?, date: String?, isEncrypted: Bool,
-    format: String
+    format: BackupFormat
   ) {
     self.deviceName = deviceName
     self.productType = productType
@@ -74,8 +75,8 @@ public struct CatalogEntry: Sendable, Equatable {
   public var path: RawPath
   /// The root the file was found under (absolute), or nil for a live, uncatalogued look.
   public var root: RawPath?
-  /// The sandbox area: `bundle`, `documents`, `preferences`, `caches`, `library`, `tmp`, `other`.
-  public var area: String
+  /// Where in a sandbox or a backup the file lies.
+  public var area: CatalogArea
   public var size: Int64
   public var mtimeNanoseconds: Int64
   public var ctimeNanoseconds: Int64
@@ -99,7 +100,7 @@ public struct CatalogEntry: Sendable, Equatable {
   /// An entry of `facts` read from the file at `path` when it had `size` and the times and
   /// identity given (a backup's file has its manifest's size and time, and neither of the rest).
   public init(
-    path: RawPath, root: RawPath?, area: String, size: Int64, mtimeNanoseconds: Int64,
+    path: RawPath, root: RawPath?, area: CatalogArea, size: Int64, mtimeNanoseconds: Int64,
     ctimeNanoseconds: Int64 = 0, inode: UInt64 = 0, device: UInt64 = 0, facts: FileFacts,
     backup: BackupFacts? = nil, livePhoto: RawPath? = nil, extractorVersion: Int = MetadataExtractor.version
   ) {
@@ -118,7 +119,7 @@ public struct CatalogEntry: Sendable, Equatable {
   }
 
   /// An entry of `facts` read from the file at `path` whose status was `status`.
-  public init(path: RawPath, root: RawPath?, area: String, status: FileStatus, facts: FileFacts) {
+  public init(path: RawPath, root: RawPath?, area: CatalogArea, status: FileStatus, facts: FileFacts) {
     self.init(
       path: path, root: root, area: area, size: status.size, mtimeNanoseconds: status.mtimeNanoseconds,
       ctimeNanoseconds: status.ctimeNanoseconds, inode: status.inode, device: status.device, facts: facts)
@@ -127,7 +128,7 @@ public struct CatalogEntry: Sendable, Equatable {
   /// The entry of a file whose content could not be read: its kind guessed from its
   /// extension, and why (`error`).
   public init(
-    unreadable path: RawPath, root: RawPath?, area: String, size: Int64, mtimeNanoseconds: Int64,
+    unreadable path: RawPath, root: RawPath?, area: CatalogArea, size: Int64, mtimeNanoseconds: Int64,
     ctimeNanoseconds: Int64 = 0, inode: UInt64 = 0, device: UInt64 = 0, error: FileFactsError,
     backup: BackupFacts? = nil
   ) {

@@ -9,7 +9,7 @@ extension CatalogEntry {
   /// `resolved` path), its area follows that root's sandbox layout, as the indexer would
   /// record it; elsewhere it is `other`. It names no root.
   public init(live path: RawPath, resolved: RawPath, read: ReadFacts, roots: [CatalogRoot]) {
-    var area = "other"
+    var area = CatalogArea.other
     if let (root, relative) = CatalogRoot.innermost(holding: resolved, in: roots) {
       area = SandboxLayout.detect(root: root.path).area(of: relative)
     }

@@ -321,9 +321,8 @@ extension CatalogEntry {
   /// An entry with nothing known yet, filled in from a row (`FactField.Column.read`).
   init(blankForRow: ()) {
     self.init(
-      path: RawPath(bytes: []), root: nil, area: "other", size: 0, mtimeNanoseconds: 0,
-      facts: FileFacts(kind: .other, mime: "", detectedBy: .content, extensionMismatch: false),
-      extractorVersion: 0)
+      path: RawPath(bytes: []), root: nil, area: .other, size: 0, mtimeNanoseconds: 0,
+      facts: FileFacts(kind: .other, mime: "", detectedBy: .content, extensionMismatch: false), extractorVersion: 0)
   }
 
   /// Sets a fact of the image, which the first of its columns read creates.

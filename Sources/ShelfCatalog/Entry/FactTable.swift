@@ -49,10 +49,11 @@ extension FactField {
     FactField(
       "area", [.entry],
       column: .files(
-        "area", .text, notNull: true, { .text($0.area) }, read: { $0.area = $1.text ?? "other" }),
-      query: QueryBinding(names: ["area"], type: .name, choices: SandboxLayout.areas + BackupLayout.areas),
+        "area", .text, notNull: true, { .text($0.area.rawValue) },
+        read: { $0.area = $1.text.flatMap(CatalogArea.init(rawValue:)) ?? .other }),
+      query: QueryBinding(names: ["area"], type: .name, choices: CatalogArea.allCases.map(\.rawValue)),
       listed: true, compared: true
-    ) { .text($0.area) },
+    ) { .text($0.area.rawValue) },
     FactField(
       "kind", [.entry],
       column: .files(
@@ -245,10 +246,11 @@ extension FactField {
     FactField(
       "color_type", [.image],
       column: .files(
-        "color_type", .text, { .from($0.image?.colorType) }, read: { $0.image?.colorType = $1.text }),
+        "color_type", .text, { .from($0.image?.colorType?.rawValue) },
+        read: { $0.image?.colorType = $1.text.flatMap(ImageColorType.init(rawValue:)) }),
       query: QueryBinding(names: ["color"], type: .name, help: "color (color type)"),
-      info: InfoLine("color type:") { $0.image?.colorType }, listed: true
-    ) { .string($0.image?.colorType) },
+      info: InfoLine("color type:") { $0.image?.colorType?.rawValue }, listed: true
+    ) { .string($0.image?.colorType?.rawValue) },
     FactField(
       "alpha", [.image],
       column: .files("alpha", .integer, { .from($0.image?.alpha) }, read: { $0.image?.alpha = $1.bool }),
@@ -695,8 +697,8 @@ extension FactField {
         read: { entry, value in
           if let encoding = value.text.flatMap(TextEncoding.init(rawValue:)) {
             entry.text = TextFacts(
-              encoding: encoding, bom: false, lineEndings: "none", lines: 0, words: 0, chars: 0, firstLine: ""
-            )
+              encoding: encoding, bom: false, lineEndings: .noBreak, lines: 0, words: 0, chars: 0,
+              firstLine: "")
           }
         }),
       query: QueryBinding(names: ["encoding"], type: .name),
@@ -713,13 +715,13 @@ extension FactField {
     FactField(
       "line_endings", [.text],
       column: .files(
-        "line_endings", .text, { .from($0.text?.lineEndings) },
-        read: { $0.text?.lineEndings = $1.text ?? "none" }),
+        "line_endings", .text, { .from($0.text?.lineEndings.rawValue) },
+        read: { $0.text?.lineEndings = $1.text.flatMap(LineEndings.init(rawValue:)) ?? .noBreak }),
       query: QueryBinding(
-        names: ["endings"], type: .name, choices: ["lf", "crlf", "cr", "mixed", "none"],
+        names: ["endings"], type: .name, choices: LineEndings.allCases.map(\.rawValue),
         help: "endings (line endings)"),
-      info: InfoLine("endings:") { $0.text?.lineEndings }
-    ) { .string($0.text?.lineEndings) },
+      info: InfoLine("endings:") { $0.text?.lineEndings.rawValue }
+    ) { .string($0.text?.lineEndings.rawValue) },
     textCount("lines", \.lines, label: "lines:", listed: true),
     textCount("words", \.words, label: "words:"),
     textCount("chars", \.chars, label: "characters:"),
@@ -777,12 +779,18 @@ extension FactField {
     FactField(
       "format", [.plist],
       column: .files(
-        "plist_format", .text, { .from($0.plist?.format) },
-        read: { entry, value in entry.plist = PlistFacts(format: value.text ?? "", root: "", keys: []) }),
+        "plist_format", .text, { .from($0.plist?.format.rawValue) },
+        read: { entry, value in
+          if let format = value.text.flatMap(PlistFormat.init(rawValue:)) {
+            entry.plist = PlistFacts(format: format, root: "", keys: [])
+          }
+        }),
       query: QueryBinding(
-        names: ["plist"], type: .name, choices: ["xml", "binary"], help: "plist (xml or binary)"),
-      info: InfoLine("plist:") { entry in entry.plist.map { "\($0.format), \($0.root) root" } }, listed: true
-    ) { .string($0.plist?.format) },
+        names: ["plist"], type: .name, choices: PlistFormat.allCases.map(\.rawValue),
+        help: "plist (xml or binary)"),
+      info: InfoLine("plist:") { entry in entry.plist.map { "\($0.format.rawValue), \($0.root) root" } },
+      listed: true
+    ) { .string($0.plist?.format.rawValue) },
     FactField(
       "root", [.plist],
       column: .files(

@@ -8,9 +8,6 @@ public struct SandboxLayout: Sendable, Equatable {
   /// The bundle folder's name (e.g. `Demo.app`), when there is one.
   public var bundleName: [UInt8]?
 
-  /// The areas, in the order they are documented.
-  public static let areas = ["bundle", "documents", "preferences", "caches", "library", "tmp", "other"]
-
   /// Looks at the top level of `root`.
   public static func detect(root: RawPath) -> SandboxLayout {
     guard let entries = try? TreeWalker.list(root) else {
@@ -39,25 +36,25 @@ public struct SandboxLayout: Sendable, Equatable {
   }
 
   /// The area of a file at `relative` (path from the root).
-  public func area(of relative: [UInt8]) -> String {
-    guard isSandbox else { return "other" }
+  public func area(of relative: [UInt8]) -> CatalogArea {
+    guard isSandbox else { return .other }
     let parts = relative.split(separator: UInt8(ascii: "/"), maxSplits: 2, omittingEmptySubsequences: true)
-    guard parts.count >= 2, let first = parts.first else { return "other" }
-    if let bundleName, first.elementsEqual(bundleName) { return "bundle" }
-    if first.count > 4 && first.suffix(4).elementsEqual(Array(".app".utf8)) { return "bundle" }
+    guard parts.count >= 2, let first = parts.first else { return .other }
+    if let bundleName, first.elementsEqual(bundleName) { return .bundle }
+    if first.count > 4 && first.suffix(4).elementsEqual(Array(".app".utf8)) { return .bundle }
     switch String(decoding: first, as: UTF8.self) {
-    case "Documents": return "documents"
-    case "tmp": return "tmp"
+    case "Documents": return .documents
+    case "tmp": return .tmp
     case "Library":
       if parts.count >= 3 {
         switch String(decoding: parts[1], as: UTF8.self) {
-        case "Preferences": return "preferences"
-        case "Caches": return "caches"
+        case "Preferences": return .preferences
+        case "Caches": return .caches
         default: break
         }
       }
-      return "library"
-    default: return "other"
+      return .library
+    default: return .other
     }
   }
 

@@ -66,7 +66,7 @@ public final class Indexer {
     var untrustedAfter: Int64
 
     /// A walked file's sandbox area, from its path relative to the catalogue root.
-    func area(_ file: WalkedFile) -> String {
+    func area(_ file: WalkedFile) -> CatalogArea {
       layout.area(of: subtree.isEmpty ? file.relative : subtree + [UInt8(ascii: "/")] + file.relative)
     }
 

@@ -1,4 +1,5 @@
 import ShelfAudio
+import ShelfBackup
 import ShelfCore
 import ShelfDatabase
 import ShelfFacts
@@ -524,10 +525,12 @@ public final class CatalogStore {
         bundlePath: RawPath(bytes: row.blob(at: Column.bundlePath.rawValue)))
     }
     var backup: BackupRootFacts?
+    // An era this shelf does not know (named by a newer one) reads as the newest it knows.
     if let format = text(.backupFormat) {
       backup = BackupRootFacts(
         deviceName: text(.backupDevice), productType: text(.backupProduct), iosVersion: text(.backupIOS),
-        date: text(.backupDate), isEncrypted: integer(.backupEncrypted) == 1, format: format)
+        date: text(.backupDate), isEncrypted: integer(.backupEncrypted) == 1,
+        format: BackupFormat(rawValue: format) ?? .manifestDB)
     }
     return CatalogRoot(
       id: integer(.id) ?? 0, path: RawPath(bytes: row.blob(at: Column.path.rawValue)), host: text(.host),

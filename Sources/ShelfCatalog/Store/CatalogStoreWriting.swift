@@ -72,7 +72,7 @@ extension CatalogStore {
       "UPDATE roots SET backup_device = ?, backup_product = ?, backup_ios = ?, backup_date = ?, backup_encrypted = ?, backup_format = ? WHERE id = ?",
       [
         .from(facts.deviceName), .from(facts.productType), .from(facts.iosVersion), .from(facts.date),
-        .from(facts.isEncrypted), .text(facts.format), .integer(id),
+        .from(facts.isEncrypted), .text(facts.format.rawValue), .integer(id),
       ])
   }
 
@@ -162,14 +162,15 @@ extension CatalogStore {
   }
 
   /// Records that a file moved (same inode and size): new path and status, facts kept.
-  func moveFile(id: Int64, to path: RawPath, area: String, status: FileStatus, trusted: Bool) throws {
+  func moveFile(id: Int64, to path: RawPath, area: CatalogArea, status: FileStatus, trusted: Bool) throws {
     try engine.writeQueuedRows()
     let name = String(decoding: path.lastComponent.bytes, as: UTF8.self)
     let pathText = String(decoding: path.bytes, as: UTF8.self)
     try connection.run(
       "UPDATE files SET path = ?, path_text = ?, name = ?, ext = ?, area = ?, mtime_ns = ?, ctime_ns = ?, trusted = ? WHERE id = ?",
       [
-        .blob(path.bytes), .text(pathText), .text(name), .text(path.lowercasedExtension), .text(area),
+        .blob(path.bytes), .text(pathText), .text(name), .text(path.lowercasedExtension),
+        .text(area.rawValue),
         .integer(status.mtimeNanoseconds), .integer(status.ctimeNanoseconds), .from(trusted), .integer(id),
       ])
   }

@@ -50,7 +50,7 @@ extension ImageHeaderReader {
     let alpha = alphaMask != 0
     return ImageFacts(
       format: "bmp", width: width, height: height, bitDepth: bitCount <= 8 ? bitCount : 8,
-      colorType: bitCount <= 8 && bitCount > 0 ? "palette" : alpha ? "rgba" : "rgb", alpha: alpha,
+      colorType: bitCount <= 8 && bitCount > 0 ? .palette : alpha ? .rgba : .rgb, alpha: alpha,
       interlaced: false, cgbi: nil, frames: 1)
   }
 }

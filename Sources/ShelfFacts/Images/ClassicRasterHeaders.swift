@@ -26,16 +26,16 @@ extension ImageHeaderReader {
     guard head[0] == 0x0A, x1 >= x0, y1 >= y0 else { throw HeaderError("corrupt PCX: bad header") }
     let bits = Int(head[3])
     let planes = Int(head[65])
-    let colour: String
+    let colour: ImageColorType
     switch (bits, planes) {
-    case (1, 1): colour = "gray"
-    case (8, 3): colour = "rgb"
-    case (8, 4): colour = "rgba"
-    default: colour = "palette"
+    case (1, 1): colour = .gray
+    case (8, 3): colour = .rgb
+    case (8, 4): colour = .rgba
+    default: colour = .palette
     }
     return ImageFacts(
       format: format, width: x1 - x0 + 1, height: y1 - y0 + 1,
-      bitDepth: bits == 8 && planes > 1 ? 8 : bits * planes, colorType: colour, alpha: colour == "rgba",
+      bitDepth: bits == 8 && planes > 1 ? 8 : bits * planes, colorType: colour, alpha: colour == .rgba,
       interlaced: false, cgbi: nil, frames: frames)
   }
 
@@ -47,7 +47,8 @@ extension ImageHeaderReader {
     guard head.be16(0) == 474, head[3] == 1 || head[3] == 2, width > 0, height > 0, channels > 0 else {
       throw HeaderError("corrupt SGI: bad header")
     }
-    let colour = channels == 1 ? "gray" : channels == 2 ? "gray-alpha" : channels == 3 ? "rgb" : "rgba"
+    let colour: ImageColorType =
+      channels == 1 ? .gray : channels == 2 ? .grayAlpha : channels == 3 ? .rgb : .rgba
     return ImageFacts(
       format: "sgi", width: width, height: height, bitDepth: Int(head[3]) * 8, colorType: colour,
       alpha: channels == 2 || channels >= 4, interlaced: false, cgbi: nil, frames: 1)
@@ -63,8 +64,8 @@ extension ImageHeaderReader {
     guard head.be32(0) == 0x59A6_6A95, width > 0, height > 0, [1, 8, 24, 32].contains(depth) else {
       throw HeaderError("corrupt Sun raster: bad header")
     }
-    let colour =
-      depth == 1 ? "gray" : depth == 8 ? (mapType == 0 ? "gray" : "palette") : depth == 24 ? "rgb" : "rgba"
+    let colour: ImageColorType =
+      depth == 1 ? .gray : depth == 8 ? (mapType == 0 ? .gray : .palette) : depth == 24 ? .rgb : .rgba
     return ImageFacts(
       format: "sun", width: width, height: height, bitDepth: depth <= 8 ? depth : 8, colorType: colour,
       alpha: depth == 32, interlaced: false, cgbi: nil, frames: 1)
@@ -85,7 +86,7 @@ extension ImageHeaderReader {
     let luminance = flags & 0x20000 != 0
     return ImageFacts(
       format: "dds", width: width, height: height, bitDepth: 8,
-      colorType: luminance ? (alpha ? "gray-alpha" : "gray") : alpha ? "rgba" : "rgb", alpha: alpha,
+      colorType: luminance ? (alpha ? .grayAlpha : .gray) : alpha ? .rgba : .rgb, alpha: alpha,
       interlaced: false, cgbi: nil, frames: 1)
   }
 }

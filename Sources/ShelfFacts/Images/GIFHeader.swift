@@ -13,7 +13,7 @@ extension ImageHeaderReader {
     }
     let packed = Int(head[10])
     var facts = ImageFacts(
-      format: "gif", width: width, height: height, bitDepth: (packed & 7) + 1, colorType: "palette",
+      format: "gif", width: width, height: height, bitDepth: (packed & 7) + 1, colorType: .palette,
       alpha: false, interlaced: false, cgbi: nil, frames: nil)
     var window = ByteWindow(source)
     var offset: Int64 = 13

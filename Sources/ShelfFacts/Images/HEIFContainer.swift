@@ -118,7 +118,7 @@ public final class HEIFContainer {
   /// The catalogue's facts for this file.
   public func facts() -> ImageFacts {
     ImageFacts(
-      format: format, width: width, height: height, bitDepth: bitDepth, colorType: hasAlpha ? "rgba" : "rgb",
+      format: format, width: width, height: height, bitDepth: bitDepth, colorType: hasAlpha ? .rgba : .rgb,
       alpha: hasAlpha, interlaced: false, cgbi: nil, frames: topLevelImageCount)
   }
 

@@ -40,7 +40,7 @@ extension ImageHeaderReader {
     guard let best else { throw HeaderError("corrupt \(format.uppercased()): no entries") }
     return ImageFacts(
       format: format, width: best.width, height: best.height, bitDepth: best.bits <= 8 ? best.bits : 8,
-      colorType: best.alpha ? "rgba" : best.bits <= 8 ? "palette" : "rgb", alpha: best.alpha,
+      colorType: best.alpha ? .rgba : best.bits <= 8 ? .palette : .rgb, alpha: best.alpha,
       interlaced: false,
       cgbi: nil, frames: count)
   }
@@ -99,7 +99,7 @@ extension ImageHeaderReader {
       throw HeaderError("corrupt ICNS: no image elements")
     }
     return ImageFacts(
-      format: "icns", width: largest, height: largest, bitDepth: 8, colorType: "rgba", alpha: true,
+      format: "icns", width: largest, height: largest, bitDepth: 8, colorType: .rgba, alpha: true,
       interlaced: false, cgbi: nil, frames: frames)
   }
 }

@@ -57,8 +57,8 @@ public enum ImageHeaderReader {
     }
     var chunks: [String] = []
     for name in info.chunkNames where chunks.last != name { chunks.append(name) }
-    let names: [PNGColorType: String] = [
-      .gray: "gray", .rgb: "rgb", .palette: "palette", .grayAlpha: "gray-alpha", .rgba: "rgba",
+    let names: [PNGColorType: ImageColorType] = [
+      .gray: .gray, .rgb: .rgb, .palette: .palette, .grayAlpha: .grayAlpha, .rgba: .rgba,
     ]
     let facts = ImageFacts(
       format: "png", width: info.width, height: info.height, bitDepth: info.bitDepth,

@@ -72,13 +72,13 @@ extension ImageHeaderReader {
       cgbi: nil, frames: 1)
   }
 
-  private static func jpeg2000Colour(_ components: Int) -> String {
+  private static func jpeg2000Colour(_ components: Int) -> ImageColorType {
     switch components {
-    case 1: "gray"
-    case 2: "gray-alpha"
-    case 3: "rgb"
-    case 4: "rgba"
-    default: "other"
+    case 1: .gray
+    case 2: .grayAlpha
+    case 3: .rgb
+    case 4: .rgba
+    default: .other
     }
   }
 }

@@ -35,14 +35,14 @@ extension ImageHeaderReader {
         }
         let components = Int(frame[5])
         let ids = stride(from: 6, to: min(frame.count, 6 + 3 * components), by: 3).map { frame[$0] }
-        let colour: String
+        let colour: ImageColorType
         switch components {
-        case 1: colour = "gray"
+        case 1: colour = .gray
         case 3:
           let rgbIDs = ids == Array("RGB".utf8)
-          colour = adobeTransform == 0 || (adobeTransform == nil && !sawJFIF && rgbIDs) ? "rgb" : "ycbcr"
-        case 4: colour = adobeTransform == 2 ? "ycck" : "cmyk"
-        default: colour = "other"
+          colour = adobeTransform == 0 || (adobeTransform == nil && !sawJFIF && rgbIDs) ? .rgb : .ycbcr
+        case 4: colour = adobeTransform == 2 ? .ycck : .cmyk
+        default: colour = .other
         }
         guard width > 0, height > 0 else { throw HeaderError("corrupt JPEG: frame of \(width)×\(height)") }
         let progressive = [0xC2, 0xC6, 0xCA, 0xCE].contains(marker)

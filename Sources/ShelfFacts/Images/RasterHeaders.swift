@@ -30,13 +30,13 @@ extension ImageHeaderReader {
     {
       layers = abs(Int(Int16(truncatingIfNeeded: count)))
     }
-    let colours: [Int: String] = [
-      0: "gray", 1: "gray", 2: "palette", 3: "rgb", 4: "cmyk", 7: "other", 8: "gray", 9: "lab",
+    let colours: [Int: ImageColorType] = [
+      0: .gray, 1: .gray, 2: .palette, 3: .rgb, 4: .cmyk, 7: .other, 8: .gray, 9: .lab,
     ]
     let baseChannels: [Int: Int] = [0: 1, 1: 1, 2: 1, 3: 3, 4: 4, 8: 1, 9: 3]
     let alpha = channels > (baseChannels[mode] ?? channels)
-    var colour = colours[mode] ?? "other"
-    if alpha, colour == "rgb" { colour = "rgba" } else if alpha, colour == "gray" { colour = "gray-alpha" }
+    var colour = colours[mode] ?? .other
+    if alpha, colour == .rgb { colour = .rgba } else if alpha, colour == .gray { colour = .grayAlpha }
     return ImageFacts(
       format: "psd", width: width, height: height, bitDepth: depth, colorType: colour, alpha: alpha,
       interlaced: false, cgbi: nil, frames: max(layers, 1))
@@ -69,8 +69,8 @@ extension ImageHeaderReader {
     let imageType = head[2] & 0x07
     let depth = Int(head[16])
     let alpha = head[17] & 0x0F != 0
-    let colour =
-      imageType == 1 ? "palette" : imageType == 3 ? (alpha ? "gray-alpha" : "gray") : alpha ? "rgba" : "rgb"
+    let colour: ImageColorType =
+      imageType == 1 ? .palette : imageType == 3 ? (alpha ? .grayAlpha : .gray) : alpha ? .rgba : .rgb
     return ImageFacts(
       format: "tga", width: width, height: height, bitDepth: imageType == 1 || imageType == 3 ? depth : 8,
       colorType: colour, alpha: alpha, interlaced: false, cgbi: nil, frames: 1)
@@ -88,7 +88,7 @@ extension ImageHeaderReader {
     }
     let alpha = head[12] == 4
     return ImageFacts(
-      format: "qoi", width: width, height: height, bitDepth: 8, colorType: alpha ? "rgba" : "rgb",
+      format: "qoi", width: width, height: height, bitDepth: 8, colorType: alpha ? .rgba : .rgb,
       alpha: alpha,
       interlaced: false, cgbi: nil, frames: 1)
   }

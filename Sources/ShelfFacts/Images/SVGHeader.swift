@@ -27,7 +27,7 @@ extension ImageHeaderReader {
     }
     return ImageFacts(
       format: "svg", width: Int(width.rounded()), height: Int(height.rounded()), bitDepth: nil,
-      colorType: "rgba",
+      colorType: .rgba,
       alpha: true, interlaced: false, cgbi: nil, frames: 1)
   }
 

@@ -47,14 +47,14 @@ extension ImageHeaderReader {
     let photometric = value(262)
     let samples = value(277) ?? 1
     let extraSamples = entries.contains { $0.tag == 338 }
-    let colour: String
+    let colour: ImageColorType
     switch photometric {
-    case 0, 1: colour = extraSamples ? "gray-alpha" : "gray"
-    case 2: colour = extraSamples || samples >= 4 ? "rgba" : "rgb"
-    case 3: colour = "palette"
-    case 5: colour = "cmyk"
-    case 6: colour = "ycbcr"
-    default: colour = "other"
+    case 0, 1: colour = extraSamples ? .grayAlpha : .gray
+    case 2: colour = extraSamples || samples >= 4 ? .rgba : .rgb
+    case 3: colour = .palette
+    case 5: colour = .cmyk
+    case 6: colour = .ycbcr
+    default: colour = .other
     }
     return ImageFacts(
       format: "tiff", width: width, height: height, bitDepth: bits, colorType: colour,

@@ -8,7 +8,7 @@ extension ImageHeaderReader {
       throw HeaderError("corrupt XBM: no width and height defines")
     }
     return ImageFacts(
-      format: "xbm", width: size.width, height: size.height, bitDepth: 1, colorType: "gray", alpha: false,
+      format: "xbm", width: size.width, height: size.height, bitDepth: 1, colorType: .gray, alpha: false,
       interlaced: false, cgbi: nil, frames: 1)
   }
 
@@ -95,7 +95,7 @@ extension ImageHeaderReader {
     }
     guard let found else { throw HeaderError("corrupt EPS: no %%BoundingBox") }
     return ImageFacts(
-      format: "eps", width: found.width, height: found.height, bitDepth: 8, colorType: "rgb", alpha: false,
+      format: "eps", width: found.width, height: found.height, bitDepth: 8, colorType: .rgb, alpha: false,
       interlaced: false, cgbi: nil, frames: 1)
   }
 
@@ -192,7 +192,7 @@ extension ImageHeaderReader {
       return ImageFacts(
         format: "fits", width: width, height: height,
         bitDepth: bits.flatMap { [8, 16, 32, 64].contains($0) ? $0 : nil },
-        colorType: "gray", alpha: false, interlaced: false, cgbi: nil, frames: 1)
+        colorType: .gray, alpha: false, interlaced: false, cgbi: nil, frames: 1)
     }
     throw HeaderError("corrupt FITS: no image in the first 8 units")
   }

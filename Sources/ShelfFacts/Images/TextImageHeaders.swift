@@ -42,7 +42,7 @@ extension ImageHeaderReader {
     return ImageFacts(
       format: format, width: tokens[0], height: tokens[1],
       bitDepth: maxValue == 1 ? 1 : maxValue < 256 ? 8 : 16,
-      colorType: format == "ppm" ? "rgb" : "gray", alpha: false, interlaced: false, cgbi: nil, frames: 1)
+      colorType: format == "ppm" ? .rgb : .gray, alpha: false, interlaced: false, cgbi: nil, frames: 1)
   }
 
   private static func readPAM(_ head: [UInt8]) throws -> ImageFacts {
@@ -64,14 +64,14 @@ extension ImageHeaderReader {
     else { throw HeaderError("corrupt PAM: no WIDTH, HEIGHT or ENDHDR") }
     let maxValue = fields["MAXVAL"].flatMap { Int($0) } ?? 255
     let tuple = fields["TUPLTYPE"] ?? ""
-    let colours = [
-      "BLACKANDWHITE": "gray", "GRAYSCALE": "gray", "RGB": "rgb", "BLACKANDWHITE_ALPHA": "gray-alpha",
-      "GRAYSCALE_ALPHA": "gray-alpha", "RGB_ALPHA": "rgba",
+    let colours: [String: ImageColorType] = [
+      "BLACKANDWHITE": .gray, "GRAYSCALE": .gray, "RGB": .rgb, "BLACKANDWHITE_ALPHA": .grayAlpha,
+      "GRAYSCALE_ALPHA": .grayAlpha, "RGB_ALPHA": .rgba,
     ]
     let alpha = tuple.hasSuffix("_ALPHA")
     return ImageFacts(
       format: "pam", width: width, height: height, bitDepth: maxValue == 1 ? 1 : maxValue < 256 ? 8 : 16,
-      colorType: colours[tuple] ?? "other", alpha: alpha, interlaced: false, cgbi: nil, frames: 1)
+      colorType: colours[tuple] ?? .other, alpha: alpha, interlaced: false, cgbi: nil, frames: 1)
   }
 
   /// XPM (version 3, a C array of strings, and XPM2): the values string's width and height;
@@ -103,7 +103,7 @@ extension ImageHeaderReader {
       $0.lowercased().split(separator: "\t").joined(separator: " ").hasSuffix(" none")
     }
     return ImageFacts(
-      format: "xpm", width: values[0], height: values[1], bitDepth: 8, colorType: alpha ? "rgba" : "palette",
+      format: "xpm", width: values[0], height: values[1], bitDepth: 8, colorType: alpha ? .rgba : .palette,
       alpha: alpha, interlaced: false, cgbi: nil, frames: 1)
   }
 }

@@ -11,7 +11,7 @@ extension ImageHeaderReader {
       guard head[23] == 0x9D, head[24] == 0x01, head[25] == 0x2A, let w = head.le16(26), let h = head.le16(28)
       else { throw HeaderError("corrupt WebP: bad VP8 frame header") }
       return ImageFacts(
-        format: "webp", width: w & 0x3FFF, height: h & 0x3FFF, bitDepth: 8, colorType: "rgb",
+        format: "webp", width: w & 0x3FFF, height: h & 0x3FFF, bitDepth: 8, colorType: .rgb,
         alpha: false, interlaced: false, cgbi: nil, frames: 1)
     case "VP8L":
       guard head[20] == 0x2F, let bits = head.le32(21) else {
@@ -20,7 +20,7 @@ extension ImageHeaderReader {
       let alpha = (bits >> 28) & 1 == 1
       return ImageFacts(
         format: "webp", width: (bits & 0x3FFF) + 1, height: ((bits >> 14) & 0x3FFF) + 1, bitDepth: 8,
-        colorType: alpha ? "rgba" : "rgb", alpha: alpha, interlaced: false, cgbi: nil, frames: 1)
+        colorType: alpha ? .rgba : .rgb, alpha: alpha, interlaced: false, cgbi: nil, frames: 1)
     case "VP8X":
       let flags = head[20]
       let width = (Int(head[24]) | Int(head[25]) << 8 | Int(head[26]) << 16) + 1
@@ -46,7 +46,7 @@ extension ImageHeaderReader {
         }
       }
       return ImageFacts(
-        format: "webp", width: width, height: height, bitDepth: 8, colorType: alpha ? "rgba" : "rgb",
+        format: "webp", width: width, height: height, bitDepth: 8, colorType: alpha ? .rgba : .rgb,
         alpha: alpha, interlaced: false, cgbi: nil, frames: frames, loop: loop)
     default:
       throw HeaderError("corrupt WebP: unknown chunk \(head.fourCC(12))")
