@@ -37,7 +37,7 @@ import Testing
     let (entry, catalogued) = try CatalogEntry.describing(
       file: RawPath(note), store: nil, temporaryFolder: scratch.rawPath)
     #expect(!catalogued)
-    #expect(entry.path == RawPath(note) && entry.kind == .text && entry.size == 4 && entry.area == "other")
+    #expect(entry.path == RawPath(note) && entry.kind == .text && entry.size == 4 && entry.area == .other)
   }
 
   @Test func anEmptyFileIsRefused() throws {

@@ -322,7 +322,8 @@ extension CatalogEntry {
   init(blankForRow: ()) {
     self.init(
       path: RawPath(bytes: []), root: nil, area: .other, size: 0, mtimeNanoseconds: 0,
-      facts: FileFacts(kind: .other, mime: "", detectedBy: .content, extensionMismatch: false), extractorVersion: 0)
+      facts: FileFacts(kind: .other, mime: "", detectedBy: .content, extensionMismatch: false),
+      extractorVersion: 0)
   }
 
   /// Sets a fact of the image, which the first of its columns read creates.

@@ -1,6 +1,6 @@
 public import ShelfCore
-import ShelfWorkers
 public import ShelfFacts
+import ShelfWorkers
 
 #if canImport(Glibc)
   import Glibc
