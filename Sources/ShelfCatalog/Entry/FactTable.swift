@@ -154,12 +154,8 @@ extension FactField {
       "duration", [.audio, .video],
       column: .files(
         "duration", .real, { .from($0.video?.duration ?? $0.audio?.duration) },
-        read: { entry, value in
-          if entry.kind == .video {
-            entry.withVideo { $0.duration = value.real ?? 0 }
-          } else {
-            entry.withAudio { $0.duration = value.real ?? 0 }
-          }
+        read: readShared({ $0.real ?? 0 }, video: \.duration) { entry, value in
+          entry.withAudio { $0.duration = value }
         }),
       query: QueryBinding(names: ["duration"], type: .duration), jsonHelp: "(seconds)",
       template: .text { duration($0).map { Quantities.formatDuration($0) } },
@@ -178,13 +174,7 @@ extension FactField {
       "format", [.audio, .video],
       column: .files(
         "format", .text, { .from($0.audio?.container ?? $0.video?.container) },
-        read: { entry, value in
-          if entry.kind == .video {
-            entry.video?.container = value.text ?? ""
-          } else {
-            entry.audio?.container = value.text ?? ""
-          }
-        }),
+        read: readShared({ $0.text ?? "" }, video: \.container) { $0.audio?.container = $1 }),
       query: QueryBinding(
         names: ["format"], type: .name, sql: "coalesce(f.format, f.image_format, f.plist_format)"),
       // An encoding the catalogue does not know reads as empty.
@@ -198,12 +188,8 @@ extension FactField {
       "width", [.image, .video],
       column: .files(
         "width", .integer, { .from($0.video?.width ?? $0.image?.width) },
-        read: { entry, value in
-          if entry.kind == .video {
-            entry.withVideo { $0.width = value.int ?? 0 }
-          } else {
-            entry.withImage { $0.width = value.int ?? 0 }
-          }
+        read: readShared({ $0.int ?? 0 }, video: \.width) { entry, value in
+          entry.withImage { $0.width = value }
         }),
       query: QueryBinding(names: ["width"], type: .number), template: .number,
       info: InfoLine("dimensions:") { entry in
@@ -217,12 +203,8 @@ extension FactField {
       "height", [.image, .video],
       column: .files(
         "height", .integer, { .from($0.video?.height ?? $0.image?.height) },
-        read: { entry, value in
-          if entry.kind == .video {
-            entry.withVideo { $0.height = value.int ?? 0 }
-          } else {
-            entry.withImage { $0.height = value.int ?? 0 }
-          }
+        read: readShared({ $0.int ?? 0 }, video: \.height) { entry, value in
+          entry.withImage { $0.height = value }
         }),
       query: QueryBinding(names: ["height"], type: .number), template: .number, listed: true, compared: true
     ) { .int($0.image?.height ?? $0.video?.height) },
@@ -312,13 +294,7 @@ extension FactField {
       "codec", [.audio, .video],
       column: .files(
         "codec", .text, since: 7, { .from($0.audio?.codec ?? $0.video?.codec) },
-        read: { entry, value in
-          if entry.kind == .video {
-            entry.video?.codec = value.text ?? ""
-          } else {
-            entry.audio?.codec = value.text ?? ""
-          }
-        }),
+        read: readShared({ $0.text ?? "" }, video: \.codec) { $0.audio?.codec = $1 }),
       query: QueryBinding(
         names: ["codec"], type: .name, help: "codec (FFmpeg's name: aac, alac, mp3, flac, h264…)"),
       // A codec the catalogue does not know reads as empty.
@@ -353,13 +329,7 @@ extension FactField {
       "bitrate", [.audio, .video],
       column: .files(
         "bitrate", .integer, since: 7, { .from($0.audio?.bitrate ?? $0.video?.bitrate) },
-        read: { entry, value in
-          if entry.kind == .video {
-            entry.video?.bitrate = value.int
-          } else {
-            entry.audio?.bitrate = value.int
-          }
-        }),
+        read: readShared({ $0.int }, video: \.bitrate) { $0.audio?.bitrate = $1 }),
       query: QueryBinding(names: ["bitrate"], type: .bitrate, help: "bitrate (bits/s)"), template: .number,
       info: InfoLine("bit rate:") { ($0.audio?.bitrate ?? $0.video?.bitrate).map(formatBitrate) },
       compared: true
@@ -384,12 +354,8 @@ extension FactField {
       "sample_rate", [.audio, .video],
       column: .files(
         "sample_rate", .integer, { .from($0.video?.sampleRate ?? $0.audio?.sampleRate) },
-        read: { entry, value in
-          if entry.kind == .video {
-            entry.video?.sampleRate = value.int
-          } else {
-            entry.withAudio { $0.sampleRate = value.int ?? 0 }
-          }
+        read: readShared({ $0.int }, video: \.sampleRate) { entry, value in
+          entry.withAudio { $0.sampleRate = value ?? 0 }
         }),
       query: QueryBinding(names: ["rate"], type: .number, help: "rate (sample rate)"), template: .number,
       info: InfoLine("sample rate:") { $0.audio.map { "\($0.sampleRate) Hz" } }, listed: true, compared: true
@@ -398,13 +364,7 @@ extension FactField {
       "channels", [.audio, .video],
       column: .files(
         "channels", .integer, { .from($0.video?.channels ?? $0.audio?.channels) },
-        read: { entry, value in
-          if entry.kind == .video {
-            entry.video?.channels = value.int
-          } else {
-            entry.audio?.channels = value.int ?? 0
-          }
-        }),
+        read: readShared({ $0.int }, video: \.channels) { $0.audio?.channels = $1 ?? 0 }),
       query: QueryBinding(names: ["channels"], type: .number), template: .number,
       info: InfoLine("channels:") { $0.audio.map { "\($0.channels)" } }, listed: true, compared: true
     ) { .int($0.audio?.channels ?? $0.video?.channels) },
@@ -419,13 +379,7 @@ extension FactField {
       "taken", [.exif, .video],
       column: .files(
         "taken", .text, since: 7, { .from($0.video?.taken ?? $0.exif?.taken) },
-        read: { entry, value in
-          if entry.kind == .video {
-            entry.video?.taken = value.text
-          } else {
-            entry.withEXIF { $0.taken = value.text }
-          }
-        }),
+        read: readShared({ $0.text }, video: \.taken) { entry, value in entry.withEXIF { $0.taken = value } }),
       query: QueryBinding(
         names: ["taken"], type: .localTime, sql: "substr(f.taken, 1, 19)",
         help: "taken (when a photo was taken or a video filmed)"),
@@ -501,16 +455,29 @@ extension FactField {
       "content_id", [],
       column: .files(
         "content_id", .text, since: 8, { .from($0.contentIdentifier) },
-        read: { entry, value in
-          if entry.kind == .video {
-            entry.video?.contentIdentifier = value.text
-          } else {
-            entry.withEXIF { $0.contentIdentifier = value.text }
-          }
+        read: readShared({ $0.text }, video: \.contentIdentifier) { entry, value in
+          entry.withEXIF { $0.contentIdentifier = value }
         }),
       json: .none, template: .none
     ) { _ in nil },
   ]
+
+  /// Reads a column a video shares with another kind (a sound's duration, a picture's width, a
+  /// photo's date): into the video of a video, else through `other`.
+  static func readShared<Value>(
+    _ convert: @escaping @Sendable (DatabaseValue) -> Value,
+    video: WritableKeyPath<VideoFileInfo, Value> & Sendable,
+    _ other: @escaping @Sendable (inout CatalogEntry, Value) -> Void
+  ) -> @Sendable (inout CatalogEntry, DatabaseValue) -> Void {
+    { entry, stored in
+      let value = convert(stored)
+      if entry.kind == .video {
+        entry.withVideo { $0[keyPath: video] = value }
+      } else {
+        other(&entry, value)
+      }
+    }
+  }
 
   /// A text fact of a photo's EXIF block.
   private static func exifText(

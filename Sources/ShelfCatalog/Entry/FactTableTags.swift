@@ -13,13 +13,7 @@ extension FactField {
         "title", [.audio, .video],
         column: .files(
           "title", .text, { .from($0.audio?.title ?? $0.video?.title) },
-          read: { entry, value in
-            if entry.kind == .video {
-              entry.video?.tags.title = value.text
-            } else {
-              entry.audio?.tags.title = value.text
-            }
-          }),
+          read: readShared({ $0.text }, video: \.tags.title) { $0.audio?.tags.title = $1 }),
         query: QueryBinding(names: ["title"], type: .text),
         info: InfoLine("title:") { $0.audio?.title ?? $0.video?.title },
         searched: true, listed: true
