@@ -187,11 +187,6 @@ struct KnownFile: Sendable {
   var extractorVersion: Int
   /// Its last reading crashed, timed out or ran out of memory in a worker.
   var failedInWorker = false
-
-  /// The columns `knownFiles` reads, in the order both stores read them.
-  static let columns =
-    "id, path, size, mtime_ns, ctime_ns, inode, device, trusted, extractor_version, "
-    + "CASE WHEN \(workerFailureCondition) THEN 1 ELSE 0 END"
 }
 
 /// The name of this machine in a shared catalogue: `SHELF_HOST` when set (a laptop whose host
