@@ -1,4 +1,5 @@
 import ShelfCore
+import ShelfDatabase
 import ShelfWorkers
 
 #if canImport(Glibc)
