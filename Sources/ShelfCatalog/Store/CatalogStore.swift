@@ -532,11 +532,6 @@ public final class CatalogStore {
 
   // MARK: Rows
 
-  /// The positions of the trusted flag and the search text after `CatalogSchema.entryColumns`
-  /// in a copy's rows.
-  static let trustedColumn = CatalogSchema.EntryReading.full.fields.count
-  static let searchTextColumn = trustedColumn + 1
-
   /// Decodes a row of `CatalogSchema.rootColumns`.
   static func root(from row: some DatabaseRow) -> CatalogRoot {
     typealias Column = CatalogSchema.RootColumn

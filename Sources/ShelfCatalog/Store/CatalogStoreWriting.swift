@@ -180,13 +180,28 @@ extension CatalogStore {
   /// Every entry, with the text its full-text row was made from as its `searchText`, and
   /// whether its timestamps are trusted, in insertion order (for `catalog copy`).
   func forEachEntryForCopy(_ body: (CatalogEntry, Bool) throws -> Void) throws {
+    let columns = CopyColumn.allCases.map { $0.sql(dialect) }.joined(separator: ", ")
+    // The copy's own columns follow the entry's.
+    let first = CatalogSchema.EntryReading.full.fields.count
     try connection.forEachRow(
-      "SELECT \(CatalogSchema.entryColumns(dialect)), f.trusted, \(dialect.storedSearchText) FROM files f JOIN roots r ON r.id = f.root_id ORDER BY f.id",
+      "SELECT \(CatalogSchema.entryColumns(dialect)), \(columns) FROM files f JOIN roots r ON r.id = f.root_id ORDER BY f.id",
       []
     ) { row in
       var entry = Self.entry(from: row)
-      entry.searchText = row.text(at: Self.searchTextColumn) ?? ""
-      try body(entry, row.integer(at: Self.trustedColumn) == 1)
+      entry.searchText = row.text(at: first + CopyColumn.searchText.rawValue) ?? ""
+      try body(entry, row.integer(at: first + CopyColumn.trusted.rawValue) == 1)
+    }
+  }
+
+  /// The columns `forEachEntryForCopy` reads after an entry's, in the order selected.
+  private enum CopyColumn: Int, CaseIterable {
+    case trusted, searchText
+
+    func sql(_ dialect: SQLDialect) -> String {
+      switch self {
+      case .trusted: "f.trusted"
+      case .searchText: dialect.storedSearchText
+      }
     }
   }
 
