@@ -63,8 +63,23 @@ final class ManifestDatabase {
     try? self.init(bytes: bytes, path: path)
   }
 
-  /// The columns every query reads, in this order.
-  private static let select = "SELECT fileID, domain, relativePath, flags, file FROM Files"
+  /// The start of every query: the columns of `Column`, in its order.
+  private static let select = "SELECT \(Column.selectList) FROM Files"
+
+  /// The columns of `Files` every query reads, in the order selected.
+  private enum Column: Int, SelectedColumn {
+    case fileID, domain, relativePath, flags, file
+
+    var sql: String {
+      switch self {
+      case .fileID: "fileID"
+      case .domain: "domain"
+      case .relativePath: "relativePath"
+      case .flags: "flags"
+      case .file: "file"
+      }
+    }
+  }
 
   /// Confirms the file is a database with a Files table (an encrypted Manifest.db read without
   /// its key, or a damaged one, fails here).
@@ -122,6 +137,7 @@ final class ManifestDatabase {
     } catch {
       return ([], [Self.error("cannot read Manifest.db", error, path: path)])
     }
+    func blob(_ column: Column) -> [UInt8] { statement.blob(at: column.rawValue) }
     var batch: [RawRow] = []
     var ended = false
     var breaksOff: BackupError?
@@ -141,10 +157,10 @@ final class ManifestDatabase {
         }
         batch.append(
           RawRow(
-            fileID: String(decoding: statement.blob(at: 0), as: UTF8.self),
-            domain: String(decoding: statement.blob(at: 1), as: UTF8.self),
-            relativePath: RawPath(bytes: statement.blob(at: 2)), flags: statement.integer(at: 3) ?? 0,
-            blob: statement.blob(at: 4)))
+            fileID: String(decoding: blob(.fileID), as: UTF8.self),
+            domain: String(decoding: blob(.domain), as: UTF8.self),
+            relativePath: RawPath(bytes: blob(.relativePath)),
+            flags: statement.integer(at: Column.flags.rawValue) ?? 0, blob: blob(.file)))
       }
       for parsed in Self.parse(batch, folder: folder) {
         switch parsed {

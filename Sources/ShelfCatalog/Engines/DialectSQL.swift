@@ -47,7 +47,7 @@ extension SQLDialect {
 
   /// True when the totals of `stats` group the photos by year in the same pass (PostgreSQL
   /// reads its table once); SQLite reads its `files_totals` index alone and counts the years
-  /// apart (`CatalogSchema.photosByYear`).
+  /// apart (`CatalogTotals.photosByYear`).
   var totalsCarryPhotoYears: Bool { self == .postgres }
 
   /// PostgreSQL compares an integer column with a float8 parameter as float8, which no index

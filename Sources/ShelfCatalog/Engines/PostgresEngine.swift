@@ -82,19 +82,48 @@ final class PostgresEngine: CatalogEngine {
 
   private func identify() throws -> Identity {
     let tables = try db.query(
-      "SELECT count(*), count(*) FILTER (WHERE tablename = 'meta') FROM pg_tables WHERE schemaname = current_schema()",
-      []
-    ) { ($0.integer(at: 0), $0.integer(at: 1)) }.first
-    if tables?.0 == 0 { return .empty }
-    guard tables?.1 == 1 else { return .other }
-    let identity = try db.query(
-      "SELECT (SELECT value FROM meta WHERE key = ?), (SELECT value FROM meta WHERE key = ?)",
-      [.text(Self.identityKey), .text(Self.schemaKey)]
-    ) { ($0.text(at: 0), $0.text(at: 1)) }.first
-    guard identity?.0 == String(CatalogSchema.applicationID, radix: 16),
-      let version = identity?.1.flatMap({ Int($0) })
+      "SELECT \(TablesColumn.selectList) FROM pg_tables WHERE schemaname = current_schema()", []
+    ) { row in
+      (all: row.integer(at: TablesColumn.all.rawValue), meta: row.integer(at: TablesColumn.meta.rawValue))
+    }.first
+    if tables?.all == 0 { return .empty }
+    guard tables?.meta == 1 else { return .other }
+    let keys = MetaColumn.allCases.map { DatabaseValue.text($0.key) }
+    let identity = try db.query("SELECT \(MetaColumn.selectList)", keys) { row in
+      (identity: row.text(at: MetaColumn.identity.rawValue), schema: row.text(at: MetaColumn.schema.rawValue))
+    }.first
+    guard identity?.identity == String(CatalogSchema.applicationID, radix: 16),
+      let version = identity?.schema.flatMap({ Int($0) })
     else { return .other }
     return .shelf(version)
+  }
+
+  /// The columns `identify` reads first: the tables of the schema, and of them those named
+  /// `meta`.
+  private enum TablesColumn: Int, SelectedColumn {
+    case all, meta
+
+    var sql: String {
+      switch self {
+      case .all: "count(*)"
+      case .meta: "count(*) FILTER (WHERE tablename = 'meta')"
+      }
+    }
+  }
+
+  /// The columns `identify` reads then: the identity and the schema version the `meta` table
+  /// records, each under its `key` (a parameter).
+  private enum MetaColumn: Int, SelectedColumn {
+    case identity, schema
+
+    var sql: String { "(SELECT value FROM meta WHERE key = ?)" }
+
+    var key: String {
+      switch self {
+      case .identity: PostgresEngine.identityKey
+      case .schema: PostgresEngine.schemaKey
+      }
+    }
   }
 
   /// Connects and checks (a writer also creates or migrates) the catalogue.
@@ -235,9 +264,15 @@ final class PostgresEngine: CatalogEngine {
     var after: Int64 = 0
     while true {
       let rows = try db.query(
-        "SELECT id, search_text FROM files WHERE id > ? AND search_text ~ '[^\\x01-\\x7f]' ORDER BY id LIMIT 256",
+        "SELECT \(RefoldColumn.selectList) FROM files "
+          + "WHERE id > ? AND search_text ~ '[^\\x01-\\x7f]' ORDER BY id LIMIT 256",
         [.integer(after)]
-      ) { (id: $0.integer(at: 0) ?? 0, text: $0.text(at: 1) ?? "") }
+      ) { row in
+        (
+          id: row.integer(at: RefoldColumn.id.rawValue) ?? 0,
+          text: row.text(at: RefoldColumn.text.rawValue) ?? ""
+        )
+      }
       guard let last = rows.last else { return }
       after = last.id
       for row in rows {
@@ -245,6 +280,18 @@ final class PostgresEngine: CatalogEngine {
         try db.run(
           "UPDATE files SET search_text = ?::text, search = ?::text::tsvector || coalesce(to_tsvector('simple', unaccent(?::text)), ''::tsvector) WHERE id = ?",
           [words.text, words.lexemes, words.serverWords, .integer(row.id)])
+      }
+    }
+  }
+
+  /// The columns `refoldFullText` reads, in the order selected.
+  private enum RefoldColumn: Int, SelectedColumn {
+    case id, text
+
+    var sql: String {
+      switch self {
+      case .id: "id"
+      case .text: "search_text"
       }
     }
   }

@@ -46,16 +46,31 @@ enum MeasuredGains {
   /// The measured gain kept for `identity`, when its row matches it (size and times).
   static func gain(for identity: ContentIdentity, in store: CatalogStore) throws -> ReplayGain? {
     try store.connection.query(
-      "SELECT track_gain, track_peak, album_gain, album_peak FROM replay_gains WHERE device = ? AND inode = ? AND size = ? AND mtime_ns = ? AND ctime_ns = ?",
+      "SELECT \(GainColumn.selectList) FROM replay_gains WHERE device = ? AND inode = ? AND size = ? AND mtime_ns = ? AND ctime_ns = ?",
       [
         .integer(Int64(bitPattern: identity.device)), .integer(Int64(bitPattern: identity.inode)),
         .integer(identity.size), .integer(identity.mtime), .integer(identity.ctime),
       ]
     ) { row in
-      ReplayGain(
-        trackGain: row.real(at: 0), trackPeak: row.real(at: 1), albumGain: row.real(at: 2),
-        albumPeak: row.real(at: 3), source: .measured)
+      func real(_ column: GainColumn) -> Double? { row.real(at: column.rawValue) }
+      return ReplayGain(
+        trackGain: real(.trackGain), trackPeak: real(.trackPeak), albumGain: real(.albumGain),
+        albumPeak: real(.albumPeak), source: .measured)
     }.first.flatMap { $0.hasGain ? $0 : nil }
+  }
+
+  /// The columns `gain(for:in:)` reads, in the order selected.
+  enum GainColumn: Int, SelectedColumn {
+    case trackGain, trackPeak, albumGain, albumPeak
+
+    var sql: String {
+      switch self {
+      case .trackGain: "track_gain"
+      case .trackPeak: "track_peak"
+      case .albumGain: "album_gain"
+      case .albumPeak: "album_peak"
+      }
+    }
   }
 }
 

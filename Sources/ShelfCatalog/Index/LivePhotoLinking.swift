@@ -55,14 +55,28 @@ struct LivePhotoCandidate {
 }
 
 extension LivePhotoCandidate {
-  /// The columns a candidate is read from (see `init(row:)`).
-  static let columns = "f.id, f.path, f.kind, f.content_id, f.live_photo"
+  /// The columns a candidate is read from (see `init(row:)`), in the order selected.
+  enum Column: Int, SelectedColumn {
+    case id, path, kind, contentID, link
 
+    var sql: String {
+      switch self {
+      case .id: "f.id"
+      case .path: "f.path"
+      case .kind: "f.kind"
+      case .contentID: "f.content_id"
+      case .link: "f.live_photo"
+      }
+    }
+  }
+
+  /// Reads a row of `Column.selectList`.
   init(row: some DatabaseRow) {
+    let link = Column.link.rawValue
     self.init(
-      id: row.integer(at: 0) ?? 0, path: row.blob(at: 1), kind: row.text(at: 2) ?? "",
-      contentID: row.text(at: 3),
-      link: row.text(at: 4) == nil ? nil : row.blob(at: 4))
+      id: row.integer(at: Column.id.rawValue) ?? 0, path: row.blob(at: Column.path.rawValue),
+      kind: row.text(at: Column.kind.rawValue) ?? "", contentID: row.text(at: Column.contentID.rawValue),
+      link: row.text(at: link) == nil ? nil : row.blob(at: link))
   }
 
   /// The SQL condition (two byte-string parameters) for the files below a folder with a

@@ -400,11 +400,6 @@ enum CatalogSchema {
       separator: "\n")
   }
 
-  /// Images with an EXIF date by the year it names (SQLite's `stats`, from `files_totals`
-  /// alone): year, count, size.
-  static let photosByYear =
-    "SELECT substr(taken, 1, 4) AS y, count(*), coalesce(sum(size), 0) FROM files WHERE kind = 'image' AND taken IS NOT NULL GROUP BY y ORDER BY y"
-
   /// The columns an upsert writes, in the order of `fileValues`.
   static let writtenFileColumns = fileColumns.filter { $0.write != nil }.map(\.name)
 

@@ -42,31 +42,71 @@ enum CatalogReading {
 struct CatalogTotals {
   /// Count, size, plausible duration, errors, mismatches and implausible durations per kind
   /// and area. PostgreSQL reads its table once for everything, the years of the photos
-  /// included (a ninth column); SQLite reads its `files_totals` index alone, in the order of
-  /// kind and area, which grouping by year would break, and counts the photos by year from
-  /// the same index apart (`CatalogSchema.photosByYear`).
+  /// included (the `photoYear` column); SQLite reads its `files_totals` index alone, in the
+  /// order of kind and area, which grouping by year would break, and counts the photos by year
+  /// from the same index apart (`photosByYear`).
   static func sql(_ dialect: SQLDialect) -> String {
-    let year = dialect.totalsCarryPhotoYears ? photoYear : "NULL"
-    return """
-      SELECT kind, area, count(*), coalesce(sum(size), 0), coalesce(sum(\(plausibleDuration)), 0), count(error),
-        coalesce(sum(ext_mismatch), 0), count(duration) - count(\(plausibleDuration)), \(year)
-      FROM files GROUP BY kind, area\(dialect.totalsCarryPhotoYears ? ", 9" : "")
-      """
+    let carriesYears = dialect.totalsCarryPhotoYears
+    let columns = Column.allCases.filter { $0 != .rootID }.map {
+      $0 == .photoYear && !carriesYears ? "NULL" : $0.sql(in: "")
+    }
+    return "SELECT \(columns.joined(separator: ", ")) FROM files GROUP BY kind, area"
+      + (carriesYears ? ", \(Column.photoYear.position)" : "")
   }
 
   /// The rows of `sql` for the entries matching `query` alone (`stats QUERY`), in either
-  /// dialect: the years of the photos in the ninth column, the root in a tenth, so that only
-  /// the roots holding a match are listed.
+  /// dialect: the years of the photos, and the root, so that only the roots holding a match are
+  /// listed.
   static func sql(matching query: CatalogQuery, _ dialect: SQLDialect) throws -> (String, [DatabaseValue]) {
     let (whereSQL, parameters) = try query.sql(dialect)
+    let columns = Column.allCases.map { $0.sql(in: "f.") }.joined(separator: ", ")
     return (
-      """
-      SELECT f.kind, f.area, count(*), coalesce(sum(f.size), 0), coalesce(sum(\(plausibleDuration)), 0),
-        count(f.error), coalesce(sum(f.ext_mismatch), 0), count(f.duration) - count(\(plausibleDuration)),
-        \(photoYear), f.root_id
-      FROM files f JOIN roots r ON r.id = f.root_id WHERE \(whereSQL) GROUP BY f.kind, f.area, 9, 10
-      """, parameters
+      "SELECT \(columns) FROM files f JOIN roots r ON r.id = f.root_id WHERE \(whereSQL) "
+        + "GROUP BY f.kind, f.area, \(Column.photoYear.position), \(Column.rootID.position)",
+      parameters
     )
+  }
+
+  /// The columns of `sql`'s rows, in the order selected (`rootID` by `sql(matching:_:)` alone).
+  enum Column: Int, CaseIterable {
+    case kind, area, count, size, duration, errors, mismatches, implausibleDurations, photoYear, rootID
+
+    /// The column's expression, its columns of `files` named with `table` ("f." or nothing).
+    func sql(in table: String) -> String {
+      switch self {
+      case .kind: "\(table)kind"
+      case .area: "\(table)area"
+      case .count: "count(*)"
+      case .size: "coalesce(sum(\(table)size), 0)"
+      case .duration: "coalesce(sum(\(plausibleDuration)), 0)"
+      case .errors: "count(\(table)error)"
+      case .mismatches: "coalesce(sum(\(table)ext_mismatch), 0)"
+      case .implausibleDurations: "count(\(table)duration) - count(\(plausibleDuration))"
+      case .photoYear: CatalogTotals.photoYear
+      case .rootID: "\(table)root_id"
+      }
+    }
+
+    /// Its number in SQL's `GROUP BY`, which counts from 1.
+    var position: Int { rawValue + 1 }
+  }
+
+  /// Images with an EXIF date by the year it names (SQLite's `stats`, from `files_totals`
+  /// alone), in the order of `YearColumn`.
+  static let photosByYear =
+    "SELECT \(YearColumn.selectList) FROM files WHERE kind = 'image' AND taken IS NOT NULL GROUP BY y ORDER BY y"
+
+  /// The columns of `photosByYear`, in the order selected.
+  enum YearColumn: Int, SelectedColumn {
+    case year, count, size
+
+    var sql: String {
+      switch self {
+      case .year: "substr(taken, 1, 4) AS y"
+      case .count: "count(*)"
+      case .size: "coalesce(sum(size), 0)"
+      }
+    }
   }
 
   /// The year a photo was taken in, NULL for other entries.
@@ -88,15 +128,17 @@ struct CatalogTotals {
 
   /// Adds a row of `sql`.
   mutating func add(_ row: some DatabaseRow) {
-    let count = Int(row.integer(at: 2) ?? 0)
-    let rowSize = row.integer(at: 3) ?? 0
-    let rowDuration = row.real(at: 4) ?? 0
+    func integer(_ column: Column) -> Int64? { row.integer(at: column.rawValue) }
+    func text(_ column: Column) -> String? { row.text(at: column.rawValue) }
+    let count = Int(integer(.count) ?? 0)
+    let rowSize = integer(.size) ?? 0
+    let rowDuration = row.real(at: Column.duration.rawValue) ?? 0
     files += count
     size += rowSize
     duration += rowDuration
-    errors += Int(row.integer(at: 5) ?? 0)
-    mismatches += Int(row.integer(at: 6) ?? 0)
-    implausibleDurations += Int(row.integer(at: 7) ?? 0)
+    errors += Int(integer(.errors) ?? 0)
+    mismatches += Int(integer(.mismatches) ?? 0)
+    implausibleDurations += Int(integer(.implausibleDurations) ?? 0)
     func add(_ name: String, to groups: inout [String: CatalogGroupStats]) {
       var group = groups[name] ?? CatalogGroupStats(name: name, count: 0, size: 0, duration: 0)
       group.count += count
@@ -104,10 +146,11 @@ struct CatalogTotals {
       group.duration += rowDuration
       groups[name] = group
     }
-    add(row.text(at: 0) ?? "", to: &kinds)
-    add(row.text(at: 1) ?? "", to: &areas)
-    if let year = row.text(at: 8) { add(year, to: &photoYears) }
-    if let root = row.integer(at: 9) { rootIDs.insert(root) }
+    add(text(.kind) ?? "", to: &kinds)
+    add(text(.area) ?? "", to: &areas)
+    if let year = text(.photoYear) { add(year, to: &photoYears) }
+    // The rows of `sql(_:)` have no root column: reading past a row's end gives NULL.
+    if let root = integer(.rootID) { rootIDs.insert(root) }
   }
 
   /// The roots of the rows added, when they carried them (`sql(matching:_:)`).

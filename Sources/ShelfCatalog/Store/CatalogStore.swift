@@ -175,6 +175,34 @@ public struct CatalogStats: Sendable, Equatable {
   public var roots: [CatalogRoot]
 }
 
+/// The columns `rootListings` reads, in the order selected: each root's entries counted and
+/// their sizes summed.
+private enum RootTotalColumn: Int, SelectedColumn {
+  case rootID, count, size
+
+  var sql: String {
+    switch self {
+    case .rootID: "root_id"
+    case .count: "count(*)"
+    case .size: "coalesce(sum(size), 0)"
+    }
+  }
+}
+
+/// The columns `forEachFileToCompare` reads, in the order selected.
+private enum ComparedColumn: Int, SelectedColumn {
+  case path, rootID, size, id
+
+  var sql: String {
+    switch self {
+    case .path: "f.path"
+    case .rootID: "f.root_id"
+    case .size: "f.size"
+    case .id: "f.id"
+    }
+  }
+}
+
 /// What the indexer knows about a catalogued file, to decide whether to read it again.
 struct KnownFile: Sendable {
   var id: Int64
@@ -188,11 +216,6 @@ struct KnownFile: Sendable {
   var extractorVersion: Int
   /// Its last reading crashed, timed out or ran out of memory in a worker.
   var failedInWorker = false
-
-  /// The columns `knownFiles` reads, in the order both stores read them.
-  static let columns =
-    "id, path, size, mtime_ns, ctime_ns, inode, device, trusted, extractor_version, "
-    + "CASE WHEN \(workerFailureCondition) THEN 1 ELSE 0 END"
 }
 
 /// The name of this machine in a shared catalogue: `SHELF_HOST` when set (a laptop whose host
@@ -342,10 +365,10 @@ public final class CatalogStore {
   /// Every root with the number and total size of its entries, in path order.
   public func rootListings() throws -> [CatalogRootListing] {
     var byRoot: [Int64: (Int, Int64)] = [:]
-    try connection.forEachRow(
-      "SELECT root_id, count(*), coalesce(sum(size), 0) FROM files GROUP BY root_id", []
-    ) { row in
-      byRoot[row.integer(at: 0) ?? 0] = (Int(row.integer(at: 1) ?? 0), row.integer(at: 2) ?? 0)
+    typealias Column = RootTotalColumn
+    try connection.forEachRow("SELECT \(Column.selectList) FROM files GROUP BY root_id", []) { row in
+      func integer(_ column: Column) -> Int64 { row.integer(at: column.rawValue) ?? 0 }
+      byRoot[integer(.rootID)] = (Int(integer(.count)), integer(.size))
     }
     return try roots().map { root in
       let (files, size) = byRoot[root.id] ?? (0, 0)
@@ -452,18 +475,18 @@ public final class CatalogStore {
     writeQueuedRowsBeforeReading()
     let roots = Dictionary(try self.roots().map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     let (whereSQL, parameters) = try query.sql(dialect)
-    let sql =
-      "SELECT f.path, f.root_id, f.size, f.id FROM files f JOIN roots r ON r.id = f.root_id WHERE \(whereSQL)"
+    typealias Column = ComparedColumn
+    let sql = "SELECT \(Column.selectList) FROM files f JOIN roots r ON r.id = f.root_id WHERE \(whereSQL)"
     // Rows come root by root: the last root found is mostly the next one's.
     var root: CatalogRoot?
     try connection.forEachRow(sql, parameters) { row in
-      let rootID = row.integer(at: 1)
+      let rootID = row.integer(at: Column.rootID.rawValue)
       if root?.id != rootID { root = rootID.flatMap { roots[$0] } }
       try body(
         ComparedFile(
-          path: RawPath(bytes: row.blob(at: 0)), root: root?.path, size: row.integer(at: 2) ?? 0,
-          mtimeNanoseconds: 0, isBackupEntry: root?.backup != nil, host: root?.host,
-          id: row.integer(at: 3) ?? 0))
+          path: RawPath(bytes: row.blob(at: Column.path.rawValue)), root: root?.path,
+          size: row.integer(at: Column.size.rawValue) ?? 0, mtimeNanoseconds: 0,
+          isBackupEntry: root?.backup != nil, host: root?.host, id: row.integer(at: Column.id.rawValue) ?? 0))
     }
   }
 
@@ -499,19 +522,16 @@ public final class CatalogStore {
 
   /// Images with an EXIF date, counted by the year it names.
   private func photosByYear() throws -> [CatalogGroupStats] {
-    try connection.query(CatalogSchema.photosByYear, []) {
+    typealias Column = CatalogTotals.YearColumn
+    return try connection.query(CatalogTotals.photosByYear, []) { row in
       CatalogGroupStats(
-        name: $0.text(at: 0) ?? "", count: Int($0.integer(at: 1) ?? 0), size: $0.integer(at: 2) ?? 0,
-        duration: 0)
+        name: row.text(at: Column.year.rawValue) ?? "",
+        count: Int(row.integer(at: Column.count.rawValue) ?? 0),
+        size: row.integer(at: Column.size.rawValue) ?? 0, duration: 0)
     }
   }
 
   // MARK: Rows
-
-  /// The positions of the trusted flag and the search text after `CatalogSchema.entryColumns`
-  /// in a copy's rows.
-  static let trustedColumn = CatalogSchema.EntryReading.full.fields.count
-  static let searchTextColumn = trustedColumn + 1
 
   /// Decodes a row of `CatalogSchema.rootColumns`.
   static func root(from row: some DatabaseRow) -> CatalogRoot {

@@ -105,10 +105,10 @@ extension CatalogStore {
     on db: any DatabaseConnection, _ dialect: SQLDialect, rootID: Int64, rootPath: RawPath
   ) throws -> KnownFiles {
     // Room made at once for every file of the catalogue (counted from its smallest index).
-    let count = try db.query("SELECT count(*) FROM files", []) { $0.integer(at: 0) ?? 0 }.first ?? 0
+    let count = try db.integer("SELECT count(*) FROM files") ?? 0
     var condition = "root_id = ?"
     var parameters: [DatabaseValue] = [.integer(rootID)]
-    let roots = try db.query("SELECT count(*) FROM roots", []) { $0.integer(at: 0) ?? 0 }.first ?? 0
+    let roots = try db.integer("SELECT count(*) FROM roots") ?? 0
     if !dialect.indexesFilesByRoot && roots > 1 {
       // SQLite has no index by root (PostgreSQL's rows are unique by root and path): a root
       // holding a small part of the catalogue is read through the range of its paths in the
@@ -117,29 +117,26 @@ extension CatalogStore {
       // faster; so is the only root, without counting its range (5 ms for /usr/share's).
       let bounds = rootPath.descendantBounds
       let below: [DatabaseValue] = [.blob(bounds.lower), .blob(bounds.upper)]
-      let inRange =
-        try db.query("SELECT count(*) FROM files WHERE path >= ? AND path < ?", below) {
-          $0.integer(at: 0) ?? 0
-        }.first ?? 0
+      let inRange = try db.integer("SELECT count(*) FROM files WHERE path >= ? AND path < ?", below) ?? 0
       if inRange * 2 < count {
         condition = "path >= ? AND path < ? AND root_id = ?"
         parameters = below + parameters
       }
     }
     var known = KnownFiles(capacity: Int(clamping: count))
-    try db.forEachRow("SELECT \(KnownFile.columns) FROM files WHERE \(condition)", parameters) { row in
-      row.withBlob(at: 1) { path in
-        // Every column is NOT NULL (the last is a CASE).
+    typealias Column = KnownFile.Column
+    try db.forEachRow("SELECT \(Column.selectList) FROM files WHERE \(condition)", parameters) { row in
+      // Every column is NOT NULL; the positions are the cases' raw values, constants.
+      func integer(_ column: Column) -> Int64 { row.integerOrZero(at: column.rawValue) }
+      row.withBlob(at: Column.path.rawValue) { path in
         known.add(
           path: path,
           KnownFile(
-            id: row.integerOrZero(at: 0), path: RawPath(bytes: []), size: row.integerOrZero(at: 2),
-            mtime: row.integerOrZero(at: 3), ctime: row.integerOrZero(at: 4),
-            inode: UInt64(bitPattern: row.integerOrZero(at: 5)),
-            device: UInt64(bitPattern: row.integerOrZero(at: 6)),
-            trusted: row.integerOrZero(at: 7) == 1,
-            extractorVersion: Int(truncatingIfNeeded: row.integerOrZero(at: 8)),
-            failedInWorker: row.integerOrZero(at: 9) == 1))
+            id: integer(.id), path: RawPath(bytes: []), size: integer(.size), mtime: integer(.mtime),
+            ctime: integer(.ctime), inode: UInt64(bitPattern: integer(.inode)),
+            device: UInt64(bitPattern: integer(.device)), trusted: integer(.trusted) == 1,
+            extractorVersion: Int(truncatingIfNeeded: integer(.extractorVersion)),
+            failedInWorker: integer(.failedInWorker) == 1))
       }
     }
     known.indexPaths()
@@ -184,13 +181,28 @@ extension CatalogStore {
   /// Every entry, with the text its full-text row was made from as its `searchText`, and
   /// whether its timestamps are trusted, in insertion order (for `catalog copy`).
   func forEachEntryForCopy(_ body: (CatalogEntry, Bool) throws -> Void) throws {
+    let columns = CopyColumn.allCases.map { $0.sql(dialect) }.joined(separator: ", ")
+    // The copy's own columns follow the entry's.
+    let first = CatalogSchema.EntryReading.full.fields.count
     try connection.forEachRow(
-      "SELECT \(CatalogSchema.entryColumns(dialect)), f.trusted, \(dialect.storedSearchText) FROM files f JOIN roots r ON r.id = f.root_id ORDER BY f.id",
+      "SELECT \(CatalogSchema.entryColumns(dialect)), \(columns) FROM files f JOIN roots r ON r.id = f.root_id ORDER BY f.id",
       []
     ) { row in
       var entry = Self.entry(from: row)
-      entry.searchText = row.text(at: Self.searchTextColumn) ?? ""
-      try body(entry, row.integer(at: Self.trustedColumn) == 1)
+      entry.searchText = row.text(at: first + CopyColumn.searchText.rawValue) ?? ""
+      try body(entry, row.integer(at: first + CopyColumn.trusted.rawValue) == 1)
+    }
+  }
+
+  /// The columns `forEachEntryForCopy` reads after an entry's, in the order selected.
+  private enum CopyColumn: Int, CaseIterable {
+    case trusted, searchText
+
+    func sql(_ dialect: SQLDialect) -> String {
+      switch self {
+      case .trusted: "f.trusted"
+      case .searchText: dialect.storedSearchText
+      }
     }
   }
 
@@ -204,7 +216,7 @@ extension CatalogStore {
     try engine.writeQueuedRows()
     let (hostSQL, hostParameters) = hostCondition
     return try connection.query(
-      "SELECT \(LivePhotoCandidate.columns) FROM files f\(host == nil ? "" : " JOIN roots r ON r.id = f.root_id") WHERE \(LivePhotoCandidate.condition)\(hostSQL)",
+      "SELECT \(LivePhotoCandidate.Column.selectList) FROM files f\(host == nil ? "" : " JOIN roots r ON r.id = f.root_id") WHERE \(LivePhotoCandidate.condition)\(hostSQL)",
       LivePhotoCandidate.bounds(folder) + hostParameters
     ) { LivePhotoCandidate(row: $0) }
   }

@@ -51,19 +51,35 @@ enum ContentHashCache {
     ContentIdentity, ContentDigest
   )] {
     var rows = [ContentIdentity.FileKey: (ContentIdentity, ContentDigest)](minimumCapacity: expecting)
-    try store.connection.forEachRow(
-      "SELECT device, inode, size, mtime_ns, ctime_ns, sample, hash FROM content_hashes", []
-    ) { row in
-      guard let device = row.integer(at: 0), let inode = row.integer(at: 1), let size = row.integer(at: 2),
-        let mtime = row.integer(at: 3), let ctime = row.integer(at: 4), let sample = row.integer(at: 5)
+    try store.connection.forEachRow("SELECT \(Column.selectList) FROM content_hashes", []) { row in
+      func integer(_ column: Column) -> Int64? { row.integer(at: column.rawValue) }
+      guard let device = integer(.device), let inode = integer(.inode), let size = integer(.size),
+        let mtime = integer(.mtime), let ctime = integer(.ctime), let sample = integer(.sample)
       else { return }
       let identity = ContentIdentity(
         device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode), size: size, mtime: mtime,
         ctime: ctime)
-      let hash = row.withBlob(at: 6) { ContentHash(canonical: $0) }
+      let hash = row.withBlob(at: Column.hash.rawValue) { ContentHash(canonical: $0) }
       rows[identity.fileKey] = (identity, ContentDigest(sample: UInt64(bitPattern: sample), hash: hash))
     }
     return rows
+  }
+
+  /// The columns of `content_hashes`, in the order `load` selects them and `store` writes them.
+  enum Column: Int, SelectedColumn {
+    case device, inode, size, mtime, ctime, sample, hash
+
+    var sql: String {
+      switch self {
+      case .device: "device"
+      case .inode: "inode"
+      case .size: "size"
+      case .mtime: "mtime_ns"
+      case .ctime: "ctime_ns"
+      case .sample: "sample"
+      case .hash: "hash"
+      }
+    }
   }
 
   /// Rows written per statement: one statement parsed for many rows (7 parameters each, far
@@ -81,7 +97,7 @@ enum ContentHashCache {
       let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: count).joined(separator: ", ")
       return store.dialect.insertOrReplace(
         into: "content_hashes",
-        columns: ["device", "inode", "size", "mtime_ns", "ctime_ns", "sample", "hash"],
+        columns: Column.allCases.map(\.sql),
         key: ["device", "inode"], rows: values)
     }
     try store.transaction {

@@ -1,4 +1,5 @@
 import ShelfCore
+import ShelfDatabase
 import ShelfWorkers
 
 #if canImport(Glibc)
@@ -173,6 +174,27 @@ struct KnownFiles: Sendable {
 }
 
 extension KnownFile {
+  /// The columns `knownFiles` reads, in the order selected; every one is NOT NULL (the last is
+  /// a CASE).
+  enum Column: Int, SelectedColumn {
+    case id, path, size, mtime, ctime, inode, device, trusted, extractorVersion, failedInWorker
+
+    var sql: String {
+      switch self {
+      case .id: "id"
+      case .path: "path"
+      case .size: "size"
+      case .mtime: "mtime_ns"
+      case .ctime: "ctime_ns"
+      case .inode: "inode"
+      case .device: "device"
+      case .trusted: "trusted"
+      case .extractorVersion: "extractor_version"
+      case .failedInWorker: "CASE WHEN \(workerFailureCondition) THEN 1 ELSE 0 END"
+      }
+    }
+  }
+
   /// An SQL condition on the `error` column, true for a worker's failure (what
   /// `--retry-failed` reads again), in both SQLite and PostgreSQL. The NULL test first: most
   /// rows have no error, and the `LIKE`s (a function call each in SQLite) were then 9 ms of
