@@ -274,16 +274,16 @@ enum CatalogSchema {
   /// The columns a `CatalogRoot` is read from, in the order of `RootColumn` (see
   /// `CatalogStore.root(from:)`).
   static func rootColumns(_ dialect: SQLDialect) -> String {
-    RootColumn.allCases.map { $0 == .host && dialect == .sqlite ? "NULL" : $0.name }.joined(separator: ", ")
+    RootColumn.allCases.map { $0 == .host && dialect == .sqlite ? "NULL" : $0.sql }.joined(separator: ", ")
   }
 
   /// The columns of `roots` a `CatalogRoot` is read from, by position in `rootColumns`; the
   /// host is recorded by PostgreSQL catalogues only.
-  enum RootColumn: Int, CaseIterable {
+  enum RootColumn: Int, SelectedColumn {
     case id, path, isSandbox, bundlePath, bundleID, bundleName, bundleVersion, lastScan, excludes
     case backupDevice, backupProduct, backupIOS, backupDate, backupEncrypted, backupFormat, host, parentID
 
-    var name: String {
+    var sql: String {
       switch self {
       case .id: "id"
       case .path: "path"
