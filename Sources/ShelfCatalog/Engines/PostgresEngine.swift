@@ -35,7 +35,7 @@ final class PostgresEngine: CatalogEngine {
   private static let insertStatements = Dictionary(
     uniqueKeysWithValues: insertSizes.map { ($0, upsertStatement(rows: $0)) })
   /// The types of `CatalogSchema.writtenFileColumns`, which each value is cast to.
-  private static let writtenFileTypes = CatalogSchema.fileColumns.filter { $0.write != nil }.map(\.type)
+  private static let writtenFileTypes = CatalogSchema.fileColumns.filter { $0.writer != nil }.map(\.type)
 
   /// The key of the transaction-level advisory lock that serialises creating and migrating
   /// the schema ("SHLF" and 1).

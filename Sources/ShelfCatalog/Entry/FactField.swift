@@ -43,18 +43,46 @@ public struct FactField: Sendable {
     /// The column's name in `files`; for a column selected from elsewhere, its SQL.
     let name: String
     let type: CatalogSchema.ColumnType
-    var notNull = false
+    let notNull: Bool
     /// The schema version that added it (from schema 7 on, its migration adds it).
-    var since = 1
+    let since: Int
     /// Where the value is read from: a column of `files`, or a SQL expression selected in its
     /// place (the root's path, the measured gains), which an upsert does not write.
-    var source = Source.files
+    let source: Source
     /// The value written for an entry; nil for a column the scan does not write with the facts
     /// (the Live Photo links) or that is not in `files`.
-    let write: (@Sendable (CatalogEntry, FileRowContext) -> DatabaseValue)?
+    let writer: Writer?
     /// Sets the entry's fact from the stored value (never NULL); nil for a column only
     /// written (the name, the path's text).
-    let read: (@Sendable (inout CatalogEntry, DatabaseValue) -> Void)?
+    let reader: Reader?
+
+    init(
+      name: String, type: CatalogSchema.ColumnType, notNull: Bool = false, since: Int = 1,
+      source: Source = .files, write: (@Sendable (CatalogEntry, FileRowContext) -> DatabaseValue)?,
+      read: (@Sendable (inout CatalogEntry, DatabaseValue) -> Void)?
+    ) {
+      self.name = name
+      self.type = type
+      self.notNull = notNull
+      self.since = since
+      self.source = source
+      writer = write.map(Writer.init)
+      reader = read.map(Reader.init)
+    }
+
+    // A function kept in a struct of its own is stored and called as written: one held bare in
+    // an Optional or an Array is called through a thunk that copies the whole entry, once per
+    // column (a tenth of a fresh index's time).
+
+    /// How a column's value is written.
+    struct Writer: Sendable {
+      let write: @Sendable (CatalogEntry, FileRowContext) -> DatabaseValue
+    }
+
+    /// How a column's value is read back.
+    struct Reader: Sendable {
+      let read: @Sendable (inout CatalogEntry, DatabaseValue) -> Void
+    }
 
     enum Source: Sendable, Equatable {
       case files
@@ -166,13 +194,13 @@ public enum FactGroup: CaseIterable, Sendable {
   public func isPresent(in entry: CatalogEntry) -> Bool {
     switch self {
     case .entry, .livePhoto: true
-    case .image: entry.image != nil
-    case .exif: entry.image != nil || entry.exif != nil
-    case .audio: entry.audio != nil
+    case .image: entry.facts.image != nil
+    case .exif: entry.facts.image != nil || entry.facts.exif != nil
+    case .audio: entry.facts.audio != nil
     case .replayGain: entry.replayGain != nil
-    case .video: entry.video != nil
-    case .text: entry.text != nil
-    case .plist: entry.plist != nil
+    case .video: entry.facts.video != nil
+    case .text: entry.facts.text != nil
+    case .plist: entry.facts.plist != nil
     case .backup: entry.backup != nil
     }
   }
@@ -192,7 +220,7 @@ extension FactField {
   static let fileColumns: [Column] = table.compactMap { $0.column }.filter { $0.source == .files }
 
   /// The fields an entry is read back from, in the order of `entrySQL`.
-  static let readFields: [FactField] = table.filter { $0.column?.read != nil }
+  static let readFields: [FactField] = table.filter { $0.column?.reader != nil }
 
   /// The fields a template or `info` may write by `name`: the field's own name and its query
   /// names, first field first (a template's `format` is a sound's, else a video's, image's or
@@ -223,19 +251,25 @@ extension FactField {
   /// video's title, plist keys) and, for a text file, the beginning of its text, both folded for
   /// search (`SearchTextFolding`). Most files have neither.
   static func searchWords(_ entry: CatalogEntry) -> (tags: String, body: String) {
+    let body = entry.facts.text != nil ? SearchTextFolding.indexed(entry.facts.searchText) : ""
+    // Only sounds, videos and property lists have searched fields.
+    guard entry.facts.audio != nil || entry.facts.video != nil || entry.facts.plist != nil else {
+      return ("", body)
+    }
     var words: [String] = []
-    for field in table where field.searched {
-      switch field.value(entry) {
+    for index in searchedFields.indices {
+      switch searchedFields[index].value(entry) {
       case .text(let text): words.append(text)
       case .list(let items): words += items
       default: break
       }
     }
-    return (
-      SearchTextFolding.indexed(words.joined(separator: " ")),
-      entry.text != nil ? SearchTextFolding.indexed(entry.searchText) : ""
-    )
+    return (SearchTextFolding.indexed(words.joined(separator: " ")), body)
   }
+
+  /// The fields bare words search, in table order (read by index: a copy of a field retains
+  /// each of its functions).
+  private static let searchedFields = table.filter(\.searched)
 }
 
 // MARK: Building rows
@@ -328,48 +362,46 @@ extension CatalogEntry {
 
   /// Sets a fact of the image, which the first of its columns read creates.
   mutating func withImage(_ body: (inout ImageFacts) -> Void) {
-    var image =
-      self.image
-      ?? ImageFacts(
+    if self.facts.image == nil {
+      self.facts.image = ImageFacts(
         format: "", width: 0, height: 0, bitDepth: nil, colorType: nil, alpha: nil, interlaced: nil,
         cgbi: nil,
         frames: nil, loop: nil, chunks: [])
-    body(&image)
-    self.image = image
+    }
+    body(&self.facts.image!)
   }
 
   /// Sets a fact of the sound, which the first of its columns read creates.
   mutating func withAudio(_ body: (inout AudioFileInfo) -> Void) {
-    var audio =
-      self.audio
-      ?? AudioFileInfo(
+    if self.facts.audio == nil {
+      self.facts.audio = AudioFileInfo(
         duration: 0, sampleRate: 0, channels: 0, frames: 0, formatName: "", encodingName: "",
         bitsPerSample: nil,
         isLossless: false, tags: AudioTags())
-    body(&audio)
-    self.audio = audio
+    }
+    body(&self.facts.audio!)
   }
 
   /// Sets a fact of the video, which the first of its columns read creates.
   mutating func withVideo(_ body: (inout VideoFileInfo) -> Void) {
-    var video = self.video ?? VideoFileInfo(duration: 0, width: 0, height: 0, codec: "")
-    body(&video)
-    self.video = video
+    if self.facts.video == nil {
+      self.facts.video = VideoFileInfo(duration: 0, width: 0, height: 0, codec: "")
+    }
+    body(&self.facts.video!)
   }
 
   /// Sets an EXIF fact, which the first of them read creates.
   mutating func withEXIF(_ body: (inout EXIFFacts) -> Void) {
-    var exif = self.exif ?? EXIFFacts()
-    body(&exif)
-    self.exif = exif
+    if self.facts.exif == nil { self.facts.exif = EXIFFacts() }
+    body(&self.facts.exif!)
   }
 
   /// Sets a gain of the sound's tags (kept only when it has a gain, see `finishReading`).
   mutating func withTagGain(_ body: (inout ReplayGain) -> Void) {
-    guard self.audio != nil else { return }
-    var gain = self.audio?.tags.replayGain ?? ReplayGain(source: .tags)
+    guard self.facts.audio != nil else { return }
+    var gain = self.facts.audio?.tags.replayGain ?? ReplayGain(source: .tags)
     body(&gain)
-    self.audio?.tags.replayGain = gain
+    self.facts.audio?.tags.replayGain = gain
   }
 
   /// Sets a gain `shelf gain` measured (kept only when it has a gain).
@@ -381,7 +413,7 @@ extension CatalogEntry {
 
   /// Drops the gains read with peaks alone, once every column is read.
   mutating func finishReading() {
-    if self.audio?.tags.replayGain?.hasGain == false { self.audio?.tags.replayGain = nil }
+    if self.facts.audio?.tags.replayGain?.hasGain == false { self.facts.audio?.tags.replayGain = nil }
     if measuredReplayGain?.hasGain == false { measuredReplayGain = nil }
   }
 }

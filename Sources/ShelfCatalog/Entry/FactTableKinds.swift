@@ -27,46 +27,48 @@ extension FactField {
     FactField(
       "encoding", [.text],
       column: .files(
-        "encoding", .text, { .from($0.text?.encoding.rawValue) },
+        "encoding", .text, { .from($0.facts.text?.encoding.rawValue) },
         read: { entry, value in
           if let encoding = value.text.flatMap(TextEncoding.init(rawValue:)) {
-            entry.text = TextFacts(
+            entry.facts.text = TextFacts(
               encoding: encoding, bom: false, lineEndings: .noBreak, lines: 0, words: 0, chars: 0,
               firstLine: "")
           }
         }),
       query: QueryBinding(names: ["encoding"], type: .name),
       info: InfoLine("encoding:") { entry in
-        entry.text.map { $0.encoding.rawValue + ($0.bom ? " with BOM" : "") }
+        entry.facts.text.map { $0.encoding.rawValue + ($0.bom ? " with BOM" : "") }
       },
       listed: true
-    ) { .string($0.text?.encoding.rawValue) },
+    ) { .string($0.facts.text?.encoding.rawValue) },
     FactField(
       "bom", [.text],
-      column: .files("bom", .integer, { .from($0.text?.bom) }, read: { $0.text?.bom = $1.bool ?? false }),
+      column: .files(
+        "bom", .integer, { .from($0.facts.text?.bom) }, read: { $0.facts.text?.bom = $1.bool ?? false }),
       query: QueryBinding(names: ["bom"], type: .boolean), listed: true
-    ) { .yesNo($0.text?.bom) },
+    ) { .yesNo($0.facts.text?.bom) },
     FactField(
       "line_endings", [.text],
       column: .files(
-        "line_endings", .text, { .from($0.text?.lineEndings.rawValue) },
-        read: { $0.text?.lineEndings = $1.text.flatMap(LineEndings.init(rawValue:)) ?? .noBreak }),
+        "line_endings", .text, { .from($0.facts.text?.lineEndings.rawValue) },
+        read: { $0.facts.text?.lineEndings = $1.text.flatMap(LineEndings.init(rawValue:)) ?? .noBreak }),
       query: QueryBinding(
         names: ["endings"], type: .name, choices: LineEndings.allCases.map(\.rawValue),
         help: "endings (line endings)"),
-      info: InfoLine("endings:") { $0.text?.lineEndings.rawValue }
-    ) { .string($0.text?.lineEndings.rawValue) },
+      info: InfoLine("endings:") { $0.facts.text?.lineEndings.rawValue }
+    ) { .string($0.facts.text?.lineEndings.rawValue) },
     textCount("lines", \.lines, label: "lines:", listed: true),
     textCount("words", \.words, label: "words:"),
     textCount("chars", \.chars, label: "characters:"),
     FactField(
       "first_line", [.text],
       column: .files(
-        "first_line", .text, { .from($0.text?.firstLine) }, read: { $0.text?.firstLine = $1.text ?? "" }),
+        "first_line", .text, { .from($0.facts.text?.firstLine) },
+        read: { $0.facts.text?.firstLine = $1.text ?? "" }),
       info: InfoLine("first line:") { entry in
-        entry.text.flatMap { $0.firstLine.isEmpty ? nil : RawPath($0.firstLine).escaped }
+        entry.facts.text.flatMap { $0.firstLine.isEmpty ? nil : RawPath($0.firstLine).escaped }
       }
-    ) { .string($0.text?.firstLine) },
+    ) { .string($0.facts.text?.firstLine) },
     FactField(
       "domain", [.backup],
       column: .files(
@@ -113,39 +115,41 @@ extension FactField {
     FactField(
       "format", [.plist],
       column: .files(
-        "plist_format", .text, { .from($0.plist?.format.rawValue) },
+        "plist_format", .text, { .from($0.facts.plist?.format.rawValue) },
         read: { entry, value in
           if let format = value.text.flatMap(PlistFormat.init(rawValue:)) {
-            entry.plist = PlistFacts(format: format, root: "", keys: [])
+            entry.facts.plist = PlistFacts(format: format, root: "", keys: [])
           }
         }),
       query: QueryBinding(
         names: ["plist"], type: .name, choices: PlistFormat.allCases.map(\.rawValue),
         help: "plist (xml or binary)"),
-      info: InfoLine("plist:") { entry in entry.plist.map { "\($0.format.rawValue), \($0.root) root" } },
+      info: InfoLine("plist:") { entry in entry.facts.plist.map { "\($0.format.rawValue), \($0.root) root" }
+      },
       listed: true
-    ) { .string($0.plist?.format.rawValue) },
+    ) { .string($0.facts.plist?.format.rawValue) },
     FactField(
       "root", [.plist],
       column: .files(
-        "plist_root", .text, { .from($0.plist?.root) }, read: { $0.plist?.root = $1.text ?? "" }),
+        "plist_root", .text, { .from($0.facts.plist?.root) }, read: { $0.facts.plist?.root = $1.text ?? "" }),
       jsonHelp: "(the root object's type)", template: .none, listed: true
-    ) { .string($0.plist?.root) },
+    ) { .string($0.facts.plist?.root) },
     FactField(
       "keys", [.plist],
       column: .files(
-        "plist_keys", .text, { entry in entry.plist.map { .text($0.keys.joined(separator: "\n")) } ?? .null },
+        "plist_keys", .text,
+        { entry in entry.facts.plist.map { .text($0.keys.joined(separator: "\n")) } ?? .null },
         read: { entry, value in
           let keys = value.text ?? ""
-          entry.plist?.keys =
+          entry.facts.plist?.keys =
             keys.isEmpty ? [] : keys.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         }),
       query: QueryBinding(names: ["key"], type: .keys, help: "key (a top-level plist key)"),
       info: InfoLine("keys:") { entry in
-        entry.plist.flatMap { $0.keys.isEmpty ? nil : $0.keys.joined(separator: ", ") }
+        entry.facts.plist.flatMap { $0.keys.isEmpty ? nil : $0.keys.joined(separator: ", ") }
       },
       searched: true, listed: true
-    ) { entry in entry.plist.map { .list($0.keys) } },
+    ) { entry in entry.facts.plist.map { .list($0.keys) } },
     // Other catalogued files with the same content, from the tables `prepareCopyFields` fills.
     FactField(
       "copies", [],
@@ -168,10 +172,10 @@ extension FactField {
     FactField(
       name, [.text],
       column: .files(
-        name, .integer, { .from($0.text?[keyPath: property]) },
-        read: { $0.text?[keyPath: property] = $1.int ?? 0 }),
+        name, .integer, { .from($0.facts.text?[keyPath: property]) },
+        read: { $0.facts.text?[keyPath: property] = $1.int ?? 0 }),
       query: QueryBinding(names: [name], type: .number), template: .number,
-      info: InfoLine(label) { entry in entry.text.map { "\($0[keyPath: property])" } }, listed: listed
-    ) { .int($0.text?[keyPath: property]) }
+      info: InfoLine(label) { entry in entry.facts.text.map { "\($0[keyPath: property])" } }, listed: listed
+    ) { .int($0.facts.text?[keyPath: property]) }
   }
 }

@@ -12,12 +12,12 @@ extension FactField {
       FactField(
         "title", [.audio, .video],
         column: .files(
-          "title", .text, { .from($0.audio?.title ?? $0.video?.title) },
-          read: readShared({ $0.text }, video: \.tags.title) { $0.audio?.tags.title = $1 }),
+          "title", .text, { .from($0.facts.audio?.tags.title ?? $0.facts.video?.tags.title) },
+          read: readShared({ $0.text }, video: \.tags.title) { $0.facts.audio?.tags.title = $1 }),
         query: QueryBinding(names: ["title"], type: .text),
-        info: InfoLine("title:") { $0.audio?.title ?? $0.video?.title },
+        info: InfoLine("title:") { $0.facts.audio?.tags.title ?? $0.facts.video?.tags.title },
         searched: true, listed: true
-      ) { .string($0.audio?.title ?? $0.video?.title) },
+      ) { .string($0.facts.audio?.tags.title ?? $0.facts.video?.tags.title) },
       tag("artist", \.artist, listed: true),
       tag("album", \.album),
       tag("album_artist", \.albumArtist, since: 7, label: "album artist:"),
@@ -25,41 +25,48 @@ extension FactField {
       FactField(
         "year", [],
         column: Column(
-          name: "year", type: .integer, write: { entry, _ in .from(entry.audio?.year) }, read: nil),
+          name: "year", type: .integer, write: { entry, _ in .from(entry.facts.audio?.tags.year) }, read: nil),
         query: QueryBinding(names: ["year"], type: .number), json: .none, template: .number
-      ) { .int($0.audio?.year) },
+      ) { .int($0.facts.audio?.tags.year) },
       FactField(
         "track", [.audio],
-        column: .files("track", .text, { .from($0.audio?.track) }, read: { $0.audio?.tags.track = $1.text }),
+        column: .files(
+          "track", .text, { .from($0.facts.audio?.tags.track) },
+          read: { $0.facts.audio?.tags.track = $1.text }),
         query: QueryBinding(names: ["track"], type: .number, sql: "f.track_no"), template: .number,
         info: InfoLine("track:") { entry in
-          entry.audio.flatMap { audio in
-            audio.trackNumber.map { "\($0)" + (audio.trackTotal.map { " of \($0)" } ?? "") } ?? audio.track
+          entry.facts.audio.flatMap { audio in
+            audio.tags.trackNumber.map { "\($0)" + (audio.tags.trackTotal.map { " of \($0)" } ?? "") }
+              ?? audio.tags.track
           }
         }
-      ) { .int($0.audio?.trackNumber) },
-      .written("track_no", .integer, notNull: false) { entry, _ in .from(entry.audio?.trackNumber) },
+      ) { .int($0.facts.audio?.tags.trackNumber) },
+      .written("track_no", .integer, notNull: false) { entry, _ in .from(entry.facts.audio?.tags.trackNumber)
+      },
       tagNumber("track_total", \.trackTotal),
       FactField(
         "disc", [.audio],
         column: .files(
-          "disc", .integer, since: 7, { .from($0.audio?.tags.disc) }, read: { $0.audio?.tags.disc = $1.int }),
+          "disc", .integer, since: 7, { .from($0.facts.audio?.tags.disc) },
+          read: { $0.facts.audio?.tags.disc = $1.int }),
         query: QueryBinding(names: ["disc"], type: .number), template: .number,
         info: InfoLine("disc:") { entry in
-          entry.audio?.tags.disc.map { "\($0)" + (entry.audio?.tags.discTotal.map { " of \($0)" } ?? "") }
+          entry.facts.audio?.tags.disc.map {
+            "\($0)" + (entry.facts.audio?.tags.discTotal.map { " of \($0)" } ?? "")
+          }
         }
-      ) { .int($0.audio?.tags.disc) },
+      ) { .int($0.facts.audio?.tags.disc) },
       tagNumber("disc_total", \.discTotal),
       tag("genre", \.genre),
       tag("comment", \.comment),
       FactField(
         "artwork", [.audio],
         column: .files(
-          "artwork", .integer, since: 7, { .from($0.audio?.hasArtwork) },
-          read: { $0.audio?.hasArtwork = $1.bool ?? false }),
+          "artwork", .integer, since: 7, { .from($0.facts.audio?.hasArtwork) },
+          read: { $0.facts.audio?.hasArtwork = $1.bool ?? false }),
         query: QueryBinding(names: ["artwork"], type: .boolean, help: "artwork (cover art embedded)"),
-        info: InfoLine("artwork:") { $0.audio.map { $0.hasArtwork ? "yes" : "no" } }
-      ) { .yesNo($0.audio?.hasArtwork) },
+        info: InfoLine("artwork:") { $0.facts.audio.map { $0.hasArtwork ? "yes" : "no" } }
+      ) { .yesNo($0.facts.audio?.hasArtwork) },
       // The file's own ReplayGain tags, else what `shelf gain` measured (`entry.replayGain`).
       gain("track_gain", \.trackGain, column: "rg_track_gain", measured: "track_gain"),
       gain("track_peak", \.trackPeak, column: "rg_track_peak", measured: "track_peak"),
@@ -95,12 +102,12 @@ extension FactField {
     FactField(
       name, [.audio],
       column: .files(
-        name, .text, since: since, { .from($0.audio?.tags[keyPath: property]) },
-        read: { $0.audio?.tags[keyPath: property] = $1.text }),
+        name, .text, since: since, { .from($0.facts.audio?.tags[keyPath: property]) },
+        read: { $0.facts.audio?.tags[keyPath: property] = $1.text }),
       query: queried ? QueryBinding(names: [name], type: .text) : nil,
-      info: InfoLine(label ?? name + ":") { $0.audio?.tags[keyPath: property] }, searched: true,
+      info: InfoLine(label ?? name + ":") { $0.facts.audio?.tags[keyPath: property] }, searched: true,
       listed: listed
-    ) { .string($0.audio?.tags[keyPath: property]) }
+    ) { .string($0.facts.audio?.tags[keyPath: property]) }
   }
 
   /// A number of a sound's tags that `info` shows with another (`3 of 10`).
@@ -110,10 +117,10 @@ extension FactField {
     FactField(
       name, [.audio],
       column: .files(
-        name, .integer, since: 7, { .from($0.audio?.tags[keyPath: property]) },
-        read: { $0.audio?.tags[keyPath: property] = $1.int }),
+        name, .integer, since: 7, { .from($0.facts.audio?.tags[keyPath: property]) },
+        read: { $0.facts.audio?.tags[keyPath: property] = $1.int }),
       query: QueryBinding(names: [name], type: .number), template: .number
-    ) { .int($0.audio?.tags[keyPath: property]) }
+    ) { .int($0.facts.audio?.tags[keyPath: property]) }
   }
 
   /// A ReplayGain value: the tag's column, and the file's gain as `--json` shows it.
@@ -124,7 +131,7 @@ extension FactField {
     FactField(
       name, [.replayGain],
       column: .files(
-        column, .real, since: 15, { .from($0.audio?.tags.replayGain?[keyPath: property]) },
+        column, .real, since: 15, { .from($0.facts.audio?.tags.replayGain?[keyPath: property]) },
         read: { entry, value in entry.withTagGain { $0[keyPath: property] = value.real } }),
       template: .none
     ) { .number($0.replayGain?[keyPath: property]) }

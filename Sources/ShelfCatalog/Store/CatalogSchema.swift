@@ -401,7 +401,7 @@ enum CatalogSchema {
   }
 
   /// The columns an upsert writes, in the order of `fileValues`.
-  static let writtenFileColumns = fileColumns.filter { $0.write != nil }.map(\.name)
+  static let writtenFileColumns = fileColumns.filter { $0.writer != nil }.map(\.name)
 
   /// Where the path and its text are in `writtenFileColumns` (and `fileValues`).
   static let pathValueIndex = writtenFileColumns.firstIndex(of: "path")!
@@ -419,12 +419,12 @@ enum CatalogSchema {
   }
 
   /// The writers of `writtenFileColumns`, in order.
-  private static let fileWriters = fileColumns.compactMap(\.write)
+  private static let fileWriters = fileColumns.compactMap(\.writer)
 
   /// The values of `entry`'s row, in the order of `writtenFileColumns`.
   static func fileValues(_ entry: CatalogEntry, rootID: Int64, trusted: Bool) -> [DatabaseValue] {
     let row = FactField.FileRowContext(rootID: rootID, trusted: trusted)
-    return fileWriters.map { $0(entry, row) }
+    return fileWriters.map { $0.write(entry, row) }
   }
 }
 

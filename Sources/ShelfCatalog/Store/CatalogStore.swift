@@ -565,7 +565,7 @@ public final class CatalogStore {
   {
     var entry = CatalogEntry(blankForRow: ())
     for (index, column) in reading.columns.enumerated() {
-      guard let read = column.read else { continue }
+      guard let read = column.reader?.read else { continue }
       let value: DatabaseValue
       switch column.type {
       case .integer: value = row.integer(at: index).map { .integer($0) } ?? .null
