@@ -101,13 +101,18 @@ public struct BackupEntry: Sendable, Equatable {
   }
 
   /// The bundle identifier an app domain names (`AppDomain-com.example.notes` gives
-  /// `com.example.notes`); nil for system domains and app-group domains (whose name is a group,
-  /// not an app).
+  /// `com.example.notes`), and for a shared app-group container the app its group is named
+  /// after (`AppDomainGroup-group.net.whatsapp.WhatsApp.shared` gives `net.whatsapp.WhatsApp`,
+  /// where WhatsApp keeps its media); nil for system domains.
   public static func app(ofDomain domain: String) -> String? {
     for prefix in ["AppDomain-", "AppDomainPlugin-"] where domain.hasPrefix(prefix) {
       let identifier = String(domain.dropFirst(prefix.count))
       return identifier.isEmpty ? nil : identifier
     }
-    return nil
+    let group = "AppDomainGroup-group."
+    guard domain.hasPrefix(group) else { return nil }
+    var identifier = Substring(domain.dropFirst(group.count))
+    if identifier.hasSuffix(".shared") { identifier = identifier.dropLast(".shared".count) }
+    return identifier.isEmpty ? nil : String(identifier)
   }
 }

@@ -31,7 +31,7 @@ public struct ExtractionFailure: ShelfError, Equatable {
 /// Opens one regular file safely, sniffs it and reads the facts of its kind from headers only.
 public enum MetadataExtractor {
   /// Bumped whenever an extractor reads more or better, so that rescans re-extract old entries.
-  public static let version = 10  // 10: an audio file's bit depth (issue 45); 9: ADIF and Shorten; 8: …
+  public static let version = 11  // 11: backup areas and apps by meaning (issue 46); 10: audio bit depth; …
 
   /// Extracts the facts of the file at `path`. With `followLinks` false a final symbolic link
   /// is refused (`O_NOFOLLOW`); FIFOs, sockets and devices are never opened.

@@ -122,7 +122,17 @@ import Testing
     #expect(BackupEntry.app(ofDomain: "AppDomain-com.example.notes") == "com.example.notes")
     #expect(
       BackupEntry.app(ofDomain: "AppDomainPlugin-com.example.notes.widget") == "com.example.notes.widget")
-    #expect(BackupEntry.app(ofDomain: "AppDomainGroup-group.com.apple.VoiceMemos.shared") == nil)
+    // A shared app-group container belongs to the app its group names (WhatsApp's media).
+    #expect(
+      BackupEntry.app(ofDomain: "AppDomainGroup-group.com.apple.VoiceMemos.shared") == "com.apple.VoiceMemos")
+    #expect(
+      BackupEntry.app(ofDomain: "AppDomainGroup-group.net.whatsapp.WhatsApp.shared")
+        == "net.whatsapp.WhatsApp")
+    #expect(
+      BackupEntry.app(ofDomain: "AppDomainGroup-group.net.whatsapp.WhatsAppSMB.shared")
+        == "net.whatsapp.WhatsAppSMB")
+    #expect(BackupEntry.app(ofDomain: "AppDomainGroup-group.com.apple.notes") == "com.apple.notes")
+    #expect(BackupEntry.app(ofDomain: "AppDomainGroup-group.") == nil)
     #expect(BackupEntry.app(ofDomain: "HomeDomain") == nil)
   }
 

@@ -6,6 +6,31 @@ import Testing
   ("CameraRollDomain", "Media/DCIM/100APPLE/IMG_0001.HEIC", "camera-roll"),
   ("MediaDomain", "Media/DCIM/100APPLE/IMG_0002.JPG", "camera-roll"),
   ("CameraRollDomain", "Media/PhotoData/Photos.sqlite", "other"),
+  // iCloud-era originals kept on the phone, and edited renders; thumbnails and metadata are not
+  // the camera roll.
+  (
+    "CameraRollDomain", "Media/PhotoData/CPLAssets/group12/0B8C6B0E-2B1D-4C9A-9E1A-000000000042.HEIC",
+    "camera-roll"
+  ),
+  (
+    "CameraRollDomain", "Media/PhotoData/Mutations/DCIM/100APPLE/IMG_0001/Adjustments/FullSizeRender.jpg",
+    "camera-roll"
+  ),
+  (
+    "CameraRollDomain",
+    "Media/PhotoData/Mutations/PhotoData/CPLAssets/group12/0B8C/Adjustments/FullSizeRender.heic",
+    "camera-roll"
+  ),
+  (
+    "CameraRollDomain", "Media/PhotoData/Mutations/DCIM/100APPLE/IMG_0001/Adjustments/Adjustments.plist",
+    "other"
+  ),
+  ("CameraRollDomain", "Media/PhotoData/Thumbnails/V2/DCIM/100APPLE/IMG_0001.JPG/5005.JPG", "other"),
+  ("CameraRollDomain", "Media/PhotoData/Thumbnails/3141.ithmb", "other"),
+  ("CameraRollDomain", "Media/PhotoData/Metadata/DCIM/100APPLE/IMG_0001.JPG", "other"),
+  // Notes' attachments; the rest of its group container is an app's.
+  ("AppDomainGroup-group.com.apple.notes", "Accounts/LocalAccount/Media/5C1A/IMG_0005.JPG", "notes"),
+  ("AppDomainGroup-group.com.apple.notes", "NoteStore.sqlite", "other"),
   ("MediaDomain", "Media/Recordings/20240501 093000.m4a", "recordings"),
   ("AppDomainGroup-group.com.apple.VoiceMemos.shared", "Recordings/20240501 093000.m4a", "recordings"),
   ("HomeDomain", "Library/Voicemail/1.amr", "voicemail"),

@@ -57,7 +57,7 @@ import Testing
     #expect(
       CatalogArea.allCases.map(\.rawValue) == [
         "bundle", "documents", "preferences", "caches", "library", "tmp", "other", "camera-roll",
-        "recordings", "voicemail", "attachments",
+        "recordings", "voicemail", "attachments", "notes",
       ])
     #expect(CatalogQuery.fixedValues["endings"] == ["lf", "crlf", "cr", "mixed", "none"])
     #expect(CatalogQuery.fixedValues["plist"] == ["xml", "binary"])

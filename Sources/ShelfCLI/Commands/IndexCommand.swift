@@ -65,9 +65,11 @@ enum IndexCommand {
       catalogued by real names: each file is BACKUP/DOMAIN/relativePath (e.g. \
       BACKUP/CameraRollDomain/Media/DCIM/100APPLE/IMG_0001.HEIC), with its domain, app, \
       stored name, protection class and mode (the domain:, app:, file_id: and protection: \
-      query fields) and an area: camera-roll, recordings (Voice Memos), voicemail, \
-      attachments (Messages), and documents, preferences, caches, library or tmp inside an \
-      app's container. A backup's stored files (hashed names, Manifest.db, .mdinfo, \
+      query fields; an app-group container's app is the one its group is named after, as \
+      WhatsApp's media) and an area: camera-roll (the originals of Media/DCIM, the iCloud-era \
+      ones of Media/PhotoData/CPLAssets and the renders of edits, not thumbnails), recordings \
+      (Voice Memos), voicemail, attachments (Messages), notes (Notes' attachments), and \
+      documents, preferences, caches, library or tmp inside an app's container. A backup's stored files (hashed names, Manifest.db, .mdinfo, \
       .mdbackup) are never entries themselves. Each backup found is a root of its own, \
       listed under ROOT by shelf roots and forgotten with it. A folder that only looks like \
       a backup (a stray Manifest.db, Info.plist and Status.plist with no manifest) is \

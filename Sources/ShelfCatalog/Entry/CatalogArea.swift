@@ -10,4 +10,6 @@ public enum CatalogArea: String, CaseIterable, Sendable {
   case voicemail
   /// Messages attachments.
   case attachments
+  /// Notes attachments.
+  case notes
 }

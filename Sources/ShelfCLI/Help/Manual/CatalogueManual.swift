@@ -112,7 +112,7 @@ enum CatalogueManual {
       root          the catalogued root
       area          bundle, documents, preferences, caches, library, tmp,
                     other; for backups camera-roll, recordings, voicemail,
-                    attachments and the app areas
+                    attachments, notes and the app areas
       kind          image, audio, video, text, plist, other
       mime          the MIME type from the content
       size          bytes
