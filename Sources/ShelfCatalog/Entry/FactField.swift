@@ -219,30 +219,22 @@ extension FactField {
   /// The `files` columns after `id`, in table order.
   static let fileColumns: [Column] = table.compactMap { $0.column }.filter { $0.source == .files }
 
-  /// The fields an entry is read back from, in the order of `entrySQL`.
+  /// The fields an entry is read back from, in the order `CatalogSchema.entryColumns` selects them.
   static let readFields: [FactField] = table.filter { $0.column?.reader != nil }
 
-  /// The fields a template or `info` may write by `name`: the field's own name and its query
+  /// The fields a template may write by `name`: the field's own name and its query
   /// names, first field first (a template's `format` is a sound's, else a video's, image's or
   /// property list's).
   static let byName: [String: [FactField]] = {
     var named: [String: [FactField]] = [:]
     for field in table {
-      for name in [field.name] + (field.query?.names ?? [])
-      where !(named[name]?.contains { $0.name == field.name && $0.groups == field.groups } ?? false) {
+      // Once per name: a field's own name is often its query name too.
+      for name in Set([field.name] + (field.query?.names ?? [])) {
         named[name, default: []].append(field)
       }
     }
     return named
   }()
-
-  /// The value of the field named `name` for `entry`: the first field of that name that has one.
-  public static func value(named name: String, of entry: CatalogEntry) -> FactValue? {
-    for field in byName[name] ?? [] {
-      if let value = field.value(entry) { return value }
-    }
-    return nil
-  }
 
   /// The columns of the fields bare words search (`f.title`…), in table order.
   static let searchedColumns = table.filter(\.searched).compactMap { $0.column.map { "f." + $0.name } }
