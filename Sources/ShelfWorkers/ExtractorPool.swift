@@ -437,7 +437,14 @@ final class WorkerProcess: @unchecked Sendable {
         return nil
       }
       if ready == 0 {
-        if lateMark == nil, let cpu = cpuTime() { lateMark = (MonotonicClock.seconds(), cpu) }
+        // The window starts again while the worker is still busy (with the files before this
+        // one, or this one): what a time-out weighs is the time since it last was.
+        if let cpu = cpuTime() {
+          let now = MonotonicClock.seconds()
+          let idleSinceMark =
+            lateMark.map { now - $0.wall > 0.1 && (cpu - $0.cpu) / (now - $0.wall) < 0.5 } ?? false
+          if !idleSinceMark { lateMark = (now, cpu) }
+        }
         continue
       }
       if taken > 0 {
@@ -530,8 +537,9 @@ final class WorkerProcess: @unchecked Sendable {
     return Double(user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
   }
 
-  /// When the reply awaited was first late (a quarter second without one), and the worker's
-  /// CPU time then: what it has spent since tells a busy file from a busy machine.
+  /// When the reply awaited was late (a quarter second without one) and the worker last busy,
+  /// and its CPU time then: what it has spent since tells a busy file from a busy machine (a
+  /// worker still reading the files before a hung one is not the hung file's time).
   private var lateMark: (wall: Double, cpu: Double)?
   /// The share of a CPU the worker had from `lateMark` to its time-out (1 when unknown).
   private var cpuShareAtTimeout: Double = 1
